@@ -1,0 +1,2 @@
+// The version string shared by both programs.
+const char *partwiseVersion() { return PARTWISE_VERSION; }
