@@ -1,1 +1,108 @@
-int main() { return 0; }
+// partwise-cli: argument parsing only; every command is a core API.
+#include "align/alignmentpolicy.h"
+#include "report/checkcommand.h"
+#include "version.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QTextStream>
+
+namespace {
+
+QTextStream &stdOut()
+{
+    static QTextStream s(stdout);
+    return s;
+}
+
+QTextStream &stdErr()
+{
+    static QTextStream s(stderr);
+    return s;
+}
+
+const char *const kUsage =
+    "Usage: partwise-cli COMMAND [OPTIONS] [TARGET...]\n"
+    "\n"
+    "Commands:\n"
+    "  check     report the alignment of each partition (default: every disk)\n"
+    "\n"
+    "Run 'partwise-cli COMMAND --help' for a command's options.\n"
+    "Exit status: 0 nothing misaligned, 1 something misaligned or the work "
+    "failed, 2 bad input.\n";
+
+int usageError(const QString &message)
+{
+    stdErr() << "partwise-cli: " << message << "\n\n" << kUsage;
+    return ExitBadInput;
+}
+
+int runCheckCommand(const QStringList &args)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "Report the alignment of every partition of each TARGET (block device or disk image)."));
+    parser.addHelpOption();
+    parser.addPositionalArgument(QStringLiteral("TARGET"),
+                                 QStringLiteral("Disk or image; none checks every disk."),
+                                 QStringLiteral("[TARGET...]"));
+    const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("Print JSON."));
+    const QCommandLineOption grain(QStringLiteral("grain"),
+                                   QStringLiteral("Alignment grain (4k, 1m, or bytes with K/M)."),
+                                   QStringLiteral("SIZE"), QStringLiteral("1m"));
+    const QCommandLineOption trust(
+        QStringLiteral("trust-drive"),
+        QStringLiteral(
+            "Believe the physical sector size the drive reports (default: at least 4096)."));
+    const QCommandLineOption sectorSize(
+        QStringLiteral("sector-size"),
+        QStringLiteral("Logical sector size of an image (512 or 4096)."), QStringLiteral("N"));
+    parser.addOptions({json, grain, trust, sectorSize});
+    if (!parser.parse(args))
+        return usageError(parser.errorText());
+    if (parser.isSet(QStringLiteral("help"))) {
+        stdOut() << parser.helpText();
+        return ExitOk;
+    }
+
+    CheckOptions options;
+    options.targets = parser.positionalArguments();
+    options.json = parser.isSet(json);
+    options.policy.trustDrive = parser.isSet(trust);
+    const auto grainBytes = parseByteSize(parser.value(grain));
+    if (!grainBytes)
+        return usageError(QStringLiteral("--grain: '%1' is not a size such as 4k or 1m.")
+                              .arg(parser.value(grain)));
+    options.policy.grainBytes = *grainBytes;
+    if (parser.isSet(sectorSize)) {
+        const qint64 n = parser.value(sectorSize).toLongLong();
+        if (n != 512 && n != 1024 && n != 2048 && n != 4096)
+            return usageError(QStringLiteral("--sector-size must be 512, 1024, 2048 or 4096."));
+        options.forcedSectorSize = n;
+    }
+    return runCheck(options, stdOut(), stdErr());
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    QCoreApplication app(argc, argv);
+    QCoreApplication::setApplicationName(QStringLiteral("partwise-cli"));
+    QCoreApplication::setApplicationVersion(QString::fromLatin1(kPartwiseVersion));
+
+    QStringList args = QCoreApplication::arguments();
+    const QString command = args.value(1);
+    if (command == QLatin1String("--version") || command == QLatin1String("-V")) {
+        stdOut() << "partwise-cli " << kPartwiseVersion << "\n";
+        return ExitOk;
+    }
+    if (command.isEmpty() || command == QLatin1String("--help") || command == QLatin1String("-h")) {
+        (command.isEmpty() ? stdErr() : stdOut()) << kUsage;
+        return command.isEmpty() ? ExitBadInput : ExitOk;
+    }
+    args.removeAt(1); // the command; QCommandLineParser sees "partwise-cli [options] targets"
+    if (command == QLatin1String("check"))
+        return runCheckCommand(args);
+    return usageError(QStringLiteral("unknown command '%1'.").arg(command));
+}

@@ -1,0 +1,38 @@
+#include "align/alignmentgeometry.h"
+
+#include <algorithm>
+#include <numeric>
+
+namespace {
+
+// An optimal I/O size is worth honouring when it is larger than the grain, a whole number of
+// physical sectors, and not one of the values broken firmware reports.
+bool isSaneOptimalIo(qint64 optimal, qint64 grain, qint64 physical)
+{
+    constexpr qint64 kLargestBelievable = qint64(256) << 20;
+    return optimal > grain && optimal != kBogusOptimalIoSize && optimal <= kLargestBelievable &&
+           optimal % physical == 0;
+}
+
+} // namespace
+
+AlignmentGeometry resolveAlignmentGeometry(const SectorTopology &topology,
+                                           const AlignmentPolicy &policy)
+{
+    AlignmentGeometry g;
+    g.logicalSectorSize = std::max<qint64>(topology.logicalSectorSize, 512);
+    g.physicalReported = std::max(topology.physicalSectorSize, g.logicalSectorSize);
+    g.physicalAssumed =
+        policy.trustDrive ? g.physicalReported : std::max<qint64>(g.physicalReported, 4096);
+    g.alignmentOffset = topology.alignmentOffset;
+
+    // A grain is a whole number of logical sectors; round odd requests up to the next one.
+    qint64 grain = std::max(policy.grainBytes, g.logicalSectorSize);
+    grain = (grain + g.logicalSectorSize - 1) / g.logicalSectorSize * g.logicalSectorSize;
+    if (isSaneOptimalIo(topology.optimalIoSize, grain, g.physicalAssumed)) {
+        grain = std::lcm(grain, topology.optimalIoSize);
+        g.optimalIoHonoured = true;
+    }
+    g.grainBytes = grain;
+    return g;
+}

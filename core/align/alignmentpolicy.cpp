@@ -1,0 +1,24 @@
+#include "align/alignmentpolicy.h"
+
+#include <QRegularExpression>
+
+std::optional<qint64> parseByteSize(const QString &text)
+{
+    static const QRegularExpression re(QStringLiteral("^\\s*(\\d+)\\s*([kmg]?)(i?b)?\\s*$"),
+                                       QRegularExpression::CaseInsensitiveOption);
+    const auto match = re.match(text);
+    if (!match.hasMatch())
+        return std::nullopt;
+    bool ok = false;
+    qint64 value = match.captured(1).toLongLong(&ok);
+    if (!ok || value <= 0)
+        return std::nullopt;
+    const QString suffix = match.captured(2).toLower();
+    const int shift = suffix == QLatin1String("k")   ? 10
+                      : suffix == QLatin1String("m") ? 20
+                      : suffix == QLatin1String("g") ? 30
+                                                     : 0;
+    if (value > (std::numeric_limits<qint64>::max() >> shift))
+        return std::nullopt;
+    return value << shift;
+}

@@ -1,0 +1,19 @@
+#pragma once
+
+#include <QString>
+#include <QtGlobal>
+
+#include <optional>
+
+// What the user asks for: the grain partitions should start on, and whether to believe the
+// physical sector size the drive reports. Defaults follow DESIGN.md: 1 MiB, don't trust.
+struct AlignmentPolicy
+{
+    static constexpr qint64 kDefaultGrain = 1 << 20;
+    qint64 grainBytes = kDefaultGrain;
+    bool trustDrive = false;
+};
+
+// Parses "4k", "1m", "1mib", "512K", "2M", "65536": a byte count with an optional K/M/G suffix
+// (powers of 1024). Returns nothing for garbage, zero or negative values.
+std::optional<qint64> parseByteSize(const QString &text);

@@ -1,0 +1,17 @@
+#pragma once
+
+#include "device/sectortopology.h"
+
+#include <QString>
+
+// One disk or disk image as Partwise sees it.
+struct DeviceInfo
+{
+    QString path;
+    QString model;
+    qint64 sizeBytes = 0;
+    qint64 lengthSectors = 0; // in logical sectors
+    bool isImage = false;     // a regular file rather than a block device
+    bool readOnly = false;    // opened or openable read-only only
+    SectorTopology topology;
+};

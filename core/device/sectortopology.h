@@ -1,0 +1,26 @@
+#pragma once
+
+#include <QString>
+#include <QtGlobal>
+
+// What a disk says about its sectors and I/O sizes, in bytes, exactly as reported (sysfs and
+// libblkid for block devices; the file itself for images). Policy (what we *assume*) lives in
+// core/align; this struct only carries facts, so tests can inject any drive they like.
+struct SectorTopology
+{
+    qint64 logicalSectorSize = 512;
+    qint64 physicalSectorSize = 512;
+    qint64 minimumIoSize = 512;
+    qint64 optimalIoSize = 0;
+    qint64 alignmentOffset = 0;
+    // Where the numbers came from, for the info panel ("sysfs/libblkid", "image file",
+    // "simulated").
+    QString source;
+
+    bool operator==(const SectorTopology &o) const
+    {
+        return logicalSectorSize == o.logicalSectorSize &&
+               physicalSectorSize == o.physicalSectorSize && minimumIoSize == o.minimumIoSize &&
+               optimalIoSize == o.optimalIoSize && alignmentOffset == o.alignmentOffset;
+    }
+};

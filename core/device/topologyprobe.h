@@ -1,0 +1,11 @@
+#pragma once
+
+#include "device/sectortopology.h"
+
+// Reads a block device's sector sizes and I/O hints through libblkid's topology probe (which
+// asks the kernel: the same values as /sys/block/X/queue). Returns false when the device cannot
+// be probed; `topology` is then left untouched.
+bool probeBlockDeviceTopology(const QString &devicePath, SectorTopology &topology);
+
+// An image file's topology: its logical sector size, nothing reported beyond it.
+SectorTopology imageFileTopology(qint64 logicalSectorSize);

@@ -1,0 +1,40 @@
+#pragma once
+
+#include <QString>
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+
+namespace partwise::move {
+
+// Raw positioned I/O on a device or image file. The mover and its journal only talk to this
+// interface, so tests can wrap it to inject read/write errors or a kill at a chosen offset.
+// Every call returns 0 on success or an errno value.
+class BlockIo
+{
+public:
+    enum class Access { ReadOnly, ReadWrite };
+
+    virtual ~BlockIo() = default;
+
+    virtual int readAt(void *buffer, std::size_t length, std::uint64_t offset) = 0;
+    virtual int writeAt(const void *buffer, std::size_t length, std::uint64_t offset) = 0;
+    // Makes every completed write durable (fdatasync): the ordering points of the journal.
+    virtual int sync() = 0;
+    virtual std::uint64_t size() const = 0;
+    virtual QString path() const = 0;
+};
+
+// Opens a device or file. O_DIRECT is tried first (no page-cache copy, no cache pollution on a
+// multi-GiB move); filesystems that reject it (EINVAL, e.g. tmpfs) fall back to buffered I/O,
+// where sync() still gives the durability the journal needs. A read-only target (EROFS, EACCES,
+// EPERM, or a block device flagged read-only) is refused when opened for writing.
+std::unique_ptr<BlockIo> openFileBlockIo(const QString &path, BlockIo::Access access, int *error);
+
+// How the mover opens files; tests replace it to wrap the real I/O in a fault injector.
+using BlockIoOpener =
+    std::function<std::unique_ptr<BlockIo>(const QString &path, BlockIo::Access, int *error)>;
+
+} // namespace partwise::move

@@ -1,0 +1,377 @@
+#include "MoveJournal.h"
+
+#include "Checksum.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QRandomGenerator>
+
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace partwise::move {
+
+namespace {
+
+constexpr char kHeaderMagic[8] = {'P', 'W', 'M', 'O', 'V', 'E', 'J', '1'};
+constexpr char kRecordMagic[8] = {'P', 'W', 'M', 'V', 'R', 'E', 'C', '1'};
+constexpr std::uint64_t kBlock = 4096;
+constexpr std::uint64_t kFlagHasData = 1;
+constexpr int kFormatVersion = 1;
+
+std::uint64_t roundUp(std::uint64_t value, std::uint64_t to)
+{
+    return (value + to - 1) / to * to;
+}
+
+// The fixed part of a step record, at the start of its 4096-byte header block.
+struct RecordHeader
+{
+    char magic[8];
+    std::uint64_t moveId;
+    std::uint64_t sequence;
+    std::uint64_t flags;
+    std::uint64_t dataLength;
+    std::uint64_t chunkChecksum;
+    std::uint64_t headerChecksum; // over every field above
+};
+static_assert(sizeof(RecordHeader) == 56, "record header must have no padding");
+
+std::uint64_t headerChecksumOf(const RecordHeader &header)
+{
+    return checksum64(&header, offsetof(RecordHeader, headerChecksum));
+}
+
+QString u64String(std::uint64_t value)
+{
+    return QString::number(value);
+}
+
+std::uint64_t u64From(const QJsonValue &value)
+{
+    // 64-bit values are stored as strings: JSON numbers are doubles.
+    return value.toString().toULongLong();
+}
+
+QByteArray headerJson(const MoveRequest &request, const MovePlan &plan, std::uint64_t moveId,
+                      std::uint64_t deviceSize)
+{
+    QJsonArray extents;
+    for (const Extent &extent : request.extents)
+        extents.append(QJsonArray{u64String(extent.offset), u64String(extent.length)});
+    const QJsonObject object{
+        {QStringLiteral("version"), kFormatVersion},
+        {QStringLiteral("moveId"), u64String(moveId)},
+        {QStringLiteral("device"), request.devicePath},
+        {QStringLiteral("deviceSize"), u64String(deviceSize)},
+        {QStringLiteral("source"), u64String(request.sourceOffset)},
+        {QStringLiteral("destination"), u64String(request.destinationOffset)},
+        {QStringLiteral("length"), u64String(request.length)},
+        {QStringLiteral("chunkSize"), u64String(request.chunkSize)},
+        {QStringLiteral("verify"), request.verify},
+        {QStringLiteral("extents"), extents},
+        {QStringLiteral("chunkCount"), u64String(plan.chunks.size())},
+        {QStringLiteral("largestChunk"), u64String(plan.largestChunk)},
+        {QStringLiteral("planFingerprint"), u64String(plan.fingerprint())},
+    };
+    return QJsonDocument(object).toJson(QJsonDocument::Compact);
+}
+
+// A new file's name only survives a power cut once its directory is synced too.
+void syncDirectoryOf(const QString &path)
+{
+    const QByteArray dir = QFile::encodeName(QFileInfo(path).absolutePath());
+    const int fd = ::open(dir.constData(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd >= 0) {
+        ::fsync(fd);
+        ::close(fd);
+    }
+}
+
+} // namespace
+
+QString MoveJournal::defaultPath(const QString &devicePath, const QString &stateDir)
+{
+    const QFileInfo info(devicePath);
+    struct stat st;
+    const bool blockDevice =
+        ::stat(QFile::encodeName(devicePath).constData(), &st) == 0 && S_ISBLK(st.st_mode);
+    if (!blockDevice)
+        return info.absoluteFilePath() + QStringLiteral(".partwise-move");
+    const QString dir = stateDir.isEmpty() ? QStringLiteral("/var/lib/partwise/moves") : stateDir;
+    return dir + QLatin1Char('/') + info.fileName() + QStringLiteral(".partwise-move");
+}
+
+std::unique_ptr<MoveJournal> MoveJournal::create(const QString &path, const MoveRequest &request,
+                                                 const MovePlan &plan, std::uint64_t deviceSize,
+                                                 const BlockIoOpener &opener, QString *error)
+{
+    std::unique_ptr<MoveJournal> journal(new MoveJournal);
+    journal->m_path = path;
+    journal->m_request = request;
+    journal->m_moveId = QRandomGenerator::system()->generate64();
+    journal->m_planFingerprint = plan.fingerprint();
+    journal->m_deviceSize = deviceSize;
+    journal->m_chunkCount = plan.chunks.size();
+    journal->m_largestChunk = plan.largestChunk;
+
+    const QByteArray json = headerJson(request, plan, journal->m_moveId, deviceSize);
+    journal->m_headerSize = roundUp(24 + static_cast<std::uint64_t>(json.size()), kBlock);
+    journal->m_tableSize = roundUp(std::max<std::uint64_t>(1, journal->m_chunkCount) * 8, kBlock);
+    journal->m_table = AlignedBuffer(journal->m_tableSize);
+    const std::uint64_t fileSize =
+        journal->slotOffset(1) + kRecordHeaderSize + roundUp(plan.largestChunk, kBlock);
+
+    QDir().mkpath(QFileInfo(path).absolutePath());
+    const QByteArray name = QFile::encodeName(path);
+    const int fd = ::open(name.constData(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (fd < 0) {
+        const int code = errno;
+        *error = code == EEXIST ? QStringLiteral("A journal already exists at %1: an earlier move "
+                                                 "was not finished. Resume it first.")
+                                      .arg(path)
+                                : QStringLiteral("Cannot create the move journal %1: %2.")
+                                      .arg(path, QString::fromLocal8Bit(std::strerror(code)));
+        return nullptr;
+    }
+    // Reserve the space now, so a full disk stops the move before it starts, not halfway.
+    const int allocated = ::posix_fallocate(fd, 0, static_cast<off_t>(fileSize));
+    const int truncated = allocated == 0 ? 0 : (::ftruncate(fd, fileSize) == 0 ? 0 : errno);
+    ::close(fd);
+    if (allocated != 0 && (allocated != EOPNOTSUPP || truncated != 0)) {
+        const int code = allocated != EOPNOTSUPP ? allocated : truncated;
+        ::unlink(name.constData());
+        *error = QStringLiteral("Cannot reserve %1 bytes for the move journal %2: %3.")
+                     .arg(fileSize)
+                     .arg(path, QString::fromLocal8Bit(std::strerror(code)));
+        return nullptr;
+    }
+
+    int code = 0;
+    journal->m_io = opener(path, BlockIo::Access::ReadWrite, &code);
+    if (journal->m_io) {
+        AlignedBuffer head(journal->m_headerSize);
+        std::memcpy(head.data(), kHeaderMagic, 8);
+        const std::uint64_t jsonLength = static_cast<std::uint64_t>(json.size());
+        const std::uint64_t jsonChecksum = checksum64(json.constData(), json.size());
+        std::memcpy(head.data() + 8, &jsonLength, 8);
+        std::memcpy(head.data() + 16, &jsonChecksum, 8);
+        std::memcpy(head.data() + 24, json.constData(), json.size());
+        code = journal->m_io->writeAt(head.data(), head.size(), 0);
+        if (code == 0)
+            code = journal->m_io->writeAt(journal->m_table.data(), journal->m_tableSize,
+                                          journal->m_headerSize);
+        if (code == 0)
+            code = journal->m_io->sync();
+    }
+    if (code != 0) {
+        journal.reset();
+        ::unlink(name.constData());
+        *error = QStringLiteral("Cannot write the move journal %1: %2.")
+                     .arg(path, QString::fromLocal8Bit(std::strerror(code)));
+        return nullptr;
+    }
+    syncDirectoryOf(path);
+    return journal;
+}
+
+std::unique_ptr<MoveJournal> MoveJournal::open(const QString &path, const BlockIoOpener &opener,
+                                               QString *error)
+{
+    std::unique_ptr<MoveJournal> journal(new MoveJournal);
+    journal->m_path = path;
+    int code = 0;
+    journal->m_io = opener(path, BlockIo::Access::ReadWrite, &code);
+    if (!journal->m_io) {
+        *error = QStringLiteral("Cannot open the move journal %1: %2.")
+                     .arg(path, QString::fromLocal8Bit(std::strerror(code)));
+        return nullptr;
+    }
+    const QString damaged =
+        QStringLiteral("%1 is not a Partwise move journal, or its header is damaged.").arg(path);
+    AlignedBuffer first(kBlock);
+    code = journal->m_io->readAt(first.data(), kBlock, 0);
+    std::uint64_t jsonLength = 0;
+    std::uint64_t jsonChecksum = 0;
+    std::memcpy(&jsonLength, first.data() + 8, 8);
+    std::memcpy(&jsonChecksum, first.data() + 16, 8);
+    if (code != 0 || std::memcmp(first.data(), kHeaderMagic, 8) != 0 ||
+        jsonLength > (256ULL << 20) || 24 + jsonLength > journal->m_io->size()) {
+        *error = damaged;
+        return nullptr;
+    }
+    journal->m_headerSize = roundUp(24 + jsonLength, kBlock);
+    AlignedBuffer head(journal->m_headerSize);
+    code = journal->m_io->readAt(head.data(), head.size(), 0);
+    const char *jsonStart = reinterpret_cast<const char *>(head.data() + 24);
+    if (code != 0 || checksum64(jsonStart, jsonLength) != jsonChecksum) {
+        *error = damaged;
+        return nullptr;
+    }
+    const QJsonObject object =
+        QJsonDocument::fromJson(QByteArray(jsonStart, static_cast<int>(jsonLength))).object();
+    if (object.value(QStringLiteral("version")).toInt() != kFormatVersion) {
+        *error = QStringLiteral("The move journal %1 was written by a different version of "
+                                "Partwise; resume it with that version.")
+                     .arg(path);
+        return nullptr;
+    }
+    MoveRequest &request = journal->m_request;
+    request.devicePath = object.value(QStringLiteral("device")).toString();
+    request.sourceOffset = u64From(object.value(QStringLiteral("source")));
+    request.destinationOffset = u64From(object.value(QStringLiteral("destination")));
+    request.length = u64From(object.value(QStringLiteral("length")));
+    request.chunkSize = u64From(object.value(QStringLiteral("chunkSize")));
+    request.verify = object.value(QStringLiteral("verify")).toBool();
+    for (const QJsonValue &value : object.value(QStringLiteral("extents")).toArray()) {
+        const QJsonArray pair = value.toArray();
+        request.extents.push_back({u64From(pair.at(0)), u64From(pair.at(1))});
+    }
+    journal->m_moveId = u64From(object.value(QStringLiteral("moveId")));
+    journal->m_deviceSize = u64From(object.value(QStringLiteral("deviceSize")));
+    journal->m_chunkCount = u64From(object.value(QStringLiteral("chunkCount")));
+    journal->m_largestChunk = u64From(object.value(QStringLiteral("largestChunk")));
+    journal->m_planFingerprint = u64From(object.value(QStringLiteral("planFingerprint")));
+    journal->m_tableSize = roundUp(std::max<std::uint64_t>(1, journal->m_chunkCount) * 8, kBlock);
+    journal->m_table = AlignedBuffer(journal->m_tableSize);
+    if (journal->readTable() != 0) {
+        *error = damaged;
+        return nullptr;
+    }
+    return journal;
+}
+
+bool MoveJournal::remove(const QString &path)
+{
+    const bool removed = ::unlink(QFile::encodeName(path).constData()) == 0;
+    if (removed)
+        syncDirectoryOf(path);
+    return removed;
+}
+
+AlignedBuffer MoveJournal::makeRecordBuffer() const
+{
+    return AlignedBuffer(kRecordHeaderSize +
+                         roundUp(std::max<std::uint64_t>(m_largestChunk, 1), kBlock));
+}
+
+std::uint64_t MoveJournal::slotOffset(std::uint64_t sequence) const
+{
+    const std::uint64_t slotSize = kRecordHeaderSize + roundUp(m_largestChunk, kBlock);
+    return m_headerSize + m_tableSize + (sequence % 2) * slotSize;
+}
+
+int MoveJournal::readTable()
+{
+    return m_io->readAt(m_table.data(), m_tableSize, m_headerSize);
+}
+
+int MoveJournal::writeTableEntry(std::uint64_t index, std::uint64_t checksum)
+{
+    std::memcpy(m_table.data() + index * 8, &checksum, 8);
+    // Only the block holding the entry is rewritten: O_DIRECT needs whole aligned blocks.
+    const std::uint64_t block = index * 8 / kBlock * kBlock;
+    return m_io->writeAt(m_table.data() + block, kBlock, m_headerSize + block);
+}
+
+std::uint64_t MoveJournal::chunkChecksum(std::uint64_t index) const
+{
+    std::uint64_t checksum = 0;
+    if (index < m_chunkCount)
+        std::memcpy(&checksum, m_table.data() + index * 8, 8);
+    return checksum;
+}
+
+int MoveJournal::storeChunkChecksum(std::uint64_t index, std::uint64_t checksum)
+{
+    if (const int code = writeTableEntry(index, checksum))
+        return code;
+    return m_io->sync();
+}
+
+int MoveJournal::writeRecord(std::uint64_t sequence, std::uint64_t chunkChecksum,
+                             const AlignedBuffer &buffer, std::uint64_t dataLength)
+{
+    if (sequence < m_chunkCount) {
+        if (const int code = writeTableEntry(sequence, chunkChecksum))
+            return code;
+    }
+    RecordHeader header{};
+    std::memcpy(header.magic, kRecordMagic, 8);
+    header.moveId = m_moveId;
+    header.sequence = sequence;
+    header.flags = dataLength > 0 ? kFlagHasData : 0;
+    header.dataLength = dataLength;
+    header.chunkChecksum = chunkChecksum;
+    header.headerChecksum = headerChecksumOf(header);
+    std::memset(buffer.data(), 0, kRecordHeaderSize);
+    std::memcpy(buffer.data(), &header, sizeof header);
+    // Header and data in one sequential write; the tail of the last block is padding.
+    const std::uint64_t bytes = kRecordHeaderSize + roundUp(dataLength, kBlock);
+    if (const int code = m_io->writeAt(buffer.data(), bytes, slotOffset(sequence)))
+        return code;
+    return m_io->sync();
+}
+
+MoveJournal::Record MoveJournal::readSlot(int slot, const AlignedBuffer &buffer, bool withData,
+                                          int *error)
+{
+    Record record;
+    const std::uint64_t offset = slotOffset(static_cast<std::uint64_t>(slot));
+    if ((*error = m_io->readAt(buffer.data(), kRecordHeaderSize, offset)) != 0)
+        return record;
+    RecordHeader header;
+    std::memcpy(&header, buffer.data(), sizeof header);
+    if (std::memcmp(header.magic, kRecordMagic, 8) != 0 || header.moveId != m_moveId ||
+        header.headerChecksum != headerChecksumOf(header) ||
+        header.sequence % 2 != static_cast<std::uint64_t>(slot) ||
+        header.sequence > verifiedSequence() || header.dataLength > m_largestChunk)
+        return record; // empty, torn or stale: not a record
+    record.sequence = header.sequence;
+    record.hasData = (header.flags & kFlagHasData) != 0;
+    record.dataLength = header.dataLength;
+    record.chunkChecksum = header.chunkChecksum;
+    if (record.hasData && withData) {
+        const std::uint64_t bytes = roundUp(header.dataLength, kBlock);
+        if ((*error = m_io->readAt(buffer.data() + kRecordHeaderSize, bytes,
+                                   offset + kRecordHeaderSize)) != 0)
+            return record;
+        if (checksum64(buffer.data() + kRecordHeaderSize, header.dataLength) !=
+            header.chunkChecksum)
+            return record; // the data write was torn
+    }
+    record.valid = true;
+    return record;
+}
+
+MoveJournal::Record MoveJournal::latestRecord(const AlignedBuffer &buffer, int *error)
+{
+    // Peek at both headers, then load and check the data of the newer one; if that one is torn
+    // the older slot holds the last record that was completely written.
+    const Record first = readSlot(0, buffer, false, error);
+    if (*error != 0)
+        return {};
+    const Record second = readSlot(1, buffer, false, error);
+    if (*error != 0)
+        return {};
+    int order[2] = {0, 1};
+    if (!first.valid || (second.valid && second.sequence > first.sequence))
+        std::swap(order[0], order[1]);
+    for (const int slot : order) {
+        const Record record = readSlot(slot, buffer, true, error);
+        if (*error != 0)
+            return {};
+        if (record.valid)
+            return record;
+    }
+    return {};
+}
+
+} // namespace partwise::move

@@ -1,0 +1,100 @@
+#include "MovePlan.h"
+
+#include "Checksum.h"
+
+#include <algorithm>
+
+namespace partwise::move {
+
+namespace {
+
+// The largest power of two (up to 4096) that both ends of the move are aligned to, so rounding
+// extents to it keeps O_DIRECT possible on 512-byte and 4096-byte sector devices alike.
+std::uint64_t rangeAlignment(const MoveRequest &request)
+{
+    std::uint64_t alignment = 4096;
+    while (alignment > 1 &&
+           (request.sourceOffset % alignment != 0 || request.destinationOffset % alignment != 0))
+        alignment /= 2;
+    return alignment;
+}
+
+std::vector<Extent> mergedExtents(const MoveRequest &request, std::uint64_t alignment)
+{
+    if (request.extents.empty())
+        return {Extent{0, request.length}};
+
+    std::vector<Extent> rounded;
+    rounded.reserve(request.extents.size());
+    for (const Extent &extent : request.extents) {
+        const std::uint64_t start = extent.offset / alignment * alignment;
+        const std::uint64_t end =
+            std::min(request.length,
+                     (extent.offset + extent.length + alignment - 1) / alignment * alignment);
+        rounded.push_back({start, end - start});
+    }
+    std::sort(rounded.begin(), rounded.end(),
+              [](const Extent &a, const Extent &b) { return a.offset < b.offset; });
+
+    std::vector<Extent> merged;
+    for (const Extent &extent : rounded) {
+        if (!merged.empty()) {
+            Extent &last = merged.back();
+            const std::uint64_t lastEnd = last.offset + last.length;
+            if (extent.offset <= lastEnd + kExtentMergeGap) {
+                last.length = std::max(lastEnd, extent.offset + extent.length) - last.offset;
+                continue;
+            }
+        }
+        merged.push_back(extent);
+    }
+    return merged;
+}
+
+} // namespace
+
+std::uint64_t MovePlan::fingerprint() const
+{
+    // Field by field: hashing the structs would hash their padding too.
+    std::uint64_t hash = checksum64(&largestChunk, sizeof largestChunk);
+    for (const MoveChunk &chunk : chunks) {
+        const std::uint64_t fields[] = {chunk.sourceOffset, chunk.destinationOffset, chunk.length,
+                                        chunk.needsJournal ? 1u : 0u};
+        hash = checksum64(fields, sizeof fields, hash);
+    }
+    return hash;
+}
+
+MovePlan planMove(const MoveRequest &request)
+{
+    MovePlan plan;
+    if (request.length == 0 || request.sourceOffset == request.destinationOffset)
+        return plan;
+
+    const std::uint64_t alignment = rangeAlignment(request);
+    const bool right = request.destinationOffset > request.sourceOffset;
+    const std::uint64_t shift = right ? request.destinationOffset - request.sourceOffset
+                                      : request.sourceOffset - request.destinationOffset;
+    std::uint64_t piece = request.chunkSize;
+    if (shift < piece && shift >= kMinUnjournaledChunk)
+        piece = shift / alignment * alignment;
+
+    for (const Extent &extent : mergedExtents(request, alignment)) {
+        for (std::uint64_t done = 0; done < extent.length; done += piece) {
+            MoveChunk chunk;
+            chunk.length = std::min(piece, extent.length - done);
+            chunk.sourceOffset = request.sourceOffset + extent.offset + done;
+            chunk.destinationOffset = request.destinationOffset + extent.offset + done;
+            chunk.needsJournal = shift < chunk.length;
+            plan.chunks.push_back(chunk);
+            plan.largestChunk = std::max(plan.largestChunk, chunk.length);
+            plan.bytesToCopy += chunk.length;
+        }
+    }
+    plan.backwards = right;
+    if (right)
+        std::reverse(plan.chunks.begin(), plan.chunks.end());
+    return plan;
+}
+
+} // namespace partwise::move

@@ -1,0 +1,39 @@
+#pragma once
+
+#include <QString>
+
+#include <cstdint>
+#include <vector>
+
+namespace partwise::move {
+
+// A byte range inside the moved range, relative to its start.
+struct Extent
+{
+    std::uint64_t offset = 0;
+    std::uint64_t length = 0;
+};
+
+// What to move: `length` bytes at `sourceOffset` of `devicePath` go to `destinationOffset` of
+// the same device or image file. Source and destination may overlap in either direction.
+struct MoveRequest
+{
+    static constexpr std::uint64_t kDefaultChunkSize = 8ULL << 20;
+
+    QString devicePath;
+    std::uint64_t sourceOffset = 0;
+    std::uint64_t destinationOffset = 0;
+    std::uint64_t length = 0;
+    // "Copy only used blocks": when non-empty, only these parts of the range are copied and
+    // bytes outside them may hold anything afterwards. Empty means the whole range.
+    std::vector<Extent> extents;
+    // Upper bound of one copy step; a multiple of 4096. Larger chunks mean fewer syncs.
+    std::uint64_t chunkSize = kDefaultChunkSize;
+    // Re-read the destination after the copy and compare checksums taken while copying.
+    bool verify = true;
+
+    // Empty when the request is well formed, otherwise why not (deviceSize 0 skips that check).
+    QString validate(std::uint64_t deviceSize = 0) const;
+};
+
+} // namespace partwise::move

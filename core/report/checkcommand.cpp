@@ -1,0 +1,55 @@
+#include "report/checkcommand.h"
+
+#include "device/diskenumerator.h"
+#include "report/checkreport.h"
+#include "table/diskreader.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+
+int runCheck(const CheckOptions &options, QTextStream &out, QTextStream &err)
+{
+    QStringList targets = options.targets;
+    if (targets.isEmpty()) {
+        targets = listDisks();
+        if (targets.isEmpty()) {
+            err << "No disks found. Run as root to see the machine's disks, or name a disk "
+                   "image.\n";
+            return ExitBadInput;
+        }
+    }
+
+    bool anyMisaligned = false;
+    bool anyError = false;
+    QJsonArray devices;
+    QJsonArray errors;
+    DiskReadOptions readOptions;
+    readOptions.forcedSectorSize = options.forcedSectorSize;
+    for (const QString &target : targets) {
+        const DiskReadResult read = readDisk(target, readOptions);
+        if (!read.ok) {
+            anyError = true;
+            err << "partwise-cli: " << read.error << "\n";
+            errors.append(QJsonObject{{QStringLiteral("path"), target},
+                                      {QStringLiteral("error"), read.error}});
+            continue;
+        }
+        DiskCheck check{read.layout, analyzeAlignment(read.layout, options.policy)};
+        anyMisaligned = anyMisaligned || check.alignment.hasMisaligned();
+        if (options.json)
+            devices.append(diskCheckToJson(check));
+        else
+            out << diskCheckToText(check) << "\n";
+    }
+    if (options.json) {
+        QJsonObject root{{QStringLiteral("devices"), devices}};
+        if (!errors.isEmpty())
+            root[QStringLiteral("errors")] = errors;
+        out << QJsonDocument(root).toJson(QJsonDocument::Indented);
+    }
+    out.flush();
+    err.flush();
+    if (anyError)
+        return ExitBadInput;
+    return anyMisaligned ? ExitMisalignedOrFailed : ExitOk;
+}

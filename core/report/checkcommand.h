@@ -1,0 +1,22 @@
+#pragma once
+
+#include "align/alignmentpolicy.h"
+
+#include <QStringList>
+#include <QTextStream>
+
+struct CheckOptions
+{
+    QStringList targets; // empty: every disk on the machine
+    AlignmentPolicy policy;
+    qint64 forcedSectorSize = 0;
+    bool json = false;
+};
+
+// Exit statuses of partwise-cli, as the command-line contract defines them.
+enum ExitStatus { ExitOk = 0, ExitMisalignedOrFailed = 1, ExitBadInput = 2 };
+
+// `partwise-cli check`: reads each target, prints a table or the contract's JSON to `out` and
+// problems to `err`. Returns 0 (nothing misaligned), 1 (something misaligned) or 2 (a target
+// could not be read). Never writes to any target.
+int runCheck(const CheckOptions &options, QTextStream &out, QTextStream &err);

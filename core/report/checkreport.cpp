@@ -1,0 +1,123 @@
+#include "report/checkreport.h"
+
+#include "report/humansize.h"
+
+#include <QJsonArray>
+#include <QTextStream>
+
+namespace {
+
+QJsonValue optionalString(const QString &s)
+{
+    return s.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(s);
+}
+
+QJsonObject partitionToJson(const PartitionInfo &p, const AlignmentVerdict &v, qint64 sectorSize)
+{
+    QJsonObject o;
+    o[QStringLiteral("number")] = p.number;
+    o[QStringLiteral("kind")] = partitionKindName(p.kind);
+    o[QStringLiteral("start_sector")] = p.startSector;
+    o[QStringLiteral("end_sector")] = p.endSector;
+    o[QStringLiteral("size_bytes")] = p.lengthSectors() * sectorSize;
+    o[QStringLiteral("filesystem")] = optionalString(p.filesystem);
+    o[QStringLiteral("label")] = optionalString(p.label);
+    o[QStringLiteral("uuid")] = optionalString(p.uuid);
+    if (!p.name.isEmpty())
+        o[QStringLiteral("name")] = p.name;
+    o[QStringLiteral("flags")] = QJsonArray::fromStringList(p.flags);
+    o[QStringLiteral("misalignment_bytes")] = v.misalignmentBytes;
+    o[QStringLiteral("status")] = alignmentStatusName(v.status);
+    return o;
+}
+
+QString statusText(const AlignmentVerdict &v)
+{
+    if (v.status == AlignmentStatus::Misaligned)
+        return QStringLiteral("misaligned by %1 bytes").arg(v.misalignmentBytes);
+    return alignmentStatusName(v.status);
+}
+
+} // namespace
+
+QJsonObject diskCheckToJson(const DiskCheck &check)
+{
+    const DiskLayout &l = check.layout;
+    const AlignmentGeometry &g = check.alignment.geometry;
+    QJsonObject o;
+    o[QStringLiteral("path")] = l.device.path;
+    o[QStringLiteral("model")] = l.device.model;
+    o[QStringLiteral("size_bytes")] = l.device.sizeBytes;
+    o[QStringLiteral("logical_sector_size")] = g.logicalSectorSize;
+    o[QStringLiteral("physical_sector_size_reported")] = g.physicalReported;
+    o[QStringLiteral("physical_sector_size_assumed")] = g.physicalAssumed;
+    o[QStringLiteral("alignment_offset")] = g.alignmentOffset;
+    o[QStringLiteral("minimum_io_size")] = l.device.topology.minimumIoSize;
+    o[QStringLiteral("optimal_io_size")] = l.device.topology.optimalIoSize;
+    o[QStringLiteral("grain_bytes")] = g.grainBytes;
+    o[QStringLiteral("table")] = optionalString(l.tableType);
+    if (!l.wholeDiskFilesystem.isEmpty())
+        o[QStringLiteral("whole_disk_filesystem")] = l.wholeDiskFilesystem;
+    QJsonArray parts;
+    for (int i = 0; i < l.regions.size(); ++i)
+        if (!l.regions[i].isFree())
+            parts.append(
+                partitionToJson(l.regions[i], check.alignment.verdicts[i], g.logicalSectorSize));
+    o[QStringLiteral("partitions")] = parts;
+    o[QStringLiteral("misaligned_count")] = check.alignment.misalignedCount();
+    o[QStringLiteral("warnings")] = QJsonArray::fromStringList(l.warnings);
+    return o;
+}
+
+QString diskCheckToText(const DiskCheck &check)
+{
+    const DiskLayout &l = check.layout;
+    const AlignmentGeometry &g = check.alignment.geometry;
+    QString out;
+    QTextStream s(&out);
+    s << l.device.path << " — "
+      << (l.device.model.isEmpty() ? QStringLiteral("unknown model") : l.device.model) << ", "
+      << humanSize(l.device.sizeBytes) << ", "
+      << (l.tableType.isEmpty() ? QStringLiteral("no partition table") : l.tableType) << "\n";
+    s << "  sectors: logical " << g.logicalSectorSize << " B, physical " << g.physicalReported
+      << " B reported, " << g.physicalAssumed << " B assumed; grain " << humanSize(g.grainBytes)
+      << "; alignment offset " << g.alignmentOffset << " B\n";
+    for (const QString &w : l.warnings)
+        s << "  warning: " << w << "\n";
+    if (!l.wholeDiskFilesystem.isEmpty())
+        s << "  the whole disk holds a " << l.wholeDiskFilesystem << " filesystem\n";
+    const QList<PartitionInfo> parts = l.partitions();
+    if (parts.isEmpty()) {
+        s << "  no partitions\n";
+        return out;
+    }
+    s << QStringLiteral("  %1 %2 %3 %4 %5 %6 %7 %8\n")
+             .arg(QStringLiteral("#"), -4)
+             .arg(QStringLiteral("kind"), -9)
+             .arg(QStringLiteral("start"), 12)
+             .arg(QStringLiteral("end"), 12)
+             .arg(QStringLiteral("size"), 10)
+             .arg(QStringLiteral("filesystem"), -11)
+             .arg(QStringLiteral("label"), -12)
+             .arg(QStringLiteral("status"));
+    for (int i = 0; i < l.regions.size(); ++i) {
+        const PartitionInfo &p = l.regions[i];
+        if (p.isFree())
+            continue;
+        s << QStringLiteral("  %1 %2 %3 %4 %5 %6 %7 %8\n")
+                 .arg(p.number, -4)
+                 .arg(partitionKindName(p.kind), -9)
+                 .arg(p.startSector, 12)
+                 .arg(p.endSector, 12)
+                 .arg(humanSize(p.lengthSectors() * g.logicalSectorSize), 10)
+                 .arg(p.filesystem.isEmpty() ? QStringLiteral("-") : p.filesystem, -11)
+                 .arg(p.label.isEmpty() ? QStringLiteral("-") : p.label, -12)
+                 .arg(statusText(check.alignment.verdicts[i]));
+    }
+    const MisalignmentReport &a = check.alignment;
+    s << "  " << a.misalignedCount() << " of " << a.partitionCount() << " partitions misaligned";
+    if (a.sectorAlignedCount() > 0)
+        s << ", " << a.sectorAlignedCount() << " on a physical sector but off the grain";
+    s << "\n";
+    return out;
+}

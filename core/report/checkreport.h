@@ -1,0 +1,18 @@
+#pragma once
+
+#include "align/misalignmentreport.h"
+
+#include <QJsonObject>
+
+// One disk's check: what was read and how it was judged.
+struct DiskCheck
+{
+    DiskLayout layout;
+    MisalignmentReport alignment;
+};
+
+// The JSON object for one device, exactly as the command-line contract in DESIGN.md specifies
+// (plus a "warnings" array).
+QJsonObject diskCheckToJson(const DiskCheck &check);
+// A readable table: one row per partition, "misaligned by N bytes" where it applies.
+QString diskCheckToText(const DiskCheck &check);

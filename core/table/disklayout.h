@@ -1,0 +1,24 @@
+#pragma once
+
+#include "device/deviceinfo.h"
+#include "table/partitioninfo.h"
+
+#include <QList>
+#include <QStringList>
+
+// A disk as read: the device, its partition table and the free space between partitions,
+// in disk order. Plain data, so it can cross threads and be compared in tests.
+struct DiskLayout
+{
+    DeviceInfo device;
+    QString tableType;            // "gpt", "msdos", or empty when the disk has no table
+    QString wholeDiskFilesystem;  // a filesystem written straight onto an unpartitioned disk
+    qint64 firstUsableSector = 0; // first sector a partition may use
+    qint64 lastUsableSector = 0;  // last sector a partition may use (before a GPT backup)
+    int maxPrimaryPartitions = 0; // 4 on MBR, 128 (entries) on GPT
+    QList<PartitionInfo> regions; // partitions and free space ordered by start sector
+    QStringList warnings;         // what libparted or our checks found worth telling
+
+    QList<PartitionInfo> partitions() const; // without free space
+    const PartitionInfo *partitionByNumber(int number) const;
+};

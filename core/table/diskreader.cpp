@@ -1,0 +1,277 @@
+#include "table/diskreader.h"
+
+#include "device/imagesectorsize.h"
+#include "device/topologyprobe.h"
+#include "fs/filesystemprobe.h"
+#include "table/partedsession.h"
+#include "table/tablesignature.h"
+
+#include <QFile>
+#include <QFileInfo>
+
+#include <parted/parted.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace {
+
+DiskReadResult failure(const QString &message)
+{
+    DiskReadResult r;
+    r.error = message;
+    return r;
+}
+
+QString withDetails(const QString &sentence, const PartedSession &session)
+{
+    const QString details = session.errorText();
+    return details.isEmpty() ? sentence : sentence + QStringLiteral(" libparted: ") + details;
+}
+
+// Checks the path before libparted sees it, so the common mistakes get plain words.
+QString preflightError(const QString &path, bool &isImage, qint64 &fileSize)
+{
+    struct stat st
+    {
+    };
+    if (::stat(path.toLocal8Bit().constData(), &st) != 0) {
+        if (errno == ENOENT)
+            return QStringLiteral("%1 does not exist.").arg(path);
+        return QStringLiteral("Cannot access %1: %2.")
+            .arg(path, QString::fromLocal8Bit(strerror(errno)));
+    }
+    if (S_ISDIR(st.st_mode))
+        return QStringLiteral("%1 is a folder, not a disk or disk image.").arg(path);
+    isImage = S_ISREG(st.st_mode);
+    if (!isImage && !S_ISBLK(st.st_mode))
+        return QStringLiteral("%1 is neither a block device nor a disk image file.").arg(path);
+    if (::access(path.toLocal8Bit().constData(), R_OK) != 0)
+        return QStringLiteral("Permission denied reading %1: run as root (or with sudo) to "
+                              "examine real disks; image files need only read permission.")
+            .arg(path);
+    fileSize = st.st_size;
+    if (isImage && fileSize == 0)
+        return QStringLiteral("%1 is empty (0 bytes): there is no disk in it to read.").arg(path);
+    return QString();
+}
+
+bool firstMiBIsBlank(const QString &path)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return false;
+    const QByteArray head = f.read(1 << 20);
+    return head.count('\0') == head.size();
+}
+
+QStringList flagNames(PedPartition *part)
+{
+    QStringList out;
+    for (PedPartitionFlag f = ped_partition_flag_next(PedPartitionFlag(0)); f;
+         f = ped_partition_flag_next(f)) {
+        if (ped_partition_is_flag_available(part, f) && ped_partition_get_flag(part, f))
+            out << QString::fromLatin1(ped_partition_flag_get_name(f));
+    }
+    return out;
+}
+
+PartitionInfo describe(PedDisk *disk, PedPartition *part, bool isImage)
+{
+    PartitionInfo p;
+    p.startSector = part->geom.start;
+    p.endSector = part->geom.end;
+    if (part->type & PED_PARTITION_FREESPACE) {
+        p.kind = PartitionInfo::Kind::Free;
+        p.insideExtended = part->type & PED_PARTITION_LOGICAL;
+        return p;
+    }
+    p.number = part->num;
+    if (part->type & PED_PARTITION_EXTENDED)
+        p.kind = PartitionInfo::Kind::Extended;
+    else if (part->type & PED_PARTITION_LOGICAL)
+        p.kind = PartitionInfo::Kind::Logical;
+    if (!isImage) {
+        char *node = ped_partition_get_path(part);
+        p.devicePath = QString::fromLocal8Bit(node);
+        free(node);
+    }
+    if (ped_disk_type_check_feature(disk->type, PED_DISK_TYPE_PARTITION_NAME))
+        p.name = QString::fromUtf8(ped_partition_get_name(part));
+    p.flags = flagNames(part);
+    return p;
+}
+
+void fillUsableRange(PedDisk *disk, DiskLayout &layout)
+{
+    layout.firstUsableSector = 0;
+    layout.lastUsableSector = disk->dev->length - 1;
+    bool leading = true;
+    for (PedPartition *p = ped_disk_next_partition(disk, nullptr); p;
+         p = ped_disk_next_partition(disk, p)) {
+        if (p->type & PED_PARTITION_LOGICAL)
+            continue;
+        const bool meta = p->type & PED_PARTITION_METADATA;
+        if (leading && meta)
+            layout.firstUsableSector = p->geom.end + 1;
+        else if (meta && p->geom.end >= disk->dev->length - 1)
+            layout.lastUsableSector = p->geom.start - 1;
+        if (!meta)
+            leading = false;
+    }
+}
+
+// A region of free space is worth showing once it can hold an aligned partition.
+constexpr qint64 kMinFreeBytes = 1 << 20;
+
+void readPartitions(PedDisk *disk, DiskLayout &layout, const DiskReadOptions &options)
+{
+    const qint64 ss = layout.device.topology.logicalSectorSize;
+    FilesystemProbe fsProbe(layout.device.path, ss);
+    for (PedPartition *part = ped_disk_next_partition(disk, nullptr); part;
+         part = ped_disk_next_partition(disk, part)) {
+        if (part->type & PED_PARTITION_METADATA)
+            continue;
+        PartitionInfo p = describe(disk, part, layout.device.isImage);
+        if (p.isFree() && p.lengthSectors() * ss < kMinFreeBytes)
+            continue;
+        if (!p.isFree() && !p.isContainer() && options.probeFilesystems) {
+            const FilesystemIdentity id = fsProbe.probe(p.startSector * ss, p.lengthSectors() * ss);
+            p.filesystem = id.type;
+            p.label = id.label;
+            p.uuid = id.uuid;
+        }
+        layout.regions << p;
+    }
+}
+
+QString truncationError(const DiskLayout &layout)
+{
+    for (const auto &p : layout.regions) {
+        if (!p.isFree() && p.endSector >= layout.device.lengthSectors)
+            return QStringLiteral("Partition %1 ends at sector %2 but %3 holds only %4 sectors: "
+                                  "the image looks truncated.")
+                .arg(p.number)
+                .arg(p.endSector)
+                .arg(layout.device.path)
+                .arg(layout.device.lengthSectors);
+    }
+    return QString();
+}
+
+} // namespace
+
+DiskReadResult readDisk(const QString &path, const DiskReadOptions &options)
+{
+    bool isImage = false;
+    qint64 fileSize = 0;
+    if (QString err = preflightError(path, isImage, fileSize); !err.isEmpty())
+        return failure(err);
+
+    DiskReadResult result;
+    DiskLayout &layout = result.layout;
+    layout.device.path = path;
+    layout.device.isImage = isImage;
+    layout.device.readOnly = ::access(path.toLocal8Bit().constData(), W_OK) != 0;
+
+    PartedSession session;
+    PedDevice *dev = ped_device_get(path.toLocal8Bit().constData());
+    if (!dev)
+        return failure(withDetails(QStringLiteral("Cannot open %1.").arg(path), session));
+
+    if (isImage) {
+        // libparted assumes 512-byte sectors for files; a 4Kn image needs its real unit.
+        const qint64 ss =
+            options.forcedSectorSize > 0 ? options.forcedSectorSize : detectImageSectorSize(path);
+        dev->sector_size = ss;
+        dev->phys_sector_size = ss;
+        dev->length = fileSize / ss;
+        layout.device.topology = imageFileTopology(ss);
+        layout.device.model = QStringLiteral("Disk image");
+        if (fileSize % ss != 0)
+            layout.warnings << QStringLiteral(
+                                   "The image size (%1 bytes) is not a whole number of "
+                                   "%2-byte sectors; the last partial sector is ignored.")
+                                   .arg(fileSize)
+                                   .arg(ss);
+    } else {
+        layout.device.topology = imageFileTopology(dev->sector_size);
+        layout.device.topology.physicalSectorSize = dev->phys_sector_size;
+        probeBlockDeviceTopology(path, layout.device.topology);
+        layout.device.model = QString::fromLocal8Bit(dev->model).trimmed();
+    }
+    if (options.topologyOverride)
+        layout.device.topology = *options.topologyOverride;
+    layout.device.lengthSectors = dev->length;
+    layout.device.sizeBytes = dev->length * dev->sector_size;
+
+    if (dev->length < 2) {
+        ped_device_destroy(dev);
+        return failure(QStringLiteral("%1 is too small (%2 bytes) to hold a partition table.")
+                           .arg(path)
+                           .arg(fileSize));
+    }
+
+    PedDiskType *type = ped_disk_probe(dev);
+    if (!type) {
+        const qint64 ss = layout.device.topology.logicalSectorSize;
+        const FilesystemIdentity whole =
+            FilesystemProbe(path, ss).probe(0, layout.device.sizeBytes);
+        ped_device_destroy(dev);
+        layout.warnings << session.warnings();
+        const QString foreign = probeTableSignature(path, ss);
+        if (foreign == QLatin1String("PMBR"))
+            return failure(withDetails(
+                QStringLiteral("%1 has a protective MBR but no GPT header readable with %2-byte "
+                               "sectors. If it is an image of a disk with other sectors, name them "
+                               "with --sector-size; otherwise the GPT headers are damaged.")
+                    .arg(path)
+                    .arg(ss),
+                session));
+        if (!foreign.isEmpty())
+            return failure(withDetails(
+                QStringLiteral("%1 carries a %2 partition table that libparted cannot read: its "
+                               "primary header is probably damaged. Nothing was changed; gdisk's "
+                               "recovery menu (or 'sgdisk -e') can rebuild it from the backup.")
+                    .arg(path, foreign),
+                session));
+        if (!whole.isEmpty()) {
+            layout.wholeDiskFilesystem = whole.type;
+        } else if (!firstMiBIsBlank(path)) {
+            return failure(withDetails(
+                QStringLiteral("%1 holds no partition table and no filesystem that Partwise "
+                               "recognises: its first sectors contain unrecognised data (a corrupt "
+                               "or foreign partition table, or not a disk image at all).")
+                    .arg(path),
+                session));
+        }
+        layout.firstUsableSector = 0;
+        layout.lastUsableSector = layout.device.lengthSectors - 1;
+        result.ok = true;
+        return result;
+    }
+
+    PedDisk *disk = ped_disk_new(dev);
+    if (!disk) {
+        ped_device_destroy(dev);
+        const bool shortRead = session.errorText().contains(QLatin1String("end of file"));
+        return failure(withDetails(
+            shortRead ? QStringLiteral("%2 looks truncated: its %1 partition table refers to "
+                                       "sectors beyond the end of the image.")
+                            .arg(QString::fromLatin1(type->name), path)
+                      : QStringLiteral("Cannot read the %1 partition table of %2.")
+                            .arg(QString::fromLatin1(type->name), path),
+            session));
+    }
+    layout.tableType = QString::fromLatin1(disk->type->name);
+    layout.maxPrimaryPartitions = ped_disk_get_max_primary_partition_count(disk);
+    fillUsableRange(disk, layout);
+    readPartitions(disk, layout, options);
+    ped_disk_destroy(disk);
+    ped_device_destroy(dev);
+
+    layout.warnings << session.warnings();
+    if (QString err = truncationError(layout); !err.isEmpty())
+        return failure(err);
+    result.ok = true;
+    return result;
+}

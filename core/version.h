@@ -1,0 +1,4 @@
+#pragma once
+
+// The version both programs print for --version.
+inline constexpr const char *kPartwiseVersion = PARTWISE_VERSION;
