@@ -17,10 +17,9 @@ QString formatSize(std::uint64_t bytes)
     }
     // Whole numbers stay whole ("8 MiB"), others get one decimal ("1.5 GiB").
     const bool whole = value == static_cast<double>(static_cast<std::uint64_t>(value));
-    return QStringLiteral("%1 %2")
-        .arg(whole ? QString::number(static_cast<std::uint64_t>(value))
-                   : QString::number(value, 'f', 1),
-             QLatin1String(units[unit]));
+    return QStringLiteral("%1 %2").arg(whole ? QString::number(static_cast<std::uint64_t>(value))
+                                             : QString::number(value, 'f', 1),
+                                       QLatin1String(units[unit]));
 }
 
 QString errorText(int errorCode)

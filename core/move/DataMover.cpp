@@ -1,0 +1,374 @@
+#include "DataMover.h"
+
+#include "AlignedBuffer.h"
+#include "Checksum.h"
+#include "MoveJournal.h"
+#include "MoveMessages.h"
+#include "MovePlan.h"
+
+#include <QFile>
+#include <QFileInfo>
+#include <QRegularExpression>
+
+#include <cerrno>
+#include <chrono>
+#include <sys/stat.h>
+
+namespace partwise::move {
+
+namespace {
+
+std::uint64_t nowNanoseconds()
+{
+    return static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                          std::chrono::steady_clock::now().time_since_epoch())
+                                          .count());
+}
+
+MoveOutcome outcome(MoveOutcome::Status status, const QString &message,
+                    const QString &journalPath = QString())
+{
+    MoveOutcome result;
+    result.status = status;
+    result.message = message;
+    result.journalPath = journalPath;
+    return result;
+}
+
+QString quoted(const QString &text)
+{
+    if (!text.isEmpty() && !text.contains(QRegularExpression(QStringLiteral("[^\\w@%+=:,./-]"))))
+        return text;
+    QString escaped = text;
+    escaped.replace(QLatin1Char('\''), QStringLiteral("'\\''"));
+    return QLatin1Char('\'') + escaped + QLatin1Char('\'');
+}
+
+QString openFailure(const QString &path, int code)
+{
+    if (code == EROFS || code == EACCES || code == EPERM)
+        return QStringLiteral("%1 is read-only (%2), so nothing was moved. Make it writable "
+                              "(for a loop device: losetup without -r; for a file: its "
+                              "permissions) and try again.")
+            .arg(path, errorText(code));
+    return QStringLiteral("Cannot open %1 for the move: %2. Nothing was moved.")
+        .arg(path, errorText(code));
+}
+
+// Refuses a journal that would be written into the very range being moved: on the device
+// itself, or (for an image) into the image file.
+QString journalPlacementProblem(const QString &devicePath, const QString &journalPath)
+{
+    struct stat device;
+    struct stat journalDir;
+    const QString dir = QFileInfo(journalPath).absolutePath();
+    if (::stat(QFile::encodeName(devicePath).constData(), &device) != 0)
+        return {};
+    if (S_ISBLK(device.st_mode) && ::stat(QFile::encodeName(dir).constData(), &journalDir) == 0 &&
+        journalDir.st_dev == device.st_rdev)
+        return QStringLiteral("The journal %1 would be stored on %2, the device being moved. "
+                              "Choose a journal path on another disk.")
+            .arg(journalPath, devicePath);
+    if (QFileInfo(journalPath).absoluteFilePath() == QFileInfo(devicePath).absoluteFilePath())
+        return QStringLiteral("The journal cannot be the image being moved (%1).").arg(devicePath);
+    return {};
+}
+
+} // namespace
+
+DataMover::DataMover() : m_opener(openFileBlockIo) {}
+
+QString DataMover::resumeCommand(const QString &journalPath, const QString &devicePath)
+{
+    return QStringLiteral("partwise-cli resume --journal %1 %2")
+        .arg(quoted(journalPath), quoted(devicePath));
+}
+
+void DataMover::report(MoveProgress::Phase phase, std::uint64_t done, std::uint64_t total)
+{
+    if (!m_progress)
+        return;
+    MoveProgress progress;
+    progress.phase = phase;
+    progress.bytesDone = done;
+    progress.bytesTotal = total;
+    const double seconds = static_cast<double>(nowNanoseconds() - m_startNanoseconds) / 1e9;
+    if (seconds > 0 && m_bytesThisRun > 0) {
+        progress.bytesPerSecond = static_cast<double>(m_bytesThisRun) / seconds;
+        progress.secondsLeft = static_cast<double>(total - done) / progress.bytesPerSecond;
+    }
+    m_progress(progress);
+}
+
+MoveOutcome DataMover::run(const MoveRequest &request, const QString &journalPath)
+{
+    m_bytesThisRun = 0;
+    m_startNanoseconds = nowNanoseconds();
+    if (const QString problem = request.validate(); !problem.isEmpty())
+        return outcome(MoveOutcome::Status::Refused, problem);
+    if (const QString problem = journalPlacementProblem(request.devicePath, journalPath);
+        !problem.isEmpty())
+        return outcome(MoveOutcome::Status::Refused, problem);
+
+    int code = 0;
+    std::unique_ptr<BlockIo> device =
+        m_opener(request.devicePath, BlockIo::Access::ReadWrite, &code);
+    if (!device)
+        return outcome(MoveOutcome::Status::Refused, openFailure(request.devicePath, code));
+    if (const QString problem = request.validate(device->size()); !problem.isEmpty())
+        return outcome(MoveOutcome::Status::Refused, problem);
+
+    const MovePlan plan = planMove(request);
+    if (plan.chunks.empty())
+        return outcome(MoveOutcome::Status::Completed,
+                       QStringLiteral("Nothing to move: source and destination are the same."));
+
+    QString error;
+    std::unique_ptr<MoveJournal> journal =
+        MoveJournal::create(journalPath, request, plan, device->size(), m_opener, &error);
+    if (!journal)
+        return outcome(MoveOutcome::Status::Refused, error + QStringLiteral(" Nothing was moved."));
+    AlignedBuffer buffer = journal->makeRecordBuffer();
+    if (buffer.isNull())
+        return outcome(
+            MoveOutcome::Status::Refused,
+            QStringLiteral("Not enough memory for a %1 buffer.").arg(formatSize(plan.largestChunk)),
+            journalPath);
+    return execute(*device, *journal, plan, buffer, 0);
+}
+
+MoveOutcome DataMover::resume(const QString &journalPath, const QString &devicePath)
+{
+    m_bytesThisRun = 0;
+    m_startNanoseconds = nowNanoseconds();
+    QString error;
+    std::unique_ptr<MoveJournal> journal = MoveJournal::open(journalPath, m_opener, &error);
+    if (!journal)
+        return outcome(MoveOutcome::Status::Refused, error);
+    MoveRequest request = journal->request();
+    if (!devicePath.isEmpty())
+        request.devicePath = devicePath;
+    const QString again = resumeCommand(journalPath, request.devicePath);
+
+    int code = 0;
+    std::unique_ptr<BlockIo> device =
+        m_opener(request.devicePath, BlockIo::Access::ReadWrite, &code);
+    if (!device)
+        return outcome(MoveOutcome::Status::IoError,
+                       QStringLiteral("Cannot open %1 to finish the move: %2. Nothing was "
+                                      "changed; run `%3` once it can be opened for writing.")
+                           .arg(request.devicePath, errorText(code), again),
+                       journalPath);
+    if (device->size() != journal->deviceSize())
+        return outcome(MoveOutcome::Status::Refused,
+                       QStringLiteral("The journal %1 belongs to a device of %2 bytes, but %3 "
+                                      "has %4 bytes. Give the device the move was started on.")
+                           .arg(journalPath)
+                           .arg(journal->deviceSize())
+                           .arg(request.devicePath)
+                           .arg(device->size()),
+                       journalPath);
+    const MovePlan plan = planMove(request);
+    if (plan.fingerprint() != journal->planFingerprint() ||
+        plan.chunks.size() != journal->chunkCount())
+        return outcome(MoveOutcome::Status::Refused,
+                       QStringLiteral("The journal %1 was planned differently than this version "
+                                      "of Partwise plans it; finish it with the version that "
+                                      "started it.")
+                           .arg(journalPath),
+                       journalPath);
+
+    AlignedBuffer buffer = journal->makeRecordBuffer();
+    const MoveJournal::Record record = journal->latestRecord(buffer, &code);
+    if (code != 0)
+        return outcome(MoveOutcome::Status::IoError,
+                       QStringLiteral("Reading the move journal %1 failed: %2. Nothing was "
+                                      "changed; run `%3` once it is readable.")
+                           .arg(journalPath, errorText(code), again),
+                       journalPath);
+    if (!record.valid)
+        return execute(*device, *journal, plan, buffer, 0); // killed before the first record
+    if (record.sequence == journal->verifiedSequence())
+        return finish(*journal, buffer);
+    if (record.sequence == journal->copyFinishedSequence())
+        return verify(*device, *journal, plan, buffer);
+
+    // The recorded chunk may be half written. If its source went into the journal, the source
+    // may be half overwritten too, so write the journal's copy; otherwise the source is
+    // untouched and is simply copied again. No new record is written for this chunk: the
+    // current one must stay valid until the next chunk's record replaces it.
+    const std::size_t index = record.sequence;
+    const MoveChunk &chunk = plan.chunks[index];
+    unsigned char *data = MoveJournal::dataOf(buffer);
+    std::uint64_t checksum = record.chunkChecksum;
+    if (!record.hasData) {
+        if ((code = device->readAt(data, chunk.length, chunk.sourceOffset)) != 0)
+            return outcome(MoveOutcome::Status::IoError,
+                           QStringLiteral("Reading %1 at byte %2 of %3 failed: %4. The move is "
+                                          "paused; run `%5` once the disk is readable.")
+                               .arg(formatSize(chunk.length))
+                               .arg(chunk.sourceOffset)
+                               .arg(request.devicePath, errorText(code), again),
+                           journalPath);
+        checksum = checksum64(data, chunk.length);
+    }
+    if ((code = device->writeAt(data, chunk.length, chunk.destinationOffset)) != 0 ||
+        (code = device->sync()) != 0)
+        return outcome(MoveOutcome::Status::IoError,
+                       QStringLiteral("Writing %1 at byte %2 of %3 failed: %4. The move is "
+                                      "paused; run `%5` once the disk is writable.")
+                           .arg(formatSize(chunk.length))
+                           .arg(chunk.destinationOffset)
+                           .arg(request.devicePath, errorText(code), again),
+                       journalPath);
+    if ((code = journal->storeChunkChecksum(index, checksum)) != 0)
+        return outcome(MoveOutcome::Status::IoError,
+                       QStringLiteral("Writing the move journal %1 failed: %2. The move is "
+                                      "paused; run `%3` once it is writable.")
+                           .arg(journalPath, errorText(code), again),
+                       journalPath);
+    return execute(*device, *journal, plan, buffer, index + 1);
+}
+
+MoveOutcome DataMover::execute(BlockIo &device, MoveJournal &journal, const MovePlan &plan,
+                               AlignedBuffer &buffer, std::size_t firstChunk)
+{
+    const QString &journalPath = journal.path();
+    const QString again = resumeCommand(journalPath, device.path());
+    unsigned char *data = MoveJournal::dataOf(buffer);
+    std::uint64_t done = 0;
+    for (std::size_t i = 0; i < firstChunk; ++i)
+        done += plan.chunks[i].length;
+
+    auto stopped = [&](MoveOutcome::Status status, const QString &message) {
+        MoveOutcome result = outcome(status, message, journalPath);
+        result.bytesCopied = m_bytesThisRun;
+        result.seconds = static_cast<double>(nowNanoseconds() - m_startNanoseconds) / 1e9;
+        return result;
+    };
+
+    for (std::size_t i = firstChunk; i < plan.chunks.size(); ++i) {
+        if (cancelled())
+            return stopped(MoveOutcome::Status::Cancelled,
+                           QStringLiteral("The move was paused after %1 of %2. Run `%3` to "
+                                          "finish it; until then the data is not where the "
+                                          "partition table says.")
+                               .arg(formatSize(done), formatSize(plan.bytesToCopy), again));
+        const MoveChunk &chunk = plan.chunks[i];
+        int code = device.readAt(data, chunk.length, chunk.sourceOffset);
+        if (code != 0)
+            return stopped(MoveOutcome::Status::IoError,
+                           QStringLiteral("Reading %1 at byte %2 of %3 failed: %4. The move is "
+                                          "paused; run `%5` once the disk is readable.")
+                               .arg(formatSize(chunk.length))
+                               .arg(chunk.sourceOffset)
+                               .arg(device.path(), errorText(code), again));
+        const std::uint64_t checksum = checksum64(data, chunk.length);
+        // The record must be durable before the destination is touched: it marks the previous
+        // chunk done and, for an overlapping chunk, holds the only complete copy of its source.
+        code = journal.writeRecord(i, checksum, buffer, chunk.needsJournal ? chunk.length : 0);
+        if (code != 0)
+            return stopped(MoveOutcome::Status::IoError,
+                           QStringLiteral("Writing the move journal %1 failed: %2. The move is "
+                                          "paused; make room or fix that disk, then run `%3`.")
+                               .arg(journalPath, errorText(code), again));
+        code = device.writeAt(data, chunk.length, chunk.destinationOffset);
+        if (code == 0)
+            code = device.sync();
+        if (code != 0)
+            return stopped(MoveOutcome::Status::IoError,
+                           QStringLiteral("Writing %1 at byte %2 of %3 failed: %4. The move is "
+                                          "paused; run `%5` once the disk is writable.")
+                               .arg(formatSize(chunk.length))
+                               .arg(chunk.destinationOffset)
+                               .arg(device.path(), errorText(code), again));
+        done += chunk.length;
+        m_bytesThisRun += chunk.length;
+        report(MoveProgress::Phase::Copying, done, plan.bytesToCopy);
+    }
+
+    if (const int code = journal.writeRecord(journal.copyFinishedSequence(), 0, buffer, 0))
+        return stopped(MoveOutcome::Status::IoError,
+                       QStringLiteral("Writing the move journal %1 failed: %2. The data is "
+                                      "copied; run `%3` to record it and verify.")
+                           .arg(journalPath, errorText(code), again));
+    return verify(device, journal, plan, buffer);
+}
+
+MoveOutcome DataMover::verify(BlockIo &device, MoveJournal &journal, const MovePlan &plan,
+                              AlignedBuffer &buffer)
+{
+    const QString &journalPath = journal.path();
+    const QString again = resumeCommand(journalPath, device.path());
+    unsigned char *data = MoveJournal::dataOf(buffer);
+    std::uint64_t done = 0;
+    if (journal.request().verify) {
+        for (std::size_t i = 0; i < plan.chunks.size(); ++i) {
+            if (cancelled())
+                return outcome(MoveOutcome::Status::Cancelled,
+                               QStringLiteral("The data is moved but verification was "
+                                              "stopped. Run `%1` to verify it.")
+                                   .arg(again),
+                               journalPath);
+            const MoveChunk &chunk = plan.chunks[i];
+            if (const int code = device.readAt(data, chunk.length, chunk.destinationOffset))
+                return outcome(MoveOutcome::Status::IoError,
+                               QStringLiteral("Reading back %1 at byte %2 of %3 to verify it "
+                                              "failed: %4. The data is moved; run `%5` to "
+                                              "verify again once the disk is readable.")
+                                   .arg(formatSize(chunk.length))
+                                   .arg(chunk.destinationOffset)
+                                   .arg(device.path(), errorText(code), again),
+                               journalPath);
+            if (checksum64(data, chunk.length) != journal.chunkChecksum(i))
+                return outcome(MoveOutcome::Status::VerifyFailed,
+                               QStringLiteral("Verification failed: the %1 written at byte %2 "
+                                              "of %3 read back differently. The disk may be "
+                                              "failing; copy what you can from it before "
+                                              "writing anything else.")
+                                   .arg(formatSize(chunk.length))
+                                   .arg(chunk.destinationOffset)
+                                   .arg(device.path()),
+                               journalPath);
+            done += chunk.length;
+            m_bytesThisRun += chunk.length;
+            report(MoveProgress::Phase::Verifying, done, plan.bytesToCopy);
+        }
+    }
+    if (const int code = journal.writeRecord(journal.verifiedSequence(), 0, buffer, 0))
+        return outcome(MoveOutcome::Status::IoError,
+                       QStringLiteral("Writing the move journal %1 failed: %2. The data is "
+                                      "moved; run `%3` to record it.")
+                           .arg(journalPath, errorText(code), again),
+                       journalPath);
+    return finish(journal, buffer);
+}
+
+MoveOutcome DataMover::finish(MoveJournal &journal, AlignedBuffer &)
+{
+    MoveOutcome result = outcome(
+        MoveOutcome::Status::Completed,
+        QStringLiteral("Moved %1 from byte %2 to byte %3 of %4%5.")
+            .arg(formatSize(journal.request().length))
+            .arg(journal.request().sourceOffset)
+            .arg(journal.request().destinationOffset)
+            .arg(journal.request().devicePath,
+                 journal.request().verify ? QStringLiteral(" and verified it") : QString()));
+    result.seconds = static_cast<double>(nowNanoseconds() - m_startNanoseconds) / 1e9;
+    result.bytesCopied = m_bytesThisRun;
+    if (m_keepJournal)
+        result.journalPath = journal.path();
+    else
+        MoveJournal::remove(journal.path());
+    return result;
+}
+
+MoveOutcome resumeMove(const QString &journalPath, const QString &devicePath,
+                       DataMover::ProgressCallback progress)
+{
+    DataMover mover;
+    mover.setProgressCallback(std::move(progress));
+    return mover.resume(journalPath, devicePath);
+}
+
+} // namespace partwise::move
