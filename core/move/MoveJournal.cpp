@@ -129,16 +129,21 @@ std::unique_ptr<MoveJournal> MoveJournal::create(const QString &path, const Move
     const std::uint64_t fileSize =
         journal->slotOffset(1) + kRecordHeaderSize + roundUp(plan.largestChunk, kBlock);
 
+    if (QFileInfo::exists(path)) {
+        *error = QStringLiteral("A journal already exists at %1: an earlier move was not "
+                                "finished. Resume it first.")
+                     .arg(path);
+        return nullptr;
+    }
+    // Built under a temporary name and renamed once complete, so a journal found at `path`
+    // always has a valid header, whenever the process died.
     QDir().mkpath(QFileInfo(path).absolutePath());
-    const QByteArray name = QFile::encodeName(path);
-    const int fd = ::open(name.constData(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    const QString building = path + QStringLiteral(".new");
+    const QByteArray name = QFile::encodeName(building);
+    const int fd = ::open(name.constData(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
     if (fd < 0) {
-        const int code = errno;
-        *error = code == EEXIST ? QStringLiteral("A journal already exists at %1: an earlier move "
-                                                 "was not finished. Resume it first.")
-                                      .arg(path)
-                                : QStringLiteral("Cannot create the move journal %1: %2.")
-                                      .arg(path, QString::fromLocal8Bit(std::strerror(code)));
+        *error = QStringLiteral("Cannot create the move journal %1: %2.")
+                     .arg(building, QString::fromLocal8Bit(std::strerror(errno)));
         return nullptr;
     }
     // Reserve the space now, so a full disk stops the move before it starts, not halfway.
@@ -155,7 +160,7 @@ std::unique_ptr<MoveJournal> MoveJournal::create(const QString &path, const Move
     }
 
     int code = 0;
-    journal->m_io = opener(path, BlockIo::Access::ReadWrite, &code);
+    journal->m_io = opener(building, BlockIo::Access::ReadWrite, &code);
     if (journal->m_io) {
         AlignedBuffer head(journal->m_headerSize);
         std::memcpy(head.data(), kHeaderMagic, 8);
@@ -170,6 +175,13 @@ std::unique_ptr<MoveJournal> MoveJournal::create(const QString &path, const Move
                                           journal->m_headerSize);
         if (code == 0)
             code = journal->m_io->sync();
+        if (code == 0 && ::rename(name.constData(), QFile::encodeName(path).constData()) != 0)
+            code = errno;
+        // Reopened under its final name, which is the one messages and tests know.
+        if (code == 0)
+            journal->m_io = opener(path, BlockIo::Access::ReadWrite, &code);
+        if (code == 0 && !journal->m_io)
+            code = EIO;
     }
     if (code != 0) {
         journal.reset();

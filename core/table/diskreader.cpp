@@ -3,6 +3,7 @@
 #include "device/imagesectorsize.h"
 #include "device/topologyprobe.h"
 #include "fs/filesystemprobe.h"
+#include "table/parteddevice.h"
 #include "table/partedsession.h"
 #include "table/tablesignature.h"
 
@@ -174,17 +175,15 @@ DiskReadResult readDisk(const QString &path, const DiskReadOptions &options)
     layout.device.readOnly = ::access(path.toLocal8Bit().constData(), W_OK) != 0;
 
     PartedSession session;
-    PedDevice *dev = ped_device_get(path.toLocal8Bit().constData());
+    const qint64 imageSectorSize = !isImage                       ? 0
+                                   : options.forcedSectorSize > 0 ? options.forcedSectorSize
+                                                                  : detectImageSectorSize(path);
+    PedDevice *dev = getPartedDevice(path, isImage, imageSectorSize, fileSize);
     if (!dev)
         return failure(withDetails(QStringLiteral("Cannot open %1.").arg(path), session));
 
     if (isImage) {
-        // libparted assumes 512-byte sectors for files; a 4Kn image needs its real unit.
-        const qint64 ss =
-            options.forcedSectorSize > 0 ? options.forcedSectorSize : detectImageSectorSize(path);
-        dev->sector_size = ss;
-        dev->phys_sector_size = ss;
-        dev->length = fileSize / ss;
+        const qint64 ss = imageSectorSize;
         layout.device.topology = imageFileTopology(ss);
         layout.device.model = QStringLiteral("Disk image");
         if (fileSize % ss != 0)

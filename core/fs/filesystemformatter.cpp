@@ -1,0 +1,144 @@
+#include "fs/filesystemformatter.h"
+
+#include "fs/imageregion.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QTemporaryDir>
+
+#include <memory>
+
+namespace {
+
+struct MkfsCommand
+{
+    QString program;
+    QStringList arguments; // the target is appended
+    QString package;
+};
+
+// Filesystem blocks are 4 KiB throughout: that is what alignment is about.
+constexpr int kBlockSize = 4096;
+
+MkfsCommand mkfsCommand(const FormatRequest &r, bool onFile)
+{
+    const QString fs = r.filesystem;
+    if (fs == QLatin1String("ext2") || fs == QLatin1String("ext3") || fs == QLatin1String("ext4")) {
+        QStringList args{QStringLiteral("-F"), QStringLiteral("-q"),       QStringLiteral("-t"), fs,
+                         QStringLiteral("-b"), QString::number(kBlockSize)};
+        if (!r.label.isEmpty())
+            args << QStringLiteral("-L") << r.label;
+        // A grain larger than 1 MiB is a RAID stripe or erase block: tell ext4 about it.
+        if (r.grainBytes > (1 << 20))
+            args << QStringLiteral("-E")
+                 << QStringLiteral("stride=%1,stripe_width=%1").arg(r.grainBytes / kBlockSize);
+        return {QStringLiteral("mkfs.") + fs, args, QStringLiteral("e2fsprogs")};
+    }
+    if (fs == QLatin1String("xfs")) {
+        QStringList args{QStringLiteral("-f"), QStringLiteral("-q")};
+        if (!r.label.isEmpty())
+            args << QStringLiteral("-L") << r.label.left(12);
+        if (r.grainBytes > (1 << 20))
+            args << QStringLiteral("-d") << QStringLiteral("su=%1,sw=1").arg(r.grainBytes);
+        return {QStringLiteral("mkfs.xfs"), args, QStringLiteral("xfsprogs")};
+    }
+    if (fs == QLatin1String("btrfs")) {
+        QStringList args{QStringLiteral("-f"), QStringLiteral("-q")};
+        if (!r.label.isEmpty())
+            args << QStringLiteral("-L") << r.label;
+        return {QStringLiteral("mkfs.btrfs"), args, QStringLiteral("btrfs-progs")};
+    }
+    if (fs == QLatin1String("vfat") || fs == QLatin1String("fat16") ||
+        fs == QLatin1String("fat32")) {
+        QStringList args{QStringLiteral("-S"), QString::number(r.logicalSectorSize),
+                         // Hidden sectors: where the partition starts, as Windows expects.
+                         QStringLiteral("-h"), QString::number(r.startSector)};
+        // Plain "vfat" lets mkfs.fat pick FAT12/16/32 from the size and sector size.
+        if (fs != QLatin1String("vfat"))
+            args << QStringLiteral("-F") << fs.mid(3);
+        if (!r.label.isEmpty())
+            args << QStringLiteral("-n") << r.label.toUpper().left(11);
+        return {QStringLiteral("mkfs.fat"), args, QStringLiteral("dosfstools")};
+    }
+    if (fs == QLatin1String("ntfs")) {
+        QStringList args{QStringLiteral("-Q"), QStringLiteral("-s"),
+                         QString::number(r.logicalSectorSize), QStringLiteral("-p"),
+                         QString::number(r.startSector)};
+        if (onFile)
+            args << QStringLiteral("-F");
+        if (!r.label.isEmpty())
+            args << QStringLiteral("-L") << r.label;
+        return {QStringLiteral("mkntfs"), args, QStringLiteral("ntfs-3g")};
+    }
+    if (fs == QLatin1String("swap")) {
+        QStringList args;
+        if (!r.label.isEmpty())
+            args << QStringLiteral("-L") << r.label;
+        return {QStringLiteral("mkswap"), args, QStringLiteral("util-linux")};
+    }
+    return {};
+}
+
+// Next to the image when possible: same filesystem, so sparse files and space behave alike.
+std::unique_ptr<QTemporaryDir> scratchDirNear(const QString &image)
+{
+    auto dir = std::make_unique<QTemporaryDir>(
+        QDir(QFileInfo(image).absolutePath()).filePath(QStringLiteral(".partwise-mkfs-XXXXXX")));
+    if (!dir->isValid())
+        dir = std::make_unique<QTemporaryDir>();
+    return dir;
+}
+
+ToolResult fail(const QString &message)
+{
+    ToolResult r;
+    r.error = message;
+    return r;
+}
+
+} // namespace
+
+QStringList formattableFilesystems()
+{
+    return {QStringLiteral("ext4"),  QStringLiteral("ext3"),  QStringLiteral("ext2"),
+            QStringLiteral("xfs"),   QStringLiteral("btrfs"), QStringLiteral("vfat"),
+            QStringLiteral("fat16"), QStringLiteral("fat32"), QStringLiteral("ntfs"),
+            QStringLiteral("swap")};
+}
+
+bool isFormattable(const QString &filesystem)
+{
+    return formattableFilesystems().contains(filesystem);
+}
+
+ToolResult formatFilesystem(const FormatRequest &request)
+{
+    if (!isFormattable(request.filesystem))
+        return fail(
+            QStringLiteral("Partwise cannot create a '%1' filesystem.").arg(request.filesystem));
+    if (!request.targetIsImage) {
+        const MkfsCommand cmd = mkfsCommand(request, false);
+        return runTool(cmd.program, cmd.arguments + QStringList{request.target}, cmd.package);
+    }
+
+    const std::unique_ptr<QTemporaryDir> scratchDir = scratchDirNear(request.target);
+    const QString scratch = scratchDir->filePath(QStringLiteral("fs.img"));
+    {
+        QFile f(scratch);
+        if (!f.open(QIODevice::WriteOnly) || !f.resize(request.sizeBytes))
+            return fail(QStringLiteral("Cannot create a scratch file for the new filesystem in %1.")
+                            .arg(scratchDir->path()));
+    }
+    const MkfsCommand cmd = mkfsCommand(request, true);
+    ToolResult r = runTool(cmd.program, cmd.arguments + QStringList{scratch}, cmd.package);
+    if (!r.ok)
+        return r;
+    QString error;
+    if (!zeroFileRange(request.target, request.offsetBytes, request.sizeBytes, &error) ||
+        !copySparseInto(scratch, request.target, request.offsetBytes, &error)) {
+        r.ok = false;
+        r.error = error;
+    }
+    return r;
+}

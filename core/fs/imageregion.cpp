@@ -1,0 +1,108 @@
+#include "fs/imageregion.h"
+
+#include <QByteArray>
+
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <unistd.h>
+#include <vector>
+
+namespace {
+
+QString errnoText(const QString &what)
+{
+    return QStringLiteral("%1: %2").arg(what, QString::fromLocal8Bit(strerror(errno)));
+}
+
+bool writeAll(int fd, const char *data, qint64 length, qint64 offset)
+{
+    while (length > 0) {
+        const ssize_t n = ::pwrite(fd, data, size_t(length), offset);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return false;
+        data += n;
+        length -= n;
+        offset += n;
+    }
+    return true;
+}
+
+class Fd
+{
+public:
+    Fd(const QString &path, int flags)
+        : m_fd(::open(path.toLocal8Bit().constData(), flags | O_CLOEXEC))
+    {
+    }
+    ~Fd()
+    {
+        if (m_fd >= 0)
+            ::close(m_fd);
+    }
+    int get() const { return m_fd; }
+
+private:
+    int m_fd;
+};
+
+} // namespace
+
+bool zeroFileRange(const QString &path, qint64 offset, qint64 length, QString *error)
+{
+    Fd fd(path, O_RDWR);
+    if (fd.get() < 0) {
+        *error = errnoText(QStringLiteral("Cannot open %1").arg(path));
+        return false;
+    }
+    if (::fallocate(fd.get(), FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, offset, length) == 0)
+        return ::fsync(fd.get()) == 0;
+    const std::vector<char> zeros(1 << 20, 0);
+    for (qint64 done = 0; done < length;) {
+        const qint64 n = std::min<qint64>(qint64(zeros.size()), length - done);
+        if (!writeAll(fd.get(), zeros.data(), n, offset + done)) {
+            *error = errnoText(QStringLiteral("Cannot write zeros to %1").arg(path));
+            return false;
+        }
+        done += n;
+    }
+    return ::fsync(fd.get()) == 0;
+}
+
+bool copySparseInto(const QString &source, const QString &target, qint64 targetOffset,
+                    QString *error)
+{
+    Fd in(source, O_RDONLY);
+    Fd out(target, O_RDWR);
+    if (in.get() < 0 || out.get() < 0) {
+        *error = errnoText(QStringLiteral("Cannot open %1 or %2").arg(source, target));
+        return false;
+    }
+    std::vector<char> buffer(4 << 20);
+    off_t pos = 0;
+    for (;;) {
+        const off_t dataStart = ::lseek(in.get(), pos, SEEK_DATA);
+        if (dataStart < 0)
+            break; // ENXIO: no more data
+        const off_t dataEnd = ::lseek(in.get(), dataStart, SEEK_HOLE);
+        for (off_t p = dataStart; p < dataEnd;) {
+            const ssize_t n =
+                ::pread(in.get(), buffer.data(),
+                        size_t(std::min<off_t>(off_t(buffer.size()), dataEnd - p)), p);
+            if (n <= 0 || !writeAll(out.get(), buffer.data(), n, targetOffset + p)) {
+                *error =
+                    errnoText(QStringLiteral("Copying the new filesystem into %1").arg(target));
+                return false;
+            }
+            p += n;
+        }
+        pos = dataEnd;
+    }
+    if (::fsync(out.get()) != 0) {
+        *error = errnoText(QStringLiteral("Flushing %1").arg(target));
+        return false;
+    }
+    return true;
+}

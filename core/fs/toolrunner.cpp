@@ -1,0 +1,50 @@
+#include "fs/toolrunner.h"
+
+#include <QProcess>
+#include <QStandardPaths>
+
+QString findTool(const QString &program)
+{
+    QString path = QStandardPaths::findExecutable(program);
+    if (path.isEmpty())
+        path = QStandardPaths::findExecutable(program,
+                                              {QStringLiteral("/usr/sbin"), QStringLiteral("/sbin"),
+                                               QStringLiteral("/usr/bin"), QStringLiteral("/bin")});
+    return path;
+}
+
+ToolResult runTool(const QString &program, const QStringList &arguments, const QString &package,
+                   int timeoutMs)
+{
+    ToolResult r;
+    r.command = (QStringList{program} + arguments).join(QLatin1Char(' '));
+    const QString path = findTool(program);
+    if (path.isEmpty()) {
+        r.error = package.isEmpty() ? QStringLiteral("%1 is not installed.").arg(program)
+                                    : QStringLiteral("%1 is not installed; install the %2 package.")
+                                          .arg(program, package);
+        return r;
+    }
+    QProcess proc;
+    proc.setProcessChannelMode(QProcess::MergedChannels);
+    // Tools must never wait for an answer on a terminal we don't have.
+    proc.setStandardInputFile(QProcess::nullDevice());
+    proc.start(path, arguments);
+    if (!proc.waitForFinished(timeoutMs)) {
+        proc.kill();
+        proc.waitForFinished();
+        r.output = QString::fromLocal8Bit(proc.readAll());
+        r.error =
+            QStringLiteral("%1 did not finish within %2 s.").arg(program).arg(timeoutMs / 1000);
+        return r;
+    }
+    r.output = QString::fromLocal8Bit(proc.readAll());
+    r.exitCode = proc.exitStatus() == QProcess::NormalExit ? proc.exitCode() : -1;
+    r.ok = r.exitCode == 0;
+    if (!r.ok)
+        r.error = QStringLiteral("%1 failed (exit %2): %3")
+                      .arg(program)
+                      .arg(r.exitCode)
+                      .arg(r.output.trimmed().section(QLatin1Char('\n'), -3));
+    return r;
+}

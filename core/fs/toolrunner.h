@@ -1,0 +1,22 @@
+#pragma once
+
+#include <QString>
+#include <QStringList>
+
+// The outcome of running one external program (mkfs, fsck, resize tools).
+struct ToolResult
+{
+    bool ok = false;
+    int exitCode = -1;
+    QString command; // the command line, for logs
+    QString output;  // stdout and stderr, merged
+    QString error;   // a sentence a person can act on when !ok
+};
+
+// Finds a filesystem tool in PATH or the sbin folders (which a non-root PATH often lacks).
+QString findTool(const QString &program);
+
+// Runs a program without a shell and waits for it. A missing program gives a clear error
+// naming the Debian package that provides it when `package` is set.
+ToolResult runTool(const QString &program, const QStringList &arguments,
+                   const QString &package = QString(), int timeoutMs = 10 * 60 * 1000);

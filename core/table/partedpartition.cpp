@@ -1,0 +1,65 @@
+#include "table/partedpartition.h"
+
+#include <parted/parted.h>
+
+const char *partedFilesystemName(const QString &fs)
+{
+    if (fs == QLatin1String("vfat") || fs == QLatin1String("fat32"))
+        return "fat32";
+    if (fs == QLatin1String("fat16"))
+        return "fat16";
+    if (fs == QLatin1String("swap"))
+        return "linux-swap";
+    if (fs == QLatin1String("ntfs"))
+        return "ntfs";
+    if (fs == QLatin1String("xfs"))
+        return "xfs";
+    if (fs == QLatin1String("btrfs"))
+        return "btrfs";
+    if (fs.startsWith(QLatin1String("ext")))
+        return "ext2"; // libparted's one id for the ext family
+    return nullptr;
+}
+
+namespace {
+
+PedPartitionType partedType(PartitionInfo::Kind kind)
+{
+    switch (kind) {
+    case PartitionInfo::Kind::Extended:
+        return PED_PARTITION_EXTENDED;
+    case PartitionInfo::Kind::Logical:
+        return PED_PARTITION_LOGICAL;
+    default:
+        return PED_PARTITION_NORMAL;
+    }
+}
+
+} // namespace
+
+PedPartition *addExactPartition(PedDisk *disk, const PartitionSpec &spec)
+{
+    const char *fsName = partedFilesystemName(spec.filesystem);
+    const PedFileSystemType *fsType = fsName ? ped_file_system_type_get(fsName) : nullptr;
+    PedPartition *part =
+        ped_partition_new(disk, partedType(spec.kind), fsType, spec.startSector, spec.endSector);
+    if (!part)
+        return nullptr;
+    PedConstraint *exact = ped_constraint_exact(&part->geom);
+    const bool added = ped_disk_add_partition(disk, part, exact);
+    ped_constraint_destroy(exact);
+    if (!added) {
+        ped_partition_destroy(part);
+        return nullptr;
+    }
+    for (const QString &flagName : spec.flags) {
+        const PedPartitionFlag flag =
+            ped_partition_flag_get_by_name(flagName.toLatin1().constData());
+        if (flag && ped_partition_is_flag_available(part, flag))
+            ped_partition_set_flag(part, flag, 1);
+    }
+    if (!spec.name.isEmpty() &&
+        ped_disk_type_check_feature(disk->type, PED_DISK_TYPE_PARTITION_NAME))
+        ped_partition_set_name(part, spec.name.toUtf8().constData());
+    return part;
+}

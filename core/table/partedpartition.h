@@ -1,0 +1,13 @@
+#pragma once
+
+#include "table/partitionspec.h"
+
+typedef struct _PedDisk PedDisk;
+typedef struct _PedPartition PedPartition;
+
+// Adds one partition to a libparted disk at exactly the sectors of `spec`, with its flags and
+// name. Returns the new partition, or nullptr (libparted's reason is in the PartedSession).
+PedPartition *addExactPartition(PedDisk *disk, const PartitionSpec &spec);
+
+// libparted's filesystem-type hint for a libblkid name ("vfat" → "fat32", "swap" → "linux-swap").
+const char *partedFilesystemName(const QString &filesystem);
