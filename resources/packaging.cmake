@@ -18,14 +18,17 @@ set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION admin)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 set(CPACK_DEBIAN_PACKAGE_HOMEPAGE "https://partwise.org/")
-set(partwise_tools "fdisk, parted, gdisk, e2fsprogs, dosfstools, mtools, util-linux, pkexec | policykit-1")
+# The filesystem and partitioning tools run by core/fs, pkexec for the launcher, and the Qt SVG
+# plugins for the SVG icons (loaded at run time, so dpkg-shlibdeps cannot see them).
+set(partwise_runtime "fdisk, parted, gdisk, e2fsprogs, dosfstools, mtools, util-linux, \
+pkexec | policykit-1, libqt6svg6")
 find_program(DPKG_SHLIBDEPS_EXECUTABLE dpkg-shlibdeps)
 if(DPKG_SHLIBDEPS_EXECUTABLE)
     set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
-    set(CPACK_DEBIAN_PACKAGE_DEPENDS "${partwise_tools}")
+    set(CPACK_DEBIAN_PACKAGE_DEPENDS "${partwise_runtime}")
 else()
     set(CPACK_DEBIAN_PACKAGE_DEPENDS
-        "libqt6widgets6, libqt6svg6, libparted2, libblkid1, ${partwise_tools}")
+        "libqt6widgets6, libparted2, libblkid1, ${partwise_runtime}")
 endif()
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "qt6-wayland")
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS "xfsprogs, btrfs-progs, ntfs-3g, zenity | kdialog")
