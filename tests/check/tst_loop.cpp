@@ -1,0 +1,108 @@
+// The seed layouts through real block devices (loop, including --sector-size 4096), checked
+// by device path against sfdisk -J, parted align-check and blkid on the partition nodes.
+// Root only; under CI=true these must run, not skip.
+#include "clirun.h"
+#include "diskimagebuilder.h"
+#include "expectations.h"
+#include "filechecksum.h"
+#include "loopdevice.h"
+
+#include <QFileInfo>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace pwtest;
+
+class TestLoop : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void layouts_data();
+    void layouts();
+    void checkWithoutTargetListsLoopDevice();
+
+private:
+    QTemporaryDir m_dir;
+    QMap<QString, Fixture> m_fixtures;
+};
+
+void TestLoop::initTestCase()
+{
+    setCliPath(QStringLiteral(PARTWISE_CLI));
+    QVERIFY(m_dir.isValid());
+    DiskImageBuilder b(m_dir.path());
+    const QList<Fixture> all{b.winXpMbr(),   b.oldFdiskCylinder(), b.handAlignedExtended(),
+                             b.gptClassic(), b.gpt4kn(),           b.gptMany(),
+                             b.modernMbr(),  b.modernGpt()};
+    for (const Fixture &f : all) {
+        QVERIFY2(f.ok, qPrintable(f.error));
+        m_fixtures.insert(f.name, f);
+    }
+}
+
+void TestLoop::layouts_data()
+{
+    QTest::addColumn<QString>("name");
+    for (const QString &name : m_fixtures.keys())
+        QTest::newRow(qPrintable(name)) << name;
+}
+
+void TestLoop::layouts()
+{
+    PW_REQUIRE_ROOT_OR_SKIP();
+    QFETCH(QString, name);
+    const Fixture f = m_fixtures.value(name);
+    const int sectorSize = f.logicalSectorSize == 512 ? 0 : f.logicalSectorSize;
+    LoopDevice loop(f.path, sectorSize);
+    QVERIFY2(loop.ok(), qPrintable(loop.error()));
+    QVERIFY2(loop.addPartitions(), qPrintable(loop.error()));
+    const SfdiskTable table = SfdiskTable::read(loop.path());
+    QVERIFY2(table.ok, qPrintable(table.error));
+    QCOMPARE(table.sectorSize, f.logicalSectorSize);
+    QVERIFY(QFileInfo::exists(loop.partitionNode(table.partitions.first().number)));
+
+    Policy policy;
+    policy.logicalSectorSize = int(loop.queueValue(QStringLiteral("logical_block_size")));
+    policy.physicalReported = int(loop.queueValue(QStringLiteral("physical_block_size")));
+    const QByteArray before = fileSha256(f.path);
+
+    const CliResult r = runCli({QStringLiteral("check"), QStringLiteral("--json"), loop.path()});
+    QVERIFY2(r.started && !r.crashed, qPrintable(r.describe()));
+    QVERIFY2(r.jsonValid, qPrintable(r.describe()));
+    const QJsonObject device = r.device(loop.path());
+    QStringList problems = verifyDevice(device, table, policy, QFileInfo(f.path).size());
+    problems += verifyFilesystems(device, table, loop.path(), true);
+    problems += verifyPartedOptimal(device, table, loop.path());
+    QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
+    QCOMPARE(r.exitCode, expectedExitCode(table, policy));
+
+    const CliResult human = runCli({QStringLiteral("check"), loop.path()});
+    const QStringList humanProblems =
+        verifyHumanOutput(QString::fromUtf8(human.out), table, policy);
+    QVERIFY2(humanProblems.isEmpty(), qPrintable(humanProblems.join(QLatin1Char('\n'))));
+    QCOMPARE(human.exitCode, r.exitCode);
+    QCOMPARE(fileSha256(f.path), before);
+}
+
+void TestLoop::checkWithoutTargetListsLoopDevice()
+{
+    PW_REQUIRE_ROOT_OR_SKIP();
+    const Fixture f = m_fixtures.value(QStringLiteral("gpt-34-40-2048"));
+    LoopDevice loop(f.path);
+    QVERIFY2(loop.ok(), qPrintable(loop.error()));
+    const CliResult r = runCli({QStringLiteral("check"), QStringLiteral("--json")});
+    QVERIFY2(r.started && !r.crashed, qPrintable(r.describe()));
+    QVERIFY2(r.jsonValid, qPrintable(r.describe()));
+    const QJsonObject device = r.device(loop.path());
+    QVERIFY2(
+        !device.isEmpty(),
+        qPrintable(QStringLiteral("%1 not among the disks: %2").arg(loop.path(), r.describe())));
+    QCOMPARE(partitionByNumber(device, 1).value(QStringLiteral("status")).toString(),
+             QStringLiteral("misaligned"));
+    QCOMPARE(r.exitCode, 1); // at least this disk has a misaligned partition
+}
+
+QTEST_GUILESS_MAIN(TestLoop)
+#include "tst_loop.moc"

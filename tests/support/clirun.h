@@ -1,0 +1,40 @@
+// Runs partwise-cli as a black box and parses what it printed.
+#pragma once
+
+#include <QByteArray>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QString>
+#include <QStringList>
+
+namespace pwtest {
+
+struct CliResult
+{
+    bool started = false;
+    bool crashed = false; // killed by a signal (segfault, abort) or timed out
+    int exitCode = -1;
+    QByteArray out;
+    QByteArray err;
+    bool jsonValid = false; // stdout parsed as one JSON object
+    QJsonObject json;
+    QString jsonError;
+
+    QJsonArray devices() const { return json.value(QStringLiteral("devices")).toArray(); }
+    // The device whose "path" is `path` (as given or canonical); empty object if none.
+    QJsonObject device(const QString &path) const;
+    // One line summary for failure messages.
+    QString describe() const;
+};
+
+// The partwise-cli binary: PARTWISE_CLI_PATH from the environment, or the path given.
+void setCliPath(const QString &path);
+QString cliPath();
+
+CliResult runCli(const QStringList &args, int timeoutMs = 120000);
+
+// The partition with "number" n in a device object; empty object if none.
+QJsonObject partitionByNumber(const QJsonObject &device, int number);
+
+} // namespace pwtest
