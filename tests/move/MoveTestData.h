@@ -1,0 +1,82 @@
+#pragma once
+
+// Deterministic test content for move tests: every 8-byte word encodes its own absolute
+// position, so a shift, a duplicated chunk or a stale block shows up as a mismatch.
+
+#include <QFile>
+#include <QString>
+
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+namespace movetest {
+
+inline std::uint64_t patternWord(std::uint64_t wordIndex, std::uint64_t seed)
+{
+    // splitmix64 of the position: neighbouring words differ in every byte.
+    std::uint64_t z = wordIndex * 0x9E3779B97F4A7C15ULL + seed;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+// Pattern bytes for absolute positions [offset, offset + length).
+inline void fillPattern(unsigned char *out, std::uint64_t length, std::uint64_t offset,
+                        std::uint64_t seed)
+{
+    for (std::uint64_t i = 0; i < length;) {
+        const std::uint64_t position = offset + i;
+        const std::uint64_t word = patternWord(position / 8, seed);
+        const std::uint64_t inWord = position % 8;
+        const std::uint64_t take = std::min<std::uint64_t>(8 - inWord, length - i);
+        std::memcpy(out + i, reinterpret_cast<const unsigned char *>(&word) + inWord, take);
+        i += take;
+    }
+}
+
+inline bool writePatternFile(const QString &path, std::uint64_t size, std::uint64_t seed)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate))
+        return false;
+    std::vector<unsigned char> block(4 << 20);
+    for (std::uint64_t offset = 0; offset < size; offset += block.size()) {
+        const std::uint64_t length = std::min<std::uint64_t>(block.size(), size - offset);
+        fillPattern(block.data(), length, offset, seed);
+        if (file.write(reinterpret_cast<const char *>(block.data()), static_cast<qint64>(length)) !=
+            static_cast<qint64>(length))
+            return false;
+    }
+    return file.flush();
+}
+
+// Compares [fileOffset, +length) of `path` with the pattern of [patternOffset, +length).
+// Returns -1 when equal, else the first differing file offset.
+inline std::int64_t firstMismatch(const QString &path, std::uint64_t fileOffset,
+                                  std::uint64_t length, std::uint64_t patternOffset,
+                                  std::uint64_t seed)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly) || !file.seek(static_cast<qint64>(fileOffset)))
+        return static_cast<std::int64_t>(fileOffset);
+    std::vector<unsigned char> actual(4 << 20);
+    std::vector<unsigned char> expected(actual.size());
+    for (std::uint64_t done = 0; done < length;) {
+        const std::uint64_t chunk = std::min<std::uint64_t>(actual.size(), length - done);
+        if (file.read(reinterpret_cast<char *>(actual.data()), static_cast<qint64>(chunk)) !=
+            static_cast<qint64>(chunk))
+            return static_cast<std::int64_t>(fileOffset + done);
+        fillPattern(expected.data(), chunk, patternOffset + done, seed);
+        if (std::memcmp(actual.data(), expected.data(), chunk) != 0) {
+            std::uint64_t i = 0;
+            while (actual[i] == expected[i])
+                ++i;
+            return static_cast<std::int64_t>(fileOffset + done + i);
+        }
+        done += chunk;
+    }
+    return -1;
+}
+
+} // namespace movetest

@@ -1,4 +1,590 @@
+// The data mover on real files and loop devices: every case checks what a user would check,
+// that the bytes at the destination are the bytes that were at the source.
+
+#include "FaultyBlockIo.h"
+#include "MoveTestData.h"
+#include "move/DataMover.h"
+#include "move/MoveJournal.h"
+#include "move/MovePlan.h"
+
+#include <QElapsedTimer>
+#include <QFile>
+#include <QProcess>
+#include <QRandomGenerator>
+#include <QStandardPaths>
+#include <QTemporaryDir>
 #include <QtTest>
-class TestDataMover : public QObject { Q_OBJECT };
+
+#include <chrono>
+#include <random>
+#include <sys/stat.h>
+#include <thread>
+#include <unistd.h>
+
+using namespace partwise::move;
+using movetest::firstMismatch;
+
+namespace {
+
+constexpr std::uint64_t KiB = 1024;
+constexpr std::uint64_t MiB = 1024 * KiB;
+constexpr std::uint64_t kImageSize = 48 * MiB;
+constexpr std::uint64_t kSeed = 0x5EED;
+
+bool inCi()
+{
+    return qEnvironmentVariable("CI") == QLatin1String("true");
+}
+
+MoveRequest requestFor(const QString &image, std::uint64_t source, std::uint64_t destination,
+                       std::uint64_t length, std::uint64_t chunk = MoveRequest::kDefaultChunkSize)
+{
+    MoveRequest request;
+    request.devicePath = image;
+    request.sourceOffset = source;
+    request.destinationOffset = destination;
+    request.length = length;
+    request.chunkSize = chunk;
+    return request;
+}
+
+// Attaches an image to a loop device for the lifetime of the object.
+struct LoopDevice
+{
+    QString path;
+
+    LoopDevice(const QString &image, const QStringList &options)
+    {
+        QProcess losetup;
+        losetup.start(QStringLiteral("losetup"),
+                      QStringList{QStringLiteral("-f"), QStringLiteral("--show")} + options +
+                          QStringList{image});
+        if (losetup.waitForFinished(30000) && losetup.exitCode() == 0)
+            path = QString::fromLocal8Bit(losetup.readAllStandardOutput()).trimmed();
+        else
+            qWarning() << "losetup failed:" << losetup.readAllStandardError();
+    }
+    ~LoopDevice() { detach(); }
+    void detach()
+    {
+        if (path.isEmpty())
+            return;
+        QProcess::execute(QStringLiteral("losetup"), {QStringLiteral("-d"), path});
+        path.clear();
+    }
+};
+
+// Loop tests need root; in CI they must run, elsewhere they may be skipped.
+QString loopUnavailableReason()
+{
+    if (::geteuid() != 0)
+        return QStringLiteral("loop devices need root");
+    if (QStandardPaths::findExecutable(QStringLiteral("losetup")).isEmpty())
+        return QStringLiteral("losetup is not installed");
+    if (!QFile::exists(QStringLiteral("/dev/loop-control")))
+        return QStringLiteral("this kernel has no /dev/loop-control");
+    return {};
+}
+
+#define REQUIRE_LOOP_DEVICES()                                                                     \
+    do {                                                                                           \
+        const QString why = loopUnavailableReason();                                               \
+        if (!why.isEmpty()) {                                                                      \
+            if (inCi())                                                                            \
+                QFAIL(qPrintable(QStringLiteral("CI must run loop tests, but ") + why));           \
+            QSKIP(qPrintable(why));                                                                \
+        }                                                                                          \
+    } while (false)
+
+} // namespace
+
+class TestDataMover : public QObject
+{
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_dir;
+    QString m_image;
+    QString m_journal;
+
+    void freshImage(std::uint64_t size = kImageSize)
+    {
+        QVERIFY(movetest::writePatternFile(m_image, size, kSeed));
+        QFile::remove(m_journal);
+    }
+
+    // The destination holds the source's original bytes (only inside the extents, if any),
+    // and nothing outside the source and destination ranges changed.
+    void expectMoved(const QString &image, const MoveRequest &request,
+                     std::uint64_t imageSize = kImageSize)
+    {
+        std::vector<Extent> parts = request.extents;
+        if (parts.empty())
+            parts.push_back({0, request.length});
+        for (const Extent &part : parts) {
+            const std::int64_t bad =
+                firstMismatch(image, request.destinationOffset + part.offset, part.length,
+                              request.sourceOffset + part.offset, kSeed);
+            QVERIFY2(bad < 0,
+                     qPrintable(QStringLiteral("destination differs at byte %1").arg(bad)));
+        }
+        const std::uint64_t low = std::min(request.sourceOffset, request.destinationOffset);
+        const std::uint64_t high =
+            std::max(request.sourceOffset, request.destinationOffset) + request.length;
+        QCOMPARE(firstMismatch(image, 0, low, 0, kSeed), std::int64_t(-1));
+        QCOMPARE(firstMismatch(image, high, imageSize - high, high, kSeed), std::int64_t(-1));
+    }
+
+    void runHelper(QProcess &helper, const QStringList &arguments)
+    {
+        helper.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+        helper.start(QStringLiteral(MOVE_CRASH_HELPER), arguments);
+        QVERIFY(helper.waitForStarted());
+    }
+
+    static QStringList helperRunArguments(const MoveRequest &request, const QString &journal)
+    {
+        return {QStringLiteral("run"),
+                request.devicePath,
+                journal,
+                QString::number(request.sourceOffset),
+                QString::number(request.destinationOffset),
+                QString::number(request.length),
+                QString::number(request.chunkSize)};
+    }
+
+    // After a kill: finish the move in-process, whatever state the helper left.
+    void finishAfterKill(const MoveRequest &request)
+    {
+        DataMover mover;
+        if (QFile::exists(m_journal)) {
+            const MoveOutcome resumed = mover.resume(m_journal);
+            QVERIFY2(resumed.ok(), qPrintable(resumed.message));
+        } else if (firstMismatch(m_image, 0, kImageSize, 0, kSeed) == -1) {
+            // Killed before the journal existed: nothing may have been written.
+            const MoveOutcome again = mover.run(request, m_journal);
+            QVERIFY2(again.ok(), qPrintable(again.message));
+        }
+        QVERIFY(!QFile::exists(m_journal));
+        expectMoved(m_image, request);
+    }
+
+    std::uint64_t crashSeed()
+    {
+        bool ok = false;
+        const std::uint64_t fromEnv = qEnvironmentVariable("PARTWISE_MOVE_SEED").toULongLong(&ok);
+        return ok ? fromEnv : QRandomGenerator::global()->generate64();
+    }
+
+    // The layouts the crash tests cycle through: the classic GPT 34 -> 2048 move (journaled
+    // chunks), the 3 KiB shift 34 -> 40, a shift larger than a chunk and a move to the left.
+    static std::vector<MoveRequest> crashCases(const QString &image)
+    {
+        return {requestFor(image, 34 * 512, 2048 * 512, 24 * MiB, MiB),
+                requestFor(image, 34 * 512, 40 * 512, 24 * MiB, MiB),
+                requestFor(image, 1 * MiB, 4 * MiB, 24 * MiB, MiB),
+                requestFor(image, 6 * MiB, 40 * 512, 24 * MiB, MiB)};
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY(m_dir.isValid());
+        m_image = m_dir.filePath(QStringLiteral("disk.img"));
+        m_journal = m_dir.filePath(QStringLiteral("disk.img.partwise-move"));
+    }
+
+    void planRunsBackwardsWhenMovingRight()
+    {
+        const MovePlan plan = planMove(requestFor(m_image, 17408, 20480, 20 * MiB, 8 * MiB));
+        QVERIFY(plan.backwards);
+        QCOMPARE(plan.chunks.size(), std::size_t(3));
+        QVERIFY(plan.chunks.front().sourceOffset > plan.chunks.back().sourceOffset);
+        for (const MoveChunk &chunk : plan.chunks)
+            QVERIFY(chunk.needsJournal); // a 3 KiB shift overlaps every chunk's own source
+        QCOMPARE(plan.bytesToCopy, 20 * MiB);
+    }
+
+    void planRunsForwardsWhenMovingLeftAndSkipsJournalForLargeShifts()
+    {
+        const MovePlan plan = planMove(requestFor(m_image, 6 * MiB, 2 * MiB, 20 * MiB, 8 * MiB));
+        QVERIFY(!plan.backwards);
+        QVERIFY(plan.chunks.front().sourceOffset < plan.chunks.back().sourceOffset);
+        for (const MoveChunk &chunk : plan.chunks) {
+            QVERIFY(!chunk.needsJournal); // chunks are cut to the 4 MiB shift
+            QVERIFY(chunk.length <= 4 * MiB);
+        }
+    }
+
+    void planMergesCloseExtents()
+    {
+        MoveRequest request = requestFor(m_image, 0, 8 * MiB, 32 * MiB, 8 * MiB);
+        request.extents = {{20 * MiB, 100}, {0, 5000}, {4096 * 3, 4096}, {30 * MiB, MiB}};
+        const MovePlan plan = planMove(request);
+        QCOMPARE(plan.chunks.size(), std::size_t(3));
+        QCOMPARE(plan.bytesToCopy, 16 * KiB + 4 * KiB + MiB);
+    }
+
+    void moveRightOverlapping_data()
+    {
+        QTest::addColumn<std::uint64_t>("source");
+        QTest::addColumn<std::uint64_t>("destination");
+        QTest::addColumn<std::uint64_t>("length");
+        QTest::newRow("GPT 34 to 2048")
+            << std::uint64_t(34 * 512) << std::uint64_t(2048 * 512) << std::uint64_t(40 * MiB);
+        QTest::newRow("3 KiB shift, 34 to 40")
+            << std::uint64_t(34 * 512) << std::uint64_t(40 * 512) << std::uint64_t(40 * MiB);
+        QTest::newRow("MBR 63 to 2048") << std::uint64_t(63 * 512) << std::uint64_t(2048 * 512)
+                                        << std::uint64_t(33 * MiB + 512);
+        QTest::newRow("shift of 5 MiB")
+            << std::uint64_t(MiB) << std::uint64_t(6 * MiB) << std::uint64_t(40 * MiB);
+        QTest::newRow("unaligned bytes")
+            << std::uint64_t(1001ULL) << std::uint64_t(4097ULL) << std::uint64_t(20 * MiB + 13);
+    }
+    void moveRightOverlapping()
+    {
+        QFETCH(std::uint64_t, source);
+        QFETCH(std::uint64_t, destination);
+        QFETCH(std::uint64_t, length);
+        freshImage();
+        const MoveRequest request = requestFor(m_image, source, destination, length);
+        const MoveOutcome result = DataMover().run(request, m_journal);
+        QVERIFY2(result.ok(), qPrintable(result.message));
+        QVERIFY(!QFile::exists(m_journal));
+        expectMoved(m_image, request);
+    }
+
+    void moveLeftOverlapping_data()
+    {
+        QTest::addColumn<std::uint64_t>("source");
+        QTest::addColumn<std::uint64_t>("destination");
+        QTest::newRow("2048 to 40") << std::uint64_t(2048 * 512) << std::uint64_t(40 * 512);
+        QTest::newRow("3 KiB shift left") << std::uint64_t(40 * 512) << std::uint64_t(34 * 512);
+        QTest::newRow("shift of 6 MiB") << std::uint64_t(7 * MiB) << std::uint64_t(MiB);
+    }
+    void moveLeftOverlapping()
+    {
+        QFETCH(std::uint64_t, source);
+        QFETCH(std::uint64_t, destination);
+        freshImage();
+        const MoveRequest request = requestFor(m_image, source, destination, 40 * MiB);
+        const MoveOutcome result = DataMover().run(request, m_journal);
+        QVERIFY2(result.ok(), qPrintable(result.message));
+        expectMoved(m_image, request);
+    }
+
+    void moveWithoutOverlap()
+    {
+        freshImage();
+        const MoveRequest request = requestFor(m_image, MiB, 30 * MiB, 17 * MiB + 4096);
+        const MoveOutcome result = DataMover().run(request, m_journal);
+        QVERIFY2(result.ok(), qPrintable(result.message));
+        expectMoved(m_image, request);
+        // The source is untouched when the ranges do not overlap.
+        QCOMPARE(firstMismatch(m_image, MiB, 17 * MiB, MiB, kSeed), std::int64_t(-1));
+    }
+
+    void extentsOnlyCopiesTheExtents()
+    {
+        freshImage();
+        MoveRequest request = requestFor(m_image, 34 * 512, 2048 * 512, 40 * MiB);
+        request.extents = {
+            {0, 64 * KiB}, {3 * MiB + 512, 1000}, {10 * MiB, 5 * MiB}, {39 * MiB, MiB}};
+        DataMover mover;
+        const MoveOutcome result = mover.run(request, m_journal);
+        QVERIFY2(result.ok(), qPrintable(result.message));
+        expectMoved(m_image, request);
+        // Far fewer bytes than the range were copied (copy + verify read).
+        QVERIFY2(result.bytesCopied < 2 * 8 * MiB, qPrintable(QString::number(result.bytesCopied)));
+    }
+
+    void progressReportsBytesRateAndTimeLeft()
+    {
+        freshImage();
+        DataMover mover;
+        std::vector<MoveProgress> seen;
+        mover.setProgressCallback([&](const MoveProgress &p) { seen.push_back(p); });
+        const MoveRequest request = requestFor(m_image, 34 * 512, 40 * 512, 32 * MiB, MiB);
+        QVERIFY(mover.run(request, m_journal).ok());
+        QVERIFY(seen.size() >= 64); // 32 copy chunks, then 32 verify chunks
+        QCOMPARE(seen.front().phase, MoveProgress::Phase::Copying);
+        QCOMPARE(seen.back().phase, MoveProgress::Phase::Verifying);
+        QCOMPARE(seen.back().bytesDone, 32 * MiB);
+        QCOMPARE(seen.back().bytesTotal, 32 * MiB);
+        QVERIFY(seen.front().bytesPerSecond > 0);
+        QVERIFY(seen.front().secondsLeft > 0);
+        QCOMPARE(seen.back().secondsLeft, 0.0);
+    }
+
+    void cancelThenResume()
+    {
+        freshImage();
+        const MoveRequest request = requestFor(m_image, 34 * 512, 2048 * 512, 40 * MiB, MiB);
+        std::atomic<bool> cancel{false};
+        DataMover mover;
+        mover.setCancelFlag(&cancel);
+        mover.setProgressCallback([&](const MoveProgress &p) {
+            if (p.bytesDone >= 10 * MiB)
+                cancel = true;
+        });
+        const MoveOutcome paused = mover.run(request, m_journal);
+        QCOMPARE(paused.status, MoveOutcome::Status::Cancelled);
+        QVERIFY(paused.resumable());
+        QVERIFY(paused.message.contains(QStringLiteral("partwise-cli resume --journal")));
+        QVERIFY(QFile::exists(m_journal));
+        // A new move of the same image is refused while one is unfinished.
+        QCOMPARE(DataMover().run(request, m_journal).status, MoveOutcome::Status::Refused);
+
+        const MoveOutcome finished = resumeMove(m_journal);
+        QVERIFY2(finished.ok(), qPrintable(finished.message));
+        QVERIFY(!QFile::exists(m_journal));
+        expectMoved(m_image, request);
+    }
+
+    void ioErrorStopsCleanlyThenResumes_data()
+    {
+        QTest::addColumn<QString>("kind");
+        QTest::addColumn<std::uint64_t>("destination");
+        QTest::newRow("read error, journaled chunks")
+            << QString("read") << std::uint64_t(2048 * 512);
+        QTest::newRow("write error, journaled chunks")
+            << QString("write") << std::uint64_t(2048 * 512);
+        QTest::newRow("read error, direct chunks") << QString("read") << std::uint64_t(9 * MiB);
+        QTest::newRow("write error, direct chunks") << QString("write") << std::uint64_t(9 * MiB);
+        QTest::newRow("journal full") << QString("journal") << std::uint64_t(2048 * 512);
+    }
+    void ioErrorStopsCleanlyThenResumes()
+    {
+        QFETCH(QString, kind);
+        QFETCH(std::uint64_t, destination);
+        freshImage();
+        const MoveRequest request = requestFor(m_image, 34 * 512, destination, 30 * MiB, MiB);
+        auto faults = std::make_shared<movetest::FaultState>();
+        faults->file = m_image;
+        DataMover mover;
+        mover.setBlockIoOpener(movetest::faultyOpener(faults));
+        if (kind == QLatin1String("read")) {
+            faults->failReadAt = request.sourceOffset + 15 * MiB + 777;
+        } else if (kind == QLatin1String("write")) {
+            faults->failWriteAt = request.destinationOffset + 15 * MiB + 777;
+        } else {
+            // The journal's disk fills up once the move is under way: the checksum table
+            // (the block after the 4 KiB header) is written with every record.
+            faults->file = m_journal;
+            faults->writeError = ENOSPC;
+            mover.setProgressCallback([&](const MoveProgress &p) {
+                if (p.bytesDone == 12 * MiB)
+                    faults->failWriteAt = 4096;
+            });
+        }
+        const MoveOutcome stopped = mover.run(request, m_journal);
+        QCOMPARE(stopped.status, MoveOutcome::Status::IoError);
+        QVERIFY(stopped.resumable());
+        QVERIFY(QFile::exists(m_journal));
+        qInfo().noquote() << stopped.message;
+        const QString verb =
+            kind == QLatin1String("read") ? QStringLiteral("Reading") : QStringLiteral("Writing");
+        QVERIFY(stopped.message.startsWith(verb));
+        QVERIFY(stopped.message.contains(QStringLiteral("The move is paused; ")));
+        QVERIFY(stopped.message.contains(DataMover::resumeCommand(m_journal, m_image)));
+        if (kind != QLatin1String("journal"))
+            QVERIFY(stopped.message.contains(QStringLiteral("Input/output error")));
+        else
+            QVERIFY(stopped.message.contains(QStringLiteral("No space left on device")));
+
+        // While the fault persists, resume stops cleanly again.
+        if (kind != QLatin1String("journal")) {
+            DataMover stillFaulty;
+            stillFaulty.setBlockIoOpener(movetest::faultyOpener(faults));
+            QCOMPARE(stillFaulty.resume(m_journal).status, MoveOutcome::Status::IoError);
+        }
+        const MoveOutcome finished = resumeMove(m_journal); // the disk is fine again
+        QVERIFY2(finished.ok(), qPrintable(finished.message));
+        expectMoved(m_image, request);
+    }
+
+    void verifyCatchesCorruptedWrites()
+    {
+        freshImage();
+        const MoveRequest request = requestFor(m_image, 34 * 512, 40 * 512, 20 * MiB, MiB);
+        auto faults = std::make_shared<movetest::FaultState>();
+        faults->file = m_image;
+        faults->corruptWriteAt = request.destinationOffset + 7 * MiB + 5;
+        DataMover mover;
+        mover.setBlockIoOpener(movetest::faultyOpener(faults));
+        const MoveOutcome result = mover.run(request, m_journal);
+        QCOMPARE(result.status, MoveOutcome::Status::VerifyFailed);
+        QVERIFY(result.message.contains(QStringLiteral("Verification failed")));
+
+        // Without verification the same corruption goes unnoticed: that is what it is for.
+        freshImage();
+        MoveRequest unverified = request;
+        unverified.verify = false;
+        faults->corruptWriteAt = request.destinationOffset + 7 * MiB + 5;
+        QVERIFY(mover.run(unverified, m_journal).ok());
+    }
+
+    void readOnlyTargetIsRefused()
+    {
+        freshImage();
+        const MoveRequest injected = requestFor(m_image, 34 * 512, 40 * 512, 8 * MiB);
+        DataMover mover;
+        mover.setBlockIoOpener([](const QString &path, BlockIo::Access access, int *error) {
+            if (access == BlockIo::Access::ReadWrite && path.endsWith(QLatin1String(".img"))) {
+                *error = EROFS;
+                return std::unique_ptr<BlockIo>();
+            }
+            return openFileBlockIo(path, access, error);
+        });
+        const MoveOutcome result = mover.run(injected, m_journal);
+        QCOMPARE(result.status, MoveOutcome::Status::Refused);
+        QVERIFY(result.message.contains(QStringLiteral("read-only")));
+        QVERIFY(!QFile::exists(m_journal));
+        QCOMPARE(firstMismatch(m_image, 0, kImageSize, 0, kSeed), std::int64_t(-1));
+
+        if (::geteuid() != 0) { // root ignores file permissions; the loop test covers root
+            QVERIFY(::chmod(QFile::encodeName(m_image).constData(), 0444) == 0);
+            const MoveOutcome denied = DataMover().run(injected, m_journal);
+            ::chmod(QFile::encodeName(m_image).constData(), 0644);
+            QCOMPARE(denied.status, MoveOutcome::Status::Refused);
+            QVERIFY(!QFile::exists(m_journal));
+            QCOMPARE(firstMismatch(m_image, 0, kImageSize, 0, kSeed), std::int64_t(-1));
+        }
+    }
+
+    void resumeOnAnotherDeviceIsRefused()
+    {
+        freshImage();
+        const MoveRequest request = requestFor(m_image, 34 * 512, 2048 * 512, 20 * MiB, MiB);
+        std::atomic<bool> cancel{true};
+        DataMover mover;
+        mover.setCancelFlag(&cancel);
+        QCOMPARE(mover.run(request, m_journal).status, MoveOutcome::Status::Cancelled);
+        const QString other = m_dir.filePath(QStringLiteral("other.img"));
+        QVERIFY(movetest::writePatternFile(other, kImageSize / 2, kSeed));
+        const MoveOutcome wrong = resumeMove(m_journal, other);
+        QCOMPARE(wrong.status, MoveOutcome::Status::Refused);
+        QVERIFY(wrong.message.contains(QStringLiteral("bytes")));
+        QVERIFY(resumeMove(m_journal).ok());
+        expectMoved(m_image, request);
+    }
+
+    void loopDeviceMoves_data()
+    {
+        QTest::addColumn<int>("sectorSize");
+        QTest::addColumn<std::uint64_t>("source");
+        QTest::addColumn<std::uint64_t>("destination");
+        QTest::newRow("512-byte sectors, 34 to 40")
+            << 512 << std::uint64_t(34 * 512) << std::uint64_t(40 * 512);
+        QTest::newRow("512-byte sectors, 34 to 2048")
+            << 512 << std::uint64_t(34 * 512) << std::uint64_t(2048 * 512);
+        QTest::newRow("4Kn, 6 to 256")
+            << 4096 << std::uint64_t(6 * 4096) << std::uint64_t(256 * 4096);
+        QTest::newRow("4Kn, to the left")
+            << 4096 << std::uint64_t(300 * 4096) << std::uint64_t(256 * 4096);
+    }
+    void loopDeviceMoves()
+    {
+        REQUIRE_LOOP_DEVICES();
+        QFETCH(int, sectorSize);
+        QFETCH(std::uint64_t, source);
+        QFETCH(std::uint64_t, destination);
+        freshImage();
+        MoveRequest request;
+        {
+            LoopDevice loop(m_image,
+                            {QStringLiteral("--sector-size"), QString::number(sectorSize)});
+            QVERIFY(!loop.path.isEmpty());
+            request = requestFor(loop.path, source, destination, 30 * MiB);
+            const MoveOutcome result = DataMover().run(request, m_journal);
+            QVERIFY2(result.ok(), qPrintable(result.message));
+        }
+        request.devicePath = m_image;
+        expectMoved(m_image, request);
+    }
+
+    void readOnlyLoopDeviceIsRefused()
+    {
+        REQUIRE_LOOP_DEVICES();
+        freshImage();
+        LoopDevice loop(m_image, {QStringLiteral("-r")});
+        QVERIFY(!loop.path.isEmpty());
+        const MoveOutcome result =
+            DataMover().run(requestFor(loop.path, 34 * 512, 40 * 512, 8 * MiB), m_journal);
+        QCOMPARE(result.status, MoveOutcome::Status::Refused);
+        qInfo().noquote() << result.message;
+        QVERIFY(result.message.contains(QStringLiteral("read-only")));
+        QVERIFY(!QFile::exists(m_journal));
+        loop.detach();
+        QCOMPARE(firstMismatch(m_image, 0, kImageSize, 0, kSeed), std::int64_t(-1));
+    }
+
+    void crashAtRandomInstantsThenResume()
+    {
+        const std::uint64_t seed = crashSeed();
+        qInfo() << "crash test seed (set PARTWISE_MOVE_SEED to repeat):" << seed;
+        std::mt19937_64 random(seed);
+        const std::vector<MoveRequest> cases = crashCases(m_image);
+
+        // How long an uninterrupted move takes, so the kills land all over it.
+        freshImage();
+        QElapsedTimer timer;
+        timer.start();
+        QProcess calibration;
+        runHelper(calibration, helperRunArguments(cases[0], m_journal));
+        QVERIFY(calibration.waitForFinished(120000));
+        QCOMPARE(calibration.exitCode(), 0);
+        const qint64 fullRunUs = std::max<qint64>(timer.nsecsElapsed() / 1000, 1000);
+        qInfo() << "an uninterrupted helper run takes" << fullRunUs / 1000 << "ms";
+
+        const int iterations = 12;
+        for (int i = 0; i < iterations; ++i) {
+            const MoveRequest &request = cases[random() % cases.size()];
+            freshImage();
+            QProcess helper;
+            runHelper(helper, helperRunArguments(request, m_journal));
+            const auto delay = std::chrono::microseconds(random() % (fullRunUs * 11 / 10));
+            std::this_thread::sleep_for(delay);
+            helper.kill();
+            QVERIFY(helper.waitForFinished(60000));
+            // Sometimes kill the resume too, before the final in-process resume.
+            if (QFile::exists(m_journal) && random() % 2) {
+                QProcess second;
+                runHelper(second, {QStringLiteral("resume"), m_journal});
+                std::this_thread::sleep_for(std::chrono::microseconds(random() % (fullRunUs / 2)));
+                second.kill();
+                QVERIFY(second.waitForFinished(60000));
+            }
+            qInfo() << "iteration" << i << "killed after" << delay.count() << "us, journal"
+                    << (QFile::exists(m_journal) ? "left" : "absent");
+            finishAfterKill(request);
+        }
+    }
+
+    void crashInsideWritesThenResume()
+    {
+        const std::uint64_t seed = crashSeed();
+        qInfo() << "torn-write test seed (set PARTWISE_MOVE_SEED to repeat):" << seed;
+        std::mt19937_64 random(seed);
+        const std::vector<MoveRequest> cases = crashCases(m_image);
+        const int iterations = 16;
+        for (int i = 0; i < iterations; ++i) {
+            const MoveRequest &request = cases[i % cases.size()];
+            // About three writes per chunk: checksum table, record, destination.
+            const long writes = static_cast<long>(3 * (request.length / request.chunkSize) + 4);
+            const long killAt = 1 + static_cast<long>(random() % writes);
+            freshImage();
+            QProcess helper;
+            runHelper(helper,
+                      helperRunArguments(request, m_journal) +
+                          QStringList{QStringLiteral("--kill-at-write"), QString::number(killAt),
+                                      QStringLiteral("--tear-seed"), QString::number(random())});
+            QVERIFY(helper.waitForFinished(120000));
+            QCOMPARE(helper.exitStatus(), QProcess::CrashExit);
+            finishAfterKill(request);
+        }
+    }
+};
+
 QTEST_GUILESS_MAIN(TestDataMover)
 #include "tst_datamover.moc"
