@@ -110,8 +110,10 @@ expect() {
     fi
 }
 expect "--demo runs unprivileged" "partwise --demo" env PARTWISE_BIN="$fake/partwise" "$launch" --demo
-expect "--elevated refuses other variables" "partwise-launch: unexpected argument: LD_PRELOAD=x" \
-    "$launch" --elevated LD_PRELOAD=x --
+if [ "$(id -u)" -eq 0 ]; then
+    expect "--elevated refuses other variables" \
+        "partwise-launch: unexpected argument: LD_PRELOAD=x" "$launch" --elevated LD_PRELOAD=x --
+fi
 if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null 2>&1; then
     as_user() {
         vars=$1
