@@ -1,11 +1,14 @@
 // partwise-cli: argument parsing only; every command is a core API.
 #include "align/alignmentpolicy.h"
+#include "ops/applycommand.h"
 #include "report/checkcommand.h"
 #include "version.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QTextStream>
+
+#include <unistd.h>
 
 namespace {
 
@@ -83,6 +86,78 @@ int runCheckCommand(const QStringList &args)
     return runCheck(options, stdOut(), stdErr());
 }
 
+bool askOnTerminal(const QString &question)
+{
+    if (!::isatty(STDIN_FILENO))
+        return false;
+    stdOut() << question << " [y/N] ";
+    stdOut().flush();
+    QTextStream in(stdin);
+    const QString answer = in.readLine().trimmed().toLower();
+    return answer == QLatin1String("y") || answer == QLatin1String("yes");
+}
+
+int runApplyCommandLine(const QStringList &args)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        QStringLiteral("Apply a plan file of operations to TARGET. The table is backed up before "
+                       "the first write."));
+    parser.addHelpOption();
+    parser.addPositionalArgument(QStringLiteral("PLAN"), QStringLiteral("Plan file (JSON)."));
+    parser.addPositionalArgument(QStringLiteral("TARGET"), QStringLiteral("Disk or image."));
+    const QCommandLineOption yes(QStringLiteral("yes"),
+                                 QStringLiteral("Do not ask for confirmation."));
+    const QCommandLineOption grain(QStringLiteral("grain"), QStringLiteral("Alignment grain."),
+                                   QStringLiteral("SIZE"), QStringLiteral("1m"));
+    const QCommandLineOption sectorSize(QStringLiteral("sector-size"),
+                                        QStringLiteral("Logical sector size of an image."),
+                                        QStringLiteral("N"));
+    const QCommandLineOption backupDir(QStringLiteral("backup-dir"),
+                                       QStringLiteral("Where table backups go."),
+                                       QStringLiteral("DIR"));
+    parser.addOptions({yes, grain, sectorSize, backupDir});
+    if (!parser.parse(args))
+        return usageError(parser.errorText());
+    if (parser.isSet(QStringLiteral("help"))) {
+        stdOut() << parser.helpText();
+        return ExitOk;
+    }
+    if (parser.positionalArguments().size() != 2)
+        return usageError(QStringLiteral("apply needs a PLAN and a TARGET."));
+    ApplyCommandOptions options;
+    options.planPath = parser.positionalArguments().at(0);
+    options.target = parser.positionalArguments().at(1);
+    options.assumeYes = parser.isSet(yes);
+    const auto grainBytes = parseByteSize(parser.value(grain));
+    if (!grainBytes)
+        return usageError(QStringLiteral("--grain: '%1' is not a size.").arg(parser.value(grain)));
+    options.apply.policy.grainBytes = *grainBytes;
+    options.apply.forcedSectorSize = parser.value(sectorSize).toLongLong();
+    options.apply.backupRoot = parser.value(backupDir);
+    return runApplyCommand(options, stdOut(), stdErr(), askOnTerminal);
+}
+
+int runRestoreCommandLine(const QStringList &args)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        QStringLiteral("Restore a partition-table backup onto TARGET."));
+    parser.addHelpOption();
+    parser.addPositionalArgument(QStringLiteral("BACKUP"), QStringLiteral("Backup folder."));
+    parser.addPositionalArgument(QStringLiteral("TARGET"), QStringLiteral("Disk or image."));
+    if (!parser.parse(args))
+        return usageError(parser.errorText());
+    if (parser.isSet(QStringLiteral("help"))) {
+        stdOut() << parser.helpText();
+        return ExitOk;
+    }
+    if (parser.positionalArguments().size() != 2)
+        return usageError(QStringLiteral("restore needs a BACKUP folder and a TARGET."));
+    return runRestoreCommand(parser.positionalArguments().at(0), parser.positionalArguments().at(1),
+                             stdOut(), stdErr());
+}
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -104,5 +179,9 @@ int main(int argc, char **argv)
     args.removeAt(1); // the command; QCommandLineParser sees "partwise-cli [options] targets"
     if (command == QLatin1String("check"))
         return runCheckCommand(args);
+    if (command == QLatin1String("apply"))
+        return runApplyCommandLine(args);
+    if (command == QLatin1String("restore"))
+        return runRestoreCommandLine(args);
     return usageError(QStringLiteral("unknown command '%1'.").arg(command));
 }

@@ -76,7 +76,7 @@ MovePlan planMove(const MoveRequest &request)
     const std::uint64_t shift = right ? request.destinationOffset - request.sourceOffset
                                       : request.sourceOffset - request.destinationOffset;
     std::uint64_t piece = request.chunkSize;
-    if (shift < piece && shift >= kMinUnjournaledChunk)
+    if (shift < piece && shift * kMinUnjournaledFraction >= piece)
         piece = shift / alignment * alignment;
 
     for (const Extent &extent : mergedExtents(request, alignment)) {

@@ -33,10 +33,11 @@ struct MovePlan
     std::uint64_t fingerprint() const;
 };
 
-// Shifts of at least this many bytes are cut into chunks no longer than the shift, so no chunk
-// overlaps its own source and no data goes through the journal. Smaller shifts would mean tiny
-// chunks and a sync storm, so they use full-size chunks and journal each one instead.
-constexpr std::uint64_t kMinUnjournaledChunk = 1ULL << 20;
+// A shift smaller than a chunk would make every chunk overlap its own source. From half a chunk
+// up, chunks are cut to the shift instead, so no data goes through the journal; below that,
+// cutting would mean many small chunks, and the two syncs each costs (milliseconds on real
+// disks) outweigh writing the chunk's data once more into the journal.
+constexpr std::uint64_t kMinUnjournaledFraction = 2;
 
 // Extents closer than this are copied as one piece: copying a small gap is cheaper than the
 // two syncs a separate chunk costs.

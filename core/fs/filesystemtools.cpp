@@ -1,0 +1,81 @@
+#include "fs/filesystemtools.h"
+
+namespace {
+
+ToolResult unsupported(const QString &what, const QString &filesystem)
+{
+    ToolResult r;
+    r.error = QStringLiteral("Partwise cannot %1 a '%2' filesystem.").arg(what, filesystem);
+    return r;
+}
+
+bool isExt(const QString &fs)
+{
+    return fs == QLatin1String("ext2") || fs == QLatin1String("ext3") ||
+           fs == QLatin1String("ext4");
+}
+
+bool isFat(const QString &fs)
+{
+    return fs == QLatin1String("vfat") || fs == QLatin1String("fat16") ||
+           fs == QLatin1String("fat32");
+}
+
+} // namespace
+
+ToolResult relabelFilesystem(const QString &device, const QString &fs, const QString &label)
+{
+    if (isExt(fs))
+        return runTool(QStringLiteral("e2label"), {device, label}, QStringLiteral("e2fsprogs"));
+    if (isFat(fs))
+        return runTool(QStringLiteral("fatlabel"), {device, label.toUpper().left(11)},
+                       QStringLiteral("dosfstools"));
+    if (fs == QLatin1String("ntfs"))
+        return runTool(QStringLiteral("ntfslabel"), {device, label}, QStringLiteral("ntfs-3g"));
+    if (fs == QLatin1String("xfs"))
+        return runTool(QStringLiteral("xfs_admin"), {QStringLiteral("-L"), label.left(12), device},
+                       QStringLiteral("xfsprogs"));
+    if (fs == QLatin1String("btrfs"))
+        return runTool(QStringLiteral("btrfs"),
+                       {QStringLiteral("filesystem"), QStringLiteral("label"), device, label},
+                       QStringLiteral("btrfs-progs"));
+    if (fs == QLatin1String("swap"))
+        return runTool(QStringLiteral("swaplabel"), {QStringLiteral("-L"), label, device},
+                       QStringLiteral("util-linux"));
+    return unsupported(QStringLiteral("label"), fs);
+}
+
+ToolResult checkFilesystem(const QString &device, const QString &fs, bool repair)
+{
+    if (isExt(fs))
+        return runTool(
+            QStringLiteral("e2fsck"),
+            {QStringLiteral("-f"), repair ? QStringLiteral("-y") : QStringLiteral("-n"), device},
+            QStringLiteral("e2fsprogs"));
+    if (isFat(fs))
+        return runTool(QStringLiteral("fsck.fat"),
+                       {repair ? QStringLiteral("-a") : QStringLiteral("-n"), device},
+                       QStringLiteral("dosfstools"));
+    if (fs == QLatin1String("xfs"))
+        return runTool(QStringLiteral("xfs_repair"),
+                       repair ? QStringList{device} : QStringList{QStringLiteral("-n"), device},
+                       QStringLiteral("xfsprogs"));
+    if (fs == QLatin1String("btrfs"))
+        return runTool(
+            QStringLiteral("btrfs"),
+            repair ? QStringList{QStringLiteral("check"), QStringLiteral("--repair"), device}
+                   : QStringList{QStringLiteral("check"), QStringLiteral("--readonly"), device},
+            QStringLiteral("btrfs-progs"));
+    if (fs == QLatin1String("ntfs"))
+        return runTool(QStringLiteral("ntfsfix"),
+                       repair ? QStringList{device} : QStringList{QStringLiteral("-n"), device},
+                       QStringLiteral("ntfs-3g"));
+    if (fs == QLatin1String("swap")) {
+        ToolResult r;
+        r.ok = true;
+        r.exitCode = 0;
+        r.output = QStringLiteral("swap has no filesystem to check");
+        return r;
+    }
+    return unsupported(QStringLiteral("check"), fs);
+}

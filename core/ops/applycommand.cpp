@@ -1,0 +1,79 @@
+#include "ops/applycommand.h"
+
+#include "align/misalignmentreport.h"
+#include "ops/operationpreview.h"
+#include "ops/planfile.h"
+#include "ops/tablebackup.h"
+#include "report/checkcommand.h"
+#include "report/checkreport.h"
+#include "table/diskreader.h"
+
+#include <QFile>
+
+int runApplyCommand(const ApplyCommandOptions &options, QTextStream &out, QTextStream &err,
+                    const std::function<bool(const QString &)> &confirm)
+{
+    QFile planFile(options.planPath);
+    if (!planFile.open(QIODevice::ReadOnly)) {
+        err << "partwise-cli: cannot read the plan " << options.planPath << ": "
+            << planFile.errorString() << "\n";
+        return ExitBadInput;
+    }
+    QList<Operation> operations;
+    QString error;
+    if (!parsePlan(planFile.readAll(), &operations, &error)) {
+        err << "partwise-cli: " << options.planPath << ": " << error << "\n";
+        return ExitBadInput;
+    }
+    DiskReadOptions ro;
+    ro.forcedSectorSize = options.apply.forcedSectorSize;
+    const DiskReadResult read = readDisk(options.target, ro);
+    if (!read.ok) {
+        err << "partwise-cli: " << read.error << "\n";
+        return ExitBadInput;
+    }
+    const PreviewResult preview = previewOperations(read.layout, operations, options.apply.policy);
+    if (!preview.ok) {
+        err << "partwise-cli: operation " << preview.failedIndex + 1 << " ("
+            << operations.value(preview.failedIndex).description()
+            << ") cannot be done: " << preview.error << "\nNothing was changed.\n";
+        return ExitBadInput;
+    }
+    out << "Plan for " << options.target << ":\n";
+    for (int i = 0; i < operations.size(); ++i)
+        out << "  " << i + 1 << ". " << operations[i].description() << "\n";
+    out << "\nThe disk afterwards:\n"
+        << diskCheckToText(
+               {preview.layout, analyzeAlignment(preview.layout, options.apply.policy)});
+    out.flush();
+    if (!options.assumeYes &&
+        !(confirm && confirm(QStringLiteral("Write these changes to %1?").arg(options.target)))) {
+        err << "partwise-cli: not confirmed; nothing was changed (use --yes in scripts).\n";
+        return ExitMisalignedOrFailed;
+    }
+    ApplyCallbacks callbacks;
+    callbacks.log = [&out](const QString &line) {
+        out << line << "\n";
+        out.flush();
+    };
+    const ApplyResult result =
+        applyOperations(options.target, operations, options.apply, callbacks);
+    if (!result.ok) {
+        err << "partwise-cli: " << result.error << "\n";
+        return result.completed == 0 && result.backupFolder.isEmpty() ? ExitBadInput
+                                                                      : ExitMisalignedOrFailed;
+    }
+    return ExitOk;
+}
+
+int runRestoreCommand(const QString &backupFolder, const QString &target, QTextStream &out,
+                      QTextStream &err)
+{
+    QString error;
+    if (!restorePartitionTable(backupFolder, target, &error)) {
+        err << "partwise-cli: " << error << "\n";
+        return ExitBadInput;
+    }
+    out << "Restored the first and last MiB of " << target << " from " << backupFolder << ".\n";
+    return ExitOk;
+}

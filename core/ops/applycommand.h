@@ -1,0 +1,24 @@
+#pragma once
+
+#include "ops/applyrunner.h"
+
+#include <QTextStream>
+
+#include <functional>
+
+struct ApplyCommandOptions
+{
+    QString planPath;
+    QString target;
+    bool assumeYes = false;
+    ApplyOptions apply;
+};
+
+// `partwise-cli apply PLAN TARGET`: shows the plan and the resulting layout, asks (unless
+// --yes), then applies it. `confirm` asks the person; returns the contract's exit status.
+int runApplyCommand(const ApplyCommandOptions &options, QTextStream &out, QTextStream &err,
+                    const std::function<bool(const QString &question)> &confirm);
+
+// `partwise-cli restore BACKUP TARGET`.
+int runRestoreCommand(const QString &backupFolder, const QString &target, QTextStream &out,
+                      QTextStream &err);

@@ -1,0 +1,43 @@
+#pragma once
+
+#include "align/partitionplacement.h"
+#include "table/partitioninfo.h"
+
+#include <QString>
+#include <QStringList>
+
+// One pending change to a disk. A plain value, so the queue can be previewed, undone, saved as a
+// plan file and applied by the GUI and by `partwise-cli apply` the same way.
+struct Operation
+{
+    enum class Type { NewTable, Create, Delete, Format, SetLabel, SetName, SetFlag, Check };
+
+    Type type = Type::Create;
+    int number = 0; // the partition it acts on (all but NewTable and Create)
+
+    QString tableType; // NewTable: "gpt" or "msdos"
+
+    // Create
+    PartitionInfo::Kind kind = PartitionInfo::Kind::Primary;
+    qint64 startBytes = -1; // -1: the first free space that fits
+    qint64 sizeBytes = -1;  // -1: the rest of that free space
+    AlignTo alignTo = AlignTo::Grain;
+
+    // Create, Format, SetLabel, SetName
+    QString filesystem;
+    QString label;
+    QString name;
+    QStringList flags; // Create: flags to set
+
+    // SetFlag
+    QString flag;
+    bool flagState = true;
+
+    // Check
+    bool repair = false;
+
+    QString description() const; // "Create a 256 MiB ext4 partition "root"", for the queue
+    bool changesTable() const;   // false for Format, SetLabel (filesystem) and Check
+};
+
+QString operationTypeName(Operation::Type type); // the plan file's "op": "new-table", "create", ...

@@ -1,0 +1,20 @@
+#pragma once
+
+#include "align/alignmentpolicy.h"
+#include "ops/operation.h"
+#include "table/disklayout.h"
+
+#include <QList>
+
+struct PreviewResult
+{
+    bool ok = false;
+    int failedIndex = -1; // the operation that cannot be done, when !ok
+    QString error;
+    DiskLayout layout; // the disk as it would be after the operations that succeed
+};
+
+// What the disk will look like once `operations` are applied to `current`: libparted's own
+// in-memory table, so numbering and limits are exactly what Apply will meet. Writes nothing.
+PreviewResult previewOperations(const DiskLayout &current, const QList<Operation> &operations,
+                                const AlignmentPolicy &policy);

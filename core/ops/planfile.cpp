@@ -1,0 +1,169 @@
+#include "ops/planfile.h"
+
+#include "align/alignmentpolicy.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+namespace {
+
+bool parseSize(const QJsonValue &v, qint64 *bytes)
+{
+    if (v.isUndefined() || v.toString() == QLatin1String("rest")) {
+        *bytes = -1;
+        return true;
+    }
+    if (v.isDouble()) {
+        *bytes = v.toInteger();
+        return *bytes > 0;
+    }
+    const auto parsed = parseByteSize(v.toString());
+    *bytes = parsed.value_or(0);
+    return parsed.has_value();
+}
+
+bool parseKind(const QString &text, PartitionInfo::Kind *kind)
+{
+    if (text.isEmpty() || text == QLatin1String("primary"))
+        *kind = PartitionInfo::Kind::Primary;
+    else if (text == QLatin1String("extended"))
+        *kind = PartitionInfo::Kind::Extended;
+    else if (text == QLatin1String("logical"))
+        *kind = PartitionInfo::Kind::Logical;
+    else
+        return false;
+    return true;
+}
+
+bool parseOne(const QJsonObject &o, Operation *op, QString *why)
+{
+    const QString name = o.value(QStringLiteral("op")).toString();
+    const QList<Operation::Type> types = {Operation::Type::NewTable, Operation::Type::Create,
+                                          Operation::Type::Delete,   Operation::Type::Format,
+                                          Operation::Type::SetLabel, Operation::Type::SetName,
+                                          Operation::Type::SetFlag,  Operation::Type::Check};
+    bool known = false;
+    for (Operation::Type t : types)
+        if (operationTypeName(t) == name) {
+            op->type = t;
+            known = true;
+        }
+    if (!known) {
+        *why = QStringLiteral("unknown op '%1'").arg(name);
+        return false;
+    }
+    op->number = o.value(QStringLiteral("number")).toInt();
+    op->tableType = o.value(QStringLiteral("type")).toString();
+    op->filesystem = o.value(QStringLiteral("fs")).toString();
+    op->label = o.value(QStringLiteral("label")).toString();
+    op->name = o.value(QStringLiteral("name")).toString();
+    op->flag = o.value(QStringLiteral("flag")).toString();
+    op->flagState = o.value(QStringLiteral("state")).toBool(true);
+    op->repair = o.value(QStringLiteral("repair")).toBool(false);
+    for (const QJsonValue &f : o.value(QStringLiteral("flags")).toArray())
+        op->flags << f.toString();
+    if (op->type == Operation::Type::NewTable && op->tableType != QLatin1String("gpt") &&
+        op->tableType != QLatin1String("msdos")) {
+        *why = QStringLiteral("\"type\" must be \"gpt\" or \"msdos\"");
+        return false;
+    }
+    if (op->type == Operation::Type::Create) {
+        if (!parseSize(o.value(QStringLiteral("size")), &op->sizeBytes)) {
+            *why = QStringLiteral("\"size\" must be a size such as \"256MiB\" or \"rest\"");
+            return false;
+        }
+        const QJsonValue start = o.value(QStringLiteral("start"));
+        if (!start.isUndefined() && !parseSize(start, &op->startBytes)) {
+            *why = QStringLiteral("\"start\" must be a size such as \"1MiB\"");
+            return false;
+        }
+        if (!parseKind(o.value(QStringLiteral("kind")).toString(), &op->kind)) {
+            *why = QStringLiteral("\"kind\" must be primary, extended or logical");
+            return false;
+        }
+        const QString align = o.value(QStringLiteral("align")).toString(QStringLiteral("mib"));
+        if (!parseAlignTo(align, &op->alignTo)) {
+            *why = QStringLiteral("\"align\" must be mib, 4k, cylinder or none");
+            return false;
+        }
+    } else if (op->type != Operation::Type::NewTable && op->number <= 0) {
+        *why = QStringLiteral("\"number\" must name a partition");
+        return false;
+    }
+    return true;
+}
+
+} // namespace
+
+bool parsePlan(const QByteArray &json, QList<Operation> *operations, QString *error)
+{
+    QJsonParseError parseError;
+    const QJsonDocument doc = QJsonDocument::fromJson(json, &parseError);
+    if (doc.isNull()) {
+        *error = QStringLiteral("The plan is not valid JSON: %1 at byte %2.")
+                     .arg(parseError.errorString())
+                     .arg(parseError.offset);
+        return false;
+    }
+    const QJsonValue list = doc.object().value(QStringLiteral("operations"));
+    if (!list.isArray()) {
+        *error = QStringLiteral("The plan has no \"operations\" list.");
+        return false;
+    }
+    operations->clear();
+    int index = 0;
+    for (const QJsonValue &v : list.toArray()) {
+        ++index;
+        Operation op;
+        QString why;
+        if (!parseOne(v.toObject(), &op, &why)) {
+            *error = QStringLiteral("Operation %1 of the plan: %2.").arg(index).arg(why);
+            return false;
+        }
+        operations->append(op);
+    }
+    return true;
+}
+
+QByteArray serializePlan(const QList<Operation> &operations)
+{
+    QJsonArray list;
+    for (const Operation &op : operations) {
+        QJsonObject o{{QStringLiteral("op"), operationTypeName(op.type)}};
+        switch (op.type) {
+        case Operation::Type::NewTable:
+            o[QStringLiteral("type")] = op.tableType;
+            break;
+        case Operation::Type::Create:
+            o[QStringLiteral("kind")] = partitionKindName(op.kind);
+            o[QStringLiteral("size")] =
+                op.sizeBytes > 0 ? QJsonValue(op.sizeBytes) : QJsonValue(QStringLiteral("rest"));
+            if (op.startBytes >= 0)
+                o[QStringLiteral("start")] = op.startBytes;
+            o[QStringLiteral("align")] = alignToName(op.alignTo);
+            if (!op.flags.isEmpty())
+                o[QStringLiteral("flags")] = QJsonArray::fromStringList(op.flags);
+            break;
+        case Operation::Type::SetFlag:
+            o[QStringLiteral("flag")] = op.flag;
+            o[QStringLiteral("state")] = op.flagState;
+            break;
+        case Operation::Type::Check:
+            o[QStringLiteral("repair")] = op.repair;
+            break;
+        default:
+            break;
+        }
+        if (op.type != Operation::Type::NewTable && op.type != Operation::Type::Create)
+            o[QStringLiteral("number")] = op.number;
+        if (!op.filesystem.isEmpty())
+            o[QStringLiteral("fs")] = op.filesystem;
+        if (!op.label.isEmpty())
+            o[QStringLiteral("label")] = op.label;
+        if (!op.name.isEmpty())
+            o[QStringLiteral("name")] = op.name;
+        list.append(o);
+    }
+    return QJsonDocument(QJsonObject{{QStringLiteral("operations"), list}}).toJson();
+}

@@ -1,0 +1,235 @@
+#include "ops/tableeditor.h"
+
+#include "align/alignmentgeometry.h"
+#include "table/parteddevice.h"
+#include "table/partedlayout.h"
+#include "table/partedpartition.h"
+
+#include <parted/parted.h>
+
+namespace {
+
+QString failureText(const QString &sentence, const PartedSession &session)
+{
+    const QString details = session.errorText();
+    return details.isEmpty() ? sentence : sentence + QLatin1Char(' ') + details;
+}
+
+// The free region a new partition goes into: the one holding `startSector`, or the first one of
+// the right kind (inside the extended partition for logicals, outside it otherwise).
+const PartitionInfo *chooseFreeRegion(const DiskLayout &layout, const Operation &op,
+                                      qint64 startSector)
+{
+    const bool logical = op.kind == PartitionInfo::Kind::Logical;
+    for (const PartitionInfo &r : layout.regions) {
+        if (!r.isFree() || r.insideExtended != logical)
+            continue;
+        if (startSector >= 0 ? (startSector >= r.startSector && startSector <= r.endSector) : true)
+            return &r;
+    }
+    return nullptr;
+}
+
+} // namespace
+
+TableEditor::TableEditor(PartedSession::Resolver resolver) : m_session(std::move(resolver)) {}
+
+TableEditor::~TableEditor()
+{
+    if (m_disk)
+        ped_disk_destroy(m_disk);
+    if (m_device)
+        ped_device_destroy(m_device);
+}
+
+bool TableEditor::open(const DiskLayout &current, QString *error)
+{
+    m_base = current;
+    const DeviceInfo &d = current.device;
+    m_device = getPartedDevice(d.path, d.isImage, d.topology.logicalSectorSize,
+                               d.lengthSectors * d.topology.logicalSectorSize);
+    if (!m_device) {
+        *error = failureText(QStringLiteral("Cannot open %1.").arg(d.path), m_session);
+        return false;
+    }
+    if (!current.tableType.isEmpty()) {
+        m_disk = ped_disk_new(m_device);
+        if (!m_disk) {
+            *error = failureText(
+                QStringLiteral("Cannot read the partition table of %1.").arg(d.path), m_session);
+            return false;
+        }
+    }
+    for (const PartitionInfo &p : current.regions)
+        if (!p.isFree())
+            m_filesystems.insert(p.startSector, {p.filesystem, p.label, p.uuid});
+    return true;
+}
+
+bool TableEditor::apply(const Operation &op, const AlignmentPolicy &policy, QString *error,
+                        int *number)
+{
+    if (op.type == Operation::Type::NewTable) {
+        PedDiskType *type = ped_disk_type_get(op.tableType.toLatin1().constData());
+        if (!type) {
+            *error = QStringLiteral("Unknown partition table type '%1' (use gpt or msdos).")
+                         .arg(op.tableType);
+            return false;
+        }
+        PedDisk *fresh = ped_disk_new_fresh(m_device, type);
+        if (!fresh) {
+            *error = failureText(QStringLiteral("Cannot create a %1 table.").arg(op.tableType),
+                                 m_session);
+            return false;
+        }
+        if (m_disk)
+            ped_disk_destroy(m_disk);
+        m_disk = fresh;
+        m_filesystems.clear();
+        return true;
+    }
+    if (!m_disk) {
+        *error = QStringLiteral("%1 has no partition table yet: create one first.")
+                     .arg(m_base.device.path);
+        return false;
+    }
+    if (op.type == Operation::Type::Create)
+        return create(op, policy, error, number);
+
+    PedPartition *part = ped_disk_get_partition(m_disk, op.number);
+    if (!part) {
+        *error = QStringLiteral("There is no partition %1.").arg(op.number);
+        return false;
+    }
+    switch (op.type) {
+    case Operation::Type::Delete:
+        m_filesystems.remove(part->geom.start);
+        if (!ped_disk_delete_partition(m_disk, part)) {
+            *error = failureText(QStringLiteral("Cannot delete partition %1.").arg(op.number),
+                                 m_session);
+            return false;
+        }
+        return true;
+    case Operation::Type::SetName:
+        if (!ped_disk_type_check_feature(m_disk->type, PED_DISK_TYPE_PARTITION_NAME)) {
+            *error =
+                QStringLiteral("%1 tables have no partition names; set a filesystem label instead.")
+                    .arg(QString::fromLatin1(m_disk->type->name));
+            return false;
+        }
+        return ped_partition_set_name(part, op.name.toUtf8().constData());
+    case Operation::Type::SetFlag: {
+        const PedPartitionFlag flag =
+            ped_partition_flag_get_by_name(op.flag.toLatin1().constData());
+        if (!flag || !ped_partition_is_flag_available(part, flag)) {
+            *error = QStringLiteral("The flag '%1' is not available on partition %2 of a %3 table.")
+                         .arg(op.flag)
+                         .arg(op.number)
+                         .arg(QString::fromLatin1(m_disk->type->name));
+            return false;
+        }
+        return ped_partition_set_flag(part, flag, op.flagState ? 1 : 0);
+    }
+    case Operation::Type::Format:
+        m_filesystems[part->geom.start] = {op.filesystem, op.label, QString()};
+        return true;
+    case Operation::Type::SetLabel:
+        m_filesystems[part->geom.start].label = op.label;
+        return true;
+    case Operation::Type::Check:
+        return true;
+    default:
+        break;
+    }
+    return false;
+}
+
+bool TableEditor::create(const Operation &op, const AlignmentPolicy &policy, QString *error,
+                         int *number)
+{
+    const DiskLayout now = layout();
+    const qint64 ss = now.device.topology.logicalSectorSize;
+    const qint64 wantedStart = op.startBytes >= 0 ? op.startBytes / ss : -1;
+    const PartitionInfo *free = chooseFreeRegion(now, op, wantedStart);
+    if (!free) {
+        *error = op.kind == PartitionInfo::Kind::Logical
+                     ? QStringLiteral("There is no free space inside an extended partition for a "
+                                      "logical partition.")
+                     : QStringLiteral("There is no free space for a new partition there.");
+        return false;
+    }
+    PlacementRequest req;
+    req.freeStart = free->startSector;
+    req.freeEnd = free->endSector;
+    req.firstUsable = now.firstUsableSector;
+    req.lastUsable = now.lastUsableSector;
+    req.precedingSectors = wantedStart >= 0 ? wantedStart - free->startSector : 0;
+    req.sizeSectors = op.sizeBytes > 0 ? (op.sizeBytes + ss - 1) / ss : -1;
+    req.logical = op.kind == PartitionInfo::Kind::Logical;
+    req.alignTo = op.alignTo;
+    const Placement place =
+        placePartition(req, resolveAlignmentGeometry(now.device.topology, policy));
+    if (!place.ok) {
+        *error = place.error;
+        return false;
+    }
+    PartitionSpec spec;
+    spec.kind = op.kind;
+    spec.startSector = place.startSector;
+    spec.endSector = place.endSector;
+    spec.name = op.name;
+    spec.flags = op.flags;
+    spec.filesystem = op.filesystem;
+    if (ped_disk_is_flag_available(m_disk, PED_DISK_CYLINDER_ALIGNMENT))
+        ped_disk_set_flag(m_disk, PED_DISK_CYLINDER_ALIGNMENT, op.alignTo == AlignTo::Cylinder);
+    PedPartition *part = addExactPartition(m_disk, spec);
+    if (!part) {
+        *error = failureText(QStringLiteral("libparted refused a partition at sectors %1–%2.")
+                                 .arg(place.startSector)
+                                 .arg(place.endSector),
+                             m_session);
+        return false;
+    }
+    if (op.kind != PartitionInfo::Kind::Extended)
+        m_filesystems.insert(place.startSector, {op.filesystem, op.label, QString()});
+    if (number)
+        *number = part->num;
+    return true;
+}
+
+DiskLayout TableEditor::layout() const
+{
+    DiskLayout out = m_base;
+    out.warnings.clear();
+    out.regions.clear();
+    if (!m_disk) {
+        out.tableType.clear();
+        return out;
+    }
+    fillLayoutFromPedDisk(m_disk, out, false);
+    for (PartitionInfo &p : out.regions) {
+        const auto it = m_filesystems.constFind(p.startSector);
+        if (!p.isFree() && it != m_filesystems.constEnd()) {
+            p.filesystem = it->filesystem;
+            p.label = it->label;
+            p.uuid = it->uuid;
+        }
+    }
+    return out;
+}
+
+bool TableEditor::commit(QString *error)
+{
+    if (!m_disk) {
+        *error = QStringLiteral("There is no partition table to write.");
+        return false;
+    }
+    // Images have no kernel to tell; block devices get their partition nodes refreshed.
+    const bool ok =
+        m_base.device.isImage ? ped_disk_commit_to_dev(m_disk) : ped_disk_commit(m_disk);
+    if (!ok)
+        *error = failureText(
+            QStringLiteral("Writing the partition table of %1 failed.").arg(m_base.device.path),
+            m_session);
+    return ok;
+}

@@ -1,0 +1,53 @@
+#pragma once
+
+#include "align/alignmentpolicy.h"
+#include "ops/operation.h"
+#include "table/disklayout.h"
+#include "table/partedsession.h"
+
+#include <QHash>
+
+#include <memory>
+
+typedef struct _PedDevice PedDevice;
+typedef struct _PedDisk PedDisk;
+
+// Applies the table part of operations to libparted's in-memory copy of a disk. Nothing reaches
+// the disk until commit(), so the same code previews the pending queue and applies it.
+// Holds the libparted lock for its lifetime: keep it short-lived.
+class TableEditor
+{
+public:
+    explicit TableEditor(PartedSession::Resolver resolver = {});
+    ~TableEditor();
+    TableEditor(const TableEditor &) = delete;
+    TableEditor &operator=(const TableEditor &) = delete;
+
+    // Opens the disk `current` was read from, in the same sector size.
+    bool open(const DiskLayout &current, QString *error);
+
+    // Changes the in-memory table. For Create, `*number` receives the new partition's number.
+    bool apply(const Operation &op, const AlignmentPolicy &policy, QString *error,
+               int *number = nullptr);
+
+    // The table as it now stands, with filesystems as the operations left them.
+    DiskLayout layout() const;
+
+    // Writes the table (and, for block devices, tells the kernel about it).
+    bool commit(QString *error);
+
+    const PartedSession &session() const { return m_session; }
+
+private:
+    bool create(const Operation &op, const AlignmentPolicy &policy, QString *error, int *number);
+    struct FsInfo
+    {
+        QString filesystem, label, uuid;
+    };
+
+    PartedSession m_session;
+    DiskLayout m_base;
+    PedDevice *m_device = nullptr;
+    PedDisk *m_disk = nullptr;
+    QHash<qint64, FsInfo> m_filesystems; // by start sector: numbers shift, starts don't
+};

@@ -1,0 +1,98 @@
+#include "table/partedlayout.h"
+
+#include "fs/filesystemprobe.h"
+
+#include <parted/parted.h>
+
+namespace {
+
+QStringList flagNames(PedPartition *part)
+{
+    QStringList out;
+    for (PedPartitionFlag f = ped_partition_flag_next(PedPartitionFlag(0)); f;
+         f = ped_partition_flag_next(f)) {
+        if (ped_partition_is_flag_available(part, f) && ped_partition_get_flag(part, f))
+            out << QString::fromLatin1(ped_partition_flag_get_name(f));
+    }
+    return out;
+}
+
+PartitionInfo describe(PedDisk *disk, PedPartition *part, bool isImage)
+{
+    PartitionInfo p;
+    p.startSector = part->geom.start;
+    p.endSector = part->geom.end;
+    if (part->type & PED_PARTITION_FREESPACE) {
+        p.kind = PartitionInfo::Kind::Free;
+        p.insideExtended = part->type & PED_PARTITION_LOGICAL;
+        return p;
+    }
+    p.number = part->num;
+    if (part->type & PED_PARTITION_EXTENDED)
+        p.kind = PartitionInfo::Kind::Extended;
+    else if (part->type & PED_PARTITION_LOGICAL)
+        p.kind = PartitionInfo::Kind::Logical;
+    if (!isImage) {
+        char *node = ped_partition_get_path(part);
+        p.devicePath = QString::fromLocal8Bit(node);
+        free(node);
+    }
+    if (ped_disk_type_check_feature(disk->type, PED_DISK_TYPE_PARTITION_NAME))
+        p.name = QString::fromUtf8(ped_partition_get_name(part));
+    p.flags = flagNames(part);
+    return p;
+}
+
+void fillUsableRange(PedDisk *disk, DiskLayout &layout)
+{
+    layout.firstUsableSector = 0;
+    layout.lastUsableSector = disk->dev->length - 1;
+    bool leading = true;
+    for (PedPartition *p = ped_disk_next_partition(disk, nullptr); p;
+         p = ped_disk_next_partition(disk, p)) {
+        if (p->type & PED_PARTITION_LOGICAL)
+            continue;
+        const bool meta = p->type & PED_PARTITION_METADATA;
+        if (leading && meta)
+            layout.firstUsableSector = p->geom.end + 1;
+        else if (meta && p->geom.end >= disk->dev->length - 1)
+            layout.lastUsableSector = p->geom.start - 1;
+        if (!meta)
+            leading = false;
+    }
+}
+
+// A region of free space is worth showing once it can hold an aligned partition.
+constexpr qint64 kMinFreeBytes = 1 << 20;
+
+void readRegions(PedDisk *disk, DiskLayout &layout, bool probeFilesystems)
+{
+    const qint64 ss = layout.device.topology.logicalSectorSize;
+    FilesystemProbe fsProbe(layout.device.path, ss);
+    for (PedPartition *part = ped_disk_next_partition(disk, nullptr); part;
+         part = ped_disk_next_partition(disk, part)) {
+        if (part->type & PED_PARTITION_METADATA)
+            continue;
+        PartitionInfo p = describe(disk, part, layout.device.isImage);
+        if (p.isFree() && p.lengthSectors() * ss < kMinFreeBytes)
+            continue;
+        if (!p.isFree() && !p.isContainer() && probeFilesystems) {
+            const FilesystemIdentity id = fsProbe.probe(p.startSector * ss, p.lengthSectors() * ss);
+            p.filesystem = id.type;
+            p.label = id.label;
+            p.uuid = id.uuid;
+        }
+        layout.regions << p;
+    }
+}
+
+} // namespace
+
+void fillLayoutFromPedDisk(PedDisk *disk, DiskLayout &layout, bool probeFilesystems)
+{
+    layout.tableType = QString::fromLatin1(disk->type->name);
+    layout.maxPrimaryPartitions = ped_disk_get_max_primary_partition_count(disk);
+    layout.regions.clear();
+    fillUsableRange(disk, layout);
+    readRegions(disk, layout, probeFilesystems);
+}
