@@ -61,6 +61,6 @@ int main(int argc, char **argv)
     }
     for (const QString &image : parser.positionalArguments())
         window.openImage(image, forcedSectorSize);
-    window.refresh();
+    window.scanDisks();
     return app.exec();
 }

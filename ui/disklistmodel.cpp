@@ -1,0 +1,141 @@
+#include "disklistmodel.h"
+
+#include "alignmentstyle.h"
+#include "report/humansize.h"
+
+#include <QFileInfo>
+
+DiskListModel::DiskListModel(QObject *parent) : QAbstractListModel(parent) {}
+
+int DiskListModel::addDisk(const QString &path, bool isImage, qint64 forcedSectorSize)
+{
+    const int existing = rowOf(path);
+    if (existing >= 0)
+        return existing;
+    const int row = rowCount();
+    beginInsertRows(QModelIndex(), row, row);
+    DiskEntry entry;
+    entry.path = path;
+    entry.isImage = isImage;
+    entry.forcedSectorSize = forcedSectorSize;
+    m_entries.append(entry);
+    endInsertRows();
+    return row;
+}
+
+void DiskListModel::markReading(int row)
+{
+    m_entries[row].state = DiskEntry::State::Reading;
+    m_entries[row].error.clear();
+    ++m_entries[row].generation;
+    emit dataChanged(index(row), index(row));
+    emit entryChanged(row);
+}
+
+void DiskListModel::setResult(const QString &path, const DiskReadResult &result)
+{
+    const int row = rowOf(path);
+    if (row < 0)
+        return; // removed (a disk unplugged and refreshed) while it was being read
+    DiskEntry &entry = m_entries[row];
+    entry.state = result.ok ? DiskEntry::State::Ready : DiskEntry::State::Failed;
+    entry.layout = result.layout;
+    entry.error = result.error;
+    ++entry.generation;
+    entry.report = result.ok ? analyzeAlignment(entry.layout, m_policy) : MisalignmentReport();
+    emit dataChanged(index(row), index(row));
+    emit entryChanged(row);
+}
+
+void DiskListModel::setDisks(const QStringList &paths)
+{
+    for (int row = rowCount() - 1; row >= 0; --row) {
+        if (!m_entries.at(row).isImage && !paths.contains(m_entries.at(row).path)) {
+            beginRemoveRows(QModelIndex(), row, row);
+            m_entries.removeAt(row);
+            endRemoveRows();
+        }
+    }
+    for (const QString &path : paths)
+        addDisk(path, false);
+}
+
+void DiskListModel::setPolicy(const AlignmentPolicy &policy)
+{
+    m_policy = policy;
+    for (int row = 0; row < rowCount(); ++row) {
+        DiskEntry &entry = m_entries[row];
+        if (entry.state == DiskEntry::State::Ready) {
+            entry.report = analyzeAlignment(entry.layout, m_policy);
+            emit dataChanged(index(row), index(row));
+            emit entryChanged(row);
+        }
+    }
+}
+
+int DiskListModel::rowOf(const QString &path) const
+{
+    for (int row = 0; row < m_entries.size(); ++row) {
+        if (m_entries.at(row).path == path)
+            return row;
+    }
+    return -1;
+}
+
+int DiskListModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : int(m_entries.size());
+}
+
+QVariant DiskListModel::data(const QModelIndex &index, int role) const
+{
+    if (!index.isValid() || index.row() >= rowCount())
+        return QVariant();
+    const DiskEntry &entry = m_entries.at(index.row());
+    switch (role) {
+    case Qt::DisplayRole:
+        return displayText(entry);
+    case Qt::ToolTipRole:
+        return entry.state == DiskEntry::State::Failed ? entry.error : entry.path;
+    case Qt::DecorationRole:
+        if (entry.state == DiskEntry::State::Ready) {
+            if (entry.report.misalignedCount() > 0)
+                return AlignmentStyle::icon(AlignmentStatus::Misaligned);
+            if (entry.report.sectorAlignedCount() > 0)
+                return AlignmentStyle::icon(AlignmentStatus::SectorAligned);
+            if (entry.report.partitionCount() > 0)
+                return AlignmentStyle::icon(AlignmentStatus::Aligned);
+        }
+        break;
+    case PathRole:
+        return entry.path;
+    case StateRole:
+        return int(entry.state);
+    default:
+        break;
+    }
+    return QVariant();
+}
+
+QString DiskListModel::displayText(const DiskEntry &entry) const
+{
+    const QString name =
+        entry.isImage ? tr("%1 (image)").arg(QFileInfo(entry.path).fileName()) : entry.path;
+    switch (entry.state) {
+    case DiskEntry::State::Reading:
+        return tr("%1 — reading…").arg(name);
+    case DiskEntry::State::Failed:
+        return tr("%1 — cannot be read").arg(name);
+    case DiskEntry::State::Ready:
+        break;
+    }
+    const DeviceInfo &d = entry.layout.device;
+    QStringList parts{name};
+    if (!d.model.isEmpty() && !entry.isImage)
+        parts << d.model;
+    parts << humanSize(d.sizeBytes);
+    parts << tr("%1/%2 B sectors")
+                 .arg(d.topology.logicalSectorSize)
+                 .arg(d.topology.physicalSectorSize);
+    return parts.join(QStringLiteral(" — "));
+}

@@ -1,0 +1,58 @@
+#pragma once
+
+#include "align/misalignmentreport.h"
+#include "table/diskreader.h"
+
+#include <QAbstractListModel>
+
+// One disk or image the window knows about, and what reading it gave.
+struct DiskEntry
+{
+    enum class State { Reading, Ready, Failed };
+
+    QString path;
+    bool isImage = false;
+    qint64 forcedSectorSize = 0;
+    State state = State::Reading;
+    DiskLayout layout;
+    QString error;
+    MisalignmentReport report;
+    int generation = 0; // bumped on every read, so views know a new layout from a new policy
+};
+
+// The disks and opened images for the device chooser: "/dev/sdb — WDC WD20 — 1.8 TiB —
+// 512/4096 B" with a warning icon when something on it is misaligned. Verdicts follow the
+// current policy; reading is done elsewhere (DiskService) and handed in with setResult().
+class DiskListModel : public QAbstractListModel
+{
+    Q_OBJECT
+
+public:
+    enum Role { PathRole = Qt::UserRole + 1, StateRole };
+
+    explicit DiskListModel(QObject *parent = nullptr);
+
+    // Adds (or finds) an entry in the Reading state; returns its row.
+    int addDisk(const QString &path, bool isImage, qint64 forcedSectorSize = 0);
+    void markReading(int row);
+    void setResult(const QString &path, const DiskReadResult &result);
+    // Keeps images, replaces the disks with `paths`.
+    void setDisks(const QStringList &paths);
+    void setPolicy(const AlignmentPolicy &policy);
+    AlignmentPolicy policy() const { return m_policy; }
+
+    int rowOf(const QString &path) const;
+    const DiskEntry &entry(int row) const { return m_entries.at(row); }
+
+    int rowCount(const QModelIndex &parent = QModelIndex()) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+
+signals:
+    void entryChanged(int row);
+
+private:
+    QString displayText(const DiskEntry &entry) const;
+
+    QList<DiskEntry> m_entries;
+    AlignmentPolicy m_policy;
+};

@@ -1,0 +1,213 @@
+#include "diskmappainter.h"
+
+#include "alignmentstyle.h"
+#include "filesystemcolors.h"
+#include "partitionmodel.h"
+#include "regionnames.h"
+#include "report/humansize.h"
+
+#include <QCoreApplication>
+#include <QFontMetricsF>
+#include <QPainter>
+
+namespace {
+
+constexpr qreal kIconSize = 16;
+
+} // namespace
+
+QRectF DiskMapPainter::barRect(const QRectF &bounds)
+{
+    return bounds.adjusted(4, kCaptionHeight, -4, -kLegendHeight);
+}
+
+DiskMapPainter::DiskMapPainter(const QPalette &palette) : m_palette(palette) {}
+
+void DiskMapPainter::paint(QPainter &painter, const QRectF &bounds, const PartitionModel &model,
+                           const DiskMapGeometry &geometry, int selectedRow, bool hasFocus,
+                           const QString &message) const
+{
+    painter.save();
+    painter.setRenderHint(QPainter::Antialiasing, false);
+    const QRectF bar = barRect(bounds);
+    if (!model.hasDisk() || model.rowCount() == 0) {
+        paintMessage(painter, bar, message);
+        painter.restore();
+        return;
+    }
+    paintCaption(painter, QRectF(bar.left(), bounds.top(), bar.width(), kCaptionHeight), model);
+    // Containers first, so their logical partitions are drawn on top of them.
+    for (int pass = 0; pass < 2; ++pass) {
+        for (int row = 0; row < model.rowCount(); ++row) {
+            if (model.region(row).isContainer() == (pass == 0))
+                paintRegion(painter, geometry.regionRect(row), model, row);
+        }
+    }
+    if (selectedRow >= 0 && selectedRow < model.rowCount())
+        paintSelection(painter, geometry.regionRect(selectedRow), hasFocus);
+    paintLegend(painter, QRectF(bar.left(), bar.bottom(), bar.width(), kLegendHeight), model);
+    painter.restore();
+}
+
+void DiskMapPainter::paintCaption(QPainter &painter, const QRectF &rect,
+                                  const PartitionModel &model) const
+{
+    const DiskLayout &layout = model.layout();
+    const SectorTopology &t = layout.device.topology;
+    QStringList parts{layout.device.path};
+    if (!layout.device.model.isEmpty())
+        parts << layout.device.model;
+    parts << humanSize(layout.device.sizeBytes);
+    parts << (layout.tableType.isEmpty() ? tr("no partition table") : layout.tableType);
+    parts << tr("sectors %1 B logical / %2 B physical")
+                 .arg(t.logicalSectorSize)
+                 .arg(t.physicalSectorSize);
+    painter.setPen(m_palette.color(QPalette::WindowText));
+    const QString text = parts.join(QStringLiteral(" — "));
+    painter.drawText(rect, Qt::AlignLeft | Qt::AlignVCenter,
+                     QFontMetricsF(painter.font()).elidedText(text, Qt::ElideMiddle, rect.width()));
+}
+
+void DiskMapPainter::paintRegion(QPainter &painter, const QRectF &rect, const PartitionModel &model,
+                                 int row) const
+{
+    if (rect.width() < 1)
+        return;
+    const PartitionInfo &region = model.region(row);
+    const AlignmentStatus status = model.verdict(row).status;
+    const QRectF box = rect.adjusted(0.5, 0.5, -0.5, -0.5);
+
+    QColor fill;
+    QColor text;
+    if (region.isFree()) {
+        fill = m_palette.color(QPalette::Base);
+        text = m_palette.color(QPalette::Text);
+    } else if (region.isContainer()) {
+        fill = m_palette.color(QPalette::Window);
+        text = m_palette.color(QPalette::WindowText);
+    } else {
+        fill = filesystemColor(region.filesystem);
+        text = textColorOn(fill);
+    }
+    painter.setBrush(fill);
+    painter.setPen(
+        QPen(m_palette.color(QPalette::Mid), 1, region.isFree() ? Qt::DashLine : Qt::SolidLine));
+    painter.drawRect(box);
+
+    const QColor outline = AlignmentStyle::outlineColor(status);
+    if (status == AlignmentStatus::Misaligned) {
+        // Hatching and a thick outline: unmistakable even in greyscale or when printed.
+        painter.setPen(Qt::NoPen);
+        painter.setBrush(QBrush(outline, Qt::BDiagPattern));
+        painter.drawRect(box);
+        painter.setBrush(Qt::NoBrush);
+        painter.setPen(QPen(outline, 3, Qt::SolidLine, Qt::SquareCap, Qt::MiterJoin));
+        painter.drawRect(rect.adjusted(1.5, 1.5, -1.5, -1.5));
+    } else if (status == AlignmentStatus::SectorAligned) {
+        painter.setBrush(Qt::NoBrush);
+        painter.setPen(QPen(outline, 2, Qt::DashLine, Qt::FlatCap, Qt::MiterJoin));
+        painter.drawRect(rect.adjusted(1, 1, -1, -1));
+    }
+
+    if (region.isContainer()) {
+        const QRectF title(rect.left() + 4, rect.top(), rect.width() - 8,
+                           DiskMapGeometry::kExtendedTitleHeight);
+        painter.setPen(text);
+        const QString caption = tr("%1 (extended)").arg(regionShortTitle(region));
+        painter.drawText(
+            title, Qt::AlignLeft | Qt::AlignVCenter,
+            QFontMetricsF(painter.font()).elidedText(caption, Qt::ElideRight, title.width()));
+        return;
+    }
+    paintRegionText(painter, rect, model, row, text);
+}
+
+void DiskMapPainter::paintRegionText(QPainter &painter, const QRectF &rect,
+                                     const PartitionModel &model, int row,
+                                     const QColor &color) const
+{
+    const PartitionInfo &region = model.region(row);
+    const AlignmentStatus status = model.verdict(row).status;
+    QRectF area = rect.adjusted(5, 5, -5, -5);
+    const QIcon icon = AlignmentStyle::icon(status);
+    const bool flagged =
+        status == AlignmentStatus::Misaligned || status == AlignmentStatus::SectorAligned;
+    if (flagged && !icon.isNull() && area.width() >= kIconSize && area.height() >= kIconSize) {
+        const QRectF iconRect(area.left(), area.top(), kIconSize, kIconSize);
+        icon.paint(&painter, iconRect.toRect());
+        area.setTop(area.top() + kIconSize + 2);
+    }
+    if (area.width() < 14)
+        return;
+    const qint64 sectorSize = model.layout().device.topology.logicalSectorSize;
+    QStringList lines{regionShortTitle(region)};
+    if (!region.isFree()) {
+        QString what = region.filesystem.isEmpty() ? tr("unknown") : region.filesystem;
+        if (!region.label.isEmpty())
+            what += QStringLiteral(" “%1”").arg(region.label);
+        lines << what;
+    }
+    lines << humanSize(region.lengthSectors() * sectorSize);
+
+    const QFontMetricsF metrics(painter.font());
+    painter.setPen(color);
+    qreal y = area.top();
+    for (const QString &line : lines) {
+        if (y + metrics.height() > area.bottom() + 1)
+            break;
+        painter.drawText(QRectF(area.left(), y, area.width(), metrics.height()),
+                         Qt::AlignLeft | Qt::AlignVCenter,
+                         metrics.elidedText(line, Qt::ElideRight, area.width()));
+        y += metrics.height();
+    }
+}
+
+void DiskMapPainter::paintSelection(QPainter &painter, const QRectF &rect, bool hasFocus) const
+{
+    // Inside the alignment outline, so selecting a partition never hides its warning.
+    painter.setBrush(Qt::NoBrush);
+    painter.setPen(
+        QPen(m_palette.color(QPalette::Highlight), 2, hasFocus ? Qt::SolidLine : Qt::DotLine));
+    painter.drawRect(rect.adjusted(4, 4, -4, -4));
+}
+
+void DiskMapPainter::paintLegend(QPainter &painter, const QRectF &rect,
+                                 const PartitionModel &model) const
+{
+    const QFontMetricsF metrics(painter.font());
+    qreal x = rect.left();
+    const qreal swatchY = rect.top() + (rect.height() - 12) / 2;
+    auto swatch = [&](AlignmentStatus status, Qt::PenStyle style, const QString &label) {
+        painter.setBrush(status == AlignmentStatus::Misaligned
+                             ? QBrush(AlignmentStyle::outlineColor(status), Qt::BDiagPattern)
+                             : QBrush(Qt::NoBrush));
+        painter.setPen(QPen(AlignmentStyle::outlineColor(status), 2, style));
+        painter.drawRect(QRectF(x + 1, swatchY, 18, 12));
+        x += 24;
+        painter.setPen(m_palette.color(QPalette::WindowText));
+        painter.drawText(QRectF(x, rect.top(), metrics.horizontalAdvance(label) + 2, rect.height()),
+                         Qt::AlignLeft | Qt::AlignVCenter, label);
+        x += metrics.horizontalAdvance(label) + 16;
+    };
+    swatch(AlignmentStatus::Misaligned, Qt::SolidLine, tr("misaligned"));
+    swatch(AlignmentStatus::SectorAligned, Qt::DashLine, tr("on a physical sector, not the grain"));
+    const AlignmentGeometry &g = model.report().geometry;
+    const QString policy = tr("grain %1, physical sector checked as %2 B")
+                               .arg(humanSize(g.grainBytes))
+                               .arg(g.physicalAssumed);
+    painter.setPen(m_palette.color(QPalette::WindowText));
+    painter.drawText(QRectF(x, rect.top(), qMax<qreal>(0, rect.right() - x), rect.height()),
+                     Qt::AlignRight | Qt::AlignVCenter,
+                     metrics.elidedText(policy, Qt::ElideLeft, qMax<qreal>(0, rect.right() - x)));
+}
+
+void DiskMapPainter::paintMessage(QPainter &painter, const QRectF &rect,
+                                  const QString &message) const
+{
+    painter.setBrush(m_palette.color(QPalette::Base));
+    painter.setPen(QPen(m_palette.color(QPalette::Mid), 1, Qt::DashLine));
+    painter.drawRect(rect.adjusted(0.5, 0.5, -0.5, -0.5));
+    painter.setPen(m_palette.color(QPalette::Text));
+    painter.drawText(rect.adjusted(8, 4, -8, -4), Qt::AlignCenter | Qt::TextWordWrap,
+                     message.isEmpty() ? tr("No disk selected") : message);
+}

@@ -1,0 +1,43 @@
+#pragma once
+
+#include "diskmapgeometry.h"
+
+#include <QCoreApplication>
+#include <QPalette>
+#include <QRectF>
+
+class PartitionModel;
+class QPainter;
+
+// Draws one disk as a bar: a caption, the regions and a legend. Shared by the widget and the
+// SVG export, so what is saved is what is seen.
+class DiskMapPainter
+{
+    Q_DECLARE_TR_FUNCTIONS(DiskMapPainter)
+
+public:
+    static constexpr qreal kCaptionHeight = 22;
+    static constexpr qreal kLegendHeight = 22;
+
+    // Where the regions go inside `bounds` (between the caption and the legend).
+    static QRectF barRect(const QRectF &bounds);
+
+    explicit DiskMapPainter(const QPalette &palette);
+
+    // `message` replaces the bar when there is no disk to draw (scanning, or an error).
+    void paint(QPainter &painter, const QRectF &bounds, const PartitionModel &model,
+               const DiskMapGeometry &geometry, int selectedRow, bool hasFocus,
+               const QString &message) const;
+
+private:
+    void paintCaption(QPainter &painter, const QRectF &rect, const PartitionModel &model) const;
+    void paintRegion(QPainter &painter, const QRectF &rect, const PartitionModel &model,
+                     int row) const;
+    void paintRegionText(QPainter &painter, const QRectF &rect, const PartitionModel &model,
+                         int row, const QColor &color) const;
+    void paintSelection(QPainter &painter, const QRectF &rect, bool hasFocus) const;
+    void paintLegend(QPainter &painter, const QRectF &rect, const PartitionModel &model) const;
+    void paintMessage(QPainter &painter, const QRectF &rect, const QString &message) const;
+
+    QPalette m_palette;
+};

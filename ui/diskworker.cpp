@@ -1,0 +1,34 @@
+#include "diskworker.h"
+
+#include "device/diskenumerator.h"
+
+void DiskWorker::listDisks()
+{
+    emit disksListed(::listDisks());
+}
+
+void DiskWorker::read(const QString &path, qint64 forcedSectorSize)
+{
+    DiskReadOptions options;
+    options.forcedSectorSize = forcedSectorSize;
+    emit diskRead(path, readDisk(path, options));
+}
+
+void DiskWorker::createPracticeDisk(const PracticeDiskSpec &spec)
+{
+    QString error;
+    if (::createPracticeDisk(spec, &error))
+        emit imageCreated(spec.path, QString());
+    else
+        emit imageCreated(QString(),
+                          error.isEmpty() ? tr("The image could not be created.") : error);
+}
+
+void DiskWorker::createDemoDisk(const QString &folder)
+{
+    QString error;
+    const QString path = ::createDemoDisk(folder, &error);
+    emit imageCreated(path, path.isEmpty() && error.isEmpty()
+                                ? tr("The demo disk could not be created.")
+                                : error);
+}

@@ -1,0 +1,246 @@
+#include "infopanel.h"
+
+#include "alignmentstyle.h"
+#include "partitionmodel.h"
+#include "regionnames.h"
+#include "report/humansize.h"
+
+#include <QApplication>
+#include <QClipboard>
+#include <QFormLayout>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QVBoxLayout>
+
+namespace {
+
+QString bytes(qint64 value)
+{
+    return groupedNumber(value);
+}
+
+QString mibAndGib(qint64 value)
+{
+    return QStringLiteral("%1 MiB · %2 GiB")
+        .arg(double(value) / (1 << 20), 0, 'f', 2)
+        .arg(double(value) / (qint64(1) << 30), 0, 'f', 3);
+}
+
+} // namespace
+
+InfoPanel::InfoPanel(QWidget *parent) : QDockWidget(tr("Sector Info"), parent)
+{
+    setObjectName(QStringLiteral("infoPanel"));
+    auto *content = new QWidget;
+    auto *column = new QVBoxLayout(content);
+    m_heading = new QLabel;
+    m_heading->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
+    QFont headingFont = m_heading->font();
+    headingFont.setBold(true);
+    m_heading->setFont(headingFont);
+    column->addWidget(m_heading);
+    m_explanation = new QLabel;
+    m_explanation->setWordWrap(true);
+    m_explanation->setTextInteractionFlags(Qt::TextSelectableByMouse |
+                                           Qt::TextSelectableByKeyboard);
+    column->addWidget(m_explanation);
+
+    m_form = new QFormLayout;
+    m_form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    column->addLayout(m_form);
+
+    addGroup(tr("Region"));
+    addRow(QStringLiteral("kind"), tr("Type"));
+    addRow(QStringLiteral("firstSector"), tr("First sector"));
+    addRow(QStringLiteral("lastSector"), tr("Last sector"));
+    addRow(QStringLiteral("totalSectors"), tr("Total sectors"));
+    addRow(QStringLiteral("firstByte"), tr("First byte"));
+    addRow(QStringLiteral("lastByte"), tr("Last byte"));
+    addRow(QStringLiteral("sizeBytes"), tr("Size in bytes"));
+    addRow(QStringLiteral("size"), tr("Size"));
+    addGroup(tr("Alignment"));
+    addRow(QStringLiteral("status"), tr("Status"));
+    addRow(QStringLiteral("startMod4k"), tr("Start mod 4 KiB"),
+           tr("Bytes past the previous 4 KiB boundary, after the alignment offset"));
+    addRow(QStringLiteral("startModPhysical"), tr("Start mod physical sector"));
+    addRow(QStringLiteral("startModGrain"), tr("Start mod grain"));
+    addRow(QStringLiteral("grain"), tr("Grain"));
+    addGroup(tr("Disk"));
+    addRow(QStringLiteral("logicalSector"), tr("Logical sector"));
+    addRow(QStringLiteral("physicalReported"), tr("Physical sector (reported)"),
+           tr("What the drive (or the image file) says"));
+    addRow(QStringLiteral("physicalAssumed"), tr("Physical sector (assumed)"),
+           tr("What alignment is checked against"));
+    addRow(QStringLiteral("minimumIo"), tr("Minimum I/O size"));
+    addRow(QStringLiteral("optimalIo"), tr("Optimal I/O size"));
+    addRow(QStringLiteral("alignmentOffset"), tr("Alignment offset"));
+    addRow(QStringLiteral("topologySource"), tr("Reported by"));
+    addRow(QStringLiteral("tableType"), tr("Partition table"));
+    addGroup(tr("Contents"));
+    addRow(QStringLiteral("filesystem"), tr("Filesystem"));
+    addRow(QStringLiteral("label"), tr("Label"));
+    addRow(QStringLiteral("name"), tr("GPT name"));
+    addRow(QStringLiteral("uuid"), tr("UUID"));
+    addRow(QStringLiteral("flags"), tr("Flags"));
+
+    auto *copy = new QPushButton(tr("&Copy All"));
+    copy->setObjectName(QStringLiteral("copyAllButton"));
+    connect(copy, &QPushButton::clicked, this,
+            [this] { QApplication::clipboard()->setText(toPlainText()); });
+    column->addWidget(copy, 0, Qt::AlignRight);
+    column->addStretch();
+
+    auto *scroll = new QScrollArea;
+    scroll->setWidget(content);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    setWidget(scroll);
+    clearValues();
+}
+
+void InfoPanel::setModel(PartitionModel *model, QItemSelectionModel *selection)
+{
+    m_model = model;
+    m_selection = selection;
+    connect(model, &QAbstractItemModel::modelReset, this, &InfoPanel::refresh);
+    connect(model, &PartitionModel::verdictsChanged, this, &InfoPanel::refresh);
+    connect(selection, &QItemSelectionModel::currentRowChanged, this, &InfoPanel::refresh);
+    refresh();
+}
+
+QString InfoPanel::value(const QString &key) const
+{
+    const QLabel *label = m_values.value(key);
+    return label ? label->text() : QString();
+}
+
+QString InfoPanel::toPlainText() const
+{
+    QStringList lines{m_heading->text()};
+    for (const QString &key : m_order) {
+        if (!value(key).isEmpty())
+            lines << QStringLiteral("%1: %2").arg(m_titles.value(key), value(key));
+    }
+    return lines.join(QLatin1Char('\n'));
+}
+
+void InfoPanel::addGroup(const QString &title)
+{
+    auto *label = new QLabel(title);
+    QFont font = label->font();
+    font.setBold(true);
+    label->setFont(font);
+    m_form->addRow(label);
+}
+
+void InfoPanel::addRow(const QString &key, const QString &title, const QString &toolTip)
+{
+    auto *valueLabel = new QLabel;
+    valueLabel->setObjectName(key);
+    valueLabel->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
+    valueLabel->setToolTip(toolTip);
+    auto *titleLabel = new QLabel(title + QLatin1Char(':'));
+    titleLabel->setToolTip(toolTip);
+    titleLabel->setBuddy(valueLabel);
+    m_form->addRow(titleLabel, valueLabel);
+    m_values.insert(key, valueLabel);
+    m_titles.insert(key, title);
+    m_order << key;
+}
+
+void InfoPanel::setValue(const QString &key, const QString &text)
+{
+    if (QLabel *label = m_values.value(key))
+        label->setText(text);
+}
+
+void InfoPanel::clearValues()
+{
+    for (QLabel *label : std::as_const(m_values))
+        label->clear();
+    m_heading->setText(tr("Nothing selected"));
+    m_explanation->setText(tr("Select a partition or unallocated space on the map or in the "
+                              "list to see where it starts and why that matters."));
+}
+
+void InfoPanel::refresh()
+{
+    clearValues();
+    if (!m_model || !m_model->hasDisk())
+        return;
+    showDisk();
+    const QModelIndex current = m_selection ? m_selection->currentIndex() : QModelIndex();
+    if (current.isValid() && current.row() < m_model->rowCount())
+        showRegion(current.row());
+}
+
+void InfoPanel::showDisk()
+{
+    const DiskLayout &layout = m_model->layout();
+    const SectorTopology &t = layout.device.topology;
+    const AlignmentGeometry &g = m_model->report().geometry;
+    setValue(QStringLiteral("logicalSector"), tr("%1 bytes").arg(t.logicalSectorSize));
+    setValue(QStringLiteral("physicalReported"), tr("%1 bytes").arg(g.physicalReported));
+    setValue(QStringLiteral("physicalAssumed"), tr("%1 bytes").arg(g.physicalAssumed));
+    setValue(QStringLiteral("minimumIo"), tr("%1 bytes").arg(bytes(t.minimumIoSize)));
+    setValue(QStringLiteral("optimalIo"),
+             t.optimalIoSize == 0  ? tr("not reported")
+             : g.optimalIoHonoured ? tr("%1 bytes (used as the grain)").arg(bytes(t.optimalIoSize))
+                                   : tr("%1 bytes").arg(bytes(t.optimalIoSize)));
+    setValue(QStringLiteral("alignmentOffset"), tr("%1 bytes").arg(bytes(g.alignmentOffset)));
+    setValue(QStringLiteral("topologySource"), t.source);
+    setValue(QStringLiteral("tableType"),
+             layout.tableType.isEmpty() ? tr("none") : layout.tableType);
+    setValue(QStringLiteral("grain"), tr("%1 (%2 bytes, %3 sectors)")
+                                          .arg(humanSize(g.grainBytes), bytes(g.grainBytes))
+                                          .arg(g.grainSectors()));
+
+    m_heading->setText(layout.device.path);
+    // Why two physical sizes: drives lie, and the policy decides what is believed.
+    QString why;
+    if (g.physicalAssumed != g.physicalReported)
+        why = tr("The disk reports %1-byte physical sectors. Many Advanced Format drives "
+                 "report 512 although they write 4096-byte sectors inside, so Partwise checks "
+                 "starts against %2 bytes (Preferences → trust the drive to change this).")
+                  .arg(g.physicalReported)
+                  .arg(g.physicalAssumed);
+    else
+        why = tr("The disk reports %1-byte physical sectors and starts are checked against "
+                 "that size.")
+                  .arg(g.physicalReported);
+    m_explanation->setText(why);
+}
+
+void InfoPanel::showRegion(int row)
+{
+    const PartitionInfo &r = m_model->region(row);
+    const AlignmentVerdict v = m_model->verdict(row);
+    const qint64 sectorSize = m_model->layout().device.topology.logicalSectorSize;
+    const qint64 firstByte = r.startSector * sectorSize;
+    const qint64 sizeBytes = r.lengthSectors() * sectorSize;
+
+    m_heading->setText(regionTitle(r));
+    setValue(QStringLiteral("kind"), regionKindTitle(r.kind));
+    setValue(QStringLiteral("firstSector"), QString::number(r.startSector));
+    setValue(QStringLiteral("lastSector"), QString::number(r.endSector));
+    setValue(QStringLiteral("totalSectors"), QString::number(r.lengthSectors()));
+    setValue(QStringLiteral("firstByte"), bytes(firstByte));
+    setValue(QStringLiteral("lastByte"), bytes(firstByte + sizeBytes - 1));
+    setValue(QStringLiteral("sizeBytes"), bytes(sizeBytes));
+    setValue(QStringLiteral("size"), mibAndGib(sizeBytes));
+    setValue(QStringLiteral("status"),
+             r.isFree() ? tr("unallocated: not judged") : AlignmentStyle::title(v.status));
+    setValue(QStringLiteral("startMod4k"), tr("%1 bytes").arg(bytes(v.offsetIn4KiB)));
+    setValue(QStringLiteral("startModPhysical"), tr("%1 bytes").arg(bytes(v.offsetInPhysical)));
+    setValue(QStringLiteral("startModGrain"), tr("%1 bytes").arg(bytes(v.offsetInGrain)));
+    setValue(QStringLiteral("filesystem"), r.filesystem);
+    setValue(QStringLiteral("label"), r.label);
+    setValue(QStringLiteral("name"), r.name);
+    setValue(QStringLiteral("uuid"), r.uuid);
+    setValue(QStringLiteral("flags"), r.flags.join(QStringLiteral(", ")));
+    const QString why = v.explanation(m_model->report().geometry);
+    if (!why.isEmpty())
+        m_explanation->setText(tr("It %1.").arg(why) + QLatin1Char(' ') + m_explanation->text());
+}

@@ -1,0 +1,46 @@
+#pragma once
+
+#include <QDockWidget>
+#include <QHash>
+#include <QPointer>
+
+class PartitionModel;
+class QFormLayout;
+class QItemSelectionModel;
+class QLabel;
+
+// The numbers behind the selected region: sectors, byte offsets, where the start falls
+// against 4 KiB and the grain, and the disk's sector sizes as reported and as assumed.
+// Every value is a selectable label, and "Copy all" puts the lot on the clipboard.
+class InfoPanel : public QDockWidget
+{
+    Q_OBJECT
+
+public:
+    explicit InfoPanel(QWidget *parent = nullptr);
+
+    void setModel(PartitionModel *model, QItemSelectionModel *selection);
+
+    // The text of one value by key ("firstSector", "sizeBytes", ...); tests read it.
+    QString value(const QString &key) const;
+    QStringList keys() const { return m_order; }
+    QString toPlainText() const; // "First sector: 2048" lines, for the clipboard
+
+private:
+    void addGroup(const QString &title);
+    void addRow(const QString &key, const QString &title, const QString &toolTip = QString());
+    void setValue(const QString &key, const QString &text);
+    void refresh();
+    void showRegion(int row);
+    void showDisk();
+    void clearValues();
+
+    QPointer<PartitionModel> m_model;
+    QPointer<QItemSelectionModel> m_selection;
+    QFormLayout *m_form = nullptr;
+    QLabel *m_heading = nullptr;
+    QLabel *m_explanation = nullptr;
+    QHash<QString, QLabel *> m_values;
+    QHash<QString, QString> m_titles;
+    QStringList m_order;
+};

@@ -1,0 +1,428 @@
+#include "mainwindow.h"
+
+#include "alignmentpreferences.h"
+#include "disklistmodel.h"
+#include "diskmapwidget.h"
+#include "diskservice.h"
+#include "infopanel.h"
+#include "mapexporter.h"
+#include "partitionmodel.h"
+#include "practicediskdialog.h"
+#include "preferencesdialog.h"
+#include "recentimages.h"
+#include "report/humansize.h"
+#include "selectionbridge.h"
+#include "version.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QComboBox>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHeaderView>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QSettings>
+#include <QSortFilterProxyModel>
+#include <QStandardPaths>
+#include <QStatusBar>
+#include <QToolBar>
+#include <QTreeView>
+#include <QVBoxLayout>
+
+MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
+{
+    setWindowTitle(tr("Partwise"));
+    setObjectName(QStringLiteral("mainWindow"));
+    m_service = new DiskService(this);
+    m_disks = new DiskListModel(this);
+    m_disks->setPolicy(AlignmentPreferences::load());
+    m_partitions = new PartitionModel(this);
+    m_selection = new QItemSelectionModel(m_partitions, this);
+
+    createCentralArea();
+    createActions();
+
+    connect(m_service, &DiskService::disksListed, this, [this](const QStringList &paths) {
+        m_disks->setDisks(paths);
+        for (const QString &path : paths) {
+            m_disks->markReading(m_disks->rowOf(path));
+            m_service->read(path);
+        }
+        if (m_disks->rowCount() == 0)
+            m_map->setMessage(tr("No disks found. Open a disk image (File → Open Disk "
+                                 "Image…) or create a practice disk to explore."));
+    });
+    connect(m_service, &DiskService::diskRead, this, &MainWindow::onDiskRead);
+    connect(m_service, &DiskService::imageCreated, this, &MainWindow::onImageCreated);
+    connect(m_disks, &DiskListModel::entryChanged, this, [this](int row) {
+        if (row == m_chooser->currentIndex())
+            showEntry(row);
+    });
+    connect(m_chooser, &QComboBox::currentIndexChanged, this, &MainWindow::showChosenDisk);
+    m_map->setMessage(tr("Looking for disks…"));
+    updateStatus(-1);
+    resize(1100, 700);
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::createCentralArea()
+{
+    auto *toolbar = addToolBar(tr("Disk"));
+    toolbar->setObjectName(QStringLiteral("diskToolbar"));
+    toolbar->setMovable(false);
+    auto *chooserLabel = new QLabel(tr("&Disk:"));
+    m_chooser = new QComboBox;
+    m_chooser->setObjectName(QStringLiteral("deviceChooser"));
+    m_chooser->setModel(m_disks);
+    m_chooser->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_chooser->setMinimumContentsLength(40);
+    m_chooser->setAccessibleName(tr("Disk"));
+    chooserLabel->setBuddy(m_chooser);
+    toolbar->addWidget(chooserLabel);
+    toolbar->addWidget(m_chooser);
+
+    auto *central = new QWidget;
+    auto *layout = new QVBoxLayout(central);
+    m_map = new DiskMapWidget;
+    m_map->setObjectName(QStringLiteral("diskMap"));
+    m_map->setModel(m_partitions, m_selection);
+    layout->addWidget(m_map);
+
+    m_sorted = new QSortFilterProxyModel(this);
+    m_sorted->setSourceModel(m_partitions);
+    m_sorted->setSortRole(PartitionModel::SortRole);
+    m_list = new QTreeView;
+    m_list->setObjectName(QStringLiteral("partitionList"));
+    m_list->setAccessibleName(tr("Partitions"));
+    m_list->setModel(m_sorted);
+    m_list->setRootIsDecorated(false);
+    m_list->setUniformRowHeights(true);
+    m_list->setAlternatingRowColors(true);
+    m_list->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_list->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_list->setSortingEnabled(true);
+    m_list->sortByColumn(PartitionModel::PartitionColumn, Qt::AscendingOrder);
+    m_list->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_list->header()->setStretchLastSection(true);
+    new SelectionBridge(m_sorted, m_list->selectionModel(), m_selection, this);
+    layout->addWidget(m_list, 1);
+    setCentralWidget(central);
+    setTabOrder(m_chooser, m_map);
+    setTabOrder(m_map, m_list);
+
+    m_info = new InfoPanel(this);
+    m_info->setModel(m_partitions, m_selection);
+    addDockWidget(Qt::RightDockWidgetArea, m_info);
+
+    m_status = new QLabel;
+    m_status->setObjectName(QStringLiteral("alignmentStatus"));
+    statusBar()->addWidget(m_status, 1);
+}
+
+void MainWindow::createActions()
+{
+    QMenu *file = menuBar()->addMenu(tr("&File"));
+    QAction *open = file->addAction(tr("&Open Disk Image…"), this, &MainWindow::chooseImage);
+    open->setShortcut(QKeySequence::Open);
+    m_recentMenu = file->addMenu(tr("Open &Recent"));
+    rebuildRecentMenu();
+    file->addAction(tr("&New Practice Disk…"), this, &MainWindow::choosePracticeDisk)
+        ->setShortcut(QKeySequence::New);
+    file->addAction(tr("&Export Map…"), this, &MainWindow::chooseExportFile)
+        ->setShortcut(QKeySequence(tr("Ctrl+E")));
+    file->addSeparator();
+    QAction *quit = file->addAction(tr("&Quit"), qApp, &QApplication::closeAllWindows);
+    quit->setShortcut(QKeySequence::Quit);
+    quit->setMenuRole(QAction::QuitRole);
+
+    QMenu *view = menuBar()->addMenu(tr("&View"));
+    QAction *refreshAction = view->addAction(tr("&Refresh"), this, &MainWindow::refresh);
+    refreshAction->setShortcut(QKeySequence::Refresh);
+    view->addAction(m_info->toggleViewAction());
+
+    QMenu *settings = menuBar()->addMenu(tr("&Settings"));
+    QAction *preferences =
+        settings->addAction(tr("&Preferences…"), this, &MainWindow::editPreferences);
+    preferences->setShortcut(QKeySequence::Preferences);
+    preferences->setMenuRole(QAction::PreferencesRole);
+
+    QMenu *help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About Partwise"), this, &MainWindow::showAbout);
+
+    auto *toolbar = findChild<QToolBar *>(QStringLiteral("diskToolbar"));
+    toolbar->addAction(refreshAction);
+    toolbar->addAction(open);
+}
+
+void MainWindow::rebuildRecentMenu()
+{
+    m_recentMenu->clear();
+    const QStringList paths = RecentImages::load();
+    for (const QString &path : paths) {
+        QAction *action = m_recentMenu->addAction(QFileInfo(path).fileName(), this,
+                                                  [this, path] { openImage(path); });
+        action->setToolTip(path);
+        action->setEnabled(QFileInfo::exists(path));
+    }
+    if (!paths.isEmpty()) {
+        m_recentMenu->addSeparator();
+        m_recentMenu->addAction(tr("&Clear List"), this, [this] {
+            RecentImages::clear();
+            rebuildRecentMenu();
+        });
+    }
+    m_recentMenu->setEnabled(!paths.isEmpty());
+}
+
+void MainWindow::openImage(const QString &path, qint64 forcedSectorSize)
+{
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    const int row = m_disks->addDisk(absolute, true, forcedSectorSize);
+    m_disks->markReading(row);
+    m_service->read(absolute, forcedSectorSize);
+    m_chooser->setCurrentIndex(row);
+    if (QFileInfo(absolute).isFile()) {
+        RecentImages::add(absolute);
+        rebuildRecentMenu();
+    }
+}
+
+void MainWindow::refresh()
+{
+    for (int row = 0; row < m_disks->rowCount(); ++row) {
+        const DiskEntry &entry = m_disks->entry(row);
+        if (!entry.isImage)
+            continue;
+        m_disks->markReading(row);
+        m_service->read(entry.path, entry.forcedSectorSize);
+    }
+    scanDisks();
+}
+
+void MainWindow::scanDisks()
+{
+    // Disks are read once the list is back, so unplugged ones disappear first.
+    m_service->listDisks();
+}
+
+void MainWindow::openDemoDisk(const QString &folder)
+{
+    m_map->setMessage(tr("Creating the demo disk…"));
+    m_status->setText(tr("Creating the demo disk…"));
+    m_service->createDemoDisk(folder);
+}
+
+void MainWindow::createPracticeDisk(const PracticeDiskSpec &spec)
+{
+    m_status->setText(tr("Creating %1…").arg(spec.path));
+    m_service->createPracticeDisk(spec);
+}
+
+void MainWindow::onImageCreated(const QString &path, const QString &error)
+{
+    if (path.isEmpty()) {
+        m_status->setText(error);
+        reportError(tr("Practice Disk"), error);
+    } else {
+        openImage(path);
+    }
+    emit imageCreated(path, error);
+}
+
+void MainWindow::setAlignmentPolicy(const AlignmentPolicy &policy)
+{
+    AlignmentPreferences::save(policy);
+    m_disks->setPolicy(policy);
+}
+
+AlignmentPolicy MainWindow::alignmentPolicy() const
+{
+    return m_disks->policy();
+}
+
+QString MainWindow::statusText() const
+{
+    return m_status->text();
+}
+
+void MainWindow::onDiskRead(const QString &path, const DiskReadResult &result)
+{
+    m_disks->setResult(path, result);
+}
+
+void MainWindow::showChosenDisk()
+{
+    m_shownGeneration = -1; // a different disk: always a full reset
+    showEntry(m_chooser->currentIndex());
+}
+
+void MainWindow::showEntry(int row)
+{
+    if (row < 0 || row >= m_disks->rowCount()) {
+        m_shownPath.clear();
+        m_partitions->clear();
+        updateStatus(-1);
+        return;
+    }
+    const DiskEntry &entry = m_disks->entry(row);
+    const bool sameLayout = entry.path == m_shownPath && entry.generation == m_shownGeneration;
+    m_shownPath = entry.path;
+    m_shownGeneration = entry.generation;
+    setWindowTitle(tr("%1 — Partwise").arg(entry.path));
+    switch (entry.state) {
+    case DiskEntry::State::Reading:
+        m_partitions->clear();
+        m_map->setMessage(tr("Reading %1…").arg(entry.path));
+        break;
+    case DiskEntry::State::Failed:
+        m_partitions->clear();
+        m_map->setMessage(tr("Cannot read %1: %2").arg(entry.path, entry.error));
+        break;
+    case DiskEntry::State::Ready:
+        if (sameLayout && m_partitions->hasDisk()) {
+            m_partitions->setReport(entry.report); // a policy change keeps the selection
+        } else {
+            m_partitions->setDisk(entry.layout, entry.report);
+            selectFirstInterestingRegion();
+        }
+        m_map->setMessage(entry.layout.regions.isEmpty()
+                              ? tr("%1 has no partition table.").arg(entry.path)
+                              : QString());
+        break;
+    }
+    updateStatus(row);
+    if (entry.state != DiskEntry::State::Reading)
+        emit diskShown(entry.path);
+}
+
+void MainWindow::selectFirstInterestingRegion()
+{
+    // The first misaligned partition if there is one: that is what people came to see.
+    int chosen = -1;
+    for (int row = 0; row < m_partitions->rowCount(); ++row) {
+        const AlignmentStatus status = m_partitions->verdict(row).status;
+        if (status == AlignmentStatus::Misaligned) {
+            chosen = row;
+            break;
+        }
+        if (chosen < 0 && !m_partitions->region(row).isFree() &&
+            status != AlignmentStatus::Container)
+            chosen = row;
+    }
+    if (chosen < 0 && m_partitions->rowCount() > 0)
+        chosen = 0;
+    if (chosen >= 0)
+        m_selection->setCurrentIndex(m_partitions->index(chosen, 0),
+                                     QItemSelectionModel::ClearAndSelect |
+                                         QItemSelectionModel::Rows);
+}
+
+void MainWindow::updateStatus(int row)
+{
+    if (row < 0) {
+        m_status->setText(m_disks->rowCount() == 0 ? tr("No disk open") : QString());
+        return;
+    }
+    const DiskEntry &entry = m_disks->entry(row);
+    if (entry.state == DiskEntry::State::Reading) {
+        m_status->setText(tr("Reading %1…").arg(entry.path));
+        return;
+    }
+    if (entry.state == DiskEntry::State::Failed) {
+        m_status->setText(tr("Cannot read %1: %2").arg(entry.path, entry.error));
+        return;
+    }
+    const MisalignmentReport &report = entry.report;
+    if (entry.layout.tableType.isEmpty()) {
+        m_status->setText(tr("No partition table on %1").arg(entry.path));
+        return;
+    }
+    QString text =
+        report.partitionCount() == 1
+            ? tr("%1 of 1 partition misaligned on %2").arg(report.misalignedCount()).arg(entry.path)
+            : tr("%1 of %2 partitions misaligned on %3")
+                  .arg(report.misalignedCount())
+                  .arg(report.partitionCount())
+                  .arg(entry.path);
+    if (report.sectorAlignedCount() > 0)
+        text += tr("; %1 on a physical sector but not on the %2 grain")
+                    .arg(report.sectorAlignedCount())
+                    .arg(humanSize(report.geometry.grainBytes));
+    m_status->setText(text);
+}
+
+void MainWindow::chooseImage()
+{
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Open Disk Image"), QSettings().value("lastImageFolder").toString(),
+        tr("Disk images (*.img *.raw *.bin *.iso);;All files (*)"));
+    if (path.isEmpty())
+        return;
+    QSettings().setValue("lastImageFolder", QFileInfo(path).absolutePath());
+    openImage(path);
+}
+
+void MainWindow::choosePracticeDisk()
+{
+    QString folder = QSettings().value("practiceFolder").toString();
+    if (folder.isEmpty())
+        folder = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
+    if (folder.isEmpty() || !QFileInfo(folder).isDir())
+        folder = QDir::homePath();
+    PracticeDiskDialog dialog(folder, this);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    const PracticeDiskSpec spec = dialog.spec();
+    QSettings().setValue("practiceFolder", QFileInfo(spec.path).absolutePath());
+    createPracticeDisk(spec);
+}
+
+void MainWindow::chooseExportFile()
+{
+    const QString png = tr("PNG image (*.png)");
+    const QString svg = tr("SVG drawing (*.svg)");
+    QString filter = png;
+    const QString suggested =
+        QDir(QSettings().value("exportFolder", QDir::homePath()).toString())
+            .filePath(QFileInfo(m_shownPath).completeBaseName() + QStringLiteral("-map.png"));
+    QString path = QFileDialog::getSaveFileName(this, tr("Export Map"), suggested,
+                                                png + QStringLiteral(";;") + svg, &filter);
+    if (path.isEmpty())
+        return;
+    if (QFileInfo(path).suffix().isEmpty())
+        path += filter == svg ? QStringLiteral(".svg") : QStringLiteral(".png");
+    QSettings().setValue("exportFolder", QFileInfo(path).absolutePath());
+    QString error;
+    if (MapExporter::exportMap(*m_map, path, &error))
+        statusBar()->showMessage(tr("Map saved to %1").arg(path), 5000);
+    else
+        reportError(tr("Export Map"), error);
+}
+
+void MainWindow::editPreferences()
+{
+    PreferencesDialog dialog(alignmentPolicy(), this);
+    if (dialog.exec() == QDialog::Accepted && dialog.isValid())
+        setAlignmentPolicy(dialog.policy());
+}
+
+void MainWindow::showAbout()
+{
+    QMessageBox::about(this, tr("About Partwise"),
+                       tr("<h3>Partwise %1</h3><p>A partition editor that gets alignment "
+                          "right: misaligned partitions are outlined in red, partitions on a "
+                          "physical sector but off the grain in amber.</p>")
+                           .arg(QString::fromLatin1(kPartwiseVersion)));
+}
+
+void MainWindow::reportError(const QString &title, const QString &text)
+{
+    // Not modal: a failed practice disk must not block the window (or a test run).
+    auto *box = new QMessageBox(QMessageBox::Warning, title, text, QMessageBox::Ok, this);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->open();
+}

@@ -1,0 +1,90 @@
+#pragma once
+
+#include "align/alignmentpolicy.h"
+#include "table/practicedisk.h"
+
+#include <QMainWindow>
+
+class DiskListModel;
+class DiskMapWidget;
+class DiskService;
+class InfoPanel;
+class PartitionModel;
+class QComboBox;
+class QItemSelectionModel;
+class QLabel;
+class QMenu;
+class QSortFilterProxyModel;
+class QTreeView;
+struct DiskReadResult;
+
+// The window people open: a device chooser, the disk map, the partition list and the
+// sector info dock, with a status line saying how many partitions are misaligned.
+class MainWindow : public QMainWindow
+{
+    Q_OBJECT
+
+public:
+    explicit MainWindow(QWidget *parent = nullptr);
+    ~MainWindow() override;
+
+    // Opens (or re-reads) an image and shows it; reading happens on the worker thread.
+    void openImage(const QString &path, qint64 forcedSectorSize = 0);
+    // Lists the machine's disks and reads them.
+    void scanDisks();
+    // Re-reads every image and disk (View → Refresh).
+    void refresh();
+    // Creates the demo disk in `folder` (kept by the caller for the session) and opens it.
+    void openDemoDisk(const QString &folder);
+    void createPracticeDisk(const PracticeDiskSpec &spec);
+    // Applies and keeps a new policy; every verdict on screen follows at once.
+    void setAlignmentPolicy(const AlignmentPolicy &policy);
+    AlignmentPolicy alignmentPolicy() const;
+
+    QString currentPath() const { return m_shownPath; }
+    QString statusText() const;
+    DiskMapWidget *diskMap() const { return m_map; }
+    QTreeView *partitionView() const { return m_list; }
+    InfoPanel *infoPanel() const { return m_info; }
+    PartitionModel *partitionModel() const { return m_partitions; }
+    QItemSelectionModel *regionSelection() const { return m_selection; }
+    QSortFilterProxyModel *sortedPartitions() const { return m_sorted; }
+    DiskListModel *diskList() const { return m_disks; }
+
+signals:
+    // The current disk has been shown (read, failed, or re-judged); tests wait for it.
+    void diskShown(const QString &path);
+    // A practice or demo image was created (empty path and an error when not).
+    void imageCreated(const QString &path, const QString &error);
+
+private:
+    void createActions();
+    void createCentralArea();
+    void rebuildRecentMenu();
+    void showChosenDisk();
+    void showEntry(int row);
+    void selectFirstInterestingRegion();
+    void updateStatus(int row);
+    void onDiskRead(const QString &path, const DiskReadResult &result);
+    void onImageCreated(const QString &path, const QString &error);
+    void chooseImage();
+    void choosePracticeDisk();
+    void chooseExportFile();
+    void editPreferences();
+    void showAbout();
+    void reportError(const QString &title, const QString &text);
+
+    DiskService *m_service = nullptr;
+    DiskListModel *m_disks = nullptr;
+    PartitionModel *m_partitions = nullptr;
+    QItemSelectionModel *m_selection = nullptr;
+    QSortFilterProxyModel *m_sorted = nullptr;
+    QComboBox *m_chooser = nullptr;
+    DiskMapWidget *m_map = nullptr;
+    QTreeView *m_list = nullptr;
+    InfoPanel *m_info = nullptr;
+    QLabel *m_status = nullptr;
+    QMenu *m_recentMenu = nullptr;
+    QString m_shownPath;
+    int m_shownGeneration = -1;
+};

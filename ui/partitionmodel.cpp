@@ -1,0 +1,162 @@
+#include "partitionmodel.h"
+
+#include "alignmentstyle.h"
+#include "regionnames.h"
+#include "report/humansize.h"
+
+PartitionModel::PartitionModel(QObject *parent) : QAbstractTableModel(parent) {}
+
+void PartitionModel::setDisk(const DiskLayout &layout, const MisalignmentReport &report)
+{
+    beginResetModel();
+    m_layout = layout;
+    m_report = report;
+    m_hasDisk = true;
+    endResetModel();
+    emit verdictsChanged();
+}
+
+void PartitionModel::setReport(const MisalignmentReport &report)
+{
+    m_report = report;
+    if (rowCount() > 0)
+        emit dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
+    emit verdictsChanged();
+}
+
+void PartitionModel::clear()
+{
+    beginResetModel();
+    m_layout = DiskLayout();
+    m_report = MisalignmentReport();
+    m_hasDisk = false;
+    endResetModel();
+    emit verdictsChanged();
+}
+
+AlignmentVerdict PartitionModel::verdict(int row) const
+{
+    return row >= 0 && row < m_report.verdicts.size() ? m_report.verdicts.at(row)
+                                                      : AlignmentVerdict();
+}
+
+int PartitionModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : int(m_layout.regions.size());
+}
+
+int PartitionModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant PartitionModel::data(const QModelIndex &index, int role) const
+{
+    if (!index.isValid() || index.row() >= rowCount())
+        return QVariant();
+    const PartitionInfo &r = region(index.row());
+    const AlignmentVerdict v = verdict(index.row());
+    switch (role) {
+    case Qt::DisplayRole:
+        return displayData(r, v, index.column());
+    case SortRole:
+        return sortData(r, v, index.column());
+    case StatusRole:
+        return int(v.status);
+    case Qt::DecorationRole:
+        if (index.column() == AlignmentColumn)
+            return AlignmentStyle::icon(v.status);
+        break;
+    case Qt::ToolTipRole:
+        if (!r.isFree())
+            return v.explanation(m_report.geometry);
+        break;
+    case Qt::TextAlignmentRole:
+        if (index.column() == FirstSectorColumn || index.column() == LastSectorColumn ||
+            index.column() == SizeColumn)
+            return QVariant(Qt::AlignRight | Qt::AlignVCenter);
+        break;
+    default:
+        break;
+    }
+    return QVariant();
+}
+
+QVariant PartitionModel::displayData(const PartitionInfo &r, const AlignmentVerdict &v,
+                                     int column) const
+{
+    const qint64 sectorSize = m_layout.device.topology.logicalSectorSize;
+    switch (column) {
+    case PartitionColumn:
+        return regionTitle(r);
+    case KindColumn:
+        return regionKindTitle(r.kind);
+    case FilesystemColumn:
+        return r.filesystem;
+    case LabelColumn:
+        return r.label.isEmpty() ? r.name : r.label;
+    case FirstSectorColumn:
+        return QString::number(r.startSector);
+    case LastSectorColumn:
+        return QString::number(r.endSector);
+    case SizeColumn:
+        return humanSize(r.lengthSectors() * sectorSize);
+    case FlagsColumn:
+        return r.flags.join(QStringLiteral(", "));
+    case AlignmentColumn:
+        return AlignmentStyle::title(v.status);
+    default:
+        break;
+    }
+    return QVariant();
+}
+
+QVariant PartitionModel::sortData(const PartitionInfo &r, const AlignmentVerdict &v,
+                                  int column) const
+{
+    switch (column) {
+    case PartitionColumn:
+        // Disk order, so free space sorts where it lies rather than by name.
+        return r.startSector;
+    case FirstSectorColumn:
+        return r.startSector;
+    case LastSectorColumn:
+        return r.endSector;
+    case SizeColumn:
+        return r.lengthSectors();
+    case AlignmentColumn:
+        return int(v.status);
+    default:
+        break;
+    }
+    return displayData(r, v, column);
+}
+
+QVariant PartitionModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return QVariant();
+    switch (section) {
+    case PartitionColumn:
+        return tr("Partition");
+    case KindColumn:
+        return tr("Type");
+    case FilesystemColumn:
+        return tr("Filesystem");
+    case LabelColumn:
+        return tr("Label");
+    case FirstSectorColumn:
+        return tr("First sector");
+    case LastSectorColumn:
+        return tr("Last sector");
+    case SizeColumn:
+        return tr("Size");
+    case FlagsColumn:
+        return tr("Flags");
+    case AlignmentColumn:
+        return tr("Alignment");
+    default:
+        break;
+    }
+    return QVariant();
+}

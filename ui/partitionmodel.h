@@ -1,0 +1,65 @@
+#pragma once
+
+#include "align/misalignmentreport.h"
+#include "table/disklayout.h"
+
+#include <QAbstractTableModel>
+
+// The regions of one disk (partitions and unallocated space, in disk order) with their
+// alignment verdicts. Row i is layout().regions[i]; the map, the list and the info panel all
+// read this model, so they cannot disagree.
+class PartitionModel : public QAbstractTableModel
+{
+    Q_OBJECT
+
+public:
+    enum Column {
+        PartitionColumn,
+        KindColumn,
+        FilesystemColumn,
+        LabelColumn,
+        FirstSectorColumn,
+        LastSectorColumn,
+        SizeColumn,
+        FlagsColumn,
+        AlignmentColumn,
+        ColumnCount
+    };
+    enum Role {
+        SortRole = Qt::UserRole + 1, // raw numbers for numeric columns, text otherwise
+        StatusRole,                  // int(AlignmentStatus)
+    };
+
+    explicit PartitionModel(QObject *parent = nullptr);
+
+    // A new disk: resets the model (and so the selection).
+    void setDisk(const DiskLayout &layout, const MisalignmentReport &report);
+    // Same disk, new policy: only verdicts change, rows and selection stay.
+    void setReport(const MisalignmentReport &report);
+    void clear();
+
+    bool hasDisk() const { return m_hasDisk; }
+    const DiskLayout &layout() const { return m_layout; }
+    const MisalignmentReport &report() const { return m_report; }
+    const PartitionInfo &region(int row) const { return m_layout.regions.at(row); }
+    AlignmentVerdict verdict(int row) const;
+
+    int rowCount(const QModelIndex &parent = QModelIndex()) const override;
+    int columnCount(const QModelIndex &parent = QModelIndex()) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation,
+                        int role = Qt::DisplayRole) const override;
+
+signals:
+    void verdictsChanged();
+
+private:
+    QVariant displayData(const PartitionInfo &region, const AlignmentVerdict &verdict,
+                         int column) const;
+    QVariant sortData(const PartitionInfo &region, const AlignmentVerdict &verdict,
+                      int column) const;
+
+    bool m_hasDisk = false;
+    DiskLayout m_layout;
+    MisalignmentReport m_report;
+};

@@ -1,0 +1,35 @@
+#pragma once
+
+#include "align/alignmentpolicy.h"
+
+#include <QDialog>
+
+class QCheckBox;
+class QComboBox;
+class QDialogButtonBox;
+class QLabel;
+class QLineEdit;
+
+// Preferences: the grain partitions are checked against (1 MiB, 4 KiB or a custom size for
+// RAID stripes and SSD erase blocks) and whether to trust the drive's physical sector size.
+class PreferencesDialog : public QDialog
+{
+    Q_OBJECT
+
+public:
+    explicit PreferencesDialog(const AlignmentPolicy &policy, QWidget *parent = nullptr);
+
+    // The policy as edited; only valid when isValid().
+    AlignmentPolicy policy() const;
+    bool isValid() const;
+
+private:
+    void updateState();
+    std::optional<qint64> grainBytes() const;
+
+    QComboBox *m_grain = nullptr;
+    QLineEdit *m_customGrain = nullptr;
+    QLabel *m_grainHint = nullptr;
+    QCheckBox *m_trustDrive = nullptr;
+    QDialogButtonBox *m_buttons = nullptr;
+};
