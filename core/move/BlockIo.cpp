@@ -2,6 +2,7 @@
 
 #include <QFile>
 
+#include <atomic>
 #include <cerrno>
 #include <fcntl.h>
 #include <linux/fs.h>
@@ -16,38 +17,40 @@ namespace {
 class FileBlockIo : public BlockIo
 {
 public:
-    FileBlockIo(QString path, int fd, int flags, bool direct)
-        : m_path(std::move(path)), m_fd(fd), m_flags(flags), m_direct(direct)
+    // `directFd` is -1 when O_DIRECT is not available for this file.
+    FileBlockIo(QString path, int bufferedFd, int directFd)
+        : m_path(std::move(path)), m_bufferedFd(bufferedFd), m_directFd(directFd),
+          m_direct(directFd >= 0)
     {
     }
-    ~FileBlockIo() override { ::close(m_fd); }
+    ~FileBlockIo() override
+    {
+        ::close(m_bufferedFd);
+        if (m_directFd >= 0)
+            ::close(m_directFd);
+    }
 
     int readAt(void *buffer, std::size_t length, std::uint64_t offset) override
     {
-        int error = transfer(buffer, length, offset, false);
-        if (error == EINVAL && m_direct && dropDirect() == 0)
-            error = transfer(buffer, length, offset, false);
-        return error;
+        return transferWithFallback(buffer, length, offset, false);
     }
 
     int writeAt(const void *buffer, std::size_t length, std::uint64_t offset) override
     {
-        int error = transfer(const_cast<void *>(buffer), length, offset, true);
-        if (error == EINVAL && m_direct && dropDirect() == 0)
-            error = transfer(const_cast<void *>(buffer), length, offset, true);
-        return error;
+        return transferWithFallback(const_cast<void *>(buffer), length, offset, true);
     }
 
-    int sync() override { return ::fdatasync(m_fd) == 0 ? 0 : errno; }
+    // The buffered descriptor's fdatasync covers the direct one too: both name the same file.
+    int sync() override { return ::fdatasync(m_bufferedFd) == 0 ? 0 : errno; }
 
     std::uint64_t size() const override
     {
         struct stat st;
-        if (::fstat(m_fd, &st) != 0)
+        if (::fstat(m_bufferedFd, &st) != 0)
             return 0;
         if (S_ISBLK(st.st_mode)) {
             std::uint64_t bytes = 0;
-            return ::ioctl(m_fd, BLKGETSIZE64, &bytes) == 0 ? bytes : 0;
+            return ::ioctl(m_bufferedFd, BLKGETSIZE64, &bytes) == 0 ? bytes : 0;
         }
         return static_cast<std::uint64_t>(st.st_size);
     }
@@ -55,12 +58,26 @@ public:
     QString path() const override { return m_path; }
 
 private:
-    int transfer(void *buffer, std::size_t length, std::uint64_t offset, bool write)
+    // An unaligned request on an O_DIRECT descriptor fails with EINVAL before any byte moves,
+    // so it is retried buffered, and buffered I/O is kept from then on. Both descriptors stay
+    // open, so a read-ahead on another thread never sees a descriptor closed under it.
+    int transferWithFallback(void *buffer, std::size_t length, std::uint64_t offset, bool write)
+    {
+        if (m_direct.load(std::memory_order_relaxed)) {
+            const int error = transfer(m_directFd, buffer, length, offset, write);
+            if (error != EINVAL)
+                return error;
+            m_direct = false;
+        }
+        return transfer(m_bufferedFd, buffer, length, offset, write);
+    }
+
+    static int transfer(int fd, void *buffer, std::size_t length, std::uint64_t offset, bool write)
     {
         auto *p = static_cast<unsigned char *>(buffer);
         while (length > 0) {
-            const ssize_t done = write ? ::pwrite(m_fd, p, length, static_cast<off_t>(offset))
-                                       : ::pread(m_fd, p, length, static_cast<off_t>(offset));
+            const ssize_t done = write ? ::pwrite(fd, p, length, static_cast<off_t>(offset))
+                                       : ::pread(fd, p, length, static_cast<off_t>(offset));
             if (done < 0) {
                 if (errno == EINTR)
                     continue;
@@ -75,23 +92,10 @@ private:
         return 0;
     }
 
-    // An unaligned request on an O_DIRECT descriptor fails with EINVAL before any byte moves,
-    // so switching to a buffered descriptor and retrying is safe.
-    int dropDirect()
-    {
-        const int fd = ::open(QFile::encodeName(m_path).constData(), m_flags & ~O_DIRECT);
-        if (fd < 0)
-            return errno;
-        ::close(m_fd);
-        m_fd = fd;
-        m_direct = false;
-        return 0;
-    }
-
     QString m_path;
-    int m_fd;
-    int m_flags;
-    bool m_direct;
+    int m_bufferedFd;
+    int m_directFd;
+    std::atomic<bool> m_direct;
 };
 
 } // namespace
@@ -99,13 +103,8 @@ private:
 std::unique_ptr<BlockIo> openFileBlockIo(const QString &path, BlockIo::Access access, int *error)
 {
     const QByteArray name = QFile::encodeName(path);
-    const int baseFlags = O_CLOEXEC | (access == BlockIo::Access::ReadWrite ? O_RDWR : O_RDONLY);
-    bool direct = true;
-    int fd = ::open(name.constData(), baseFlags | O_DIRECT);
-    if (fd < 0 && errno == EINVAL) {
-        direct = false;
-        fd = ::open(name.constData(), baseFlags);
-    }
+    const int flags = O_CLOEXEC | (access == BlockIo::Access::ReadWrite ? O_RDWR : O_RDONLY);
+    const int fd = ::open(name.constData(), flags);
     if (fd < 0) {
         *error = errno;
         return nullptr;
@@ -125,8 +124,9 @@ std::unique_ptr<BlockIo> openFileBlockIo(const QString &path, BlockIo::Access ac
             return nullptr;
         }
     }
+    const int directFd = ::open(name.constData(), flags | O_DIRECT); // -1 where unsupported
     *error = 0;
-    return std::make_unique<FileBlockIo>(path, fd, baseFlags | (direct ? O_DIRECT : 0), direct);
+    return std::make_unique<FileBlockIo>(path, fd, directFd);
 }
 
 } // namespace partwise::move

@@ -12,6 +12,7 @@
 
 #include <cerrno>
 #include <chrono>
+#include <future>
 #include <sys/stat.h>
 
 namespace partwise::move {
@@ -34,6 +35,12 @@ MoveOutcome outcome(MoveOutcome::Status status, const QString &message,
     result.journalPath = journalPath;
     return result;
 }
+
+struct SourceRead
+{
+    int error = 0;
+    std::uint64_t checksum = 0;
+};
 
 QString quoted(const QString &text)
 {
@@ -235,7 +242,6 @@ MoveOutcome DataMover::execute(BlockIo &device, MoveJournal &journal, const Move
 {
     const QString &journalPath = journal.path();
     const QString again = resumeCommand(journalPath, device.path());
-    unsigned char *data = MoveJournal::dataOf(buffer);
     std::uint64_t done = 0;
     for (std::size_t i = 0; i < firstChunk; ++i)
         done += plan.chunks[i].length;
@@ -247,6 +253,41 @@ MoveOutcome DataMover::execute(BlockIo &device, MoveJournal &journal, const Move
         return result;
     };
 
+    // The next chunk's source is read (and checksummed) on another thread while this chunk is
+    // journaled and written. That is safe: in plan order, a chunk's destination never overlaps
+    // the source of the chunk after it.
+    AlignedBuffer spare = journal.makeRecordBuffer();
+    if (spare.isNull())
+        return stopped(MoveOutcome::Status::Cancelled,
+                       QStringLiteral("Not enough memory for a %1 buffer. Run `%2` to finish "
+                                      "the move.")
+                           .arg(formatSize(plan.largestChunk), again));
+    AlignedBuffer *const buffers[2] = {&buffer, &spare};
+    auto readAhead = [&device, &plan, &buffers](std::size_t index) {
+        return std::async(std::launch::async, [&device, &plan, &buffers, index] {
+            const MoveChunk &chunk = plan.chunks[index];
+            unsigned char *data = MoveJournal::dataOf(*buffers[index % 2]);
+            SourceRead read;
+            read.error = device.readAt(data, chunk.length, chunk.sourceOffset);
+            if (read.error == 0)
+                read.checksum = checksum64(data, chunk.length);
+            return read;
+        });
+    };
+    std::future<SourceRead> ahead;
+    if (firstChunk < plan.chunks.size())
+        ahead = readAhead(firstChunk);
+    // Whatever way this returns, no read may still be filling a buffer.
+    struct Drain
+    {
+        std::future<SourceRead> &pending;
+        ~Drain()
+        {
+            if (pending.valid())
+                pending.wait();
+        }
+    } drain{ahead};
+
     for (std::size_t i = firstChunk; i < plan.chunks.size(); ++i) {
         if (cancelled())
             return stopped(MoveOutcome::Status::Cancelled,
@@ -255,24 +296,27 @@ MoveOutcome DataMover::execute(BlockIo &device, MoveJournal &journal, const Move
                                           "partition table says.")
                                .arg(formatSize(done), formatSize(plan.bytesToCopy), again));
         const MoveChunk &chunk = plan.chunks[i];
-        int code = device.readAt(data, chunk.length, chunk.sourceOffset);
-        if (code != 0)
+        AlignedBuffer &current = *buffers[i % 2];
+        const SourceRead read = ahead.get();
+        if (read.error != 0)
             return stopped(MoveOutcome::Status::IoError,
                            QStringLiteral("Reading %1 at byte %2 of %3 failed: %4. The move is "
                                           "paused; run `%5` once the disk is readable.")
                                .arg(formatSize(chunk.length))
                                .arg(chunk.sourceOffset)
-                               .arg(device.path(), errorText(code), again));
-        const std::uint64_t checksum = checksum64(data, chunk.length);
+                               .arg(device.path(), errorText(read.error), again));
+        if (i + 1 < plan.chunks.size())
+            ahead = readAhead(i + 1);
         // The record must be durable before the destination is touched: it marks the previous
         // chunk done and, for an overlapping chunk, holds the only complete copy of its source.
-        code = journal.writeRecord(i, checksum, buffer, chunk.needsJournal ? chunk.length : 0);
+        int code =
+            journal.writeRecord(i, read.checksum, current, chunk.needsJournal ? chunk.length : 0);
         if (code != 0)
             return stopped(MoveOutcome::Status::IoError,
                            QStringLiteral("Writing the move journal %1 failed: %2. The move is "
                                           "paused; make room or fix that disk, then run `%3`.")
                                .arg(journalPath, errorText(code), again));
-        code = device.writeAt(data, chunk.length, chunk.destinationOffset);
+        code = device.writeAt(MoveJournal::dataOf(current), chunk.length, chunk.destinationOffset);
         if (code == 0)
             code = device.sync();
         if (code != 0)

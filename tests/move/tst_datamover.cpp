@@ -373,7 +373,7 @@ private slots:
             faults->file = m_journal;
             faults->writeError = ENOSPC;
             mover.setProgressCallback([&](const MoveProgress &p) {
-                if (p.bytesDone == 12 * MiB)
+                if (p.bytesDone >= 12 * MiB)
                     faults->failWriteAt = 4096;
             });
         }
