@@ -4,7 +4,6 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QRegularExpression>
-#include <QTextStream>
 
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -59,9 +58,9 @@ QStringList mountsOf(const QString &majorMinor, const QString &node)
     QFile f(QStringLiteral("/proc/self/mountinfo"));
     if (!f.open(QIODevice::ReadOnly))
         return out;
-    QTextStream in(&f);
-    while (!in.atEnd()) {
-        const QStringList fields = in.readLine().split(QLatin1Char(' '));
+    // /proc files report size 0: read to EOF rather than trusting atEnd().
+    for (const QByteArray &line : f.readAll().split('\n')) {
+        const QStringList fields = QString::fromLocal8Bit(line).split(QLatin1Char(' '));
         if (fields.size() > 4 && fields[2] == majorMinor)
             out << QStringLiteral("%1 is mounted on %2").arg(node, fields[4]);
     }
