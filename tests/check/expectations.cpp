@@ -39,10 +39,11 @@ int Policy::physicalAssumed() const
 
 ExpectedStatus expectedStatus(const SfdiskPartition &p, const Policy &policy)
 {
-    if (p.kind == QLatin1String("extended"))
-        return {QStringLiteral("container"), 0};
+    // misalignment_bytes is pure geometry (DESIGN.md), so a container reports it too.
     const qint64 firstByte = p.start * policy.logicalSectorSize;
     const qint64 past = firstByte % policy.physicalAssumed();
+    if (p.kind == QLatin1String("extended"))
+        return {QStringLiteral("container"), past};
     if (past != 0)
         return {QStringLiteral("misaligned"), past};
     if (firstByte % policy.grainBytes == 0)
@@ -72,6 +73,11 @@ QStringList verifyDevice(const QJsonObject &device, const SfdiskTable &table, co
     if (device.isEmpty())
         return {QStringLiteral("device missing from the JSON")};
     const QString d = QStringLiteral("device");
+    for (const char *key :
+         {"path", "model", "size_bytes", "logical_sector_size", "physical_sector_size_reported",
+          "physical_sector_size_assumed", "alignment_offset", "grain_bytes", "table", "partitions"})
+        if (!device.contains(QLatin1String(key)))
+            problems << QStringLiteral("device: no \"%1\" field").arg(QLatin1String(key));
     expectEqual(problems, d, "logical_sector_size",
                 device.value(QStringLiteral("logical_sector_size")).toInteger(),
                 qint64(table.sectorSize));
@@ -103,6 +109,9 @@ QStringList verifyDevice(const QJsonObject &device, const SfdiskTable &table, co
             problems << c + QStringLiteral(": missing from the JSON");
             continue;
         }
+        for (const char *key : {"filesystem", "label", "uuid"})
+            if (!j.contains(QLatin1String(key)))
+                problems << c + QStringLiteral(": no \"%1\" field").arg(QLatin1String(key));
         const ExpectedStatus want = expectedStatus(p, policy);
         expectEqual(problems, c, "kind", jsonText(j.value(QStringLiteral("kind"))), p.kind);
         expectEqual(problems, c, "start_sector",

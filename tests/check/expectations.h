@@ -28,7 +28,8 @@ struct ExpectedStatus
 };
 
 // DESIGN.md: misaligned if the first byte is not on the physical sector; aligned if it is on
-// the grain; sector-aligned otherwise; an extended partition is a container.
+// the grain; sector-aligned otherwise; an extended partition is a container (exempt, but its
+// misalignment_bytes is still the start's distance past the physical-sector boundary).
 ExpectedStatus expectedStatus(const SfdiskPartition &p, const Policy &policy);
 // The fixture's table as sfdisk -J reads it (fdisk -b N for non-512 images).
 SfdiskTable expectedTable(const Fixture &fixture);

@@ -155,7 +155,12 @@ Fixture DiskImageBuilder::winXpMbr()
 
 Fixture DiskImageBuilder::oldFdiskCylinder()
 {
-    Fixture f = start(QStringLiteral("old-fdisk-cylinder"));
+    return oldFdiskCylinderAs(QStringLiteral("old-fdisk-cylinder"));
+}
+
+Fixture DiskImageBuilder::oldFdiskCylinderAs(const QString &name)
+{
+    Fixture f = start(name);
     QString e;
     const qint64 cylinder = 16065;
     const bool ok = !createSparse(f.name, 8 * cylinder * 512, &e).isEmpty() &&
@@ -189,7 +194,12 @@ Fixture DiskImageBuilder::handAlignedExtended()
 
 Fixture DiskImageBuilder::gptClassic()
 {
-    Fixture f = start(QStringLiteral("gpt-34-40-2048"));
+    return gptClassicAs(QStringLiteral("gpt-34-40-2048"));
+}
+
+Fixture DiskImageBuilder::gptClassicAs(const QString &name)
+{
+    Fixture f = start(name);
     QString e;
     const bool ok = !createSparse(f.name, 64 * MiB, &e).isEmpty() &&
                     sfdisk(f.path, classicGptScript(), &e) &&
@@ -275,30 +285,19 @@ Fixture DiskImageBuilder::modernGpt()
 
 Fixture DiskImageBuilder::corruptPrimaryGpt()
 {
-    Fixture f = gptClassic();
-    if (!f.ok)
-        return f;
-    const QString moved = QDir(m_dir).filePath(QStringLiteral("gpt-corrupt-primary.img"));
-    QFile::remove(moved);
-    QFile::rename(f.path, moved);
-    f.name = QStringLiteral("gpt-corrupt-primary");
-    f.path = moved;
+    Fixture f = gptClassicAs(QStringLiteral("gpt-corrupt-primary"));
     QString e;
-    return finish(f, breakGptHeader(f.path, 512, &e), e);
+    return f.ok ? finish(f, breakGptHeader(f.path, 512, &e), e) : f;
 }
 
 Fixture DiskImageBuilder::corruptBothGpt()
 {
-    Fixture f = corruptPrimaryGpt();
+    Fixture f = gptClassicAs(QStringLiteral("gpt-corrupt-both"));
     if (!f.ok)
         return f;
-    const QString moved = QDir(m_dir).filePath(QStringLiteral("gpt-corrupt-both.img"));
-    QFile::remove(moved);
-    QFile::rename(f.path, moved);
-    f.name = QStringLiteral("gpt-corrupt-both");
-    f.path = moved;
     QString e;
-    return finish(f, breakGptHeader(f.path, 64 * MiB - 512, &e), e);
+    const bool ok = breakGptHeader(f.path, 512, &e) && breakGptHeader(f.path, 64 * MiB - 512, &e);
+    return finish(f, ok, e);
 }
 
 Fixture DiskImageBuilder::truncatedGpt()
@@ -312,16 +311,9 @@ Fixture DiskImageBuilder::truncatedGpt()
 
 Fixture DiskImageBuilder::truncatedMbr()
 {
-    Fixture f = oldFdiskCylinder();
-    if (!f.ok)
-        return f;
-    const QString moved = QDir(m_dir).filePath(QStringLiteral("mbr-truncated.img"));
-    QFile::remove(moved);
-    QFile::rename(f.path, moved);
-    f.name = QStringLiteral("mbr-truncated");
-    f.path = moved;
+    Fixture f = oldFdiskCylinderAs(QStringLiteral("mbr-truncated"));
     QString e;
-    return finish(f, truncateTo(f.path, 8 * MiB, &e), e);
+    return f.ok ? finish(f, truncateTo(f.path, 8 * MiB, &e), e) : f;
 }
 
 Fixture DiskImageBuilder::garbage()

@@ -77,6 +77,8 @@ public:
 
 private:
     Fixture start(const QString &name) const;
+    Fixture gptClassicAs(const QString &name);
+    Fixture oldFdiskCylinderAs(const QString &name);
     QString m_dir;
 };
 
