@@ -526,39 +526,48 @@ private slots:
         std::mt19937_64 random(seed);
         const std::vector<MoveRequest> cases = crashCases(m_image);
 
-        // How long an uninterrupted move takes, so the kills land all over it.
-        freshImage();
-        QElapsedTimer timer;
-        timer.start();
-        QProcess calibration;
-        runHelper(calibration, helperRunArguments(cases[0], m_journal));
-        QVERIFY(calibration.waitForFinished(120000));
-        QCOMPARE(calibration.exitCode(), 0);
-        const qint64 fullRunUs = std::max<qint64>(timer.nsecsElapsed() / 1000, 1000);
-        qInfo() << "an uninterrupted helper run takes" << fullRunUs / 1000 << "ms";
+        // How long each uninterrupted move takes, so the kills land all over it.
+        std::vector<qint64> fullRunUs;
+        for (const MoveRequest &request : cases) {
+            freshImage();
+            QElapsedTimer timer;
+            timer.start();
+            QProcess calibration;
+            runHelper(calibration, helperRunArguments(request, m_journal));
+            QVERIFY(calibration.waitForFinished(120000));
+            QCOMPARE(calibration.exitCode(), 0);
+            fullRunUs.push_back(std::max<qint64>(timer.nsecsElapsed() / 1000, 1000));
+        }
 
         const int iterations = 12;
+        int interrupted = 0;
         for (int i = 0; i < iterations; ++i) {
-            const MoveRequest &request = cases[random() % cases.size()];
+            const std::size_t which = random() % cases.size();
+            const MoveRequest &request = cases[which];
             freshImage();
             QProcess helper;
             runHelper(helper, helperRunArguments(request, m_journal));
-            const auto delay = std::chrono::microseconds(random() % (fullRunUs * 11 / 10));
+            const auto delay = std::chrono::microseconds(random() % (fullRunUs[which] * 11 / 10));
             std::this_thread::sleep_for(delay);
             helper.kill();
             QVERIFY(helper.waitForFinished(60000));
+            const bool left = QFile::exists(m_journal);
+            interrupted += left ? 1 : 0;
             // Sometimes kill the resume too, before the final in-process resume.
-            if (QFile::exists(m_journal) && random() % 2) {
+            if (left && random() % 2) {
                 QProcess second;
                 runHelper(second, {QStringLiteral("resume"), m_journal});
-                std::this_thread::sleep_for(std::chrono::microseconds(random() % (fullRunUs / 2)));
+                std::this_thread::sleep_for(
+                    std::chrono::microseconds(random() % (fullRunUs[which] / 2)));
                 second.kill();
                 QVERIFY(second.waitForFinished(60000));
             }
-            qInfo() << "iteration" << i << "killed after" << delay.count() << "us, journal"
-                    << (QFile::exists(m_journal) ? "left" : "absent");
+            qInfo() << "iteration" << i << "case" << which << "killed after" << delay.count()
+                    << "us of" << fullRunUs[which] << "us, journal" << (left ? "left" : "absent");
             finishAfterKill(request);
         }
+        // Most kills must land inside a move, or this test would prove little.
+        QVERIFY2(interrupted >= iterations / 3, qPrintable(QString::number(interrupted)));
     }
 
     void crashInsideWritesThenResume()
