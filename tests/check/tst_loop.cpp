@@ -35,7 +35,7 @@ void TestLoop::initTestCase()
     DiskImageBuilder b(m_dir.path());
     const QList<Fixture> all{b.winXpMbr(),   b.oldFdiskCylinder(), b.handAlignedExtended(),
                              b.gptClassic(), b.gpt4kn(),           b.gptMany(),
-                             b.modernMbr(),  b.modernGpt()};
+                             b.modernMbr(),  b.modernGpt(),        b.corruptPrimaryGpt()};
     for (const Fixture &f : all) {
         QVERIFY2(f.ok, qPrintable(f.error));
         m_fixtures.insert(f.name, f);
