@@ -1,0 +1,100 @@
+#include "guitestsupport.h"
+
+#include "disklistmodel.h"
+#include "mainwindow.h"
+#include "partitionmodel.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QSettings>
+#include <QTest>
+#include <QWidget>
+
+namespace guitest {
+
+Expected expectedStatus(qint64 startSector, qint64 logicalSize, qint64 physicalSize,
+                        qint64 grainBytes, bool extended)
+{
+    if (extended)
+        return Expected::Container;
+    const qint64 firstByte = startSector * logicalSize;
+    if (firstByte % physicalSize != 0)
+        return Expected::Misaligned;
+    if (firstByte % grainBytes != 0)
+        return Expected::SectorAligned;
+    return Expected::Aligned;
+}
+
+const char *expectedName(Expected expected)
+{
+    switch (expected) {
+    case Expected::Aligned:
+        return "aligned";
+    case Expected::SectorAligned:
+        return "sector-aligned";
+    case Expected::Misaligned:
+        return "misaligned";
+    case Expected::Container:
+        break;
+    }
+    return "container";
+}
+
+bool waitUntilShown(MainWindow &window, const QString &path, int timeoutMs)
+{
+    const QString absolute = QDir(path).absolutePath();
+    DiskListModel *disks = window.diskList();
+    auto shown = [&] {
+        const int row = disks->rowOf(absolute);
+        return row >= 0 && window.currentPath() == absolute &&
+               disks->entry(row).state != DiskEntry::State::Reading;
+    };
+    return QTest::qWaitFor(shown, timeoutMs);
+}
+
+bool openAndWait(MainWindow &window, const QString &path, int timeoutMs)
+{
+    window.openImage(path);
+    return waitUntilShown(window, path, timeoutMs);
+}
+
+int rowOfPartition(const PartitionModel &model, int number)
+{
+    for (int row = 0; row < model.rowCount(); ++row) {
+        if (!model.region(row).isFree() && model.region(row).number == number)
+            return row;
+    }
+    return -1;
+}
+
+int countRedPixels(const QImage &image, const QRect &rect)
+{
+    int count = 0;
+    const QRect area = rect.intersected(image.rect());
+    for (int y = area.top(); y <= area.bottom(); ++y) {
+        for (int x = area.left(); x <= area.right(); ++x) {
+            const QColor c = image.pixelColor(x, y);
+            if (c.red() > 170 && c.green() < 70 && c.blue() < 70)
+                ++count;
+        }
+    }
+    return count;
+}
+
+QString saveScreenshot(QWidget *widget, const QString &name)
+{
+    const QDir dir(QStringLiteral(PARTWISE_TEST_BUILD_DIR "/screenshots"));
+    dir.mkpath(QStringLiteral("."));
+    const QString path = dir.filePath(name + QStringLiteral(".png"));
+    widget->grab().save(path);
+    return path;
+}
+
+void useTestSettings()
+{
+    QCoreApplication::setOrganizationName(QStringLiteral("PartwiseTests"));
+    QCoreApplication::setApplicationName(QStringLiteral("partwise-gui-tests"));
+    QSettings().clear();
+}
+
+} // namespace guitest

@@ -1,0 +1,362 @@
+#include "editing/createpartitiondialog.h"
+
+#include "align/misalignmentreport.h"
+#include "alignmentstyle.h"
+#include "editing/partitionflags.h"
+#include "fs/filesystemformatter.h"
+#include "report/humansize.h"
+
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QPushButton>
+#include <QTimer>
+#include <QVBoxLayout>
+
+#include <cmath>
+
+namespace {
+
+constexpr qint64 kMiB = qint64(1) << 20;
+constexpr qint64 kGiB = qint64(1) << 30;
+
+// The largest value with `decimals` decimals not above `value`.
+double floorTo(double value, int decimals)
+{
+    const double scale = std::pow(10.0, decimals);
+    return std::floor(value * scale + 1e-9) / scale;
+}
+
+} // namespace
+
+CreatePartitionDialog::CreatePartitionDialog(const DiskLayout &base,
+                                             const QList<Operation> &pending,
+                                             const DiskLayout &shown,
+                                             const PartitionInfo &freeRegion,
+                                             const AlignmentPolicy &policy, QWidget *parent)
+    : QDialog(parent), m_base(base), m_pending(pending), m_shown(shown), m_free(freeRegion),
+      m_policy(policy), m_sectorSize(shown.device.topology.logicalSectorSize)
+{
+    setWindowTitle(tr("Create Partition"));
+    setObjectName(QStringLiteral("createPartitionDialog"));
+    const bool mbr = shown.tableType == QLatin1String("msdos");
+
+    auto *form = new QFormLayout;
+    auto *region = new QLabel(tr("Unallocated space of %1, sectors %2 – %3 (%4-byte sectors)")
+                                  .arg(humanSize(regionBytes()))
+                                  .arg(m_free.startSector)
+                                  .arg(m_free.endSector)
+                                  .arg(m_sectorSize));
+    region->setWordWrap(true);
+    form->addRow(region);
+
+    m_unit = new QComboBox;
+    m_unit->setObjectName(QStringLiteral("unit"));
+    m_unit->addItem(tr("MiB"), int(Unit::MiB));
+    m_unit->addItem(tr("GiB"), int(Unit::GiB));
+    form->addRow(tr("&Units:"), m_unit);
+
+    m_before = new QDoubleSpinBox;
+    m_before->setObjectName(QStringLiteral("freeBefore"));
+    m_before->setAccessibleName(tr("Free space before"));
+    form->addRow(tr("Free space &before:"), m_before);
+    m_size = new QDoubleSpinBox;
+    m_size->setObjectName(QStringLiteral("size"));
+    m_size->setAccessibleName(tr("Size"));
+    m_size->setToolTip(tr("At its maximum the partition takes the rest of the free space."));
+    form->addRow(tr("&Size:"), m_size);
+    m_after = new QLabel;
+    m_after->setObjectName(QStringLiteral("freeAfter"));
+    form->addRow(tr("Free space after:"), m_after);
+
+    m_align = new QComboBox;
+    m_align->setObjectName(QStringLiteral("alignTo"));
+    const QString grainText = m_policy.grainBytes == kMiB
+                                  ? tr("MiB")
+                                  : tr("MiB (grain %1)").arg(humanSize(m_policy.grainBytes));
+    m_align->addItem(grainText, int(AlignTo::Grain));
+    m_align->setItemData(0, tr("Start and end on the grain from the preferences (%1)")
+                                .arg(humanSize(m_policy.grainBytes)),
+                         Qt::ToolTipRole);
+    m_align->addItem(tr("4 KiB"), int(AlignTo::FourKiB));
+    m_align->addItem(tr("Cylinder (legacy)"), int(AlignTo::Cylinder));
+    m_align->addItem(tr("None"), int(AlignTo::None));
+    form->addRow(tr("&Align to:"), m_align);
+
+    m_kind = new QComboBox;
+    m_kind->setObjectName(QStringLiteral("kind"));
+    bool hasExtended = false;
+    for (const PartitionInfo &p : shown.regions)
+        hasExtended = hasExtended || p.kind == PartitionInfo::Kind::Extended;
+    if (m_free.insideExtended) {
+        m_kind->addItem(tr("Logical"), int(PartitionInfo::Kind::Logical));
+    } else {
+        m_kind->addItem(tr("Primary"), int(PartitionInfo::Kind::Primary));
+        if (mbr && !hasExtended)
+            m_kind->addItem(tr("Extended"), int(PartitionInfo::Kind::Extended));
+    }
+    form->addRow(tr("&Kind:"), m_kind);
+    form->setRowVisible(m_kind, mbr);
+
+    m_name = new QLineEdit;
+    m_name->setObjectName(QStringLiteral("partitionName"));
+    m_name->setMaxLength(36); // GPT names are 36 UTF-16 code units
+    m_name->setPlaceholderText(tr("GPT partition name (optional)"));
+    form->addRow(tr("&Name:"), m_name);
+    form->setRowVisible(m_name, !mbr);
+
+    m_filesystem = new QComboBox;
+    m_filesystem->setObjectName(QStringLiteral("filesystem"));
+    m_filesystem->addItem(tr("unformatted"), QString());
+    for (const QString &fs : formattableFilesystems())
+        m_filesystem->addItem(fs, fs);
+    m_filesystem->setCurrentIndex(m_filesystem->findData(QStringLiteral("ext4")));
+    form->addRow(tr("&Filesystem:"), m_filesystem);
+
+    m_label = new QLineEdit;
+    m_label->setObjectName(QStringLiteral("label"));
+    m_label->setPlaceholderText(tr("Filesystem label (optional)"));
+    form->addRow(tr("&Label:"), m_label);
+
+    m_flags = new QListWidget;
+    m_flags->setObjectName(QStringLiteral("flags"));
+    m_flags->setFlow(QListView::LeftToRight);
+    m_flags->setWrapping(true);
+    m_flags->setResizeMode(QListView::Adjust);
+    m_flags->setMaximumHeight(m_flags->fontMetrics().height() * 4 + 8);
+    for (const QString &flag : partitionFlagNames(shown.tableType)) {
+        auto *item = new QListWidgetItem(flag, m_flags);
+        item->setFlags(Qt::ItemIsUserCheckable | Qt::ItemIsEnabled);
+        item->setCheckState(Qt::Unchecked);
+        item->setToolTip(partitionFlagHint(flag));
+    }
+    form->addRow(tr("F&lags:"), m_flags);
+
+    m_result = new QLabel;
+    m_result->setObjectName(QStringLiteral("previewResult"));
+    m_result->setWordWrap(true);
+    m_result->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_result->setMinimumHeight(m_result->fontMetrics().height() * 3);
+
+    m_buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
+    m_buttons->button(QDialogButtonBox::Ok)->setText(tr("&Add to Queue"));
+    connect(m_buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
+    connect(m_buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(form);
+    layout->addWidget(m_result);
+    layout->addWidget(m_buttons);
+
+    setUnit(regionBytes() >= 10 * kGiB ? Unit::GiB : Unit::MiB);
+    m_before->setValue(0);
+    m_size->setValue(m_size->maximum());
+
+    connect(m_unit, &QComboBox::currentIndexChanged, this,
+            [this] { setUnit(Unit(m_unit->currentData().toInt())); });
+    connect(m_before, &QDoubleSpinBox::valueChanged, this, [this] {
+        const bool rest = sizeIsRest();
+        updateLimits();
+        if (rest)
+            m_size->setValue(m_size->maximum());
+        schedulePreview();
+    });
+    connect(m_size, &QDoubleSpinBox::valueChanged, this, &CreatePartitionDialog::schedulePreview);
+    connect(m_align, &QComboBox::currentIndexChanged, this,
+            &CreatePartitionDialog::schedulePreview);
+    connect(m_kind, &QComboBox::currentIndexChanged, this, [this] {
+        const bool extended = m_kind->currentData().toInt() == int(PartitionInfo::Kind::Extended);
+        m_filesystem->setEnabled(!extended);
+        m_label->setEnabled(!extended);
+        m_flags->setEnabled(!extended);
+        schedulePreview();
+    });
+    connect(m_filesystem, &QComboBox::currentIndexChanged, this,
+            &CreatePartitionDialog::schedulePreview);
+    connect(m_name, &QLineEdit::textChanged, this, &CreatePartitionDialog::schedulePreview);
+    connect(m_flags, &QListWidget::itemChanged, this, &CreatePartitionDialog::schedulePreview);
+    runPreview();
+}
+
+qint64 CreatePartitionDialog::unitBytes() const
+{
+    return Unit(m_unit->currentData().toInt()) == Unit::GiB ? kGiB : kMiB;
+}
+
+qint64 CreatePartitionDialog::regionBytes() const
+{
+    return m_free.lengthSectors() * m_sectorSize;
+}
+
+qint64 CreatePartitionDialog::beforeBytes() const
+{
+    return std::llround(m_before->value() * double(unitBytes()));
+}
+
+bool CreatePartitionDialog::sizeIsRest() const
+{
+    return m_size->value() >= m_size->maximum();
+}
+
+void CreatePartitionDialog::setUnit(Unit unit)
+{
+    const bool rest = m_size->maximum() > 0 ? sizeIsRest() : true;
+    const qint64 before = beforeBytes();
+    const qint64 size = std::llround(m_size->value() * double(unitBytes()));
+    const QSignalBlocker b1(m_unit), b2(m_before), b3(m_size);
+    m_unit->setCurrentIndex(m_unit->findData(int(unit)));
+    const int decimals = unit == Unit::GiB ? 2 : 0;
+    const QString suffix = unit == Unit::GiB ? tr(" GiB") : tr(" MiB");
+    for (QDoubleSpinBox *box : {m_before, m_size}) {
+        box->setDecimals(decimals);
+        box->setSuffix(suffix);
+        box->setSingleStep(unit == Unit::GiB ? 0.25 : 1);
+    }
+    m_before->setMaximum(floorTo(double(regionBytes()) / double(unitBytes()), decimals));
+    m_before->setValue(double(before) / double(unitBytes()));
+    updateLimits();
+    m_size->setValue(rest ? m_size->maximum() : double(size) / double(unitBytes()));
+    schedulePreview();
+}
+
+void CreatePartitionDialog::updateLimits()
+{
+    const int decimals = m_size->decimals();
+    const double step = std::pow(10.0, -decimals);
+    const double room = double(regionBytes() - beforeBytes()) / double(unitBytes());
+    m_size->setMinimum(std::min(step, floorTo(room, decimals)));
+    m_size->setMaximum(std::max(m_size->minimum(), floorTo(room, decimals)));
+}
+
+void CreatePartitionDialog::setSizeBytes(qint64 bytes)
+{
+    m_size->setValue(double(bytes) / double(unitBytes()));
+}
+
+void CreatePartitionDialog::setBeforeBytes(qint64 bytes)
+{
+    m_before->setValue(double(bytes) / double(unitBytes()));
+}
+
+void CreatePartitionDialog::setAlignTo(AlignTo mode)
+{
+    m_align->setCurrentIndex(m_align->findData(int(mode)));
+}
+
+void CreatePartitionDialog::setKind(PartitionInfo::Kind kind)
+{
+    const int index = m_kind->findData(int(kind));
+    if (index >= 0)
+        m_kind->setCurrentIndex(index);
+}
+
+void CreatePartitionDialog::setFilesystem(const QString &filesystem)
+{
+    m_filesystem->setCurrentIndex(std::max(0, m_filesystem->findData(filesystem)));
+}
+
+void CreatePartitionDialog::setLabel(const QString &label)
+{
+    m_label->setText(label);
+}
+
+void CreatePartitionDialog::setName(const QString &name)
+{
+    m_name->setText(name);
+}
+
+void CreatePartitionDialog::setFlags(const QStringList &flags)
+{
+    for (int i = 0; i < m_flags->count(); ++i) {
+        QListWidgetItem *item = m_flags->item(i);
+        item->setCheckState(flags.contains(item->text()) ? Qt::Checked : Qt::Unchecked);
+    }
+}
+
+Operation CreatePartitionDialog::operation() const
+{
+    Operation op;
+    op.type = Operation::Type::Create;
+    op.kind = PartitionInfo::Kind(m_kind->currentData().toInt());
+    op.startBytes = m_free.startSector * m_sectorSize + beforeBytes();
+    op.sizeBytes = sizeIsRest() ? -1 : std::llround(m_size->value() * double(unitBytes()));
+    op.alignTo = AlignTo(m_align->currentData().toInt());
+    if (m_shown.tableType == QLatin1String("gpt"))
+        op.name = m_name->text().trimmed();
+    if (op.kind != PartitionInfo::Kind::Extended) {
+        op.filesystem = m_filesystem->currentData().toString();
+        op.label = op.filesystem.isEmpty() ? QString() : m_label->text().trimmed();
+        for (int i = 0; i < m_flags->count(); ++i)
+            if (m_flags->item(i)->checkState() == Qt::Checked)
+                op.flags << m_flags->item(i)->text();
+    }
+    return op;
+}
+
+QString CreatePartitionDialog::previewText() const
+{
+    return m_result->text();
+}
+
+void CreatePartitionDialog::schedulePreview()
+{
+    if (m_previewScheduled)
+        return;
+    m_previewScheduled = true;
+    QTimer::singleShot(0, this, &CreatePartitionDialog::runPreview);
+}
+
+void CreatePartitionDialog::runPreview()
+{
+    m_previewScheduled = false;
+    const Operation op = operation();
+    QList<Operation> ops = m_pending;
+    ops << op;
+    const PreviewResult result = previewOperations(m_base, ops, m_policy);
+    m_previewed.reset();
+    int row = -1;
+    if (result.ok) {
+        for (int i = 0; i < result.layout.regions.size(); ++i) {
+            const PartitionInfo &p = result.layout.regions.at(i);
+            if (!p.isFree() && p.kind == op.kind && p.startSector >= m_free.startSector &&
+                p.startSector <= m_free.endSector) {
+                m_previewed = p;
+                row = i;
+                break;
+            }
+        }
+    }
+    QPushButton *ok = m_buttons->button(QDialogButtonBox::Ok);
+    if (!m_previewed) {
+        m_result->setText(result.ok ? tr("libparted did not place the partition here.")
+                                    : result.error);
+        m_result->setStyleSheet(QStringLiteral("color: #b00020;"));
+        m_after->clear();
+        ok->setEnabled(false);
+        return;
+    }
+    const PartitionInfo &p = *m_previewed;
+    const MisalignmentReport report = analyzeAlignment(result.layout, m_policy);
+    const AlignmentVerdict verdict = report.verdicts.value(row);
+    QString text = tr("Partition %1: sectors %2 – %3, %4")
+                       .arg(p.number)
+                       .arg(p.startSector)
+                       .arg(p.endSector)
+                       .arg(humanSize(p.lengthSectors() * m_sectorSize));
+    if (verdict.status != AlignmentStatus::NotApplicable &&
+        verdict.status != AlignmentStatus::Container)
+        text += tr(" — %1: %2")
+                    .arg(AlignmentStyle::title(verdict.status),
+                         verdict.explanation(report.geometry));
+    m_result->setText(text);
+    m_result->setStyleSheet(verdict.status == AlignmentStatus::Misaligned
+                                ? QStringLiteral("color: #b00020;")
+                                : QString());
+    m_after->setText(humanSize((m_free.endSector - p.endSector) * m_sectorSize));
+    ok->setEnabled(true);
+}

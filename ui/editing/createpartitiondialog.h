@@ -1,0 +1,83 @@
+#pragma once
+
+#include "align/alignmentpolicy.h"
+#include "ops/operation.h"
+#include "ops/operationpreview.h"
+#include "table/disklayout.h"
+
+#include <QDialog>
+#include <QList>
+
+#include <optional>
+
+class QComboBox;
+class QDialogButtonBox;
+class QDoubleSpinBox;
+class QLabel;
+class QLineEdit;
+class QListWidget;
+
+// New partition in one free region: size and free space before it in MiB or GiB, bounded by
+// the region; "Align to" (MiB by default: the preferences' grain); kind on MBR, name on GPT;
+// filesystem, label and flags. The resulting sectors shown are libparted's, from
+// previewOperations() on the disk as read plus the pending queue plus this operation: the
+// dialog converts units and nothing else.
+class CreatePartitionDialog : public QDialog
+{
+    Q_OBJECT
+
+public:
+    // `base`: the disk as read; `pending`: the queue before this operation; `shown`: their
+    // preview, which `freeRegion` belongs to.
+    CreatePartitionDialog(const DiskLayout &base, const QList<Operation> &pending,
+                          const DiskLayout &shown, const PartitionInfo &freeRegion,
+                          const AlignmentPolicy &policy, QWidget *parent = nullptr);
+
+    Operation operation() const;
+    // The partition as libparted would place it, when the preview succeeds.
+    std::optional<PartitionInfo> previewedPartition() const { return m_previewed; }
+    QString previewText() const;
+
+    // Units of the spin boxes.
+    enum class Unit { MiB, GiB };
+    void setUnit(Unit unit);
+    void setSizeBytes(qint64 bytes);   // clamped to the region; the region's end means "the rest"
+    void setBeforeBytes(qint64 bytes); // free space left before the partition
+    void setAlignTo(AlignTo mode);
+    void setKind(PartitionInfo::Kind kind);
+    void setFilesystem(const QString &filesystem); // empty: unformatted
+    void setLabel(const QString &label);
+    void setName(const QString &name);
+    void setFlags(const QStringList &flags);
+
+private:
+    qint64 unitBytes() const;
+    qint64 regionBytes() const;
+    qint64 beforeBytes() const;
+    bool sizeIsRest() const;
+    void updateLimits();
+    void schedulePreview();
+    void runPreview();
+
+    DiskLayout m_base;
+    QList<Operation> m_pending;
+    DiskLayout m_shown;
+    PartitionInfo m_free;
+    AlignmentPolicy m_policy;
+    qint64 m_sectorSize = 512;
+    bool m_previewScheduled = false;
+    std::optional<PartitionInfo> m_previewed;
+
+    QComboBox *m_unit = nullptr;
+    QDoubleSpinBox *m_before = nullptr;
+    QDoubleSpinBox *m_size = nullptr;
+    QLabel *m_after = nullptr;
+    QComboBox *m_align = nullptr;
+    QComboBox *m_kind = nullptr;
+    QLineEdit *m_name = nullptr;
+    QComboBox *m_filesystem = nullptr;
+    QLineEdit *m_label = nullptr;
+    QListWidget *m_flags = nullptr;
+    QLabel *m_result = nullptr;
+    QDialogButtonBox *m_buttons = nullptr;
+};
