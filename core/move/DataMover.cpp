@@ -186,6 +186,12 @@ MoveOutcome DataMover::resume(const QString &journalPath, const QString &deviceP
                        journalPath);
 
     AlignedBuffer buffer = journal->makeRecordBuffer();
+    if (buffer.isNull())
+        return outcome(MoveOutcome::Status::IoError,
+                       QStringLiteral("Not enough memory for a %1 buffer. Nothing was changed; "
+                                      "run `%2` with more memory free.")
+                           .arg(formatSize(plan.largestChunk), again),
+                       journalPath);
     const MoveJournal::Record record = journal->latestRecord(buffer, &code);
     if (code != 0)
         return outcome(MoveOutcome::Status::IoError,
@@ -196,7 +202,7 @@ MoveOutcome DataMover::resume(const QString &journalPath, const QString &deviceP
     if (!record.valid)
         return execute(*device, *journal, plan, buffer, 0); // killed before the first record
     if (record.sequence == journal->verifiedSequence())
-        return finish(*journal, buffer);
+        return finish(*journal);
     if (record.sequence == journal->copyFinishedSequence())
         return verify(*device, *journal, plan, buffer);
 
@@ -385,10 +391,10 @@ MoveOutcome DataMover::verify(BlockIo &device, MoveJournal &journal, const MoveP
                                       "moved; run `%3` to record it.")
                            .arg(journalPath, errorText(code), again),
                        journalPath);
-    return finish(journal, buffer);
+    return finish(journal);
 }
 
-MoveOutcome DataMover::finish(MoveJournal &journal, AlignedBuffer &)
+MoveOutcome DataMover::finish(MoveJournal &journal)
 {
     MoveOutcome result = outcome(
         MoveOutcome::Status::Completed,

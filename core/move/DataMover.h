@@ -54,7 +54,7 @@ private:
                         AlignedBuffer &buffer, std::size_t firstChunk);
     MoveOutcome verify(BlockIo &device, MoveJournal &journal, const MovePlan &plan,
                        AlignedBuffer &buffer);
-    MoveOutcome finish(MoveJournal &journal, AlignedBuffer &buffer);
+    MoveOutcome finish(MoveJournal &journal);
     bool cancelled() const { return m_cancel && m_cancel->load(std::memory_order_relaxed); }
     void report(MoveProgress::Phase phase, std::uint64_t done, std::uint64_t total);
 
