@@ -20,6 +20,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 if ! cpack -G DEB --config "$build/CPackConfig.cmake" -B "$work" >"$work/cpack.log" 2>&1; then
     cat "$work/cpack.log"
+    find "$work" -name '*Output.log' -exec tail -n 40 {} +
     fail "cpack -G DEB"
 fi
 set -- "$work"/*.deb
