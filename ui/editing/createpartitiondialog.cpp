@@ -80,8 +80,9 @@ CreatePartitionDialog::CreatePartitionDialog(const DiskLayout &base,
                                   ? tr("MiB")
                                   : tr("MiB (grain %1)").arg(humanSize(m_policy.grainBytes));
     m_align->addItem(grainText, int(AlignTo::Grain));
-    m_align->setItemData(0, tr("Start and end on the grain from the preferences (%1)")
-                                .arg(humanSize(m_policy.grainBytes)),
+    m_align->setItemData(0,
+                         tr("Start and end on the grain from the preferences (%1)")
+                             .arg(humanSize(m_policy.grainBytes)),
                          Qt::ToolTipRole);
     m_align->addItem(tr("4 KiB"), int(AlignTo::FourKiB));
     m_align->addItem(tr("Cylinder (legacy)"), int(AlignTo::Cylinder));
@@ -350,9 +351,9 @@ void CreatePartitionDialog::runPreview()
                        .arg(humanSize(p.lengthSectors() * m_sectorSize));
     if (verdict.status != AlignmentStatus::NotApplicable &&
         verdict.status != AlignmentStatus::Container)
-        text += tr(" — %1: %2")
-                    .arg(AlignmentStyle::title(verdict.status),
-                         verdict.explanation(report.geometry));
+        text +=
+            tr(" — %1: %2")
+                .arg(AlignmentStyle::title(verdict.status), verdict.explanation(report.geometry));
     m_result->setText(text);
     m_result->setStyleSheet(verdict.status == AlignmentStatus::Misaligned
                                 ? QStringLiteral("color: #b00020;")

@@ -7,6 +7,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QCoreApplication>
 #include <QDialogButtonBox>
 #include <QFormLayout>
 #include <QInputDialog>
@@ -42,13 +43,12 @@ NewTableDialog::NewTableDialog(const DiskLayout &shown, QWidget *parent) : QDial
     warningRow->addWidget(icon, 0, Qt::AlignTop);
     const int count = int(shown.partitions().size());
     auto *warning = new QLabel(
-        count > 0
-            ? tr("<b>A new partition table erases all %n partition(s) on %1.</b> Their data "
-                 "becomes unreachable once the queue is applied.",
-                 nullptr, count)
-                  .arg(shown.device.path.toHtmlEscaped())
-            : tr("<b>A new partition table replaces whatever %1 holds.</b>")
-                  .arg(shown.device.path.toHtmlEscaped()));
+        count > 0 ? tr("<b>A new partition table erases all %n partition(s) on %1.</b> Their data "
+                       "becomes unreachable once the queue is applied.",
+                       nullptr, count)
+                        .arg(shown.device.path.toHtmlEscaped())
+                  : tr("<b>A new partition table replaces whatever %1 holds.</b>")
+                        .arg(shown.device.path.toHtmlEscaped()));
     warning->setWordWrap(true);
     warningRow->addWidget(warning, 1);
     layout->addLayout(warningRow);
@@ -78,9 +78,9 @@ FormatDialog::FormatDialog(const PartitionInfo &partition, QWidget *parent)
     setObjectName(QStringLiteral("formatDialog"));
     auto *layout = new QVBoxLayout(this);
     auto *text = new QLabel(tr("Creating a filesystem erases what %1 holds now (%2).")
-                                .arg(regionTitle(partition),
-                                     partition.filesystem.isEmpty() ? tr("no filesystem found")
-                                                                    : partition.filesystem));
+                                .arg(regionTitle(partition), partition.filesystem.isEmpty()
+                                                                 ? tr("no filesystem found")
+                                                                 : partition.filesystem));
     text->setWordWrap(true);
     layout->addWidget(text);
     auto *form = new QFormLayout;
@@ -108,8 +108,7 @@ Operation FormatDialog::operation() const
     return op;
 }
 
-FlagsDialog::FlagsDialog(const PartitionInfo &partition, const QString &tableType,
-                         QWidget *parent)
+FlagsDialog::FlagsDialog(const PartitionInfo &partition, const QString &tableType, QWidget *parent)
     : QDialog(parent), m_partition(partition)
 {
     setWindowTitle(tr("Flags of %1").arg(regionTitle(partition)));
@@ -155,11 +154,11 @@ CheckDialog::CheckDialog(const PartitionInfo &partition, QWidget *parent)
     setWindowTitle(tr("Check %1").arg(regionTitle(partition)));
     setObjectName(QStringLiteral("checkDialog"));
     auto *layout = new QVBoxLayout(this);
-    auto *text = new QLabel(tr("Check the %1 filesystem on %2 with its own fsck tool. "
-                               "Without repair, nothing on the disk is changed.")
-                                .arg(partition.filesystem.isEmpty() ? tr("unknown")
-                                                                    : partition.filesystem,
-                                     regionTitle(partition)));
+    auto *text =
+        new QLabel(tr("Check the %1 filesystem on %2 with its own fsck tool. "
+                      "Without repair, nothing on the disk is changed.")
+                       .arg(partition.filesystem.isEmpty() ? tr("unknown") : partition.filesystem,
+                            regionTitle(partition)));
     text->setWordWrap(true);
     layout->addWidget(text);
     m_repair = new QCheckBox(tr("&Repair problems that are found"));

@@ -5,17 +5,17 @@
 QStringList partitionFlagNames(const QString &tableType)
 {
     if (tableType == QLatin1String("msdos"))
-        return {QStringLiteral("boot"), QStringLiteral("esp"),  QStringLiteral("lba"),
+        return {QStringLiteral("boot"),   QStringLiteral("esp"),  QStringLiteral("lba"),
                 QStringLiteral("hidden"), QStringLiteral("lvm"),  QStringLiteral("raid"),
-                QStringLiteral("swap"), QStringLiteral("diag"), QStringLiteral("prep"),
-                QStringLiteral("palo"), QStringLiteral("irst")};
-    return {QStringLiteral("boot"),        QStringLiteral("esp"),
-            QStringLiteral("bios_grub"),   QStringLiteral("legacy_boot"),
-            QStringLiteral("msftdata"),    QStringLiteral("msftres"),
-            QStringLiteral("hidden"),      QStringLiteral("diag"),
-            QStringLiteral("lvm"),         QStringLiteral("raid"),
-            QStringLiteral("swap"),        QStringLiteral("irst"),
-            QStringLiteral("linux-home"),  QStringLiteral("chromeos_kernel"),
+                QStringLiteral("swap"),   QStringLiteral("diag"), QStringLiteral("prep"),
+                QStringLiteral("palo"),   QStringLiteral("irst")};
+    return {QStringLiteral("boot"),       QStringLiteral("esp"),
+            QStringLiteral("bios_grub"),  QStringLiteral("legacy_boot"),
+            QStringLiteral("msftdata"),   QStringLiteral("msftres"),
+            QStringLiteral("hidden"),     QStringLiteral("diag"),
+            QStringLiteral("lvm"),        QStringLiteral("raid"),
+            QStringLiteral("swap"),       QStringLiteral("irst"),
+            QStringLiteral("linux-home"), QStringLiteral("chromeos_kernel"),
             QStringLiteral("bls_boot")};
 }
 

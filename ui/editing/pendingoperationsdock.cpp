@@ -35,9 +35,11 @@ void PendingOperationsDock::setActions(QAction *undo, QAction *redo, QAction *cl
     auto *grid = new QGridLayout(m_buttons);
     grid->setContentsMargins(0, 0, 0, 0);
     // Short captions: the menu's Undo/Redo texts name the whole operation.
-    const QList<QPair<QAction *, QString>> buttons = {
-        {undo, tr("&Undo")},        {redo, tr("&Redo")},   {clear, tr("C&lear")},
-        {savePlan, tr("Save &Plan…")}, {apply, tr("&Apply")}};
+    const QList<QPair<QAction *, QString>> buttons = {{undo, tr("&Undo")},
+                                                      {redo, tr("&Redo")},
+                                                      {clear, tr("C&lear")},
+                                                      {savePlan, tr("Save &Plan…")},
+                                                      {apply, tr("&Apply")}};
     int i = 0;
     for (const auto &[action, caption] : buttons) {
         auto *button = new QPushButton(caption);

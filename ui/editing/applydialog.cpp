@@ -1,0 +1,251 @@
+#include "editing/applydialog.h"
+
+#include <QCloseEvent>
+#include <QDialogButtonBox>
+#include <QDir>
+#include <QFile>
+#include <QFileDialog>
+#include <QFontDatabase>
+#include <QLabel>
+#include <QMessageBox>
+#include <QPlainTextEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QThread>
+#include <QVBoxLayout>
+
+namespace {
+
+QMessageBox::Icon iconFor(PartedMessage::Severity severity)
+{
+    switch (severity) {
+    case PartedMessage::Severity::Information:
+        return QMessageBox::Information;
+    case PartedMessage::Severity::Warning:
+        return QMessageBox::Warning;
+    case PartedMessage::Severity::Error:
+    case PartedMessage::Severity::Fatal:
+        break;
+    }
+    return QMessageBox::Critical;
+}
+
+QMessageBox::ButtonRole roleFor(const QString &choice)
+{
+    const QString c = choice.toLower();
+    if (c == QLatin1String("cancel") || c == QLatin1String("no"))
+        return QMessageBox::RejectRole;
+    if (c == QLatin1String("ignore"))
+        return QMessageBox::DestructiveRole;
+    return QMessageBox::AcceptRole;
+}
+
+} // namespace
+
+ApplyDialog::ApplyDialog(const QString &target, const QList<Operation> &operations,
+                         const ApplyOptions &options, QWidget *parent)
+    : QDialog(parent), m_target(target), m_operations(operations), m_options(options)
+{
+    setWindowTitle(tr("Apply Pending Operations"));
+    setObjectName(QStringLiteral("applyDialog"));
+    auto *layout = new QVBoxLayout(this);
+    m_status = new QLabel(
+        tr("Ready to apply %n operation(s) to %1.", nullptr, int(operations.size())).arg(target));
+    m_status->setObjectName(QStringLiteral("applyStatus"));
+    m_status->setWordWrap(true);
+    m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    layout->addWidget(m_status);
+    m_progress = new QProgressBar;
+    m_progress->setObjectName(QStringLiteral("applyProgress"));
+    m_progress->setRange(0, std::max<int>(1, int(operations.size())));
+    m_progress->setValue(0);
+    m_progress->setFormat(tr("%v of %m"));
+    layout->addWidget(m_progress);
+    m_log = new QPlainTextEdit;
+    m_log->setObjectName(QStringLiteral("applyLog"));
+    m_log->setReadOnly(true);
+    m_log->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_log->setAccessibleName(tr("Apply log"));
+    m_log->setMinimumSize(560, 240);
+    layout->addWidget(m_log, 1);
+    m_buttons = new QDialogButtonBox(QDialogButtonBox::Close);
+    m_saveLog = m_buttons->addButton(tr("&Save Log…"), QDialogButtonBox::ActionRole);
+    m_saveLog->setObjectName(QStringLiteral("saveLogButton"));
+    connect(m_saveLog, &QPushButton::clicked, this, &ApplyDialog::chooseLogFile);
+    connect(m_buttons, &QDialogButtonBox::rejected, this, &ApplyDialog::reject);
+    layout->addWidget(m_buttons);
+}
+
+ApplyDialog::~ApplyDialog()
+{
+    if (m_thread) {
+        m_thread->wait();
+        delete m_thread;
+    }
+}
+
+void ApplyDialog::start()
+{
+    if (m_thread)
+        return;
+    m_running = true;
+    m_buttons->button(QDialogButtonBox::Close)->setEnabled(false);
+    m_status->setText(
+        tr("Applying %n operation(s) to %1…", nullptr, int(m_operations.size())).arg(m_target));
+    appendLog(
+        tr("Applying %n operation(s) to %1", nullptr, int(m_operations.size())).arg(m_target));
+    for (int i = 0; i < m_operations.size(); ++i)
+        appendLog(QStringLiteral("  %1. %2").arg(i + 1).arg(m_operations.at(i).description()));
+
+    const QString target = m_target;
+    const QList<Operation> operations = m_operations;
+    const ApplyOptions options = m_options;
+    m_thread = QThread::create([this, target, operations, options] {
+        ApplyCallbacks callbacks;
+        callbacks.log = [this](const QString &line) {
+            QMetaObject::invokeMethod(
+                this,
+                [this, line] {
+                    m_sawLog = true;
+                    appendLog(line);
+                },
+                Qt::QueuedConnection);
+        };
+        callbacks.progress = [this](int done, int total) {
+            QMetaObject::invokeMethod(
+                this, [this, done, total] { onProgress(done, total); }, Qt::QueuedConnection);
+        };
+        callbacks.ask = [this](const PartedMessage &message) {
+            // The worker waits here until the person has answered on the GUI thread.
+            QString answer;
+            QMetaObject::invokeMethod(
+                this, [this, &message, &answer] { answer = askUser(message); },
+                Qt::BlockingQueuedConnection);
+            return answer;
+        };
+        m_result = applyOperations(target, operations, options, callbacks);
+    });
+    m_thread->setObjectName(QStringLiteral("partwise-apply"));
+    connect(m_thread, &QThread::finished, this, &ApplyDialog::onWorkerDone);
+    m_thread->start();
+}
+
+int ApplyDialog::exec()
+{
+    start();
+    return QDialog::exec();
+}
+
+QString ApplyDialog::askUser(const PartedMessage &message)
+{
+    QString answer;
+    if (m_questionHandler) {
+        answer = m_questionHandler(message);
+    } else {
+        QMessageBox box(iconFor(message.severity), tr("libparted asks"), message.text,
+                        QMessageBox::NoButton, this);
+        box.setObjectName(QStringLiteral("partedQuestion"));
+        QList<QPair<QAbstractButton *, QString>> buttons;
+        for (const QString &choice : message.choices)
+            buttons.append({box.addButton(choice, roleFor(choice)), choice});
+        if (buttons.isEmpty())
+            box.addButton(QMessageBox::Ok);
+        box.exec();
+        for (const auto &[button, choice] : buttons)
+            if (box.clickedButton() == button)
+                answer = choice;
+        if (answer.isEmpty() && message.choices.contains(QStringLiteral("Cancel")))
+            answer = QStringLiteral("Cancel");
+    }
+    appendLog(
+        tr("libparted: %1 → %2").arg(message.text, answer.isEmpty() ? tr("(cancelled)") : answer));
+    return answer;
+}
+
+void ApplyDialog::appendLog(const QString &line)
+{
+    m_log->appendPlainText(line);
+}
+
+void ApplyDialog::onProgress(int done, int total)
+{
+    m_progress->setRange(0, std::max(1, total));
+    m_progress->setValue(done);
+    if (done < total)
+        m_status->setText(tr("Applying operation %1 of %2…").arg(done + 1).arg(total));
+}
+
+void ApplyDialog::onWorkerDone()
+{
+    m_running = false;
+    m_finished = true;
+    if (!m_sawLog)
+        for (const QString &line : std::as_const(m_result.log))
+            appendLog(line);
+    if (m_result.ok) {
+        m_progress->setValue(m_progress->maximum());
+        m_status->setText(
+            tr("Done: all %n operation(s) were applied to %1.", nullptr, int(m_operations.size()))
+                .arg(m_target));
+        m_status->setStyleSheet(QString());
+        appendLog(tr("Done."));
+    } else {
+        m_progress->setValue(m_result.completed);
+        m_status->setText(tr("Stopped after %1 of %2 operations. %3")
+                              .arg(m_result.completed)
+                              .arg(m_operations.size())
+                              .arg(m_result.error));
+        m_status->setStyleSheet(QStringLiteral("color: #b00020;"));
+        appendLog(tr("Failed: %1").arg(m_result.error));
+    }
+    if (!m_result.backupFolder.isEmpty() && !logText().contains(m_result.backupFolder))
+        appendLog(tr("Partition table backup: %1").arg(m_result.backupFolder));
+    m_buttons->button(QDialogButtonBox::Close)->setEnabled(true);
+    emit applyFinished(m_result.ok);
+}
+
+QString ApplyDialog::logText() const
+{
+    return m_log->toPlainText();
+}
+
+bool ApplyDialog::saveLog(const QString &path, QString *error) const
+{
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate | QIODevice::Text) ||
+        file.write(logText().toUtf8() + '\n') < 0) {
+        if (error)
+            *error = file.errorString();
+        return false;
+    }
+    return true;
+}
+
+void ApplyDialog::chooseLogFile()
+{
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Save Apply Log"), QDir::home().filePath(QStringLiteral("partwise-apply.log")),
+        tr("Log files (*.log *.txt);;All files (*)"));
+    if (path.isEmpty())
+        return;
+    QString error;
+    if (!saveLog(path, &error))
+        QMessageBox::warning(this, tr("Save Apply Log"),
+                             tr("Cannot write %1: %2").arg(path, error));
+}
+
+void ApplyDialog::closeEvent(QCloseEvent *event)
+{
+    if (m_running) {
+        event->ignore(); // the disk is being written: there is no safe way to stop halfway
+        return;
+    }
+    QDialog::closeEvent(event);
+}
+
+void ApplyDialog::reject()
+{
+    if (m_running)
+        return;
+    QDialog::reject();
+}

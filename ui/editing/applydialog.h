@@ -1,0 +1,74 @@
+#pragma once
+
+#include "ops/applyrunner.h"
+
+#include <QDialog>
+
+#include <functional>
+
+class QDialogButtonBox;
+class QLabel;
+class QPlainTextEdit;
+class QProgressBar;
+class QPushButton;
+class QThread;
+
+// Applies a queue to one disk: applyOperations() runs on a worker thread while this dialog
+// shows its progress and its detailed log (which can be saved). Apply stops at the first
+// failure; the error it reports says what state the disk is in and where the backup is.
+// libparted's questions come back to the GUI thread (BlockingQueuedConnection) and are asked
+// in a message box with libparted's own choices.
+class ApplyDialog : public QDialog
+{
+    Q_OBJECT
+
+public:
+    ApplyDialog(const QString &target, const QList<Operation> &operations,
+                const ApplyOptions &options, QWidget *parent = nullptr);
+    ~ApplyDialog() override;
+
+    // Starts the worker (once). exec() starts it too.
+    void start();
+    bool isRunning() const { return m_running; }
+    bool isFinished() const { return m_finished; }
+    ApplyResult result() const { return m_result; }
+    QString logText() const;
+    bool saveLog(const QString &path, QString *error) const;
+
+    // Answers libparted's questions instead of the message box (tests, scripted use).
+    // Called on the GUI thread.
+    using QuestionHandler = std::function<QString(const PartedMessage &)>;
+    void setQuestionHandler(QuestionHandler handler) { m_questionHandler = std::move(handler); }
+
+    int exec() override;
+
+signals:
+    void applyFinished(bool ok);
+
+protected:
+    void closeEvent(QCloseEvent *event) override;
+    void reject() override;
+
+private:
+    QString askUser(const PartedMessage &message);
+    void appendLog(const QString &line);
+    void onProgress(int done, int total);
+    void onWorkerDone();
+    void chooseLogFile();
+
+    QString m_target;
+    QList<Operation> m_operations;
+    ApplyOptions m_options;
+    QuestionHandler m_questionHandler;
+    QThread *m_thread = nullptr;
+    bool m_running = false;
+    bool m_finished = false;
+    bool m_sawLog = false;
+    ApplyResult m_result;
+
+    QLabel *m_status = nullptr;
+    QProgressBar *m_progress = nullptr;
+    QPlainTextEdit *m_log = nullptr;
+    QPushButton *m_saveLog = nullptr;
+    QDialogButtonBox *m_buttons = nullptr;
+};

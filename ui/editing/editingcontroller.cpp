@@ -1,0 +1,501 @@
+#include "editing/editingcontroller.h"
+
+#include "editing/applydialog.h"
+#include "editing/createpartitiondialog.h"
+#include "editing/operationdialogs.h"
+#include "editing/pendingoperations.h"
+#include "editing/pendingoperationsdock.h"
+#include "ops/planfile.h"
+#include "regionnames.h"
+
+#include <QAction>
+#include <QDir>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QItemSelectionModel>
+#include <QMainWindow>
+#include <QMenu>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QSettings>
+#include <QUndoGroup>
+#include <QUndoStack>
+
+EditingController *EditingController::install(QMainWindow *window, const EditingHooks &hooks)
+{
+    return new EditingController(window, hooks);
+}
+
+EditingController::EditingController(QMainWindow *window, const EditingHooks &hooks)
+    : QObject(window), m_window(window), m_hooks(hooks)
+{
+    setObjectName(QStringLiteral("editingController"));
+    m_group = new QUndoGroup(this);
+    createActions();
+
+    m_dock = new PendingOperationsDock(m_group, window);
+    m_dock->setActions(action(Action::Undo), action(Action::Redo), action(Action::Clear),
+                       action(Action::SavePlan), action(Action::Apply));
+    window->addDockWidget(Qt::RightDockWidgetArea, m_dock);
+
+    m_menu = new QMenu(tr("&Edit"), window);
+    m_menu->setObjectName(QStringLiteral("editMenu"));
+    m_menu->addAction(action(Action::Undo));
+    m_menu->addAction(action(Action::Redo));
+    m_menu->addSeparator();
+    const QList<Action> partitionActions = {Action::NewTable, Action::Create,   Action::Delete,
+                                            Action::Format,   Action::SetLabel, Action::SetName,
+                                            Action::Flags,    Action::Check};
+    for (Action a : partitionActions)
+        m_menu->addAction(action(a));
+    m_menu->addSeparator();
+    m_menu->addAction(action(Action::Apply));
+    m_menu->addAction(action(Action::Clear));
+    m_menu->addAction(action(Action::SavePlan));
+    m_menu->addAction(action(Action::LoadPlan));
+    m_menu->addSeparator();
+    m_menu->addAction(m_dock->toggleViewAction());
+    const QList<QAction *> top = window->menuBar()->actions();
+    window->menuBar()->insertMenu(top.value(1), m_menu); // after File
+
+    for (QWidget *widget : std::as_const(m_hooks.contextMenuWidgets)) {
+        widget->setContextMenuPolicy(Qt::ActionsContextMenu);
+        for (Action a : partitionActions)
+            widget->addAction(action(a));
+    }
+    if (m_hooks.selection) {
+        connect(m_hooks.selection, &QItemSelectionModel::currentChanged, this,
+                &EditingController::updateActions);
+        connect(m_hooks.selection, &QItemSelectionModel::selectionChanged, this,
+                &EditingController::updateActions);
+    }
+    refreshPreview(true);
+}
+
+void EditingController::createActions()
+{
+    const auto add = [this](Action which, const QString &text, const char *name,
+                            void (EditingController::*slot)(), const QKeySequence &keys = {}) {
+        auto *a = new QAction(text, this);
+        a->setObjectName(QString::fromLatin1(name));
+        if (!keys.isEmpty())
+            a->setShortcut(keys);
+        a->setShortcutContext(Qt::WindowShortcut);
+        if (slot)
+            connect(a, &QAction::triggered, this, slot);
+        m_actions.insert(int(which), a);
+        m_window->addAction(a);
+        return a;
+    };
+    add(Action::NewTable, tr("New Partition &Table…"), "newTableAction",
+        &EditingController::newTable);
+    add(Action::Create, tr("&New Partition…"), "createPartitionAction",
+        &EditingController::createPartition, QKeySequence(Qt::Key_Insert));
+    add(Action::Delete, tr("&Delete Partition"), "deletePartitionAction",
+        &EditingController::deletePartition, QKeySequence::Delete);
+    add(Action::Format, tr("&Format…"), "formatAction", &EditingController::format);
+    add(Action::SetLabel, tr("Filesystem &Label…"), "setLabelAction", &EditingController::setLabel);
+    add(Action::SetName, tr("Partition &Name…"), "setNameAction", &EditingController::setName);
+    add(Action::Flags, tr("Fla&gs…"), "flagsAction", &EditingController::editFlags);
+    add(Action::Check, tr("C&heck Filesystem…"), "checkAction", &EditingController::check);
+    add(Action::Clear, tr("C&lear Pending Operations"), "clearAction",
+        &EditingController::clearQueue);
+    add(Action::SavePlan, tr("Save &Plan…"), "savePlanAction", &EditingController::savePlan);
+    add(Action::LoadPlan, tr("L&oad Plan…"), "loadPlanAction", &EditingController::loadPlan);
+    add(Action::Apply, tr("&Apply Pending Operations"), "applyAction", &EditingController::apply,
+        QKeySequence(tr("Ctrl+Return")));
+    action(Action::Apply)->setToolTip(tr("Write the pending operations to the disk"));
+    action(Action::SavePlan)
+        ->setToolTip(tr("Save the queue as a plan file for partwise-cli apply"));
+    action(Action::Clear)->setToolTip(tr("Forget every pending operation"));
+
+    QAction *undo = m_group->createUndoAction(this, tr("&Undo"));
+    undo->setObjectName(QStringLiteral("undoAction"));
+    undo->setShortcut(QKeySequence::Undo);
+    m_actions.insert(int(Action::Undo), undo);
+    QAction *redo = m_group->createRedoAction(this, tr("&Redo"));
+    redo->setObjectName(QStringLiteral("redoAction"));
+    redo->setShortcut(QKeySequence::Redo);
+    m_actions.insert(int(Action::Redo), redo);
+}
+
+PendingOperations *EditingController::pending() const
+{
+    return m_base ? m_queues.value(m_path) : nullptr;
+}
+
+PendingOperations *EditingController::pendingFor(const QString &path)
+{
+    PendingOperations *queue = m_queues.value(path);
+    if (!queue) {
+        queue = new PendingOperations(path, this);
+        m_group->addStack(queue->undoStack());
+        connect(queue, &PendingOperations::changed, this, [this, queue] {
+            if (queue == pending())
+                refreshPreview(false);
+        });
+        m_queues.insert(path, queue);
+    }
+    return queue;
+}
+
+std::optional<PartitionInfo> EditingController::selectedRegion() const
+{
+    if (!m_base)
+        return std::nullopt;
+    return regionAtSelection(m_shown);
+}
+
+std::optional<PartitionInfo> EditingController::regionAtSelection(const DiskLayout &layout) const
+{
+    if (!m_hooks.selection)
+        return std::nullopt;
+    const int row = m_hooks.selection->currentIndex().row();
+    if (row < 0 || row >= layout.regions.size() ||
+        !m_hooks.selection->isRowSelected(row, QModelIndex()))
+        return std::nullopt;
+    return layout.regions.at(row);
+}
+
+void EditingController::diskShown()
+{
+    refreshPreview(true);
+}
+
+void EditingController::refreshPreview(bool windowShowsDiskAsRead)
+{
+    const QString path = m_hooks.currentPath ? m_hooks.currentPath() : QString();
+    m_base = m_hooks.currentLayout ? m_hooks.currentLayout() : std::nullopt;
+    if (path != m_path)
+        m_showingPreview = false;
+    m_path = path;
+    if (!m_base) {
+        m_group->setActiveStack(nullptr);
+        m_shown = DiskLayout();
+        m_preview = PreviewResult();
+        m_dock->setStatus(tr("No disk is ready for editing."), false);
+        updateActions();
+        return;
+    }
+    PendingOperations *queue = pendingFor(path);
+    m_group->setActiveStack(queue->undoStack());
+    const std::optional<PartitionInfo> selected =
+        regionAtSelection(windowShowsDiskAsRead ? *m_base : m_shown);
+    const AlignmentPolicy policy = m_hooks.policy ? m_hooks.policy() : AlignmentPolicy();
+    if (queue->isEmpty()) {
+        m_preview = PreviewResult();
+        m_preview.ok = true;
+        m_preview.layout = *m_base;
+        m_shown = *m_base;
+        if (m_showingPreview && !windowShowsDiskAsRead && m_hooks.showLayout)
+            m_hooks.showLayout(m_shown);
+        m_showingPreview = false;
+        m_dock->setStatus(tr("No pending operations: the map shows %1 as it is.").arg(path), false);
+    } else {
+        m_preview = previewOperations(*m_base, queue->operations(), policy);
+        m_shown = m_preview.layout;
+        if (m_hooks.showLayout)
+            m_hooks.showLayout(m_shown);
+        m_showingPreview = true;
+        if (m_preview.ok)
+            m_dock->setStatus(tr("%n operation(s) pending. The map shows the disk as it will be "
+                                 "after Apply; nothing has been written yet.",
+                                 nullptr, queue->count()),
+                              false);
+        else
+            m_dock->setStatus(tr("Operation %1 cannot be done: %2")
+                                  .arg(m_preview.failedIndex + 1)
+                                  .arg(m_preview.error),
+                              true);
+    }
+    if (selected && (m_showingPreview || !windowShowsDiskAsRead))
+        selectNear(*selected);
+    updateActions();
+    emit previewChanged();
+}
+
+void EditingController::selectNear(const PartitionInfo &previous)
+{
+    if (!m_hooks.selection || !m_hooks.selection->model())
+        return;
+    // A partition that now starts inside the previous selection (a new one in free space),
+    // else the region holding its start (free space after a delete).
+    int chosen = -1;
+    for (int row = 0; row < m_shown.regions.size() && chosen < 0; ++row) {
+        const PartitionInfo &r = m_shown.regions.at(row);
+        if (!r.isFree() && !r.isContainer() && r.startSector >= previous.startSector &&
+            r.startSector <= previous.endSector)
+            chosen = row;
+    }
+    for (int row = 0; row < m_shown.regions.size() && chosen < 0; ++row) {
+        const PartitionInfo &r = m_shown.regions.at(row);
+        if (r.startSector <= previous.startSector && previous.startSector <= r.endSector)
+            chosen = row;
+    }
+    if (chosen < 0 || chosen >= m_hooks.selection->model()->rowCount())
+        return;
+    m_hooks.selection->setCurrentIndex(m_hooks.selection->model()->index(chosen, 0),
+                                       QItemSelectionModel::ClearAndSelect |
+                                           QItemSelectionModel::Rows);
+}
+
+void EditingController::updateActions()
+{
+    const bool ready = m_base.has_value() && !m_base->device.readOnly;
+    const bool hasTable = ready && !m_shown.tableType.isEmpty();
+    const std::optional<PartitionInfo> region = selectedRegion();
+    const bool partition = hasTable && region && !region->isFree();
+    const bool filesystem = partition && !region->isContainer();
+    const PendingOperations *queue = pending();
+    const bool queued = queue && !queue->isEmpty();
+    action(Action::NewTable)->setEnabled(ready);
+    action(Action::Create)->setEnabled(hasTable && region && region->isFree());
+    action(Action::Delete)->setEnabled(partition);
+    action(Action::Format)->setEnabled(filesystem);
+    action(Action::SetLabel)->setEnabled(filesystem && !region->filesystem.isEmpty());
+    action(Action::SetName)->setEnabled(partition && m_shown.tableType == QLatin1String("gpt"));
+    action(Action::Flags)->setEnabled(partition);
+    action(Action::Check)->setEnabled(filesystem && !region->filesystem.isEmpty());
+    action(Action::Clear)->setEnabled(queued);
+    action(Action::SavePlan)->setEnabled(queued);
+    action(Action::LoadPlan)->setEnabled(ready);
+    action(Action::Apply)->setEnabled(queued && m_preview.ok);
+}
+
+bool EditingController::queue(const Operation &op, QString *error)
+{
+    PendingOperations *queue = pending();
+    QString why;
+    if (!queue) {
+        why = tr("No disk is ready for editing.");
+    } else {
+        QList<Operation> ops = queue->operations();
+        ops << op;
+        const PreviewResult check =
+            previewOperations(*m_base, ops, m_hooks.policy ? m_hooks.policy() : AlignmentPolicy());
+        if (check.ok) {
+            queue->push(op);
+            return true;
+        }
+        why = check.error;
+    }
+    if (error)
+        *error = why;
+    else
+        warn(tr("Cannot Queue the Operation"),
+             tr("“%1” cannot be done: %2").arg(op.description(), why));
+    return false;
+}
+
+void EditingController::warn(const QString &title, const QString &text)
+{
+    QMessageBox::warning(m_window, title, text);
+}
+
+void EditingController::newTable()
+{
+    if (!m_base)
+        return;
+    NewTableDialog dialog(m_shown, m_window);
+    if (dialog.exec() == QDialog::Accepted)
+        queue(dialog.operation());
+}
+
+void EditingController::createPartition()
+{
+    const std::optional<PartitionInfo> region = selectedRegion();
+    PendingOperations *queue = pending();
+    if (!region || !region->isFree() || !queue)
+        return;
+    CreatePartitionDialog dialog(*m_base, queue->operations(), m_shown, *region,
+                                 m_hooks.policy ? m_hooks.policy() : AlignmentPolicy(), m_window);
+    if (dialog.exec() == QDialog::Accepted)
+        this->queue(dialog.operation());
+}
+
+void EditingController::deletePartition()
+{
+    const std::optional<PartitionInfo> region = selectedRegion();
+    if (region && !region->isFree())
+        queue(OperationPrompts::deletion(*region));
+}
+
+void EditingController::format()
+{
+    const std::optional<PartitionInfo> region = selectedRegion();
+    if (!region || region->isFree())
+        return;
+    FormatDialog dialog(*region, m_window);
+    if (dialog.exec() == QDialog::Accepted)
+        queue(dialog.operation());
+}
+
+void EditingController::setLabel()
+{
+    const std::optional<PartitionInfo> region = selectedRegion();
+    if (!region || region->isFree())
+        return;
+    if (const std::optional<Operation> op = OperationPrompts::askLabel(*region, m_window))
+        queue(*op);
+}
+
+void EditingController::setName()
+{
+    const std::optional<PartitionInfo> region = selectedRegion();
+    if (!region || region->isFree())
+        return;
+    if (const std::optional<Operation> op = OperationPrompts::askName(*region, m_window))
+        queue(*op);
+}
+
+void EditingController::editFlags()
+{
+    const std::optional<PartitionInfo> region = selectedRegion();
+    PendingOperations *queue = pending();
+    if (!region || region->isFree() || !queue)
+        return;
+    FlagsDialog dialog(*region, m_shown.tableType, m_window);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    const QList<Operation> changes = dialog.operations();
+    if (changes.isEmpty())
+        return;
+    QList<Operation> ops = queue->operations();
+    ops << changes;
+    const PreviewResult check =
+        previewOperations(*m_base, ops, m_hooks.policy ? m_hooks.policy() : AlignmentPolicy());
+    if (!check.ok) {
+        warn(tr("Cannot Queue the Operation"), check.error);
+        return;
+    }
+    queue->pushGroup(changes, tr("Change the flags of partition %1").arg(region->number));
+}
+
+void EditingController::check()
+{
+    const std::optional<PartitionInfo> region = selectedRegion();
+    if (!region || region->isFree())
+        return;
+    CheckDialog dialog(*region, m_window);
+    if (dialog.exec() == QDialog::Accepted)
+        queue(dialog.operation());
+}
+
+void EditingController::clearQueue()
+{
+    PendingOperations *queue = pending();
+    if (!queue || queue->isEmpty())
+        return;
+    if (QMessageBox::question(m_window, tr("Clear Pending Operations"),
+                              tr("Forget all %n pending operation(s) on %1? This cannot be "
+                                 "undone.",
+                                 nullptr, queue->count())
+                                  .arg(m_path)) != QMessageBox::Yes)
+        return;
+    queue->clear();
+}
+
+bool EditingController::savePlanTo(const QString &path, QString *error) const
+{
+    const PendingOperations *queue = pending();
+    QFile file(path);
+    if (!queue || !file.open(QIODevice::WriteOnly | QIODevice::Truncate) ||
+        file.write(serializePlan(queue->operations())) < 0) {
+        *error = queue ? file.errorString() : tr("No disk is ready for editing.");
+        return false;
+    }
+    return true;
+}
+
+bool EditingController::loadPlanFrom(const QString &path, QString *error)
+{
+    PendingOperations *queue = pending();
+    if (!queue) {
+        *error = tr("No disk is ready for editing.");
+        return false;
+    }
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        *error = file.errorString();
+        return false;
+    }
+    QList<Operation> ops;
+    if (!parsePlan(file.readAll(), &ops, error))
+        return false;
+    const PreviewResult check =
+        previewOperations(*m_base, ops, m_hooks.policy ? m_hooks.policy() : AlignmentPolicy());
+    if (!check.ok) {
+        *error = tr("Operation %1 of the plan cannot be done on %2: %3")
+                     .arg(check.failedIndex + 1)
+                     .arg(m_path, check.error);
+        return false;
+    }
+    queue->replaceAll(ops, tr("Load plan %1").arg(QFileInfo(path).fileName()));
+    return true;
+}
+
+void EditingController::savePlan()
+{
+    QSettings settings;
+    const QString folder =
+        settings.value(QStringLiteral("editing/planFolder"), QDir::homePath()).toString();
+    QString path = QFileDialog::getSaveFileName(m_window, tr("Save Plan"),
+                                                QDir(folder).filePath(QStringLiteral("plan.json")),
+                                                tr("Partwise plans (*.json);;All files (*)"));
+    if (path.isEmpty())
+        return;
+    if (QFileInfo(path).suffix().isEmpty())
+        path += QStringLiteral(".json");
+    settings.setValue(QStringLiteral("editing/planFolder"), QFileInfo(path).absolutePath());
+    QString error;
+    if (!savePlanTo(path, &error))
+        warn(tr("Save Plan"), tr("Cannot write %1: %2").arg(path, error));
+}
+
+void EditingController::loadPlan()
+{
+    QSettings settings;
+    const QString path = QFileDialog::getOpenFileName(
+        m_window, tr("Load Plan"),
+        settings.value(QStringLiteral("editing/planFolder"), QDir::homePath()).toString(),
+        tr("Partwise plans (*.json);;All files (*)"));
+    if (path.isEmpty())
+        return;
+    settings.setValue(QStringLiteral("editing/planFolder"), QFileInfo(path).absolutePath());
+    QString error;
+    if (!loadPlanFrom(path, &error))
+        warn(tr("Load Plan"), error);
+}
+
+void EditingController::apply()
+{
+    PendingOperations *queue = pending();
+    if (!queue || queue->isEmpty() || !m_base)
+        return;
+    if (!m_preview.ok) {
+        warn(tr("Apply"), tr("The queue cannot be applied: %1").arg(m_preview.error));
+        return;
+    }
+    const QString path = m_path;
+    if (QMessageBox::question(
+            m_window, tr("Apply Pending Operations"),
+            tr("Write %n operation(s) to %1 now?\n\nThe partition table is backed up first; "
+               "the log says where and how to restore it.",
+               nullptr, queue->count())
+                .arg(path)) != QMessageBox::Yes)
+        return;
+    ApplyOptions options;
+    options.policy = m_hooks.policy ? m_hooks.policy() : AlignmentPolicy();
+    if (m_base->device.isImage)
+        options.forcedSectorSize = m_base->device.topology.logicalSectorSize;
+    ApplyDialog dialog(path, queue->operations(), options, m_window);
+    dialog.exec();
+    const ApplyResult result = dialog.result();
+    // Once anything was written the queue no longer describes the disk: it is re-read.
+    if (result.ok || result.completed > 0)
+        queue->clear();
+    emit applied(path, result.ok);
+    if (m_hooks.reread)
+        m_hooks.reread(path);
+}

@@ -1,0 +1,125 @@
+#pragma once
+
+#include "align/alignmentpolicy.h"
+#include "ops/operationpreview.h"
+#include "table/disklayout.h"
+
+#include <QHash>
+#include <QObject>
+
+#include <functional>
+#include <optional>
+
+class ApplyDialog;
+class PendingOperations;
+class PendingOperationsDock;
+class QAction;
+class QItemSelectionModel;
+class QMainWindow;
+class QMenu;
+class QUndoGroup;
+class QWidget;
+
+// What the editing half needs from a window, so it works with any QMainWindow.
+struct EditingHooks
+{
+    std::function<QString()> currentPath;                     // the disk on screen
+    std::function<std::optional<DiskLayout>()> currentLayout; // that disk as read, when ready
+    std::function<AlignmentPolicy()> policy;                  // from the preferences
+    std::function<void(const DiskLayout &layout)> showLayout; // map and list show this
+    std::function<void(const QString &path)> reread;          // after Apply
+    QItemSelectionModel *selection = nullptr;                 // rows are the shown layout's regions
+    QList<QWidget *> contextMenuWidgets; // get the editing actions as context menu
+};
+
+// The editing actions, the Edit menu, the pending-operations dock and one queue per disk.
+// Every change is queued (and checked by a libparted preview first); the window shows the
+// preview of the queue; Apply runs it through ApplyDialog and re-reads the disk.
+class EditingController : public QObject
+{
+    Q_OBJECT
+
+public:
+    enum class Action {
+        NewTable,
+        Create,
+        Delete,
+        Format,
+        SetLabel,
+        SetName,
+        Flags,
+        Check,
+        Undo,
+        Redo,
+        Clear,
+        SavePlan,
+        LoadPlan,
+        Apply
+    };
+
+    // Adds the Edit menu (after File), the dock and the context menus to `window`.
+    static EditingController *install(QMainWindow *window, const EditingHooks &hooks);
+
+    QAction *action(Action which) const { return m_actions.value(int(which)); }
+    QMenu *editMenu() const { return m_menu; }
+    PendingOperationsDock *dock() const { return m_dock; }
+    QUndoGroup *undoGroup() const { return m_group; }
+
+    // The queue of the disk on screen (nullptr when no disk is ready).
+    PendingOperations *pending() const;
+    PendingOperations *pendingFor(const QString &path);
+    // The layout on screen: the disk as read, or the preview of its queue.
+    const DiskLayout &shownLayout() const { return m_shown; }
+    const PreviewResult &lastPreview() const { return m_preview; }
+    std::optional<PartitionInfo> selectedRegion() const;
+
+    // Queues `op` when the preview of the queue plus `op` succeeds; otherwise says why
+    // (in a message box unless `error` is given) and returns false.
+    bool queue(const Operation &op, QString *error = nullptr);
+    bool savePlanTo(const QString &path, QString *error) const;
+    bool loadPlanFrom(const QString &path, QString *error);
+
+public slots:
+    // The window has shown (or re-read) a disk: its queue's preview replaces it on screen.
+    void diskShown();
+
+    void newTable();
+    void createPartition();
+    void deletePartition();
+    void format();
+    void setLabel();
+    void setName();
+    void editFlags();
+    void check();
+    void clearQueue();
+    void savePlan();
+    void loadPlan();
+    void apply();
+
+signals:
+    // The shown layout changed because the queue did.
+    void previewChanged();
+    void applied(const QString &path, bool ok);
+
+private:
+    EditingController(QMainWindow *window, const EditingHooks &hooks);
+    void createActions();
+    void refreshPreview(bool windowShowsDiskAsRead);
+    void updateActions();
+    void selectNear(const PartitionInfo &previous);
+    std::optional<PartitionInfo> regionAtSelection(const DiskLayout &layout) const;
+    void warn(const QString &title, const QString &text);
+
+    QMainWindow *m_window;
+    EditingHooks m_hooks;
+    QUndoGroup *m_group = nullptr;
+    PendingOperationsDock *m_dock = nullptr;
+    QMenu *m_menu = nullptr;
+    QHash<int, QAction *> m_actions;
+    QHash<QString, PendingOperations *> m_queues;
+    QString m_path;
+    std::optional<DiskLayout> m_base;
+    DiskLayout m_shown;
+    PreviewResult m_preview;
+    bool m_showingPreview = false;
+};
