@@ -1,0 +1,659 @@
+// The GUI half of editing: PendingOperations (undo/redo), CreatePartitionDialog defaults on 512
+// and 4Kn images checked with sfdisk, ApplyDialog's worker, plan files, and screenshots.
+#include "align/misalignmentreport.h"
+#include "diskmapwidget.h"
+#include "editing/applydialog.h"
+#include "editing/createpartitiondialog.h"
+#include "editing/editingcontroller.h"
+#include "editing/operationdialogs.h"
+#include "editing/pendingoperations.h"
+#include "editing/pendingoperationsdock.h"
+#include "ops/operationpreview.h"
+#include "ops/planfile.h"
+#include "partitionmodel.h"
+#include "table/diskreader.h"
+
+#include <QComboBox>
+#include <QDir>
+#include <QDoubleSpinBox>
+#include <QFile>
+#include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QMainWindow>
+#include <QMenuBar>
+#include <QProcess>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTreeView>
+#include <QUndoStack>
+#include <QUndoView>
+#include <QVBoxLayout>
+#include <QtTest>
+
+#include <unistd.h>
+
+namespace {
+
+constexpr qint64 kMiB = qint64(1) << 20;
+
+QString run(const QString &program, const QStringList &args, int *status = nullptr)
+{
+    QProcess p;
+    p.setProcessChannelMode(QProcess::SeparateChannels);
+    p.start(program, args);
+    p.waitForFinished(120000);
+    if (status)
+        *status = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    return QString::fromUtf8(p.readAllStandardOutput());
+}
+
+// Partition start sectors as `sfdisk -J` reads them (independent of Partwise).
+QList<qint64> sfdiskStarts(const QString &device)
+{
+    const QJsonArray parts =
+        QJsonDocument::fromJson(
+            run(QStringLiteral("sfdisk"), {QStringLiteral("-J"), device}).toUtf8())
+            .object()
+            .value(QStringLiteral("partitiontable"))
+            .toObject()
+            .value(QStringLiteral("partitions"))
+            .toArray();
+    QList<qint64> starts;
+    for (const QJsonValue &v : parts)
+        starts << v.toObject().value(QStringLiteral("start")).toInteger();
+    return starts;
+}
+
+QString blankImage(const QTemporaryDir &dir, const QString &name, qint64 bytes)
+{
+    const QString path = dir.filePath(name);
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly) || !f.resize(bytes))
+        return QString();
+    return path;
+}
+
+// Everything a region shows, so two layouts can be compared exactly.
+QString fingerprint(const DiskLayout &layout)
+{
+    QStringList lines{QStringLiteral("table=%1 first=%2 last=%3")
+                          .arg(layout.tableType)
+                          .arg(layout.firstUsableSector)
+                          .arg(layout.lastUsableSector)};
+    for (const PartitionInfo &r : layout.regions)
+        lines << QStringLiteral("%1 #%2 %3-%4 ext=%5 name=%6 flags=%7 fs=%8 label=%9")
+                     .arg(partitionKindName(r.kind))
+                     .arg(r.number)
+                     .arg(r.startSector)
+                     .arg(r.endSector)
+                     .arg(r.insideExtended)
+                     .arg(r.name, r.flags.join(QLatin1Char(',')), r.filesystem, r.label);
+    return lines.join(QLatin1Char('\n'));
+}
+
+// Every field of an operation, for exact comparisons of queues and plans.
+QString describeFully(const Operation &op)
+{
+    return QStringLiteral("%1 n=%2 table=%3 kind=%4 start=%5 size=%6 align=%7 fs=%8 label=%9 "
+                          "name=%10 flags=%11 flag=%12 state=%13 repair=%14")
+        .arg(operationTypeName(op.type))
+        .arg(op.number)
+        .arg(op.tableType, partitionKindName(op.kind))
+        .arg(op.startBytes)
+        .arg(op.sizeBytes)
+        .arg(alignToName(op.alignTo), op.filesystem, op.label, op.name,
+             op.flags.join(QLatin1Char(',')), op.flag)
+        .arg(op.flagState)
+        .arg(op.repair);
+}
+
+QStringList describeAll(const QList<Operation> &ops)
+{
+    QStringList out;
+    for (const Operation &op : ops)
+        out << describeFully(op);
+    return out;
+}
+
+const PartitionInfo *largestFree(const DiskLayout &layout, bool insideExtended = false)
+{
+    const PartitionInfo *best = nullptr;
+    for (const PartitionInfo &r : layout.regions)
+        if (r.isFree() && r.insideExtended == insideExtended &&
+            (!best || r.lengthSectors() > best->lengthSectors()))
+            best = &r;
+    return best;
+}
+
+QString screenshotPath(const QString &name)
+{
+    const QString dir = QStringLiteral(PARTWISE_TEST_BUILD_DIR "/screenshots");
+    QDir().mkpath(dir);
+    return QDir(dir).filePath(name + QStringLiteral(".png"));
+}
+
+Operation newTable(const QString &type)
+{
+    Operation op;
+    op.type = Operation::Type::NewTable;
+    op.tableType = type;
+    return op;
+}
+
+// Applies through ApplyDialog's worker thread and waits for it.
+ApplyResult applyWithDialog(const QString &target, const QList<Operation> &ops,
+                            qint64 forcedSectorSize, QString *log = nullptr)
+{
+    ApplyOptions options;
+    options.forcedSectorSize = forcedSectorSize;
+    options.backupRoot = QFileInfo(target).absolutePath() + QStringLiteral("/backups");
+    ApplyDialog dialog(target, ops, options);
+    dialog.setQuestionHandler(
+        [](const PartedMessage &m) { return PartedSession::readOnlyResolution(m); });
+    QSignalSpy done(&dialog, &ApplyDialog::applyFinished);
+    dialog.show();
+    dialog.start();
+    if (!done.wait(180000))
+        qWarning("Apply did not finish");
+    if (log)
+        *log = dialog.logText();
+    return dialog.result();
+}
+
+// A window put together like MainWindow: map, list and the editing controller on one model.
+struct Harness
+{
+    PartitionModel model;
+    QItemSelectionModel selection{&model};
+    QMainWindow window;
+    DiskMapWidget *map = new DiskMapWidget;
+    QTreeView *list = new QTreeView;
+    EditingController *editing = nullptr;
+    QString path;
+    DiskLayout base;
+    AlignmentPolicy policy;
+
+    explicit Harness(const QString &image, qint64 forcedSectorSize = 0)
+    {
+        path = image;
+        DiskReadOptions options;
+        options.forcedSectorSize = forcedSectorSize;
+        const DiskReadResult read = readDisk(image, options);
+        base = read.layout;
+        window.menuBar()->addMenu(QStringLiteral("&File"));
+        window.menuBar()->addMenu(QStringLiteral("&View"));
+        auto *central = new QWidget;
+        auto *layout = new QVBoxLayout(central);
+        map->setModel(&model, &selection);
+        list->setModel(&model);
+        list->setSelectionModel(&selection);
+        list->setRootIsDecorated(false);
+        list->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
+        layout->addWidget(map);
+        layout->addWidget(list, 1);
+        window.setCentralWidget(central);
+        model.setDisk(base, analyzeAlignment(base, policy));
+        EditingHooks hooks;
+        hooks.currentPath = [this] { return path; };
+        hooks.currentLayout = [this]() -> std::optional<DiskLayout> { return base; };
+        hooks.policy = [this] { return policy; };
+        hooks.showLayout = [this](const DiskLayout &shown) {
+            model.setDisk(shown, analyzeAlignment(shown, policy));
+        };
+        hooks.selection = &selection;
+        hooks.contextMenuWidgets = {map, list};
+        editing = EditingController::install(&window, hooks);
+        window.resize(1100, 700);
+    }
+
+    void selectRow(int row)
+    {
+        selection.setCurrentIndex(model.index(row, 0),
+                                  QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    }
+    int rowOfLargestFree() const
+    {
+        const PartitionInfo *free = largestFree(editing->shownLayout());
+        return free ? int(free - editing->shownLayout().regions.constData()) : -1;
+    }
+};
+
+} // namespace
+
+class EditingTest : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void undoRedoRestoresQueueAndPreview();
+    void controllerShowsThePreview();
+    void createDefaultsOn512ByteImage();
+    void createDefaultsOnMbrLogical();
+    void createDefaultsOn4KnImage();
+    void failedApplyStopsAndReports();
+    void planRoundTrips();
+    void windowScreenshotWithPendingQueue();
+
+private:
+    QTemporaryDir m_dir;
+};
+
+void EditingTest::initTestCase()
+{
+    QVERIFY(m_dir.isValid());
+    QCoreApplication::setOrganizationName(QStringLiteral("PartwiseTests"));
+    QCoreApplication::setApplicationName(QStringLiteral("partwise-editing-tests"));
+}
+
+void EditingTest::undoRedoRestoresQueueAndPreview()
+{
+    const QString img = blankImage(m_dir, QStringLiteral("undo.img"), 64 * kMiB);
+    const DiskLayout base = readDisk(img).layout;
+    const AlignmentPolicy policy;
+    PendingOperations pending(img);
+    QSignalSpy changed(&pending, &PendingOperations::changed);
+
+    QList<Operation> steps;
+    steps << newTable(QStringLiteral("gpt"));
+    Operation root;
+    root.type = Operation::Type::Create;
+    root.sizeBytes = 20 * kMiB;
+    root.filesystem = QStringLiteral("ext4");
+    root.label = QStringLiteral("root");
+    steps << root;
+    Operation swap;
+    swap.type = Operation::Type::Create;
+    swap.filesystem = QStringLiteral("swap");
+    steps << swap;
+    Operation name;
+    name.type = Operation::Type::SetName;
+    name.number = 1;
+    name.name = QStringLiteral("system");
+    steps << name;
+    Operation del;
+    del.type = Operation::Type::Delete;
+    del.number = 2;
+    steps << del;
+
+    // States 0..n: the queue and its preview after each push.
+    QList<QStringList> queues{describeAll(pending.operations())};
+    QStringList previews{fingerprint(previewOperations(base, pending.operations(), policy).layout)};
+    for (const Operation &op : steps) {
+        pending.push(op);
+        const PreviewResult r = previewOperations(base, pending.operations(), policy);
+        QVERIFY2(r.ok, qPrintable(r.error));
+        queues << describeAll(pending.operations());
+        previews << fingerprint(r.layout);
+    }
+    // A flags change as one undo step made of two operations.
+    Operation esp;
+    esp.type = Operation::Type::SetFlag;
+    esp.number = 1;
+    esp.flag = QStringLiteral("esp");
+    Operation hidden = esp;
+    hidden.flag = QStringLiteral("hidden");
+    pending.pushGroup({esp, hidden}, QStringLiteral("flags"));
+    QVERIFY(previewOperations(base, pending.operations(), policy).ok);
+    queues << describeAll(pending.operations());
+    previews << fingerprint(previewOperations(base, pending.operations(), policy).layout);
+    QCOMPARE(pending.count(), steps.size() + 2);
+    QCOMPARE(pending.undoStack()->count(), steps.size() + 1);
+    QVERIFY(changed.count() >= steps.size() + 1);
+    for (int i = 1; i < previews.size(); ++i)
+        QVERIFY(previews.at(i) != previews.at(i - 1));
+
+    QUndoStack *stack = pending.undoStack();
+    for (int state = queues.size() - 2; state >= 0; --state) {
+        stack->undo();
+        QCOMPARE(describeAll(pending.operations()), queues.at(state));
+        QCOMPARE(fingerprint(previewOperations(base, pending.operations(), policy).layout),
+                 previews.at(state));
+    }
+    QVERIFY(pending.isEmpty());
+    QCOMPARE(fingerprint(previewOperations(base, pending.operations(), policy).layout),
+             fingerprint(previewOperations(base, {}, policy).layout));
+    for (int state = 1; state < queues.size(); ++state) {
+        stack->redo();
+        QCOMPARE(describeAll(pending.operations()), queues.at(state));
+        QCOMPARE(fingerprint(previewOperations(base, pending.operations(), policy).layout),
+                 previews.at(state));
+    }
+    // Undo to the middle, push something else: the redo tail is gone, as QUndoStack does it.
+    stack->setIndex(2);
+    QCOMPARE(describeAll(pending.operations()), queues.at(2));
+    pending.push(swap);
+    QCOMPARE(pending.count(), 3);
+    QVERIFY(!stack->canRedo());
+    pending.clear();
+    QVERIFY(pending.isEmpty());
+    QCOMPARE(stack->count(), 0);
+}
+
+void EditingTest::controllerShowsThePreview()
+{
+    const QString img = blankImage(m_dir, QStringLiteral("controller.img"), 64 * kMiB);
+    Harness h(img);
+    QVERIFY(h.editing->pending());
+    const QString asRead = fingerprint(h.model.layout());
+    QVERIFY(!h.editing->action(EditingController::Action::Apply)->isEnabled());
+    QVERIFY(h.editing->action(EditingController::Action::NewTable)->isEnabled());
+
+    QVERIFY(h.editing->queue(newTable(QStringLiteral("gpt"))));
+    const QString withTable = fingerprint(h.model.layout());
+    QCOMPARE(h.model.layout().tableType, QStringLiteral("gpt"));
+    QVERIFY(h.editing->action(EditingController::Action::Apply)->isEnabled());
+
+    h.selectRow(h.rowOfLargestFree());
+    QVERIFY(h.editing->action(EditingController::Action::Create)->isEnabled());
+    Operation create;
+    create.type = Operation::Type::Create;
+    create.sizeBytes = 16 * kMiB;
+    create.filesystem = QStringLiteral("vfat");
+    QVERIFY(h.editing->queue(create));
+    const QString withPartition = fingerprint(h.model.layout());
+    QCOMPARE(h.model.layout().partitions().size(), 1);
+    // The new partition is selected, so the partition actions apply to it.
+    QVERIFY(h.editing->selectedRegion().has_value());
+    QCOMPARE(h.editing->selectedRegion()->number, 1);
+    QVERIFY(h.editing->action(EditingController::Action::Delete)->isEnabled());
+
+    // An operation libparted refuses is not queued.
+    Operation bogus;
+    bogus.type = Operation::Type::Delete;
+    bogus.number = 9;
+    QString error;
+    QVERIFY(!h.editing->queue(bogus, &error));
+    QVERIFY(!error.isEmpty());
+    QCOMPARE(h.editing->pending()->count(), 2);
+
+    QUndoStack *stack = h.editing->pending()->undoStack();
+    h.editing->action(EditingController::Action::Undo)->trigger();
+    QCOMPARE(fingerprint(h.model.layout()), withTable);
+    stack->undo();
+    QCOMPARE(fingerprint(h.model.layout()), asRead);
+    h.editing->action(EditingController::Action::Redo)->trigger();
+    QCOMPARE(fingerprint(h.model.layout()), withTable);
+    stack->redo();
+    QCOMPARE(fingerprint(h.model.layout()), withPartition);
+    QCOMPARE(fingerprint(h.editing->shownLayout()), withPartition);
+}
+
+void EditingTest::createDefaultsOn512ByteImage()
+{
+    const QString img = blankImage(m_dir, QStringLiteral("gpt512.img"), 128 * kMiB);
+    const DiskLayout base = readDisk(img).layout;
+    QCOMPARE(base.device.topology.logicalSectorSize, qint64(512));
+    const AlignmentPolicy policy;
+    QList<Operation> ops{newTable(QStringLiteral("gpt"))};
+
+    // First partition: the defaults except a size; second: all defaults (the rest).
+    for (int i = 0; i < 2; ++i) {
+        const DiskLayout shown = previewOperations(base, ops, policy).layout;
+        const PartitionInfo *free = largestFree(shown);
+        QVERIFY(free);
+        CreatePartitionDialog dialog(base, ops, shown, *free, policy);
+        QCOMPARE(dialog.findChild<QComboBox *>(QStringLiteral("alignTo"))->currentText(),
+                 QStringLiteral("MiB"));
+        if (i == 0) {
+            dialog.setSizeBytes(20 * kMiB);
+            dialog.setLabel(QStringLiteral("first"));
+            dialog.show();
+            QTest::qWait(50);
+            QVERIFY(dialog.grab().save(screenshotPath(QStringLiteral("create-partition-dialog"))));
+        }
+        QTRY_VERIFY(dialog.previewedPartition().has_value());
+        QCOMPARE(dialog.previewedPartition()->startSector % 2048, 0);
+        const Operation op = dialog.operation();
+        QCOMPARE(op.alignTo, AlignTo::Grain);
+        QCOMPARE(op.filesystem, QStringLiteral("ext4"));
+        if (i == 1)
+            QCOMPARE(op.sizeBytes, qint64(-1));
+        ops << op;
+    }
+    QString log;
+    const ApplyResult r = applyWithDialog(img, ops, 0, &log);
+    QVERIFY2(r.ok, qPrintable(r.error + QLatin1Char('\n') + log));
+    QVERIFY(!log.isEmpty());
+    const QList<qint64> starts = sfdiskStarts(img);
+    QCOMPARE(starts.size(), 2);
+    for (qint64 start : starts)
+        QVERIFY2(start % 2048 == 0, qPrintable(QString::number(start)));
+    QCOMPARE(starts.first(), qint64(2048));
+}
+
+void EditingTest::createDefaultsOnMbrLogical()
+{
+    const QString img = blankImage(m_dir, QStringLiteral("mbr512.img"), 128 * kMiB);
+    const DiskLayout base = readDisk(img).layout;
+    const AlignmentPolicy policy;
+    QList<Operation> ops{newTable(QStringLiteral("msdos"))};
+    {
+        const DiskLayout shown = previewOperations(base, ops, policy).layout;
+        CreatePartitionDialog dialog(base, ops, shown, *largestFree(shown), policy);
+        dialog.setSizeBytes(16 * kMiB);
+        QTRY_VERIFY(dialog.previewedPartition().has_value());
+        ops << dialog.operation();
+    }
+    {
+        const DiskLayout shown = previewOperations(base, ops, policy).layout;
+        CreatePartitionDialog dialog(base, ops, shown, *largestFree(shown), policy);
+        dialog.setKind(PartitionInfo::Kind::Extended);
+        QTRY_VERIFY(dialog.previewedPartition().has_value());
+        ops << dialog.operation();
+        QCOMPARE(ops.last().kind, PartitionInfo::Kind::Extended);
+    }
+    for (int i = 0; i < 2; ++i) {
+        const DiskLayout shown = previewOperations(base, ops, policy).layout;
+        const PartitionInfo *free = largestFree(shown, true);
+        QVERIFY(free);
+        CreatePartitionDialog dialog(base, ops, shown, *free, policy);
+        if (i == 0)
+            dialog.setSizeBytes(24 * kMiB);
+        QTRY_VERIFY(dialog.previewedPartition().has_value());
+        QCOMPARE(dialog.operation().kind, PartitionInfo::Kind::Logical);
+        ops << dialog.operation();
+    }
+    const ApplyResult r = applyWithDialog(img, ops, 0);
+    QVERIFY2(r.ok, qPrintable(r.error));
+    const QJsonArray parts =
+        QJsonDocument::fromJson(run(QStringLiteral("sfdisk"), {QStringLiteral("-J"), img}).toUtf8())
+            .object()
+            .value(QStringLiteral("partitiontable"))
+            .toObject()
+            .value(QStringLiteral("partitions"))
+            .toArray();
+    QCOMPARE(parts.size(), 4);
+    for (const QJsonValue &v : parts) {
+        const QJsonObject p = v.toObject();
+        if (p.value(QStringLiteral("type")).toString() == QLatin1String("5"))
+            continue; // the extended container only holds EBRs
+        QVERIFY2(p.value(QStringLiteral("start")).toInteger() % 2048 == 0,
+                 qPrintable(p.value(QStringLiteral("node")).toString()));
+    }
+}
+
+void EditingTest::createDefaultsOn4KnImage()
+{
+    const QString img = blankImage(m_dir, QStringLiteral("gpt4kn.img"), 128 * kMiB);
+    DiskReadOptions read;
+    read.forcedSectorSize = 4096;
+    const DiskLayout base = readDisk(img, read).layout;
+    QCOMPARE(base.device.topology.logicalSectorSize, qint64(4096));
+    const AlignmentPolicy policy;
+    QList<Operation> ops{newTable(QStringLiteral("gpt"))};
+    for (int i = 0; i < 2; ++i) {
+        const DiskLayout shown = previewOperations(base, ops, policy).layout;
+        const PartitionInfo *free = largestFree(shown);
+        QVERIFY(free);
+        CreatePartitionDialog dialog(base, ops, shown, *free, policy);
+        if (i == 0)
+            dialog.setSizeBytes(32 * kMiB);
+        QTRY_VERIFY(dialog.previewedPartition().has_value());
+        QCOMPARE(dialog.previewedPartition()->startSector % 256, 0);
+        ops << dialog.operation();
+    }
+    const ApplyResult r = applyWithDialog(img, ops, 4096);
+    QVERIFY2(r.ok, qPrintable(r.error));
+
+    QList<qint64> starts;
+    if (::geteuid() == 0) {
+        // A loop device with 4096-byte sectors gives sfdisk the 4Kn view.
+        const QString loop = run(QStringLiteral("losetup"),
+                                 {QStringLiteral("-f"), QStringLiteral("--show"),
+                                  QStringLiteral("--sector-size"), QStringLiteral("4096"), img})
+                                 .trimmed();
+        QVERIFY2(loop.startsWith(QLatin1String("/dev/loop")), qPrintable(loop));
+        starts = sfdiskStarts(loop);
+        run(QStringLiteral("losetup"), {QStringLiteral("-d"), loop});
+    } else {
+        // fdisk can be told the sector size of an image.
+        const QStringList lines =
+            run(QStringLiteral("fdisk"),
+                {QStringLiteral("-b"), QStringLiteral("4096"), QStringLiteral("-l"),
+                 QStringLiteral("-o"), QStringLiteral("Device,Start"), img})
+                .split(QLatin1Char('\n'));
+        for (const QString &line : lines)
+            if (line.startsWith(img))
+                starts << line.section(QLatin1Char(' '), -1, -1, QString::SectionSkipEmpty)
+                              .toLongLong();
+    }
+    QCOMPARE(starts.size(), 2);
+    for (qint64 start : starts)
+        QVERIFY2(start % 256 == 0, qPrintable(QString::number(start)));
+    QCOMPARE(starts.first(), qint64(256));
+}
+
+void EditingTest::failedApplyStopsAndReports()
+{
+    const QString img = blankImage(m_dir, QStringLiteral("fail.img"), 32 * kMiB);
+    Operation tooBig;
+    tooBig.type = Operation::Type::Create;
+    tooBig.sizeBytes = 1024 * kMiB;
+    QString log;
+    const ApplyResult r = applyWithDialog(img, {newTable(QStringLiteral("gpt")), tooBig}, 0, &log);
+    QVERIFY(!r.ok);
+    QVERIFY(!r.error.isEmpty());
+    QVERIFY2(log.contains(r.error), qPrintable(log));
+    QCOMPARE(sfdiskStarts(img).size(), 0);
+
+    // The log can be saved.
+    ApplyDialog dialog(img, {newTable(QStringLiteral("gpt"))}, ApplyOptions());
+    const QString logPath = m_dir.filePath(QStringLiteral("apply.log"));
+    QString error;
+    QVERIFY2(dialog.saveLog(logPath, &error), qPrintable(error));
+    QVERIFY(QFile::exists(logPath));
+}
+
+void EditingTest::planRoundTrips()
+{
+    const QString img = blankImage(m_dir, QStringLiteral("plan.img"), 64 * kMiB);
+    Harness h(img);
+    QList<Operation> ops{newTable(QStringLiteral("gpt"))};
+    QVERIFY(h.editing->queue(ops.first()));
+    {
+        const PartitionInfo *free = largestFree(h.editing->shownLayout());
+        CreatePartitionDialog dialog(h.base, h.editing->pending()->operations(),
+                                     h.editing->shownLayout(), *free, h.policy);
+        dialog.setSizeBytes(12 * kMiB);
+        dialog.setBeforeBytes(3 * kMiB);
+        dialog.setAlignTo(AlignTo::FourKiB);
+        dialog.setFilesystem(QStringLiteral("vfat"));
+        dialog.setLabel(QStringLiteral("EFI"));
+        dialog.setName(QStringLiteral("EFI system"));
+        dialog.setFlags({QStringLiteral("esp")});
+        QTRY_VERIFY(dialog.previewedPartition().has_value());
+        ops << dialog.operation();
+        QVERIFY(h.editing->queue(ops.last()));
+    }
+    Operation rest;
+    rest.type = Operation::Type::Create;
+    rest.filesystem = QStringLiteral("swap");
+    rest.alignTo = AlignTo::Grain;
+    ops << rest;
+    Operation format;
+    format.type = Operation::Type::Format;
+    format.number = 2;
+    format.filesystem = QStringLiteral("ext4");
+    format.label = QStringLiteral("data");
+    ops << format;
+    Operation label;
+    label.type = Operation::Type::SetLabel;
+    label.number = 2;
+    label.label = QStringLiteral("data2");
+    ops << label;
+    Operation name;
+    name.type = Operation::Type::SetName;
+    name.number = 2;
+    name.name = QStringLiteral("home");
+    ops << name;
+    Operation flag;
+    flag.type = Operation::Type::SetFlag;
+    flag.number = 1;
+    flag.flag = QStringLiteral("hidden");
+    flag.flagState = true;
+    ops << flag;
+    Operation check;
+    check.type = Operation::Type::Check;
+    check.number = 2;
+    check.repair = true;
+    ops << check;
+    Operation del;
+    del.type = Operation::Type::Delete;
+    del.number = 1;
+    ops << del;
+    for (int i = 2; i < ops.size(); ++i) {
+        QString error;
+        QVERIFY2(h.editing->queue(ops.at(i), &error), qPrintable(error));
+    }
+    QCOMPARE(describeAll(h.editing->pending()->operations()), describeAll(ops));
+
+    const QString planPath = m_dir.filePath(QStringLiteral("plan.json"));
+    QString error;
+    QVERIFY2(h.editing->savePlanTo(planPath, &error), qPrintable(error));
+    QFile file(planPath);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QList<Operation> parsed;
+    QVERIFY2(parsePlan(file.readAll(), &parsed, &error), qPrintable(error));
+    QCOMPARE(describeAll(parsed), describeAll(ops));
+
+    // Loading it back into an emptied queue gives the same queue and preview, in one undo step.
+    const QString preview = fingerprint(h.editing->shownLayout());
+    h.editing->pending()->clear();
+    QVERIFY2(h.editing->loadPlanFrom(planPath, &error), qPrintable(error));
+    QCOMPARE(describeAll(h.editing->pending()->operations()), describeAll(ops));
+    QCOMPARE(fingerprint(h.editing->shownLayout()), preview);
+    QCOMPARE(h.editing->pending()->undoStack()->count(), 1);
+    h.editing->pending()->undoStack()->undo();
+    QVERIFY(h.editing->pending()->isEmpty());
+    h.editing->pending()->undoStack()->redo();
+    QCOMPARE(describeAll(h.editing->pending()->operations()), describeAll(ops));
+}
+
+void EditingTest::windowScreenshotWithPendingQueue()
+{
+    const QString img = blankImage(m_dir, QStringLiteral("shot.img"), 256 * kMiB);
+    Harness h(img);
+    QVERIFY(h.editing->queue(newTable(QStringLiteral("gpt"))));
+    const QList<std::pair<qint64, QString>> parts = {{64 * kMiB, QStringLiteral("ext4")},
+                                                     {32 * kMiB, QStringLiteral("vfat")},
+                                                     {-1, QStringLiteral("swap")}};
+    for (const auto &[size, fs] : parts) {
+        Operation op;
+        op.type = Operation::Type::Create;
+        op.sizeBytes = size;
+        op.filesystem = fs;
+        QVERIFY(h.editing->queue(op));
+    }
+    h.selectRow(1);
+    h.window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&h.window));
+    QTest::qWait(100);
+    QCOMPARE(h.editing->dock()->view()->stack()->count(), 4);
+    QVERIFY(h.window.grab().save(screenshotPath(QStringLiteral("editing-pending-queue"))));
+}
+
+QTEST_MAIN(EditingTest)
+#include "tst_editing.moc"
