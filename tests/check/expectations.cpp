@@ -162,8 +162,15 @@ QStringList verifyPartedOptimal(const QJsonObject &device, const SfdiskTable &ta
 {
     QStringList problems;
     const QJsonArray parts = device.value(QStringLiteral("partitions")).toArray();
-    for (const SfdiskPartition &p : table.partitions) {
+    const qsizetype count = table.partitions.size();
+    for (qsizetype i = 0; i < count; ++i) {
+        const SfdiskPartition &p = table.partitions[i];
         if (p.kind == QLatin1String("extended"))
+            continue;
+        // parted takes ~0.5 s per call on a loop device with 100+ partition nodes: on big
+        // tables sample the first 8, the last and every start that is off the 1 MiB grain.
+        const bool onMiB = p.start * table.sectorSize % (1024 * 1024) == 0;
+        if (count > 16 && i >= 8 && i != count - 1 && onMiB)
             continue;
         const ToolResult r = runTool(QStringLiteral("parted"),
                                      {QStringLiteral("-s"), target, QStringLiteral("align-check"),

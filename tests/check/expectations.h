@@ -48,7 +48,8 @@ QStringList verifyDevice(const QJsonObject &device, const SfdiskTable &table, co
 QStringList verifyFilesystems(const QJsonObject &device, const SfdiskTable &table,
                               const QString &target, bool nodes = false);
 // `parted -s DEV align-check opt N` succeeds exactly for partitions reported "aligned"
-// (1 MiB grain, 512-byte images or loop devices, default policy).
+// (1 MiB grain, 512-byte images or loop devices, default policy). Tables of more than 16
+// partitions are sampled: the first 8, the last and all that start off the 1 MiB grain.
 QStringList verifyPartedOptimal(const QJsonObject &device, const SfdiskTable &table,
                                 const QString &target);
 // Every partition has a row in human output; misaligned ones say "misaligned by N bytes".
