@@ -145,7 +145,8 @@ Operation newTable(const QString &type)
 
 // Applies through ApplyDialog's worker thread and waits for it.
 ApplyResult applyWithDialog(const QString &target, const QList<Operation> &ops,
-                            qint64 forcedSectorSize, QString *log = nullptr)
+                            qint64 forcedSectorSize, QString *log = nullptr,
+                            const QString &screenshot = QString())
 {
     ApplyOptions options;
     options.forcedSectorSize = forcedSectorSize;
@@ -158,6 +159,9 @@ ApplyResult applyWithDialog(const QString &target, const QList<Operation> &ops,
     dialog.start();
     if (!done.wait(180000))
         qWarning("Apply did not finish");
+    QTest::qWait(50); // let the layout follow the final texts
+    if (!screenshot.isEmpty())
+        dialog.grab().save(screenshotPath(screenshot));
     if (log)
         *log = dialog.logText();
     return dialog.result();
@@ -414,7 +418,7 @@ void EditingTest::createDefaultsOn512ByteImage()
         ops << op;
     }
     QString log;
-    const ApplyResult r = applyWithDialog(img, ops, 0, &log);
+    const ApplyResult r = applyWithDialog(img, ops, 0, &log, QStringLiteral("apply-dialog-done"));
     QVERIFY2(r.ok, qPrintable(r.error + QLatin1Char('\n') + log));
     QVERIFY(!log.isEmpty());
     const QList<qint64> starts = sfdiskStarts(img);
@@ -533,7 +537,8 @@ void EditingTest::failedApplyStopsAndReports()
     tooBig.type = Operation::Type::Create;
     tooBig.sizeBytes = 1024 * kMiB;
     QString log;
-    const ApplyResult r = applyWithDialog(img, {newTable(QStringLiteral("gpt")), tooBig}, 0, &log);
+    const ApplyResult r = applyWithDialog(img, {newTable(QStringLiteral("gpt")), tooBig}, 0, &log,
+                                          QStringLiteral("apply-dialog-failed"));
     QVERIFY(!r.ok);
     QVERIFY(!r.error.isEmpty());
     QVERIFY2(log.contains(r.error), qPrintable(log));

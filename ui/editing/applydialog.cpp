@@ -1,5 +1,7 @@
 #include "editing/applydialog.h"
 
+#include "editing/editingtext.h"
+
 #include <QCloseEvent>
 #include <QDialogButtonBox>
 #include <QDir>
@@ -50,7 +52,7 @@ ApplyDialog::ApplyDialog(const QString &target, const QList<Operation> &operatio
     setObjectName(QStringLiteral("applyDialog"));
     auto *layout = new QVBoxLayout(this);
     m_status = new QLabel(
-        tr("Ready to apply %n operation(s) to %1.", nullptr, int(operations.size())).arg(target));
+        tr("Ready to apply %1 to %2.").arg(operationCountText(int(operations.size())), target));
     m_status->setObjectName(QStringLiteral("applyStatus"));
     m_status->setWordWrap(true);
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -91,9 +93,8 @@ void ApplyDialog::start()
     m_running = true;
     m_buttons->button(QDialogButtonBox::Close)->setEnabled(false);
     m_status->setText(
-        tr("Applying %n operation(s) to %1…", nullptr, int(m_operations.size())).arg(m_target));
-    appendLog(
-        tr("Applying %n operation(s) to %1", nullptr, int(m_operations.size())).arg(m_target));
+        tr("Applying %1 to %2…").arg(operationCountText(int(m_operations.size())), m_target));
+    appendLog(tr("Applying %1 to %2").arg(operationCountText(int(m_operations.size())), m_target));
     for (int i = 0; i < m_operations.size(); ++i)
         appendLog(QStringLiteral("  %1. %2").arg(i + 1).arg(m_operations.at(i).description()));
 
@@ -184,9 +185,8 @@ void ApplyDialog::onWorkerDone()
             appendLog(line);
     if (m_result.ok) {
         m_progress->setValue(m_progress->maximum());
-        m_status->setText(
-            tr("Done: all %n operation(s) were applied to %1.", nullptr, int(m_operations.size()))
-                .arg(m_target));
+        m_status->setText(tr("Done: %1 applied to %2.")
+                              .arg(operationCountText(int(m_operations.size())), m_target));
         m_status->setStyleSheet(QString());
         appendLog(tr("Done."));
     } else {

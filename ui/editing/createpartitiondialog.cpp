@@ -129,7 +129,7 @@ CreatePartitionDialog::CreatePartitionDialog(const DiskLayout &base,
     m_flags->setFlow(QListView::LeftToRight);
     m_flags->setWrapping(true);
     m_flags->setResizeMode(QListView::Adjust);
-    m_flags->setMaximumHeight(m_flags->fontMetrics().height() * 4 + 8);
+    m_flags->setFixedHeight(m_flags->fontMetrics().height() * 5 + 12);
     for (const QString &flag : partitionFlagNames(shown.tableType)) {
         auto *item = new QListWidgetItem(flag, m_flags);
         item->setFlags(Qt::ItemIsUserCheckable | Qt::ItemIsEnabled);

@@ -2,6 +2,7 @@
 
 #include "editing/applydialog.h"
 #include "editing/createpartitiondialog.h"
+#include "editing/editingtext.h"
 #include "editing/operationdialogs.h"
 #include "editing/pendingoperations.h"
 #include "editing/pendingoperationsdock.h"
@@ -199,9 +200,9 @@ void EditingController::refreshPreview(bool windowShowsDiskAsRead)
             m_hooks.showLayout(m_shown);
         m_showingPreview = true;
         if (m_preview.ok)
-            m_dock->setStatus(tr("%n operation(s) pending. The map shows the disk as it will be "
-                                 "after Apply; nothing has been written yet.",
-                                 nullptr, queue->count()),
+            m_dock->setStatus(tr("%1 pending. The map shows the disk as it will be after Apply; "
+                                 "nothing has been written yet.")
+                                  .arg(operationCountText(queue->count())),
                               false);
         else
             m_dock->setStatus(tr("Operation %1 cannot be done: %2")
@@ -388,10 +389,9 @@ void EditingController::clearQueue()
     if (!queue || queue->isEmpty())
         return;
     if (QMessageBox::question(m_window, tr("Clear Pending Operations"),
-                              tr("Forget all %n pending operation(s) on %1? This cannot be "
-                                 "undone.",
-                                 nullptr, queue->count())
-                                  .arg(m_path)) != QMessageBox::Yes)
+                              tr("Forget %1 pending on %2? This cannot be undone.")
+                                  .arg(operationCountText(queue->count()), m_path)) !=
+        QMessageBox::Yes)
         return;
     queue->clear();
 }
@@ -478,12 +478,11 @@ void EditingController::apply()
         return;
     }
     const QString path = m_path;
-    if (QMessageBox::question(
-            m_window, tr("Apply Pending Operations"),
-            tr("Write %n operation(s) to %1 now?\n\nThe partition table is backed up first; "
-               "the log says where and how to restore it.",
-               nullptr, queue->count())
-                .arg(path)) != QMessageBox::Yes)
+    if (QMessageBox::question(m_window, tr("Apply Pending Operations"),
+                              tr("Write %1 to %2 now?\n\nThe partition table is backed up first; "
+                                 "the log says where and how to restore it.")
+                                  .arg(operationCountText(queue->count()), path)) !=
+        QMessageBox::Yes)
         return;
     ApplyOptions options;
     options.policy = m_hooks.policy ? m_hooks.policy() : AlignmentPolicy();

@@ -1,5 +1,6 @@
 #include "editing/operationdialogs.h"
 
+#include "editing/editingtext.h"
 #include "editing/partitionflags.h"
 #include "fs/filesystemformatter.h"
 #include "regionnames.h"
@@ -43,10 +44,9 @@ NewTableDialog::NewTableDialog(const DiskLayout &shown, QWidget *parent) : QDial
     warningRow->addWidget(icon, 0, Qt::AlignTop);
     const int count = int(shown.partitions().size());
     auto *warning = new QLabel(
-        count > 0 ? tr("<b>A new partition table erases all %n partition(s) on %1.</b> Their data "
-                       "becomes unreachable once the queue is applied.",
-                       nullptr, count)
-                        .arg(shown.device.path.toHtmlEscaped())
+        count > 0 ? tr("<b>A new partition table erases all %1 on %2.</b> Their data "
+                       "becomes unreachable once the queue is applied.")
+                        .arg(partitionCountText(count), shown.device.path.toHtmlEscaped())
                   : tr("<b>A new partition table replaces whatever %1 holds.</b>")
                         .arg(shown.device.path.toHtmlEscaped()));
     warning->setWordWrap(true);
