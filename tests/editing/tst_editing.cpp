@@ -13,6 +13,8 @@
 #include "partitionmodel.h"
 #include "table/diskreader.h"
 
+#include <QAbstractButton>
+#include <QApplication>
 #include <QComboBox>
 #include <QDir>
 #include <QDoubleSpinBox>
@@ -24,9 +26,12 @@
 #include <QJsonObject>
 #include <QMainWindow>
 #include <QMenuBar>
+#include <QMessageBox>
 #include <QProcess>
 #include <QSignalSpy>
 #include <QTemporaryDir>
+#include <QThread>
+#include <QTimer>
 #include <QTreeView>
 #include <QUndoStack>
 #include <QUndoView>
@@ -238,6 +243,7 @@ private slots:
     void createDefaultsOnMbrLogical();
     void createDefaultsOn4KnImage();
     void failedApplyStopsAndReports();
+    void partedQuestionsReachAMessageBox();
     void planRoundTrips();
     void windowScreenshotWithPendingQueue();
 
@@ -550,6 +556,57 @@ void EditingTest::failedApplyStopsAndReports()
     QString error;
     QVERIFY2(dialog.saveLog(logPath, &error), qPrintable(error));
     QVERIFY(QFile::exists(logPath));
+}
+
+void EditingTest::partedQuestionsReachAMessageBox()
+{
+    // A GPT image that grew: libparted asks whether to move the backup table to the new end.
+    const QString img = blankImage(m_dir, QStringLiteral("grown.img"), 32 * kMiB);
+    QVERIFY(applyWithDialog(img, {newTable(QStringLiteral("gpt"))}, 0).ok);
+    QVERIFY(QFile::resize(img, 48 * kMiB));
+
+    Operation create;
+    create.type = Operation::Type::Create;
+    create.sizeBytes = 8 * kMiB;
+    ApplyOptions options;
+    options.backupRoot = m_dir.filePath(QStringLiteral("backups"));
+    ApplyDialog dialog(img, {create}, options);
+    QSignalSpy done(&dialog, &ApplyDialog::applyFinished);
+    QStringList seenChoices;
+    QString seenText;
+    bool onGuiThread = false;
+    // Answer the message box the way a person would: click one of libparted's own buttons.
+    QTimer clicker;
+    clicker.setInterval(20);
+    connect(&clicker, &QTimer::timeout, this, [&] {
+        auto *box = qobject_cast<QMessageBox *>(QApplication::activeModalWidget());
+        if (!box || box->objectName() != QLatin1String("partedQuestion"))
+            return;
+        onGuiThread = QThread::currentThread() == qApp->thread();
+        seenText = box->text();
+        box->grab().save(screenshotPath(QStringLiteral("parted-question")));
+        QAbstractButton *choice = nullptr;
+        for (QAbstractButton *button : box->buttons()) {
+            seenChoices << button->text();
+            if (button->text() == QLatin1String("Fix"))
+                choice = button;
+        }
+        if (!choice && !box->buttons().isEmpty())
+            choice = box->buttons().first();
+        if (choice)
+            choice->click();
+    });
+    clicker.start();
+    dialog.show();
+    dialog.start();
+    QVERIFY(done.wait(180000));
+    clicker.stop();
+    QVERIFY2(!seenChoices.isEmpty(), qPrintable(dialog.logText()));
+    QVERIFY(onGuiThread);
+    QVERIFY2(seenChoices.contains(QStringLiteral("Fix")), qPrintable(seenChoices.join(',')));
+    QVERIFY(dialog.logText().contains(QLatin1String("libparted:")));
+    QVERIFY2(dialog.result().ok, qPrintable(dialog.result().error));
+    QCOMPARE(sfdiskStarts(img), QList<qint64>{2048});
 }
 
 void EditingTest::planRoundTrips()
