@@ -101,7 +101,9 @@ void TestLoop::checkWithoutTargetListsLoopDevice()
         qPrintable(QStringLiteral("%1 not among the disks: %2").arg(loop.path(), r.describe())));
     QCOMPARE(partitionByNumber(device, 1).value(QStringLiteral("status")).toString(),
              QStringLiteral("misaligned"));
-    QCOMPARE(r.exitCode, 1); // at least this disk has a misaligned partition
+    // At least this disk has a misaligned partition; 2 is allowed too, because another test
+    // may have a broken image on a loop device of its own at the same time.
+    QVERIFY2(r.exitCode == 1 || r.exitCode == 2, qPrintable(r.describe()));
 }
 
 QTEST_GUILESS_MAIN(TestLoop)
