@@ -164,11 +164,20 @@ void DiskMapPainter::paintRegionText(QPainter &painter, const QRectF &rect,
 
 void DiskMapPainter::paintSelection(QPainter &painter, const QRectF &rect, bool hasFocus) const
 {
-    // Inside the alignment outline, so selecting a partition never hides its warning.
-    painter.setBrush(Qt::NoBrush);
+    // Inside the alignment outline, so selecting a partition never hides its warning; a light
+    // wash makes the selection visible on any fill. Slivers get their whole rectangle.
+    const qreal inset = rect.width() > 20 ? 5.5 : 0.5;
+    QColor wash = m_palette.color(QPalette::Highlight);
+    wash.setAlpha(50);
+    painter.setBrush(wash);
     painter.setPen(
-        QPen(m_palette.color(QPalette::Highlight), 2, hasFocus ? Qt::SolidLine : Qt::DotLine));
-    painter.drawRect(rect.adjusted(4, 4, -4, -4));
+        QPen(m_palette.color(QPalette::Highlight), 3, Qt::SolidLine, Qt::SquareCap, Qt::MiterJoin));
+    painter.drawRect(rect.adjusted(inset, inset, -inset, -inset));
+    if (hasFocus && rect.width() > 24) {
+        painter.setBrush(Qt::NoBrush);
+        painter.setPen(QPen(m_palette.color(QPalette::WindowText), 1, Qt::DotLine));
+        painter.drawRect(rect.adjusted(8.5, 8.5, -8.5, -8.5));
+    }
 }
 
 void DiskMapPainter::paintLegend(QPainter &painter, const QRectF &rect,

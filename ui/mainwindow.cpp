@@ -78,8 +78,9 @@ void MainWindow::createCentralArea()
     m_chooser = new QComboBox;
     m_chooser->setObjectName(QStringLiteral("deviceChooser"));
     m_chooser->setModel(m_disks);
-    m_chooser->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-    m_chooser->setMinimumContentsLength(40);
+    // Entries grow as disks are read, so size for a typical "name — size — sectors" line.
+    m_chooser->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_chooser->setMinimumContentsLength(64);
     m_chooser->setAccessibleName(tr("Disk"));
     chooserLabel->setBuddy(m_chooser);
     toolbar->addWidget(chooserLabel);
@@ -117,6 +118,7 @@ void MainWindow::createCentralArea()
     m_info = new InfoPanel(this);
     m_info->setModel(m_partitions, m_selection);
     addDockWidget(Qt::RightDockWidgetArea, m_info);
+    resizeDocks({m_info}, {400}, Qt::Horizontal);
 
     m_status = new QLabel;
     m_status->setObjectName(QStringLiteral("alignmentStatus"));
@@ -280,11 +282,13 @@ void MainWindow::showEntry(int row)
         break;
     case DiskEntry::State::Failed:
         m_partitions->clear();
-        m_map->setMessage(tr("Cannot read %1: %2").arg(entry.path, entry.error));
+        m_map->setMessage(readError(entry));
         break;
     case DiskEntry::State::Ready:
         if (sameLayout && m_partitions->hasDisk()) {
-            m_partitions->setReport(entry.report); // a policy change keeps the selection
+            // A policy change: judge what is on screen (the disk as read, or a preview of
+            // pending edits) again, keeping rows and selection.
+            m_partitions->setReport(analyzeAlignment(m_partitions->layout(), m_disks->policy()));
         } else {
             m_partitions->setDisk(entry.layout, entry.report);
             selectFirstInterestingRegion();
@@ -297,6 +301,45 @@ void MainWindow::showEntry(int row)
     updateStatus(row);
     if (entry.state != DiskEntry::State::Reading)
         emit diskShown(entry.path);
+}
+
+std::optional<DiskLayout> MainWindow::currentLayout() const
+{
+    const int row = m_disks->rowOf(m_shownPath);
+    if (row < 0 || m_disks->entry(row).state != DiskEntry::State::Ready)
+        return std::nullopt;
+    return m_disks->entry(row).layout;
+}
+
+void MainWindow::showLayout(const DiskLayout &layout)
+{
+    // Keep the selection on the region starting at the same sector, if there still is one.
+    const QModelIndex current = m_selection->currentIndex();
+    const qint64 selectedStart =
+        current.isValid() ? m_partitions->region(current.row()).startSector : -1;
+    m_partitions->setDisk(layout, analyzeAlignment(layout, m_disks->policy()));
+    int reselect = -1;
+    for (int row = 0; row < m_partitions->rowCount() && reselect < 0; ++row) {
+        if (m_partitions->region(row).startSector == selectedStart)
+            reselect = row;
+    }
+    if (reselect >= 0)
+        m_selection->setCurrentIndex(m_partitions->index(reselect, 0),
+                                     QItemSelectionModel::ClearAndSelect |
+                                         QItemSelectionModel::Rows);
+    else
+        selectFirstInterestingRegion();
+    m_map->setMessage(QString());
+    updateStatus(m_disks->rowOf(m_shownPath));
+}
+
+void MainWindow::reread(const QString &path)
+{
+    const int row = m_disks->rowOf(path);
+    if (row < 0)
+        return;
+    m_disks->markReading(row);
+    m_service->read(path, m_disks->entry(row).forcedSectorSize);
 }
 
 void MainWindow::selectFirstInterestingRegion()
@@ -333,11 +376,12 @@ void MainWindow::updateStatus(int row)
         return;
     }
     if (entry.state == DiskEntry::State::Failed) {
-        m_status->setText(tr("Cannot read %1: %2").arg(entry.path, entry.error));
+        m_status->setText(readError(entry));
         return;
     }
-    const MisalignmentReport &report = entry.report;
-    if (entry.layout.tableType.isEmpty()) {
+    // What is on screen, which is a preview while edits are pending.
+    const MisalignmentReport &report = m_partitions->report();
+    if (m_partitions->layout().tableType.isEmpty()) {
         m_status->setText(tr("No partition table on %1").arg(entry.path));
         return;
     }
@@ -353,6 +397,13 @@ void MainWindow::updateStatus(int row)
                     .arg(report.sectorAlignedCount())
                     .arg(humanSize(report.geometry.grainBytes));
     m_status->setText(text);
+}
+
+QString MainWindow::readError(const DiskEntry &entry) const
+{
+    // Core's errors usually name the disk already; don't say it twice.
+    return entry.error.contains(entry.path) ? entry.error
+                                            : tr("Cannot read %1: %2").arg(entry.path, entry.error);
 }
 
 void MainWindow::chooseImage()

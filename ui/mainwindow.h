@@ -1,9 +1,12 @@
 #pragma once
 
 #include "align/alignmentpolicy.h"
+#include "table/disklayout.h"
 #include "table/practicedisk.h"
 
 #include <QMainWindow>
+
+#include <optional>
 
 class DiskListModel;
 class DiskMapWidget;
@@ -16,6 +19,7 @@ class QLabel;
 class QMenu;
 class QSortFilterProxyModel;
 class QTreeView;
+struct DiskEntry;
 struct DiskReadResult;
 
 // The window people open: a device chooser, the disk map, the partition list and the
@@ -41,6 +45,12 @@ public:
     void setAlignmentPolicy(const AlignmentPolicy &policy);
     AlignmentPolicy alignmentPolicy() const;
 
+    // For the editing half: the disk on screen as read (when read), showing a preview of
+    // pending edits in the map and list, and reading a disk again after applying them.
+    std::optional<DiskLayout> currentLayout() const;
+    void showLayout(const DiskLayout &layout);
+    void reread(const QString &path);
+
     QString currentPath() const { return m_shownPath; }
     QString statusText() const;
     DiskMapWidget *diskMap() const { return m_map; }
@@ -65,6 +75,7 @@ private:
     void showEntry(int row);
     void selectFirstInterestingRegion();
     void updateStatus(int row);
+    QString readError(const DiskEntry &entry) const;
     void onDiskRead(const QString &path, const DiskReadResult &result);
     void onImageCreated(const QString &path, const QString &error);
     void chooseImage();

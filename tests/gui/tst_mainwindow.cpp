@@ -3,6 +3,7 @@
 // export. Expected values come from sfdisk -J and the DESIGN.md rule, never from core/align.
 #include "alignmentpreferences.h"
 #include "diskimagebuilder.h"
+#include "disklistmodel.h"
 #include "diskmapwidget.h"
 #include "guitestsupport.h"
 #include "infopanel.h"
@@ -380,9 +381,12 @@ void TestMainWindow::unreadableImageShowsItsError()
     MainWindow window;
     window.show();
     QVERIFY(openAndWait(window, missing.path));
-    QVERIFY2(window.statusText().startsWith(QStringLiteral("Cannot read")),
-             qPrintable(window.statusText()));
-    QVERIFY(!window.diskMap()->message().isEmpty());
+    const DiskEntry &entry = window.diskList()->entry(window.diskList()->rowOf(missing.path));
+    QCOMPARE(entry.state, DiskEntry::State::Failed);
+    QVERIFY(!entry.error.isEmpty());
+    // The error is shown in place of the map and in the status line.
+    QVERIFY2(window.statusText().contains(entry.error), qPrintable(window.statusText()));
+    QVERIFY(window.diskMap()->message().contains(entry.error));
     QCOMPARE(window.partitionModel()->rowCount(), 0);
     saveScreenshot(&window, QStringLiteral("error-missing-image"));
 
