@@ -285,6 +285,17 @@ Operation CreatePartitionDialog::operation() const
     op.type = Operation::Type::Create;
     op.kind = PartitionInfo::Kind(m_kind->currentData().toInt());
     op.startBytes = m_free.startSector * m_sectorSize + beforeBytes();
+    // Nothing left free in front of the first free space of its kind: the plan just says
+    // "the first free space", as a hand-written plan would.
+    if (beforeBytes() == 0) {
+        for (const PartitionInfo &r : m_shown.regions) {
+            if (!r.isFree() || r.insideExtended != m_free.insideExtended)
+                continue;
+            if (r.startSector == m_free.startSector)
+                op.startBytes = -1;
+            break;
+        }
+    }
     op.sizeBytes = sizeIsRest() ? -1 : std::llround(m_size->value() * double(unitBytes()));
     op.alignTo = AlignTo(m_align->currentData().toInt());
     if (m_shown.tableType == QLatin1String("gpt"))

@@ -1,0 +1,287 @@
+// The editing half inside Partwise's real main window: a new user's session on a practice image
+// (GPT, three aligned partitions ext4, vfat and swap, Apply), checked with sfdisk, sgdisk,
+// parted and blkid, and the same layout from the saved plan through `partwise-cli apply`.
+#include "editing/applydialog.h"
+#include "editing/createpartitiondialog.h"
+#include "editing/editingcontroller.h"
+#include "editing/mainwindowediting.h"
+#include "editing/operationdialogs.h"
+#include "editing/pendingoperations.h"
+#include "mainwindow.h"
+#include "partitionmodel.h"
+
+#include <QAbstractButton>
+#include <QApplication>
+#include <QDir>
+#include <QFile>
+#include <QItemSelectionModel>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QProcess>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTimer>
+#include <QtTest>
+
+#include <functional>
+
+namespace {
+
+constexpr qint64 kMiB = qint64(1) << 20;
+
+QString run(const QString &program, const QStringList &args, int *status = nullptr)
+{
+    QProcess p;
+    p.setProcessChannelMode(QProcess::MergedChannels);
+    p.start(program, args);
+    p.waitForFinished(120000);
+    if (status)
+        *status = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    return QString::fromUtf8(p.readAll());
+}
+
+QJsonArray sfdiskPartitions(const QString &device)
+{
+    return QJsonDocument::fromJson(
+               run(QStringLiteral("sfdisk"), {QStringLiteral("-J"), device}).toUtf8())
+        .object()
+        .value(QStringLiteral("partitiontable"))
+        .toObject()
+        .value(QStringLiteral("partitions"))
+        .toArray();
+}
+
+QString blankImage(const QTemporaryDir &dir, const QString &name, qint64 bytes)
+{
+    const QString path = dir.filePath(name);
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly) || !f.resize(bytes))
+        return QString();
+    return path;
+}
+
+QString screenshotPath(const QString &name)
+{
+    const QString dir = QStringLiteral(PARTWISE_TEST_BUILD_DIR "/screenshots");
+    QDir().mkpath(dir);
+    return QDir(dir).filePath(name + QStringLiteral(".png"));
+}
+
+// Answers whatever modal dialog comes up, as the person at the keyboard would.
+class ModalDriver
+{
+public:
+    explicit ModalDriver(std::function<void(QWidget *)> handler) : m_handler(std::move(handler))
+    {
+        m_timer.setInterval(20);
+        QObject::connect(&m_timer, &QTimer::timeout, [this] {
+            if (QWidget *modal = QApplication::activeModalWidget())
+                m_handler(modal);
+        });
+        m_timer.start();
+    }
+
+private:
+    std::function<void(QWidget *)> m_handler;
+    QTimer m_timer;
+};
+
+bool waitShown(MainWindow &window, const QString &path, QSignalSpy &spy)
+{
+    return QTest::qWaitFor(
+        [&] {
+            for (const QList<QVariant> &args : std::as_const(spy))
+                if (args.value(0).toString() == path)
+                    return true;
+            return false;
+        },
+        60000);
+    Q_UNUSED(window);
+}
+
+int largestFreeRow(const PartitionModel &model)
+{
+    int best = -1;
+    for (int row = 0; row < model.rowCount(); ++row)
+        if (model.region(row).isFree() && !model.region(row).insideExtended &&
+            (best < 0 || model.region(row).lengthSectors() > model.region(best).lengthSectors()))
+            best = row;
+    return best;
+}
+
+void clickButton(QMessageBox *box, QMessageBox::StandardButton which)
+{
+    if (QAbstractButton *button = box->button(which))
+        button->click();
+}
+
+} // namespace
+
+class EditingWindowTest : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void newUserCreatesThreeAlignedPartitions();
+
+private:
+    QTemporaryDir m_dir;
+};
+
+void EditingWindowTest::initTestCase()
+{
+    QVERIFY(m_dir.isValid());
+    QCoreApplication::setOrganizationName(QStringLiteral("PartwiseTests"));
+    QCoreApplication::setApplicationName(QStringLiteral("partwise-editing-window-tests"));
+    QSettings().clear();
+}
+
+void EditingWindowTest::newUserCreatesThreeAlignedPartitions()
+{
+    const QString img = blankImage(m_dir, QStringLiteral("practice.img"), 256 * kMiB);
+    MainWindow window;
+    auto *editing = window.findChild<EditingController *>();
+    if (!editing) // MainWindow not wired yet: install it the way MainWindow does
+        editing = installEditing(&window);
+    QVERIFY(editing);
+    QSignalSpy shown(&window, &MainWindow::diskShown);
+    window.show();
+    window.openImage(img);
+    QVERIFY(waitShown(window, img, shown));
+    QVERIFY(window.menuBar()->actions().size() >= 2);
+    QCOMPARE(window.menuBar()->actions().at(1)->menu(), editing->editMenu());
+
+    // New Partition Table… → GPT (the default).
+    {
+        ModalDriver driver([](QWidget *modal) {
+            if (auto *d = qobject_cast<NewTableDialog *>(modal))
+                d->accept();
+        });
+        editing->action(EditingController::Action::NewTable)->trigger();
+    }
+    QCOMPARE(window.partitionModel()->layout().tableType, QStringLiteral("gpt"));
+
+    struct Wanted
+    {
+        qint64 size;
+        QString fs, label;
+        QStringList flags;
+    };
+    const QList<Wanted> wanted = {
+        {96 * kMiB, QStringLiteral("ext4"), QStringLiteral("root"), {}},
+        {32 * kMiB, QStringLiteral("vfat"), QStringLiteral("EFI"), {QStringLiteral("esp")}},
+        {-1, QStringLiteral("swap"), QString(), {}}};
+    for (const Wanted &w : wanted) {
+        const int row = largestFreeRow(*window.partitionModel());
+        QVERIFY(row >= 0);
+        window.regionSelection()->setCurrentIndex(window.partitionModel()->index(row, 0),
+                                                  QItemSelectionModel::ClearAndSelect |
+                                                      QItemSelectionModel::Rows);
+        QVERIFY(editing->action(EditingController::Action::Create)->isEnabled());
+        bool sawDialog = false;
+        ModalDriver driver([&](QWidget *modal) {
+            auto *d = qobject_cast<CreatePartitionDialog *>(modal);
+            if (!d)
+                return;
+            sawDialog = true;
+            if (w.size > 0)
+                d->setSizeBytes(w.size);
+            d->setFilesystem(w.fs);
+            d->setLabel(w.label);
+            d->setFlags(w.flags);
+            QCoreApplication::processEvents(); // the libparted preview runs
+            d->accept();
+        });
+        editing->action(EditingController::Action::Create)->trigger();
+        QVERIFY(sawDialog);
+    }
+    QCOMPARE(editing->pending()->count(), 4);
+    const DiskLayout preview = window.partitionModel()->layout();
+    QCOMPARE(preview.partitions().size(), 3);
+    for (const PartitionInfo &p : preview.partitions())
+        QCOMPARE(p.startSector % 2048, 0);
+    QTest::qWait(100);
+    QVERIFY(window.grab().save(screenshotPath(QStringLiteral("mainwindow-pending-queue"))));
+
+    const QString plan = m_dir.filePath(QStringLiteral("three.json"));
+    QString error;
+    QVERIFY2(editing->savePlanTo(plan, &error), qPrintable(error));
+
+    // Apply: confirm, let the worker finish, close the dialog; the disk is read again.
+    shown.clear();
+    bool applyOk = false;
+    {
+        ModalDriver driver([&](QWidget *modal) {
+            if (auto *box = qobject_cast<QMessageBox *>(modal)) {
+                clickButton(box, QMessageBox::Yes);
+            } else if (auto *d = qobject_cast<ApplyDialog *>(modal); d && d->isFinished()) {
+                applyOk = d->result().ok;
+                if (!applyOk)
+                    qWarning() << d->logText();
+                d->grab().save(screenshotPath(QStringLiteral("mainwindow-apply-done")));
+                d->accept();
+            }
+        });
+        editing->action(EditingController::Action::Apply)->trigger();
+    }
+    QVERIFY(applyOk);
+    QVERIFY(waitShown(window, img, shown));
+    QVERIFY(editing->pending()->isEmpty());
+    QCOMPARE(window.partitionModel()->layout().partitions().size(), 3);
+
+    // Independent checks.
+    const QJsonArray parts = sfdiskPartitions(img);
+    QCOMPARE(parts.size(), 3);
+    for (const QJsonValue &v : parts)
+        QCOMPARE(v.toObject().value(QStringLiteral("start")).toInteger() % 2048, 0);
+    int status = -1;
+    const QString verify = run(QStringLiteral("sgdisk"), {QStringLiteral("-v"), img}, &status);
+    QVERIFY2(status == 0 && verify.contains(QLatin1String("No problems found")),
+             qPrintable(verify));
+    for (int n = 1; n <= 3; ++n) {
+        const QString check = run(QStringLiteral("parted"),
+                                  {QStringLiteral("-s"), img, QStringLiteral("align-check"),
+                                   QStringLiteral("opt"), QString::number(n)},
+                                  &status);
+        QVERIFY2(status == 0, qPrintable(check)); // -s: the exit status is the answer
+    }
+    const QStringList types = {QStringLiteral("ext4"), QStringLiteral("vfat"),
+                               QStringLiteral("swap")};
+    for (int i = 0; i < 3; ++i) {
+        const QJsonObject p = parts.at(i).toObject();
+        const QString blkid =
+            run(QStringLiteral("blkid"),
+                {QStringLiteral("-p"), QStringLiteral("-O"),
+                 QString::number(p.value(QStringLiteral("start")).toInteger() * 512),
+                 QStringLiteral("-o"), QStringLiteral("value"), QStringLiteral("-s"),
+                 QStringLiteral("TYPE"), img})
+                .trimmed();
+        QCOMPARE(blkid, types.at(i));
+    }
+
+    // The same plan through the command line gives the same table.
+    const QString again = blankImage(m_dir, QStringLiteral("again.img"), 256 * kMiB);
+    const QString cli =
+        run(QStringLiteral(PARTWISE_CLI),
+            {QStringLiteral("apply"), QStringLiteral("--yes"), QStringLiteral("--backup-dir"),
+             m_dir.filePath(QStringLiteral("cli-backups")), plan, again},
+            &status);
+    QVERIFY2(status == 0, qPrintable(cli));
+    const QJsonArray same = sfdiskPartitions(again);
+    QCOMPARE(same.size(), parts.size());
+    for (int i = 0; i < parts.size(); ++i) {
+        QCOMPARE(same.at(i).toObject().value(QStringLiteral("start")),
+                 parts.at(i).toObject().value(QStringLiteral("start")));
+        QCOMPARE(same.at(i).toObject().value(QStringLiteral("size")),
+                 parts.at(i).toObject().value(QStringLiteral("size")));
+        QCOMPARE(same.at(i).toObject().value(QStringLiteral("type")),
+                 parts.at(i).toObject().value(QStringLiteral("type")));
+    }
+}
+
+QTEST_MAIN(EditingWindowTest)
+#include "tst_editingwindow.moc"
