@@ -7,6 +7,7 @@
 #include "report/humansize.h"
 
 #include <QCoreApplication>
+#include <QFileInfo>
 #include <QFontMetricsF>
 #include <QPainter>
 
@@ -54,7 +55,9 @@ void DiskMapPainter::paintCaption(QPainter &painter, const QRectF &rect,
 {
     const DiskLayout &layout = model.layout();
     const SectorTopology &t = layout.device.topology;
-    QStringList parts{layout.device.path};
+    // Images by file name: their folders are long and already in the chooser's tooltip.
+    QStringList parts{layout.device.isImage ? QFileInfo(layout.device.path).fileName()
+                                            : layout.device.path};
     if (!layout.device.model.isEmpty())
         parts << layout.device.model;
     parts << humanSize(layout.device.sizeBytes);

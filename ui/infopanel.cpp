@@ -7,6 +7,7 @@
 
 #include <QApplication>
 #include <QClipboard>
+#include <QFileInfo>
 #include <QFormLayout>
 #include <QItemSelectionModel>
 #include <QLabel>
@@ -37,6 +38,7 @@ InfoPanel::InfoPanel(QWidget *parent) : QDockWidget(tr("Sector Info"), parent)
     auto *column = new QVBoxLayout(content);
     m_heading = new QLabel;
     m_heading->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
+    m_heading->setWordWrap(true);
     QFont headingFont = m_heading->font();
     headingFont.setBold(true);
     m_heading->setFont(headingFont);
@@ -95,6 +97,7 @@ InfoPanel::InfoPanel(QWidget *parent) : QDockWidget(tr("Sector Info"), parent)
     auto *scroll = new QScrollArea;
     scroll->setWidget(content);
     scroll->setWidgetResizable(true);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     scroll->setFrameShape(QFrame::NoFrame);
     setWidget(scroll);
     clearValues();
@@ -141,6 +144,7 @@ void InfoPanel::addRow(const QString &key, const QString &title, const QString &
     valueLabel->setObjectName(key);
     valueLabel->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
     valueLabel->setToolTip(toolTip);
+    valueLabel->setWordWrap(true); // long values wrap rather than widen the dock
     auto *titleLabel = new QLabel(title + QLatin1Char(':'));
     titleLabel->setToolTip(toolTip);
     titleLabel->setBuddy(valueLabel);
@@ -193,11 +197,12 @@ void InfoPanel::showDisk()
     setValue(QStringLiteral("topologySource"), t.source);
     setValue(QStringLiteral("tableType"),
              layout.tableType.isEmpty() ? tr("none") : layout.tableType);
-    setValue(QStringLiteral("grain"), tr("%1 (%2 bytes, %3 sectors)")
-                                          .arg(humanSize(g.grainBytes), bytes(g.grainBytes))
-                                          .arg(g.grainSectors()));
+    setValue(QStringLiteral("grain"),
+             tr("%1 = %2 sectors").arg(humanSize(g.grainBytes)).arg(g.grainSectors()));
 
-    m_heading->setText(layout.device.path);
+    m_heading->setText(layout.device.isImage ? QFileInfo(layout.device.path).fileName()
+                                             : layout.device.path);
+    m_heading->setToolTip(layout.device.path);
     // Why two physical sizes: drives lie, and the policy decides what is believed.
     QString why;
     if (g.physicalAssumed != g.physicalReported)

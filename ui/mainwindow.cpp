@@ -64,7 +64,7 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
     connect(m_chooser, &QComboBox::currentIndexChanged, this, &MainWindow::showChosenDisk);
     m_map->setMessage(tr("Looking for disks…"));
     updateStatus(-1);
-    resize(1100, 700);
+    resize(1200, 740);
 }
 
 MainWindow::~MainWindow() = default;
@@ -118,7 +118,7 @@ void MainWindow::createCentralArea()
     m_info = new InfoPanel(this);
     m_info->setModel(m_partitions, m_selection);
     addDockWidget(Qt::RightDockWidgetArea, m_info);
-    resizeDocks({m_info}, {400}, Qt::Horizontal);
+    resizeDocks({m_info}, {380}, Qt::Horizontal);
 
     m_status = new QLabel;
     m_status->setObjectName(QStringLiteral("alignmentStatus"));

@@ -15,6 +15,7 @@ class PartitionModel : public QAbstractTableModel
 public:
     enum Column {
         PartitionColumn,
+        AlignmentColumn, // early, so it stays in view when the window is narrow
         KindColumn,
         FilesystemColumn,
         LabelColumn,
@@ -22,7 +23,6 @@ public:
         LastSectorColumn,
         SizeColumn,
         FlagsColumn,
-        AlignmentColumn,
         ColumnCount
     };
     enum Role {

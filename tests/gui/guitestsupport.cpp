@@ -86,6 +86,8 @@ QString saveScreenshot(QWidget *widget, const QString &name)
     const QDir dir(QStringLiteral(PARTWISE_TEST_BUILD_DIR "/screenshots"));
     dir.mkpath(QStringLiteral("."));
     const QString path = dir.filePath(name + QStringLiteral(".png"));
+    // Let pending layout requests (labels whose text just changed) settle first.
+    QTest::qWait(50);
     widget->grab().save(path);
     return path;
 }
