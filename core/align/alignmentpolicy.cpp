@@ -4,13 +4,16 @@
 
 std::optional<qint64> parseByteSize(const QString &text)
 {
-    static const QRegularExpression re(QStringLiteral("^\\s*(\\d+)\\s*([kmg]?)(i?b)?\\s*$"),
+    static const QRegularExpression re(QStringLiteral("^\\s*(\\d*)\\s*([kmg]?)(i?b)?\\s*$"),
                                        QRegularExpression::CaseInsensitiveOption);
     const auto match = re.match(text);
     if (!match.hasMatch())
         return std::nullopt;
-    bool ok = false;
-    qint64 value = match.captured(1).toLongLong(&ok);
+    // A bare unit ("mib", "4k" aside) means one of it: --grain mib.
+    if (match.captured(1).isEmpty() && match.captured(2).isEmpty())
+        return std::nullopt;
+    bool ok = true;
+    qint64 value = match.captured(1).isEmpty() ? 1 : match.captured(1).toLongLong(&ok);
     if (!ok || value <= 0)
         return std::nullopt;
     const QString suffix = match.captured(2).toLower();

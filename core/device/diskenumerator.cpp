@@ -1,33 +1,34 @@
 #include "device/diskenumerator.h"
 
-#include "table/partedsession.h"
-
+#include <QDir>
+#include <QFile>
 #include <QRegularExpression>
-
-#include <parted/parted.h>
 
 namespace {
 
-bool isIgnoredDevice(const QString &path)
+bool isIgnoredName(const QString &name)
 {
-    static const QRegularExpression ignored(QStringLiteral("^/dev/(z?ram)[0-9]+$"));
-    return ignored.match(path).hasMatch();
+    static const QRegularExpression ignored(QStringLiteral("^(z?ram)[0-9]+$"));
+    return ignored.match(name).hasMatch();
+}
+
+qint64 sectorsOf(const QString &name)
+{
+    QFile f(QStringLiteral("/sys/block/%1/size").arg(name));
+    return f.open(QIODevice::ReadOnly) ? f.readAll().trimmed().toLongLong() : 0;
 }
 
 } // namespace
 
 QStringList listDisks()
 {
-    PartedSession session;
-    ped_device_probe_all();
     QStringList paths;
-    for (PedDevice *dev = ped_device_get_next(nullptr); dev; dev = ped_device_get_next(dev)) {
-        const QString path = QString::fromLocal8Bit(dev->path);
-        if (!isIgnoredDevice(path))
-            paths << path;
+    const QDir block(QStringLiteral("/sys/block"));
+    for (const QString &name : block.entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+        const QString node = QStringLiteral("/dev/") + name;
+        if (!isIgnoredName(name) && sectorsOf(name) > 0 && QFile::exists(node))
+            paths << node;
     }
-    // Forget the cached devices so later reads see fresh sizes and tables.
-    ped_device_free_all();
     paths.sort();
     return paths;
 }

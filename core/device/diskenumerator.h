@@ -2,6 +2,8 @@
 
 #include <QStringList>
 
-// Paths of every disk on this machine that libparted can see: SATA/NVMe/virtio disks, USB
-// sticks and attached loop devices. RAM disks and zram swap are left out: nothing to align there.
+// Paths of every disk on this machine: SATA/NVMe/virtio disks, USB sticks and attached loop
+// devices, found in /sys/block (libparted's own probe skips loop devices and, in some VMs, the
+// virtio disk too). RAM disks, zram swap and empty devices (unattached loops, empty card
+// readers) are left out: nothing to partition there.
 QStringList listDisks();

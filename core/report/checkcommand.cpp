@@ -10,7 +10,8 @@
 int runCheck(const CheckOptions &options, QTextStream &out, QTextStream &err)
 {
     QStringList targets = options.targets;
-    if (targets.isEmpty()) {
+    const bool everyDisk = targets.isEmpty();
+    if (everyDisk) {
         targets = listDisks();
         if (targets.isEmpty()) {
             err << "No disks found. Run as root to see the machine's disks, or name a disk "
@@ -28,7 +29,9 @@ int runCheck(const CheckOptions &options, QTextStream &out, QTextStream &err)
     for (const QString &target : targets) {
         const DiskReadResult read = readDisk(target, readOptions);
         if (!read.ok) {
-            anyError = true;
+            // Scanning every disk, one the system won't let us open (a sandbox, a locked
+            // device) is reported but is not the user's bad input.
+            anyError = anyError || !(everyDisk && read.accessDenied);
             err << "partwise-cli: " << read.error << "\n";
             errors.append(QJsonObject{{QStringLiteral("path"), target},
                                       {QStringLiteral("error"), read.error}});

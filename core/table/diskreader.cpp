@@ -86,8 +86,11 @@ DiskReadResult readDisk(const QString &path, const DiskReadOptions &options)
 {
     bool isImage = false;
     qint64 fileSize = 0;
-    if (QString err = preflightError(path, isImage, fileSize); !err.isEmpty())
-        return failure(err);
+    if (QString err = preflightError(path, isImage, fileSize); !err.isEmpty()) {
+        DiskReadResult r = failure(err);
+        r.accessDenied = err.startsWith(QLatin1String("Permission denied"));
+        return r;
+    }
 
     DiskReadResult result;
     DiskLayout &layout = result.layout;
@@ -100,8 +103,13 @@ DiskReadResult readDisk(const QString &path, const DiskReadOptions &options)
                                    : options.forcedSectorSize > 0 ? options.forcedSectorSize
                                                                   : detectImageSectorSize(path);
     PedDevice *dev = getPartedDevice(path, isImage, imageSectorSize, fileSize);
-    if (!dev)
-        return failure(withDetails(QStringLiteral("Cannot open %1.").arg(path), session));
+    if (!dev) {
+        DiskReadResult denied =
+            failure(withDetails(QStringLiteral("Cannot open %1.").arg(path), session));
+        denied.accessDenied = denied.error.contains(QLatin1String("not permitted")) ||
+                              denied.error.contains(QLatin1String("Permission denied"));
+        return denied;
+    }
 
     if (isImage) {
         const qint64 ss = imageSectorSize;

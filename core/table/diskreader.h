@@ -14,7 +14,8 @@ struct DiskReadOptions
 struct DiskReadResult
 {
     bool ok = false;
-    QString error; // a sentence a person can act on when !ok
+    QString error;             // a sentence a person can act on when !ok
+    bool accessDenied = false; // the system would not let us open it (permissions, sandbox)
     DiskLayout layout;
 };
 

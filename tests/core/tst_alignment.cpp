@@ -162,7 +162,9 @@ void AlignmentTest::parsesSizes()
     QCOMPARE(parseByteSize(QStringLiteral("1MiB")).value_or(0), 1 << 20);
     QCOMPARE(parseByteSize(QStringLiteral("512K")).value_or(0), 512 * 1024);
     QCOMPARE(parseByteSize(QStringLiteral("65536")).value_or(0), 65536);
+    QCOMPARE(parseByteSize(QStringLiteral("mib")).value_or(0), 1 << 20);
     QVERIFY(!parseByteSize(QStringLiteral("lots")));
+    QVERIFY(!parseByteSize(QStringLiteral("b")));
     QVERIFY(!parseByteSize(QStringLiteral("0")));
     QVERIFY(!parseByteSize(QStringLiteral("-4k")));
 }
