@@ -5,7 +5,6 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
-#include <QIcon>
 #include <QTemporaryDir>
 
 #include <memory>
@@ -49,7 +48,6 @@ int main(int argc, char **argv)
     }
 
     MainWindow window;
-    window.setWindowIcon(QIcon(QStringLiteral(":/partwise/icons/org.partwise.Partwise.svg")));
     window.show();
 
     // The demo image lives as long as the session: QTemporaryDir removes it on exit.

@@ -1,18 +1,12 @@
 #include "alignmentstyle.h"
 
+#include "uiresources.h"
+
 #include <QCoreApplication>
 #include <QHash>
 #include <QPainter>
 #include <QPixmap>
 #include <QSvgRenderer>
-
-// Q_INIT_RESOURCE must be called outside any namespace.
-static void initPartwiseResources()
-{
-#ifdef PARTWISE_HAVE_RESOURCES
-    Q_INIT_RESOURCE(partwise);
-#endif
-}
 
 namespace {
 
@@ -36,11 +30,7 @@ QString iconPath(AlignmentStatus status)
 // icons appear even where the plugin is missing (minimal live systems).
 QIcon renderIcon(const QString &path)
 {
-    static bool resourcesReady = false;
-    if (!resourcesReady) {
-        initPartwiseResources();
-        resourcesReady = true;
-    }
+    ensureUiResources();
     QSvgRenderer renderer(path);
     if (!renderer.isValid())
         return QIcon();

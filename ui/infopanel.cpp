@@ -185,9 +185,9 @@ void InfoPanel::showDisk()
     const DiskLayout &layout = m_model->layout();
     const SectorTopology &t = layout.device.topology;
     const AlignmentGeometry &g = m_model->report().geometry;
-    setValue(QStringLiteral("logicalSector"), tr("%1 bytes").arg(t.logicalSectorSize));
-    setValue(QStringLiteral("physicalReported"), tr("%1 bytes").arg(g.physicalReported));
-    setValue(QStringLiteral("physicalAssumed"), tr("%1 bytes").arg(g.physicalAssumed));
+    setValue(QStringLiteral("logicalSector"), tr("%1 bytes").arg(bytes(t.logicalSectorSize)));
+    setValue(QStringLiteral("physicalReported"), tr("%1 bytes").arg(bytes(g.physicalReported)));
+    setValue(QStringLiteral("physicalAssumed"), tr("%1 bytes").arg(bytes(g.physicalAssumed)));
     setValue(QStringLiteral("minimumIo"), tr("%1 bytes").arg(bytes(t.minimumIoSize)));
     setValue(QStringLiteral("optimalIo"),
              t.optimalIoSize == 0  ? tr("not reported")

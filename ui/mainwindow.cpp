@@ -12,6 +12,7 @@
 #include "recentimages.h"
 #include "report/humansize.h"
 #include "selectionbridge.h"
+#include "uiresources.h"
 #include "version.h"
 
 #include <QAction>
@@ -35,6 +36,8 @@
 MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
 {
     setWindowTitle(tr("Partwise"));
+    ensureUiResources();
+    setWindowIcon(QIcon(QStringLiteral(":/partwise/icons/org.partwise.Partwise.svg")));
     setObjectName(QStringLiteral("mainWindow"));
     m_service = new DiskService(this);
     m_disks = new DiskListModel(this);

@@ -4,6 +4,7 @@
 #include "alignmentpreferences.h"
 #include "diskimagebuilder.h"
 #include "disklistmodel.h"
+#include "diskmapgeometry.h"
 #include "diskmapwidget.h"
 #include "guitestsupport.h"
 #include "infopanel.h"
@@ -83,6 +84,7 @@ private slots:
     void unreadableImageShowsItsError();
     void exportMapWritesPngAndSvg();
     void demoDiskShowsMisalignedPartitions();
+    void tinyPartitionsStayClickable();
 
 private:
     void addFixtureRows();
@@ -450,6 +452,50 @@ void TestMainWindow::demoDiskShowsMisalignedPartitions()
     QCOMPARE(window.diskMap()->highlight(window.diskMap()->currentRow()),
              DiskMapWidget::Highlight::Warning);
     saveScreenshot(&window, QStringLiteral("demo"));
+}
+
+void TestMainWindow::tinyPartitionsStayClickable()
+{
+    // A 2 TiB disk with a 1 MiB partition, a huge one, and an extended partition holding a
+    // 1 MiB logical one: the small ones keep the minimum width and are hit by clicks.
+    auto region = [](PartitionInfo::Kind kind, int number, qint64 start, qint64 end) {
+        PartitionInfo r;
+        r.kind = kind;
+        r.number = number;
+        r.startSector = start;
+        r.endSector = end;
+        return r;
+    };
+    const qint64 mib = 2048;
+    DiskLayout layout;
+    layout.tableType = QStringLiteral("msdos");
+    layout.device.lengthSectors = qint64(4) << 30; // 2 TiB of 512-byte sectors
+    layout.regions = {
+        region(PartitionInfo::Kind::Primary, 1, mib, 2 * mib - 1),
+        region(PartitionInfo::Kind::Primary, 2, 2 * mib, (qint64(3) << 30) - 1),
+        region(PartitionInfo::Kind::Extended, 3, qint64(3) << 30, (qint64(4) << 30) - 1),
+        region(PartitionInfo::Kind::Logical, 5, (qint64(3) << 30) + mib,
+               (qint64(3) << 30) + 2 * mib - 1),
+        region(PartitionInfo::Kind::Logical, 6, (qint64(3) << 30) + 2 * mib, (qint64(4) << 30) - 1),
+    };
+    const QRectF bar(0, 0, 600, 100);
+    const DiskMapGeometry geometry(layout, bar);
+    for (int row : {0, 3}) {
+        const QRectF rect = geometry.regionRect(row);
+        QVERIFY2(rect.width() >= DiskMapGeometry::kMinPartitionWidth - 1,
+                 qPrintable(QStringLiteral("row %1 is %2 px wide").arg(row).arg(rect.width())));
+        QCOMPARE(geometry.regionAt(rect.center()), row);
+    }
+    // Logical partitions lie inside their extended partition; its title band selects it.
+    const QRectF extended = geometry.regionRect(2);
+    QVERIFY(extended.contains(geometry.regionRect(3)));
+    QVERIFY(extended.contains(geometry.regionRect(4)));
+    QCOMPARE(geometry.regionAt(QPointF(extended.center().x(), extended.top() + 4)), 2);
+    // Widths still follow sizes: the 1.5 TiB partition 2 dwarfs partition 1.
+    QVERIFY(geometry.regionRect(1).width() > 5 * geometry.regionRect(0).width());
+    // Nothing spills out of the bar.
+    for (const QRectF &rect : geometry.regionRects())
+        QVERIFY(bar.adjusted(-0.5, -0.5, 0.5, 0.5).contains(rect));
 }
 
 QTEST_MAIN(TestMainWindow)
