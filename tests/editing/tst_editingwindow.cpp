@@ -127,6 +127,7 @@ class EditingWindowTest : public QObject
 private slots:
     void initTestCase();
     void newUserCreatesThreeAlignedPartitions();
+    void closingAsksAboutPendingOperations();
 
 private:
     QTemporaryDir m_dir;
@@ -281,6 +282,41 @@ void EditingWindowTest::newUserCreatesThreeAlignedPartitions()
         QCOMPARE(same.at(i).toObject().value(QStringLiteral("type")),
                  parts.at(i).toObject().value(QStringLiteral("type")));
     }
+}
+
+void EditingWindowTest::closingAsksAboutPendingOperations()
+{
+    const QString img = blankImage(m_dir, QStringLiteral("close.img"), 64 * kMiB);
+    MainWindow window;
+    auto *editing = window.findChild<EditingController *>();
+    if (!editing)
+        editing = installEditing(&window);
+    QSignalSpy shown(&window, &MainWindow::diskShown);
+    window.show();
+    window.openImage(img);
+    QVERIFY(waitShown(window, img, shown));
+    window.close(); // nothing queued: closes without a question
+    QVERIFY(!window.isVisible());
+    window.show();
+    Operation table;
+    table.type = Operation::Type::NewTable;
+    table.tableType = QStringLiteral("msdos");
+    QVERIFY(editing->queue(table));
+    QStringList asked;
+    QMessageBox::StandardButton answer = QMessageBox::Cancel;
+    ModalDriver driver([&](QWidget *modal) {
+        if (auto *box = qobject_cast<QMessageBox *>(modal)) {
+            asked << box->text();
+            clickButton(box, answer);
+        }
+    });
+    window.close();
+    QCOMPARE(asked.size(), 1);
+    QVERIFY(window.isVisible());
+    answer = QMessageBox::Discard;
+    window.close();
+    QCOMPARE(asked.size(), 2);
+    QVERIFY(!window.isVisible());
 }
 
 QTEST_MAIN(EditingWindowTest)

@@ -185,8 +185,12 @@ void ApplyDialog::onWorkerDone()
             appendLog(line);
     if (m_result.ok) {
         m_progress->setValue(m_progress->maximum());
-        m_status->setText(tr("Done: %1 applied to %2.")
-                              .arg(operationCountText(int(m_operations.size())), m_target));
+        QString done = tr("Done: %1 applied to %2.")
+                           .arg(operationCountText(int(m_operations.size())), m_target);
+        if (!m_result.backupFolder.isEmpty())
+            done += QLatin1Char(' ') +
+                    tr("The previous partition table is saved in %1.").arg(m_result.backupFolder);
+        m_status->setText(done);
         m_status->setStyleSheet(QString());
         appendLog(tr("Done."));
     } else {

@@ -10,6 +10,7 @@
 #include "regionnames.h"
 
 #include <QAction>
+#include <QCloseEvent>
 #include <QDir>
 #include <QFile>
 #include <QFileDialog>
@@ -20,6 +21,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QSettings>
+#include <QStatusBar>
 #include <QUndoGroup>
 #include <QUndoStack>
 
@@ -71,7 +73,33 @@ EditingController::EditingController(QMainWindow *window, const EditingHooks &ho
         connect(m_hooks.selection, &QItemSelectionModel::selectionChanged, this,
                 &EditingController::updateActions);
     }
+    window->installEventFilter(this);
     refreshPreview(true);
+}
+
+bool EditingController::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched == m_window && event->type() == QEvent::Close) {
+        int waiting = 0;
+        QStringList disks;
+        for (auto it = m_queues.cbegin(); it != m_queues.cend(); ++it)
+            if (!it.value()->isEmpty()) {
+                waiting += it.value()->count();
+                disks << it.key();
+            }
+        if (waiting > 0 &&
+            QMessageBox::question(
+                m_window, tr("Discard Pending Operations"),
+                tr("%1 on %2 will be lost: nothing has been written to the "
+                   "disk. Quit anyway?")
+                    .arg(operationCountText(waiting), disks.join(QStringLiteral(", "))),
+                QMessageBox::Discard | QMessageBox::Cancel,
+                QMessageBox::Cancel) != QMessageBox::Discard) {
+            event->ignore();
+            return true;
+        }
+    }
+    return QObject::eventFilter(watched, event);
 }
 
 void EditingController::createActions()
@@ -176,6 +204,7 @@ void EditingController::refreshPreview(bool windowShowsDiskAsRead)
         m_shown = DiskLayout();
         m_preview = PreviewResult();
         m_dock->setStatus(tr("No disk is ready for editing."), false);
+        m_window->statusBar()->clearMessage();
         updateActions();
         return;
     }
@@ -193,12 +222,16 @@ void EditingController::refreshPreview(bool windowShowsDiskAsRead)
             m_hooks.showLayout(m_shown);
         m_showingPreview = false;
         m_dock->setStatus(tr("No pending operations: the map shows %1 as it is.").arg(path), false);
+        m_window->statusBar()->clearMessage();
     } else {
         m_preview = previewOperations(*m_base, queue->operations(), policy);
         m_shown = m_preview.layout;
         if (m_hooks.showLayout)
             m_hooks.showLayout(m_shown);
         m_showingPreview = true;
+        m_window->statusBar()->showMessage(
+            tr("Preview: %1 as it will be after %2 — nothing has been written yet")
+                .arg(path, operationCountText(queue->count())));
         if (m_preview.ok)
             m_dock->setStatus(tr("%1 pending. The map shows the disk as it will be after Apply; "
                                  "nothing has been written yet.")

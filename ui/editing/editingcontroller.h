@@ -96,6 +96,10 @@ public slots:
     void loadPlan();
     void apply();
 
+protected:
+    // Asks before the window closes with operations still queued.
+    bool eventFilter(QObject *watched, QEvent *event) override;
+
 signals:
     // The shown layout changed because the queue did.
     void previewChanged();
