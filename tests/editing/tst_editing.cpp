@@ -15,6 +15,7 @@
 
 #include <QAbstractButton>
 #include <QApplication>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
 #include <QDoubleSpinBox>
@@ -24,6 +25,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QListWidget>
 #include <QMainWindow>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -245,6 +247,7 @@ private slots:
     void failedApplyStopsAndReports();
     void partedQuestionsReachAMessageBox();
     void planRoundTrips();
+    void smallDialogsReturnTheirOperations();
     void windowScreenshotWithPendingQueue();
 
 private:
@@ -692,6 +695,68 @@ void EditingTest::planRoundTrips()
     QVERIFY(h.editing->pending()->isEmpty());
     h.editing->pending()->undoStack()->redo();
     QCOMPARE(describeAll(h.editing->pending()->operations()), describeAll(ops));
+}
+
+void EditingTest::smallDialogsReturnTheirOperations()
+{
+    DiskLayout layout;
+    layout.device.path = QStringLiteral("/dev/sdz");
+    layout.tableType = QStringLiteral("gpt");
+    PartitionInfo p;
+    p.number = 2;
+    p.startSector = 2048;
+    p.endSector = 4095;
+    p.filesystem = QStringLiteral("ext4");
+    p.label = QStringLiteral("old");
+    p.flags = {QStringLiteral("boot"), QStringLiteral("hidden")};
+    layout.regions << p;
+
+    NewTableDialog table(layout);
+    QCOMPARE(table.operation().type, Operation::Type::NewTable);
+    QCOMPARE(table.operation().tableType, QStringLiteral("gpt"));
+    table.findChild<QComboBox *>(QStringLiteral("tableType"))->setCurrentIndex(1);
+    QCOMPARE(table.operation().tableType, QStringLiteral("msdos"));
+    table.show();
+    QVERIFY(table.grab().save(screenshotPath(QStringLiteral("new-table-dialog"))));
+
+    FormatDialog format(p);
+    QCOMPARE(format.operation().type, Operation::Type::Format);
+    QCOMPARE(format.operation().number, 2);
+    QCOMPARE(format.operation().filesystem, QStringLiteral("ext4"));
+    QCOMPARE(format.operation().label, QStringLiteral("old"));
+    format.show();
+    QVERIFY(format.grab().save(screenshotPath(QStringLiteral("format-dialog"))));
+
+    FlagsDialog flags(p, QStringLiteral("gpt"));
+    QVERIFY(flags.operations().isEmpty()); // nothing changed yet
+    QListWidget *list = flags.findChild<QListWidget *>(QStringLiteral("flags"));
+    for (int i = 0; i < list->count(); ++i) {
+        if (list->item(i)->text() == QLatin1String("esp"))
+            list->item(i)->setCheckState(Qt::Checked);
+        if (list->item(i)->text() == QLatin1String("hidden"))
+            list->item(i)->setCheckState(Qt::Unchecked);
+    }
+    const QList<Operation> changes = flags.operations();
+    QCOMPARE(changes.size(), 2);
+    for (const Operation &op : changes) {
+        QCOMPARE(op.type, Operation::Type::SetFlag);
+        QCOMPARE(op.number, 2);
+        QCOMPARE(op.flagState, op.flag == QLatin1String("esp"));
+    }
+    flags.show();
+    QVERIFY(flags.grab().save(screenshotPath(QStringLiteral("flags-dialog"))));
+
+    CheckDialog check(p);
+    QCOMPARE(check.operation().type, Operation::Type::Check);
+    QVERIFY(!check.operation().repair);
+    check.findChild<QCheckBox *>(QStringLiteral("repair"))->setChecked(true);
+    QVERIFY(check.operation().repair);
+    check.show();
+    QVERIFY(check.grab().save(screenshotPath(QStringLiteral("check-dialog"))));
+
+    const Operation del = OperationPrompts::deletion(p);
+    QCOMPARE(del.type, Operation::Type::Delete);
+    QCOMPARE(del.number, 2);
 }
 
 void EditingTest::windowScreenshotWithPendingQueue()

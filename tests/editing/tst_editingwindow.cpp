@@ -128,6 +128,7 @@ private slots:
     void initTestCase();
     void newUserCreatesThreeAlignedPartitions();
     void closingAsksAboutPendingOperations();
+    void policyChangeKeepsPreviewAndSelection();
 
 private:
     QTemporaryDir m_dir;
@@ -317,6 +318,49 @@ void EditingWindowTest::closingAsksAboutPendingOperations()
     window.close();
     QCOMPARE(asked.size(), 2);
     QVERIFY(!window.isVisible());
+}
+
+void EditingWindowTest::policyChangeKeepsPreviewAndSelection()
+{
+    const QString img = blankImage(m_dir, QStringLiteral("policy.img"), 128 * kMiB);
+    MainWindow window;
+    auto *editing = window.findChild<EditingController *>();
+    if (!editing)
+        editing = installEditing(&window);
+    QSignalSpy shown(&window, &MainWindow::diskShown);
+    window.show();
+    window.openImage(img);
+    QVERIFY(waitShown(window, img, shown));
+    Operation table;
+    table.type = Operation::Type::NewTable;
+    table.tableType = QStringLiteral("gpt");
+    QVERIFY(editing->queue(table));
+    for (int i = 0; i < 2; ++i) {
+        Operation create;
+        create.type = Operation::Type::Create;
+        create.sizeBytes = 16 * kMiB;
+        QVERIFY(editing->queue(create));
+    }
+    const PartitionModel *model = window.partitionModel();
+    int second = -1;
+    for (int row = 0; row < model->rowCount(); ++row)
+        if (model->region(row).number == 2)
+            second = row;
+    QVERIFY(second >= 0);
+    window.regionSelection()->setCurrentIndex(
+        model->index(second, 0), QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+
+    AlignmentPolicy policy = window.alignmentPolicy();
+    policy.grainBytes = 4096;
+    window.setAlignmentPolicy(policy);
+    QCoreApplication::processEvents();
+    QCOMPARE(model->layout().partitions().size(), 2); // still the preview
+    QCOMPARE(model->report().verdicts.size(), model->layout().regions.size());
+    QCOMPARE(model->report().geometry.grainBytes, qint64(4096));
+    QVERIFY(editing->selectedRegion().has_value());
+    QCOMPARE(editing->selectedRegion()->number, 2);
+    policy.grainBytes = AlignmentPolicy::kDefaultGrain;
+    window.setAlignmentPolicy(policy);
 }
 
 QTEST_MAIN(EditingWindowTest)

@@ -210,8 +210,10 @@ void EditingController::refreshPreview(bool windowShowsDiskAsRead)
     }
     PendingOperations *queue = pendingFor(path);
     m_group->setActiveStack(queue->undoStack());
+    // The selection's rows index whatever the window shows right now.
     const std::optional<PartitionInfo> selected =
-        regionAtSelection(windowShowsDiskAsRead ? *m_base : m_shown);
+        regionAtSelection(m_hooks.displayedLayout ? m_hooks.displayedLayout()
+                                                  : (windowShowsDiskAsRead ? *m_base : m_shown));
     const AlignmentPolicy policy = m_hooks.policy ? m_hooks.policy() : AlignmentPolicy();
     if (queue->isEmpty()) {
         m_preview = PreviewResult();

@@ -28,8 +28,9 @@ struct EditingHooks
     std::function<AlignmentPolicy()> policy;                  // from the preferences
     std::function<void(const DiskLayout &layout)> showLayout; // map and list show this
     std::function<void(const QString &path)> reread;          // after Apply
-    QItemSelectionModel *selection = nullptr;                 // rows are the shown layout's regions
-    QList<QWidget *> contextMenuWidgets; // get the editing actions as context menu
+    std::function<DiskLayout()> displayedLayout; // optional: what the selection rows index now
+    QItemSelectionModel *selection = nullptr;    // rows are the shown layout's regions
+    QList<QWidget *> contextMenuWidgets;         // get the editing actions as context menu
 };
 
 // The editing actions, the Edit menu, the pending-operations dock and one queue per disk.

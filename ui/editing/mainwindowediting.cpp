@@ -39,6 +39,7 @@ EditingController *installEditing(MainWindow *window)
         else
             window->refresh();
     };
+    hooks.displayedLayout = [window] { return window->partitionModel()->layout(); };
     hooks.selection = window->regionSelection();
     hooks.contextMenuWidgets = {window->diskMap(), window->partitionView()};
     EditingController *controller = EditingController::install(window, hooks);
