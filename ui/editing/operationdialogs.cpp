@@ -43,12 +43,19 @@ NewTableDialog::NewTableDialog(const DiskLayout &shown, QWidget *parent) : QDial
     icon->setPixmap(style()->standardIcon(QStyle::SP_MessageBoxWarning).pixmap(32, 32));
     warningRow->addWidget(icon, 0, Qt::AlignTop);
     const int count = int(shown.partitions().size());
-    auto *warning = new QLabel(
-        count > 0 ? tr("<b>A new partition table erases all %1 on %2.</b> Their data "
-                       "becomes unreachable once the queue is applied.")
-                        .arg(partitionCountText(count), shown.device.path.toHtmlEscaped())
-                  : tr("<b>A new partition table replaces whatever %1 holds.</b>")
-                        .arg(shown.device.path.toHtmlEscaped()));
+    const QString disk = shown.device.path.toHtmlEscaped();
+    QString text;
+    if (count == 1)
+        text = tr("<b>A new partition table erases the partition on %1.</b> Its data becomes "
+                  "unreachable once the queue is applied.")
+                   .arg(disk);
+    else if (count > 1)
+        text = tr("<b>A new partition table erases all %1 on %2.</b> Their data becomes "
+                  "unreachable once the queue is applied.")
+                   .arg(partitionCountText(count), disk);
+    else
+        text = tr("<b>A new partition table replaces whatever %1 holds.</b>").arg(disk);
+    auto *warning = new QLabel(text);
     warning->setWordWrap(true);
     warningRow->addWidget(warning, 1);
     layout->addLayout(warningRow);
@@ -76,6 +83,7 @@ FormatDialog::FormatDialog(const PartitionInfo &partition, QWidget *parent)
 {
     setWindowTitle(tr("Format %1").arg(regionTitle(partition)));
     setObjectName(QStringLiteral("formatDialog"));
+    setMinimumWidth(380);
     auto *layout = new QVBoxLayout(this);
     auto *text = new QLabel(tr("Creating a filesystem erases what %1 holds now (%2).")
                                 .arg(regionTitle(partition), partition.filesystem.isEmpty()
@@ -114,6 +122,13 @@ FlagsDialog::FlagsDialog(const PartitionInfo &partition, const QString &tableTyp
     setWindowTitle(tr("Flags of %1").arg(regionTitle(partition)));
     setObjectName(QStringLiteral("flagsDialog"));
     auto *layout = new QVBoxLayout(this);
+    auto *hint =
+        new QLabel(tr("Flags of %1 on a %2 table. libparted decides in the preview "
+                      "which ones the table accepts.")
+                       .arg(regionTitle(partition),
+                            tableType == QLatin1String("msdos") ? tr("MBR") : tableType.toUpper()));
+    hint->setWordWrap(true);
+    layout->addWidget(hint);
     m_flags = new QListWidget;
     m_flags->setObjectName(QStringLiteral("flags"));
     QStringList names = partitionFlagNames(tableType);
