@@ -1,5 +1,6 @@
 // partwise: the desktop window. Parses the command line and opens the window; everything
 // else lives in ui/.
+#include "editing/mainwindowediting.h"
 #include "mainwindow.h"
 #include "version.h"
 
@@ -7,52 +8,97 @@
 #include <QCommandLineParser>
 #include <QTemporaryDir>
 
+#include <cstdio>
+#include <cstring>
 #include <memory>
+
+namespace {
+
+void setApplicationNames()
+{
+    QCoreApplication::setOrganizationName(QStringLiteral("Partwise"));
+    QCoreApplication::setApplicationName(QStringLiteral("partwise"));
+    QCoreApplication::setApplicationVersion(QString::fromLatin1(kPartwiseVersion));
+}
+
+struct CommandLine
+{
+    QCommandLineParser parser;
+    QCommandLineOption demo{
+        QStringLiteral("demo"),
+        QCoreApplication::translate("main", "Create a demo disk image with misaligned "
+                                            "partitions in a temporary folder and open it.")};
+    QCommandLineOption sectorSize{
+        QStringLiteral("sector-size"),
+        QCoreApplication::translate("main", "Read the images with this logical sector size "
+                                            "(512 or 4096)."),
+        QStringLiteral("bytes")};
+
+    CommandLine()
+    {
+        parser.setApplicationDescription(
+            QCoreApplication::translate("main", "Partition editor that gets alignment right."));
+        parser.addHelpOption();
+        parser.addVersionOption();
+        parser.addOption(demo);
+        parser.addOption(sectorSize);
+        parser.addPositionalArgument(QStringLiteral("image"),
+                                     QCoreApplication::translate("main", "Disk images to open."),
+                                     QStringLiteral("[IMAGE...]"));
+    }
+};
+
+// --help and --version must work from a bare terminal (rescue sessions), where creating a
+// QApplication would abort for want of a display.
+bool asksForHelpOrVersion(int argc, char **argv)
+{
+    for (int i = 1; i < argc; ++i) {
+        for (const char *option : {"-h", "--help", "--help-all", "-v", "--version", "-?"}) {
+            if (std::strcmp(argv[i], option) == 0)
+                return true;
+        }
+    }
+    return false;
+}
+
+} // namespace
 
 int main(int argc, char **argv)
 {
-    QApplication app(argc, argv);
-    QApplication::setOrganizationName(QStringLiteral("Partwise"));
-    QApplication::setApplicationName(QStringLiteral("partwise"));
-    QApplication::setApplicationDisplayName(QStringLiteral("Partwise"));
-    QApplication::setApplicationVersion(QString::fromLatin1(kPartwiseVersion));
-    QApplication::setDesktopFileName(QStringLiteral("org.partwise.Partwise"));
+    if (asksForHelpOrVersion(argc, argv)) {
+        QCoreApplication core(argc, argv);
+        setApplicationNames();
+        CommandLine commandLine;
+        commandLine.parser.process(core); // prints and exits
+        return 0;
+    }
 
-    QCommandLineParser parser;
-    parser.setApplicationDescription(
-        QApplication::translate("main", "Partition editor that gets alignment right."));
-    parser.addHelpOption();
-    parser.addVersionOption();
-    const QCommandLineOption demo(
-        QStringLiteral("demo"),
-        QApplication::translate("main", "Create a demo disk image with misaligned partitions "
-                                        "in a temporary folder and open it."));
-    const QCommandLineOption sectorSize(
-        QStringLiteral("sector-size"),
-        QApplication::translate("main", "Read the images with this logical sector size."),
-        QStringLiteral("bytes"));
-    parser.addOption(demo);
-    parser.addOption(sectorSize);
-    parser.addPositionalArgument(QStringLiteral("image"),
-                                 QApplication::translate("main", "Disk images to open."),
-                                 QStringLiteral("[IMAGE...]"));
+    QApplication app(argc, argv);
+    setApplicationNames();
+    QApplication::setApplicationDisplayName(QStringLiteral("Partwise"));
+    QApplication::setDesktopFileName(QStringLiteral("org.partwise.Partwise"));
+    CommandLine commandLine;
+    QCommandLineParser &parser = commandLine.parser;
     parser.process(app);
 
     bool sizeOk = true;
-    const qint64 forcedSectorSize =
-        parser.isSet(sectorSize) ? parser.value(sectorSize).toLongLong(&sizeOk) : 0;
+    const qint64 forcedSectorSize = parser.isSet(commandLine.sectorSize)
+                                        ? parser.value(commandLine.sectorSize).toLongLong(&sizeOk)
+                                        : 0;
     if (!sizeOk || (forcedSectorSize != 0 && forcedSectorSize != 512 && forcedSectorSize != 4096)) {
-        fprintf(stderr, "%s\n",
-                qPrintable(QApplication::translate("main", "--sector-size takes 512 or 4096.")));
+        std::fprintf(
+            stderr, "%s\n",
+            qPrintable(QCoreApplication::translate("main", "--sector-size takes 512 or 4096.")));
         return 2;
     }
 
     MainWindow window;
+    installEditing(&window); // the Edit menu, pending operations and Apply
     window.show();
 
     // The demo image lives as long as the session: QTemporaryDir removes it on exit.
     std::unique_ptr<QTemporaryDir> demoFolder;
-    if (parser.isSet(demo)) {
+    if (parser.isSet(commandLine.demo)) {
         demoFolder = std::make_unique<QTemporaryDir>();
         if (demoFolder->isValid())
             window.openDemoDisk(demoFolder->path());
