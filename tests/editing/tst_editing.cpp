@@ -467,6 +467,11 @@ void EditingTest::createDefaultsOnMbrLogical()
             dialog.setSizeBytes(24 * kMiB);
         QTRY_VERIFY(dialog.previewedPartition().has_value());
         QCOMPARE(dialog.operation().kind, PartitionInfo::Kind::Logical);
+        if (i == 0) {
+            dialog.show();
+            QTest::qWait(50);
+            QVERIFY(dialog.grab().save(screenshotPath(QStringLiteral("create-logical-dialog"))));
+        }
         ops << dialog.operation();
     }
     const ApplyResult r = applyWithDialog(img, ops, 0);
