@@ -1,0 +1,136 @@
+#include "usedblocks.h"
+
+#include <QFile>
+
+#include <algorithm>
+#include <cerrno>
+#include <ext2fs/ext2fs.h>
+
+using partwise::move::Extent;
+
+namespace {
+
+// The boot block and the primary superblock, whatever the block size: on a filesystem with
+// 1 KiB blocks block 0 lies before the first block the bitmap describes.
+constexpr qint64 kAlwaysCopied = 64 * 1024;
+
+QString ext2Error(errcode_t code)
+{
+    return QString::fromLocal8Bit(error_message(code));
+}
+
+struct FilesystemCloser
+{
+    ext2_filsys fs = nullptr;
+    ~FilesystemCloser()
+    {
+        if (fs)
+            ext2fs_close_free(&fs);
+    }
+};
+
+void append(std::vector<Extent> &extents, std::uint64_t offset, std::uint64_t end)
+{
+    if (end <= offset)
+        return;
+    if (!extents.empty() && offset <= extents.back().offset + extents.back().length) {
+        Extent &last = extents.back();
+        last.length = std::max(last.offset + last.length, end) - last.offset;
+        return;
+    }
+    extents.push_back({offset, end - offset});
+}
+
+} // namespace
+
+bool usedExtentsSupported(const QString &filesystem)
+{
+    return filesystem == QLatin1String("ext2") || filesystem == QLatin1String("ext3") ||
+           filesystem == QLatin1String("ext4") || filesystem == QLatin1String("ext4dev");
+}
+
+std::optional<std::vector<Extent>> usedExtents(const QString &device, qint64 offsetBytes,
+                                               qint64 sizeBytes, const QString &filesystem,
+                                               QString *error)
+{
+    if (error)
+        error->clear();
+    if (!usedExtentsSupported(filesystem))
+        return std::nullopt;
+    auto unknown = [&](const QString &why) -> std::optional<std::vector<Extent>> {
+        if (error)
+            *error = why;
+        return std::nullopt;
+    };
+    if (offsetBytes < 0 || sizeBytes <= 0)
+        return unknown(QStringLiteral("Invalid range %1+%2 for %3.")
+                           .arg(offsetBytes)
+                           .arg(sizeBytes)
+                           .arg(device));
+
+    const QByteArray name = QFile::encodeName(device);
+    const QByteArray options = "offset=" + QByteArray::number(offsetBytes);
+    FilesystemCloser closer;
+    errcode_t code = ext2fs_open2(name.constData(), options.constData(), EXT2_FLAG_64BITS, 0, 0,
+                                  unix_io_manager, &closer.fs);
+    if (code != 0)
+        return unknown(QStringLiteral("Cannot open the %1 filesystem at byte %2 of %3: %4.")
+                           .arg(filesystem)
+                           .arg(offsetBytes)
+                           .arg(device, ext2Error(code)));
+    ext2_filsys fs = closer.fs;
+    const QString where = QStringLiteral("The %1 filesystem at byte %2 of %3")
+                              .arg(filesystem)
+                              .arg(offsetBytes)
+                              .arg(device);
+
+    // The bitmap is only trustworthy on a filesystem that was unmounted cleanly: with a journal
+    // still to replay, blocks allocated in the last transactions are marked only in the journal.
+    if (fs->super->s_state & EXT2_ERROR_FS)
+        return unknown(where + QStringLiteral(" has errors recorded; run e2fsck on it."));
+    if (!(fs->super->s_state & EXT2_VALID_FS))
+        return unknown(where + QStringLiteral(" was not unmounted cleanly; run e2fsck on it."));
+    if (ext2fs_has_feature_journal_needs_recovery(fs->super))
+        return unknown(where + QStringLiteral(" has a journal to replay; mount and unmount it "
+                                              "or run e2fsck on it."));
+
+    const std::uint64_t blockSize = fs->blocksize;
+    const blk64_t blocks = ext2fs_blocks_count(fs->super);
+    const std::uint64_t partitionSize = static_cast<std::uint64_t>(sizeBytes);
+    if (blocks == 0 || blocks > partitionSize / blockSize)
+        return unknown(where + QStringLiteral(" (%1 blocks of %2 bytes) is larger than its "
+                                              "partition of %3 bytes.")
+                                   .arg(blocks)
+                                   .arg(blockSize)
+                                   .arg(sizeBytes));
+
+    if ((code = ext2fs_read_block_bitmap(fs)) != 0)
+        return unknown(
+            where + QStringLiteral(": reading its block bitmap failed: %1.").arg(ext2Error(code)));
+
+    std::vector<Extent> extents;
+    append(extents, 0, std::min<std::uint64_t>(kAlwaysCopied, partitionSize));
+    const blk64_t last = blocks - 1;
+    blk64_t position = fs->super->s_first_data_block;
+    while (position <= last) {
+        blk64_t used = 0;
+        code = ext2fs_find_first_set_block_bitmap2(fs->block_map, position, last, &used);
+        if (code == ENOENT)
+            break;
+        if (code != 0)
+            return unknown(
+                where +
+                QStringLiteral(": scanning its block bitmap failed: %1.").arg(ext2Error(code)));
+        blk64_t free = 0;
+        code = ext2fs_find_first_zero_block_bitmap2(fs->block_map, used, last, &free);
+        if (code == ENOENT)
+            free = last + 1;
+        else if (code != 0)
+            return unknown(
+                where +
+                QStringLiteral(": scanning its block bitmap failed: %1.").arg(ext2Error(code)));
+        append(extents, used * blockSize, std::min<std::uint64_t>(free * blockSize, partitionSize));
+        position = free;
+    }
+    return extents;
+}
