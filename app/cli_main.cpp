@@ -1,6 +1,7 @@
 // partwise-cli: argument parsing only; every command is a core API.
 #include "align/alignmentpolicy.h"
 #include "ops/applycommand.h"
+#include "ops/realigncommand.h"
 #include "report/checkcommand.h"
 #include "version.h"
 
@@ -158,6 +159,96 @@ int runRestoreCommandLine(const QStringList &args)
                              stdOut(), stdErr());
 }
 
+int runRealignCommandLine(const QStringList &args)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "Move misaligned partitions of TARGET, with their data, to the grain. Journaled: a move "
+        "interrupted at any instant is finished by 'partwise-cli resume'."));
+    parser.addHelpOption();
+    parser.addPositionalArgument(QStringLiteral("TARGET"), QStringLiteral("Disk or image."));
+    const QCommandLineOption partition(QStringLiteral("partition"),
+                                       QStringLiteral("Realign partition N (repeatable)."),
+                                       QStringLiteral("N"));
+    const QCommandLineOption all(
+        QStringLiteral("all"),
+        QStringLiteral("Also move partitions on a physical sector but off the grain."));
+    const QCommandLineOption grain(QStringLiteral("grain"),
+                                   QStringLiteral("Target grain (4k for the smallest move)."),
+                                   QStringLiteral("SIZE"), QStringLiteral("1m"));
+    const QCommandLineOption journal(QStringLiteral("journal"),
+                                     QStringLiteral("Where the journal is kept (outside TARGET)."),
+                                     QStringLiteral("PATH"));
+    const QCommandLineOption dryRun(QStringLiteral("dry-run"),
+                                    QStringLiteral("Show the plan only."));
+    const QCommandLineOption yes(QStringLiteral("yes"),
+                                 QStringLiteral("Do not ask for confirmation."));
+    const QCommandLineOption noVerify(
+        QStringLiteral("no-verify"),
+        QStringLiteral("Skip re-reading the moved data to compare checksums."));
+    const QCommandLineOption sectorSize(QStringLiteral("sector-size"),
+                                        QStringLiteral("Logical sector size of an image."),
+                                        QStringLiteral("N"));
+    const QCommandLineOption backupDir(QStringLiteral("backup-dir"),
+                                       QStringLiteral("Where table backups go."),
+                                       QStringLiteral("DIR"));
+    parser.addOptions(
+        {partition, all, grain, journal, dryRun, yes, noVerify, sectorSize, backupDir});
+    if (!parser.parse(args))
+        return usageError(parser.errorText());
+    if (parser.isSet(QStringLiteral("help"))) {
+        stdOut() << parser.helpText();
+        return ExitOk;
+    }
+    if (parser.positionalArguments().size() != 1)
+        return usageError(QStringLiteral("realign needs one TARGET."));
+    RealignCommandOptions o;
+    o.target = parser.positionalArguments().at(0);
+    for (const QString &n : parser.values(partition)) {
+        bool ok = false;
+        const int number = n.toInt(&ok);
+        if (!ok || number <= 0)
+            return usageError(
+                QStringLiteral("--partition: '%1' is not a partition number.").arg(n));
+        o.request.partitions << number;
+    }
+    o.request.includeSectorAligned = parser.isSet(all);
+    const auto grainBytes = parseByteSize(parser.value(grain));
+    if (!grainBytes)
+        return usageError(QStringLiteral("--grain: '%1' is not a size.").arg(parser.value(grain)));
+    o.realign.policy.grainBytes = *grainBytes;
+    o.realign.journalPath = parser.value(journal);
+    o.realign.verify = !parser.isSet(noVerify);
+    o.realign.forcedSectorSize = parser.value(sectorSize).toLongLong();
+    o.realign.backupRoot = parser.value(backupDir);
+    o.dryRun = parser.isSet(dryRun);
+    o.assumeYes = parser.isSet(yes);
+    return runRealignCommand(o, stdOut(), stdErr(), askOnTerminal);
+}
+
+int runResumeCommandLine(const QStringList &args)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        QStringLiteral("Finish an interrupted realignment of TARGET."));
+    parser.addHelpOption();
+    parser.addPositionalArgument(QStringLiteral("TARGET"), QStringLiteral("Disk or image."));
+    const QCommandLineOption journal(QStringLiteral("journal"),
+                                     QStringLiteral("The realignment journal."),
+                                     QStringLiteral("PATH"));
+    parser.addOption(journal);
+    if (!parser.parse(args))
+        return usageError(parser.errorText());
+    if (parser.isSet(QStringLiteral("help"))) {
+        stdOut() << parser.helpText();
+        return ExitOk;
+    }
+    if (parser.positionalArguments().size() != 1)
+        return usageError(QStringLiteral("resume needs one TARGET."));
+    return runResumeCommand(parser.positionalArguments().at(0), parser.value(journal), stdOut(),
+                            stdErr());
+}
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -179,6 +270,10 @@ int main(int argc, char **argv)
     args.removeAt(1); // the command; QCommandLineParser sees "partwise-cli [options] targets"
     if (command == QLatin1String("check"))
         return runCheckCommand(args);
+    if (command == QLatin1String("realign"))
+        return runRealignCommandLine(args);
+    if (command == QLatin1String("resume"))
+        return runResumeCommandLine(args);
     if (command == QLatin1String("apply"))
         return runApplyCommandLine(args);
     if (command == QLatin1String("restore"))

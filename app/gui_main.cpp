@@ -2,15 +2,21 @@
 // else lives in ui/.
 #include "editing/mainwindowediting.h"
 #include "mainwindow.h"
+#include "uiresources.h"
+#include "uitranslations.h"
 #include "version.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QFileInfo>
+#include <QIcon>
 #include <QTemporaryDir>
 
 #include <cstdio>
 #include <cstring>
 #include <memory>
+
+#include <unistd.h>
 
 namespace {
 
@@ -61,6 +67,42 @@ bool asksForHelpOrVersion(int argc, char **argv)
     return false;
 }
 
+// Root on a Wayland session: the compositor's socket lives in the user's XDG_RUNTIME_DIR,
+// which root (pkexec, sudo) usually does not have, and Qt would abort with a cryptic error.
+// Falls back to the session's X server (XWayland) when there is one; otherwise explains and
+// returns false. Runs before QApplication exists, so the message is English.
+bool reachableAsRootOnWayland()
+{
+    if (geteuid() != 0 || qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY"))
+        return true;
+    const QString platform = qEnvironmentVariable("QT_QPA_PLATFORM");
+    if (!platform.isEmpty() && !platform.startsWith(QLatin1String("wayland")))
+        return true; // xcb or offscreen asked for explicitly
+    const QString display = qEnvironmentVariable("WAYLAND_DISPLAY");
+    const QString runtime = qEnvironmentVariable("XDG_RUNTIME_DIR");
+    const QString socket = QFileInfo(display).isAbsolute() || runtime.isEmpty()
+                               ? display
+                               : runtime + QLatin1Char('/') + display;
+    if (QFileInfo(socket).isAbsolute() && QFileInfo::exists(socket))
+        return true;
+    if (!qEnvironmentVariableIsEmpty("DISPLAY") && platform.isEmpty()) {
+        std::fprintf(stderr,
+                     "partwise: running as root without access to the Wayland display "
+                     "%s; using the X server on %s instead.\n",
+                     qPrintable(display), qPrintable(qEnvironmentVariable("DISPLAY")));
+        qputenv("QT_QPA_PLATFORM", "xcb");
+        return true;
+    }
+    std::fprintf(stderr,
+                 "partwise: running as root, but root cannot open a window on the Wayland "
+                 "display %s.\n"
+                 "Start Partwise from the menu or with partwise-launch (it asks for the "
+                 "password and explains the choices), or allow root on the session's X "
+                 "server (xhost si:localuser:root) and run with QT_QPA_PLATFORM=xcb.\n",
+                 qPrintable(display));
+    return false;
+}
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -68,15 +110,23 @@ int main(int argc, char **argv)
     if (asksForHelpOrVersion(argc, argv)) {
         QCoreApplication core(argc, argv);
         setApplicationNames();
+        UiTranslations::install(&core);
         CommandLine commandLine;
         commandLine.parser.process(core); // prints and exits
         return 0;
     }
 
+    if (!reachableAsRootOnWayland())
+        return 1;
+
     QApplication app(argc, argv);
     setApplicationNames();
+    UiTranslations::install(&app); // the system locale's catalogue, before any text is made
     QApplication::setApplicationDisplayName(QStringLiteral("Partwise"));
     QApplication::setDesktopFileName(QStringLiteral("org.partwise.Partwise"));
+    ensureUiResources();
+    QApplication::setWindowIcon(
+        QIcon(QStringLiteral(":/partwise/icons/org.partwise.Partwise.svg")));
     CommandLine commandLine;
     QCommandLineParser &parser = commandLine.parser;
     parser.process(app);

@@ -1,6 +1,8 @@
 #include "align/alignmentverdict.h"
 
-#include <QLocale>
+#include "report/humansize.h"
+
+#include <QCoreApplication>
 
 namespace {
 
@@ -10,13 +12,17 @@ qint64 positiveModulo(qint64 value, qint64 modulus)
     return r < 0 ? r + modulus : r;
 }
 
+// A size used as an adjective: "a 4 KiB boundary", "a 512-byte boundary".
 QString sizeWord(qint64 bytes)
 {
     if (bytes % (1 << 20) == 0)
-        return QStringLiteral("%1 MiB").arg(bytes >> 20);
+        //: A size used as an adjective before a noun, as in "a 1 MiB boundary".
+        return QCoreApplication::translate("AlignmentVerdict", "%1 MiB").arg(bytes >> 20);
     if (bytes % 1024 == 0)
-        return QStringLiteral("%1 KiB").arg(bytes >> 10);
-    return QStringLiteral("%1-byte").arg(bytes);
+        //: A size used as an adjective before a noun, as in "a 4 KiB boundary".
+        return QCoreApplication::translate("AlignmentVerdict", "%1 KiB").arg(bytes >> 10);
+    //: A size used as an adjective before a noun, as in "a 512-byte boundary".
+    return QCoreApplication::translate("AlignmentVerdict", "%1-byte").arg(bytes);
 }
 
 } // namespace
@@ -65,21 +71,30 @@ AlignmentVerdict judgePartition(const PartitionInfo &partition, const AlignmentG
     return v;
 }
 
+// Translatable for the window; partwise-cli loads no catalogue, so its text stays English.
+// The explanation completes a sentence about the partition: "It starts on a 1 MiB boundary."
 QString AlignmentVerdict::explanation(const AlignmentGeometry &g) const
 {
-    const QLocale c(QLocale::English, QLocale::UnitedStates);
     switch (status) {
     case AlignmentStatus::Aligned:
-        return QStringLiteral("starts on a %1 boundary").arg(sizeWord(g.grainBytes));
+        //: Completes "The partition ...". %1 is a size such as "1 MiB".
+        return QCoreApplication::translate("AlignmentVerdict", "starts on a %1 boundary")
+            .arg(sizeWord(g.grainBytes));
     case AlignmentStatus::SectorAligned:
-        return QStringLiteral("starts on a %1 physical sector but %2 bytes past a %3 boundary")
-            .arg(sizeWord(g.physicalAssumed), c.toString(offsetInGrain), sizeWord(g.grainBytes));
+        //: Completes "The partition ...". %1 and %3 are sizes such as "4 KiB", %2 a number.
+        return QCoreApplication::translate(
+                   "AlignmentVerdict",
+                   "starts on a %1 physical sector but %2 bytes past a %3 boundary")
+            .arg(sizeWord(g.physicalAssumed), groupedNumber(offsetInGrain), sizeWord(g.grainBytes));
     case AlignmentStatus::Misaligned:
-        return QStringLiteral("starts %1 bytes past a %2 boundary: every write straddles two "
-                              "physical sectors")
-            .arg(c.toString(misalignmentBytes), sizeWord(g.physicalAssumed));
+        //: Completes "The partition ...". %1 is a number of bytes, %2 a size such as "4 KiB".
+        return QCoreApplication::translate("AlignmentVerdict",
+                                           "starts %1 bytes past a %2 boundary: every write "
+                                           "straddles two physical sectors")
+            .arg(groupedNumber(misalignmentBytes), sizeWord(g.physicalAssumed));
     case AlignmentStatus::Container:
-        return QStringLiteral("extended partition: a container for logical partitions, exempt");
+        return QCoreApplication::translate(
+            "AlignmentVerdict", "extended partition: a container for logical partitions, exempt");
     case AlignmentStatus::NotApplicable:
         break;
     }

@@ -75,6 +75,8 @@ MkfsCommand mkfsCommand(const FormatRequest &r, bool onFile)
         QStringList args;
         if (!r.label.isEmpty())
             args << QStringLiteral("-L") << r.label;
+        if (!r.uuid.isEmpty())
+            args << QStringLiteral("-U") << r.uuid;
         return {QStringLiteral("mkswap"), args, QStringLiteral("util-linux")};
     }
     return {};

@@ -11,6 +11,7 @@ struct FormatRequest
 {
     QString filesystem; // ext2, ext3, ext4, xfs, btrfs, vfat, fat16, fat32, ntfs, swap
     QString label;
+    QString uuid;   // keep an identity (swap recreated after realignment); empty: new
     QString target; // partition node, or the image file
     bool targetIsImage = false;
     qint64 offsetBytes = 0; // the partition's first byte inside the image

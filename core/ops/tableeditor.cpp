@@ -197,6 +197,34 @@ bool TableEditor::create(const Operation &op, const AlignmentPolicy &policy, QSt
     return true;
 }
 
+bool TableEditor::setGeometry(int number, qint64 start, qint64 end, QString *error)
+{
+    PedPartition *part = m_disk ? ped_disk_get_partition(m_disk, number) : nullptr;
+    if (!part) {
+        *error = QStringLiteral("There is no partition %1.").arg(number);
+        return false;
+    }
+    if (part->geom.start == start && part->geom.end == end)
+        return true;
+    PedGeometry target;
+    ped_geometry_init(&target, m_device, start, end - start + 1);
+    PedConstraint *exact = ped_constraint_exact(&target);
+    const qint64 oldStart = part->geom.start;
+    const bool ok = ped_disk_set_partition_geom(m_disk, part, exact, start, end);
+    ped_constraint_destroy(exact);
+    if (!ok) {
+        *error = failureText(QStringLiteral("libparted cannot place partition %1 at sectors %2–%3.")
+                                 .arg(number)
+                                 .arg(start)
+                                 .arg(end),
+                             m_session);
+        return false;
+    }
+    if (m_filesystems.contains(oldStart))
+        m_filesystems.insert(start, m_filesystems.take(oldStart));
+    return true;
+}
+
 DiskLayout TableEditor::layout() const
 {
     DiskLayout out = m_base;

@@ -30,6 +30,10 @@ public:
     bool apply(const Operation &op, const AlignmentPolicy &policy, QString *error,
                int *number = nullptr);
 
+    // Moves partition `number` to exactly [start, end] (realignment; the data is moved
+    // separately). libparted rewrites a logical partition's EBR.
+    bool setGeometry(int number, qint64 start, qint64 end, QString *error);
+
     // The table as it now stands, with filesystems as the operations left them.
     DiskLayout layout() const;
 

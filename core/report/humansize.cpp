@@ -1,25 +1,59 @@
 #include "report/humansize.h"
 
+#include <QCoreApplication>
 #include <QLocale>
+
+namespace {
+
+// The installed catalogue decides how numbers look: a German window shows "1,5 GiB" and
+// "3.584", while partwise-cli, which loads no catalogue, keeps "1.5 GiB" and "3,584" for the
+// scripts that read it.
+QLocale numberLocale()
+{
+    //: Locale name used for numbers in sizes and byte counts (decimal point and digit
+    //: grouping). Put the locale of this translation here, for example de_DE.
+    return QLocale(QCoreApplication::translate("HumanSize", "en_US"));
+}
+
+QString unitText(int unit, const QString &number)
+{
+    switch (unit) {
+    case 0:
+        //: A size in bytes, as in "512 B".
+        return QCoreApplication::translate("HumanSize", "%1 B").arg(number);
+    case 1:
+        return QCoreApplication::translate("HumanSize", "%1 KiB").arg(number);
+    case 2:
+        return QCoreApplication::translate("HumanSize", "%1 MiB").arg(number);
+    case 3:
+        return QCoreApplication::translate("HumanSize", "%1 GiB").arg(number);
+    case 4:
+        return QCoreApplication::translate("HumanSize", "%1 TiB").arg(number);
+    default:
+        break;
+    }
+    return QCoreApplication::translate("HumanSize", "%1 PiB").arg(number);
+}
+
+} // namespace
 
 QString humanSize(qint64 bytes)
 {
-    static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
     double value = double(bytes);
     int unit = 0;
     while (value >= 1024.0 && unit < 5) {
         value /= 1024.0;
         ++unit;
     }
+    QLocale locale = numberLocale();
+    locale.setNumberOptions(QLocale::OmitGroupSeparator);
     if (unit == 0)
-        return QStringLiteral("%1 B").arg(bytes);
+        return unitText(unit, locale.toString(bytes));
     const bool whole = value == double(qint64(value));
-    return QStringLiteral("%1 %2")
-        .arg(value, 0, 'f', whole ? 0 : 1)
-        .arg(QLatin1String(units[unit]));
+    return unitText(unit, locale.toString(value, 'f', whole ? 0 : 1));
 }
 
 QString groupedNumber(qint64 value)
 {
-    return QLocale(QLocale::English, QLocale::UnitedStates).toString(value);
+    return numberLocale().toString(value);
 }

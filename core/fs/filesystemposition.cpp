@@ -1,0 +1,71 @@
+#include "fs/filesystemposition.h"
+
+#include <QFile>
+#include <QtEndian>
+
+#include <unistd.h>
+
+namespace {
+
+constexpr qint64 kHiddenSectorsOffset = 0x1C;
+
+bool patchBootSector(QFile &f, qint64 at, quint32 value, QString *error)
+{
+    QByteArray sector(512, '\0');
+    if (!f.seek(at) || f.read(sector.data(), 512) != 512) {
+        *error = QStringLiteral("Cannot read the boot sector at byte %1.").arg(at);
+        return false;
+    }
+    // 0x55AA closes every FAT and NTFS boot sector: refuse to patch anything else.
+    if (quint8(sector[510]) != 0x55 || quint8(sector[511]) != 0xAA) {
+        *error =
+            QStringLiteral("No boot sector signature at byte %1; nothing was changed.").arg(at);
+        return false;
+    }
+    qToLittleEndian<quint32>(value, sector.data() + kHiddenSectorsOffset);
+    if (!f.seek(at) || f.write(sector) != 512 || !f.flush() || ::fsync(f.handle()) != 0) {
+        *error = QStringLiteral("Cannot write the boot sector at byte %1.").arg(at);
+        return false;
+    }
+    return true;
+}
+
+} // namespace
+
+bool updateHiddenSectors(const QString &path, qint64 offset, qint64 partitionSize,
+                         const QString &fs, qint64 newStartSector, QString *error)
+{
+    const bool fat = fs == QLatin1String("vfat");
+    if (!fat && fs != QLatin1String("ntfs"))
+        return true;
+    if (newStartSector > 0xFFFFFFFFLL)
+        return true; // the field cannot hold it; Windows ignores it on such disks
+    QFile f(path);
+    if (!f.open(QIODevice::ReadWrite)) {
+        *error = QStringLiteral("Cannot open %1: %2").arg(path, f.errorString());
+        return false;
+    }
+    const quint32 value = quint32(newStartSector);
+    const QByteArray bpb = (f.seek(offset), f.read(0x40));
+    if (bpb.size() < 0x40 || !patchBootSector(f, offset, value, error))
+        return false;
+    const qint64 bytesPerSector = qFromLittleEndian<quint16>(bpb.constData() + 0x0B);
+    if (bytesPerSector < 512)
+        return true;
+    if (fat) {
+        // FAT32 (16-bit sectors-per-FAT is 0) keeps a backup boot sector, usually sector 6.
+        const bool isFat32 = qFromLittleEndian<quint16>(bpb.constData() + 0x16) == 0;
+        const quint16 backup = qFromLittleEndian<quint16>(bpb.constData() + 0x32);
+        if (isFat32 && backup > 0 && backup < 32)
+            return patchBootSector(f, offset + backup * bytesPerSector, value, error);
+        return true;
+    }
+    // NTFS keeps its backup boot sector just past the volume's last sector.
+    const qint64 volumeSectors = qFromLittleEndian<qint64>(bpb.constData() + 0x28);
+    const qint64 backupAt = offset + volumeSectors * bytesPerSector;
+    if (volumeSectors > 0 && backupAt + 512 <= offset + partitionSize) {
+        QString ignored; // an absent backup is not worth failing the move for
+        patchBootSector(f, backupAt, value, &ignored);
+    }
+    return true;
+}

@@ -1,0 +1,124 @@
+#include "ops/realigncommand.h"
+
+#include "report/checkcommand.h"
+#include "report/humansize.h"
+
+#include <QElapsedTimer>
+
+namespace {
+
+RealignCallbacks terminalCallbacks(QTextStream &out, QTextStream &err)
+{
+    RealignCallbacks callbacks;
+    callbacks.log = [&out](const QString &line) {
+        out << line << "\n";
+        out.flush();
+    };
+    auto lastPrint = std::make_shared<QElapsedTimer>();
+    lastPrint->start();
+    callbacks.progress = [&err, lastPrint](const RealignProgress &p) {
+        if (lastPrint->elapsed() < 250 && p.bytesDone < p.bytesTotal)
+            return;
+        lastPrint->restart();
+        const int percent = p.bytesTotal ? int(100 * p.bytesDone / p.bytesTotal) : 100;
+        err << QStringLiteral("\r  [%1/%2] partition %3 %4: %5% of %6, %7/s, %8 s left   ")
+                   .arg(p.moveIndex + 1)
+                   .arg(p.moveCount)
+                   .arg(p.partition)
+                   .arg(p.step)
+                   .arg(percent)
+                   .arg(humanSize(qint64(p.bytesTotal)), humanSize(qint64(p.bytesPerSecond)))
+                   .arg(qint64(p.secondsLeft));
+        if (p.bytesDone >= p.bytesTotal)
+            err << "\n";
+        err.flush();
+    };
+    return callbacks;
+}
+
+int finish(const RealignResult &r, QTextStream &out, QTextStream &err, bool somethingStays = false)
+{
+    for (const QString &c : r.checks)
+        out << "  " << c << "\n";
+    if (!r.ok) {
+        err << "partwise-cli: " << r.error << "\n";
+        return ExitMisalignedOrFailed;
+    }
+    // Partitions that had to stay misaligned mean the work is not done.
+    return somethingStays ? ExitMisalignedOrFailed : ExitOk;
+}
+
+bool misalignedStays(const RealignPlan &plan)
+{
+    for (const RealignSkip &k : plan.skipped)
+        if (!k.reason.startsWith(QLatin1String("already")) &&
+            !k.reason.startsWith(QLatin1String("an extended")))
+            return true;
+    return false;
+}
+
+} // namespace
+
+QString realignPlanText(const RealignPlan &plan, qint64 ss)
+{
+    QString text;
+    QTextStream s(&text);
+    if (plan.moves.isEmpty())
+        s << "Nothing to move.\n";
+    for (const PartitionMove &m : plan.moves) {
+        s << QStringLiteral("  partition %1 (%2): sectors %3–%4 → %5–%6, %7")
+                 .arg(m.number)
+                 .arg(m.filesystem.isEmpty() ? QStringLiteral("no filesystem") : m.filesystem)
+                 .arg(m.oldStart)
+                 .arg(m.oldEnd)
+                 .arg(m.newStart)
+                 .arg(m.newEnd)
+                 .arg(m.recreateSwap
+                          ? QStringLiteral("swap recreated, nothing copied")
+                          : QStringLiteral("%1 to move").arg(humanSize(m.bytesToMove(ss))));
+        if (m.shrinkSectors > 0)
+            s << QStringLiteral(", filesystem shrunk by %1 sectors first").arg(m.shrinkSectors);
+        s << "\n";
+    }
+    for (const RealignSkip &k : plan.skipped)
+        s << QStringLiteral("  partition %1 stays: %2\n").arg(k.number).arg(k.reason);
+    return text;
+}
+
+int runRealignCommand(const RealignCommandOptions &o, QTextStream &out, QTextStream &err,
+                      const std::function<bool(const QString &)> &confirm)
+{
+    const PreparedRealign prepared = prepareRealignment(o.target, o.realign, o.request);
+    if (!prepared.ok) {
+        err << "partwise-cli: " << prepared.error << "\n";
+        return ExitBadInput;
+    }
+    const qint64 ss = prepared.layout.device.topology.logicalSectorSize;
+    out << "Realignment plan for " << o.target << " (grain "
+        << humanSize(prepared.plan.geometry.grainBytes) << "):\n"
+        << realignPlanText(prepared.plan, ss);
+    if (!prepared.plan.moves.isEmpty())
+        out << QStringLiteral("  %1 to move; roughly %2 s at 100 MiB/s\n")
+                   .arg(humanSize(prepared.plan.totalBytes()))
+                   .arg(qint64(estimateRealignSeconds(prepared.plan)) + 1);
+    out.flush();
+    if (o.dryRun)
+        return ExitOk;
+    if (prepared.plan.moves.isEmpty())
+        return misalignedStays(prepared.plan) ? ExitMisalignedOrFailed : ExitOk;
+    if (!o.assumeYes &&
+        !(confirm &&
+          confirm(QStringLiteral("Move these partitions on %1? Back up important data first.")
+                      .arg(o.target)))) {
+        err << "partwise-cli: not confirmed; nothing was changed (use --yes in scripts).\n";
+        return ExitMisalignedOrFailed;
+    }
+    return finish(runRealignment(o.target, prepared, o.realign, terminalCallbacks(out, err)), out,
+                  err);
+}
+
+int runResumeCommand(const QString &target, const QString &journalPath, QTextStream &out,
+                     QTextStream &err)
+{
+    return finish(resumeRealignment(target, journalPath, terminalCallbacks(out, err)), out, err);
+}

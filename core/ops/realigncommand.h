@@ -1,0 +1,28 @@
+#pragma once
+
+#include "ops/realignrunner.h"
+
+#include <QTextStream>
+
+#include <functional>
+
+struct RealignCommandOptions
+{
+    QString target;
+    RealignRequest request;
+    RealignOptions realign;
+    bool dryRun = false;
+    bool assumeYes = false;
+};
+
+// `partwise-cli realign`: shows the plan (old and new place of each partition, bytes to move,
+// an estimate, what stays and why), asks unless --yes, runs it with progress on `err`.
+int runRealignCommand(const RealignCommandOptions &options, QTextStream &out, QTextStream &err,
+                      const std::function<bool(const QString &)> &confirm);
+
+// `partwise-cli resume`.
+int runResumeCommand(const QString &target, const QString &journalPath, QTextStream &out,
+                     QTextStream &err);
+
+// The plan as a table, shared by the CLI and the GUI's log.
+QString realignPlanText(const RealignPlan &plan, qint64 sectorSize);

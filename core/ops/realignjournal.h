@@ -1,0 +1,38 @@
+#pragma once
+
+#include "align/realignplan.h"
+
+#include <QString>
+
+// The realignment's own record, kept outside the disk being changed: the plan, and how far each
+// partition got. Saved atomically (write, fsync, rename, fsync the folder) after every step,
+// so `partwise-cli resume` and the GUI's start-up check always know what to do next. The bytes
+// of the partition being moved are protected by the data mover's journal next to it.
+struct RealignJournal
+{
+    enum class Phase { Pending, Shrunk, Moving, Moved, TableUpdated, Done };
+
+    QString target;
+    qint64 sectorSize = 512;
+    bool verify = true;
+    QString backupFolder;
+    QList<PartitionMove> moves;
+    QList<Phase> phases; // parallel to moves
+
+    // Where the journals of a target live by default: next to an image, or in
+    // /var/lib/partwise/moves for a block device.
+    static QString defaultPath(const QString &target);
+    // The data mover's journal for the move in progress.
+    QString dataJournalPath(const QString &journalPath) const
+    {
+        return journalPath + QStringLiteral(".data");
+    }
+
+    bool save(const QString &path, QString *error) const;
+    static bool load(const QString &path, RealignJournal *journal, QString *error);
+    static bool remove(const QString &path);
+
+    int nextUnfinished() const; // -1 when every move is done
+};
+
+QString realignPhaseName(RealignJournal::Phase phase);

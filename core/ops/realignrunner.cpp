@@ -1,0 +1,460 @@
+#include "ops/realignrunner.h"
+
+#include "device/busycheck.h"
+#include "device/loopattachment.h"
+#include "fs/filesystemformatter.h"
+#include "fs/filesystemposition.h"
+#include "fs/filesystemsize.h"
+#include "fs/filesystemtools.h"
+#include "move/DataMover.h"
+#include "move/MoveJournal.h"
+#include "ops/realignjournal.h"
+#include "ops/tablebackup.h"
+#include "ops/tableeditor.h"
+#include "table/diskreader.h"
+
+#include <QFile>
+
+using partwise::move::DataMover;
+using partwise::move::MoveOutcome;
+using partwise::move::MoveProgress;
+using partwise::move::MoveRequest;
+
+namespace {
+
+// What a typical disk sustains moving data (a read and a write per byte); only for estimates.
+constexpr double kAssumedBytesPerSecond = 100.0 * (1 << 20);
+
+class RealignExecution
+{
+public:
+    RealignExecution(RealignJournal &journal, const QString &journalPath,
+                     const RealignCallbacks &callbacks)
+        : m_journal(journal), m_path(journalPath), m_callbacks(callbacks)
+    {
+    }
+
+    RealignResult run()
+    {
+        RealignResult result;
+        result.journalPath = m_path;
+        for (int i = m_journal.nextUnfinished(); i >= 0; i = m_journal.nextUnfinished()) {
+            m_index = i;
+            QString error;
+            bool resumable = true;
+            if (!step(i, &error, &resumable)) {
+                result.error = error;
+                result.resumable = resumable;
+                return result;
+            }
+            if (!m_check.isEmpty())
+                result.checks << m_check;
+        }
+        RealignJournal::remove(m_path);
+        result.ok = true;
+        log(QStringLiteral("Realignment finished."));
+        return result;
+    }
+
+private:
+    using Phase = RealignJournal::Phase;
+
+    void log(const QString &line)
+    {
+        if (m_callbacks.log)
+            m_callbacks.log(line);
+    }
+
+    bool advance(int i, Phase phase, QString *error)
+    {
+        m_journal.phases[i] = phase;
+        return m_journal.save(m_path, error);
+    }
+
+    qint64 ss() const { return m_journal.sectorSize; }
+
+    bool readLayout(DiskLayout *layout, QString *error)
+    {
+        DiskReadOptions ro;
+        ro.forcedSectorSize = ss();
+        const DiskReadResult r = readDisk(m_journal.target, ro);
+        *error = r.error;
+        *layout = r.layout;
+        return r.ok;
+    }
+
+    FilesystemLocation location(qint64 startSector, const DiskLayout &layout, int number) const
+    {
+        FilesystemLocation where;
+        where.isImage = layout.device.isImage;
+        if (where.isImage) {
+            where.path = m_journal.target;
+            where.offset = startSector * ss();
+        } else if (const PartitionInfo *p = layout.partitionByNumber(number)) {
+            where.path = p->devicePath;
+        }
+        return where;
+    }
+
+    bool step(int i, QString *error, bool *resumable)
+    {
+        const PartitionMove &m = m_journal.moves[i];
+        switch (m_journal.phases[i]) {
+        case Phase::Pending:
+            log(QStringLiteral("Partition %1: %2–%3 → %4–%5")
+                    .arg(m.number)
+                    .arg(m.oldStart)
+                    .arg(m.oldEnd)
+                    .arg(m.newStart)
+                    .arg(m.newEnd));
+            if (m.shrinkSectors > 0 && !shrink(m, error)) {
+                *resumable = false;
+                return false;
+            }
+            return advance(i, Phase::Shrunk, error);
+        case Phase::Shrunk:
+            if (!advance(i, Phase::Moving, error))
+                return false;
+            [[fallthrough]];
+        case Phase::Moving:
+            if (!move(m, error, resumable))
+                return false;
+            if (!advance(i, Phase::Moved, error))
+                return false;
+            partwise::move::MoveJournal::remove(m_journal.dataJournalPath(m_path));
+            return true;
+        case Phase::Moved:
+            if (!updateTable(m, error))
+                return false;
+            return advance(i, Phase::TableUpdated, error);
+        case Phase::TableUpdated:
+            if (!finishFilesystem(m, error)) {
+                *resumable = false;
+                return false;
+            }
+            return advance(i, Phase::Done, error);
+        case Phase::Done:
+            return true;
+        }
+        return false;
+    }
+
+    bool shrink(const PartitionMove &m, QString *error)
+    {
+        DiskLayout layout;
+        if (!readLayout(&layout, error))
+            return false;
+        const FilesystemLocation where = location(m.oldStart, layout, m.number);
+        const qint64 newBytes = m.newLength() * ss();
+        log(QStringLiteral("  shrinking the %1 filesystem by %2 sectors to fit")
+                .arg(m.filesystem)
+                .arg(m.shrinkSectors));
+        ToolResult r;
+        if (m.filesystem.startsWith(QLatin1String("ext"))) {
+            runTool(QStringLiteral("e2fsck"),
+                    {QStringLiteral("-f"), QStringLiteral("-p"), e2fsprogsName(where)});
+            r = runTool(QStringLiteral("resize2fs"),
+                        {e2fsprogsName(where), QStringLiteral("%1K").arg(newBytes / 1024)},
+                        QStringLiteral("e2fsprogs"));
+        } else if (m.filesystem == QLatin1String("ntfs")) {
+            auto shrinkOn = [&](const QString &node) {
+                return runTool(QStringLiteral("ntfsresize"),
+                               {QStringLiteral("--force"), QStringLiteral("--no-action"),
+                                QStringLiteral("--size"), QString::number(newBytes), node},
+                               QStringLiteral("ntfs-3g"))
+                               .ok
+                           ? runTool(QStringLiteral("ntfsresize"),
+                                     {QStringLiteral("--force"), QStringLiteral("--size"),
+                                      QString::number(newBytes), node},
+                                     QStringLiteral("ntfs-3g"))
+                           : ToolResult{false, 1, QStringLiteral("ntfsresize --no-action"),
+                                        QString(),
+                                        QStringLiteral(
+                                            "ntfsresize cannot shrink this NTFS by that much.")};
+            };
+            if (where.isImage) {
+                LoopAttachment loop(m_journal.target, m.oldStart * ss(), m.oldLength() * ss(),
+                                    false);
+                if (!loop.ok()) {
+                    *error = loop.error();
+                    return false;
+                }
+                r = shrinkOn(loop.device());
+            } else {
+                r = shrinkOn(where.path);
+            }
+        }
+        if (!r.ok)
+            *error = QStringLiteral("Shrinking partition %1 failed, so nothing was moved: %2")
+                         .arg(m.number)
+                         .arg(r.error);
+        return r.ok;
+    }
+
+    bool move(const PartitionMove &m, QString *error, bool *resumable)
+    {
+        if (m.recreateSwap) {
+            log(QStringLiteral("  swap: nothing to copy; it is recreated at the new place"));
+            return true;
+        }
+        const QString dataJournal = m_journal.dataJournalPath(m_path);
+        DataMover mover;
+        mover.setKeepJournal(true); // removed only once the journal records the move as done
+        mover.setCancelFlag(m_callbacks.cancel);
+        mover.setProgressCallback([this, &m](const MoveProgress &p) {
+            if (!m_callbacks.progress)
+                return;
+            RealignProgress rp;
+            rp.moveIndex = m_index;
+            rp.moveCount = m_journal.moves.size();
+            rp.partition = m.number;
+            rp.step = p.phase == MoveProgress::Phase::Verifying ? QStringLiteral("verifying")
+                                                                : QStringLiteral("moving");
+            rp.bytesDone = p.bytesDone;
+            rp.bytesTotal = p.bytesTotal;
+            rp.bytesPerSecond = p.bytesPerSecond;
+            rp.secondsLeft = p.secondsLeft;
+            m_callbacks.progress(rp);
+        });
+        MoveOutcome outcome;
+        if (QFile::exists(dataJournal)) {
+            log(QStringLiteral("  resuming the interrupted copy"));
+            outcome = mover.resume(dataJournal, m_journal.target);
+        } else {
+            DiskLayout layout;
+            if (!readLayout(&layout, error))
+                return false;
+            MoveRequest request;
+            request.devicePath = m_journal.target;
+            request.sourceOffset = quint64(m.oldStart * ss());
+            request.destinationOffset = quint64(m.newStart * ss());
+            qint64 length = std::min(m.oldLength(), m.newLength()) * ss();
+            if (const auto fsBytes =
+                    filesystemSizeBytes(location(m.oldStart, layout, m.number), m.filesystem))
+                length = std::min(length, (*fsBytes + ss() - 1) / ss() * ss());
+            request.length = quint64(length);
+            request.verify = m_journal.verify;
+            log(QStringLiteral("  moving %1 bytes").arg(length));
+            outcome = mover.run(request, dataJournal);
+        }
+        if (!outcome.ok()) {
+            *resumable = outcome.resumable() || QFile::exists(dataJournal);
+            *error = QStringLiteral("Partition %1: %2").arg(m.number).arg(outcome.message);
+            if (*resumable)
+                *error += QStringLiteral(" Run `partwise-cli resume --journal %1 %2` to finish.")
+                              .arg(m_path, m_journal.target);
+            return false;
+        }
+        log(QStringLiteral("  copied %1 bytes in %2 s")
+                .arg(outcome.bytesCopied)
+                .arg(outcome.seconds, 0, 'f', 1));
+        return true;
+    }
+
+    bool updateTable(const PartitionMove &m, QString *error)
+    {
+        DiskLayout layout;
+        if (!readLayout(&layout, error))
+            return false;
+        TableEditor editor;
+        if (!editor.open(layout, error) ||
+            !editor.setGeometry(m.number, m.newStart, m.newEnd, error) || !editor.commit(error)) {
+            *error = QStringLiteral(
+                         "The data of partition %1 is at its new place but the table could not be "
+                         "updated: %2 Run `partwise-cli resume --journal %3 %4` to retry.")
+                         .arg(m.number)
+                         .arg(*error, m_path, m_journal.target);
+            return false;
+        }
+        log(QStringLiteral("  table updated"));
+        return true;
+    }
+
+    template <typename Action>
+    ToolResult onDeviceNode(const PartitionMove &m, const DiskLayout &layout, bool readOnly,
+                            Action action)
+    {
+        if (!layout.device.isImage) {
+            const PartitionInfo *p = layout.partitionByNumber(m.number);
+            return action(p ? p->devicePath : QString());
+        }
+        LoopAttachment loop(m_journal.target, m.newStart * ss(), m.newLength() * ss(), readOnly);
+        if (!loop.ok())
+            return ToolResult{false, -1, QString(), QString(), loop.error()};
+        return action(loop.device());
+    }
+
+    bool finishFilesystem(const PartitionMove &m, QString *error)
+    {
+        m_check.clear();
+        DiskLayout layout;
+        if (!readLayout(&layout, error))
+            return false;
+        const FilesystemLocation where = location(m.newStart, layout, m.number);
+        if (m.recreateSwap) {
+            FormatRequest req;
+            req.filesystem = QStringLiteral("swap");
+            req.label = m.label;
+            req.uuid = m.uuid;
+            req.targetIsImage = where.isImage;
+            req.target = where.isImage ? m_journal.target : where.path;
+            req.offsetBytes = m.newStart * ss();
+            req.sizeBytes = m.newLength() * ss();
+            req.logicalSectorSize = ss();
+            const ToolResult r = formatFilesystem(req);
+            if (!r.ok) {
+                *error = QStringLiteral("Recreating swap on partition %1 failed: %2")
+                             .arg(m.number)
+                             .arg(r.error);
+                return false;
+            }
+            m_check = QStringLiteral("partition %1 (swap): recreated with UUID %2")
+                          .arg(m.number)
+                          .arg(m.uuid);
+            log(QStringLiteral("  ") + m_check);
+            return true;
+        }
+        if (!updateHiddenSectors(where.isImage ? m_journal.target : where.path, where.offset,
+                                 m.newLength() * ss(), m.filesystem, m.newStart, error))
+            return false;
+        if (m.filesystem.isEmpty())
+            return true;
+        ToolResult r = m.filesystem.startsWith(QLatin1String("ext"))
+                           ? checkFilesystem(e2fsprogsName(where), m.filesystem, false)
+                           : onDeviceNode(m, layout, true, [&](const QString &node) {
+                                 return checkFilesystem(node, m.filesystem, false);
+                             });
+        if (!r.ok && r.exitCode == -1 && where.isImage) {
+            m_check = QStringLiteral("partition %1 (%2): not checked: %3")
+                          .arg(m.number)
+                          .arg(m.filesystem, r.error);
+            log(QStringLiteral("  ") + m_check);
+            return true;
+        }
+        m_check = QStringLiteral("partition %1 (%2): %3")
+                      .arg(m.number)
+                      .arg(m.filesystem, r.ok ? QStringLiteral("clean") : r.error);
+        log(QStringLiteral("  check: ") + m_check);
+        if (!r.ok)
+            *error = QStringLiteral(
+                         "Partition %1 was moved, but its read-only check reports problems: %2")
+                         .arg(m.number)
+                         .arg(r.error);
+        return r.ok;
+    }
+
+    RealignJournal &m_journal;
+    QString m_path;
+    const RealignCallbacks &m_callbacks;
+    int m_index = 0;
+    QString m_check;
+};
+
+} // namespace
+
+double estimateRealignSeconds(const RealignPlan &plan)
+{
+    return double(plan.totalBytes()) / kAssumedBytesPerSecond;
+}
+
+PreparedRealign prepareRealignment(const QString &target, const RealignOptions &options,
+                                   const RealignRequest &request)
+{
+    PreparedRealign prepared;
+    DiskReadOptions ro;
+    ro.forcedSectorSize = options.forcedSectorSize;
+    const DiskReadResult read = readDisk(target, ro);
+    if (!read.ok) {
+        prepared.error = read.error;
+        return prepared;
+    }
+    prepared.layout = read.layout;
+    if (read.layout.tableType.isEmpty()) {
+        prepared.error =
+            QStringLiteral("%1 has no partition table, so there is nothing to realign.")
+                .arg(target);
+        return prepared;
+    }
+    for (int n : request.partitions)
+        if (!read.layout.partitionByNumber(n)) {
+            prepared.error = QStringLiteral("%1 has no partition %2.").arg(target).arg(n);
+            return prepared;
+        }
+    prepared.plan = planRealignment(
+        read.layout, resolveAlignmentGeometry(read.layout.device.topology, options.policy),
+        request);
+    prepared.ok = true;
+    return prepared;
+}
+
+RealignResult runRealignment(const QString &target, const PreparedRealign &prepared,
+                             const RealignOptions &options, const RealignCallbacks &callbacks)
+{
+    RealignResult result;
+    const QString journalPath =
+        options.journalPath.isEmpty() ? RealignJournal::defaultPath(target) : options.journalPath;
+    result.journalPath = journalPath;
+    if (QFile::exists(journalPath)) {
+        result.error = QStringLiteral("An interrupted realignment of this disk is recorded in %1; "
+                                      "finish it first with `partwise-cli resume --journal %1 %2`.")
+                           .arg(journalPath, target);
+        result.resumable = true;
+        return result;
+    }
+    if (prepared.layout.device.readOnly) {
+        result.error = QStringLiteral("%1 is read-only; nothing was changed.").arg(target);
+        return result;
+    }
+    QStringList busy;
+    for (const PartitionMove &m : prepared.plan.moves)
+        busy << busyReasons(target, m.number);
+    if (!busy.isEmpty()) {
+        result.error = QStringLiteral("Refusing to move partitions in use: %1. Unmount them (or "
+                                      "swapoff) and try again; nothing was changed.")
+                           .arg(busy.join(QStringLiteral("; ")));
+        return result;
+    }
+    if (prepared.plan.moves.isEmpty()) {
+        result.ok = true;
+        return result;
+    }
+    TableBackup backup;
+    if (!backupPartitionTable(target, prepared.layout.device.sizeBytes,
+                              options.backupRoot.isEmpty() ? defaultBackupRoot()
+                                                           : options.backupRoot,
+                              &backup, &result.error)) {
+        result.error =
+            QStringLiteral("Could not back up the partition table, so nothing was changed: %1")
+                .arg(result.error);
+        return result;
+    }
+    if (callbacks.log)
+        callbacks.log(QStringLiteral("Partition table backed up to %1").arg(backup.folder));
+
+    RealignJournal journal;
+    journal.target = target;
+    journal.sectorSize = prepared.layout.device.topology.logicalSectorSize;
+    journal.verify = options.verify;
+    journal.backupFolder = backup.folder;
+    journal.moves = prepared.plan.moves;
+    for (int i = 0; i < journal.moves.size(); ++i)
+        journal.phases << RealignJournal::Phase::Pending;
+    if (!journal.save(journalPath, &result.error))
+        return result;
+    return RealignExecution(journal, journalPath, callbacks).run();
+}
+
+RealignResult resumeRealignment(const QString &target, const QString &journalPath,
+                                const RealignCallbacks &callbacks)
+{
+    RealignResult result;
+    const QString path = journalPath.isEmpty() ? RealignJournal::defaultPath(target) : journalPath;
+    result.journalPath = path;
+    RealignJournal journal;
+    if (!RealignJournal::load(path, &journal, &result.error))
+        return result;
+    journal.target = target; // a loop device may come back under another name
+    if (callbacks.log)
+        callbacks.log(QStringLiteral("Resuming the realignment recorded in %1").arg(path));
+    return RealignExecution(journal, path, callbacks).run();
+}

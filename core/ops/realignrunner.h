@@ -1,0 +1,71 @@
+#pragma once
+
+#include "align/alignmentpolicy.h"
+#include "align/realignplan.h"
+#include "table/disklayout.h"
+
+#include <QStringList>
+
+#include <atomic>
+#include <functional>
+
+struct RealignOptions
+{
+    AlignmentPolicy policy;
+    qint64 forcedSectorSize = 0;
+    QString journalPath; // empty: RealignJournal::defaultPath(target)
+    QString backupRoot;  // empty: defaultBackupRoot()
+    bool verify = true;
+};
+
+struct RealignProgress
+{
+    int moveIndex = 0; // 0-based
+    int moveCount = 0;
+    int partition = 0;
+    QString step; // "moving", "checking", ...
+    quint64 bytesDone = 0, bytesTotal = 0;
+    double bytesPerSecond = 0, secondsLeft = 0;
+};
+
+struct RealignCallbacks
+{
+    std::function<void(const QString &)> log;
+    std::function<void(const RealignProgress &)> progress;
+    const std::atomic<bool> *cancel = nullptr;
+};
+
+struct RealignResult
+{
+    bool ok = false;
+    bool resumable = false; // stopped at a point `resume` continues from
+    QString error;
+    QString journalPath;
+    QStringList checks; // "partition 2 (ext4): clean", one per moved filesystem
+};
+
+struct PreparedRealign
+{
+    bool ok = false;
+    QString error;
+    DiskLayout layout;
+    RealignPlan plan;
+};
+
+// Reads the disk and plans; writes nothing.
+PreparedRealign prepareRealignment(const QString &target, const RealignOptions &options,
+                                   const RealignRequest &request);
+
+// Runs a plan: refuses busy partitions, backs the table up, and then for each partition shrinks
+// the filesystem if the plan says so, moves the data through the journaled mover, points the
+// table at the new place, fixes what the filesystem records about its position, and checks it
+// read-only. Every step is recorded in the realignment journal first. Blocking.
+RealignResult runRealignment(const QString &target, const PreparedRealign &prepared,
+                             const RealignOptions &options, const RealignCallbacks &callbacks = {});
+
+// Finishes a realignment that was interrupted (killed, power cut, I/O error, cancelled).
+RealignResult resumeRealignment(const QString &target, const QString &journalPath,
+                                const RealignCallbacks &callbacks = {});
+
+// A rough duration for the plan shown before anything happens (seconds).
+double estimateRealignSeconds(const RealignPlan &plan);
