@@ -6,6 +6,7 @@
 #include "fs/filesystemposition.h"
 #include "fs/filesystemsize.h"
 #include "fs/filesystemtools.h"
+#include "fs/usedblocks.h"
 #include "move/DataMover.h"
 #include "move/MoveJournal.h"
 #include "ops/realignjournal.h"
@@ -234,7 +235,23 @@ private:
                 length = std::min(length, (*fsBytes + ss() - 1) / ss() * ss());
             request.length = quint64(length);
             request.verify = m_journal.verify;
-            log(QStringLiteral("  moving %1 bytes").arg(length));
+            // Free blocks hold nothing worth copying: a mostly empty filesystem moves in
+            // proportion to its data. Unknown maps (other types, unclean ext) copy everything.
+            QString mapError;
+            if (auto used = usedExtents(m_journal.target, m.oldStart * ss(), length, m.filesystem,
+                                        &mapError)) {
+                request.extents = std::move(*used);
+                quint64 usedBytes = 0;
+                for (const auto &e : request.extents)
+                    usedBytes += e.length;
+                log(QStringLiteral("  moving the %1 bytes in use of %2")
+                        .arg(usedBytes)
+                        .arg(length));
+            } else {
+                if (!mapError.isEmpty())
+                    log(QStringLiteral("  copying every byte: %1").arg(mapError));
+                log(QStringLiteral("  moving %1 bytes").arg(length));
+            }
             outcome = mover.run(request, dataJournal);
         }
         if (!outcome.ok()) {
