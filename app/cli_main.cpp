@@ -30,6 +30,10 @@ const char *const kUsage =
     "\n"
     "Commands:\n"
     "  check     report the alignment of each partition (default: every disk)\n"
+    "  realign   move misaligned partitions (and their data) to the grain\n"
+    "  resume    finish a realignment that was interrupted\n"
+    "  apply     run a plan file (JSON) of operations on a disk or image\n"
+    "  restore   put a partition-table backup taken before Apply back\n"
     "\n"
     "Run 'partwise-cli COMMAND --help' for a command's options.\n"
     "Exit status: 0 nothing misaligned, 1 something misaligned or the work "
@@ -41,50 +45,61 @@ int usageError(const QString &message)
     return ExitBadInput;
 }
 
-int runCheckCommand(const QStringList &args)
+// The options several commands share, spelled the same everywhere.
+struct SharedOptions
 {
-    QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral(
-        "Report the alignment of every partition of each TARGET (block device or disk image)."));
-    parser.addHelpOption();
-    parser.addPositionalArgument(QStringLiteral("TARGET"),
-                                 QStringLiteral("Disk or image; none checks every disk."),
-                                 QStringLiteral("[TARGET...]"));
-    const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("Print JSON."));
-    const QCommandLineOption grain(QStringLiteral("grain"),
-                                   QStringLiteral("Alignment grain (4k, 1m, or bytes with K/M)."),
-                                   QStringLiteral("SIZE"), QStringLiteral("1m"));
-    const QCommandLineOption trust(
-        QStringLiteral("trust-drive"),
-        QStringLiteral(
-            "Believe the physical sector size the drive reports (default: at least 4096)."));
-    const QCommandLineOption sectorSize(
-        QStringLiteral("sector-size"),
-        QStringLiteral("Logical sector size of an image (512 or 4096)."), QStringLiteral("N"));
-    parser.addOptions({json, grain, trust, sectorSize});
+    QCommandLineOption grain{QStringLiteral("grain"),
+                             QStringLiteral("Alignment grain: 4k, 1m (mib), or bytes with K/M."),
+                             QStringLiteral("SIZE"), QStringLiteral("1m")};
+    QCommandLineOption sectorSize{QStringLiteral("sector-size"),
+                                  QStringLiteral("Logical sector size of an image (512 or 4096; "
+                                                 "default: detected)."),
+                                  QStringLiteral("N")};
+    QCommandLineOption backupDir{QStringLiteral("backup-dir"),
+                                 QStringLiteral("Where partition-table backups go."),
+                                 QStringLiteral("DIR")};
+    QCommandLineOption yes{QStringLiteral("yes"), QStringLiteral("Do not ask for confirmation.")};
+};
+
+// Parses `args`; returns -1 to go on, or the exit status to end with (help shown, bad usage).
+int parseOrExit(QCommandLineParser &parser, const QStringList &args, int positionals)
+{
     if (!parser.parse(args))
         return usageError(parser.errorText());
     if (parser.isSet(QStringLiteral("help"))) {
         stdOut() << parser.helpText();
         return ExitOk;
     }
+    if (positionals >= 0 && parser.positionalArguments().size() != positionals)
+        return usageError(QStringLiteral("expected %1 argument(s) after the command; see --help.")
+                              .arg(positionals));
+    return -1;
+}
 
-    CheckOptions options;
-    options.targets = parser.positionalArguments();
-    options.json = parser.isSet(json);
-    options.policy.trustDrive = parser.isSet(trust);
-    const auto grainBytes = parseByteSize(parser.value(grain));
-    if (!grainBytes)
-        return usageError(QStringLiteral("--grain: '%1' is not a size such as 4k or 1m.")
-                              .arg(parser.value(grain)));
-    options.policy.grainBytes = *grainBytes;
-    if (parser.isSet(sectorSize)) {
-        const qint64 n = parser.value(sectorSize).toLongLong();
-        if (n != 512 && n != 1024 && n != 2048 && n != 4096)
-            return usageError(QStringLiteral("--sector-size must be 512, 1024, 2048 or 4096."));
-        options.forcedSectorSize = n;
+bool readGrain(const QCommandLineParser &parser, const SharedOptions &o, qint64 *bytes)
+{
+    const auto parsed = parseByteSize(parser.value(o.grain));
+    if (!parsed) {
+        usageError(QStringLiteral("--grain: '%1' is not a size such as 4k or 1m.")
+                       .arg(parser.value(o.grain)));
+        return false;
     }
-    return runCheck(options, stdOut(), stdErr());
+    *bytes = *parsed;
+    return true;
+}
+
+bool readSectorSize(const QCommandLineParser &parser, const SharedOptions &o, qint64 *bytes)
+{
+    *bytes = 0;
+    if (!parser.isSet(o.sectorSize))
+        return true;
+    const qint64 n = parser.value(o.sectorSize).toLongLong();
+    if (n != 512 && n != 1024 && n != 2048 && n != 4096) {
+        usageError(QStringLiteral("--sector-size must be 512, 1024, 2048 or 4096."));
+        return false;
+    }
+    *bytes = n;
+    return true;
 }
 
 bool askOnTerminal(const QString &question)
@@ -98,6 +113,35 @@ bool askOnTerminal(const QString &question)
     return answer == QLatin1String("y") || answer == QLatin1String("yes");
 }
 
+int runCheckCommandLine(const QStringList &args)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "Report the alignment of every partition of each TARGET (block device or disk image)."));
+    parser.addHelpOption();
+    parser.addPositionalArgument(QStringLiteral("TARGET"),
+                                 QStringLiteral("Disk or image; none checks every disk."),
+                                 QStringLiteral("[TARGET...]"));
+    const SharedOptions shared;
+    const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("Print JSON."));
+    const QCommandLineOption trust(
+        QStringLiteral("trust-drive"),
+        QStringLiteral(
+            "Believe the physical sector size the drive reports (default: at least 4096)."));
+    parser.addOptions({json, shared.grain, trust, shared.sectorSize});
+    if (const int exit = parseOrExit(parser, args, -1); exit >= 0)
+        return exit;
+
+    CheckOptions options;
+    options.targets = parser.positionalArguments();
+    options.json = parser.isSet(json);
+    options.policy.trustDrive = parser.isSet(trust);
+    if (!readGrain(parser, shared, &options.policy.grainBytes) ||
+        !readSectorSize(parser, shared, &options.forcedSectorSize))
+        return ExitBadInput;
+    return runCheck(options, stdOut(), stdErr());
+}
+
 int runApplyCommandLine(const QStringList &args)
 {
     QCommandLineParser parser;
@@ -107,35 +151,19 @@ int runApplyCommandLine(const QStringList &args)
     parser.addHelpOption();
     parser.addPositionalArgument(QStringLiteral("PLAN"), QStringLiteral("Plan file (JSON)."));
     parser.addPositionalArgument(QStringLiteral("TARGET"), QStringLiteral("Disk or image."));
-    const QCommandLineOption yes(QStringLiteral("yes"),
-                                 QStringLiteral("Do not ask for confirmation."));
-    const QCommandLineOption grain(QStringLiteral("grain"), QStringLiteral("Alignment grain."),
-                                   QStringLiteral("SIZE"), QStringLiteral("1m"));
-    const QCommandLineOption sectorSize(QStringLiteral("sector-size"),
-                                        QStringLiteral("Logical sector size of an image."),
-                                        QStringLiteral("N"));
-    const QCommandLineOption backupDir(QStringLiteral("backup-dir"),
-                                       QStringLiteral("Where table backups go."),
-                                       QStringLiteral("DIR"));
-    parser.addOptions({yes, grain, sectorSize, backupDir});
-    if (!parser.parse(args))
-        return usageError(parser.errorText());
-    if (parser.isSet(QStringLiteral("help"))) {
-        stdOut() << parser.helpText();
-        return ExitOk;
-    }
-    if (parser.positionalArguments().size() != 2)
-        return usageError(QStringLiteral("apply needs a PLAN and a TARGET."));
+    const SharedOptions shared;
+    parser.addOptions({shared.yes, shared.grain, shared.sectorSize, shared.backupDir});
+    if (const int exit = parseOrExit(parser, args, 2); exit >= 0)
+        return exit;
+
     ApplyCommandOptions options;
     options.planPath = parser.positionalArguments().at(0);
     options.target = parser.positionalArguments().at(1);
-    options.assumeYes = parser.isSet(yes);
-    const auto grainBytes = parseByteSize(parser.value(grain));
-    if (!grainBytes)
-        return usageError(QStringLiteral("--grain: '%1' is not a size.").arg(parser.value(grain)));
-    options.apply.policy.grainBytes = *grainBytes;
-    options.apply.forcedSectorSize = parser.value(sectorSize).toLongLong();
-    options.apply.backupRoot = parser.value(backupDir);
+    options.assumeYes = parser.isSet(shared.yes);
+    options.apply.backupRoot = parser.value(shared.backupDir);
+    if (!readGrain(parser, shared, &options.apply.policy.grainBytes) ||
+        !readSectorSize(parser, shared, &options.apply.forcedSectorSize))
+        return ExitBadInput;
     return runApplyCommand(options, stdOut(), stdErr(), askOnTerminal);
 }
 
@@ -147,14 +175,8 @@ int runRestoreCommandLine(const QStringList &args)
     parser.addHelpOption();
     parser.addPositionalArgument(QStringLiteral("BACKUP"), QStringLiteral("Backup folder."));
     parser.addPositionalArgument(QStringLiteral("TARGET"), QStringLiteral("Disk or image."));
-    if (!parser.parse(args))
-        return usageError(parser.errorText());
-    if (parser.isSet(QStringLiteral("help"))) {
-        stdOut() << parser.helpText();
-        return ExitOk;
-    }
-    if (parser.positionalArguments().size() != 2)
-        return usageError(QStringLiteral("restore needs a BACKUP folder and a TARGET."));
+    if (const int exit = parseOrExit(parser, args, 2); exit >= 0)
+        return exit;
     return runRestoreCommand(parser.positionalArguments().at(0), parser.positionalArguments().at(1),
                              stdOut(), stdErr());
 }
@@ -167,41 +189,26 @@ int runRealignCommandLine(const QStringList &args)
         "interrupted at any instant is finished by 'partwise-cli resume'."));
     parser.addHelpOption();
     parser.addPositionalArgument(QStringLiteral("TARGET"), QStringLiteral("Disk or image."));
+    const SharedOptions shared;
     const QCommandLineOption partition(QStringLiteral("partition"),
                                        QStringLiteral("Realign partition N (repeatable)."),
                                        QStringLiteral("N"));
     const QCommandLineOption all(
         QStringLiteral("all"),
         QStringLiteral("Also move partitions on a physical sector but off the grain."));
-    const QCommandLineOption grain(QStringLiteral("grain"),
-                                   QStringLiteral("Target grain (4k for the smallest move)."),
-                                   QStringLiteral("SIZE"), QStringLiteral("1m"));
     const QCommandLineOption journal(QStringLiteral("journal"),
                                      QStringLiteral("Where the journal is kept (outside TARGET)."),
                                      QStringLiteral("PATH"));
     const QCommandLineOption dryRun(QStringLiteral("dry-run"),
                                     QStringLiteral("Show the plan only."));
-    const QCommandLineOption yes(QStringLiteral("yes"),
-                                 QStringLiteral("Do not ask for confirmation."));
     const QCommandLineOption noVerify(
         QStringLiteral("no-verify"),
         QStringLiteral("Skip re-reading the moved data to compare checksums."));
-    const QCommandLineOption sectorSize(QStringLiteral("sector-size"),
-                                        QStringLiteral("Logical sector size of an image."),
-                                        QStringLiteral("N"));
-    const QCommandLineOption backupDir(QStringLiteral("backup-dir"),
-                                       QStringLiteral("Where table backups go."),
-                                       QStringLiteral("DIR"));
-    parser.addOptions(
-        {partition, all, grain, journal, dryRun, yes, noVerify, sectorSize, backupDir});
-    if (!parser.parse(args))
-        return usageError(parser.errorText());
-    if (parser.isSet(QStringLiteral("help"))) {
-        stdOut() << parser.helpText();
-        return ExitOk;
-    }
-    if (parser.positionalArguments().size() != 1)
-        return usageError(QStringLiteral("realign needs one TARGET."));
+    parser.addOptions({partition, all, shared.grain, journal, dryRun, shared.yes, noVerify,
+                       shared.sectorSize, shared.backupDir});
+    if (const int exit = parseOrExit(parser, args, 1); exit >= 0)
+        return exit;
+
     RealignCommandOptions o;
     o.target = parser.positionalArguments().at(0);
     for (const QString &n : parser.values(partition)) {
@@ -213,16 +220,14 @@ int runRealignCommandLine(const QStringList &args)
         o.request.partitions << number;
     }
     o.request.includeSectorAligned = parser.isSet(all);
-    const auto grainBytes = parseByteSize(parser.value(grain));
-    if (!grainBytes)
-        return usageError(QStringLiteral("--grain: '%1' is not a size.").arg(parser.value(grain)));
-    o.realign.policy.grainBytes = *grainBytes;
     o.realign.journalPath = parser.value(journal);
     o.realign.verify = !parser.isSet(noVerify);
-    o.realign.forcedSectorSize = parser.value(sectorSize).toLongLong();
-    o.realign.backupRoot = parser.value(backupDir);
+    o.realign.backupRoot = parser.value(shared.backupDir);
     o.dryRun = parser.isSet(dryRun);
-    o.assumeYes = parser.isSet(yes);
+    o.assumeYes = parser.isSet(shared.yes);
+    if (!readGrain(parser, shared, &o.realign.policy.grainBytes) ||
+        !readSectorSize(parser, shared, &o.realign.forcedSectorSize))
+        return ExitBadInput;
     return runRealignCommand(o, stdOut(), stdErr(), askOnTerminal);
 }
 
@@ -237,14 +242,8 @@ int runResumeCommandLine(const QStringList &args)
                                      QStringLiteral("The realignment journal."),
                                      QStringLiteral("PATH"));
     parser.addOption(journal);
-    if (!parser.parse(args))
-        return usageError(parser.errorText());
-    if (parser.isSet(QStringLiteral("help"))) {
-        stdOut() << parser.helpText();
-        return ExitOk;
-    }
-    if (parser.positionalArguments().size() != 1)
-        return usageError(QStringLiteral("resume needs one TARGET."));
+    if (const int exit = parseOrExit(parser, args, 1); exit >= 0)
+        return exit;
     return runResumeCommand(parser.positionalArguments().at(0), parser.value(journal), stdOut(),
                             stdErr());
 }
@@ -269,7 +268,7 @@ int main(int argc, char **argv)
     }
     args.removeAt(1); // the command; QCommandLineParser sees "partwise-cli [options] targets"
     if (command == QLatin1String("check"))
-        return runCheckCommand(args);
+        return runCheckCommandLine(args);
     if (command == QLatin1String("realign"))
         return runRealignCommandLine(args);
     if (command == QLatin1String("resume"))
