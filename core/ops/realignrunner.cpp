@@ -4,6 +4,7 @@
 #include "device/loopattachment.h"
 #include "fs/filesystemformatter.h"
 #include "fs/filesystemposition.h"
+#include "fs/filesystemresize.h"
 #include "fs/filesystemsize.h"
 #include "fs/filesystemtools.h"
 #include "fs/usedblocks.h"
@@ -150,41 +151,7 @@ private:
         log(QStringLiteral("  shrinking the %1 filesystem by %2 sectors to fit")
                 .arg(m.filesystem)
                 .arg(m.shrinkSectors));
-        ToolResult r;
-        if (m.filesystem.startsWith(QLatin1String("ext"))) {
-            runTool(QStringLiteral("e2fsck"),
-                    {QStringLiteral("-f"), QStringLiteral("-p"), e2fsprogsName(where)});
-            r = runTool(QStringLiteral("resize2fs"),
-                        {e2fsprogsName(where), QStringLiteral("%1K").arg(newBytes / 1024)},
-                        QStringLiteral("e2fsprogs"));
-        } else if (m.filesystem == QLatin1String("ntfs")) {
-            auto shrinkOn = [&](const QString &node) {
-                return runTool(QStringLiteral("ntfsresize"),
-                               {QStringLiteral("--force"), QStringLiteral("--no-action"),
-                                QStringLiteral("--size"), QString::number(newBytes), node},
-                               QStringLiteral("ntfs-3g"))
-                               .ok
-                           ? runTool(QStringLiteral("ntfsresize"),
-                                     {QStringLiteral("--force"), QStringLiteral("--size"),
-                                      QString::number(newBytes), node},
-                                     QStringLiteral("ntfs-3g"))
-                           : ToolResult{false, 1, QStringLiteral("ntfsresize --no-action"),
-                                        QString(),
-                                        QStringLiteral(
-                                            "ntfsresize cannot shrink this NTFS by that much.")};
-            };
-            if (where.isImage) {
-                LoopAttachment loop(m_journal.target, m.oldStart * ss(), m.oldLength() * ss(),
-                                    false);
-                if (!loop.ok()) {
-                    *error = loop.error();
-                    return false;
-                }
-                r = shrinkOn(loop.device());
-            } else {
-                r = shrinkOn(where.path);
-            }
-        }
+        const ToolResult r = resizeFilesystem(where, m.oldLength() * ss(), m.filesystem, newBytes);
         if (!r.ok)
             *error = QStringLiteral("Shrinking partition %1 failed, so nothing was moved: %2")
                          .arg(m.number)
