@@ -10,8 +10,10 @@
 #include <QFileInfo>
 #include <QRegularExpression>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <cstdint>
 #include <future>
 #include <sys/stat.h>
 
@@ -35,6 +37,12 @@ MoveOutcome outcome(MoveOutcome::Status status, const QString &message,
     result.journalPath = journalPath;
     return result;
 }
+
+// Without an overlap forcing one sooner, a record is still written every this many bytes, so
+// a resume never redoes more than this.
+constexpr std::uint64_t kMaxUnrecordedBytes = 256ULL << 20;
+// Verification reads up to this much at once.
+constexpr std::uint64_t kVerifySpanBytes = 32ULL << 20;
 
 struct SourceRead
 {
@@ -258,10 +266,24 @@ MoveOutcome DataMover::execute(BlockIo &device, MoveJournal &journal, const Move
         result.seconds = static_cast<double>(nowNanoseconds() - m_startNanoseconds) / 1e9;
         return result;
     };
+    auto writeFailed = [&](const MoveChunk &chunk, int code) {
+        return stopped(MoveOutcome::Status::IoError,
+                       QStringLiteral("Writing %1 at byte %2 of %3 failed: %4. The move is "
+                                      "paused; run `%5` once the disk is writable.")
+                           .arg(formatSize(chunk.length))
+                           .arg(chunk.destinationOffset)
+                           .arg(device.path(), errorText(code), again));
+    };
+    auto journalFailed = [&](int code) {
+        return stopped(MoveOutcome::Status::IoError,
+                       QStringLiteral("Writing the move journal %1 failed: %2. The move is "
+                                      "paused; make room or fix that disk, then run `%3`.")
+                           .arg(journalPath, errorText(code), again));
+    };
 
     // The next chunk's source is read (and checksummed) on another thread while this chunk is
     // journaled and written. That is safe: in plan order, a chunk's destination never overlaps
-    // the source of the chunk after it.
+    // the source of a chunk after it.
     AlignedBuffer spare = journal.makeRecordBuffer();
     if (spare.isNull())
         return stopped(MoveOutcome::Status::Cancelled,
@@ -294,6 +316,24 @@ MoveOutcome DataMover::execute(BlockIo &device, MoveJournal &journal, const Move
         }
     } drain{ahead};
 
+    // Group commit. A resume starts again at the newest durable record R, re-reading the sources
+    // of the chunks from R on, so those sources must stay intact until the next record: a chunk
+    // is written without a new record only when its destination misses every source from R on
+    // (kept as one enclosing interval, which can only call for extra records). A chunk that
+    // overlaps its own source always gets a record carrying that source. Before a record, the
+    // device is synced, as the record declares every chunk before it done.
+    // On resume the chunk before `firstChunk` was replayed and synced, but its record is R.
+    const std::size_t recorded = firstChunk > 0 ? firstChunk - 1 : 0;
+    std::uint64_t pendingLow = UINT64_MAX;
+    std::uint64_t pendingHigh = 0;
+    auto addPending = [&](const MoveChunk &chunk) {
+        pendingLow = std::min(pendingLow, chunk.sourceOffset);
+        pendingHigh = std::max(pendingHigh, chunk.sourceOffset + chunk.length);
+    };
+    for (std::size_t j = recorded; j < firstChunk; ++j)
+        addPending(plan.chunks[j]);
+    std::uint64_t unrecordedBytes = 0;
+
     for (std::size_t i = firstChunk; i < plan.chunks.size(); ++i) {
         if (cancelled())
             return stopped(MoveOutcome::Status::Cancelled,
@@ -313,30 +353,42 @@ MoveOutcome DataMover::execute(BlockIo &device, MoveJournal &journal, const Move
                                .arg(device.path(), errorText(read.error), again));
         if (i + 1 < plan.chunks.size())
             ahead = readAhead(i + 1);
-        // The record must be durable before the destination is touched: it marks the previous
-        // chunk done and, for an overlapping chunk, holds the only complete copy of its source.
-        int code =
-            journal.writeRecord(i, read.checksum, current, chunk.needsJournal ? chunk.length : 0);
-        if (code != 0)
-            return stopped(MoveOutcome::Status::IoError,
-                           QStringLiteral("Writing the move journal %1 failed: %2. The move is "
-                                          "paused; make room or fix that disk, then run `%3`.")
-                               .arg(journalPath, errorText(code), again));
+
+        const bool overlapsPending = chunk.destinationOffset < pendingHigh &&
+                                     pendingLow < chunk.destinationOffset + chunk.length;
+        const bool needRecord = chunk.needsJournal || overlapsPending || i == 0 ||
+                                unrecordedBytes >= kMaxUnrecordedBytes;
+        int code = 0;
+        if (needRecord) {
+            // Every chunk written since the last record must be durable before a record says
+            // so; then the record (holding this chunk's source, if it overlaps it) must be
+            // durable before the destination is touched.
+            if (i > firstChunk && (code = device.sync()) != 0)
+                return writeFailed(plan.chunks[i - 1], code);
+            code = journal.writeRecord(i, read.checksum, current,
+                                       chunk.needsJournal ? chunk.length : 0);
+            if (code != 0)
+                return journalFailed(code);
+            pendingLow = UINT64_MAX;
+            pendingHigh = 0;
+            unrecordedBytes = 0;
+        } else if ((code = journal.setChunkChecksum(i, read.checksum)) != 0) {
+            return journalFailed(code);
+        }
+        addPending(chunk);
+        unrecordedBytes += chunk.length;
         code = device.writeAt(MoveJournal::dataOf(current), chunk.length, chunk.destinationOffset);
-        if (code == 0)
-            code = device.sync();
         if (code != 0)
-            return stopped(MoveOutcome::Status::IoError,
-                           QStringLiteral("Writing %1 at byte %2 of %3 failed: %4. The move is "
-                                          "paused; run `%5` once the disk is writable.")
-                               .arg(formatSize(chunk.length))
-                               .arg(chunk.destinationOffset)
-                               .arg(device.path(), errorText(code), again));
+            return writeFailed(chunk, code);
         done += chunk.length;
         m_bytesThisRun += chunk.length;
         report(MoveProgress::Phase::Copying, done, plan.bytesToCopy);
     }
 
+    if (firstChunk < plan.chunks.size()) {
+        if (const int code = device.sync())
+            return writeFailed(plan.chunks.back(), code);
+    }
     if (const int code = journal.writeRecord(journal.copyFinishedSequence(), 0, buffer, 0))
         return stopped(MoveOutcome::Status::IoError,
                        QStringLiteral("Writing the move journal %1 failed: %2. The data is "
@@ -350,38 +402,100 @@ MoveOutcome DataMover::verify(BlockIo &device, MoveJournal &journal, const MoveP
 {
     const QString &journalPath = journal.path();
     const QString again = resumeCommand(journalPath, device.path());
-    unsigned char *data = MoveJournal::dataOf(buffer);
-    std::uint64_t done = 0;
     if (journal.request().verify) {
-        for (std::size_t i = 0; i < plan.chunks.size(); ++i) {
+        // Read the destination back in ascending order, in large reads that span several
+        // chunks when they are contiguous, with the next read under way while the previous
+        // one is checksummed: about the cost of one sequential read of the moved data.
+        std::vector<std::size_t> order(plan.chunks.size());
+        for (std::size_t i = 0; i < order.size(); ++i)
+            order[i] = plan.backwards ? order.size() - 1 - i : i;
+        const std::uint64_t spanLimit = std::max(plan.largestChunk, kVerifySpanBytes);
+        struct Span
+        {
+            std::size_t first = 0; // index into order
+            std::size_t count = 0;
+            std::uint64_t offset = 0;
+            std::uint64_t length = 0;
+        };
+        std::vector<Span> spans;
+        for (std::size_t k = 0; k < order.size(); ++k) {
+            const MoveChunk &chunk = plan.chunks[order[k]];
+            if (!spans.empty()) {
+                Span &last = spans.back();
+                if (last.offset + last.length == chunk.destinationOffset &&
+                    last.length + chunk.length <= spanLimit) {
+                    last.length += chunk.length;
+                    ++last.count;
+                    continue;
+                }
+            }
+            spans.push_back({k, 1, chunk.destinationOffset, chunk.length});
+        }
+        AlignedBuffer first(spanLimit);
+        AlignedBuffer second(spanLimit);
+        if (first.isNull() || second.isNull())
+            return outcome(MoveOutcome::Status::Cancelled,
+                           QStringLiteral("Not enough memory for a %1 buffer to verify the "
+                                          "move. Run `%2` to verify it.")
+                               .arg(formatSize(spanLimit), again),
+                           journalPath);
+        AlignedBuffer *const buffers[2] = {&first, &second};
+        auto readSpan = [&device, &spans, &buffers](std::size_t index) {
+            return std::async(std::launch::async, [&device, &spans, &buffers, index] {
+                const Span &span = spans[index];
+                return device.readAt(buffers[index % 2]->data(), span.length, span.offset);
+            });
+        };
+        std::future<int> ahead = readSpan(0);
+        struct Drain
+        {
+            std::future<int> &pending;
+            ~Drain()
+            {
+                if (pending.valid())
+                    pending.wait();
+            }
+        } drain{ahead};
+
+        std::uint64_t done = 0;
+        for (std::size_t s = 0; s < spans.size(); ++s) {
+            const Span &span = spans[s];
+            const int code = ahead.get();
+            if (code != 0)
+                return outcome(MoveOutcome::Status::IoError,
+                               QStringLiteral("Reading back %1 at byte %2 of %3 to verify it "
+                                              "failed: %4. The data is moved; run `%5` to "
+                                              "verify again once the disk is readable.")
+                                   .arg(formatSize(span.length))
+                                   .arg(span.offset)
+                                   .arg(device.path(), errorText(code), again),
+                               journalPath);
             if (cancelled())
                 return outcome(MoveOutcome::Status::Cancelled,
                                QStringLiteral("The data is moved but verification was "
                                               "stopped. Run `%1` to verify it.")
                                    .arg(again),
                                journalPath);
-            const MoveChunk &chunk = plan.chunks[i];
-            if (const int code = device.readAt(data, chunk.length, chunk.destinationOffset))
-                return outcome(MoveOutcome::Status::IoError,
-                               QStringLiteral("Reading back %1 at byte %2 of %3 to verify it "
-                                              "failed: %4. The data is moved; run `%5` to "
-                                              "verify again once the disk is readable.")
-                                   .arg(formatSize(chunk.length))
-                                   .arg(chunk.destinationOffset)
-                                   .arg(device.path(), errorText(code), again),
-                               journalPath);
-            if (checksum64(data, chunk.length) != journal.chunkChecksum(i))
-                return outcome(MoveOutcome::Status::VerifyFailed,
-                               QStringLiteral("Verification failed: the %1 written at byte %2 "
-                                              "of %3 read back differently. The disk may be "
-                                              "failing; copy what you can from it before "
-                                              "writing anything else.")
-                                   .arg(formatSize(chunk.length))
-                                   .arg(chunk.destinationOffset)
-                                   .arg(device.path()),
-                               journalPath);
-            done += chunk.length;
-            m_bytesThisRun += chunk.length;
+            if (s + 1 < spans.size())
+                ahead = readSpan(s + 1);
+            const unsigned char *data = buffers[s % 2]->data();
+            for (std::size_t k = span.first; k < span.first + span.count; ++k) {
+                const std::size_t index = order[k];
+                const MoveChunk &chunk = plan.chunks[index];
+                if (checksum64(data, chunk.length) != journal.chunkChecksum(index))
+                    return outcome(MoveOutcome::Status::VerifyFailed,
+                                   QStringLiteral("Verification failed: the %1 written at byte "
+                                                  "%2 of %3 read back differently. The disk may "
+                                                  "be failing; copy what you can from it "
+                                                  "before writing anything else.")
+                                       .arg(formatSize(chunk.length))
+                                       .arg(chunk.destinationOffset)
+                                       .arg(device.path()),
+                                   journalPath);
+                data += chunk.length;
+            }
+            done += span.length;
+            m_bytesThisRun += span.length;
             report(MoveProgress::Phase::Verifying, done, plan.bytesToCopy);
         }
     }

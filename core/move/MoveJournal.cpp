@@ -24,7 +24,7 @@ constexpr char kHeaderMagic[8] = {'P', 'W', 'M', 'O', 'V', 'E', 'J', '1'};
 constexpr char kRecordMagic[8] = {'P', 'W', 'M', 'V', 'R', 'E', 'C', '1'};
 constexpr std::uint64_t kBlock = 4096;
 constexpr std::uint64_t kFlagHasData = 1;
-constexpr int kFormatVersion = 1;
+constexpr int kFormatVersion = 2;
 
 std::uint64_t roundUp(std::uint64_t value, std::uint64_t to)
 {
@@ -274,10 +274,10 @@ AlignedBuffer MoveJournal::makeRecordBuffer() const
                          roundUp(std::max<std::uint64_t>(m_largestChunk, 1), kBlock));
 }
 
-std::uint64_t MoveJournal::slotOffset(std::uint64_t sequence) const
+std::uint64_t MoveJournal::slotOffset(int slot) const
 {
     const std::uint64_t slotSize = kRecordHeaderSize + roundUp(m_largestChunk, kBlock);
-    return m_headerSize + m_tableSize + (sequence % 2) * slotSize;
+    return m_headerSize + m_tableSize + static_cast<std::uint64_t>(slot) * slotSize;
 }
 
 int MoveJournal::readTable()
@@ -305,12 +305,25 @@ int MoveJournal::storeChunkChecksum(std::uint64_t index, std::uint64_t checksum)
 {
     if (const int code = writeTableEntry(index, checksum))
         return code;
+    m_tablePending = false;
     return m_io->sync();
+}
+
+int MoveJournal::setChunkChecksum(std::uint64_t index, std::uint64_t checksum)
+{
+    m_tablePending = true;
+    return writeTableEntry(index, checksum);
 }
 
 int MoveJournal::writeRecord(std::uint64_t sequence, std::uint64_t chunkChecksum,
                              const AlignedBuffer &buffer, std::uint64_t dataLength)
 {
+    // A record vouches for every chunk before it, so their checksums must be durable first.
+    if (m_tablePending) {
+        if (const int code = m_io->sync())
+            return code;
+        m_tablePending = false;
+    }
     if (sequence < m_chunkCount) {
         if (const int code = writeTableEntry(sequence, chunkChecksum))
             return code;
@@ -327,24 +340,27 @@ int MoveJournal::writeRecord(std::uint64_t sequence, std::uint64_t chunkChecksum
     std::memcpy(buffer.data(), &header, sizeof header);
     // Header and data in one sequential write; the tail of the last block is padding.
     const std::uint64_t bytes = kRecordHeaderSize + roundUp(dataLength, kBlock);
-    if (const int code = m_io->writeAt(buffer.data(), bytes, slotOffset(sequence)))
+    const int slot = m_nextSlot;
+    if (const int code = m_io->writeAt(buffer.data(), bytes, slotOffset(slot)))
         return code;
-    return m_io->sync();
+    if (const int code = m_io->sync())
+        return code;
+    m_nextSlot = 1 - slot;
+    return 0;
 }
 
 MoveJournal::Record MoveJournal::readSlot(int slot, const AlignedBuffer &buffer, bool withData,
                                           int *error)
 {
     Record record;
-    const std::uint64_t offset = slotOffset(static_cast<std::uint64_t>(slot));
+    const std::uint64_t offset = slotOffset(slot);
     if ((*error = m_io->readAt(buffer.data(), kRecordHeaderSize, offset)) != 0)
         return record;
     RecordHeader header;
     std::memcpy(&header, buffer.data(), sizeof header);
     if (std::memcmp(header.magic, kRecordMagic, 8) != 0 || header.moveId != m_moveId ||
-        header.headerChecksum != headerChecksumOf(header) ||
-        header.sequence % 2 != static_cast<std::uint64_t>(slot) ||
-        header.sequence > verifiedSequence() || header.dataLength > m_largestChunk)
+        header.headerChecksum != headerChecksumOf(header) || header.sequence > verifiedSequence() ||
+        header.dataLength > m_largestChunk)
         return record; // empty, torn or stale: not a record
     record.sequence = header.sequence;
     record.hasData = (header.flags & kFlagHasData) != 0;
@@ -380,9 +396,12 @@ MoveJournal::Record MoveJournal::latestRecord(const AlignedBuffer &buffer, int *
         const Record record = readSlot(slot, buffer, true, error);
         if (*error != 0)
             return {};
-        if (record.valid)
+        if (record.valid) {
+            m_nextSlot = 1 - slot; // the newest valid record must survive the next write
             return record;
+        }
     }
+    m_nextSlot = 0;
     return {};
 }
 

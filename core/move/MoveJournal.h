@@ -16,12 +16,15 @@ namespace partwise::move {
 // in a state folder). Layout, every part 4096-aligned:
 //   header   magic, then the request and the plan's identity as JSON, with a checksum
 //   table    one checksum per chunk, taken from the source while copying, used by verify
-//   slot 0/1 step records, alternating: record N goes to slot N % 2
-// A step record says "every chunk before N is done and durable; chunk N is under way" and, for
-// a chunk that overlaps its own source, carries that chunk's source data. Because the record
-// for N+1 is only written once chunk N is durable, and it goes to the other slot, a torn write
-// of any record still leaves the previous one intact: a crash can lose at most the step that
-// was being recorded, which is then redone.
+//   slot 0/1 step records, alternating: each record goes to the slot the previous one did not
+// A step record N says "every chunk before N is done and durable; chunks from N on may be under
+// way, and their sources are intact" and, for a chunk N that overlaps its own source, carries
+// that chunk's source data. The mover writes a record only where the next destination write
+// would overwrite the source of a chunk not yet recorded done (every chunk of a small shift, far
+// fewer when chunks do not overlap), always after syncing the device. Because each record goes
+// to the other slot than the last, a torn write of a record still leaves the previous one
+// intact: a crash can lose at most the steps since the previous record, which are redone from
+// their intact sources.
 class MoveJournal
 {
 public:
@@ -69,7 +72,8 @@ public:
     }
 
     // Writes record `sequence` (with the chunk's data from `buffer` when dataLength > 0) and the
-    // chunk's checksum into the table, then syncs. Returns 0 or an errno value.
+    // chunk's checksum into the table, then syncs. Checksums stored by setChunkChecksum() are
+    // made durable before the record is written. Returns 0 or an errno value.
     int writeRecord(std::uint64_t sequence, std::uint64_t chunkChecksum,
                     const AlignedBuffer &buffer, std::uint64_t dataLength);
     // The newest record whose checksums hold, with its data loaded into `buffer`.
@@ -78,10 +82,12 @@ public:
     std::uint64_t chunkChecksum(std::uint64_t index) const;
     // Records a chunk's checksum on its own (when resume replays a chunk), synced.
     int storeChunkChecksum(std::uint64_t index, std::uint64_t checksum);
+    // Records a chunk's checksum without syncing; the next writeRecord() makes it durable first.
+    int setChunkChecksum(std::uint64_t index, std::uint64_t checksum);
 
 private:
     MoveJournal() = default;
-    std::uint64_t slotOffset(std::uint64_t sequence) const;
+    std::uint64_t slotOffset(int slot) const;
     int writeTableEntry(std::uint64_t index, std::uint64_t checksum);
     Record readSlot(int slot, const AlignedBuffer &buffer, bool withData, int *error);
     int readTable();
@@ -97,6 +103,8 @@ private:
     std::uint64_t m_headerSize = 0;
     std::uint64_t m_tableSize = 0;
     AlignedBuffer m_table;
+    bool m_tablePending = false; // table entries written since the last sync
+    int m_nextSlot = 0;          // where the next record goes: never over the newest one
 };
 
 } // namespace partwise::move

@@ -76,7 +76,8 @@ MovePlan planMove(const MoveRequest &request)
     const std::uint64_t shift = right ? request.destinationOffset - request.sourceOffset
                                       : request.sourceOffset - request.destinationOffset;
     std::uint64_t piece = request.chunkSize;
-    if (shift < piece && shift * kMinUnjournaledFraction >= piece)
+    if (shift < piece &&
+        (shift * kMinUnjournaledFraction >= piece || shift >= kMinUnjournaledShift))
         piece = shift / alignment * alignment;
 
     for (const Extent &extent : mergedExtents(request, alignment)) {

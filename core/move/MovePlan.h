@@ -33,11 +33,13 @@ struct MovePlan
     std::uint64_t fingerprint() const;
 };
 
-// A shift smaller than a chunk would make every chunk overlap its own source. From half a chunk
-// up, chunks are cut to the shift instead, so no data goes through the journal; below that,
-// cutting would mean many small chunks, and the two syncs each costs (milliseconds on real
-// disks) outweigh writing the chunk's data once more into the journal.
+// A shift smaller than a chunk would make every chunk overlap its own source. From
+// kMinUnjournaledShift (or half a chunk) up, chunks are cut to the shift instead, so no data
+// goes through the journal: each chunk then costs a device sync and a small journal record,
+// instead of writing every byte twice. Below that, cutting would mean so many small chunks that
+// their syncs outweigh writing the data once more into the journal.
 constexpr std::uint64_t kMinUnjournaledFraction = 2;
+constexpr std::uint64_t kMinUnjournaledShift = 256ULL << 10;
 
 // Extents closer than this are copied as one piece: copying a small gap is cheaper than the
 // two syncs a separate chunk costs.

@@ -3,19 +3,67 @@
 // filesystem. Prints "seconds bytes_copied" on success.
 //
 //   move-bench DEVICE SOURCE DESTINATION LENGTH [--no-verify] [--chunk BYTES]
-//              [--fs TYPE] [--journal PATH]
+//              [--fs TYPE] [--journal PATH] [--unsafe]
+//
+// --unsafe copies the same chunks in the same order with the same read-ahead but without the
+// journal, its records and syncs (one sync at the end): the baseline that shows what crash
+// safety costs. A kill during an --unsafe move of overlapping ranges loses data.
 
 #include "fs/usedblocks.h"
+#include "move/AlignedBuffer.h"
+#include "move/BlockIo.h"
 #include "move/DataMover.h"
 #include "move/MoveJournal.h"
+#include "move/MovePlan.h"
 
 #include <QCoreApplication>
 #include <QStringList>
 
 #include <chrono>
 #include <cstdio>
+#include <cstring>
+#include <future>
 
 using namespace partwise::move;
+
+namespace {
+
+// The mover's copy loop without crash safety. Returns 0 or an errno value.
+int unsafeCopy(const MoveRequest &request)
+{
+    int code = 0;
+    std::unique_ptr<BlockIo> device =
+        openFileBlockIo(request.devicePath, BlockIo::Access::ReadWrite, &code);
+    if (!device)
+        return code;
+    const MovePlan plan = planMove(request);
+    if (plan.chunks.empty())
+        return 0;
+    AlignedBuffer buffers[2] = {AlignedBuffer(plan.largestChunk), AlignedBuffer(plan.largestChunk)};
+    auto readAhead = [&](std::size_t index) {
+        return std::async(std::launch::async, [&, index] {
+            const MoveChunk &chunk = plan.chunks[index];
+            return device->readAt(buffers[index % 2].data(), chunk.length, chunk.sourceOffset);
+        });
+    };
+    std::future<int> ahead = readAhead(0);
+    for (std::size_t i = 0; i < plan.chunks.size(); ++i) {
+        if ((code = ahead.get()) != 0)
+            return code;
+        if (i + 1 < plan.chunks.size())
+            ahead = readAhead(i + 1);
+        const MoveChunk &chunk = plan.chunks[i];
+        if ((code = device->writeAt(buffers[i % 2].data(), chunk.length,
+                                    chunk.destinationOffset)) != 0) {
+            if (ahead.valid())
+                ahead.wait();
+            return code;
+        }
+    }
+    return device->sync();
+}
+
+} // namespace
 
 int main(int argc, char **argv)
 {
@@ -32,6 +80,7 @@ int main(int argc, char **argv)
     request.destinationOffset = args.at(2).toULongLong();
     request.length = args.at(3).toULongLong();
     QString filesystem;
+    bool unsafe = false;
     QString journal = MoveJournal::defaultPath(request.devicePath, QStringLiteral("/var/tmp"));
     for (int i = 4; i < args.size(); ++i) {
         const QString &arg = args.at(i);
@@ -41,6 +90,8 @@ int main(int argc, char **argv)
             request.chunkSize = args.at(++i).toULongLong();
         else if (arg == QLatin1String("--fs") && i + 1 < args.size())
             filesystem = args.at(++i);
+        else if (arg == QLatin1String("--unsafe"))
+            unsafe = true;
         else if (arg == QLatin1String("--journal") && i + 1 < args.size())
             journal = args.at(++i);
         else {
@@ -67,6 +118,16 @@ int main(int argc, char **argv)
             std::fprintf(stderr, "move-bench: no used-block map (%s); copying everything\n",
                          qPrintable(error));
         }
+    }
+    if (unsafe) {
+        if (const int code = unsafeCopy(request)) {
+            std::fprintf(stderr, "move-bench: %s\n", std::strerror(code));
+            return 1;
+        }
+        const double seconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        std::printf("%.3f %llu\n", seconds, static_cast<unsigned long long>(request.length));
+        return 0;
     }
     DataMover mover;
     const MoveOutcome result = mover.run(request, journal);

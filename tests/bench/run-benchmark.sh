@@ -1,0 +1,256 @@
+#!/bin/bash
+# Side-by-side move benchmark: partwise-cli realign vs sfdisk --move-data vs dd (direct I/O),
+# on identical disk images attached as loop devices, page cache dropped before every run.
+# Not a ctest test. Needs root (loop devices, drop_caches).
+#
+#   sudo tests/bench/run-benchmark.sh [--runs N] [--cases LIST] [--build DIR] [--dir DIR]
+#                                     [--csv FILE]
+#
+# Cases (LIST is comma-separated, default all):
+#   gpt34      1 GiB of random data at GPT sector 34, realigned to 2048 (overlapping, right)
+#   gpt34-4k   the same moved 3 KiB, 34 -> 40 (--grain 4k)
+#   left       1 GiB at GPT sector 4001 ending at the last usable sector: moves left to 2048
+#   ext4-63    2 GiB ext4, 10% used, at MBR sector 63, realigned to 2048 (used blocks only)
+#
+# Rows per case (median of N runs; the CSV has every run):
+#   realign          partwise-cli realign --yes (journaled, verified: the default)
+#   realign-noverify partwise-cli realign --yes --no-verify
+#   engine-noverify  the mover alone, journaled, no verification (move-bench --no-verify):
+#                    realign without the table backup, table update and fsck around it
+#   engine-unsafe    the mover's copy loop without journal or syncs (move-bench --unsafe):
+#                    the baseline for the cost of crash safety
+#   sfdisk           sfdisk --move-data on an identical image
+#   dd               dd iflag=direct oflag=direct of the same bytes (the device's practical
+#                    limit for a full copy; a plain forward copy, not overlap-safe)
+#   dd-read          a direct sequential read of the same bytes (the budget for verification)
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+RUNS=3
+CASES=gpt34,gpt34-4k,left,ext4-63
+BUILD=$ROOT/build-bench
+WORK=/var/tmp/partwise-bench
+CSV=
+
+while [ $# -gt 0 ]; do
+    case $1 in
+    --runs) RUNS=$2; shift 2 ;;
+    --cases) CASES=$2; shift 2 ;;
+    --build) BUILD=$2; shift 2 ;;
+    --dir) WORK=$2; shift 2 ;;
+    --csv) CSV=$2; shift 2 ;;
+    -h | --help) sed -n '2,28p' "$0"; exit 0 ;;
+    *) echo "run-benchmark.sh: unknown argument $1" >&2; exit 2 ;;
+    esac
+done
+CSV=${CSV:-$WORK/results.csv}
+
+if [ "$(id -u)" -ne 0 ]; then
+    echo "run-benchmark.sh: needs root (loop devices, drop_caches)" >&2
+    exit 2
+fi
+for tool in sfdisk losetup partx dd mkfs.ext4 e2fsck debugfs cmake; do
+    command -v "$tool" >/dev/null || { echo "run-benchmark.sh: $tool is missing (.ci/install-deps)" >&2; exit 2; }
+done
+
+echo "== building partwise-cli and move-bench in $BUILD"
+if [ -f "$BUILD/CMakeCache.txt" ]; then cmake -S "$ROOT" -B "$BUILD" >/dev/null; else cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release >/dev/null; fi
+cmake --build "$BUILD" -j"$(nproc)" --target partwise-cli move-bench >/dev/null
+CLI=$BUILD/app/partwise-cli
+BENCH=$BUILD/tests/bench/move-bench
+
+mkdir -p "$WORK"
+LOOPS=()
+cleanup() {
+    for l in "${LOOPS[@]}"; do
+        partx -d "$l" 2>/dev/null || true
+        losetup -d "$l" 2>/dev/null || true
+    done
+    LOOPS=()
+}
+trap cleanup EXIT
+
+attach() { # IMAGE -> prints the loop device
+    local l
+    l=$(losetup -f --show --direct-io=on "$1")
+    LOOPS+=("$l")
+    echo "$l"
+}
+detach() {
+    partx -d "$1" 2>/dev/null || true
+    losetup -d "$1"
+    local keep=()
+    for l in "${LOOPS[@]}"; do [ "$l" = "$1" ] || keep+=("$l"); done
+    LOOPS=("${keep[@]+"${keep[@]}"}")
+}
+drop_caches() { sync; echo 3 >/proc/sys/vm/drop_caches; }
+now() { date +%s.%N; }
+
+echo "case,tool,run,seconds,bytes,mib_per_s" >"$CSV"
+declare -A SECONDS_OF # "case tool" -> space-separated times
+record() { # CASE TOOL RUN SECONDS BYTES
+    local mibps
+    mibps=$(awk -v b="$5" -v s="$4" 'BEGIN { printf "%.1f", b / 1048576 / s }')
+    echo "$1,$2,$3,$4,$5,$mibps" >>"$CSV"
+    SECONDS_OF["$1 $2"]="${SECONDS_OF["$1 $2"]:-} $4"
+    printf '  %-10s %-17s run %d: %7.2f s  %8.1f MiB/s\n' "$1" "$2" "$3" "$4" "$mibps"
+}
+median() { tr ' ' '\n' | grep -v '^$' | sort -g | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
+
+RANDOM_FILE=$WORK/random-1g.bin
+if [ ! -s "$RANDOM_FILE" ] || [ "$(stat -c %s "$RANDOM_FILE")" -ne 1073741824 ]; then
+    echo "== generating 1 GiB of random data"
+    head -c 1073741824 /dev/urandom >"$RANDOM_FILE"
+fi
+
+# Builds $WORK/CASE.img once. Sets SRC, DST, LEN (bytes), SFDISK_START, REALIGN_ARGS, FS.
+prepare() {
+    local name=$1 img=$WORK/$1.img
+    FS=
+    case $name in
+    gpt34 | gpt34-4k)
+        SRC=$((34 * 512)); LEN=1073741824
+        if [ "$name" = gpt34 ]; then
+            DST=$((2048 * 512)); SFDISK_START=2048; REALIGN_ARGS=(--grain 1m)
+        else
+            DST=$((40 * 512)); SFDISK_START=40; REALIGN_ARGS=(--grain 4k)
+        fi
+        if [ ! -s "$img" ]; then
+            truncate -s $((LEN + 4 * 1048576)) "$img"
+            printf 'label: gpt\nfirst-lba: 34\nstart=34, size=%d\n' $((LEN / 512)) |
+                sfdisk -q "$img" >/dev/null
+            dd if="$RANDOM_FILE" of="$img" bs=1M oflag=seek_bytes seek=$SRC conv=notrunc status=none
+        fi
+        ;;
+    left)
+        # The partition ends at the last usable sector, so it can only move down.
+        LEN=1073741824; SRC=$((4001 * 512)); DST=$((2048 * 512)); SFDISK_START=2048
+        REALIGN_ARGS=(--grain 1m)
+        if [ ! -s "$img" ]; then
+            truncate -s $((SRC + LEN + 33 * 512)) "$img"
+            printf 'label: gpt\nstart=4001, size=%d\n' $((LEN / 512)) | sfdisk -q "$img" >/dev/null
+            dd if="$RANDOM_FILE" of="$img" bs=1M oflag=seek_bytes seek=$SRC conv=notrunc status=none
+        fi
+        ;;
+    ext4-63)
+        LEN=$((2048 * 1048576)); SRC=$((63 * 512)); DST=$((2048 * 512)); SFDISK_START=2048
+        REALIGN_ARGS=(--grain 1m); FS=ext4
+        if [ ! -s "$img" ]; then
+            echo "== building a 2 GiB ext4 with ~205 MiB of files at MBR sector 63"
+            local tree=$WORK/ext4-tree
+            rm -rf "$tree"; mkdir -p "$tree/big" "$tree/small"
+            head -c $((120 * 1048576)) "$RANDOM_FILE" >"$tree/big/large.bin"
+            local i
+            for i in $(seq 0 1999); do
+                mkdir -p "$tree/small/d$((i / 100))"
+                dd if="$RANDOM_FILE" of="$tree/small/d$((i / 100))/f$i" bs=4096 \
+                    skip=$((30000 + i * 11)) count=$((1 + i % 20)) status=none
+            done
+            truncate -s $((SRC + LEN + 1048576)) "$img"
+            printf 'label: dos\nstart=63, size=%d, type=83\n' $((LEN / 512)) |
+                sfdisk -q "$img" >/dev/null
+            mkfs.ext4 -q -F -E offset=$SRC -d "$tree" "$img" $((LEN / 1024))k
+        fi
+        ;;
+    *) echo "run-benchmark.sh: unknown case $name" >&2; exit 2 ;;
+    esac
+}
+
+# A fresh copy of the case's image, attached; prints the loop device.
+fresh() {
+    cp --sparse=always "$WORK/$1.img" "$WORK/run.img"
+    attach "$WORK/run.img"
+}
+
+check_result() { # CASE LOOP: the moved data is intact at DST
+    local name=$1 dev=$2
+    if [ -n "$FS" ]; then
+        local part
+        part=$(losetup -f --show -r -o "$DST" --sizelimit "$LEN" "$dev")
+        LOOPS+=("$part")
+        e2fsck -fn "$part" >/dev/null 2>&1 || { echo "  !! e2fsck failed after $3" >&2; FAILED=1; }
+        rm -rf "$WORK/dump"; mkdir -p "$WORK/dump"
+        debugfs -R "rdump / $WORK/dump" "$part" >/dev/null 2>&1
+        if diff -rq "$WORK/ext4-tree" "$WORK/dump" 2>&1 | grep -v 'Only in .*dump: lost+found' | grep -q .; then
+            echo "  !! files differ after $3" >&2
+            FAILED=1
+        fi
+        detach "$part"
+    else
+        cmp -s -n "$LEN" -i "$DST:0" "$dev" "$RANDOM_FILE" ||
+            { echo "  !! data differs after $3" >&2; FAILED=1; }
+    fi
+}
+
+FAILED=0
+IFS=, read -r -a CASE_LIST <<<"$CASES"
+for name in "${CASE_LIST[@]}"; do
+    prepare "$name"
+    echo "== $name: $LEN bytes from byte $SRC to byte $DST"
+    for run in $(seq 1 "$RUNS"); do
+        for tool in realign realign-noverify engine-noverify engine-unsafe sfdisk dd dd-read; do
+            dev=$(fresh "$name")
+            bytes=$LEN
+            drop_caches
+            t0=$(now)
+            case $tool in
+            realign)
+                "$CLI" realign --yes --journal "$WORK/realign.journal" --backup-dir "$WORK/backups" \
+                    "${REALIGN_ARGS[@]}" "$dev" >"$WORK/realign.log" 2>&1 ||
+                    { cat "$WORK/realign.log" >&2; FAILED=1; } ;;
+            realign-noverify)
+                "$CLI" realign --yes --no-verify --journal "$WORK/realign.journal" \
+                    --backup-dir "$WORK/backups" "${REALIGN_ARGS[@]}" "$dev" >"$WORK/realign.log" 2>&1 ||
+                    { cat "$WORK/realign.log" >&2; FAILED=1; } ;;
+            engine-noverify)
+                "$BENCH" "$dev" "$SRC" "$DST" "$LEN" --no-verify --journal "$WORK/engine.journal" \
+                    ${FS:+--fs "$FS"} >/dev/null 2>&1 || { echo "  !! move-bench failed" >&2; FAILED=1; } ;;
+            engine-unsafe)
+                "$BENCH" "$dev" "$SRC" "$DST" "$LEN" --unsafe ${FS:+--fs "$FS"} >/dev/null 2>&1 ||
+                    { echo "  !! move-bench failed" >&2; FAILED=1; } ;;
+            sfdisk)
+                echo "1 : start=$SFDISK_START" |
+                    sfdisk -q --no-reread --move-data="$WORK/sfdisk.move" "$dev" -N 1 >/dev/null 2>&1 ||
+                    { echo "  !! sfdisk failed" >&2; FAILED=1; } ;;
+            dd)
+                dd if="$dev" of="$dev" bs=4M iflag=direct,skip_bytes,count_bytes \
+                    oflag=direct,seek_bytes skip="$SRC" seek="$DST" count="$LEN" \
+                    conv=notrunc,fsync status=none ;;
+            dd-read)
+                dd if="$dev" of=/dev/null bs=4M iflag=direct,skip_bytes,count_bytes \
+                    skip="$DST" count="$LEN" status=none ;;
+            esac
+            t1=$(now)
+            seconds=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')
+            if [ "$tool" = realign ] && [ -n "$FS" ]; then
+                bytes=$(sed -n 's/.*moving the \([0-9]*\) bytes in use.*/\1/p' "$WORK/realign.log" | head -1)
+                bytes=${bytes:-$LEN}
+            fi
+            record "$name" "$tool" "$run" "$seconds" "$bytes"
+            case $tool in realign | realign-noverify | engine-* | sfdisk) check_result "$name" "$dev" "$tool" ;; esac
+            rm -f "$WORK/realign.journal" "$WORK/engine.journal" "$WORK"/sfdisk.move*
+            detach "$dev"
+            rm -f "$WORK/run.img"
+        done
+    done
+done
+
+med() { echo "${SECONDS_OF["$1 $2"]:-}" | median; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }'; }
+echo
+echo "== medians of $RUNS runs (seconds); CSV: $CSV"
+printf '%-10s %8s %8s %8s %8s %8s %8s %8s | %8s %8s %8s %8s\n' case realign noverify engine unsafe sfdisk dd dd-read \
+    "rl/dd" "rl/sfd" "safety" "verify"
+for name in "${CASE_LIST[@]}"; do
+    r=$(med "$name" realign); n=$(med "$name" realign-noverify); u=$(med "$name" engine-unsafe)
+    e=$(med "$name" engine-noverify)
+    s=$(med "$name" sfdisk); d=$(med "$name" dd); rd=$(med "$name" dd-read)
+    # safety: journaled engine / unsafe engine; verify: (verified - unverified) / dd-read
+    printf '%-10s %8s %8s %8s %8s %8s %8s %8s | %8s %8s %8s %8s\n' "$name" "$r" "$n" "$e" "$u" "$s" "$d" "$rd" \
+        "$(ratio "$n" "$d")" "$(ratio "$r" "$s")" "$(ratio "$e" "$u")" \
+        "$(awk -v r="$r" -v n="$n" -v d="$rd" 'BEGIN { if (d > 0) printf "%.2f", (r - n) / d; else print "-" }')"
+done
+echo "rl/dd: realign --no-verify / dd (target <= 1.10); rl/sfd: realign / sfdisk (target < 1,"
+echo "ext4-63 <= 0.25); safety: journaled engine / unsafe engine, both unverified (target <= 1.10);"
+echo "verify: extra time of verification / one direct read of the same bytes (target <= 1.0)."
+[ "$FAILED" -eq 0 ] || { echo "Some moves left wrong data (see above)." >&2; exit 1; }
