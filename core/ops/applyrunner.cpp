@@ -4,8 +4,11 @@
 #include "device/busycheck.h"
 #include "device/loopattachment.h"
 #include "fs/filesystemformatter.h"
+#include "fs/filesystemresize.h"
+#include "fs/filesystemsize.h"
 #include "fs/filesystemtools.h"
 #include "ops/operationpreview.h"
+#include "ops/realignrunner.h"
 #include "ops/tablebackup.h"
 #include "ops/tableeditor.h"
 #include "table/diskreader.h"
@@ -46,6 +49,8 @@ public:
         DiskLayout before;
         if (!read(&before, error))
             return false;
+        if (op.type == Operation::Type::Resize)
+            return resize(op, before, error);
         int number = op.number;
         if (op.changesTable()) {
             TableEditor editor(m_callbacks.ask);
@@ -73,6 +78,116 @@ public:
     }
 
 private:
+    // Resize (and move, when the start changes): the filesystem shrinks before the partition
+    // does and grows after it did; a new start moves the data through the journaled
+    // realignment machinery, so a resize that moves is as crash-safe as a realignment.
+    bool resize(const Operation &op, const DiskLayout &before, QString *error)
+    {
+        const PartitionInfo *old = before.partitionByNumber(op.number);
+        if (!old) {
+            *error = QStringLiteral("There is no partition %1.").arg(op.number);
+            return false;
+        }
+        const qint64 ss = before.device.topology.logicalSectorSize;
+        qint64 newStart = 0, newEnd = 0;
+        {
+            TableEditor editor(m_callbacks.ask);
+            if (!editor.open(before, error) || !editor.apply(op, m_options.policy, error))
+                return false;
+            const PartitionInfo *p = editor.layout().partitionByNumber(op.number);
+            newStart = p->startSector;
+            newEnd = p->endSector;
+        }
+        const qint64 oldBytes = old->lengthSectors() * ss;
+        const qint64 newBytes = (newEnd - newStart + 1) * ss;
+        FilesystemLocation where;
+        where.isImage = before.device.isImage;
+        where.path = where.isImage ? m_target : old->devicePath;
+        where.offset = where.isImage ? old->startSector * ss : 0;
+        const qint64 fsBytes = filesystemSizeBytes(where, old->filesystem).value_or(oldBytes);
+        if (newBytes < fsBytes && !canShrinkUnmounted(old->filesystem)) {
+            *error =
+                QStringLiteral("The %1 filesystem on partition %2 cannot be shrunk by Partwise.")
+                    .arg(old->filesystem)
+                    .arg(op.number);
+            return false;
+        }
+        if (newStart != old->startSector) {
+            PreparedRealign prepared;
+            prepared.ok = true;
+            prepared.layout = before;
+            prepared.plan.geometry =
+                resolveAlignmentGeometry(before.device.topology, m_options.policy);
+            PartitionMove m;
+            m.number = op.number;
+            m.kind = old->kind;
+            m.filesystem = old->filesystem;
+            m.label = old->label;
+            m.uuid = old->uuid;
+            m.oldStart = old->startSector;
+            m.oldEnd = old->endSector;
+            m.newStart = newStart;
+            m.newEnd = newEnd;
+            m.recreateSwap = old->filesystem == QLatin1String("swap");
+            m.shrinkSectors = newBytes < fsBytes ? (fsBytes - newBytes + ss - 1) / ss : 0;
+            prepared.plan.moves << m;
+            RealignOptions ro;
+            ro.policy = m_options.policy;
+            ro.forcedSectorSize = m_options.forcedSectorSize;
+            ro.backupRoot = m_options.backupRoot;
+            RealignCallbacks rc;
+            rc.log = m_callbacks.log;
+            const RealignResult moved = runRealignment(m_target, prepared, ro, rc);
+            if (!moved.ok) {
+                *error = moved.error;
+                return false;
+            }
+            where.offset = where.isImage ? newStart * ss : 0;
+        } else {
+            if (newBytes < fsBytes &&
+                !resized(resizeFilesystem(where, oldBytes, old->filesystem, newBytes), error))
+                return false;
+            TableEditor editor(m_callbacks.ask);
+            if (!editor.open(before, error) || !editor.apply(op, m_options.policy, error) ||
+                !editor.commit(error))
+                return false;
+        }
+        if (newBytes > fsBytes && old->filesystem != QLatin1String("swap")) {
+            if (!canGrowUnmounted(old->filesystem)) {
+                log(QStringLiteral("  the %1 filesystem keeps its size; grow it once mounted")
+                        .arg(old->filesystem));
+                return true;
+            }
+            if (!where.isImage) {
+                DiskLayout after;
+                if (!read(&after, error))
+                    return false;
+                where.path = after.partitionByNumber(op.number)->devicePath;
+            }
+            return resized(resizeFilesystem(where, newBytes, old->filesystem, newBytes), error);
+        }
+        if (old->filesystem == QLatin1String("swap") && newStart == old->startSector &&
+            newBytes != oldBytes)
+            return recreateSwap(op.number, *old, error);
+        return true;
+    }
+
+    bool resized(const ToolResult &r, QString *error)
+    {
+        log(QStringLiteral("  $ %1").arg(r.command));
+        if (!r.ok)
+            *error = r.error;
+        return r.ok;
+    }
+
+    bool recreateSwap(int number, const PartitionInfo &old, QString *error)
+    {
+        Operation op;
+        op.filesystem = QStringLiteral("swap");
+        op.label = old.label;
+        return format(number, op, error, old.uuid);
+    }
+
     bool partition(int number, DiskLayout *layout, PartitionInfo *part, QString *error)
     {
         if (!read(layout, error))
@@ -86,7 +201,7 @@ private:
         return true;
     }
 
-    bool format(int number, const Operation &op, QString *error)
+    bool format(int number, const Operation &op, QString *error, const QString &uuid = QString())
     {
         DiskLayout layout;
         PartitionInfo p;
@@ -96,6 +211,7 @@ private:
         FormatRequest req;
         req.filesystem = op.filesystem;
         req.label = op.label;
+        req.uuid = uuid;
         req.targetIsImage = layout.device.isImage;
         req.target = req.targetIsImage ? m_target : p.devicePath;
         req.offsetBytes = p.startSector * ss;

@@ -21,6 +21,8 @@ QString operationTypeName(Operation::Type type)
         return QStringLiteral("flag");
     case Operation::Type::Check:
         return QStringLiteral("check");
+    case Operation::Type::Resize:
+        return QStringLiteral("resize");
     }
     return QString();
 }
@@ -28,7 +30,7 @@ QString operationTypeName(Operation::Type type)
 bool Operation::changesTable() const
 {
     return type == Type::NewTable || type == Type::Create || type == Type::Delete ||
-           type == Type::SetName || type == Type::SetFlag;
+           type == Type::SetName || type == Type::SetFlag || type == Type::Resize;
 }
 
 QString Operation::description() const
@@ -61,6 +63,13 @@ QString Operation::description() const
         return QStringLiteral("%1 the %2 flag on partition %3")
             .arg(flagState ? QStringLiteral("Set") : QStringLiteral("Clear"), flag)
             .arg(number);
+    case Type::Resize:
+        return QStringLiteral("Resize partition %1 to %2%3")
+            .arg(number)
+            .arg(sizeBytes > 0 ? humanSize(sizeBytes)
+                               : QStringLiteral("all the free space around it"))
+            .arg(startBytes >= 0 ? QStringLiteral(", starting at %1").arg(humanSize(startBytes))
+                                 : QString());
     case Type::Check:
         return QStringLiteral("%1 the filesystem on partition %2")
             .arg(repair ? QStringLiteral("Check and repair") : QStringLiteral("Check"))

@@ -10,17 +10,17 @@
 // plan file and applied by the GUI and by `partwise-cli apply` the same way.
 struct Operation
 {
-    enum class Type { NewTable, Create, Delete, Format, SetLabel, SetName, SetFlag, Check };
+    enum class Type { NewTable, Create, Delete, Format, SetLabel, SetName, SetFlag, Check, Resize };
 
     Type type = Type::Create;
     int number = 0; // the partition it acts on (all but NewTable and Create)
 
     QString tableType; // NewTable: "gpt" or "msdos"
 
-    // Create
+    // Create and Resize
     PartitionInfo::Kind kind = PartitionInfo::Kind::Primary;
-    qint64 startBytes = -1; // -1: the first free space that fits
-    qint64 sizeBytes = -1;  // -1: the rest of that free space
+    qint64 startBytes = -1; // Create: -1 takes the first free space; Resize: -1 keeps the start
+    qint64 sizeBytes = -1;  // -1: the rest of the free space
     AlignTo alignTo = AlignTo::Grain;
 
     // Create, Format, SetLabel, SetName

@@ -39,10 +39,10 @@ bool parseKind(const QString &text, PartitionInfo::Kind *kind)
 bool parseOne(const QJsonObject &o, Operation *op, QString *why)
 {
     const QString name = o.value(QStringLiteral("op")).toString();
-    const QList<Operation::Type> types = {Operation::Type::NewTable, Operation::Type::Create,
-                                          Operation::Type::Delete,   Operation::Type::Format,
-                                          Operation::Type::SetLabel, Operation::Type::SetName,
-                                          Operation::Type::SetFlag,  Operation::Type::Check};
+    const QList<Operation::Type> types = {
+        Operation::Type::NewTable, Operation::Type::Create,   Operation::Type::Delete,
+        Operation::Type::Format,   Operation::Type::SetLabel, Operation::Type::SetName,
+        Operation::Type::SetFlag,  Operation::Type::Check,    Operation::Type::Resize};
     bool known = false;
     for (Operation::Type t : types)
         if (operationTypeName(t) == name) {
@@ -68,7 +68,7 @@ bool parseOne(const QJsonObject &o, Operation *op, QString *why)
         *why = QStringLiteral("\"type\" must be \"gpt\" or \"msdos\"");
         return false;
     }
-    if (op->type == Operation::Type::Create) {
+    if (op->type == Operation::Type::Create || op->type == Operation::Type::Resize) {
         if (!parseSize(o.value(QStringLiteral("size")), &op->sizeBytes)) {
             *why = QStringLiteral("\"size\" must be a size such as \"256MiB\" or \"rest\"");
             return false;
@@ -87,7 +87,9 @@ bool parseOne(const QJsonObject &o, Operation *op, QString *why)
             *why = QStringLiteral("\"align\" must be mib, 4k, cylinder or none");
             return false;
         }
-    } else if (op->type != Operation::Type::NewTable && op->number <= 0) {
+    }
+    if (op->type != Operation::Type::NewTable && op->type != Operation::Type::Create &&
+        op->number <= 0) {
         *why = QStringLiteral("\"number\" must name a partition");
         return false;
     }
@@ -144,6 +146,13 @@ QByteArray serializePlan(const QList<Operation> &operations)
             o[QStringLiteral("align")] = alignToName(op.alignTo);
             if (!op.flags.isEmpty())
                 o[QStringLiteral("flags")] = QJsonArray::fromStringList(op.flags);
+            break;
+        case Operation::Type::Resize:
+            o[QStringLiteral("size")] =
+                op.sizeBytes > 0 ? QJsonValue(op.sizeBytes) : QJsonValue(QStringLiteral("rest"));
+            if (op.startBytes >= 0)
+                o[QStringLiteral("start")] = op.startBytes;
+            o[QStringLiteral("align")] = alignToName(op.alignTo);
             break;
         case Operation::Type::SetFlag:
             o[QStringLiteral("flag")] = op.flag;

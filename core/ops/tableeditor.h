@@ -44,6 +44,7 @@ public:
 
 private:
     bool create(const Operation &op, const AlignmentPolicy &policy, QString *error, int *number);
+    bool resize(const Operation &op, const AlignmentPolicy &policy, QString *error);
     struct FsInfo
     {
         QString filesystem, label, uuid;
