@@ -2,6 +2,7 @@
 // else lives in ui/.
 #include "editing/mainwindowediting.h"
 #include "mainwindow.h"
+#include "realign/mainwindowrealign.h"
 #include "uiresources.h"
 #include "uitranslations.h"
 #include "version.h"
@@ -144,6 +145,7 @@ int main(int argc, char **argv)
 
     MainWindow window;
     installEditing(&window); // the Edit menu, pending operations and Apply
+    installRealign(&window); // Realign…, the banner, finishing interrupted realignments
     window.show();
 
     // The demo image lives as long as the session: QTemporaryDir removes it on exit.

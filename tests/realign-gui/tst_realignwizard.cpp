@@ -1,0 +1,469 @@
+// The realignment wizard driven as a person would: from the banner of the main window, through
+// its pages, to a disk whose ext4 partition now starts on the grain. Every expectation comes from
+// sfdisk, e2fsck and debugfs, or from DESIGN.md's rule computed here, never from core/align.
+#include "diskmapwidget.h"
+#include "editing/mainwindowediting.h"
+#include "mainwindow.h"
+#include "partitionmodel.h"
+#include "realign/mainwindowrealign.h"
+#include "realign/realignbanner.h"
+#include "realign/realignpages.h"
+#include "realign/realignwizard.h"
+#include "sfdisktable.h"
+#include "toolrun.h"
+
+#include <QAbstractButton>
+#include <QApplication>
+#include <QCheckBox>
+#include <QCryptographicHash>
+#include <QDir>
+#include <QFile>
+#include <QMessageBox>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QRandomGenerator>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTreeView>
+#include <QTreeWidget>
+#include <QtTest>
+
+using pwtest::runTool;
+using pwtest::SfdiskTable;
+
+namespace {
+
+constexpr qint64 kSector = 512;
+constexpr qint64 kGrainSectors = 2048; // DESIGN.md: 1 MiB of 512-byte sectors
+constexpr qint64 kFourKSectors = 8;
+
+// DESIGN.md: a partition with room after it moves up to the next boundary, keeping its size.
+qint64 nextBoundary(qint64 start, qint64 unit)
+{
+    return (start + unit - 1) / unit * unit;
+}
+
+QString screenshot(QWidget *widget, const QString &name)
+{
+    const QDir dir(QStringLiteral(PARTWISE_TEST_BUILD_DIR "/screenshots"));
+    dir.mkpath(QStringLiteral("."));
+    const QString path = dir.filePath(name + QStringLiteral(".png"));
+    QTest::qWait(80); // let labels whose text just changed lay out
+    widget->grab().save(path);
+    return path;
+}
+
+struct TestDisk
+{
+    QString image;
+    QString sourceDir;                 // the tree mkfs.ext4 -d copied into partition 1
+    QMap<QString, QByteArray> digests; // file name -> SHA-256 of what was written
+    qint64 p1Start = 0, p1Size = 0, p2Start = 0;
+};
+
+// MBR: p1 at the legacy sector 63 (ext4 holding a few files, room after it), p2 on a 4 KiB
+// boundary but not on 1 MiB (sector-aligned, optional).
+bool buildDisk(const QString &folder, const QString &name, qint64 bigFileBytes, TestDisk *disk,
+               QString *error)
+{
+    disk->image = QDir(folder).filePath(name + QStringLiteral(".img"));
+    disk->sourceDir = QDir(folder).filePath(name + QStringLiteral("-tree"));
+    QDir().mkpath(disk->sourceDir + QStringLiteral("/docs"));
+    auto write = [&](const QString &relative, const QByteArray &bytes) {
+        QFile f(QDir(disk->sourceDir).filePath(relative));
+        if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size())
+            return false;
+        disk->digests.insert(relative, QCryptographicHash::hash(bytes, QCryptographicHash::Sha256));
+        return true;
+    };
+    QByteArray big(bigFileBytes, Qt::Uninitialized);
+    QRandomGenerator rng(42);
+    rng.fillRange(reinterpret_cast<quint32 *>(big.data()), big.size() / 4);
+    if (!write(QStringLiteral("big.bin"), big))
+        return false;
+    for (int i = 0; i < 40; ++i)
+        if (!write(QStringLiteral("docs/note%1.txt").arg(i),
+                   QByteArray("note ") + QByteArray::number(i).repeated(50 + i)))
+            return false;
+
+    const qint64 p1Sectors = 61440; // 30 MiB
+    const qint64 p2Start = 81928;   // 8 × 10241: on 4 KiB, not on 1 MiB
+    QFile f(disk->image);
+    if (!f.open(QIODevice::WriteOnly) || !f.resize(64 << 20)) {
+        *error = f.errorString();
+        return false;
+    }
+    f.close();
+    const QByteArray script = QStringLiteral("label: dos\nstart=63, size=%1, type=83\n"
+                                             "start=%2, size=16384, type=83\n")
+                                  .arg(p1Sectors)
+                                  .arg(p2Start)
+                                  .toUtf8();
+    pwtest::ToolResult r = runTool(QStringLiteral("sfdisk"), {disk->image}, script);
+    if (!r.ok()) {
+        *error = r.describe();
+        return false;
+    }
+    r = runTool(QStringLiteral("mkfs.ext4"),
+                {QStringLiteral("-F"), QStringLiteral("-q"), QStringLiteral("-L"),
+                 QStringLiteral("pwlegacy"), QStringLiteral("-d"), disk->sourceDir,
+                 QStringLiteral("-E"), QStringLiteral("offset=%1").arg(63 * kSector), disk->image,
+                 QStringLiteral("%1k").arg(p1Sectors * kSector / 1024)});
+    if (!r.ok()) {
+        *error = r.describe();
+        return false;
+    }
+    const SfdiskTable table = SfdiskTable::read(disk->image);
+    if (!table.ok || !table.find(1) || !table.find(2)) {
+        *error = table.error;
+        return false;
+    }
+    disk->p1Start = table.find(1)->start;
+    disk->p1Size = table.find(1)->size;
+    disk->p2Start = table.find(2)->start;
+    return true;
+}
+
+QString fsAt(const QString &image, qint64 startSector)
+{
+    return QStringLiteral("%1?offset=%2").arg(image).arg(startSector * kSector);
+}
+
+// Every file of the tree, read back with debugfs from the partition's new place.
+QStringList changedFiles(const TestDisk &disk, qint64 startSector)
+{
+    QStringList changed;
+    for (auto it = disk.digests.cbegin(); it != disk.digests.cend(); ++it) {
+        const pwtest::ToolResult r =
+            runTool(QStringLiteral("debugfs"),
+                    {QStringLiteral("-R"), QStringLiteral("cat /%1").arg(it.key()),
+                     fsAt(disk.image, startSector)});
+        if (!r.ok() || QCryptographicHash::hash(r.out, QCryptographicHash::Sha256) != it.value())
+            changed << it.key();
+    }
+    return changed;
+}
+
+int rowOfPartition(const PartitionModel &model, int number)
+{
+    for (int row = 0; row < model.rowCount(); ++row)
+        if (!model.region(row).isFree() && model.region(row).number == number)
+            return row;
+    return -1;
+}
+
+struct Window
+{
+    MainWindow window;
+    RealignController *realign = nullptr;
+
+    explicit Window(const QString &backupRoot)
+    {
+        installEditing(&window);
+        realign = installRealign(&window);
+        RealignOptions options;
+        options.backupRoot = backupRoot;
+        realign->setDefaultOptions(options);
+        window.show();
+    }
+    bool open(const QString &image)
+    {
+        window.openImage(image);
+        return QTest::qWaitFor(
+            [&] { return window.currentPath() == image && window.currentLayout().has_value(); },
+            60000);
+    }
+};
+
+} // namespace
+
+class RealignWizardTest : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void realignsFromTheBanner();
+    void fourKiBTargetIsTheSmallestMove();
+    void cancelThenFinishAtStartUp();
+
+private:
+    QTemporaryDir m_dir;
+    QString m_backups;
+};
+
+void RealignWizardTest::initTestCase()
+{
+    QVERIFY(m_dir.isValid());
+    QCoreApplication::setOrganizationName(QStringLiteral("PartwiseTests"));
+    QCoreApplication::setApplicationName(QStringLiteral("partwise-realign-gui-tests"));
+    QSettings().clear();
+    m_backups = m_dir.filePath(QStringLiteral("backups"));
+    for (const char *tool : {"sfdisk", "mkfs.ext4", "e2fsck", "debugfs"})
+        if (QStandardPaths::findExecutable(QString::fromLatin1(tool)).isEmpty())
+            QSKIP(qPrintable(QStringLiteral("%1 is not installed").arg(QLatin1String(tool))));
+}
+
+void RealignWizardTest::realignsFromTheBanner()
+{
+    TestDisk disk;
+    QString error;
+    QVERIFY2(buildDisk(m_dir.path(), QStringLiteral("legacy"), 3 << 20, &disk, &error),
+             qPrintable(error));
+    QCOMPARE(disk.p1Start, 63);
+    const qint64 expectedStart = nextBoundary(disk.p1Start, kGrainSectors);
+    const qint64 expectedEnd = expectedStart + disk.p1Size - 1;
+
+    Window w(m_backups);
+    QVERIFY(w.open(disk.image));
+    RealignBanner *banner = w.realign->banner();
+    QCOMPARE(banner->mode(), RealignBanner::Mode::Misaligned);
+    QVERIFY(banner->isVisible());
+    QVERIFY(w.realign->realignAction()->isEnabled());
+    QVERIFY(w.window.diskMap()->actions().contains(w.realign->realignAction()));
+    QVERIFY(w.window.partitionView()->actions().contains(w.realign->realignAction()));
+    screenshot(&w.window, QStringLiteral("realign-0-banner"));
+
+    banner->button()->click();
+    RealignWizard *wizard = w.realign->wizard();
+    QVERIFY(wizard);
+    QVERIFY(QTest::qWaitForWindowExposed(wizard));
+    QVERIFY(!banner->isVisible()); // the wizard says it all
+    QVERIFY(!w.realign->realignAction()->isEnabled());
+
+    // Page 1: the problem, on a read-only map with partition 1 highlighted.
+    QCOMPARE(wizard->currentId(), int(RealignWizard::IntroPageId));
+    DiskMapWidget *introMap = wizard->introPage()->map()->map();
+    const int p1Row = rowOfPartition(*wizard->introPage()->map()->model(), 1);
+    QVERIFY(p1Row >= 0);
+    QCOMPARE(introMap->highlight(p1Row), DiskMapWidget::Highlight::Warning);
+    QVERIFY(wizard->introPage()->explanation().contains(QStringLiteral("at sector 63")));
+    screenshot(wizard, QStringLiteral("realign-1-intro"));
+
+    // Page 2: partition 1 chosen (misaligned), partition 2 offered (sector-aligned), 1 MiB.
+    wizard->next();
+    QCOMPARE(wizard->currentId(), int(RealignWizard::ChoosePageId));
+    RealignChoosePage *choose = wizard->choosePage();
+    QCOMPARE(choose->grainBytes(), qint64(1) << 20);
+    QCOMPARE(choose->checkedPartitions(), QList<int>{1});
+    QVERIFY(choose->isPartitionSelectable(2));
+    screenshot(wizard, QStringLiteral("realign-2-choose"));
+
+    // Page 3: the plan, against sfdisk's numbers and the DESIGN rule.
+    wizard->next();
+    QCOMPARE(wizard->currentId(), int(RealignWizard::PlanPageId));
+    RealignPlanPage *plan = wizard->planPage();
+    QVERIFY(QTest::qWaitFor([&] { return plan->isReady(); }, 60000));
+    QVERIFY2(plan->prepared().ok, qPrintable(plan->prepared().error));
+    QTreeWidget *table = plan->moveTable();
+    QCOMPARE(table->topLevelItemCount(), 1);
+    QTreeWidgetItem *row = table->topLevelItem(0);
+    QCOMPARE(row->data(0, Qt::UserRole).toInt(), 1);
+    QCOMPARE(row->text(1).toLongLong(), disk.p1Start);
+    QCOMPARE(row->text(2).toLongLong(), disk.p1Start + disk.p1Size - 1);
+    QCOMPARE(row->text(3).toLongLong(), expectedStart);
+    QCOMPARE(row->text(4).toLongLong(), expectedEnd);
+    QVERIFY(plan->busy().isEmpty());
+    QVERIFY(!wizard->button(QWizard::CommitButton)->isEnabled()); // the backup box first
+    screenshot(wizard, QStringLiteral("realign-3-plan"));
+    plan->backupConfirmation()->setChecked(true);
+    QVERIFY(wizard->button(QWizard::CommitButton)->isEnabled());
+
+    // Page 4: the run, on the worker thread.
+    wizard->next();
+    QCOMPARE(wizard->currentId(), int(RealignWizard::RunPageId));
+    RealignRunPage *run = wizard->runPage();
+    QVERIFY(QTest::qWaitFor([&] { return run->isFinished(); }, 300000));
+    QVERIFY2(wizard->result().ok, qPrintable(wizard->result().error + '\n' + run->logText()));
+    QCOMPARE(run->progressBar(0)->value(), run->progressBar(0)->maximum());
+    QVERIFY(run->logText().contains(QStringLiteral("sectors 63–")));
+    screenshot(wizard, QStringLiteral("realign-4-run"));
+
+    // Page 5: before and after, and the checks.
+    wizard->next();
+    QCOMPARE(wizard->currentId(), int(RealignWizard::ResultPageId));
+    RealignResultPage *result = wizard->resultPage();
+    QVERIFY(result->checkLines().contains(QStringLiteral("partition 1 (ext4): clean")));
+    const PartitionModel *after = result->afterMap()->model();
+    const int afterRow = rowOfPartition(*after, 1);
+    QVERIFY(afterRow >= 0);
+    QCOMPARE(after->region(afterRow).startSector, expectedStart);
+    QCOMPARE(result->afterMap()->map()->highlight(afterRow), DiskMapWidget::Highlight::None);
+    QCOMPARE(
+        result->beforeMap()->map()->highlight(rowOfPartition(*result->beforeMap()->model(), 1)),
+        DiskMapWidget::Highlight::Warning);
+    QVERIFY(!result->resumeButton()->isVisible());
+    screenshot(wizard, QStringLiteral("realign-5-result"));
+
+    // The disk itself, by independent tools.
+    const SfdiskTable now = SfdiskTable::read(disk.image);
+    QVERIFY2(now.ok, qPrintable(now.error));
+    QCOMPARE(now.find(1)->start, expectedStart);
+    QCOMPARE(now.find(1)->start % kGrainSectors, 0);
+    QCOMPARE(now.find(1)->size, disk.p1Size);
+    QCOMPARE(now.find(2)->start, disk.p2Start); // not chosen: untouched
+    const pwtest::ToolResult fsck = runTool(
+        QStringLiteral("e2fsck"), {QStringLiteral("-fn"), fsAt(disk.image, now.find(1)->start)});
+    QVERIFY2(fsck.ok(), qPrintable(fsck.describe() + QString::fromUtf8(fsck.out)));
+    QCOMPARE(changedFiles(disk, now.find(1)->start), QStringList());
+    QVERIFY(!QFile::exists(RealignJournal::defaultPath(disk.image)));
+
+    // The window read the disk again: no banner, nothing misaligned left.
+    QVERIFY(QTest::qWaitFor(
+        [&] {
+            const auto layout = w.window.currentLayout();
+            return layout && layout->partitionByNumber(1) &&
+                   layout->partitionByNumber(1)->startSector == expectedStart;
+        },
+        60000));
+    wizard->accept();
+    QVERIFY(QTest::qWaitFor([&] { return w.realign->wizard() == nullptr; }, 5000));
+    QCOMPARE(banner->mode(), RealignBanner::Mode::Hidden);
+    QVERIFY(w.realign->realignAction()->isEnabled()); // partition 2 is still off the grain
+    screenshot(&w.window, QStringLiteral("realign-6-window-after"));
+}
+
+void RealignWizardTest::fourKiBTargetIsTheSmallestMove()
+{
+    TestDisk disk;
+    QString error;
+    QVERIFY2(buildDisk(m_dir.path(), QStringLiteral("fourk"), 1 << 20, &disk, &error),
+             qPrintable(error));
+    Window w(m_backups);
+    QVERIFY(w.open(disk.image));
+    w.realign->realignAction()->trigger();
+    RealignWizard *wizard = w.realign->wizard();
+    QVERIFY(wizard);
+    wizard->next();
+    RealignChoosePage *choose = wizard->choosePage();
+    choose->setGrainBytes(4096);
+    QCOMPARE(choose->grainBytes(), qint64(4096));
+    // On 4 KiB, partition 2 is already where it should be: nothing to choose.
+    QVERIFY(!choose->isPartitionSelectable(2));
+    QCOMPARE(choose->checkedPartitions(), QList<int>{1});
+    screenshot(wizard, QStringLiteral("realign-2-choose-4k"));
+    wizard->next();
+    RealignPlanPage *plan = wizard->planPage();
+    QVERIFY(QTest::qWaitFor([&] { return plan->isReady(); }, 60000));
+    QCOMPARE(plan->moveTable()->topLevelItemCount(), 1);
+    QTreeWidgetItem *row = plan->moveTable()->topLevelItem(0);
+    QCOMPARE(row->text(1).toLongLong(), disk.p1Start);
+    QCOMPARE(row->text(3).toLongLong(), nextBoundary(disk.p1Start, kFourKSectors));
+    QCOMPARE(row->text(4).toLongLong(),
+             nextBoundary(disk.p1Start, kFourKSectors) + disk.p1Size - 1);
+    screenshot(wizard, QStringLiteral("realign-3-plan-4k"));
+    // Back, choose partition 2 too under 1 MiB: both in the plan, partition 2 first or not, each
+    // to its own next MiB boundary.
+    wizard->back();
+    choose->setGrainBytes(1 << 20);
+    QVERIFY(choose->isPartitionSelectable(2));
+    choose->setPartitionChecked(2, true);
+    wizard->next();
+    QVERIFY(QTest::qWaitFor([&] { return plan->isReady(); }, 60000));
+    QCOMPARE(plan->moveTable()->topLevelItemCount(), 2);
+    QMap<int, qint64> newStarts;
+    for (int i = 0; i < 2; ++i) {
+        QTreeWidgetItem *item = plan->moveTable()->topLevelItem(i);
+        newStarts.insert(item->data(0, Qt::UserRole).toInt(), item->text(3).toLongLong());
+    }
+    QCOMPARE(newStarts.value(1), nextBoundary(disk.p1Start, kGrainSectors));
+    QCOMPARE(newStarts.value(2), nextBoundary(disk.p2Start, kGrainSectors));
+    wizard->reject();
+    QVERIFY(QTest::qWaitFor([&] { return w.realign->wizard() == nullptr; }, 5000));
+    // Nothing was written.
+    QCOMPARE(SfdiskTable::read(disk.image).find(1)->start, disk.p1Start);
+}
+
+void RealignWizardTest::cancelThenFinishAtStartUp()
+{
+    TestDisk disk;
+    QString error;
+    QVERIFY2(buildDisk(m_dir.path(), QStringLiteral("interrupted"), 20 << 20, &disk, &error),
+             qPrintable(error));
+    const qint64 expectedStart = nextBoundary(disk.p1Start, kGrainSectors);
+    const QString journal = RealignJournal::defaultPath(disk.image);
+    {
+        Window w(m_backups);
+        QVERIFY(w.open(disk.image));
+        w.realign->realignAction()->trigger();
+        RealignWizard *wizard = w.realign->wizard();
+        QVERIFY(wizard);
+        wizard->next();
+        wizard->next();
+        QVERIFY(QTest::qWaitFor([&] { return wizard->planPage()->isReady(); }, 60000));
+        wizard->planPage()->backupConfirmation()->setChecked(true);
+        wizard->next();
+        RealignRunPage *run = wizard->runPage();
+        // Cancel at once: the flag is set before the first chunk is copied.
+        run->cancelButton()->click();
+        QVERIFY(!run->cancelButton()->isEnabled());
+        QVERIFY(QTest::qWaitFor([&] { return run->isFinished(); }, 300000));
+        QVERIFY2(!wizard->result().ok, "the move finished before Cancel took effect");
+        QVERIFY2(wizard->result().resumable, qPrintable(wizard->result().error));
+        QVERIFY(QFile::exists(journal));
+        screenshot(wizard, QStringLiteral("realign-7-cancelled-run"));
+        wizard->next();
+        QVERIFY(wizard->resultPage()->resumeButton()->isVisible());
+        QVERIFY(
+            wizard->resultPage()->outcomeText().contains(QStringLiteral("partwise-cli resume")));
+        screenshot(wizard, QStringLiteral("realign-8-cancelled-result"));
+        wizard->accept();
+        QVERIFY(QTest::qWaitFor([&] { return w.realign->wizard() == nullptr; }, 5000));
+        // This session saw the stop: the banner offers to finish, no second question.
+        QVERIFY(QTest::qWaitFor(
+            [&] { return w.realign->banner()->mode() == RealignBanner::Mode::Interrupted; },
+            60000));
+        QVERIFY(!w.realign->resumeOffer());
+    }
+
+    // A new session ("start-up"): opening the disk brings the offer. Later first…
+    {
+        Window w(m_backups);
+        w.window.openImage(disk.image);
+        QVERIFY(QTest::qWaitFor([&] { return w.realign->resumeOffer() != nullptr; }, 60000));
+        QMessageBox *offer = w.realign->resumeOffer();
+        QVERIFY(offer->text().contains(journal));
+        screenshot(offer, QStringLiteral("realign-9-resume-offer"));
+        offer->findChild<QPushButton *>(QStringLiteral("laterButton"))->click();
+        QVERIFY(QTest::qWaitFor([&] { return !w.realign->resumeOffer(); }, 5000));
+        QVERIFY(!w.realign->wizard());
+        QCOMPARE(w.realign->banner()->mode(), RealignBanner::Mode::Interrupted);
+        screenshot(&w.window, QStringLiteral("realign-10-interrupted-banner"));
+    }
+    // …then Finish Now in the next one, in the same progress UI.
+    {
+        Window w(m_backups);
+        w.window.openImage(disk.image);
+        QVERIFY(QTest::qWaitFor([&] { return w.realign->resumeOffer() != nullptr; }, 60000));
+        w.realign->resumeOffer()
+            ->findChild<QPushButton *>(QStringLiteral("finishNowButton"))
+            ->click();
+        QVERIFY(QTest::qWaitFor([&] { return w.realign->wizard() != nullptr; }, 5000));
+        RealignWizard *wizard = w.realign->wizard();
+        QVERIFY(wizard->isResume());
+        QCOMPARE(wizard->currentId(), int(RealignWizard::RunPageId));
+        RealignRunPage *run = wizard->runPage();
+        QVERIFY(QTest::qWaitFor([&] { return run->isFinished(); }, 300000));
+        QVERIFY2(wizard->result().ok, qPrintable(wizard->result().error + '\n' + run->logText()));
+        QCOMPARE(run->progressBar(0)->value(), run->progressBar(0)->maximum());
+        screenshot(wizard, QStringLiteral("realign-11-resumed-run"));
+        wizard->next();
+        QVERIFY(wizard->resultPage()->checkLines().contains(
+            QStringLiteral("partition 1 (ext4): clean")));
+        screenshot(wizard, QStringLiteral("realign-12-resumed-result"));
+        wizard->accept();
+        QVERIFY(QTest::qWaitFor([&] { return w.realign->wizard() == nullptr; }, 5000));
+    }
+    QVERIFY(!QFile::exists(journal));
+    const SfdiskTable now = SfdiskTable::read(disk.image);
+    QCOMPARE(now.find(1)->start, expectedStart);
+    QCOMPARE(now.find(1)->start % kGrainSectors, 0);
+    const pwtest::ToolResult fsck = runTool(
+        QStringLiteral("e2fsck"), {QStringLiteral("-fn"), fsAt(disk.image, now.find(1)->start)});
+    QVERIFY2(fsck.ok(), qPrintable(fsck.describe() + QString::fromUtf8(fsck.out)));
+    QCOMPARE(changedFiles(disk, now.find(1)->start), QStringList());
+}
+
+QTEST_MAIN(RealignWizardTest)
+#include "tst_realignwizard.moc"

@@ -1,0 +1,265 @@
+#include "realign/mainwindowrealign.h"
+
+#include "align/misalignmentreport.h"
+#include "disklistmodel.h"
+#include "diskmapwidget.h"
+#include "editing/editingcontroller.h"
+#include "editing/pendingoperations.h"
+#include "mainwindow.h"
+#include "ops/realignjournal.h"
+#include "partitionmodel.h"
+#include "realign/realignbanner.h"
+#include "realign/realignwizard.h"
+
+#include <QAction>
+#include <QBoxLayout>
+#include <QFile>
+#include <QItemSelectionModel>
+#include <QMenu>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QToolBar>
+#include <QTreeView>
+
+RealignController *installRealign(MainWindow *window)
+{
+    return RealignController::install(window);
+}
+
+RealignController *RealignController::install(MainWindow *window)
+{
+    return new RealignController(window);
+}
+
+RealignController::RealignController(MainWindow *window) : QObject(window), m_window(window)
+{
+    setObjectName(QStringLiteral("realignController"));
+    m_action = new QAction(tr("Rea&lign…"), this);
+    m_action->setObjectName(QStringLiteral("realignAction"));
+    m_action->setToolTip(tr("Move misaligned partitions to the grain, keeping their data"));
+    m_action->setShortcutContext(Qt::WindowShortcut);
+    connect(m_action, &QAction::triggered, this, &RealignController::openWizard);
+    window->addAction(m_action);
+
+    // The Edit menu when the editing half is there (after its partition actions), otherwise a
+    // Disk menu of its own before View.
+    if (auto *edit = window->findChild<QMenu *>(QStringLiteral("editMenu"))) {
+        QAction *before = nullptr;
+        const QList<QAction *> actions = edit->actions();
+        for (int i = 0; i < actions.size(); ++i)
+            if (actions[i]->objectName() == QLatin1String("applyAction") && i > 0 &&
+                actions[i - 1]->isSeparator())
+                before = actions[i - 1];
+        if (before)
+            edit->insertAction(before, m_action);
+        else
+            edit->addAction(m_action);
+    } else {
+        auto *menu = new QMenu(tr("&Disk"), window);
+        menu->setObjectName(QStringLiteral("diskMenu"));
+        menu->addAction(m_action);
+        const QList<QAction *> top = window->menuBar()->actions();
+        window->menuBar()->insertMenu(top.value(1), menu);
+    }
+    for (QWidget *widget : {static_cast<QWidget *>(window->diskMap()),
+                            static_cast<QWidget *>(window->partitionView())}) {
+        widget->setContextMenuPolicy(Qt::ActionsContextMenu);
+        auto *separator = new QAction(this);
+        separator->setSeparator(true);
+        widget->addAction(separator);
+        widget->addAction(m_action);
+    }
+
+    m_banner = new RealignBanner;
+    if (auto *box = window->centralWidget()
+                        ? qobject_cast<QBoxLayout *>(window->centralWidget()->layout())
+                        : nullptr) {
+        box->insertWidget(0, m_banner);
+    } else {
+        auto *bar = new QToolBar(tr("Realignment"), window);
+        bar->setObjectName(QStringLiteral("realignToolbar"));
+        bar->setMovable(false);
+        bar->addWidget(m_banner);
+        window->addToolBarBreak();
+        window->addToolBar(bar);
+    }
+    connect(m_banner, &RealignBanner::realignRequested, this, &RealignController::openWizard);
+    connect(m_banner, &RealignBanner::finishRequested, this,
+            [this] { finishInterrupted(m_window->currentPath()); });
+
+    connect(window, &MainWindow::diskShown, this, &RealignController::updateState);
+    connect(window->diskList(), &DiskListModel::entryChanged, this, [this](int row) {
+        const DiskEntry &entry = m_window->diskList()->entry(row);
+        if (entry.state != DiskEntry::State::Reading)
+            checkForJournal(entry.path);
+        updateState();
+    });
+    for (int row = 0; row < window->diskList()->rowCount(); ++row)
+        if (window->diskList()->entry(row).state != DiskEntry::State::Reading)
+            checkForJournal(window->diskList()->entry(row).path);
+    updateState();
+}
+
+QString RealignController::journalPathFor(const QString &target) const
+{
+    return m_options.journalPath.isEmpty() ? RealignJournal::defaultPath(target)
+                                           : m_options.journalPath;
+}
+
+void RealignController::updateState()
+{
+    const QString path = m_window->currentPath();
+    const std::optional<DiskLayout> layout = m_window->currentLayout();
+    const bool wizardOpen = !m_wizard.isNull();
+    int misaligned = 0, offGrain = 0;
+    if (layout && !layout->tableType.isEmpty()) {
+        const MisalignmentReport report = analyzeAlignment(*layout, m_window->alignmentPolicy());
+        misaligned = report.misalignedCount();
+        offGrain = report.sectorAlignedCount();
+    }
+    const bool interrupted = !path.isEmpty() && QFile::exists(journalPathFor(path));
+    if (wizardOpen && m_wizard->setup().target == path)
+        m_banner->hideBanner(); // the wizard says it all
+    else if (interrupted && layout)
+        m_banner->showInterrupted(journalPathFor(path));
+    else if (misaligned > 0)
+        m_banner->showMisaligned(misaligned);
+    else
+        m_banner->hideBanner();
+    m_action->setEnabled(!wizardOpen && layout && (interrupted || misaligned + offGrain > 0));
+}
+
+RealignWizard *RealignController::openWizard()
+{
+    if (m_wizard)
+        return nullptr;
+    const QString path = m_window->currentPath();
+    const std::optional<DiskLayout> layout = m_window->currentLayout();
+    if (!layout || layout->tableType.isEmpty())
+        return nullptr;
+    if (QFile::exists(journalPathFor(path)))
+        return finishInterrupted(path);
+    if (auto *editing = m_window->findChild<EditingController *>()) {
+        if (editing->pending() && !editing->pending()->isEmpty()) {
+            auto *box = new QMessageBox(
+                QMessageBox::Information, tr("Realign"),
+                tr("%1 has pending operations. Realigning works on the disk as it is: apply or "
+                   "clear them first.")
+                    .arg(path),
+                QMessageBox::Ok, m_window);
+            box->setObjectName(QStringLiteral("realignPendingNotice"));
+            box->setAttribute(Qt::WA_DeleteOnClose);
+            box->open();
+            return nullptr;
+        }
+    }
+    RealignSetup setup;
+    setup.target = path;
+    const int row = m_window->diskList()->rowOf(path);
+    setup.forcedSectorSize = row >= 0 ? m_window->diskList()->entry(row).forcedSectorSize : 0;
+    setup.layout = *layout;
+    setup.policy = m_window->alignmentPolicy();
+    setup.options = m_options;
+    // The partition the context menu was opened on, when it is one to move.
+    const QModelIndex current = m_window->regionSelection()->currentIndex();
+    if (current.isValid() && current.row() < m_window->partitionModel()->rowCount()) {
+        const PartitionInfo &region = m_window->partitionModel()->region(current.row());
+        if (!region.isFree() && layout->partitionByNumber(region.number))
+            setup.preselect << region.number;
+    }
+    return showWizard(new RealignWizard(setup, m_window));
+}
+
+RealignWizard *RealignController::finishInterrupted(const QString &target)
+{
+    if (m_wizard)
+        return nullptr;
+    const int row = m_window->diskList()->rowOf(target);
+    RealignSetup setup;
+    setup.target = target;
+    if (row >= 0) {
+        setup.forcedSectorSize = m_window->diskList()->entry(row).forcedSectorSize;
+        setup.layout = m_window->diskList()->entry(row).layout;
+    }
+    setup.policy = m_window->alignmentPolicy();
+    setup.options = m_options;
+    setup.resumeJournal = journalPathFor(target);
+    return showWizard(new RealignWizard(setup, m_window));
+}
+
+RealignWizard *RealignController::showWizard(RealignWizard *wizard)
+{
+    m_wizard = wizard;
+    m_asked.insert(wizard->setup().target); // its journal is this wizard's business now
+    connect(wizard, &RealignWizard::realignmentFinished, this,
+            [this](const QString &target, bool, bool) { m_window->reread(target); });
+    connect(wizard, &QDialog::finished, wizard, &QObject::deleteLater);
+    connect(wizard, &QObject::destroyed, this, [this] {
+        m_wizard = nullptr;
+        updateState();
+        offerNext();
+    });
+    wizard->setWindowModality(Qt::WindowModal);
+    wizard->show();
+    updateState();
+    emit wizardOpened(wizard);
+    return wizard;
+}
+
+void RealignController::checkForJournal(const QString &path)
+{
+    if (path.isEmpty() || m_asked.contains(path) || !QFile::exists(journalPathFor(path)))
+        return;
+    if (m_wizard || m_offer) {
+        if (!m_waitingOffers.contains(path))
+            m_waitingOffers << path;
+        return;
+    }
+    m_asked.insert(path);
+    const QString journalPath = journalPathFor(path);
+    RealignJournal journal;
+    QString error;
+    QString progress;
+    if (RealignJournal::load(journalPath, &journal, &error)) {
+        int done = 0;
+        for (RealignJournal::Phase phase : std::as_const(journal.phases))
+            done += phase == RealignJournal::Phase::Done ? 1 : 0;
+        progress = tr("%1 of %n partition(s) were done.", "", int(journal.moves.size())).arg(done);
+    } else {
+        progress = tr("Its journal cannot be read: %1").arg(error);
+    }
+    auto *box = new QMessageBox(
+        QMessageBox::Question, tr("Interrupted Realignment"),
+        tr("A realignment of %1 was interrupted. %2\n\nNothing is lost: the journal %3 records "
+           "how far it got. Until it is finished, the partition being moved may not be usable. "
+           "Finish it now?")
+            .arg(path, progress, journalPath),
+        QMessageBox::NoButton, m_window);
+    box->setObjectName(QStringLiteral("realignResumeOffer"));
+    QPushButton *finish = box->addButton(tr("&Finish Now"), QMessageBox::AcceptRole);
+    finish->setObjectName(QStringLiteral("finishNowButton"));
+    QPushButton *later = box->addButton(tr("&Later"), QMessageBox::RejectRole);
+    later->setObjectName(QStringLiteral("laterButton"));
+    box->setDefaultButton(finish);
+    box->setEscapeButton(later);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    connect(box, &QMessageBox::finished, this, [this, box, finish, path] {
+        const bool now = box->clickedButton() == finish;
+        m_offer = nullptr;
+        if (now)
+            finishInterrupted(path);
+        else
+            offerNext();
+        updateState();
+    });
+    m_offer = box;
+    box->open();
+    emit resumeOffered(path);
+}
+
+void RealignController::offerNext()
+{
+    while (!m_waitingOffers.isEmpty() && !m_wizard && !m_offer)
+        checkForJournal(m_waitingOffers.takeFirst());
+}

@@ -1,0 +1,68 @@
+#pragma once
+
+#include "ops/realignrunner.h"
+#include "realign/realignwizard.h"
+
+#include <QMessageBox>
+#include <QObject>
+#include <QPointer>
+#include <QSet>
+
+class MainWindow;
+class QAction;
+class RealignBanner;
+
+// Gives Partwise's main window its realignment half through the window's public API: the
+// Realign… action (Edit menu and the context menus of the map and the list), the banner above
+// the map when the disk on screen has misaligned partitions, and the start-up check that offers
+// to finish a realignment whose journal says it was interrupted.
+class RealignController : public QObject
+{
+    Q_OBJECT
+
+public:
+    static RealignController *install(MainWindow *window);
+
+    QAction *realignAction() const { return m_action; }
+    RealignBanner *banner() const { return m_banner; }
+    RealignWizard *wizard() const { return m_wizard; }
+    QMessageBox *resumeOffer() const { return m_offer; }
+
+    // Where journals and table backups go, and whether moves are verified (tests use folders
+    // of their own). The journal path, when set, applies to every disk.
+    void setDefaultOptions(const RealignOptions &options) { m_options = options; }
+    RealignOptions defaultOptions() const { return m_options; }
+
+    // The journal that would record an interrupted realignment of `target`.
+    QString journalPathFor(const QString &target) const;
+
+public slots:
+    // Opens the wizard for the disk on screen (window-modal). Returns it, or nullptr when there
+    // is nothing to realign or edits are pending (a message says why).
+    RealignWizard *openWizard();
+    // Opens the wizard on the run page, finishing the realignment recorded for `target`.
+    RealignWizard *finishInterrupted(const QString &target);
+
+signals:
+    void wizardOpened(RealignWizard *wizard);
+    void resumeOffered(const QString &target);
+
+private:
+    explicit RealignController(MainWindow *window);
+    void updateState();
+    void checkForJournal(const QString &path);
+    void offerNext();
+    RealignWizard *showWizard(RealignWizard *wizard);
+
+    MainWindow *m_window;
+    QAction *m_action = nullptr;
+    RealignBanner *m_banner = nullptr;
+    QPointer<RealignWizard> m_wizard;
+    QPointer<QMessageBox> m_offer;
+    RealignOptions m_options;
+    QSet<QString> m_asked;       // disks whose interrupted realignment was already offered
+    QStringList m_waitingOffers; // found while another offer or a wizard was open
+};
+
+// Call once after installEditing(): the realignment half of the window.
+RealignController *installRealign(MainWindow *window);

@@ -1,0 +1,206 @@
+#pragma once
+
+#include "ops/realignjournal.h"
+#include "ops/realignrunner.h"
+
+#include <QWizardPage>
+
+class DiskMapWidget;
+class PartitionModel;
+class QCheckBox;
+class QGridLayout;
+class QLabel;
+class QPlainTextEdit;
+class QProgressBar;
+class QPushButton;
+class QRadioButton;
+class QTreeWidget;
+class RealignWizard;
+
+// A small disk map that only shows: no selection, no focus. It owns its model.
+class RealignMap : public QWidget
+{
+    Q_OBJECT
+
+public:
+    explicit RealignMap(QWidget *parent = nullptr);
+    void setDisk(const DiskLayout &layout, const AlignmentPolicy &policy);
+    DiskMapWidget *map() const { return m_map; }
+    PartitionModel *model() const { return m_model; }
+
+private:
+    PartitionModel *m_model = nullptr;
+    DiskMapWidget *m_map = nullptr;
+};
+
+// Page 1: what is wrong, on the map.
+class RealignIntroPage : public QWizardPage
+{
+    Q_OBJECT
+
+public:
+    explicit RealignIntroPage(RealignWizard *wizard);
+    void initializePage() override;
+    RealignMap *map() const { return m_map; }
+    QString explanation() const;
+
+private:
+    RealignWizard *m_wizard;
+    RealignMap *m_map = nullptr;
+    QLabel *m_summary = nullptr;
+    QLabel *m_details = nullptr;
+};
+
+// Page 2: which partitions, and to which boundary.
+class RealignChoosePage : public QWizardPage
+{
+    Q_OBJECT
+
+public:
+    explicit RealignChoosePage(RealignWizard *wizard);
+    void initializePage() override;
+    bool isComplete() const override;
+
+    qint64 grainBytes() const;
+    void setGrainBytes(qint64 bytes); // one of the offered targets
+    QList<int> checkedPartitions() const;
+    void setPartitionChecked(int number, bool checked);
+    bool isPartitionSelectable(int number) const;
+    bool verify() const;
+    QTreeWidget *partitionList() const { return m_list; }
+
+private:
+    void refreshStatuses();
+
+    RealignWizard *m_wizard;
+    QRadioButton *m_mib = nullptr;
+    QRadioButton *m_fourK = nullptr;
+    QRadioButton *m_preferred = nullptr; // the preferences' own grain, when it is neither
+    QTreeWidget *m_list = nullptr;
+    QCheckBox *m_verify = nullptr;
+    bool m_filled = false;
+};
+
+// Page 3: the plan and what it needs. Commit page: its button starts the realignment.
+class RealignPlanPage : public QWizardPage
+{
+    Q_OBJECT
+
+public:
+    explicit RealignPlanPage(RealignWizard *wizard);
+    void initializePage() override;
+    bool isComplete() const override;
+
+    bool isReady() const { return m_ready; }
+    const PreparedRealign &prepared() const { return m_prepared; }
+    QStringList busy() const { return m_busy; }
+    QTreeWidget *moveTable() const { return m_moves; }
+    QCheckBox *backupConfirmation() const { return m_backup; }
+
+signals:
+    void planReady();
+
+private:
+    void startPlanning();
+    void onPrepared(const PreparedRealign &prepared, const QStringList &busy);
+
+    RealignWizard *m_wizard;
+    QLabel *m_status = nullptr;
+    QTreeWidget *m_moves = nullptr;
+    QLabel *m_summary = nullptr;
+    QLabel *m_stays = nullptr;
+    QLabel *m_busyLabel = nullptr;
+    QPushButton *m_recheck = nullptr;
+    QLabel *m_advice = nullptr;
+    QCheckBox *m_backup = nullptr;
+    PreparedRealign m_prepared;
+    QStringList m_busy;
+    bool m_ready = false;
+    bool m_planAgain = false; // the worker was busy with an older plan
+};
+
+// Page 4: the work itself, one progress bar per partition, a log and Cancel.
+class RealignRunPage : public QWizardPage
+{
+    Q_OBJECT
+
+public:
+    explicit RealignRunPage(RealignWizard *wizard);
+    void initializePage() override;
+    bool isComplete() const override;
+
+    bool isRunning() const { return m_running; }
+    bool isFinished() const { return m_finished; }
+    void requestCancel();
+    void startResume(); // after a stop: finish the work from its journal
+    QString logText() const;
+    QProgressBar *progressBar(int moveIndex) const;
+    QPushButton *cancelButton() const { return m_cancel; }
+    const DiskLayout &before() const { return m_before; }
+    const DiskLayout &after() const { return m_after; }
+    bool afterRead() const { return m_afterOk; }
+
+signals:
+    void runFinished(bool ok);
+
+private:
+    struct Row
+    {
+        PartitionMove move;
+        QLabel *name = nullptr;
+        QProgressBar *bar = nullptr;
+        QLabel *detail = nullptr;
+    };
+    void buildRows(const QList<PartitionMove> &moves, qint64 sectorSize);
+    void setRowState(int index, const QString &text, bool done);
+    void onProgress(const RealignProgress &progress);
+    void onFinished(const RealignResult &result, const DiskLayout &before, const DiskLayout &after,
+                    bool afterOk);
+    void appendLog(const QString &line);
+    void begin();
+
+    RealignWizard *m_wizard;
+    QLabel *m_status = nullptr;
+    QWidget *m_rowsHost = nullptr;
+    QGridLayout *m_rowsLayout = nullptr;
+    QList<Row> m_rows;
+    QPlainTextEdit *m_log = nullptr;
+    QPushButton *m_cancel = nullptr;
+    qint64 m_sectorSize = 512;
+    bool m_running = false;
+    bool m_finished = false;
+    bool m_resumeNext = false;
+    bool m_started = false;
+    DiskLayout m_before, m_after;
+    bool m_afterOk = false;
+};
+
+// Page 5: before and after, the checks, or what went wrong and how to finish.
+class RealignResultPage : public QWizardPage
+{
+    Q_OBJECT
+
+public:
+    explicit RealignResultPage(RealignWizard *wizard);
+    void initializePage() override;
+
+    RealignMap *beforeMap() const { return m_before; }
+    RealignMap *afterMap() const { return m_after; }
+    QStringList checkLines() const;
+    QString outcomeText() const;
+    QPushButton *resumeButton() const { return m_resume; }
+
+private:
+    RealignWizard *m_wizard;
+    QLabel *m_outcome = nullptr;
+    QLabel *m_beforeCaption = nullptr;
+    RealignMap *m_before = nullptr;
+    QLabel *m_afterCaption = nullptr;
+    RealignMap *m_after = nullptr;
+    QLabel *m_checksTitle = nullptr;
+    QTreeWidget *m_checks = nullptr;
+    QPushButton *m_resume = nullptr;
+};
+
+// "about 5 s", "2 min 10 s", "1 h 5 min".
+QString realignDurationText(double seconds);

@@ -1,0 +1,119 @@
+#include "realign/realignworker.h"
+
+#include "device/busycheck.h"
+#include "table/diskreader.h"
+
+#include <QElapsedTimer>
+#include <QThread>
+
+#include <memory>
+
+namespace {
+
+DiskReadResult readAgain(const QString &target, qint64 forcedSectorSize)
+{
+    DiskReadOptions options;
+    options.forcedSectorSize = forcedSectorSize;
+    return readDisk(target, options);
+}
+
+} // namespace
+
+RealignWorker::RealignWorker(QObject *parent) : QObject(parent) {}
+
+RealignWorker::~RealignWorker()
+{
+    if (m_thread) {
+        m_thread->wait();
+        delete m_thread;
+    }
+}
+
+void RealignWorker::start(std::function<std::function<void()>()> job, const char *name)
+{
+    if (m_thread)
+        return;
+    m_thread = QThread::create([this, job = std::move(job)] { m_deliver = job(); });
+    m_thread->setObjectName(QString::fromLatin1(name));
+    connect(m_thread, &QThread::finished, this, [this] {
+        m_thread->wait();
+        delete m_thread;
+        m_thread = nullptr;
+        const std::function<void()> deliver = std::move(m_deliver);
+        m_deliver = nullptr;
+        if (deliver)
+            deliver();
+    });
+    m_thread->start();
+}
+
+RealignCallbacks RealignWorker::callbacks()
+{
+    RealignCallbacks callbacks;
+    callbacks.log = [this](const QString &line) {
+        QMetaObject::invokeMethod(
+            this, [this, line] { emit logLine(line); }, Qt::QueuedConnection);
+    };
+    // The mover reports every chunk; a few updates a second are all a person can read.
+    auto timer = std::make_shared<QElapsedTimer>();
+    auto last = std::make_shared<RealignProgress>();
+    callbacks.progress = [this, timer, last](const RealignProgress &p) {
+        const bool news = p.moveIndex != last->moveIndex || p.step != last->step ||
+                          p.bytesDone >= p.bytesTotal || !timer->isValid() ||
+                          timer->elapsed() >= 100;
+        if (!news)
+            return;
+        timer->start();
+        *last = p;
+        QMetaObject::invokeMethod(
+            this, [this, p] { emit progress(p); }, Qt::QueuedConnection);
+    };
+    callbacks.cancel = &m_cancel;
+    return callbacks;
+}
+
+void RealignWorker::prepare(const QString &target, const RealignOptions &options,
+                            const RealignRequest &request)
+{
+    start(
+        [this, target, options, request] {
+            const PreparedRealign result = prepareRealignment(target, options, request);
+            QStringList busy;
+            for (const PartitionMove &move : result.plan.moves)
+                busy << busyReasons(target, move.number);
+            busy.removeDuplicates();
+            return std::function<void()>([this, result, busy] { emit prepared(result, busy); });
+        },
+        "partwise-realign-plan");
+}
+
+void RealignWorker::run(const QString &target, const PreparedRealign &plan,
+                        const RealignOptions &options)
+{
+    m_cancel.store(false);
+    start(
+        [this, target, plan, options, cb = callbacks()] {
+            const RealignResult result = runRealignment(target, plan, options, cb);
+            const DiskReadResult after = readAgain(target, options.forcedSectorSize);
+            return std::function<void()>([this, result, before = plan.layout, after] {
+                emit finished(result, before, after.layout, after.ok);
+            });
+        },
+        "partwise-realign");
+}
+
+void RealignWorker::resume(const QString &target, const QString &journalPath,
+                           qint64 forcedSectorSize)
+{
+    m_cancel.store(false);
+    start(
+        [this, target, journalPath, forcedSectorSize, cb = callbacks()] {
+            const DiskReadResult before = readAgain(target, forcedSectorSize);
+            const RealignResult result = resumeRealignment(target, journalPath, cb);
+            const DiskReadResult after = readAgain(target, forcedSectorSize);
+            return std::function<void()>([this, result, before, after] {
+                emit finished(result, before.layout, after.layout, after.ok);
+            });
+        },
+        "partwise-realign-resume");
+}

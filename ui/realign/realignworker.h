@@ -1,0 +1,56 @@
+#pragma once
+
+#include "ops/realignrunner.h"
+#include "table/disklayout.h"
+
+#include <QObject>
+#include <QStringList>
+
+#include <atomic>
+#include <functional>
+
+class QThread;
+
+// Runs the blocking realignment calls of core/ops on a thread of their own, one job at a time,
+// and reports back on the GUI thread through signals: planning (prepareRealignment and the busy
+// check), running a plan, or resuming an interrupted one. After a run or a resume the disk is
+// read again so the wizard can show it as it is now.
+class RealignWorker : public QObject
+{
+    Q_OBJECT
+
+public:
+    explicit RealignWorker(QObject *parent = nullptr);
+    ~RealignWorker() override; // waits for the job: the disk must not be left mid-step
+
+    bool isBusy() const { return m_thread != nullptr; }
+
+    void prepare(const QString &target, const RealignOptions &options,
+                 const RealignRequest &request);
+    void run(const QString &target, const PreparedRealign &prepared, const RealignOptions &options);
+    void resume(const QString &target, const QString &journalPath, qint64 forcedSectorSize);
+
+    // Asks the data mover to stop at its next chunk; the journal keeps a resumable state.
+    void cancel() { m_cancel.store(true); }
+    bool cancelRequested() const { return m_cancel.load(); }
+
+signals:
+    // `busy` lists why partitions of the plan cannot be moved now (mounted, swap, holders).
+    void prepared(const PreparedRealign &prepared, const QStringList &busy);
+    void logLine(const QString &line);
+    void progress(const RealignProgress &progress);
+    // `before` is the disk as read just before a resume (empty for a run); `after` as read
+    // once the work stopped (afterOk false when it could not be read).
+    void finished(const RealignResult &result, const DiskLayout &before, const DiskLayout &after,
+                  bool afterOk);
+
+private:
+    // Runs `job` on a new thread; what it returns is called on the GUI thread once the thread
+    // has ended, so a slot may start the next job at once.
+    void start(std::function<std::function<void()>()> job, const char *name);
+    RealignCallbacks callbacks();
+
+    QThread *m_thread = nullptr;
+    std::function<void()> m_deliver; // written by the job's thread, read after it ended
+    std::atomic<bool> m_cancel{false};
+};
