@@ -58,7 +58,10 @@ void DiskMapPainter::paintCaption(QPainter &painter, const QRectF &rect,
     // Images by file name: their folders are long and already in the chooser's tooltip.
     QStringList parts{layout.device.isImage ? QFileInfo(layout.device.path).fileName()
                                             : layout.device.path};
-    if (!layout.device.model.isEmpty())
+    // Core names every image's model "Disk image" (English); say it in the window's language.
+    if (layout.device.isImage)
+        parts << tr("Disk image");
+    else if (!layout.device.model.isEmpty())
         parts << layout.device.model;
     parts << humanSize(layout.device.sizeBytes);
     parts << (layout.tableType.isEmpty() ? tr("no partition table") : layout.tableType);

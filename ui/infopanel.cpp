@@ -7,10 +7,12 @@
 
 #include <QApplication>
 #include <QClipboard>
+#include <QCoreApplication>
 #include <QFileInfo>
 #include <QFormLayout>
 #include <QItemSelectionModel>
 #include <QLabel>
+#include <QLocale>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QVBoxLayout>
@@ -24,9 +26,12 @@ QString bytes(qint64 value)
 
 QString mibAndGib(qint64 value)
 {
-    return QStringLiteral("%1 MiB · %2 GiB")
-        .arg(double(value) / (1 << 20), 0, 'f', 2)
-        .arg(double(value) / (qint64(1) << 30), 0, 'f', 3);
+    // Numbers the way humanSize() writes them: the catalogue names the locale.
+    QLocale numbers(QCoreApplication::translate("HumanSize", "en_US"));
+    numbers.setNumberOptions(QLocale::OmitGroupSeparator);
+    return InfoPanel::tr("%1 MiB · %2 GiB")
+        .arg(numbers.toString(double(value) / (1 << 20), 'f', 2),
+             numbers.toString(double(value) / (qint64(1) << 30), 'f', 3));
 }
 
 } // namespace
@@ -246,6 +251,13 @@ void InfoPanel::showRegion(int row)
     setValue(QStringLiteral("uuid"), r.uuid);
     setValue(QStringLiteral("flags"), r.flags.join(QStringLiteral(", ")));
     const QString why = v.explanation(m_model->report().geometry);
-    if (!why.isEmpty())
-        m_explanation->setText(tr("It %1.").arg(why) + QLatin1Char(' ') + m_explanation->text());
+    if (why.isEmpty())
+        return;
+    // The verdict completes "It starts …"; an extended partition's is a phrase of its own.
+    QString sentence = tr("It %1.").arg(why);
+    if (v.status == AlignmentStatus::Container) {
+        sentence = why + QLatin1Char('.');
+        sentence[0] = sentence.at(0).toUpper();
+    }
+    m_explanation->setText(sentence + QLatin1Char(' ') + m_explanation->text());
 }

@@ -33,6 +33,26 @@ QString fileStem(PracticePreset preset)
     return QStringLiteral("practice-demo");
 }
 
+// The presets' names on screen (core's practicePresetTitle() is the English original).
+QString presetTitle(PracticePreset preset)
+{
+    switch (preset) {
+    case PracticePreset::Empty:
+        return PracticeDiskDialog::tr("Empty (no partition table)");
+    case PracticePreset::WindowsXp:
+        return PracticeDiskDialog::tr("Windows XP (sector 63)");
+    case PracticePreset::OldFdiskLogical:
+        return PracticeDiskDialog::tr("Old fdisk with logical partitions");
+    case PracticePreset::GptAt34:
+        return PracticeDiskDialog::tr("GPT at sector 34");
+    case PracticePreset::ModernMiB:
+        return PracticeDiskDialog::tr("Modern 1 MiB layout");
+    case PracticePreset::Demo:
+        return PracticeDiskDialog::tr("Demo: misaligned and aligned partitions");
+    }
+    return practicePresetTitle(preset);
+}
+
 } // namespace
 
 PracticeDiskDialog::PracticeDiskDialog(const QString &folder, QWidget *parent)
@@ -49,7 +69,7 @@ PracticeDiskDialog::PracticeDiskDialog(const QString &folder, QWidget *parent)
     m_preset = new QComboBox;
     m_preset->setObjectName(QStringLiteral("preset"));
     for (PracticePreset preset : allPracticePresets())
-        m_preset->addItem(practicePresetTitle(preset), int(preset));
+        m_preset->addItem(presetTitle(preset), int(preset));
     form->addRow(tr("&Layout:"), m_preset);
 
     m_sizeMiB = new QSpinBox;

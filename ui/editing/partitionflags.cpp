@@ -21,30 +21,33 @@ QStringList partitionFlagNames(const QString &tableType)
 
 QString partitionFlagHint(const QString &flag)
 {
-    const auto tr = [](const char *text) {
+    // QT_TRANSLATE_NOOP marks the texts for lupdate; translate() looks them up.
+    const auto hint = [](const char *text) {
         return QCoreApplication::translate("PartitionFlags", text);
     };
     if (flag == QLatin1String("boot"))
-        return tr("Bootable (MBR active flag; on GPT the same as esp)");
+        return hint(QT_TRANSLATE_NOOP("PartitionFlags",
+                                      "Bootable (MBR active flag; on GPT the same as esp)"));
     if (flag == QLatin1String("esp"))
-        return tr("EFI system partition");
+        return hint(QT_TRANSLATE_NOOP("PartitionFlags", "EFI system partition"));
     if (flag == QLatin1String("bios_grub"))
-        return tr("BIOS boot partition for GRUB on GPT");
+        return hint(QT_TRANSLATE_NOOP("PartitionFlags", "BIOS boot partition for GRUB on GPT"));
     if (flag == QLatin1String("legacy_boot"))
-        return tr("Bootable by legacy BIOS firmware");
+        return hint(QT_TRANSLATE_NOOP("PartitionFlags", "Bootable by legacy BIOS firmware"));
     if (flag == QLatin1String("msftdata"))
-        return tr("Microsoft basic data");
+        return hint(QT_TRANSLATE_NOOP("PartitionFlags", "Microsoft basic data"));
     if (flag == QLatin1String("msftres"))
-        return tr("Microsoft reserved");
+        return hint(QT_TRANSLATE_NOOP("PartitionFlags", "Microsoft reserved"));
     if (flag == QLatin1String("hidden"))
-        return tr("Hidden from operating systems that honour it");
+        return hint(
+            QT_TRANSLATE_NOOP("PartitionFlags", "Hidden from operating systems that honour it"));
     if (flag == QLatin1String("lvm"))
-        return tr("LVM physical volume");
+        return hint(QT_TRANSLATE_NOOP("PartitionFlags", "LVM physical volume"));
     if (flag == QLatin1String("raid"))
-        return tr("Linux software RAID member");
+        return hint(QT_TRANSLATE_NOOP("PartitionFlags", "Linux software RAID member"));
     if (flag == QLatin1String("swap"))
-        return tr("Linux swap");
+        return hint(QT_TRANSLATE_NOOP("PartitionFlags", "Linux swap"));
     if (flag == QLatin1String("lba"))
-        return tr("Use LBA addressing (DOS/Windows)");
+        return hint(QT_TRANSLATE_NOOP("PartitionFlags", "Use LBA addressing (DOS/Windows)"));
     return QString();
 }

@@ -1,0 +1,1934 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="de_DE">
+<context>
+    <name>AlignmentStyle</name>
+    <message>
+        <source>Aligned</source>
+        <translation>Ausgerichtet</translation>
+    </message>
+    <message>
+        <source>Sector-aligned</source>
+        <translation>Sektorausgerichtet</translation>
+    </message>
+    <message>
+        <source>Misaligned</source>
+        <translation>Falsch ausgerichtet</translation>
+    </message>
+    <message>
+        <source>Container</source>
+        <translation>Container</translation>
+    </message>
+</context>
+<context>
+    <name>AlignmentVerdict</name>
+    <message>
+        <source>%1 MiB</source>
+        <extracomment>A size used as an adjective before a noun, as in &quot;a 1 MiB boundary&quot;.</extracomment>
+        <translation>%1-MiB</translation>
+    </message>
+    <message>
+        <source>%1 KiB</source>
+        <extracomment>A size used as an adjective before a noun, as in &quot;a 4 KiB boundary&quot;.</extracomment>
+        <translation>%1-KiB</translation>
+    </message>
+    <message>
+        <source>%1-byte</source>
+        <extracomment>A size used as an adjective before a noun, as in &quot;a 512-byte boundary&quot;.</extracomment>
+        <translation>%1-Byte</translation>
+    </message>
+    <message>
+        <source>starts on a %1 boundary</source>
+        <extracomment>Completes &quot;The partition ...&quot;. %1 is a size such as &quot;1 MiB&quot;.</extracomment>
+        <translation>beginnt an einer %1-Grenze</translation>
+    </message>
+    <message>
+        <source>starts on a %1 physical sector but %2 bytes past a %3 boundary</source>
+        <extracomment>Completes &quot;The partition ...&quot;. %1 and %3 are sizes such as &quot;4 KiB&quot;, %2 a number.</extracomment>
+        <translation>beginnt an einem physischen %1-Sektor, aber %2 Bytes hinter einer %3-Grenze</translation>
+    </message>
+    <message>
+        <source>starts %1 bytes past a %2 boundary: every write straddles two physical sectors</source>
+        <extracomment>Completes &quot;The partition ...&quot;. %1 is a number of bytes, %2 a size such as &quot;4 KiB&quot;.</extracomment>
+        <translation>beginnt %1 Bytes hinter einer %2-Grenze: jeder Schreibzugriff überspannt zwei physische Sektoren</translation>
+    </message>
+    <message>
+        <source>extended partition: a container for logical partitions, exempt</source>
+        <translation>erweiterte Partition: ein Container für logische Partitionen, ausgenommen</translation>
+    </message>
+</context>
+<context>
+    <name>ApplyDialog</name>
+    <message>
+        <source>Apply Pending Operations</source>
+        <translation>Ausstehende Vorgänge anwenden</translation>
+    </message>
+    <message>
+        <source>Ready to apply %1 to %2.</source>
+        <translation>Bereit, %1 auf %2 anzuwenden.</translation>
+    </message>
+    <message>
+        <source>%v of %m</source>
+        <translation>%v von %m</translation>
+    </message>
+    <message>
+        <source>Apply log</source>
+        <translation>Protokoll der Anwendung</translation>
+    </message>
+    <message>
+        <source>&amp;Save Log…</source>
+        <translation>Protokoll &amp;speichern…</translation>
+    </message>
+    <message>
+        <source>Applying %1 to %2…</source>
+        <translation>%1 wird auf %2 angewendet …</translation>
+    </message>
+    <message>
+        <source>Applying %1 to %2</source>
+        <translation>%1 wird auf %2 angewendet</translation>
+    </message>
+    <message>
+        <source>libparted asks</source>
+        <translation>libparted fragt</translation>
+    </message>
+    <message>
+        <source>libparted: %1 → %2</source>
+        <translation>libparted: %1 → %2</translation>
+    </message>
+    <message>
+        <source>(cancelled)</source>
+        <translation>(abgebrochen)</translation>
+    </message>
+    <message>
+        <source>Applying operation %1 of %2…</source>
+        <translation>Vorgang %1 von %2 wird angewendet …</translation>
+    </message>
+    <message>
+        <source>Done: %1 applied to %2.</source>
+        <translation>Fertig: %1 auf %2 angewendet.</translation>
+    </message>
+    <message>
+        <source>The previous partition table is saved in %1.</source>
+        <translation>Die bisherige Partitionstabelle ist in %1 gesichert.</translation>
+    </message>
+    <message>
+        <source>Done.</source>
+        <translation>Fertig.</translation>
+    </message>
+    <message>
+        <source>Stopped after %1 of %2 operations. %3</source>
+        <translation>Nach %1 von %2 Vorgängen angehalten. %3</translation>
+    </message>
+    <message>
+        <source>Failed: %1</source>
+        <translation>Fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>Partition table backup: %1</source>
+        <translation>Sicherung der Partitionstabelle: %1</translation>
+    </message>
+    <message>
+        <source>Save Apply Log</source>
+        <translation>Protokoll der Anwendung speichern</translation>
+    </message>
+    <message>
+        <source>Log files (*.log *.txt);;All files (*)</source>
+        <translation>Protokolldateien (*.log *.txt);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation>%1 kann nicht geschrieben werden: %2</translation>
+    </message>
+</context>
+<context>
+    <name>CheckDialog</name>
+    <message>
+        <source>Check %1</source>
+        <translation>%1 prüfen</translation>
+    </message>
+    <message>
+        <source>Check the %1 filesystem on %2 with its own fsck tool. Without repair, nothing on the disk is changed.</source>
+        <translation>Das %1-Dateisystem auf %2 mit seinem eigenen fsck-Werkzeug prüfen. Ohne Reparatur wird auf dem Datenträger nichts verändert.</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation>unbekannt</translation>
+    </message>
+    <message>
+        <source>&amp;Repair problems that are found</source>
+        <translation>&amp;Gefundene Fehler reparieren</translation>
+    </message>
+    <message>
+        <source>&amp;Add to Queue</source>
+        <translation>Zur &amp;Warteschlange hinzufügen</translation>
+    </message>
+</context>
+<context>
+    <name>CreatePartitionDialog</name>
+    <message>
+        <source>Create Partition</source>
+        <translation>Partition erstellen</translation>
+    </message>
+    <message>
+        <source>Unallocated space of %1, sectors %2 – %3 (%4-byte sectors)</source>
+        <translation>Nicht zugewiesener Bereich von %1, Sektoren %2 – %3 (Sektoren zu %4 Byte)</translation>
+    </message>
+    <message>
+        <source>MiB</source>
+        <translation>MiB</translation>
+    </message>
+    <message>
+        <source>GiB</source>
+        <translation>GiB</translation>
+    </message>
+    <message>
+        <source>&amp;Units:</source>
+        <translation>&amp;Einheit:</translation>
+    </message>
+    <message>
+        <source>Free space before</source>
+        <translation>Freier Platz davor</translation>
+    </message>
+    <message>
+        <source>Free space &amp;before:</source>
+        <translation>Freier Platz da&amp;vor:</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>Größe</translation>
+    </message>
+    <message>
+        <source>At its maximum the partition takes the rest of the free space.</source>
+        <translation>Beim Höchstwert belegt die Partition den ganzen restlichen freien Platz.</translation>
+    </message>
+    <message>
+        <source>&amp;Size:</source>
+        <translation>&amp;Größe:</translation>
+    </message>
+    <message>
+        <source>Free space after:</source>
+        <translation>Freier Platz danach:</translation>
+    </message>
+    <message>
+        <source>MiB (grain %1)</source>
+        <translation>MiB (Raster %1)</translation>
+    </message>
+    <message>
+        <source>Start and end on the grain from the preferences (%1)</source>
+        <translation>Anfang und Ende auf dem Raster aus den Einstellungen (%1)</translation>
+    </message>
+    <message>
+        <source>4 KiB</source>
+        <translation>4 KiB</translation>
+    </message>
+    <message>
+        <source>Cylinder (legacy)</source>
+        <translation>Zylinder (veraltet)</translation>
+    </message>
+    <message>
+        <source>None</source>
+        <translation>Keine</translation>
+    </message>
+    <message>
+        <source>&amp;Align to:</source>
+        <translation>&amp;Ausrichten an:</translation>
+    </message>
+    <message>
+        <source>Logical</source>
+        <translation>Logisch</translation>
+    </message>
+    <message>
+        <source>Primary</source>
+        <translation>Primär</translation>
+    </message>
+    <message>
+        <source>Extended</source>
+        <translation>Erweitert</translation>
+    </message>
+    <message>
+        <source>&amp;Kind:</source>
+        <translation>&amp;Typ:</translation>
+    </message>
+    <message>
+        <source>GPT partition name (optional)</source>
+        <translation>GPT-Partitionsname (optional)</translation>
+    </message>
+    <message>
+        <source>&amp;Name:</source>
+        <translation>&amp;Name:</translation>
+    </message>
+    <message>
+        <source>unformatted</source>
+        <translation>unformatiert</translation>
+    </message>
+    <message>
+        <source>&amp;Filesystem:</source>
+        <translation>&amp;Dateisystem:</translation>
+    </message>
+    <message>
+        <source>Filesystem label (optional)</source>
+        <translation>Dateisystembezeichnung (optional)</translation>
+    </message>
+    <message>
+        <source>&amp;Label:</source>
+        <translation>&amp;Bezeichnung:</translation>
+    </message>
+    <message>
+        <source>F&amp;lags:</source>
+        <translation>&amp;Markierungen:</translation>
+    </message>
+    <message>
+        <source>&amp;Add to Queue</source>
+        <translation>Zur &amp;Warteschlange hinzufügen</translation>
+    </message>
+    <message>
+        <source> GiB</source>
+        <translation> GiB</translation>
+    </message>
+    <message>
+        <source> MiB</source>
+        <translation> MiB</translation>
+    </message>
+    <message>
+        <source>libparted did not place the partition here.</source>
+        <translation>libparted hat die Partition nicht hier angelegt.</translation>
+    </message>
+    <message>
+        <source>Partition %1: sectors %2 – %3, %4</source>
+        <translation>Partition %1: Sektoren %2 – %3, %4</translation>
+    </message>
+    <message>
+        <source> — %1: %2</source>
+        <translation> — %1: %2</translation>
+    </message>
+</context>
+<context>
+    <name>DiskListModel</name>
+    <message>
+        <source>%1 (image)</source>
+        <translation>%1 (Abbild)</translation>
+    </message>
+    <message>
+        <source>%1 — reading…</source>
+        <translation>%1 — wird gelesen …</translation>
+    </message>
+    <message>
+        <source>%1 — cannot be read</source>
+        <translation>%1 — nicht lesbar</translation>
+    </message>
+    <message>
+        <source>%1/%2 B sectors</source>
+        <translation>Sektoren zu %1/%2 B</translation>
+    </message>
+</context>
+<context>
+    <name>DiskMapPainter</name>
+    <message>
+        <source>no partition table</source>
+        <translation>keine Partitionstabelle</translation>
+    </message>
+    <message>
+        <source>sectors %1 B logical / %2 B physical</source>
+        <translation>Sektoren %1 B logisch / %2 B physisch</translation>
+    </message>
+    <message>
+        <source>%1 (extended)</source>
+        <translation>%1 (erweitert)</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation>unbekannt</translation>
+    </message>
+    <message>
+        <source>misaligned</source>
+        <translation>falsch ausgerichtet</translation>
+    </message>
+    <message>
+        <source>on a physical sector, not the grain</source>
+        <translation>auf einem physischen Sektor, nicht auf dem Raster</translation>
+    </message>
+    <message>
+        <source>grain %1, physical sector checked as %2 B</source>
+        <translation>Raster %1, physischer Sektor geprüft als %2 B</translation>
+    </message>
+    <message>
+        <source>No disk selected</source>
+        <translation>Kein Datenträger ausgewählt</translation>
+    </message>
+    <message>
+        <source>Disk image</source>
+        <translation>Datenträgerabbild</translation>
+    </message>
+</context>
+<context>
+    <name>DiskMapWidget</name>
+    <message>
+        <source>Disk map</source>
+        <translation>Datenträgerkarte</translation>
+    </message>
+    <message>
+        <source>%1: no misaligned partitions</source>
+        <translation>%1: keine falsch ausgerichteten Partitionen</translation>
+    </message>
+    <message>
+        <source>%1: misaligned partitions: %2</source>
+        <translation>%1: falsch ausgerichtete Partitionen: %2</translation>
+    </message>
+</context>
+<context>
+    <name>DiskWorker</name>
+    <message>
+        <source>The image could not be created.</source>
+        <translation>Das Abbild konnte nicht erstellt werden.</translation>
+    </message>
+    <message>
+        <source>The demo disk could not be created.</source>
+        <translation>Der Demo-Datenträger konnte nicht erstellt werden.</translation>
+    </message>
+</context>
+<context>
+    <name>Editing</name>
+    <message>
+        <source>1 operation</source>
+        <translation>1 Vorgang</translation>
+    </message>
+    <message>
+        <source>%1 operations</source>
+        <translation>%1 Vorgänge</translation>
+    </message>
+    <message>
+        <source>1 partition</source>
+        <translation>1 Partition</translation>
+    </message>
+    <message>
+        <source>%1 partitions</source>
+        <translation>%1 Partitionen</translation>
+    </message>
+</context>
+<context>
+    <name>EditingController</name>
+    <message>
+        <source>&amp;Edit</source>
+        <translation>&amp;Bearbeiten</translation>
+    </message>
+    <message>
+        <source>Discard Pending Operations</source>
+        <translation>Ausstehende Vorgänge verwerfen</translation>
+    </message>
+    <message>
+        <source>%1 on %2 will be lost: nothing has been written to the disk. Quit anyway?</source>
+        <translation>%1 auf %2 gehen verloren: Auf den Datenträger wurde nichts geschrieben. Trotzdem beenden?</translation>
+    </message>
+    <message>
+        <source>New Partition &amp;Table…</source>
+        <translation>Neue Partitions&amp;tabelle…</translation>
+    </message>
+    <message>
+        <source>&amp;New Partition…</source>
+        <translation>&amp;Neue Partition…</translation>
+    </message>
+    <message>
+        <source>&amp;Delete Partition</source>
+        <translation>Partition &amp;löschen</translation>
+    </message>
+    <message>
+        <source>&amp;Format…</source>
+        <translation>&amp;Formatieren…</translation>
+    </message>
+    <message>
+        <source>Filesystem &amp;Label…</source>
+        <translation>Dateisystem&amp;bezeichnung…</translation>
+    </message>
+    <message>
+        <source>Partition &amp;Name…</source>
+        <translation>Partition &amp;umbenennen…</translation>
+    </message>
+    <message>
+        <source>Fla&amp;gs…</source>
+        <translation>&amp;Markierungen…</translation>
+    </message>
+    <message>
+        <source>C&amp;heck Filesystem…</source>
+        <translation>Dateisystem &amp;prüfen…</translation>
+    </message>
+    <message>
+        <source>C&amp;lear Pending Operations</source>
+        <translation>Ausstehende Vorgänge &amp;verwerfen</translation>
+    </message>
+    <message>
+        <source>Save &amp;Plan…</source>
+        <translation>Plan &amp;speichern…</translation>
+    </message>
+    <message>
+        <source>L&amp;oad Plan…</source>
+        <translation>Plan la&amp;den…</translation>
+    </message>
+    <message>
+        <source>&amp;Apply Pending Operations</source>
+        <translation>&amp;Ausstehende Vorgänge anwenden</translation>
+    </message>
+    <message>
+        <source>Ctrl+Return</source>
+        <translation>Ctrl+Return</translation>
+    </message>
+    <message>
+        <source>Write the pending operations to the disk</source>
+        <translation>Die ausstehenden Vorgänge auf den Datenträger schreiben</translation>
+    </message>
+    <message>
+        <source>Save the queue as a plan file for partwise-cli apply</source>
+        <translation>Die Warteschlange als Plandatei für partwise-cli apply speichern</translation>
+    </message>
+    <message>
+        <source>Forget every pending operation</source>
+        <translation>Alle ausstehenden Vorgänge verwerfen</translation>
+    </message>
+    <message>
+        <source>&amp;Undo</source>
+        <translation>&amp;Rückgängig</translation>
+    </message>
+    <message>
+        <source>&amp;Redo</source>
+        <translation>&amp;Wiederherstellen</translation>
+    </message>
+    <message>
+        <source>No disk is ready for editing.</source>
+        <translation>Kein Datenträger ist zum Bearbeiten bereit.</translation>
+    </message>
+    <message>
+        <source>No pending operations: the map shows %1 as it is.</source>
+        <translation>Keine ausstehenden Vorgänge: Die Karte zeigt %1 so, wie er ist.</translation>
+    </message>
+    <message>
+        <source>Preview: %1 as it will be after %2 — nothing has been written yet</source>
+        <translation>Vorschau: %1 nach %2 — noch wurde nichts geschrieben</translation>
+    </message>
+    <message>
+        <source>%1 pending. The map shows the disk as it will be after Apply; nothing has been written yet.</source>
+        <translation>%1 ausstehend. Die Karte zeigt den Datenträger, wie er nach dem Anwenden sein wird; noch wurde nichts geschrieben.</translation>
+    </message>
+    <message>
+        <source>Operation %1 cannot be done: %2</source>
+        <translation>Vorgang %1 ist nicht ausführbar: %2</translation>
+    </message>
+    <message>
+        <source>Cannot Queue the Operation</source>
+        <translation>Vorgang kann nicht eingereiht werden</translation>
+    </message>
+    <message>
+        <source>“%1” cannot be done: %2</source>
+        <translation>„%1“ ist nicht ausführbar: %2</translation>
+    </message>
+    <message>
+        <source>Change the flags of partition %1</source>
+        <translation>Markierungen von Partition %1 ändern</translation>
+    </message>
+    <message>
+        <source>Clear Pending Operations</source>
+        <translation>Ausstehende Vorgänge verwerfen</translation>
+    </message>
+    <message>
+        <source>Forget %1 pending on %2? This cannot be undone.</source>
+        <translation>%1 auf %2 verwerfen? Das lässt sich nicht rückgängig machen.</translation>
+    </message>
+    <message>
+        <source>Operation %1 of the plan cannot be done on %2: %3</source>
+        <translation>Vorgang %1 des Plans ist auf %2 nicht ausführbar: %3</translation>
+    </message>
+    <message>
+        <source>Load plan %1</source>
+        <translation>Plan %1 laden</translation>
+    </message>
+    <message>
+        <source>Save Plan</source>
+        <translation>Plan speichern</translation>
+    </message>
+    <message>
+        <source>Partwise plans (*.json);;All files (*)</source>
+        <translation>Partwise-Pläne (*.json);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation>%1 kann nicht geschrieben werden: %2</translation>
+    </message>
+    <message>
+        <source>Load Plan</source>
+        <translation>Plan laden</translation>
+    </message>
+    <message>
+        <source>Apply</source>
+        <translation>Anwenden</translation>
+    </message>
+    <message>
+        <source>The queue cannot be applied: %1</source>
+        <translation>Die Warteschlange kann nicht angewendet werden: %1</translation>
+    </message>
+    <message>
+        <source>Apply Pending Operations</source>
+        <translation>Ausstehende Vorgänge anwenden</translation>
+    </message>
+    <message>
+        <source>Write %1 to %2 now?
+
+The partition table is backed up first; the log says where and how to restore it.</source>
+        <translation>%1 jetzt auf %2 schreiben?
+
+Die Partitionstabelle wird vorher gesichert; das Protokoll sagt, wo und wie sie sich wiederherstellen lässt.</translation>
+    </message>
+</context>
+<context>
+    <name>FlagsDialog</name>
+    <message>
+        <source>Flags of %1</source>
+        <translation>Markierungen von %1</translation>
+    </message>
+    <message>
+        <source>Flags of %1 on a %2 table. libparted decides in the preview which ones the table accepts.</source>
+        <translation>Markierungen von %1 in einer %2-Tabelle. libparted entscheidet in der Vorschau, welche die Tabelle annimmt.</translation>
+    </message>
+    <message>
+        <source>MBR</source>
+        <translation>MBR</translation>
+    </message>
+    <message>
+        <source>&amp;Add to Queue</source>
+        <translation>Zur &amp;Warteschlange hinzufügen</translation>
+    </message>
+</context>
+<context>
+    <name>FormatDialog</name>
+    <message>
+        <source>Format %1</source>
+        <translation>%1 formatieren</translation>
+    </message>
+    <message>
+        <source>Creating a filesystem erases what %1 holds now (%2).</source>
+        <translation>Ein neues Dateisystem löscht, was %1 jetzt enthält (%2).</translation>
+    </message>
+    <message>
+        <source>no filesystem found</source>
+        <translation>kein Dateisystem gefunden</translation>
+    </message>
+    <message>
+        <source>&amp;Filesystem:</source>
+        <translation>&amp;Dateisystem:</translation>
+    </message>
+    <message>
+        <source>&amp;Label:</source>
+        <translation>&amp;Bezeichnung:</translation>
+    </message>
+    <message>
+        <source>&amp;Add to Queue</source>
+        <translation>Zur &amp;Warteschlange hinzufügen</translation>
+    </message>
+</context>
+<context>
+    <name>HumanSize</name>
+    <message>
+        <source>en_US</source>
+        <extracomment>Locale name used for numbers in sizes and byte counts (decimal point and digit grouping). Put the locale of this translation here, for example de_DE.</extracomment>
+        <translation>de_DE</translation>
+    </message>
+    <message>
+        <source>%1 B</source>
+        <extracomment>A size in bytes, as in &quot;512 B&quot;.</extracomment>
+        <translation>%1 B</translation>
+    </message>
+    <message>
+        <source>%1 KiB</source>
+        <translation>%1 KiB</translation>
+    </message>
+    <message>
+        <source>%1 MiB</source>
+        <translation>%1 MiB</translation>
+    </message>
+    <message>
+        <source>%1 GiB</source>
+        <translation>%1 GiB</translation>
+    </message>
+    <message>
+        <source>%1 TiB</source>
+        <translation>%1 TiB</translation>
+    </message>
+    <message>
+        <source>%1 PiB</source>
+        <translation>%1 PiB</translation>
+    </message>
+</context>
+<context>
+    <name>InfoPanel</name>
+    <message>
+        <source>Sector Info</source>
+        <translation>Sektorinfo</translation>
+    </message>
+    <message>
+        <source>Region</source>
+        <translation>Bereich</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>Typ</translation>
+    </message>
+    <message>
+        <source>First sector</source>
+        <translation>Erster Sektor</translation>
+    </message>
+    <message>
+        <source>Last sector</source>
+        <translation>Letzter Sektor</translation>
+    </message>
+    <message>
+        <source>Total sectors</source>
+        <translation>Sektoren insgesamt</translation>
+    </message>
+    <message>
+        <source>First byte</source>
+        <translation>Erstes Byte</translation>
+    </message>
+    <message>
+        <source>Last byte</source>
+        <translation>Letztes Byte</translation>
+    </message>
+    <message>
+        <source>Size in bytes</source>
+        <translation>Größe in Bytes</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>Größe</translation>
+    </message>
+    <message>
+        <source>Alignment</source>
+        <translation>Ausrichtung</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>Status</translation>
+    </message>
+    <message>
+        <source>Start mod 4 KiB</source>
+        <translation>Anfang mod 4 KiB</translation>
+    </message>
+    <message>
+        <source>Bytes past the previous 4 KiB boundary, after the alignment offset</source>
+        <translation>Bytes hinter der vorigen 4-KiB-Grenze, nach Abzug des Ausrichtungsversatzes</translation>
+    </message>
+    <message>
+        <source>Start mod physical sector</source>
+        <translation>Anfang mod physischer Sektor</translation>
+    </message>
+    <message>
+        <source>Start mod grain</source>
+        <translation>Anfang mod Raster</translation>
+    </message>
+    <message>
+        <source>Grain</source>
+        <translation>Raster</translation>
+    </message>
+    <message>
+        <source>Disk</source>
+        <translation>Datenträger</translation>
+    </message>
+    <message>
+        <source>Logical sector</source>
+        <translation>Logischer Sektor</translation>
+    </message>
+    <message>
+        <source>Physical sector (reported)</source>
+        <translation>Physischer Sektor (gemeldet)</translation>
+    </message>
+    <message>
+        <source>What the drive (or the image file) says</source>
+        <translation>Was das Laufwerk (oder die Abbilddatei) angibt</translation>
+    </message>
+    <message>
+        <source>Physical sector (assumed)</source>
+        <translation>Physischer Sektor (angenommen)</translation>
+    </message>
+    <message>
+        <source>What alignment is checked against</source>
+        <translation>Woran die Ausrichtung geprüft wird</translation>
+    </message>
+    <message>
+        <source>Minimum I/O size</source>
+        <translation>Minimale E/A-Größe</translation>
+    </message>
+    <message>
+        <source>Optimal I/O size</source>
+        <translation>Optimale E/A-Größe</translation>
+    </message>
+    <message>
+        <source>Alignment offset</source>
+        <translation>Ausrichtungsversatz</translation>
+    </message>
+    <message>
+        <source>Reported by</source>
+        <translation>Gemeldet von</translation>
+    </message>
+    <message>
+        <source>Partition table</source>
+        <translation>Partitionstabelle</translation>
+    </message>
+    <message>
+        <source>Contents</source>
+        <translation>Inhalt</translation>
+    </message>
+    <message>
+        <source>Filesystem</source>
+        <translation>Dateisystem</translation>
+    </message>
+    <message>
+        <source>Label</source>
+        <translation>Bezeichnung</translation>
+    </message>
+    <message>
+        <source>GPT name</source>
+        <translation>GPT-Name</translation>
+    </message>
+    <message>
+        <source>UUID</source>
+        <translation>UUID</translation>
+    </message>
+    <message>
+        <source>Flags</source>
+        <translation>Markierungen</translation>
+    </message>
+    <message>
+        <source>&amp;Copy All</source>
+        <translation>Alles &amp;kopieren</translation>
+    </message>
+    <message>
+        <source>Nothing selected</source>
+        <translation>Nichts ausgewählt</translation>
+    </message>
+    <message>
+        <source>Select a partition or unallocated space on the map or in the list to see where it starts and why that matters.</source>
+        <translation>Wählen Sie eine Partition oder einen nicht zugewiesenen Bereich in der Karte oder der Liste, um zu sehen, wo sie beginnt und warum das wichtig ist.</translation>
+    </message>
+    <message>
+        <source>%1 bytes</source>
+        <translation>%1 Bytes</translation>
+    </message>
+    <message>
+        <source>not reported</source>
+        <translation>nicht gemeldet</translation>
+    </message>
+    <message>
+        <source>%1 bytes (used as the grain)</source>
+        <translation>%1 Bytes (als Raster verwendet)</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>keine</translation>
+    </message>
+    <message>
+        <source>%1 = %2 sectors</source>
+        <translation>%1 = %2 Sektoren</translation>
+    </message>
+    <message>
+        <source>The disk reports %1-byte physical sectors. Many Advanced Format drives report 512 although they write 4096-byte sectors inside, so Partwise checks starts against %2 bytes (Preferences → trust the drive to change this).</source>
+        <translation>Der Datenträger meldet physische Sektoren zu %1 Byte. Viele Advanced-Format-Laufwerke melden 512, obwohl sie intern Sektoren zu 4096 Byte schreiben; daher prüft Partwise die Anfänge gegen %2 Bytes (ändern lässt sich das unter Einstellungen → dem Laufwerk vertrauen).</translation>
+    </message>
+    <message>
+        <source>The disk reports %1-byte physical sectors and starts are checked against that size.</source>
+        <translation>Der Datenträger meldet physische Sektoren zu %1 Byte, und die Anfänge werden gegen diese Größe geprüft.</translation>
+    </message>
+    <message>
+        <source>unallocated: not judged</source>
+        <translation>nicht zugewiesen: nicht bewertet</translation>
+    </message>
+    <message>
+        <source>It %1.</source>
+        <translation>Sie %1.</translation>
+    </message>
+    <message>
+        <source>%1 MiB · %2 GiB</source>
+        <translation>%1 MiB · %2 GiB</translation>
+    </message>
+</context>
+<context>
+    <name>MainWindow</name>
+    <message>
+        <source>%1 has no partition table.</source>
+        <translation>%1 hat keine Partitionstabelle.</translation>
+    </message>
+    <message>
+        <source>Partwise</source>
+        <translation>Partwise</translation>
+    </message>
+    <message>
+        <source>No disks found. Open a disk image (File → Open Disk Image…) or create a practice disk to explore.</source>
+        <translation>Keine Datenträger gefunden. Öffnen Sie ein Datenträgerabbild (Datei → Datenträgerabbild öffnen…) oder erstellen Sie zum Ausprobieren einen Übungsdatenträger.</translation>
+    </message>
+    <message>
+        <source>Looking for disks…</source>
+        <translation>Datenträger werden gesucht …</translation>
+    </message>
+    <message>
+        <source>Disk</source>
+        <translation>Datenträger</translation>
+    </message>
+    <message>
+        <source>&amp;Disk:</source>
+        <translation>Daten&amp;träger:</translation>
+    </message>
+    <message>
+        <source>Partitions</source>
+        <translation>Partitionen</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>&amp;Datei</translation>
+    </message>
+    <message>
+        <source>&amp;Open Disk Image…</source>
+        <translation>Datenträgerabbild ö&amp;ffnen…</translation>
+    </message>
+    <message>
+        <source>Open &amp;Recent</source>
+        <translation>&amp;Zuletzt geöffnet</translation>
+    </message>
+    <message>
+        <source>&amp;New Practice Disk…</source>
+        <translation>&amp;Neuer Übungsdatenträger…</translation>
+    </message>
+    <message>
+        <source>&amp;Export Map…</source>
+        <translation>Karte &amp;exportieren…</translation>
+    </message>
+    <message>
+        <source>Ctrl+E</source>
+        <translation>Ctrl+E</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>&amp;Beenden</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>A&amp;nsicht</translation>
+    </message>
+    <message>
+        <source>&amp;Refresh</source>
+        <translation>&amp;Aktualisieren</translation>
+    </message>
+    <message>
+        <source>&amp;Settings</source>
+        <translation>&amp;Einstellungen</translation>
+    </message>
+    <message>
+        <source>&amp;Preferences…</source>
+        <translation>&amp;Einstellungen…</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>&amp;Hilfe</translation>
+    </message>
+    <message>
+        <source>&amp;About Partwise</source>
+        <translation>Ü&amp;ber Partwise</translation>
+    </message>
+    <message>
+        <source>&amp;Clear List</source>
+        <translation>Liste &amp;leeren</translation>
+    </message>
+    <message>
+        <source>Creating the demo disk…</source>
+        <translation>Demo-Datenträger wird erstellt …</translation>
+    </message>
+    <message>
+        <source>Creating %1…</source>
+        <translation>%1 wird erstellt …</translation>
+    </message>
+    <message>
+        <source>Practice Disk</source>
+        <translation>Übungsdatenträger</translation>
+    </message>
+    <message>
+        <source>%1 — Partwise</source>
+        <translation>%1 — Partwise</translation>
+    </message>
+    <message>
+        <source>Reading %1…</source>
+        <translation>%1 wird gelesen …</translation>
+    </message>
+    <message>
+        <source>No disk open</source>
+        <translation>Kein Datenträger geöffnet</translation>
+    </message>
+    <message>
+        <source>No partition table on %1</source>
+        <translation>Keine Partitionstabelle auf %1</translation>
+    </message>
+    <message>
+        <source>%1 of 1 partition misaligned on %2</source>
+        <translation>%1 von 1 Partition auf %2 falsch ausgerichtet</translation>
+    </message>
+    <message>
+        <source>%1 of %2 partitions misaligned on %3</source>
+        <translation>%1 von %2 Partitionen auf %3 falsch ausgerichtet</translation>
+    </message>
+    <message>
+        <source>; %1 on a physical sector but not on the %2 grain</source>
+        <translation>; %1 auf einem physischen Sektor, aber nicht auf dem Raster von %2</translation>
+    </message>
+    <message>
+        <source>Cannot read %1: %2</source>
+        <translation>%1 kann nicht gelesen werden: %2</translation>
+    </message>
+    <message>
+        <source>Open Disk Image</source>
+        <translation>Datenträgerabbild öffnen</translation>
+    </message>
+    <message>
+        <source>Disk images (*.img *.raw *.bin *.iso);;All files (*)</source>
+        <translation>Datenträgerabbilder (*.img *.raw *.bin *.iso);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png)</source>
+        <translation>PNG-Bild (*.png)</translation>
+    </message>
+    <message>
+        <source>SVG drawing (*.svg)</source>
+        <translation>SVG-Zeichnung (*.svg)</translation>
+    </message>
+    <message>
+        <source>Export Map</source>
+        <translation>Karte exportieren</translation>
+    </message>
+    <message>
+        <source>Map saved to %1</source>
+        <translation>Karte in %1 gespeichert</translation>
+    </message>
+    <message>
+        <source>About Partwise</source>
+        <translation>Über Partwise</translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;Partwise %1&lt;/h3&gt;&lt;p&gt;A partition editor that gets alignment right: misaligned partitions are outlined in red, partitions on a physical sector but off the grain in amber.&lt;/p&gt;</source>
+        <translation>&lt;h3&gt;Partwise %1&lt;/h3&gt;&lt;p&gt;Ein Partitionseditor, der die Ausrichtung richtig macht: Falsch ausgerichtete Partitionen sind rot umrandet, Partitionen auf einem physischen Sektor, aber neben dem Raster, bernsteinfarben.&lt;/p&gt;</translation>
+    </message>
+</context>
+<context>
+    <name>MapExporter</name>
+    <message>
+        <source>Partwise disk map</source>
+        <translation>Partwise-Datenträgerkarte</translation>
+    </message>
+    <message>
+        <source>Cannot write %1.</source>
+        <translation>%1 kann nicht geschrieben werden.</translation>
+    </message>
+</context>
+<context>
+    <name>NewTableDialog</name>
+    <message>
+        <source>New Partition Table</source>
+        <translation>Neue Partitionstabelle</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;A new partition table erases the partition on %1.&lt;/b&gt; Its data becomes unreachable once the queue is applied.</source>
+        <translation>&lt;b&gt;Eine neue Partitionstabelle löscht die Partition auf %1.&lt;/b&gt; Ihre Daten sind nicht mehr erreichbar, sobald die Warteschlange angewendet ist.</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;A new partition table erases all %1 on %2.&lt;/b&gt; Their data becomes unreachable once the queue is applied.</source>
+        <translation>&lt;b&gt;Eine neue Partitionstabelle löscht alle %1 auf %2.&lt;/b&gt; Ihre Daten sind nicht mehr erreichbar, sobald die Warteschlange angewendet ist.</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;A new partition table replaces whatever %1 holds.&lt;/b&gt;</source>
+        <translation>&lt;b&gt;Eine neue Partitionstabelle ersetzt alles, was %1 enthält.&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>GPT (GUID partition table)</source>
+        <translation>GPT (GUID-Partitionstabelle)</translation>
+    </message>
+    <message>
+        <source>MBR (msdos; at most 4 primaries, 2 TiB with 512-byte sectors)</source>
+        <translation>MBR (msdos; höchstens 4 primäre, 2 TiB bei Sektoren zu 512 Byte)</translation>
+    </message>
+    <message>
+        <source>&amp;Type:</source>
+        <translation>&amp;Typ:</translation>
+    </message>
+    <message>
+        <source>&amp;Add to Queue</source>
+        <translation>Zur &amp;Warteschlange hinzufügen</translation>
+    </message>
+</context>
+<context>
+    <name>OperationPrompts</name>
+    <message>
+        <source>Filesystem Label</source>
+        <translation>Dateisystembezeichnung</translation>
+    </message>
+    <message>
+        <source>New label for the %1 filesystem on %2:</source>
+        <translation>Neue Bezeichnung für das %1-Dateisystem auf %2:</translation>
+    </message>
+    <message>
+        <source>Partition Name</source>
+        <translation>Partitionsname</translation>
+    </message>
+    <message>
+        <source>GPT name of %1:</source>
+        <translation>GPT-Name von %1:</translation>
+    </message>
+</context>
+<context>
+    <name>PartitionFlags</name>
+    <message>
+        <source>Bootable (MBR active flag; on GPT the same as esp)</source>
+        <translation>Startfähig (MBR-Aktiv-Markierung; bei GPT dasselbe wie esp)</translation>
+    </message>
+    <message>
+        <source>EFI system partition</source>
+        <translation>EFI-Systempartition</translation>
+    </message>
+    <message>
+        <source>BIOS boot partition for GRUB on GPT</source>
+        <translation>BIOS-Boot-Partition für GRUB auf GPT</translation>
+    </message>
+    <message>
+        <source>Bootable by legacy BIOS firmware</source>
+        <translation>Startfähig für herkömmliche BIOS-Firmware</translation>
+    </message>
+    <message>
+        <source>Microsoft basic data</source>
+        <translation>Microsoft-Basisdaten</translation>
+    </message>
+    <message>
+        <source>Microsoft reserved</source>
+        <translation>Microsoft-reserviert</translation>
+    </message>
+    <message>
+        <source>Hidden from operating systems that honour it</source>
+        <translation>Verborgen vor Betriebssystemen, die das beachten</translation>
+    </message>
+    <message>
+        <source>LVM physical volume</source>
+        <translation>Physisches LVM-Volume</translation>
+    </message>
+    <message>
+        <source>Linux software RAID member</source>
+        <translation>Mitglied eines Linux-Software-RAID</translation>
+    </message>
+    <message>
+        <source>Linux swap</source>
+        <translation>Linux-Auslagerungsbereich</translation>
+    </message>
+    <message>
+        <source>Use LBA addressing (DOS/Windows)</source>
+        <translation>LBA-Adressierung verwenden (DOS/Windows)</translation>
+    </message>
+</context>
+<context>
+    <name>PartitionModel</name>
+    <message>
+        <source>Partition</source>
+        <translation>Partition</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>Typ</translation>
+    </message>
+    <message>
+        <source>Filesystem</source>
+        <translation>Dateisystem</translation>
+    </message>
+    <message>
+        <source>Label</source>
+        <translation>Bezeichnung</translation>
+    </message>
+    <message>
+        <source>First sector</source>
+        <translation>Erster Sektor</translation>
+    </message>
+    <message>
+        <source>Last sector</source>
+        <translation>Letzter Sektor</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>Größe</translation>
+    </message>
+    <message>
+        <source>Flags</source>
+        <translation>Markierungen</translation>
+    </message>
+    <message>
+        <source>Alignment</source>
+        <translation>Ausrichtung</translation>
+    </message>
+</context>
+<context>
+    <name>PendingOperationsDock</name>
+    <message>
+        <source>Pending Operations</source>
+        <translation>Ausstehende Vorgänge</translation>
+    </message>
+    <message>
+        <source>&lt;disk as read&gt;</source>
+        <translation>&lt;Datenträger wie gelesen&gt;</translation>
+    </message>
+    <message>
+        <source>Pending operations</source>
+        <translation>Ausstehende Vorgänge</translation>
+    </message>
+    <message>
+        <source>&amp;Undo</source>
+        <translation>&amp;Rückgängig</translation>
+    </message>
+    <message>
+        <source>&amp;Redo</source>
+        <translation>&amp;Wiederherstellen</translation>
+    </message>
+    <message>
+        <source>C&amp;lear</source>
+        <translation>&amp;Verwerfen</translation>
+    </message>
+    <message>
+        <source>Save &amp;Plan…</source>
+        <translation>&amp;Plan speichern…</translation>
+    </message>
+    <message>
+        <source>&amp;Apply</source>
+        <translation>&amp;Anwenden</translation>
+    </message>
+</context>
+<context>
+    <name>PracticeDiskDialog</name>
+    <message>
+        <source>New Practice Disk</source>
+        <translation>Neuer Übungsdatenträger</translation>
+    </message>
+    <message>
+        <source>A practice disk is a sparse image file: it takes almost no space and nothing on your real disks is touched.</source>
+        <translation>Ein Übungsdatenträger ist eine Sparse-Abbilddatei: Sie belegt kaum Platz, und Ihre echten Datenträger bleiben unberührt.</translation>
+    </message>
+    <message>
+        <source>&amp;Layout:</source>
+        <translation>&amp;Vorlage:</translation>
+    </message>
+    <message>
+        <source> MiB</source>
+        <translation> MiB</translation>
+    </message>
+    <message>
+        <source>&amp;Size:</source>
+        <translation>&amp;Größe:</translation>
+    </message>
+    <message>
+        <source>512 bytes</source>
+        <translation>512 Bytes</translation>
+    </message>
+    <message>
+        <source>4096 bytes (4Kn)</source>
+        <translation>4096 Bytes (4Kn)</translation>
+    </message>
+    <message>
+        <source>Logical &amp;sector size:</source>
+        <translation>Logische &amp;Sektorgröße:</translation>
+    </message>
+    <message>
+        <source>&amp;Browse…</source>
+        <translation>&amp;Durchsuchen…</translation>
+    </message>
+    <message>
+        <source>&amp;Image file:</source>
+        <translation>&amp;Abbilddatei:</translation>
+    </message>
+    <message>
+        <source>C&amp;reate</source>
+        <translation>&amp;Erstellen</translation>
+    </message>
+    <message>
+        <source>Practice Disk Image</source>
+        <translation>Abbild des Übungsdatenträgers</translation>
+    </message>
+    <message>
+        <source>Disk images (*.img)</source>
+        <translation>Datenträgerabbilder (*.img)</translation>
+    </message>
+    <message>
+        <source>This file exists already</source>
+        <translation>Diese Datei existiert bereits</translation>
+    </message>
+    <message>
+        <source>Empty (no partition table)</source>
+        <translation>Leer (keine Partitionstabelle)</translation>
+    </message>
+    <message>
+        <source>Windows XP (sector 63)</source>
+        <translation>Windows XP (Sektor 63)</translation>
+    </message>
+    <message>
+        <source>Old fdisk with logical partitions</source>
+        <translation>Altes fdisk mit logischen Partitionen</translation>
+    </message>
+    <message>
+        <source>GPT at sector 34</source>
+        <translation>GPT ab Sektor 34</translation>
+    </message>
+    <message>
+        <source>Modern 1 MiB layout</source>
+        <translation>Moderne Aufteilung mit 1 MiB</translation>
+    </message>
+    <message>
+        <source>Demo: misaligned and aligned partitions</source>
+        <translation>Demo: falsch und richtig ausgerichtete Partitionen</translation>
+    </message>
+</context>
+<context>
+    <name>PreferencesDialog</name>
+    <message>
+        <source>Preferences</source>
+        <translation>Einstellungen</translation>
+    </message>
+    <message>
+        <source>1 MiB (recommended)</source>
+        <translation>1 MiB (empfohlen)</translation>
+    </message>
+    <message>
+        <source>4 KiB (physical sector only)</source>
+        <translation>4 KiB (nur physischer Sektor)</translation>
+    </message>
+    <message>
+        <source>Custom…</source>
+        <translation>Eigenes …</translation>
+    </message>
+    <message>
+        <source>&amp;Grain:</source>
+        <translation>&amp;Raster:</translation>
+    </message>
+    <message>
+        <source>e.g. 512k, 2m, 4m</source>
+        <translation>z. B. 512k, 2m, 4m</translation>
+    </message>
+    <message>
+        <source>C&amp;ustom grain:</source>
+        <translation>&amp;Eigenes Raster:</translation>
+    </message>
+    <message>
+        <source>&amp;Trust the drive&apos;s reported physical sector size</source>
+        <translation>Der vom Laufwerk gemeldeten physischen Sektorgröße &amp;vertrauen</translation>
+    </message>
+    <message>
+        <source>Off: starts are checked against at least 4096 bytes, because many Advanced Format drives claim 512-byte sectors.</source>
+        <translation>Aus: Anfänge werden gegen mindestens 4096 Bytes geprüft, weil viele Advanced-Format-Laufwerke Sektoren zu 512 Byte angeben.</translation>
+    </message>
+    <message>
+        <source>Enter a multiple of 512 bytes: a RAID stripe (16–256 KiB × data disks) or an SSD erase block (512 KiB – 4 MiB).</source>
+        <translation>Geben Sie ein Vielfaches von 512 Bytes ein: einen RAID-Stripe (16–256 KiB × Datenlaufwerke) oder einen SSD-Löschblock (512 KiB – 4 MiB).</translation>
+    </message>
+    <message>
+        <source>Partitions should start on multiples of %1 (%2 bytes).</source>
+        <translation>Partitionen sollten an Vielfachen von %1 (%2 Bytes) beginnen.</translation>
+    </message>
+</context>
+<context>
+    <name>RealignBanner</name>
+    <message numerus="yes">
+        <source>%n partition(s) on this disk are misaligned: each 4 KiB write straddles two physical sectors, which makes writes slower. Realigning moves them to the grain and keeps their data.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>&amp;Realign…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open the realignment wizard for this disk</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A realignment of this disk was interrupted. Nothing is lost, but the partition being moved may not be usable until it is finished (journal: %1).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Finish…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Finish the interrupted realignment</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>RealignChoosePage</name>
+    <message>
+        <source>Choose the partitions and the target</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Misaligned partitions are chosen for you; the others are optional.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Move the partitions to</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>1 MiB grain (recommended)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Suits every drive, SSD and RAID; each partition moves by up to 1 MiB. What partitioning tools use today.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>4 KiB (smallest move)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The next physical sector: the least data to rewrite, enough for Advanced Format drives, but not on an SSD&apos;s or a RAID array&apos;s larger blocks.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 grain, as in the preferences</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Partitions</source>
+        <translation type="unfinished">Partitionen</translation>
+    </message>
+    <message>
+        <source>Partitions to realign</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Partition</source>
+        <translation type="unfinished">Partition</translation>
+    </message>
+    <message>
+        <source>Filesystem</source>
+        <translation>Dateisystem</translation>
+    </message>
+    <message>
+        <source>Start sector</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation type="unfinished">Status</translation>
+    </message>
+    <message>
+        <source>&amp;Verify the moved data (read it back and compare; slower)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Partition %1</source>
+        <translation type="unfinished">Partition %1</translation>
+    </message>
+    <message>
+        <source>Partition %1 “%2”</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>misaligned: %1 bytes past a %2 boundary</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>on a physical sector, not on the %1 grain (optional)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>already on the %1 grain</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>RealignController</name>
+    <message>
+        <source>Rea&amp;lign…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Move misaligned partitions to the grain, keeping their data</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Disk</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Realignment</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Realign</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 has pending operations. Realigning works on the disk as it is: apply or clear them first.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 of %n partition(s) were done.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Its journal cannot be read: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Interrupted Realignment</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A realignment of %1 was interrupted. %2
+
+Nothing is lost: the journal %3 records how far it got. Until it is finished, the partition being moved may not be usable. Finish it now?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Finish Now</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Later</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>RealignIntroPage</name>
+    <message>
+        <source>Partitions out of step with the drive</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Realigning moves each partition&apos;s data to the next boundary that suits the drive, keeping its size and its contents. A journal kept outside the partition records every step, so a crash or a power cut in the middle loses nothing: Partwise finishes the move the next time the disk is opened.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 — %2 sectors of %3 bytes; the drive works in %4 physical sectors.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n partition(s) on this disk start part-way into a physical sector (outlined in red). Every 4 KiB the system writes there straddles two of the drive&apos;s sectors, so the drive has to read, change and write both: writes can become several times slower, and flash wears faster.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>No partition on this disk is misaligned. %n partition(s) start on a physical sector but not on the %1 grain (outlined in amber); moving them is optional.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt;, at sector %2, %3.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>RealignMap</name>
+    <message>
+        <source>Nothing to show</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>RealignPlanPage</name>
+    <message>
+        <source>The plan</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Nothing has been written yet. Check the plan, then start it with Realign.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Realign</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Planned moves</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Partition</source>
+        <translation type="unfinished">Partition</translation>
+    </message>
+    <message>
+        <source>Old start</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Old end</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>New start</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>New end</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>To move</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Note</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Before you start</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Check &amp;Again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>I have a &amp;backup or accept the risk</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reading %1 and planning…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Moving a partition rewrites its data in place. Partwise saves the partition table to %1 first and journals every step, but a failing drive or a bug can still lose data: back up what you cannot replace before you start.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot plan the realignment: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Nothing can be moved: see why below.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n partition(s) move to the %1 grain, in this order:</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>swap: recreated with the same UUID and label, nothing copied</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>the filesystem is first shrunk by %n sector(s) to fit</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>moves up %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>moves down %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 to move in all; it takes roughly %2 at 100 MiB/s (the drive decides: a USB stick is slower, an SSD faster).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Partition %1 stays where it is: %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>These partitions are in use and must be unmounted (or swapped off) first:
+%1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>None of these partitions is mounted or otherwise in use.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>An interrupted realignment of this disk is recorded in %1: finish it first (close this wizard and open the disk again).</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>RealignResultPage</name>
+    <message>
+        <source>&lt;b&gt;Checks&lt;/b&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Check results</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Resume Now</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Realignment finished</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Realignment stopped</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Before&lt;/b&gt; (as the interrupted run left it)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Before&lt;/b&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;After&lt;/b&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The disk could not be read again.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Every partition of the plan has moved. %1 of %2 partitions on %3 are still misaligned.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The data was copied, the table updated and each filesystem checked.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1
+
+Nothing is lost: the journal %2 records how far the realignment got. Until it is finished, the partition being moved may not be usable. Finish it now with Resume Now, or later: Partwise offers to finish it whenever this disk is opened, and from a terminal:
+    partwise-cli resume --journal %2 %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The realignment can be finished.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1
+
+The partition table as it was before is saved under %2; the log of the previous page says which folder and how to restore it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The realignment failed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No filesystem needed checking.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No check has run yet.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>RealignRunPage</name>
+    <message>
+        <source>Realigning</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Realignment log</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancel stops after the chunk being copied; the journal keeps the disk in a state Partwise can finish later.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Cancel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>nothing to copy: swap is recreated</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>waiting</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>done</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Finishing the interrupted realignment</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Finishing the realignment of %1 recorded in %2…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Resuming from %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Moving %n partition(s) on %1. Keep the computer on; if it stops anyway, Partwise finishes the move when the disk is opened again.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Plan for %1 (grain %2):</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>verifying</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>moving</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: %2 of %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> · %1/s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> · %1 left</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Partition %1 of %2 (number %3): %4…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not started</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>stopped (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Finished. Press Next to see the disk as it is now.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Done.</source>
+        <translation type="unfinished">Fertig.</translation>
+    </message>
+    <message>
+        <source>Stopped at a safe point; nothing is lost. Press Next for how to finish.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stopped: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stopping after the current chunk…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancel requested: stopping at the next safe point.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>RealignWizard</name>
+    <message>
+        <source>no filesystem</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Partition %1 (%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Partition %1 (%2 “%3”)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 min %2 s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 h %2 min</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Finish the Realignment — %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Realign Partitions — %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>RegionNames</name>
+    <message>
+        <source>Unallocated</source>
+        <translation>Nicht zugewiesen</translation>
+    </message>
+    <message>
+        <source>Partition %1</source>
+        <translation>Partition %1</translation>
+    </message>
+    <message>
+        <source>unallocated</source>
+        <translation>nicht zugewiesen</translation>
+    </message>
+    <message>
+        <source>#%1</source>
+        <translation>#%1</translation>
+    </message>
+    <message>
+        <source>primary</source>
+        <translation>primär</translation>
+    </message>
+    <message>
+        <source>extended</source>
+        <translation>erweitert</translation>
+    </message>
+    <message>
+        <source>logical</source>
+        <translation>logisch</translation>
+    </message>
+</context>
+<context>
+    <name>main</name>
+    <message>
+        <source>Create a demo disk image with misaligned partitions in a temporary folder and open it.</source>
+        <translation>Ein Demo-Datenträgerabbild mit falsch ausgerichteten Partitionen in einem temporären Ordner erstellen und öffnen.</translation>
+    </message>
+    <message>
+        <source>Read the images with this logical sector size (512 or 4096).</source>
+        <translation>Die Abbilder mit dieser logischen Sektorgröße lesen (512 oder 4096).</translation>
+    </message>
+    <message>
+        <source>Partition editor that gets alignment right.</source>
+        <translation>Partitionseditor, der die Ausrichtung richtig macht.</translation>
+    </message>
+    <message>
+        <source>Disk images to open.</source>
+        <translation>Zu öffnende Datenträgerabbilder.</translation>
+    </message>
+    <message>
+        <source>--sector-size takes 512 or 4096.</source>
+        <translation>--sector-size nimmt 512 oder 4096.</translation>
+    </message>
+</context>
+</TS>
