@@ -96,4 +96,15 @@ QString title(AlignmentStatus status)
     return QString();
 }
 
+QColor errorTextColor(const QPalette &palette)
+{
+    const bool dark = palette.color(QPalette::Window).lightnessF() < 0.5;
+    return dark ? QColor(0xff, 0x8a, 0x80) : QColor(0xb0, 0x00, 0x20);
+}
+
+QString errorStyleSheet(const QPalette &palette)
+{
+    return QStringLiteral("color: %1;").arg(errorTextColor(palette).name());
+}
+
 } // namespace AlignmentStyle

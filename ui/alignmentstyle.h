@@ -4,6 +4,7 @@
 
 #include <QColor>
 #include <QIcon>
+#include <QPalette>
 #include <QString>
 
 // How each alignment status looks everywhere in the window, so the map, the list and the
@@ -13,5 +14,10 @@ namespace AlignmentStyle {
 QColor outlineColor(AlignmentStatus status);
 QIcon icon(AlignmentStatus status);    // null for containers and free space
 QString title(AlignmentStatus status); // translated "Misaligned", "Sector-aligned", ...
+
+// Error text that stays readable on the palette in use: dark red on a light window, a light
+// red on a dark one. errorStyleSheet() is the same as a "color: …;" style sheet.
+QColor errorTextColor(const QPalette &palette);
+QString errorStyleSheet(const QPalette &palette);
 
 } // namespace AlignmentStyle

@@ -33,6 +33,19 @@
 #include <QTreeView>
 #include <QVBoxLayout>
 
+namespace {
+
+// The platform's key for a standard action, or `fallback` where the platform has none
+// (Preferences has no key on X11 or Windows, Quit none on Windows).
+void setStandardShortcut(QAction *action, QKeySequence::StandardKey key,
+                         const QKeySequence &fallback)
+{
+    const QList<QKeySequence> keys = QKeySequence::keyBindings(key);
+    action->setShortcuts(keys.isEmpty() ? QList<QKeySequence>{fallback} : keys);
+}
+
+} // namespace
+
 MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
 {
     setWindowTitle(tr("Partwise"));
@@ -132,27 +145,33 @@ void MainWindow::createActions()
 {
     QMenu *file = menuBar()->addMenu(tr("&File"));
     QAction *open = file->addAction(tr("&Open Disk Image…"), this, &MainWindow::chooseImage);
+    open->setObjectName(QStringLiteral("openAction"));
     open->setShortcut(QKeySequence::Open);
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     rebuildRecentMenu();
     file->addAction(tr("&New Practice Disk…"), this, &MainWindow::choosePracticeDisk)
         ->setShortcut(QKeySequence::New);
-    file->addAction(tr("&Export Map…"), this, &MainWindow::chooseExportFile)
-        ->setShortcut(QKeySequence(tr("Ctrl+E")));
+    QAction *exportMap = file->addAction(tr("&Export Map…"), this, &MainWindow::chooseExportFile);
+    exportMap->setObjectName(QStringLiteral("exportAction"));
+    exportMap->setShortcut(QKeySequence(tr("Ctrl+E")));
     file->addSeparator();
     QAction *quit = file->addAction(tr("&Quit"), qApp, &QApplication::closeAllWindows);
-    quit->setShortcut(QKeySequence::Quit);
+    quit->setObjectName(QStringLiteral("quitAction"));
+    setStandardShortcut(quit, QKeySequence::Quit, QKeySequence(Qt::CTRL | Qt::Key_Q));
     quit->setMenuRole(QAction::QuitRole);
 
     QMenu *view = menuBar()->addMenu(tr("&View"));
     QAction *refreshAction = view->addAction(tr("&Refresh"), this, &MainWindow::refresh);
-    refreshAction->setShortcut(QKeySequence::Refresh);
+    refreshAction->setObjectName(QStringLiteral("refreshAction"));
+    setStandardShortcut(refreshAction, QKeySequence::Refresh, QKeySequence(Qt::Key_F5));
     view->addAction(m_info->toggleViewAction());
 
     QMenu *settings = menuBar()->addMenu(tr("&Settings"));
     QAction *preferences =
         settings->addAction(tr("&Preferences…"), this, &MainWindow::editPreferences);
-    preferences->setShortcut(QKeySequence::Preferences);
+    preferences->setObjectName(QStringLiteral("preferencesAction"));
+    setStandardShortcut(preferences, QKeySequence::Preferences,
+                        QKeySequence(Qt::CTRL | Qt::Key_Comma));
     preferences->setMenuRole(QAction::PreferencesRole);
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));

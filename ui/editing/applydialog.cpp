@@ -1,5 +1,6 @@
 #include "editing/applydialog.h"
 
+#include "alignmentstyle.h"
 #include "editing/editingtext.h"
 
 #include <QCloseEvent>
@@ -199,7 +200,7 @@ void ApplyDialog::onWorkerDone()
                               .arg(m_result.completed)
                               .arg(m_operations.size())
                               .arg(m_result.error));
-        m_status->setStyleSheet(QStringLiteral("color: #b00020;"));
+        m_status->setStyleSheet(AlignmentStyle::errorStyleSheet(palette()));
         appendLog(tr("Failed: %1").arg(m_result.error));
     }
     if (!m_result.backupFolder.isEmpty() && !logText().contains(m_result.backupFolder))

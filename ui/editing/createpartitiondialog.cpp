@@ -347,7 +347,7 @@ void CreatePartitionDialog::runPreview()
     if (!m_previewed) {
         m_result->setText(result.ok ? tr("libparted did not place the partition here.")
                                     : result.error);
-        m_result->setStyleSheet(QStringLiteral("color: #b00020;"));
+        m_result->setStyleSheet(AlignmentStyle::errorStyleSheet(palette()));
         m_after->clear();
         ok->setEnabled(false);
         return;
@@ -367,7 +367,7 @@ void CreatePartitionDialog::runPreview()
                 .arg(AlignmentStyle::title(verdict.status), verdict.explanation(report.geometry));
     m_result->setText(text);
     m_result->setStyleSheet(verdict.status == AlignmentStatus::Misaligned
-                                ? QStringLiteral("color: #b00020;")
+                                ? AlignmentStyle::errorStyleSheet(palette())
                                 : QString());
     m_after->setText(humanSize((m_free.endSector - p.endSector) * m_sectorSize));
     ok->setEnabled(true);

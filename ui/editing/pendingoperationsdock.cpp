@@ -1,5 +1,7 @@
 #include "editing/pendingoperationsdock.h"
 
+#include "alignmentstyle.h"
+
 #include <QAction>
 #include <QGridLayout>
 #include <QLabel>
@@ -59,5 +61,5 @@ void PendingOperationsDock::setActions(QAction *undo, QAction *redo, QAction *cl
 void PendingOperationsDock::setStatus(const QString &text, bool isError)
 {
     m_status->setText(text);
-    m_status->setStyleSheet(isError ? QStringLiteral("color: #b00020;") : QString());
+    m_status->setStyleSheet(isError ? AlignmentStyle::errorStyleSheet(palette()) : QString());
 }
