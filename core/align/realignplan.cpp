@@ -101,12 +101,13 @@ RealignPlan planRealignment(const DiskLayout &layout, const AlignmentGeometry &g
         for (int j = 0; j < parts.size(); ++j) {
             if (j == i || !sameContext(parts[j], p))
                 continue;
-            const qint64 otherStart =
-                parts[j].isContainer() ? parts[j].startSector : plannedStart[j];
-            const qint64 otherEnd = parts[j].isContainer() ? parts[j].endSector : plannedEnd[j];
-            // Where the other partition is now or will be, whichever is in the way.
-            const qint64 lo = std::min(otherStart, parts[j].startSector);
-            const qint64 hi = std::max(otherEnd, parts[j].endSector);
+            // Where the other partition will be: partitions after this one are planned
+            // already and those before it not yet (planned = where they are). Its old place
+            // does not count: the run order below moves it out of the way first, which is
+            // what lets a chain of adjacent partitions move up together into the free space
+            // after the last one.
+            const qint64 lo = parts[j].isContainer() ? parts[j].startSector : plannedStart[j];
+            const qint64 hi = parts[j].isContainer() ? parts[j].endSector : plannedEnd[j];
             if (parts[j].startSector > p.startSector)
                 n.highest = std::min(n.highest, lo - 1 - ebr);
             else

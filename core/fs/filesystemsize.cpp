@@ -69,11 +69,8 @@ std::optional<qint64> filesystemSizeBytes(const FilesystemLocation &where, const
                     {QStringLiteral("inspect-internal"), QStringLiteral("dump-super"), where.path});
         return number(r.output, QStringLiteral("^total_bytes\\s+(\\d+)"));
     }
-    if (fs == QLatin1String("ntfs")) {
-        const ToolResult r =
-            runTool(QStringLiteral("ntfsinfo"), {QStringLiteral("-m"), where.path});
-        return product(number(r.output, QStringLiteral("Volume Size in Clusters:\\s+(\\d+)")),
-                       number(r.output, QStringLiteral("Cluster Size:\\s+(\\d+)")));
-    }
+    // NTFS is not measured: its backup boot sector lies past the last cluster (in the last
+    // sector of the partition mkntfs or ntfsresize sized it for), and no tool prints where. The
+    // clusters alone would leave it behind, so callers keep the whole partition.
     return std::nullopt;
 }

@@ -5,7 +5,8 @@
 #include <optional>
 
 // How many bytes a filesystem really occupies, read with its own tool (dumpe2fs, minfo,
-// xfs_db, btrfs inspect-internal, ntfsinfo), so a move or a shrink always keeps all of it.
+// xfs_db, btrfs inspect-internal), so a move or a shrink always keeps all of it. NTFS gives
+// nothing: its backup boot sector sits past its clusters, where no tool reports it.
 // `image` and `offset` locate it inside an image file; for a block device pass the partition
 // node and offset 0. Nothing when the tool cannot tell (or needs a device node we don't have).
 struct FilesystemLocation

@@ -113,8 +113,9 @@ int runRealignCommand(const RealignCommandOptions &o, QTextStream &out, QTextStr
         err << "partwise-cli: not confirmed; nothing was changed (use --yes in scripts).\n";
         return ExitMisalignedOrFailed;
     }
+    // Partitions that had to stay misaligned make the exit status 1 even when every move ran.
     return finish(runRealignment(o.target, prepared, o.realign, terminalCallbacks(out, err)), out,
-                  err);
+                  err, misalignedStays(prepared.plan));
 }
 
 int runResumeCommand(const QString &target, const QString &journalPath, QTextStream &out,

@@ -17,12 +17,38 @@
 
 #include <QFile>
 
+#include <fcntl.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 using partwise::move::DataMover;
 using partwise::move::MoveOutcome;
 using partwise::move::MoveProgress;
 using partwise::move::MoveRequest;
 
 namespace {
+
+// Whether the target refuses writes. access() only sees file permissions, which root always
+// passes; a read-only block device (`losetup -r`, a write-protected card) says so through
+// BLKROGET.
+bool targetIsReadOnly(const QString &target)
+{
+    const QByteArray path = target.toLocal8Bit();
+    if (::access(path.constData(), W_OK) != 0)
+        return true;
+    const int fd = ::open(path.constData(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return false; // reading the disk already succeeded; let the writes report the problem
+    struct stat st;
+    int readOnly = 0;
+    const bool isBlock = ::fstat(fd, &st) == 0 && S_ISBLK(st.st_mode);
+    if (isBlock && ::ioctl(fd, BLKROGET, &readOnly) != 0)
+        readOnly = 0;
+    ::close(fd);
+    return readOnly != 0;
+}
 
 // What a typical disk sustains moving data (a read and a write per byte); only for estimates.
 constexpr double kAssumedBytesPerSecond = 100.0 * (1 << 20);
@@ -115,6 +141,8 @@ private:
             }
             return advance(i, Phase::Shrunk, error);
         case Phase::Shrunk:
+            if (m.kind == PartitionInfo::Kind::Logical && !placeEbrs(m, error))
+                return false;
             if (!advance(i, Phase::Moving, error))
                 return false;
             [[fallthrough]];
@@ -159,6 +187,33 @@ private:
         return r.ok;
     }
 
+    // libparted writes each EBR in the sector after the previous logical partition, wherever
+    // an older tool had put it. Moving a logical partition's data up would overwrite the next
+    // partition's EBR right after its old end (losing that partition and every one after it),
+    // and moving it down may overwrite its own EBR in the gap before it. So, before the data
+    // moves, the table is written once: with the partition already at its new place when it
+    // moves up (the next EBR then lands after its new end), unchanged when it moves down (its
+    // EBR lands after the previous partition, below the new start). The planner keeps a sector
+    // free before every logical partition for this. Idempotent, so resume simply redoes it.
+    bool placeEbrs(const PartitionMove &m, QString *error)
+    {
+        DiskLayout layout;
+        if (!readLayout(&layout, error))
+            return false;
+        TableEditor editor;
+        if (!editor.open(layout, error) ||
+            (m.newStart > m.oldStart &&
+             !editor.setGeometry(m.number, m.newStart, m.newEnd, error)) ||
+            !editor.commit(error)) {
+            *error = QStringLiteral("Could not prepare the extended partition's boot records for "
+                                    "moving partition %1, so nothing was moved: %2")
+                         .arg(m.number)
+                         .arg(*error);
+            return false;
+        }
+        return true;
+    }
+
     bool move(const PartitionMove &m, QString *error, bool *resumable)
     {
         if (m.recreateSwap) {
@@ -197,8 +252,15 @@ private:
             request.sourceOffset = quint64(m.oldStart * ss());
             request.destinationOffset = quint64(m.newStart * ss());
             qint64 length = std::min(m.oldLength(), m.newLength()) * ss();
+            // On a block device the tools read the partition node, which shows the source only
+            // while the table still has the partition there (placeEbrs() may have moved it).
+            const PartitionInfo *now = layout.partitionByNumber(m.number);
+            const bool nodeOnSource =
+                layout.device.isImage || (now && now->startSector == m.oldStart);
             if (const auto fsBytes =
-                    filesystemSizeBytes(location(m.oldStart, layout, m.number), m.filesystem))
+                    nodeOnSource
+                        ? filesystemSizeBytes(location(m.oldStart, layout, m.number), m.filesystem)
+                        : std::nullopt)
                 length = std::min(length, (*fsBytes + ss() - 1) / ss() * ss());
             request.length = quint64(length);
             request.verify = m_journal.verify;
@@ -385,7 +447,7 @@ RealignResult runRealignment(const QString &target, const PreparedRealign &prepa
         result.resumable = true;
         return result;
     }
-    if (prepared.layout.device.readOnly) {
+    if (prepared.layout.device.readOnly || targetIsReadOnly(target)) {
         result.error = QStringLiteral("%1 is read-only; nothing was changed.").arg(target);
         return result;
     }
@@ -438,6 +500,13 @@ RealignResult resumeRealignment(const QString &target, const QString &journalPat
     if (!RealignJournal::load(path, &journal, &result.error))
         return result;
     journal.target = target; // a loop device may come back under another name
+    if (targetIsReadOnly(target)) {
+        result.error = QStringLiteral("%1 is read-only; nothing was changed. Make it writable and "
+                                      "run `partwise-cli resume --journal %2 %1` again.")
+                           .arg(target, path);
+        result.resumable = true;
+        return result;
+    }
     if (callbacks.log)
         callbacks.log(QStringLiteral("Resuming the realignment recorded in %1").arg(path));
     return RealignExecution(journal, path, callbacks).run();
