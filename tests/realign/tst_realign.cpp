@@ -1,0 +1,591 @@
+// Realignment end to end, as root: legacy layouts (MBR at 63, GPT at 34, logical partitions in
+// an extended one, chains of adjacent partitions) holding ext4, xfs, btrfs, vfat, ntfs and swap
+// filled with real files are realigned by `partwise-cli realign`, on the image and on a loop
+// device, also killed with SIGKILL at random instants and finished by `partwise-cli resume`.
+// Every verdict comes from independent tools: sfdisk/sgdisk, blkid, each filesystem's fsck,
+// and the SHA-256 of every file read back through mount, mtools or ntfs-3g.
+#include "blkidprobe.h"
+#include "clirun.h"
+#include "filechecksum.h"
+#include "filetree.h"
+#include "fsfixture.h"
+#include "loopdevice.h"
+#include "sfdisktable.h"
+#include "toolrun.h"
+
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QFileInfo>
+#include <QProcess>
+#include <QRandomGenerator>
+#include <QTemporaryDir>
+#include <QThread>
+#include <QtTest>
+
+using namespace pwtest;
+
+namespace {
+
+constexpr qint64 kSector = 512;
+constexpr qint64 kGrainSectors = 2048; // 1 MiB, the default grain
+
+struct PartSpec
+{
+    int number = 0;
+    QString fs; // empty for the extended partition
+    QString label;
+    qint64 start = 0;
+    qint64 size = 0;
+};
+
+struct Layout
+{
+    QString name;
+    qint64 diskSectors = 0;
+    QString script; // for sfdisk
+    QList<PartSpec> parts;
+};
+
+struct Template
+{
+    Layout layout;
+    QString path;
+    QMap<int, BlkidInfo> ids; // per partition, as blkid saw it after mkfs
+};
+
+const QString kLinuxGuid = QStringLiteral("0FC63DAF-8483-4772-8E79-3D69D8477DE4");
+const QString kDataGuid = QStringLiteral("EBD0A0A2-B9E5-4433-87C0-68B6B72699C7");
+const QString kSwapGuid = QStringLiteral("0657FD6D-A4AB-43C4-84E5-0933C84B4F4F");
+
+// MBR as old tools left it: p1 at 63 and p2 right behind it (a chain), an extended partition
+// with three logical partitions separated only by their EBR sector, free space at both ends.
+Layout mbrLegacy()
+{
+    Layout l;
+    l.name = QStringLiteral("mbr-legacy");
+    l.diskSectors = 720896;
+    l.parts = {{1, QStringLiteral("ext4"), QStringLiteral("pwext4"), 63, 131072},
+               {2, QStringLiteral("xfs"), QStringLiteral("pwxfs"), 131135, 204800},
+               {3, QString(), QString(), 340000, 340000},
+               {5, QStringLiteral("vfat"), QStringLiteral("PWFAT"), 340063, 129000},
+               {6, QStringLiteral("ntfs"), QStringLiteral("pwntfs"), 469065, 129000},
+               {7, QStringLiteral("swap"), QStringLiteral("pwswap"), 598066, 65536}};
+    const QStringList types{QStringLiteral("83"), QStringLiteral("83"), QStringLiteral("5"),
+                            QStringLiteral("c"),  QStringLiteral("7"),  QStringLiteral("82")};
+    l.script = QStringLiteral("label: dos\n");
+    for (int i = 0; i < l.parts.size(); ++i)
+        l.script += QStringLiteral("start=%1, size=%2, type=%3\n")
+                        .arg(l.parts[i].start)
+                        .arg(l.parts[i].size)
+                        .arg(types[i]);
+    return l;
+}
+
+// GPT as old tools left it: first usable LBA 34, a chain of three adjacent partitions from 34,
+// then swap at an odd sector and free space before the backup GPT.
+Layout gptLegacy()
+{
+    Layout l;
+    l.name = QStringLiteral("gpt-legacy");
+    l.diskSectors = 655360;
+    l.parts = {{1, QStringLiteral("btrfs"), QStringLiteral("pwbtrfs"), 34, 262144},
+               {2, QStringLiteral("ext4"), QStringLiteral("pwgext4"), 262178, 131072},
+               {3, QStringLiteral("vfat"), QStringLiteral("PWGFAT"), 393250, 131072},
+               {4, QStringLiteral("swap"), QStringLiteral("pwgswap"), 526001, 65536}};
+    const QStringList types{kLinuxGuid, kLinuxGuid, kDataGuid, kSwapGuid};
+    l.script = QStringLiteral("label: gpt\nfirst-lba: 34\n");
+    for (int i = 0; i < l.parts.size(); ++i)
+        l.script += QStringLiteral("start=%1, size=%2, type=%3\n")
+                        .arg(l.parts[i].start)
+                        .arg(l.parts[i].size)
+                        .arg(types[i]);
+    return l;
+}
+
+bool copySparse(const QString &from, const QString &to, QString *error)
+{
+    QFile::remove(to);
+    const ToolResult r =
+        runTool(QStringLiteral("cp"), {QStringLiteral("--sparse=always"), from, to});
+    if (!r.ok())
+        *error = r.describe();
+    return r.ok();
+}
+
+QString journalOf(const QString &image)
+{
+    return image + QStringLiteral(".partwise-move.realign");
+}
+
+QString sysfsStart(const QString &loop, int number)
+{
+    const QString name = QFileInfo(loop).fileName();
+    QFile f(QStringLiteral("/sys/block/%1/%1p%2/start").arg(name).arg(number));
+    return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll().trimmed()) : QString();
+}
+
+// FAT's hidden-sectors field as mtools reads it.
+qint64 fatHiddenSectors(const QString &node)
+{
+    const ToolResult r = runTool(QStringLiteral("env"),
+                                 {QStringLiteral("MTOOLS_SKIP_CHECK=1"), QStringLiteral("minfo"),
+                                  QStringLiteral("-i"), node, QStringLiteral("::")});
+    const QRegularExpressionMatch m = QRegularExpression(QStringLiteral("hidden sectors: (\\d+)"))
+                                          .match(QString::fromUtf8(r.out));
+    return m.hasMatch() ? m.captured(1).toLongLong() : -1;
+}
+
+} // namespace
+
+class TestRealign : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void cleanup();
+    void realignImage_data();
+    void realignImage();
+    void realignLoopDevice_data();
+    void realignLoopDevice();
+    void killAndResume_data();
+    void killAndResume();
+    void stuckPartitionExitsOne();
+    void readOnlyLoopRefused();
+    void mountedPartitionRefused();
+
+private:
+    bool buildTemplate(const Layout &layout, QString *error);
+    QString freshCopy(const QString &layout, const QString &name);
+    QStringList verifyImage(const Template &t, const QString &image);
+    QStringList runToCompletion(const QString &target, const QString &journal, bool killResume,
+                                QRandomGenerator &rng, qint64 budgetMs);
+
+    QTemporaryDir m_dir;
+    QString m_source;
+    QMap<QString, QByteArray> m_expected;
+    QMap<QString, Template> m_templates;
+    QMap<QString, qint64> m_durationMs; // uninterrupted realign time per layout
+    quint32 m_seed = 0;
+};
+
+void TestRealign::initTestCase()
+{
+    PW_REQUIRE_ROOT_OR_SKIP();
+    setCliPath(QStringLiteral(PARTWISE_CLI));
+    QVERIFY(m_dir.isValid());
+    m_seed = qEnvironmentVariableIsSet("PW_REALIGN_SEED")
+                 ? quint32(qEnvironmentVariableIntValue("PW_REALIGN_SEED"))
+                 : QRandomGenerator::system()->generate();
+    qInfo("kill instants: seed %u (rerun with PW_REALIGN_SEED=%u)", m_seed, m_seed);
+
+    QString error;
+    m_source = m_dir.filePath(QStringLiteral("source"));
+    QVERIFY2(makeFileTree(m_source, 400, 24 << 20, 5, &error), qPrintable(error));
+    m_expected = treeSha256(m_source, &error);
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    QCOMPARE(m_expected.size(), 401);
+    for (const Layout &l : {mbrLegacy(), gptLegacy()})
+        QVERIFY2(buildTemplate(l, &error), qPrintable(l.name + QStringLiteral(": ") + error));
+}
+
+void TestRealign::cleanup()
+{
+    forgetBtrfsDevices();
+}
+
+bool TestRealign::buildTemplate(const Layout &layout, QString *error)
+{
+    Template t;
+    t.layout = layout;
+    t.path = m_dir.filePath(layout.name + QStringLiteral(".template.img"));
+    QFile f(t.path);
+    if (!f.open(QIODevice::WriteOnly) || !f.resize(layout.diskSectors * kSector)) {
+        *error = f.errorString();
+        return false;
+    }
+    f.close();
+    const ToolResult table =
+        runTool(QStringLiteral("sfdisk"), {QStringLiteral("-q"), t.path}, layout.script.toUtf8());
+    if (!table.ok()) {
+        *error = table.describe();
+        return false;
+    }
+    for (const PartSpec &p : layout.parts) {
+        if (p.fs.isEmpty())
+            continue;
+        LoopRange loop(t.path, p.start * kSector, p.size * kSector);
+        if (!loop.ok()) {
+            *error = loop.error();
+            return false;
+        }
+        if (!makeFilesystem(loop.path(), p.fs, p.label, p.start, error) ||
+            !fillFilesystem(loop.path(), p.fs, m_source, error))
+            return false;
+        t.ids.insert(p.number, blkidProbe(loop.path()));
+        if (t.ids[p.number].type != p.fs) {
+            *error = QStringLiteral("blkid sees %1 on partition %2, not %3")
+                         .arg(t.ids[p.number].type)
+                         .arg(p.number)
+                         .arg(p.fs);
+            return false;
+        }
+        // The fixture itself must pass every check the realigned copy will face.
+        if (p.fs != QLatin1String("swap")) {
+            const QStringList diff =
+                compareTrees(m_expected, filesystemTreeSha256(loop.path(), p.fs, error));
+            if (!diff.isEmpty()) {
+                *error = QStringLiteral("fixture partition %1: %2")
+                             .arg(p.number)
+                             .arg(diff.mid(0, 5).join(QLatin1String(", ")));
+                return false;
+            }
+        }
+        const ToolResult fsck = checkFilesystemReadOnly(loop.path(), p.fs);
+        if (!fsck.ok()) {
+            *error = fsck.describe() + QString::fromUtf8(fsck.out);
+            return false;
+        }
+    }
+    m_templates.insert(layout.name, t);
+    return true;
+}
+
+QString TestRealign::freshCopy(const QString &layout, const QString &name)
+{
+    const QString path = m_dir.filePath(name + QStringLiteral(".img"));
+    QFile::remove(journalOf(path));
+    QFile::remove(journalOf(path) + QStringLiteral(".data"));
+    QString error;
+    if (!copySparse(m_templates.value(layout).path, path, &error)) {
+        qWarning("%s", qPrintable(error));
+        return {};
+    }
+    return path;
+}
+
+QStringList TestRealign::verifyImage(const Template &t, const QString &image)
+{
+    QStringList problems;
+    const bool gpt = t.layout.name.startsWith(QLatin1String("gpt"));
+    // 1. The table, by its own validators.
+    const ToolResult valid = gpt ? runTool(QStringLiteral("sgdisk"), {QStringLiteral("-v"), image})
+                                 : runTool(QStringLiteral("sfdisk"), {QStringLiteral("-V"), image});
+    if (!valid.ok() || (gpt && !valid.out.contains("No problems found")))
+        problems
+            << QStringLiteral("table: %1 %2").arg(valid.describe(), QString::fromUtf8(valid.out));
+    const SfdiskTable table = SfdiskTable::read(image);
+    if (!table.ok)
+        return problems << table.error;
+
+    // 2. Each partition on the grain, its size kept, its filesystem intact.
+    for (const PartSpec &spec : t.layout.parts) {
+        const SfdiskPartition *p = table.find(spec.number);
+        if (!p) {
+            problems << QStringLiteral("partition %1 is gone").arg(spec.number);
+            continue;
+        }
+        if (spec.fs.isEmpty()) {
+            if (p->start != spec.start || p->size != spec.size)
+                problems << QStringLiteral("extended partition changed: %1+%2")
+                                .arg(p->start)
+                                .arg(p->size);
+            continue;
+        }
+        const QString where = QStringLiteral("partition %1 (%2)").arg(spec.number).arg(spec.fs);
+        if (p->start % kGrainSectors != 0)
+            problems << QStringLiteral("%1 starts at %2, not on 1 MiB").arg(where).arg(p->start);
+        if (p->size != spec.size)
+            problems << QStringLiteral("%1 is %2 sectors, was %3")
+                            .arg(where)
+                            .arg(p->size)
+                            .arg(spec.size);
+        LoopRange loop(image, p->start * kSector, p->size * kSector, true);
+        if (!loop.ok()) {
+            problems << loop.error();
+            continue;
+        }
+        const BlkidInfo id = blkidProbe(loop.path());
+        const BlkidInfo was = t.ids.value(spec.number);
+        if (id.type != was.type || id.uuid != was.uuid || id.label != was.label)
+            problems << QStringLiteral("%1: blkid sees %2 %3 %4, expected %5 %6 %7")
+                            .arg(where, id.type, id.uuid, id.label, was.type, was.uuid, was.label);
+        const ToolResult fsck = checkFilesystemReadOnly(loop.path(), spec.fs);
+        if (!fsck.ok())
+            problems << QStringLiteral("%1: %2 %3")
+                            .arg(where, fsck.describe(), QString::fromUtf8(fsck.out.right(600)));
+        if (spec.fs == QLatin1String("vfat") && fatHiddenSectors(loop.path()) != p->start)
+            problems << QStringLiteral("%1: FAT hidden sectors %2, partition starts at %3")
+                            .arg(where)
+                            .arg(fatHiddenSectors(loop.path()))
+                            .arg(p->start);
+        if (spec.fs == QLatin1String("swap"))
+            continue;
+        QString error;
+        const QStringList diff =
+            compareTrees(m_expected, filesystemTreeSha256(loop.path(), spec.fs, &error));
+        if (!diff.isEmpty())
+            problems << QStringLiteral("%1: %2 files differ (%3) %4")
+                            .arg(where)
+                            .arg(diff.size())
+                            .arg(diff.mid(0, 4).join(QLatin1String(", ")), error);
+    }
+
+    // 3. Partwise's own check now agrees that everything is aligned.
+    const CliResult check = runCli({QStringLiteral("check"), QStringLiteral("--json"), image});
+    if (check.exitCode != 0 || !check.jsonValid || check.devices().size() != 1)
+        problems << QStringLiteral("check: %1").arg(check.describe());
+    else
+        for (const QJsonValue &v :
+             check.devices().first().toObject().value(QStringLiteral("partitions")).toArray()) {
+            const QString status = v.toObject().value(QStringLiteral("status")).toString();
+            if (status != QLatin1String("aligned") && status != QLatin1String("container"))
+                problems << QStringLiteral("check: partition %1 is %2")
+                                .arg(v.toObject().value(QStringLiteral("number")).toInt())
+                                .arg(status);
+        }
+    return problems;
+}
+
+void TestRealign::realignImage_data()
+{
+    QTest::addColumn<QString>("layout");
+    QTest::newRow("mbr-legacy") << QStringLiteral("mbr-legacy");
+    QTest::newRow("gpt-legacy") << QStringLiteral("gpt-legacy");
+}
+
+void TestRealign::realignImage()
+{
+    QFETCH(QString, layout);
+    const QString image = freshCopy(layout, layout + QStringLiteral("-image"));
+    QVERIFY(!image.isEmpty());
+
+    const CliResult dry = runCli({QStringLiteral("realign"), QStringLiteral("--dry-run"), image});
+    QVERIFY2(dry.exitCode == 0, qPrintable(dry.describe()));
+    QCOMPARE(fileSha256(image), fileSha256(m_templates[layout].path));
+
+    QElapsedTimer timer;
+    timer.start();
+    const CliResult r = runCli({QStringLiteral("realign"), QStringLiteral("--yes"),
+                                QStringLiteral("--backup-dir"), m_dir.filePath("backups"), image},
+                               300000);
+    m_durationMs.insert(layout, timer.elapsed());
+    qInfo("%s: realigned in %lld ms", qPrintable(layout), timer.elapsed());
+    QVERIFY2(r.exitCode == 0, qPrintable(r.describe() + QString::fromUtf8(r.out)));
+    QVERIFY(!QFile::exists(journalOf(image)));
+    const QStringList problems = verifyImage(m_templates[layout], image);
+    QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
+    QFile::remove(image);
+}
+
+void TestRealign::realignLoopDevice_data()
+{
+    realignImage_data();
+}
+
+void TestRealign::realignLoopDevice()
+{
+    QFETCH(QString, layout);
+    const QString image = freshCopy(layout, layout + QStringLiteral("-loop"));
+    QVERIFY(!image.isEmpty());
+    const QString journal = m_dir.filePath(layout + QStringLiteral("-loop.journal"));
+    {
+        LoopDevice loop(image);
+        QVERIFY2(loop.ok(), qPrintable(loop.error()));
+        QVERIFY2(loop.addPartitions(), qPrintable(loop.error()));
+        const CliResult r = runCli(
+            {QStringLiteral("realign"), QStringLiteral("--yes"), QStringLiteral("--journal"),
+             journal, QStringLiteral("--backup-dir"), m_dir.filePath("backups"), loop.path()},
+            300000);
+        QVERIFY2(r.exitCode == 0, qPrintable(r.describe() + QString::fromUtf8(r.out)));
+        QVERIFY(!QFile::exists(journal));
+        // The kernel was told: every partition node starts where the table now says.
+        const SfdiskTable table = SfdiskTable::read(loop.path());
+        QVERIFY2(table.ok, qPrintable(table.error));
+        for (const SfdiskPartition &p : table.partitions)
+            QCOMPARE(sysfsStart(loop.path(), p.number), QString::number(p.start));
+        const ToolResult valid =
+            runTool(QStringLiteral("sfdisk"), {QStringLiteral("-V"), loop.path()});
+        QVERIFY2(valid.ok(), qPrintable(valid.describe() + QString::fromUtf8(valid.out)));
+    }
+    const QStringList problems = verifyImage(m_templates[layout], image);
+    QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
+    QFile::remove(image);
+}
+
+// Runs partwise-cli with SIGKILL after a random delay; returns whether it was killed.
+static bool runAndMaybeKill(const QStringList &args, qint64 delayMs, int *exitCode)
+{
+    QProcess p;
+    p.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+    p.setStandardOutputFile(QProcess::nullDevice());
+    p.start(cliPath(), args);
+    if (!p.waitForStarted(10000))
+        return false;
+    if (p.waitForFinished(int(delayMs))) {
+        *exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+        return false;
+    }
+    p.kill(); // SIGKILL
+    p.waitForFinished(30000);
+    *exitCode = -1;
+    return true;
+}
+
+QStringList TestRealign::runToCompletion(const QString &target, const QString &journal,
+                                         bool killResume, QRandomGenerator &rng, qint64 budgetMs)
+{
+    QStringList problems;
+    const QString backups = m_dir.filePath(QStringLiteral("backups"));
+    int code = 0;
+    const qint64 delay = rng.bounded(qint64(budgetMs));
+    const bool killed = runAndMaybeKill({QStringLiteral("realign"), QStringLiteral("--yes"),
+                                         QStringLiteral("--journal"), journal,
+                                         QStringLiteral("--backup-dir"), backups, target},
+                                        delay, &code);
+    qInfo("  realign %s after %lld ms", killed ? "killed" : "finished", delay);
+    if (!killed && code != 0)
+        return problems << QStringLiteral("realign exited %1").arg(code);
+    if (killed && killResume && QFile::exists(journal)) {
+        const qint64 again = rng.bounded(qint64(budgetMs));
+        const bool k = runAndMaybeKill(
+            {QStringLiteral("resume"), QStringLiteral("--journal"), journal, target}, again, &code);
+        qInfo("  resume %s after %lld ms", k ? "killed" : "finished", again);
+        if (!k && code != 0)
+            return problems << QStringLiteral("resume exited %1").arg(code);
+    }
+    if (QFile::exists(journal)) {
+        const CliResult r = runCli(
+            {QStringLiteral("resume"), QStringLiteral("--journal"), journal, target}, 300000);
+        if (r.exitCode != 0)
+            problems << QStringLiteral("resume: %1 %2").arg(r.describe(), QString::fromUtf8(r.out));
+    } else if (killed) {
+        // Killed before the journal existed or after it was removed: a new run finishes it.
+        const CliResult r =
+            runCli({QStringLiteral("realign"), QStringLiteral("--yes"), QStringLiteral("--journal"),
+                    journal, QStringLiteral("--backup-dir"), backups, target},
+                   300000);
+        if (r.exitCode != 0)
+            problems << QStringLiteral("realign after the kill: %1 %2")
+                            .arg(r.describe(), QString::fromUtf8(r.out));
+    }
+    if (QFile::exists(journal))
+        problems << QStringLiteral("journal left behind: %1").arg(journal);
+    return problems;
+}
+
+void TestRealign::killAndResume_data()
+{
+    QTest::addColumn<QString>("layout");
+    QTest::addColumn<bool>("onLoop");
+    QTest::addColumn<int>("iteration");
+    for (int i = 0; i < 3; ++i) {
+        QTest::addRow("mbr-image-%d", i) << QStringLiteral("mbr-legacy") << false << i;
+        QTest::addRow("gpt-image-%d", i) << QStringLiteral("gpt-legacy") << false << i;
+    }
+    QTest::addRow("mbr-loop-0") << QStringLiteral("mbr-legacy") << true << 0;
+    QTest::addRow("gpt-loop-0") << QStringLiteral("gpt-legacy") << true << 0;
+}
+
+void TestRealign::killAndResume()
+{
+    QFETCH(QString, layout);
+    QFETCH(bool, onLoop);
+    QFETCH(int, iteration);
+    // One generator per row, so a single row reruns with the same instants.
+    QRandomGenerator rng(m_seed + quint32(qHash(QString::fromLatin1(QTest::currentDataTag()))));
+    const qint64 budget = m_durationMs.value(layout, 4000) * 11 / 10 + 1;
+    const QString name = QString::fromLatin1(QTest::currentDataTag());
+    const QString image = freshCopy(layout, name);
+    QVERIFY(!image.isEmpty());
+    const QString journal =
+        onLoop ? m_dir.filePath(name + QStringLiteral(".journal")) : journalOf(image);
+    QStringList problems;
+    if (onLoop) {
+        LoopDevice loop(image);
+        QVERIFY2(loop.ok(), qPrintable(loop.error()));
+        QVERIFY2(loop.addPartitions(), qPrintable(loop.error()));
+        problems = runToCompletion(loop.path(), journal, iteration % 2 == 0, rng, budget);
+    } else {
+        problems = runToCompletion(image, journal, iteration % 2 == 1, rng, budget);
+    }
+    QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
+    problems = verifyImage(m_templates[layout], image);
+    QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
+    QFile::remove(image);
+}
+
+// Partition 1 of the GPT layout cannot reach the grain alone (partition 2 follows it without a
+// gap and btrfs is not shrunk): the realignment must say why, change nothing and exit 1.
+void TestRealign::stuckPartitionExitsOne()
+{
+    const QString image = freshCopy(QStringLiteral("gpt-legacy"), QStringLiteral("stuck"));
+    QVERIFY(!image.isEmpty());
+    const QByteArray before = fileSha256(image);
+    const CliResult r = runCli({QStringLiteral("realign"), QStringLiteral("--yes"),
+                                QStringLiteral("--partition"), QStringLiteral("1"),
+                                QStringLiteral("--backup-dir"), m_dir.filePath("backups"), image});
+    QVERIFY2(r.exitCode == 1, qPrintable(r.describe() + QString::fromUtf8(r.out)));
+    QVERIFY2(r.out.contains("partition 1 stays"), qPrintable(QString::fromUtf8(r.out)));
+    QCOMPARE(fileSha256(image), before);
+    QVERIFY(!QFile::exists(journalOf(image)));
+    QFile::remove(image);
+}
+
+void TestRealign::readOnlyLoopRefused()
+{
+    const QString image = freshCopy(QStringLiteral("mbr-legacy"), QStringLiteral("readonly"));
+    QVERIFY(!image.isEmpty());
+    const QByteArray before = fileSha256(image);
+    const QString journal = m_dir.filePath(QStringLiteral("readonly.journal"));
+    {
+        LoopRange loop(image, 0, 0, true);
+        QVERIFY2(loop.ok(), qPrintable(loop.error()));
+        const CliResult r = runCli(
+            {QStringLiteral("realign"), QStringLiteral("--yes"), QStringLiteral("--journal"),
+             journal, QStringLiteral("--backup-dir"), m_dir.filePath("backups"), loop.path()});
+        QVERIFY2(r.started && !r.crashed, qPrintable(r.describe()));
+        QVERIFY2(r.exitCode == 1 || r.exitCode == 2, qPrintable(r.describe()));
+        QVERIFY2(r.err.contains("read-only"), qPrintable(r.describe()));
+        QVERIFY2(!QFile::exists(journal), "a refused realignment must leave no journal");
+        QVERIFY(!QFile::exists(journal + QStringLiteral(".data")));
+    }
+    QCOMPARE(fileSha256(image), before);
+    QFile::remove(image);
+}
+
+void TestRealign::mountedPartitionRefused()
+{
+    const QString image = freshCopy(QStringLiteral("gpt-legacy"), QStringLiteral("mounted"));
+    QVERIFY(!image.isEmpty());
+    const QString journal = m_dir.filePath(QStringLiteral("mounted.journal"));
+    LoopDevice loop(image);
+    QVERIFY2(loop.ok(), qPrintable(loop.error()));
+    QVERIFY2(loop.addPartitions(), qPrintable(loop.error()));
+    const ToolResult dumpBefore =
+        runTool(QStringLiteral("sfdisk"), {QStringLiteral("-d"), loop.path()});
+    QVERIFY(dumpBefore.ok());
+    QTemporaryDir mnt;
+    const ToolResult mount =
+        runTool(QStringLiteral("mount"),
+                {QStringLiteral("-o"), QStringLiteral("ro"), loop.partitionNode(2), mnt.path()});
+    QVERIFY2(mount.ok(), qPrintable(mount.describe()));
+    const CliResult r =
+        runCli({QStringLiteral("realign"), QStringLiteral("--yes"), QStringLiteral("--journal"),
+                journal, QStringLiteral("--backup-dir"), m_dir.filePath("backups"), loop.path()});
+    runTool(QStringLiteral("umount"), {mnt.path()});
+    QVERIFY2(r.started && !r.crashed, qPrintable(r.describe()));
+    QVERIFY2(r.exitCode == 1 || r.exitCode == 2, qPrintable(r.describe()));
+    QVERIFY2(r.err.contains("mounted"), qPrintable(r.describe()));
+    QVERIFY(!QFile::exists(journal));
+    const ToolResult dumpAfter =
+        runTool(QStringLiteral("sfdisk"), {QStringLiteral("-d"), loop.path()});
+    QCOMPARE(dumpAfter.out, dumpBefore.out);
+    // Nothing moved: the first partition is still where it was, with its filesystem.
+    const BlkidInfo first = blkidProbe(loop.partitionNode(1));
+    QCOMPARE(first.uuid, m_templates[QStringLiteral("gpt-legacy")].ids.value(1).uuid);
+}
+
+QTEST_GUILESS_MAIN(TestRealign)
+#include "tst_realign.moc"
