@@ -870,7 +870,7 @@ Die Partitionstabelle wird vorher gesichert; das Protokoll sagt, wo und wie sie 
     </message>
     <message>
         <source>&amp;Disk:</source>
-        <translation>Daten&amp;träger:</translation>
+        <translation>Datenträ&amp;ger:</translation>
     </message>
     <message>
         <source>Partitions</source>
@@ -1327,79 +1327,84 @@ Die Partitionstabelle wird vorher gesichert; das Protokoll sagt, wo und wie sie 
 </context>
 <context>
     <name>RealignBanner</name>
-    <message numerus="yes">
-        <source>%n partition(s) on this disk are misaligned: each 4 KiB write straddles two physical sectors, which makes writes slower. Realigning moves them to the grain and keeps their data.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
-        </translation>
-    </message>
     <message>
         <source>&amp;Realign…</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Neu ausrichten…</translation>
     </message>
     <message>
         <source>Open the realignment wizard for this disk</source>
-        <translation type="unfinished"></translation>
+        <translation>Den Assistenten zum Neuausrichten für diesen Datenträger öffnen</translation>
     </message>
     <message>
         <source>A realignment of this disk was interrupted. Nothing is lost, but the partition being moved may not be usable until it is finished (journal: %1).</source>
-        <translation type="unfinished"></translation>
+        <translation>Ein Neuausrichten dieses Datenträgers wurde unterbrochen. Nichts ist verloren, aber die Partition, die gerade verschoben wurde, ist bis zum Abschluss vielleicht nicht nutzbar (Journal: %1).</translation>
     </message>
     <message>
         <source>&amp;Finish…</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Abschließen…</translation>
     </message>
     <message>
         <source>Finish the interrupted realignment</source>
-        <translation type="unfinished"></translation>
+        <translation>Das unterbrochene Neuausrichten abschließen</translation>
+    </message>
+    <message>
+        <source>1 partition on this disk is misaligned</source>
+        <translation>1 Partition auf diesem Datenträger ist falsch ausgerichtet</translation>
+    </message>
+    <message>
+        <source>%1 partitions on this disk are misaligned</source>
+        <translation>%1 Partitionen auf diesem Datenträger sind falsch ausgerichtet</translation>
+    </message>
+    <message>
+        <source>%1: each 4 KiB write straddles two physical sectors, which makes writes slower. Realigning moves them to the grain and keeps their data.</source>
+        <translation>%1: Jeder 4-KiB-Schreibzugriff überspannt zwei physische Sektoren, was das Schreiben verlangsamt. Neu ausrichten verschiebt sie auf das Raster und behält ihre Daten.</translation>
     </message>
 </context>
 <context>
     <name>RealignChoosePage</name>
     <message>
         <source>Choose the partitions and the target</source>
-        <translation type="unfinished"></translation>
+        <translation>Partitionen und Ziel wählen</translation>
     </message>
     <message>
         <source>Misaligned partitions are chosen for you; the others are optional.</source>
-        <translation type="unfinished"></translation>
+        <translation>Falsch ausgerichtete Partitionen sind schon gewählt; die anderen sind optional.</translation>
     </message>
     <message>
         <source>Move the partitions to</source>
-        <translation type="unfinished"></translation>
+        <translation>Partitionen verschieben auf</translation>
     </message>
     <message>
         <source>1 MiB grain (recommended)</source>
-        <translation type="unfinished"></translation>
+        <translation>1-MiB-Raster (empfohlen)</translation>
     </message>
     <message>
         <source>Suits every drive, SSD and RAID; each partition moves by up to 1 MiB. What partitioning tools use today.</source>
-        <translation type="unfinished"></translation>
+        <translation>Passt zu jedem Laufwerk, jeder SSD und jedem RAID; jede Partition wird um bis zu 1 MiB verschoben. So machen es heutige Partitionierungswerkzeuge.</translation>
     </message>
     <message>
         <source>4 KiB (smallest move)</source>
-        <translation type="unfinished"></translation>
+        <translation>4 KiB (kleinste Verschiebung)</translation>
     </message>
     <message>
         <source>The next physical sector: the least data to rewrite, enough for Advanced Format drives, but not on an SSD&apos;s or a RAID array&apos;s larger blocks.</source>
-        <translation type="unfinished"></translation>
+        <translation>Der nächste physische Sektor: am wenigsten Daten neu zu schreiben, genug für Advanced-Format-Laufwerke, aber nicht auf den größeren Blöcken einer SSD oder eines RAID-Verbunds.</translation>
     </message>
     <message>
         <source>%1 grain, as in the preferences</source>
-        <translation type="unfinished"></translation>
+        <translation>Raster von %1, wie in den Einstellungen</translation>
     </message>
     <message>
         <source>Partitions</source>
-        <translation type="unfinished">Partitionen</translation>
+        <translation>Partitionen</translation>
     </message>
     <message>
         <source>Partitions to realign</source>
-        <translation type="unfinished"></translation>
+        <translation>Neu auszurichtende Partitionen</translation>
     </message>
     <message>
         <source>Partition</source>
-        <translation type="unfinished">Partition</translation>
+        <translation>Partition</translation>
     </message>
     <message>
         <source>Filesystem</source>
@@ -1407,474 +1412,496 @@ Die Partitionstabelle wird vorher gesichert; das Protokoll sagt, wo und wie sie 
     </message>
     <message>
         <source>Start sector</source>
-        <translation type="unfinished"></translation>
+        <translation>Startsektor</translation>
     </message>
     <message>
         <source>Status</source>
-        <translation type="unfinished">Status</translation>
+        <translation>Status</translation>
     </message>
     <message>
         <source>&amp;Verify the moved data (read it back and compare; slower)</source>
-        <translation type="unfinished"></translation>
+        <translation>Verschobene Daten &amp;überprüfen (zurücklesen und vergleichen; langsamer)</translation>
     </message>
     <message>
         <source>Partition %1</source>
-        <translation type="unfinished">Partition %1</translation>
+        <translation>Partition %1</translation>
     </message>
     <message>
         <source>Partition %1 “%2”</source>
-        <translation type="unfinished"></translation>
+        <translation>Partition %1 „%2“</translation>
     </message>
     <message>
         <source>misaligned: %1 bytes past a %2 boundary</source>
-        <translation type="unfinished"></translation>
+        <translation>falsch ausgerichtet: %1 Bytes hinter einer %2-Grenze</translation>
     </message>
     <message>
         <source>on a physical sector, not on the %1 grain (optional)</source>
-        <translation type="unfinished"></translation>
+        <translation>auf einem physischen Sektor, nicht auf dem Raster von %1 (optional)</translation>
     </message>
     <message>
         <source>already on the %1 grain</source>
-        <translation type="unfinished"></translation>
+        <translation>schon auf dem Raster von %1</translation>
     </message>
 </context>
 <context>
     <name>RealignController</name>
     <message>
         <source>Rea&amp;lign…</source>
-        <translation type="unfinished"></translation>
+        <translation>Neu &amp;ausrichten…</translation>
     </message>
     <message>
         <source>Move misaligned partitions to the grain, keeping their data</source>
-        <translation type="unfinished"></translation>
+        <translation>Falsch ausgerichtete Partitionen samt ihren Daten auf das Raster verschieben</translation>
     </message>
     <message>
         <source>&amp;Disk</source>
-        <translation type="unfinished"></translation>
+        <translation>Daten&amp;träger</translation>
     </message>
     <message>
         <source>Realignment</source>
-        <translation type="unfinished"></translation>
+        <translation>Neuausrichten</translation>
     </message>
     <message>
         <source>Realign</source>
-        <translation type="unfinished"></translation>
+        <translation>Neu ausrichten</translation>
     </message>
     <message>
         <source>%1 has pending operations. Realigning works on the disk as it is: apply or clear them first.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message numerus="yes">
-        <source>%1 of %n partition(s) were done.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
-        </translation>
+        <translation>%1 hat ausstehende Vorgänge. Das Neuausrichten arbeitet auf dem Datenträger, wie er ist: Wenden Sie sie zuerst an oder verwerfen Sie sie.</translation>
     </message>
     <message>
         <source>Its journal cannot be read: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Sein Journal kann nicht gelesen werden: %1</translation>
     </message>
     <message>
         <source>Interrupted Realignment</source>
-        <translation type="unfinished"></translation>
+        <translation>Unterbrochenes Neuausrichten</translation>
     </message>
     <message>
         <source>A realignment of %1 was interrupted. %2
 
 Nothing is lost: the journal %3 records how far it got. Until it is finished, the partition being moved may not be usable. Finish it now?</source>
-        <translation type="unfinished"></translation>
+        <translation>Ein Neuausrichten von %1 wurde unterbrochen. %2
+
+Nichts ist verloren: Das Journal %3 hält fest, wie weit es kam. Bis es abgeschlossen ist, ist die Partition, die gerade verschoben wurde, vielleicht nicht nutzbar. Jetzt abschließen?</translation>
     </message>
     <message>
         <source>&amp;Finish Now</source>
-        <translation type="unfinished"></translation>
+        <translation>Jetzt &amp;abschließen</translation>
     </message>
     <message>
         <source>&amp;Later</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Später</translation>
+    </message>
+    <message>
+        <source>Partition %1 had not finished moving.</source>
+        <translation>Partition %1 war noch nicht fertig verschoben.</translation>
+    </message>
+    <message>
+        <source>%1 of %2 partitions were done.</source>
+        <translation>%1 von %2 Partitionen wurden fertig.</translation>
     </message>
 </context>
 <context>
     <name>RealignIntroPage</name>
     <message>
         <source>Partitions out of step with the drive</source>
-        <translation type="unfinished"></translation>
+        <translation>Partitionen, die nicht zum Laufwerk passen</translation>
     </message>
     <message>
         <source>Realigning moves each partition&apos;s data to the next boundary that suits the drive, keeping its size and its contents. A journal kept outside the partition records every step, so a crash or a power cut in the middle loses nothing: Partwise finishes the move the next time the disk is opened.</source>
-        <translation type="unfinished"></translation>
+        <translation>Beim Neuausrichten werden die Daten jeder Partition zur nächsten Grenze verschoben, die zum Laufwerk passt; Größe und Inhalt bleiben erhalten. Ein Journal außerhalb der Partition hält jeden Schritt fest, sodass ein Absturz oder Stromausfall mittendrin nichts kostet: Partwise schließt das Verschieben ab, wenn der Datenträger das nächste Mal geöffnet wird.</translation>
     </message>
     <message>
         <source>%1 — %2 sectors of %3 bytes; the drive works in %4 physical sectors.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message numerus="yes">
-        <source>%n partition(s) on this disk start part-way into a physical sector (outlined in red). Every 4 KiB the system writes there straddles two of the drive&apos;s sectors, so the drive has to read, change and write both: writes can become several times slower, and flash wears faster.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>No partition on this disk is misaligned. %n partition(s) start on a physical sector but not on the %1 grain (outlined in amber); moving them is optional.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
-        </translation>
+        <translation>%1 — %2 Sektoren zu %3 Bytes; das Laufwerk arbeitet mit physischen %4-Sektoren.</translation>
     </message>
     <message>
         <source>&lt;b&gt;%1&lt;/b&gt;, at sector %2, %3.</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;%1&lt;/b&gt;, ab Sektor %2, %3.</translation>
+    </message>
+    <message>
+        <source>1 partition on this disk starts part-way into a physical sector</source>
+        <translation>1 Partition auf diesem Datenträger beginnt mitten in einem physischen Sektor</translation>
+    </message>
+    <message>
+        <source>%1 partitions on this disk start part-way into a physical sector</source>
+        <translation>%1 Partitionen auf diesem Datenträger beginnen mitten in einem physischen Sektor</translation>
+    </message>
+    <message>
+        <source> (outlined in red). Every 4 KiB the system writes there straddles two of the drive&apos;s sectors, so the drive has to read, change and write both: writes can become several times slower, and flash wears faster.</source>
+        <translation> (rot umrandet). Alle 4 KiB, die das System dort schreibt, überspannen zwei Sektoren des Laufwerks, das daher beide lesen, ändern und schreiben muss: Schreiben kann um ein Mehrfaches langsamer werden, und Flash-Speicher verschleißt schneller.</translation>
+    </message>
+    <message>
+        <source>No partition on this disk is misaligned. %1 on a physical sector but not on the %2 grain (outlined in amber); moving them is optional.</source>
+        <translation>Keine Partition auf diesem Datenträger ist falsch ausgerichtet. %1 auf einem physischen Sektor, aber nicht auf dem Raster von %2 (bernsteinfarben umrandet); sie zu verschieben ist optional.</translation>
+    </message>
+    <message>
+        <source>1 partition starts</source>
+        <translation>1 Partition beginnt</translation>
+    </message>
+    <message>
+        <source>%1 partitions start</source>
+        <translation>%1 Partitionen beginnen</translation>
     </message>
 </context>
 <context>
     <name>RealignMap</name>
     <message>
         <source>Nothing to show</source>
-        <translation type="unfinished"></translation>
+        <translation>Nichts anzuzeigen</translation>
     </message>
 </context>
 <context>
     <name>RealignPlanPage</name>
     <message>
         <source>The plan</source>
-        <translation type="unfinished"></translation>
+        <translation>Der Plan</translation>
     </message>
     <message>
         <source>Nothing has been written yet. Check the plan, then start it with Realign.</source>
-        <translation type="unfinished"></translation>
+        <translation>Noch wurde nichts geschrieben. Prüfen Sie den Plan und starten Sie ihn dann mit „Neu ausrichten“.</translation>
     </message>
     <message>
         <source>&amp;Realign</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Neu ausrichten</translation>
     </message>
     <message>
         <source>Planned moves</source>
-        <translation type="unfinished"></translation>
+        <translation>Geplante Verschiebungen</translation>
     </message>
     <message>
         <source>Partition</source>
-        <translation type="unfinished">Partition</translation>
+        <translation>Partition</translation>
     </message>
     <message>
         <source>Old start</source>
-        <translation type="unfinished"></translation>
+        <translation>Alter Anfang</translation>
     </message>
     <message>
         <source>Old end</source>
-        <translation type="unfinished"></translation>
+        <translation>Altes Ende</translation>
     </message>
     <message>
         <source>New start</source>
-        <translation type="unfinished"></translation>
+        <translation>Neuer Anfang</translation>
     </message>
     <message>
         <source>New end</source>
-        <translation type="unfinished"></translation>
+        <translation>Neues Ende</translation>
     </message>
     <message>
         <source>To move</source>
-        <translation type="unfinished"></translation>
+        <translation>Zu verschieben</translation>
     </message>
     <message>
         <source>Note</source>
-        <translation type="unfinished"></translation>
+        <translation>Hinweis</translation>
     </message>
     <message>
         <source>Before you start</source>
-        <translation type="unfinished"></translation>
+        <translation>Bevor Sie beginnen</translation>
     </message>
     <message>
         <source>Check &amp;Again</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Erneut prüfen</translation>
     </message>
     <message>
         <source>I have a &amp;backup or accept the risk</source>
-        <translation type="unfinished"></translation>
+        <translation>Ich habe eine &amp;Sicherung oder nehme das Risiko in Kauf</translation>
     </message>
     <message>
         <source>Reading %1 and planning…</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 wird gelesen und geplant …</translation>
     </message>
     <message>
         <source>Moving a partition rewrites its data in place. Partwise saves the partition table to %1 first and journals every step, but a failing drive or a bug can still lose data: back up what you cannot replace before you start.</source>
-        <translation type="unfinished"></translation>
+        <translation>Beim Verschieben einer Partition werden ihre Daten an Ort und Stelle neu geschrieben. Partwise sichert vorher die Partitionstabelle nach %1 und hält jeden Schritt im Journal fest, aber ein defektes Laufwerk oder ein Fehler kann trotzdem Daten kosten: Sichern Sie vor dem Start, was Sie nicht ersetzen können.</translation>
     </message>
     <message>
         <source>Cannot plan the realignment: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Das Neuausrichten kann nicht geplant werden: %1</translation>
     </message>
     <message>
         <source>Nothing can be moved: see why below.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message numerus="yes">
-        <source>%n partition(s) move to the %1 grain, in this order:</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
-        </translation>
+        <translation>Nichts kann verschoben werden: Die Gründe stehen unten.</translation>
     </message>
     <message>
         <source>swap: recreated with the same UUID and label, nothing copied</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message numerus="yes">
-        <source>the filesystem is first shrunk by %n sector(s) to fit</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
-        </translation>
+        <translation>Swap: mit derselben UUID und Bezeichnung neu angelegt, nichts kopiert</translation>
     </message>
     <message>
         <source>moves up %1</source>
-        <translation type="unfinished"></translation>
+        <translation>rückt %1 nach hinten</translation>
     </message>
     <message>
         <source>moves down %1</source>
-        <translation type="unfinished"></translation>
+        <translation>rückt %1 nach vorn</translation>
     </message>
     <message>
         <source>%1 to move in all; it takes roughly %2 at 100 MiB/s (the drive decides: a USB stick is slower, an SSD faster).</source>
-        <translation type="unfinished"></translation>
+        <translation>Insgesamt %1 zu verschieben; das dauert bei 100 MiB/s etwa %2 (das Laufwerk entscheidet: Ein USB-Stick ist langsamer, eine SSD schneller).</translation>
     </message>
     <message>
         <source>Partition %1 stays where it is: %2.</source>
-        <translation type="unfinished"></translation>
+        <translation>Partition %1 bleibt, wo sie ist: %2.</translation>
     </message>
     <message>
         <source>These partitions are in use and must be unmounted (or swapped off) first:
 %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Diese Partitionen werden benutzt und müssen zuerst ausgehängt (oder als Swap deaktiviert) werden:
+%1</translation>
     </message>
     <message>
         <source>None of these partitions is mounted or otherwise in use.</source>
-        <translation type="unfinished"></translation>
+        <translation>Keine dieser Partitionen ist eingehängt oder anderweitig in Benutzung.</translation>
     </message>
     <message>
         <source>An interrupted realignment of this disk is recorded in %1: finish it first (close this wizard and open the disk again).</source>
-        <translation type="unfinished"></translation>
+        <translation>Ein unterbrochenes Neuausrichten dieses Datenträgers ist in %1 verzeichnet: Schließen Sie es zuerst ab (diesen Assistenten schließen und den Datenträger erneut öffnen).</translation>
+    </message>
+    <message>
+        <source>1 partition moves to the %1 grain:</source>
+        <translation>1 Partition wird auf das Raster von %1 verschoben:</translation>
+    </message>
+    <message>
+        <source>%1 partitions move to the %2 grain, in this order:</source>
+        <translation>%1 Partitionen werden in dieser Reihenfolge auf das Raster von %2 verschoben:</translation>
+    </message>
+    <message>
+        <source>the filesystem is first shrunk by 1 sector to fit</source>
+        <translation>das Dateisystem wird zuerst um 1 Sektor verkleinert, damit es passt</translation>
+    </message>
+    <message>
+        <source>the filesystem is first shrunk by %1 sectors to fit</source>
+        <translation>das Dateisystem wird zuerst um %1 Sektoren verkleinert, damit es passt</translation>
     </message>
 </context>
 <context>
     <name>RealignResultPage</name>
     <message>
         <source>&lt;b&gt;Checks&lt;/b&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;Prüfungen&lt;/b&gt;</translation>
     </message>
     <message>
         <source>Check results</source>
-        <translation type="unfinished"></translation>
+        <translation>Prüfergebnisse</translation>
     </message>
     <message>
         <source>&amp;Resume Now</source>
-        <translation type="unfinished"></translation>
+        <translation>Jetzt &amp;fortsetzen</translation>
     </message>
     <message>
         <source>Realignment finished</source>
-        <translation type="unfinished"></translation>
+        <translation>Neuausrichten abgeschlossen</translation>
     </message>
     <message>
         <source>Realignment stopped</source>
-        <translation type="unfinished"></translation>
+        <translation>Neuausrichten angehalten</translation>
     </message>
     <message>
         <source>&lt;b&gt;Before&lt;/b&gt; (as the interrupted run left it)</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;Vorher&lt;/b&gt; (wie der unterbrochene Lauf ihn hinterließ)</translation>
     </message>
     <message>
         <source>&lt;b&gt;Before&lt;/b&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;Vorher&lt;/b&gt;</translation>
     </message>
     <message>
         <source>&lt;b&gt;After&lt;/b&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;Nachher&lt;/b&gt;</translation>
     </message>
     <message>
         <source>The disk could not be read again.</source>
-        <translation type="unfinished"></translation>
+        <translation>Der Datenträger konnte nicht erneut gelesen werden.</translation>
     </message>
     <message>
         <source>Every partition of the plan has moved. %1 of %2 partitions on %3 are still misaligned.</source>
-        <translation type="unfinished"></translation>
+        <translation>Jede Partition des Plans wurde verschoben. %1 von %2 Partitionen auf %3 sind noch falsch ausgerichtet.</translation>
     </message>
     <message>
         <source>The data was copied, the table updated and each filesystem checked.</source>
-        <translation type="unfinished"></translation>
+        <translation>Die Daten wurden kopiert, die Tabelle aktualisiert und jedes Dateisystem geprüft.</translation>
     </message>
     <message>
         <source>%1
 
 Nothing is lost: the journal %2 records how far the realignment got. Until it is finished, the partition being moved may not be usable. Finish it now with Resume Now, or later: Partwise offers to finish it whenever this disk is opened, and from a terminal:
     partwise-cli resume --journal %2 %3</source>
-        <translation type="unfinished"></translation>
+        <translation>%1
+
+Nichts ist verloren: Das Journal %2 hält fest, wie weit das Neuausrichten kam. Bis es abgeschlossen ist, ist die Partition, die gerade verschoben wurde, vielleicht nicht nutzbar. Schließen Sie es jetzt mit „Jetzt fortsetzen“ ab oder später: Partwise bietet das Abschließen an, sobald dieser Datenträger geöffnet wird, und im Terminal:
+    partwise-cli resume --journal %2 %3</translation>
     </message>
     <message>
         <source>The realignment can be finished.</source>
-        <translation type="unfinished"></translation>
+        <translation>Das Neuausrichten kann abgeschlossen werden.</translation>
     </message>
     <message>
         <source>%1
 
 The partition table as it was before is saved under %2; the log of the previous page says which folder and how to restore it.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1
+
+Die bisherige Partitionstabelle ist unter %2 gesichert; das Protokoll der vorigen Seite nennt den Ordner und wie sie sich wiederherstellen lässt.</translation>
     </message>
     <message>
         <source>The realignment failed.</source>
-        <translation type="unfinished"></translation>
+        <translation>Das Neuausrichten ist fehlgeschlagen.</translation>
     </message>
     <message>
         <source>No filesystem needed checking.</source>
-        <translation type="unfinished"></translation>
+        <translation>Kein Dateisystem musste geprüft werden.</translation>
     </message>
     <message>
         <source>No check has run yet.</source>
-        <translation type="unfinished"></translation>
+        <translation>Noch wurde nichts geprüft.</translation>
     </message>
 </context>
 <context>
     <name>RealignRunPage</name>
     <message>
         <source>Realigning</source>
-        <translation type="unfinished"></translation>
+        <translation>Neuausrichten läuft</translation>
     </message>
     <message>
         <source>Realignment log</source>
-        <translation type="unfinished"></translation>
+        <translation>Protokoll des Neuausrichtens</translation>
     </message>
     <message>
         <source>Cancel stops after the chunk being copied; the journal keeps the disk in a state Partwise can finish later.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Cancel</source>
-        <translation type="unfinished"></translation>
+        <translation>Abbrechen hält nach dem Block an, der gerade kopiert wird; das Journal hält den Datenträger in einem Zustand, den Partwise später abschließen kann.</translation>
     </message>
     <message>
         <source>nothing to copy: swap is recreated</source>
-        <translation type="unfinished"></translation>
+        <translation>nichts zu kopieren: Swap wird neu angelegt</translation>
     </message>
     <message>
         <source>waiting</source>
-        <translation type="unfinished"></translation>
+        <translation>wartet</translation>
     </message>
     <message>
         <source>done</source>
-        <translation type="unfinished"></translation>
+        <translation>fertig</translation>
     </message>
     <message>
         <source>Finishing the interrupted realignment</source>
-        <translation type="unfinished"></translation>
+        <translation>Unterbrochenes Neuausrichten wird abgeschlossen</translation>
     </message>
     <message>
         <source>Finishing the realignment of %1 recorded in %2…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Resuming from %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message numerus="yes">
-        <source>Moving %n partition(s) on %1. Keep the computer on; if it stops anyway, Partwise finishes the move when the disk is opened again.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
-        </translation>
+        <translation>Das in %2 verzeichnete Neuausrichten von %1 wird abgeschlossen …</translation>
     </message>
     <message>
         <source>Plan for %1 (grain %2):</source>
-        <translation type="unfinished"></translation>
+        <translation>Plan für %1 (Raster %2):</translation>
     </message>
     <message>
         <source>verifying</source>
-        <translation type="unfinished"></translation>
+        <translation>wird überprüft</translation>
     </message>
     <message>
         <source>moving</source>
-        <translation type="unfinished"></translation>
+        <translation>wird verschoben</translation>
     </message>
     <message>
         <source>%1: %2 of %3</source>
-        <translation type="unfinished"></translation>
+        <translation>%1: %2 von %3</translation>
     </message>
     <message>
         <source> · %1/s</source>
-        <translation type="unfinished"></translation>
+        <translation> · %1/s</translation>
     </message>
     <message>
         <source> · %1 left</source>
-        <translation type="unfinished"></translation>
+        <translation> · noch %1</translation>
     </message>
     <message>
         <source>Partition %1 of %2 (number %3): %4…</source>
-        <translation type="unfinished"></translation>
+        <translation>Partition %1 von %2 (Nummer %3): %4 …</translation>
     </message>
     <message>
         <source>not started</source>
-        <translation type="unfinished"></translation>
+        <translation>nicht begonnen</translation>
     </message>
     <message>
         <source>stopped (%1)</source>
-        <translation type="unfinished"></translation>
+        <translation>angehalten (%1)</translation>
     </message>
     <message>
         <source>Finished. Press Next to see the disk as it is now.</source>
-        <translation type="unfinished"></translation>
+        <translation>Fertig. Klicken Sie auf „Weiter“, um den Datenträger so zu sehen, wie er jetzt ist.</translation>
     </message>
     <message>
         <source>Done.</source>
-        <translation type="unfinished">Fertig.</translation>
+        <translation>Fertig.</translation>
     </message>
     <message>
         <source>Stopped at a safe point; nothing is lost. Press Next for how to finish.</source>
-        <translation type="unfinished"></translation>
+        <translation>An einer sicheren Stelle angehalten; nichts ist verloren. Klicken Sie auf „Weiter“, um zu sehen, wie es sich abschließen lässt.</translation>
     </message>
     <message>
         <source>Stopped: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Angehalten: %1</translation>
     </message>
     <message>
         <source>Stopping after the current chunk…</source>
-        <translation type="unfinished"></translation>
+        <translation>Wird nach dem aktuellen Block angehalten …</translation>
     </message>
     <message>
         <source>Cancel requested: stopping at the next safe point.</source>
-        <translation type="unfinished"></translation>
+        <translation>Abbruch angefordert: Es wird an der nächsten sicheren Stelle angehalten.</translation>
+    </message>
+    <message>
+        <source>Moving %1 on %2. Keep the computer on; if it stops anyway, Partwise finishes the move when the disk is opened again.</source>
+        <translation>Auf %2 wird verschoben: %1. Lassen Sie den Rechner eingeschaltet; falls er doch ausgeht, schließt Partwise das Verschieben ab, wenn der Datenträger wieder geöffnet wird.</translation>
+    </message>
+    <message>
+        <source>1 partition</source>
+        <translation>1 Partition</translation>
+    </message>
+    <message>
+        <source>%1 partitions</source>
+        <translation>%1 Partitionen</translation>
+    </message>
+    <message>
+        <source>&amp;Next &gt;</source>
+        <translation>&amp;Weiter &gt;</translation>
     </message>
 </context>
 <context>
     <name>RealignWizard</name>
     <message>
         <source>no filesystem</source>
-        <translation type="unfinished"></translation>
+        <translation>kein Dateisystem</translation>
     </message>
     <message>
         <source>Partition %1 (%2)</source>
-        <translation type="unfinished"></translation>
+        <translation>Partition %1 (%2)</translation>
     </message>
     <message>
         <source>Partition %1 (%2 “%3”)</source>
-        <translation type="unfinished"></translation>
+        <translation>Partition %1 (%2 „%3“)</translation>
     </message>
     <message>
         <source>%1 s</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 s</translation>
     </message>
     <message>
         <source>%1 min %2 s</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 min %2 s</translation>
     </message>
     <message>
         <source>%1 h %2 min</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 h %2 min</translation>
     </message>
     <message>
         <source>Finish the Realignment — %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Neuausrichten abschließen — %1</translation>
     </message>
     <message>
         <source>Realign Partitions — %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Partitionen neu ausrichten — %1</translation>
     </message>
 </context>
 <context>
