@@ -218,36 +218,83 @@ MoveOutcome DataMover::resume(const QString &journalPath, const QString &deviceP
     // may be half overwritten too, so write the journal's copy; otherwise the source is
     // untouched and is simply copied again. No new record is written for this chunk: the
     // current one must stay valid until the next chunk's record replaces it.
-    const std::size_t index = record.sequence;
-    const MoveChunk &chunk = plan.chunks[index];
-    unsigned char *data = MoveJournal::dataOf(buffer);
-    std::uint64_t checksum = record.chunkChecksum;
-    if (!record.hasData) {
-        if ((code = device->readAt(data, chunk.length, chunk.sourceOffset)) != 0)
+    // A record written while the previous chunk was still being written (doneBefore below its
+    // sequence) leaves that chunk to finish as well. Its own record is in the other slot unless
+    // the slot was reused, which only happens once the chunk is durable. Without journaled data,
+    // the chunk's source may already be overwritten by the next chunk, which only started once
+    // this one was durable: so a destination that already matches the checksum is left alone.
+    auto replay = [&](std::size_t index, const MoveJournal::Record &from,
+                      const AlignedBuffer &holder, bool skipIfDone) -> MoveOutcome {
+        const MoveChunk &chunk = plan.chunks[index];
+        unsigned char *data = MoveJournal::dataOf(holder);
+        std::uint64_t checksum = from.chunkChecksum;
+        if (!from.hasData) {
+            if (skipIfDone) {
+                if ((code = device->readAt(data, chunk.length, chunk.destinationOffset)) != 0)
+                    return outcome(MoveOutcome::Status::IoError,
+                                   QStringLiteral("Reading %1 at byte %2 of %3 failed: %4. The "
+                                                  "move is paused; run `%5` once the disk is "
+                                                  "readable.")
+                                       .arg(formatSize(chunk.length))
+                                       .arg(chunk.destinationOffset)
+                                       .arg(request.devicePath, errorText(code), again),
+                                   journalPath);
+                if (checksum64(data, chunk.length) == from.chunkChecksum)
+                    return outcome(MoveOutcome::Status::Completed, QString());
+            }
+            if ((code = device->readAt(data, chunk.length, chunk.sourceOffset)) != 0)
+                return outcome(MoveOutcome::Status::IoError,
+                               QStringLiteral("Reading %1 at byte %2 of %3 failed: %4. The move "
+                                              "is paused; run `%5` once the disk is readable.")
+                                   .arg(formatSize(chunk.length))
+                                   .arg(chunk.sourceOffset)
+                                   .arg(request.devicePath, errorText(code), again),
+                               journalPath);
+            checksum = checksum64(data, chunk.length);
+        }
+        if ((code = device->writeAt(data, chunk.length, chunk.destinationOffset)) != 0 ||
+            (code = device->sync()) != 0)
             return outcome(MoveOutcome::Status::IoError,
-                           QStringLiteral("Reading %1 at byte %2 of %3 failed: %4. The move is "
-                                          "paused; run `%5` once the disk is readable.")
+                           QStringLiteral("Writing %1 at byte %2 of %3 failed: %4. The move is "
+                                          "paused; run `%5` once the disk is writable.")
                                .arg(formatSize(chunk.length))
-                               .arg(chunk.sourceOffset)
+                               .arg(chunk.destinationOffset)
                                .arg(request.devicePath, errorText(code), again),
                            journalPath);
-        checksum = checksum64(data, chunk.length);
+        if ((code = journal->storeChunkChecksum(index, checksum)) != 0)
+            return outcome(MoveOutcome::Status::IoError,
+                           QStringLiteral("Writing the move journal %1 failed: %2. The move is "
+                                          "paused; run `%3` once it is writable.")
+                               .arg(journalPath, errorText(code), again),
+                           journalPath);
+        return outcome(MoveOutcome::Status::Completed, QString());
+    };
+
+    const std::size_t index = record.sequence;
+    if (record.doneBefore < record.sequence) {
+        AlignedBuffer other = journal->makeRecordBuffer();
+        if (other.isNull())
+            return outcome(MoveOutcome::Status::IoError,
+                           QStringLiteral("Not enough memory for a %1 buffer. Nothing was "
+                                          "changed; run `%2` with more memory free.")
+                               .arg(formatSize(plan.largestChunk), again),
+                           journalPath);
+        const MoveJournal::Record previous = journal->previousRecord(other, &code);
+        if (code != 0)
+            return outcome(MoveOutcome::Status::IoError,
+                           QStringLiteral("Reading the move journal %1 failed: %2. Nothing was "
+                                          "changed; run `%3` once it is readable.")
+                               .arg(journalPath, errorText(code), again),
+                           journalPath);
+        if (previous.valid && previous.sequence + 1 == record.sequence) {
+            const MoveOutcome result = replay(index - 1, previous, other, true);
+            if (!result.ok())
+                return result;
+        }
     }
-    if ((code = device->writeAt(data, chunk.length, chunk.destinationOffset)) != 0 ||
-        (code = device->sync()) != 0)
-        return outcome(MoveOutcome::Status::IoError,
-                       QStringLiteral("Writing %1 at byte %2 of %3 failed: %4. The move is "
-                                      "paused; run `%5` once the disk is writable.")
-                           .arg(formatSize(chunk.length))
-                           .arg(chunk.destinationOffset)
-                           .arg(request.devicePath, errorText(code), again),
-                       journalPath);
-    if ((code = journal->storeChunkChecksum(index, checksum)) != 0)
-        return outcome(MoveOutcome::Status::IoError,
-                       QStringLiteral("Writing the move journal %1 failed: %2. The move is "
-                                      "paused; run `%3` once it is writable.")
-                           .arg(journalPath, errorText(code), again),
-                       journalPath);
+    const MoveOutcome result = replay(index, record, buffer, false);
+    if (!result.ok())
+        return result;
     return execute(*device, *journal, plan, buffer, index + 1);
 }
 
@@ -256,6 +303,7 @@ MoveOutcome DataMover::execute(BlockIo &device, MoveJournal &journal, const Move
 {
     const QString &journalPath = journal.path();
     const QString again = resumeCommand(journalPath, device.path());
+    const std::size_t count = plan.chunks.size();
     std::uint64_t done = 0;
     for (std::size_t i = 0; i < firstChunk; ++i)
         done += plan.chunks[i].length;
@@ -265,6 +313,14 @@ MoveOutcome DataMover::execute(BlockIo &device, MoveJournal &journal, const Move
         result.bytesCopied = m_bytesThisRun;
         result.seconds = static_cast<double>(nowNanoseconds() - m_startNanoseconds) / 1e9;
         return result;
+    };
+    auto readFailed = [&](const MoveChunk &chunk, int code) {
+        return stopped(MoveOutcome::Status::IoError,
+                       QStringLiteral("Reading %1 at byte %2 of %3 failed: %4. The move is "
+                                      "paused; run `%5` once the disk is readable.")
+                           .arg(formatSize(chunk.length))
+                           .arg(chunk.sourceOffset)
+                           .arg(device.path(), errorText(code), again));
     };
     auto writeFailed = [&](const MoveChunk &chunk, int code) {
         return stopped(MoveOutcome::Status::IoError,
@@ -281,20 +337,21 @@ MoveOutcome DataMover::execute(BlockIo &device, MoveJournal &journal, const Move
                            .arg(journalPath, errorText(code), again));
     };
 
-    // The next chunk's source is read (and checksummed) on another thread while this chunk is
-    // journaled and written. That is safe: in plan order, a chunk's destination never overlaps
-    // the source of a chunk after it.
-    AlignedBuffer spare = journal.makeRecordBuffer();
-    if (spare.isNull())
+    // Sources are read (and checksummed) ahead on another thread, into a ring of three buffers:
+    // chunk i being written, chunk i+1 being journaled, chunk i+2 being read. That is safe: in
+    // plan order, a chunk's destination never overlaps the source of a chunk after it.
+    AlignedBuffer second = journal.makeRecordBuffer();
+    AlignedBuffer third = journal.makeRecordBuffer();
+    if (second.isNull() || third.isNull())
         return stopped(MoveOutcome::Status::Cancelled,
                        QStringLiteral("Not enough memory for a %1 buffer. Run `%2` to finish "
                                       "the move.")
                            .arg(formatSize(plan.largestChunk), again));
-    AlignedBuffer *const buffers[2] = {&buffer, &spare};
+    AlignedBuffer *const buffers[3] = {&buffer, &second, &third};
     auto readAhead = [&device, &plan, &buffers](std::size_t index) {
         return std::async(std::launch::async, [&device, &plan, &buffers, index] {
             const MoveChunk &chunk = plan.chunks[index];
-            unsigned char *data = MoveJournal::dataOf(*buffers[index % 2]);
+            unsigned char *data = MoveJournal::dataOf(*buffers[index % 3]);
             SourceRead read;
             read.error = device.readAt(data, chunk.length, chunk.sourceOffset);
             if (read.error == 0)
@@ -303,7 +360,7 @@ MoveOutcome DataMover::execute(BlockIo &device, MoveJournal &journal, const Move
         });
     };
     std::future<SourceRead> ahead;
-    if (firstChunk < plan.chunks.size())
+    if (firstChunk < count)
         ahead = readAhead(firstChunk);
     // Whatever way this returns, no read may still be filling a buffer.
     struct Drain
@@ -315,6 +372,13 @@ MoveOutcome DataMover::execute(BlockIo &device, MoveJournal &journal, const Move
                 pending.wait();
         }
     } drain{ahead};
+    // The read of chunk `index`, which is the one `ahead` holds; starts the next one.
+    auto take = [&](std::size_t index) {
+        const SourceRead read = ahead.get();
+        if (index + 1 < count)
+            ahead = readAhead(index + 1);
+        return read;
+    };
 
     // Group commit. A resume starts again at the newest durable record R, re-reading the sources
     // of the chunks from R on, so those sources must stay intact until the next record: a chunk
@@ -330,11 +394,19 @@ MoveOutcome DataMover::execute(BlockIo &device, MoveJournal &journal, const Move
         pendingLow = std::min(pendingLow, chunk.sourceOffset);
         pendingHigh = std::max(pendingHigh, chunk.sourceOffset + chunk.length);
     };
+    auto clearPending = [&] {
+        pendingLow = UINT64_MAX;
+        pendingHigh = 0;
+    };
     for (std::size_t j = recorded; j < firstChunk; ++j)
         addPending(plan.chunks[j]);
     std::uint64_t unrecordedBytes = 0;
+    bool unsynced = false;             // device writes since the last device sync
+    std::size_t lastRecord = SIZE_MAX; // sequence of the newest record written here
+    bool haveRead = false;             // `nextRead` holds chunk i's source already
+    SourceRead nextRead;
 
-    for (std::size_t i = firstChunk; i < plan.chunks.size(); ++i) {
+    for (std::size_t i = firstChunk; i < count; ++i) {
         if (cancelled())
             return stopped(MoveOutcome::Status::Cancelled,
                            QStringLiteral("The move was paused after %1 of %2. Run `%3` to "
@@ -342,50 +414,81 @@ MoveOutcome DataMover::execute(BlockIo &device, MoveJournal &journal, const Move
                                           "partition table says.")
                                .arg(formatSize(done), formatSize(plan.bytesToCopy), again));
         const MoveChunk &chunk = plan.chunks[i];
-        AlignedBuffer &current = *buffers[i % 2];
-        const SourceRead read = ahead.get();
+        AlignedBuffer &current = *buffers[i % 3];
+        const SourceRead read = haveRead ? nextRead : take(i);
         if (read.error != 0)
-            return stopped(MoveOutcome::Status::IoError,
-                           QStringLiteral("Reading %1 at byte %2 of %3 failed: %4. The move is "
-                                          "paused; run `%5` once the disk is readable.")
-                               .arg(formatSize(chunk.length))
-                               .arg(chunk.sourceOffset)
-                               .arg(device.path(), errorText(read.error), again));
-        if (i + 1 < plan.chunks.size())
-            ahead = readAhead(i + 1);
+            return readFailed(chunk, read.error);
+        const bool nextJournaled = i + 1 < count && plan.chunks[i + 1].needsJournal;
 
-        const bool overlapsPending = chunk.destinationOffset < pendingHigh &&
-                                     pendingLow < chunk.destinationOffset + chunk.length;
-        const bool needRecord = chunk.needsJournal || overlapsPending || i == 0 ||
-                                unrecordedBytes >= kMaxUnrecordedBytes;
         int code = 0;
-        if (needRecord) {
-            // Every chunk written since the last record must be durable before a record says
-            // so; then the record (holding this chunk's source, if it overlaps it) must be
-            // durable before the destination is touched.
-            if (i > firstChunk && (code = device.sync()) != 0)
-                return writeFailed(plan.chunks[i - 1], code);
-            code = journal.writeRecord(i, read.checksum, current,
-                                       chunk.needsJournal ? chunk.length : 0);
-            if (code != 0)
+        if (lastRecord != i) {
+            const bool overlapsPending = chunk.destinationOffset < pendingHigh &&
+                                         pendingLow < chunk.destinationOffset + chunk.length;
+            const bool needRecord = chunk.needsJournal || overlapsPending || i == 0 ||
+                                    nextJournaled || unrecordedBytes >= kMaxUnrecordedBytes;
+            if (needRecord) {
+                // Every chunk written since the last record must be durable before a record
+                // says so; then the record (holding this chunk's source, if it overlaps it) must
+                // be durable before the destination is touched.
+                if (unsynced && (code = device.sync()) != 0)
+                    return writeFailed(plan.chunks[i - 1], code);
+                unsynced = false;
+                code = journal.writeRecord(i, read.checksum, current,
+                                           chunk.needsJournal ? chunk.length : 0);
+                if (code != 0)
+                    return journalFailed(code);
+                lastRecord = i;
+                clearPending();
+                unrecordedBytes = 0;
+            } else if ((code = journal.setChunkChecksum(i, read.checksum)) != 0) {
                 return journalFailed(code);
-            pendingLow = UINT64_MAX;
-            pendingHigh = 0;
-            unrecordedBytes = 0;
-        } else if ((code = journal.setChunkChecksum(i, read.checksum)) != 0) {
-            return journalFailed(code);
+            }
         }
         addPending(chunk);
         unrecordedBytes += chunk.length;
-        code = device.writeAt(MoveJournal::dataOf(current), chunk.length, chunk.destinationOffset);
-        if (code != 0)
-            return writeFailed(chunk, code);
+        haveRead = false;
+
+        if (nextJournaled && lastRecord == i) {
+            // Pipelined: while this chunk is written and synced, the next chunk's source goes
+            // into the journal (its record says this chunk may be under way). The next chunk's
+            // destination is written only once both are durable.
+            const unsigned char *data = MoveJournal::dataOf(current);
+            auto written = std::async(std::launch::async, [&device, &chunk, data] {
+                int result = device.writeAt(data, chunk.length, chunk.destinationOffset);
+                if (result == 0)
+                    result = device.sync();
+                return result;
+            });
+            const MoveChunk &next = plan.chunks[i + 1];
+            nextRead = take(i + 1);
+            int journalCode = 0;
+            if (nextRead.error == 0)
+                journalCode = journal.writeRecord(i + 1, nextRead.checksum, *buffers[(i + 1) % 3],
+                                                  next.length, true);
+            if ((code = written.get()) != 0)
+                return writeFailed(chunk, code);
+            if (nextRead.error != 0)
+                return readFailed(next, nextRead.error);
+            if (journalCode != 0)
+                return journalFailed(journalCode);
+            haveRead = true;
+            lastRecord = i + 1;
+            unsynced = false;
+            clearPending();
+            unrecordedBytes = 0;
+        } else {
+            code =
+                device.writeAt(MoveJournal::dataOf(current), chunk.length, chunk.destinationOffset);
+            if (code != 0)
+                return writeFailed(chunk, code);
+            unsynced = true;
+        }
         done += chunk.length;
         m_bytesThisRun += chunk.length;
         report(MoveProgress::Phase::Copying, done, plan.bytesToCopy);
     }
 
-    if (firstChunk < plan.chunks.size()) {
+    if (unsynced) {
         if (const int code = device.sync())
             return writeFailed(plan.chunks.back(), code);
     }

@@ -40,9 +40,10 @@ struct RecordHeader
     std::uint64_t flags;
     std::uint64_t dataLength;
     std::uint64_t chunkChecksum;
+    std::uint64_t doneBefore;
     std::uint64_t headerChecksum; // over every field above
 };
-static_assert(sizeof(RecordHeader) == 56, "record header must have no padding");
+static_assert(sizeof(RecordHeader) == 64, "record header must have no padding");
 
 std::uint64_t headerChecksumOf(const RecordHeader &header)
 {
@@ -316,7 +317,8 @@ int MoveJournal::setChunkChecksum(std::uint64_t index, std::uint64_t checksum)
 }
 
 int MoveJournal::writeRecord(std::uint64_t sequence, std::uint64_t chunkChecksum,
-                             const AlignedBuffer &buffer, std::uint64_t dataLength)
+                             const AlignedBuffer &buffer, std::uint64_t dataLength,
+                             bool previousUnderWay)
 {
     // A record vouches for every chunk before it, so their checksums must be durable first.
     if (m_tablePending) {
@@ -335,6 +337,7 @@ int MoveJournal::writeRecord(std::uint64_t sequence, std::uint64_t chunkChecksum
     header.flags = dataLength > 0 ? kFlagHasData : 0;
     header.dataLength = dataLength;
     header.chunkChecksum = chunkChecksum;
+    header.doneBefore = previousUnderWay && sequence > 0 ? sequence - 1 : sequence;
     header.headerChecksum = headerChecksumOf(header);
     std::memset(buffer.data(), 0, kRecordHeaderSize);
     std::memcpy(buffer.data(), &header, sizeof header);
@@ -360,12 +363,14 @@ MoveJournal::Record MoveJournal::readSlot(int slot, const AlignedBuffer &buffer,
     std::memcpy(&header, buffer.data(), sizeof header);
     if (std::memcmp(header.magic, kRecordMagic, 8) != 0 || header.moveId != m_moveId ||
         header.headerChecksum != headerChecksumOf(header) || header.sequence > verifiedSequence() ||
-        header.dataLength > m_largestChunk)
+        header.dataLength > m_largestChunk || header.doneBefore > header.sequence ||
+        header.doneBefore + 1 < header.sequence)
         return record; // empty, torn or stale: not a record
     record.sequence = header.sequence;
     record.hasData = (header.flags & kFlagHasData) != 0;
     record.dataLength = header.dataLength;
     record.chunkChecksum = header.chunkChecksum;
+    record.doneBefore = header.doneBefore;
     if (record.hasData && withData) {
         const std::uint64_t bytes = roundUp(header.dataLength, kBlock);
         if ((*error = m_io->readAt(buffer.data() + kRecordHeaderSize, bytes,
@@ -403,6 +408,11 @@ MoveJournal::Record MoveJournal::latestRecord(const AlignedBuffer &buffer, int *
     }
     m_nextSlot = 0;
     return {};
+}
+
+MoveJournal::Record MoveJournal::previousRecord(const AlignedBuffer &buffer, int *error)
+{
+    return readSlot(m_nextSlot, buffer, true, error);
 }
 
 } // namespace partwise::move

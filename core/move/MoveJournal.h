@@ -41,6 +41,9 @@ public:
         bool hasData = false;
         std::uint64_t dataLength = 0;
         std::uint64_t chunkChecksum = 0;
+        // Every chunk before this one is durable: `sequence`, or `sequence - 1` for a record
+        // written while the previous chunk was still being written (see writeRecord).
+        std::uint64_t doneBefore = 0;
     };
 
     // Creates a new journal; fails if one already exists at `path` (an unfinished move).
@@ -74,10 +77,16 @@ public:
     // Writes record `sequence` (with the chunk's data from `buffer` when dataLength > 0) and the
     // chunk's checksum into the table, then syncs. Checksums stored by setChunkChecksum() are
     // made durable before the record is written. Returns 0 or an errno value.
+    // `previousUnderWay` marks a record written while chunk `sequence - 1` is still being
+    // written; that chunk must have its own record, the newest before this one, so a resume
+    // finds it in the other slot (or, once that slot is reused, knows the chunk is durable).
     int writeRecord(std::uint64_t sequence, std::uint64_t chunkChecksum,
-                    const AlignedBuffer &buffer, std::uint64_t dataLength);
+                    const AlignedBuffer &buffer, std::uint64_t dataLength,
+                    bool previousUnderWay = false);
     // The newest record whose checksums hold, with its data loaded into `buffer`.
     Record latestRecord(const AlignedBuffer &buffer, int *error);
+    // After latestRecord(): the record in the other slot, with its data, if it is valid.
+    Record previousRecord(const AlignedBuffer &buffer, int *error);
 
     std::uint64_t chunkChecksum(std::uint64_t index) const;
     // Records a chunk's checksum on its own (when resume replays a chunk), synced.

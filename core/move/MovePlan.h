@@ -37,9 +37,11 @@ struct MovePlan
 // kMinUnjournaledShift (or half a chunk) up, chunks are cut to the shift instead, so no data
 // goes through the journal: each chunk then costs a device sync and a small journal record,
 // instead of writing every byte twice. Below that, cutting would mean so many small chunks that
-// their syncs outweigh writing the data once more into the journal.
+// their syncs (milliseconds each on real disks, and a filesystem commit for a loop device)
+// outweigh writing the data once more into the journal, which the mover does while the previous
+// chunk is being written.
 constexpr std::uint64_t kMinUnjournaledFraction = 2;
-constexpr std::uint64_t kMinUnjournaledShift = 256ULL << 10;
+constexpr std::uint64_t kMinUnjournaledShift = 8ULL << 20;
 
 // Extents closer than this are copied as one piece: copying a small gap is cheaper than the
 // two syncs a separate chunk costs.

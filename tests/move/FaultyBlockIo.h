@@ -8,6 +8,7 @@
 
 #include <QFileInfo>
 
+#include <atomic>
 #include <cerrno>
 #include <csignal>
 #include <cstdint>
@@ -26,7 +27,7 @@ struct FaultState
     int writeError = EIO;
     long killAtWrite = -1; // counts writes to every file, from 1
     std::uint64_t tearSeed = 0;
-    long writesSeen = 0;
+    std::atomic<long> writesSeen{0}; // the mover writes from two threads
 };
 
 class FaultyBlockIo : public partwise::move::BlockIo

@@ -176,14 +176,16 @@ private:
         return ok ? fromEnv : QRandomGenerator::global()->generate64();
     }
 
-    // The layouts the crash tests cycle through: the classic GPT 34 -> 2048 move (journaled
-    // chunks), the 3 KiB shift 34 -> 40, a shift larger than a chunk and a move to the left.
+    // The layouts the crash tests cycle through: the classic GPT 34 -> 2048 move (1 MiB chunks, cut
+    // to the shift), the 3 KiB shift 34 -> 40, a shift larger than a chunk, a move to the left, and
+    // 34 -> 2048 in chunks larger than the shift (journaled, pipelined).
     static std::vector<MoveRequest> crashCases(const QString &image)
     {
         return {requestFor(image, 34 * 512, 2048 * 512, 24 * MiB, MiB),
                 requestFor(image, 34 * 512, 40 * 512, 24 * MiB, MiB),
                 requestFor(image, 1 * MiB, 4 * MiB, 24 * MiB, MiB),
-                requestFor(image, 6 * MiB, 40 * 512, 24 * MiB, MiB)};
+                requestFor(image, 6 * MiB, 40 * 512, 24 * MiB, MiB),
+                requestFor(image, 34 * 512, 2048 * 512, 24 * MiB, 4 * MiB)};
     }
 
 private slots:
@@ -216,17 +218,18 @@ private slots:
         }
     }
 
-    void planCutsMidSizeShiftsInsteadOfJournaling()
+    void planCutsLargeShiftsInsteadOfJournaling()
     {
-        // GPT 34 -> 2048 with the default 32 MiB chunks: a shift of 1007 KiB is cut into
-        // shift-sized chunks, so nothing is written twice; a 3 KiB shift still is journaled.
-        MoveRequest request = requestFor(m_image, 34 * 512, 2048 * 512, 64 * MiB, 32 * MiB);
+        // A 12 MiB shift with the default 32 MiB chunks is cut into shift-sized chunks, so
+        // nothing is written twice; GPT 34 -> 2048 (1007 KiB) is journaled in whole chunks.
+        MoveRequest request = requestFor(m_image, 1 * MiB, 13 * MiB, 64 * MiB, 32 * MiB);
         MovePlan plan = planMove(request);
         for (const MoveChunk &chunk : plan.chunks) {
             QVERIFY(!chunk.needsJournal);
-            QVERIFY(chunk.length <= (2048 - 34) * 512);
+            QVERIFY(chunk.length <= 12 * MiB);
         }
-        request.destinationOffset = 40 * 512;
+        request.sourceOffset = 34 * 512;
+        request.destinationOffset = 2048 * 512;
         plan = planMove(request);
         QCOMPARE(plan.chunks.size(), std::size_t(2));
         QVERIFY(plan.chunks.front().needsJournal);
@@ -555,7 +558,7 @@ private slots:
             fullRunUs.push_back(std::max<qint64>(timer.nsecsElapsed() / 1000, 1000));
         }
 
-        const int iterations = 12;
+        const int iterations = 15;
         int interrupted = 0;
         for (int i = 0; i < iterations; ++i) {
             const std::size_t which = random() % cases.size();
@@ -592,7 +595,7 @@ private slots:
         qInfo() << "torn-write test seed (set PARTWISE_MOVE_SEED to repeat):" << seed;
         std::mt19937_64 random(seed);
         const std::vector<MoveRequest> cases = crashCases(m_image);
-        const int iterations = 16;
+        const int iterations = 20;
         for (int i = 0; i < iterations; ++i) {
             const MoveRequest &request = cases[i % cases.size()];
             // At least two writes per chunk (checksum table or record, destination), more where
