@@ -9,6 +9,7 @@
 #include "realign/realignbanner.h"
 #include "realign/realignpages.h"
 #include "realign/realignwizard.h"
+#include "realign/realignworker.h"
 #include "sfdisktable.h"
 #include "toolrun.h"
 
@@ -209,7 +210,7 @@ void RealignWizardTest::realignsFromTheBanner()
 {
     TestDisk disk;
     QString error;
-    QVERIFY2(buildDisk(m_dir.path(), QStringLiteral("legacy"), 3 << 20, &disk, &error),
+    QVERIFY2(buildDisk(m_dir.path(), QStringLiteral("legacy"), 20 << 20, &disk, &error),
              qPrintable(error));
     QCOMPARE(disk.p1Start, 63);
     const qint64 expectedStart = nextBoundary(disk.p1Start, kGrainSectors);
@@ -270,7 +271,17 @@ void RealignWizardTest::realignsFromTheBanner()
     plan->backupConfirmation()->setChecked(true);
     QVERIFY(wizard->button(QWizard::CommitButton)->isEnabled());
 
-    // Page 4: the run, on the worker thread.
+    // Page 4: the run, on the worker thread. One picture mid-move, when the move is slow enough
+    // for one progress report before the end.
+    bool midMoveShot = false;
+    QObject::connect(
+        wizard->worker(), &RealignWorker::progress, wizard, [&](const RealignProgress &p) {
+            if (!midMoveShot && p.bytesDone > 0 && p.bytesDone < p.bytesTotal) {
+                midMoveShot = true;
+                wizard->grab().save(QStringLiteral(PARTWISE_TEST_BUILD_DIR
+                                                   "/screenshots/realign-4-run-progress.png"));
+            }
+        });
     wizard->next();
     QCOMPARE(wizard->currentId(), int(RealignWizard::RunPageId));
     RealignRunPage *run = wizard->runPage();
@@ -294,6 +305,8 @@ void RealignWizardTest::realignsFromTheBanner()
         result->beforeMap()->map()->highlight(rowOfPartition(*result->beforeMap()->model(), 1)),
         DiskMapWidget::Highlight::Warning);
     QVERIFY(!result->resumeButton()->isVisible());
+    QVERIFY(!wizard->button(QWizard::BackButton)->isVisible() ||
+            !wizard->button(QWizard::BackButton)->isEnabled());
     screenshot(wizard, QStringLiteral("realign-5-result"));
 
     // The disk itself, by independent tools.

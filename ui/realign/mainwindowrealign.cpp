@@ -107,6 +107,16 @@ QString RealignController::journalPathFor(const QString &target) const
                                            : m_options.journalPath;
 }
 
+int RealignController::unfinishedPartition(const QString &target) const
+{
+    RealignJournal journal;
+    QString error;
+    if (!RealignJournal::load(journalPathFor(target), &journal, &error))
+        return 0;
+    const int next = journal.nextUnfinished();
+    return next >= 0 ? journal.moves.at(next).number : 0;
+}
+
 void RealignController::updateState()
 {
     const QString path = m_window->currentPath();
@@ -122,7 +132,7 @@ void RealignController::updateState()
     if (wizardOpen && m_wizard->setup().target == path)
         m_banner->hideBanner(); // the wizard says it all
     else if (interrupted && layout)
-        m_banner->showInterrupted(journalPathFor(path));
+        m_banner->showInterrupted(journalPathFor(path), unfinishedPartition(path));
     else if (misaligned > 0)
         m_banner->showMisaligned(misaligned);
     else
@@ -225,7 +235,11 @@ void RealignController::checkForJournal(const QString &path)
         int done = 0;
         for (RealignJournal::Phase phase : std::as_const(journal.phases))
             done += phase == RealignJournal::Phase::Done ? 1 : 0;
-        progress = tr("%1 of %n partition(s) were done.", "", int(journal.moves.size())).arg(done);
+        const int total = int(journal.moves.size());
+        progress =
+            total == 1
+                ? tr("Partition %1 had not finished moving.").arg(journal.moves.constFirst().number)
+                : tr("%1 of %2 partitions were done.").arg(done).arg(total);
     } else {
         progress = tr("Its journal cannot be read: %1").arg(error);
     }

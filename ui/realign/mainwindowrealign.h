@@ -50,6 +50,7 @@ signals:
 private:
     explicit RealignController(MainWindow *window);
     void updateState();
+    int unfinishedPartition(const QString &target) const; // 0: unknown
     void checkForJournal(const QString &path);
     void offerNext();
     RealignWizard *showWizard(RealignWizard *wizard);

@@ -45,23 +45,25 @@ RealignBanner::RealignBanner(QWidget *parent) : QFrame(parent)
 void RealignBanner::showMisaligned(int count)
 {
     m_mode = Mode::Misaligned;
-    m_text->setText(tr("%n partition(s) on this disk are misaligned: each 4 KiB write straddles "
-                       "two physical sectors, which makes writes slower. Realigning moves them "
-                       "to the grain and keeps their data.",
-                       "", count));
+    const QString what = count == 1 ? tr("1 partition on this disk is misaligned")
+                                    : tr("%1 partitions on this disk are misaligned").arg(count);
+    m_text->setText(tr("%1: each 4 KiB write straddles two physical sectors, which makes writes "
+                       "slower. Realigning moves them to the grain and keeps their data.")
+                        .arg(what));
     m_button->setText(tr("&Realign…"));
     m_button->setToolTip(tr("Open the realignment wizard for this disk"));
     setAccessibleName(m_text->text());
     show();
 }
 
-void RealignBanner::showInterrupted(const QString &journalPath)
+void RealignBanner::showInterrupted(const QString &journalPath, int partition)
 {
     m_mode = Mode::Interrupted;
-    m_text->setText(tr("A realignment of this disk was interrupted. Nothing is lost, but the "
-                       "partition being moved may not be usable until it is finished (journal: "
-                       "%1).")
-                        .arg(journalPath));
+    const QString which =
+        partition > 0 ? tr("partition %1").arg(partition) : tr("the partition being moved");
+    m_text->setText(tr("A realignment of this disk was interrupted. Nothing is lost, but %1 "
+                       "should not be used until it is finished (journal: %2).")
+                        .arg(which, journalPath));
     m_button->setText(tr("&Finish…"));
     m_button->setToolTip(tr("Finish the interrupted realignment"));
     setAccessibleName(m_text->text());

@@ -18,7 +18,7 @@ public:
     explicit RealignBanner(QWidget *parent = nullptr);
 
     void showMisaligned(int misalignedCount);
-    void showInterrupted(const QString &journalPath);
+    void showInterrupted(const QString &journalPath, int partition = 0);
     void hideBanner();
     Mode mode() const { return m_mode; }
     QString text() const;

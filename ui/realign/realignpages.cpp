@@ -148,17 +148,21 @@ void RealignIntroPage::initializePage()
     const int misaligned = report.misalignedCount();
     if (misaligned > 0)
         m_summary->setText(
-            tr("%n partition(s) on this disk start part-way into a physical sector (outlined in "
-               "red). Every 4 KiB the system writes there straddles two of the drive's "
-               "sectors, so the drive has to read, change and write both: writes can become "
-               "several times slower, and flash wears faster.",
-               "", misaligned));
+            (misaligned == 1
+                 ? tr("1 partition on this disk starts part-way into a physical sector")
+                 : tr("%1 partitions on this disk start part-way into a physical sector")
+                       .arg(misaligned)) +
+            tr(" (outlined in red). Every 4 KiB the system writes there straddles two of the "
+               "drive's sectors, so the drive has to read, change and write both: writes can "
+               "become several times slower, and flash wears faster."));
     else
         m_summary->setText(
-            tr("No partition on this disk is misaligned. %n partition(s) start on a physical "
-               "sector but not on the %1 grain (outlined in amber); moving them is optional.",
-               "", report.sectorAlignedCount())
-                .arg(grainName(g.grainBytes)));
+            tr("No partition on this disk is misaligned. %1 on a physical sector but not on "
+               "the %2 grain (outlined in amber); moving them is optional.")
+                .arg(report.sectorAlignedCount() == 1
+                         ? tr("1 partition starts")
+                         : tr("%1 partitions start").arg(report.sectorAlignedCount()),
+                     grainName(g.grainBytes)));
 
     QStringList lines;
     for (int i = 0; i < setup.layout.regions.size() && i < report.verdicts.size(); ++i) {
@@ -416,8 +420,7 @@ RealignPlanPage::RealignPlanPage(RealignWizard *wizard) : m_wizard(wizard)
                               tr("New end"), tr("To move"), tr("Note")});
     m_moves->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_moves->header()->setStretchLastSection(true);
-    m_moves->setMinimumHeight(90);
-    layout->addWidget(m_moves, 1);
+    layout->addWidget(m_moves);
     m_summary = wrappingLabel();
     m_summary->setObjectName(QStringLiteral("planSummary"));
     layout->addWidget(m_summary);
@@ -443,6 +446,7 @@ RealignPlanPage::RealignPlanPage(RealignWizard *wizard) : m_wizard(wizard)
     m_backup->setObjectName(QStringLiteral("backupConfirm"));
     needsLayout->addWidget(m_backup);
     layout->addWidget(needs);
+    layout->addStretch(1);
 
     connect(m_backup, &QCheckBox::toggled, this, &RealignPlanPage::completeChanged);
     connect(m_recheck, &QPushButton::clicked, this, &RealignPlanPage::startPlanning);
@@ -501,9 +505,11 @@ void RealignPlanPage::onPrepared(const PreparedRealign &prepared, const QStringL
     const RealignPlan &plan = prepared.plan;
     const qint64 ss = prepared.layout.device.topology.logicalSectorSize;
     m_status->setText(
-        plan.moves.isEmpty()
-            ? tr("Nothing can be moved: see why below.")
-            : tr("%n partition(s) move to the %1 grain, in this order:", "", int(plan.moves.size()))
+        plan.moves.isEmpty() ? tr("Nothing can be moved: see why below.")
+        : plan.moves.size() == 1
+            ? tr("1 partition moves to the %1 grain:").arg(grainName(plan.geometry.grainBytes))
+            : tr("%1 partitions move to the %2 grain, in this order:")
+                  .arg(plan.moves.size())
                   .arg(grainName(plan.geometry.grainBytes)));
     for (const PartitionMove &m : plan.moves) {
         auto *item = new QTreeWidgetItem(m_moves);
@@ -520,8 +526,10 @@ void RealignPlanPage::onPrepared(const PreparedRealign &prepared, const QStringL
         if (m.recreateSwap)
             notes << tr("swap: recreated with the same UUID and label, nothing copied");
         if (m.shrinkSectors > 0)
-            notes << tr("the filesystem is first shrunk by %n sector(s) to fit", "",
-                        int(m.shrinkSectors));
+            notes << (m.shrinkSectors == 1
+                          ? tr("the filesystem is first shrunk by 1 sector to fit")
+                          : tr("the filesystem is first shrunk by %1 sectors to fit")
+                                .arg(m.shrinkSectors));
         notes << (m.newStart > m.oldStart
                       ? tr("moves up %1").arg(humanSize((m.newStart - m.oldStart) * ss))
                       : tr("moves down %1").arg(humanSize((m.oldStart - m.newStart) * ss)));
@@ -532,9 +540,33 @@ void RealignPlanPage::onPrepared(const PreparedRealign &prepared, const QStringL
                               "decides: a USB stick is slower, an SSD faster).")
                                .arg(humanSize(plan.totalBytes()),
                                     realignDurationText(estimateRealignSeconds(plan))));
+    // As tall as its rows (up to a dozen), so the rest of the page stays in view.
+    const int rows = std::clamp(int(plan.moves.size()), 1, 12);
+    const int rowHeight = std::max(m_moves->sizeHintForRow(0), fontMetrics().height() + 4);
+    m_moves->setFixedHeight(m_moves->header()->sizeHint().height() + rows * rowHeight +
+                            2 * m_moves->frameWidth() + 4);
+
+    // What stays, and why: the planner's reasons, then every partition not chosen.
     QStringList stays;
-    for (const RealignSkip &skip : plan.skipped)
+    QList<int> accounted;
+    for (const PartitionMove &m : plan.moves)
+        accounted << m.number;
+    for (const RealignSkip &skip : plan.skipped) {
         stays << tr("Partition %1 stays where it is: %2.").arg(skip.number).arg(skip.reason);
+        accounted << skip.number;
+    }
+    for (const PartitionInfo &p : prepared.layout.partitions()) {
+        if (accounted.contains(p.number))
+            continue;
+        const AlignmentStatus status = judgePartition(p, plan.geometry).status;
+        stays << (status == AlignmentStatus::Container
+                      ? tr("Partition %1 stays: an extended partition only holds the logical "
+                           "ones.")
+                            .arg(p.number)
+                  : status == AlignmentStatus::Aligned
+                      ? tr("Partition %1 stays: it already starts on the grain.").arg(p.number)
+                      : tr("Partition %1 stays: not chosen.").arg(p.number));
+    }
     m_stays->setText(stays.join(QLatin1Char('\n')));
 
     if (!busy.isEmpty()) {
@@ -594,16 +626,12 @@ RealignRunPage::RealignRunPage(RealignWizard *wizard) : m_wizard(wizard)
     m_log->setAccessibleName(tr("Realignment log"));
     m_log->setMaximumBlockCount(5000);
     layout->addWidget(m_log, 1);
-    auto *buttons = new QHBoxLayout;
-    auto *hint = wrappingLabel(tr("Cancel stops after the chunk being copied; the journal keeps "
-                                  "the disk in a state Partwise can finish later."));
-    buttons->addWidget(hint, 1);
-    m_cancel = new QPushButton(tr("&Cancel"));
-    m_cancel->setObjectName(QStringLiteral("cancelRealignButton"));
-    buttons->addWidget(m_cancel, 0, Qt::AlignTop);
-    layout->addLayout(buttons);
-
-    connect(m_cancel, &QPushButton::clicked, this, &RealignRunPage::requestCancel);
+    m_hint = wrappingLabel(tr("Cancel stops after the chunk being copied; the journal keeps the "
+                              "disk in a state Partwise can finish later."));
+    layout->addWidget(m_hint);
+    // Leaving this page means the work has run: Back on the result page would only confuse.
+    setCommitPage(true);
+    setButtonText(QWizard::CommitButton, tr("&Next >"));
     RealignWorker *worker = m_wizard->worker();
     connect(worker, &RealignWorker::logLine, this, &RealignRunPage::appendLog);
     connect(worker, &RealignWorker::progress, this, &RealignRunPage::onProgress);
@@ -660,7 +688,8 @@ void RealignRunPage::begin()
 {
     m_finished = false;
     m_running = true;
-    m_cancel->setEnabled(true);
+    cancelButton()->setEnabled(true);
+    m_hint->setVisible(true);
     m_status->setStyleSheet(QString());
     emit completeChanged();
     const RealignSetup &setup = m_wizard->setup();
@@ -683,17 +712,19 @@ void RealignRunPage::begin()
         setTitle(tr("Finishing the interrupted realignment"));
         m_status->setText(
             tr("Finishing the realignment of %1 recorded in %2…").arg(setup.target, journalPath));
-        appendLog(tr("Resuming from %1").arg(journalPath));
         m_wizard->worker()->resume(setup.target, journalPath, setup.forcedSectorSize);
         return;
     }
     const PreparedRealign &prepared = m_wizard->planPage()->prepared();
     const qint64 ss = prepared.layout.device.topology.logicalSectorSize;
     buildRows(prepared.plan.moves, ss);
-    m_status->setText(tr("Moving %n partition(s) on %1. Keep the computer on; if it stops "
-                         "anyway, Partwise finishes the move when the disk is opened again.",
-                         "", int(prepared.plan.moves.size()))
-                          .arg(setup.target));
+    m_status->setText(
+        tr("Moving %1 on %2. Keep the computer on; if it stops anyway, Partwise finishes the "
+           "move when the disk is opened again.")
+            .arg(prepared.plan.moves.size() == 1
+                     ? tr("1 partition")
+                     : tr("%1 partitions").arg(prepared.plan.moves.size()),
+                 setup.target));
     appendLog(tr("Plan for %1 (grain %2):")
                   .arg(setup.target, grainName(prepared.plan.geometry.grainBytes)));
     for (const QString &line : realignPlanText(prepared.plan, ss).split(QLatin1Char('\n')))
@@ -743,7 +774,8 @@ void RealignRunPage::onFinished(const RealignResult &result, const DiskLayout &b
 {
     m_running = false;
     m_finished = true;
-    m_cancel->setEnabled(false);
+    cancelButton()->setEnabled(true); // now it closes the wizard
+    m_hint->setVisible(false);
     m_before = before;
     m_after = after;
     m_afterOk = afterOk;
@@ -786,7 +818,7 @@ void RealignRunPage::requestCancel()
     if (!m_running || m_wizard->worker()->cancelRequested())
         return;
     m_wizard->worker()->cancel();
-    m_cancel->setEnabled(false);
+    cancelButton()->setEnabled(false);
     m_status->setText(tr("Stopping after the current chunk…"));
     appendLog(tr("Cancel requested: stopping at the next safe point."));
 }
@@ -794,6 +826,12 @@ void RealignRunPage::requestCancel()
 bool RealignRunPage::isComplete() const
 {
     return m_finished && !m_running;
+}
+
+QAbstractButton *RealignRunPage::cancelButton() const
+{
+    // The wizard's own Cancel: while the work runs, it asks the work to stop (see reject()).
+    return m_wizard->button(QWizard::CancelButton);
 }
 
 QString RealignRunPage::logText() const
@@ -817,10 +855,28 @@ RealignResultPage::RealignResultPage(RealignWizard *wizard) : m_wizard(wizard)
 {
     setObjectName(QStringLiteral("realignResultPage"));
     setFinalPage(true);
-    auto *layout = new QVBoxLayout(this);
+    // Scrolls rather than squeezes when the text is long (errors, other languages).
+    auto *outer = new QVBoxLayout(this);
+    outer->setContentsMargins(0, 0, 0, 0);
+    auto *scroll = new QScrollArea;
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    outer->addWidget(scroll);
+    auto *body = new QWidget;
+    scroll->setWidget(body);
+    auto *layout = new QVBoxLayout(body);
     m_outcome = wrappingLabel();
     m_outcome->setObjectName(QStringLiteral("resultOutcome"));
     layout->addWidget(m_outcome);
+    m_details = new QPlainTextEdit;
+    m_details->setObjectName(QStringLiteral("resultDetails"));
+    m_details->setReadOnly(true);
+    m_details->setAccessibleName(tr("Details"));
+    m_details->setMaximumHeight(m_details->fontMetrics().lineSpacing() * 5);
+    layout->addWidget(m_details);
+    m_resume = new QPushButton(tr("&Resume Now"));
+    m_resume->setObjectName(QStringLiteral("resumeNowButton"));
+    layout->addWidget(m_resume, 0, Qt::AlignLeft);
     m_beforeCaption = new QLabel;
     layout->addWidget(m_beforeCaption);
     m_before = new RealignMap;
@@ -838,11 +894,9 @@ RealignResultPage::RealignResultPage(RealignWizard *wizard) : m_wizard(wizard)
     m_checks->setAccessibleName(tr("Check results"));
     m_checks->setRootIsDecorated(false);
     m_checks->setHeaderHidden(true);
-    m_checks->setMinimumHeight(60);
-    layout->addWidget(m_checks, 1);
-    m_resume = new QPushButton(tr("&Resume Now"));
-    m_resume->setObjectName(QStringLiteral("resumeNowButton"));
-    layout->addWidget(m_resume, 0, Qt::AlignLeft);
+    m_checks->setMaximumHeight(m_checks->fontMetrics().lineSpacing() * 6);
+    layout->addWidget(m_checks);
+    layout->addStretch(1);
     connect(m_resume, &QPushButton::clicked, m_wizard, &RealignWizard::resumeNow);
 }
 
@@ -851,12 +905,13 @@ void RealignResultPage::initializePage()
     const RealignResult result = m_wizard->result();
     const RealignRunPage *run = m_wizard->runPage();
     const AlignmentPolicy policy = m_wizard->chosenPolicy();
+    const QString target = m_wizard->setup().target;
     setTitle(result.ok ? tr("Realignment finished") : tr("Realignment stopped"));
-    m_beforeCaption->setText(m_wizard->isResume() ? tr("<b>Before</b> (as the interrupted run "
-                                                       "left it)")
-                                                  : tr("<b>Before</b>"));
+    m_beforeCaption->setText(m_wizard->isResume()
+                                 ? tr("<b>Before</b> (as the interrupted run left it)")
+                                 : tr("<b>Before</b>"));
     m_before->setDisk(run->before(), policy);
-    m_afterCaption->setText(tr("<b>After</b>"));
+    m_afterCaption->setText(result.ok ? tr("<b>After</b>") : tr("<b>Now</b>"));
     m_after->setDisk(run->after(), policy);
     if (!run->afterRead())
         m_after->map()->setMessage(tr("The disk could not be read again."));
@@ -864,30 +919,54 @@ void RealignResultPage::initializePage()
     QString text;
     if (result.ok) {
         const MisalignmentReport report = analyzeAlignment(run->after(), policy);
-        text = tr("Every partition of the plan has moved. %1 of %2 partitions on %3 are still "
-                  "misaligned.")
-                   .arg(report.misalignedCount())
-                   .arg(report.partitionCount())
-                   .arg(m_wizard->setup().target);
+        const int left = report.misalignedCount();
+        text = left == 0 ? tr("No partition on %1 is misaligned any more.").arg(target)
+               : left == 1
+                   ? tr("1 partition on %1 is still misaligned: it was not chosen or could not "
+                        "move.")
+                         .arg(target)
+                   : tr("%1 partitions on %2 are still misaligned: they were not chosen or could "
+                        "not move.")
+                         .arg(left)
+                         .arg(target);
         setSubTitle(tr("The data was copied, the table updated and each filesystem checked."));
     } else if (result.resumable) {
-        text = tr("%1\n\nNothing is lost: the journal %2 records how far the realignment got. "
-                  "Until it is finished, the partition being moved may not be usable. Finish "
-                  "it now with Resume Now, or later: Partwise offers to finish it whenever this "
-                  "disk is opened, and from a terminal:\n    partwise-cli resume --journal %2 %3")
-                   .arg(result.error, result.journalPath, m_wizard->setup().target);
+        RealignJournal journal;
+        QString error;
+        int partition = 0;
+        if (RealignJournal::load(result.journalPath, &journal, &error) &&
+            journal.nextUnfinished() >= 0)
+            partition = journal.moves.at(journal.nextUnfinished()).number;
+        text = m_wizard->worker()->cancelRequested()
+                   ? tr("You cancelled the realignment. It stopped at a safe point: nothing is "
+                        "lost.")
+                   : tr("The realignment stopped at a safe point: nothing is lost.");
+        text += QLatin1Char(' ');
+        text += partition > 0 ? tr("Until it is finished, partition %1 should not be used: part "
+                                   "of its data may already be at its new place.")
+                                    .arg(partition)
+                              : tr("Until it is finished, the partition being moved should not "
+                                   "be used.");
+        text += QStringLiteral("\n\n");
+        text += tr("Finish it now with Resume Now, or later: Partwise offers to finish it "
+                   "whenever this disk is opened. From a terminal:\n    partwise-cli resume "
+                   "--journal %1 %2")
+                    .arg(result.journalPath, target);
         setSubTitle(tr("The realignment can be finished."));
     } else {
-        text = tr("%1\n\nThe partition table as it was before is saved under %2; the log of "
-                  "the previous page says which folder and how to restore it.")
-                   .arg(result.error, m_wizard->setup().options.backupRoot.isEmpty()
-                                          ? defaultBackupRoot()
-                                          : m_wizard->setup().options.backupRoot);
+        text = tr("The realignment failed, and it cannot simply be resumed. The partition table "
+                  "as it was before is saved under %1 (the log on the previous page names the "
+                  "folder); the details say what went wrong.")
+                   .arg(m_wizard->setup().options.backupRoot.isEmpty()
+                            ? defaultBackupRoot()
+                            : m_wizard->setup().options.backupRoot);
         setSubTitle(tr("The realignment failed."));
     }
     m_outcome->setText(text);
     m_outcome->setStyleSheet(
         result.ok || result.resumable ? QString() : AlignmentStyle::errorStyleSheet(palette()));
+    m_details->setPlainText(result.error);
+    m_details->setVisible(!result.error.isEmpty());
     m_checks->clear();
     for (const QString &check : result.checks) {
         auto *item = new QTreeWidgetItem(m_checks, {check});
@@ -898,7 +977,7 @@ void RealignResultPage::initializePage()
     }
     if (result.checks.isEmpty())
         new QTreeWidgetItem(m_checks, {result.ok ? tr("No filesystem needed checking.")
-                                                 : tr("No check has run yet.")});
+                                                 : tr("No filesystem has been checked yet.")});
     m_resume->setVisible(!result.ok && result.resumable);
 }
 

@@ -6,6 +6,7 @@
 #include <QWizardPage>
 
 class DiskMapWidget;
+class QAbstractButton;
 class PartitionModel;
 class QCheckBox;
 class QGridLayout;
@@ -135,7 +136,7 @@ public:
     void startResume(); // after a stop: finish the work from its journal
     QString logText() const;
     QProgressBar *progressBar(int moveIndex) const;
-    QPushButton *cancelButton() const { return m_cancel; }
+    QAbstractButton *cancelButton() const;
     const DiskLayout &before() const { return m_before; }
     const DiskLayout &after() const { return m_after; }
     bool afterRead() const { return m_afterOk; }
@@ -165,7 +166,7 @@ private:
     QGridLayout *m_rowsLayout = nullptr;
     QList<Row> m_rows;
     QPlainTextEdit *m_log = nullptr;
-    QPushButton *m_cancel = nullptr;
+    QLabel *m_hint = nullptr;
     qint64 m_sectorSize = 512;
     bool m_running = false;
     bool m_finished = false;
@@ -193,6 +194,7 @@ public:
 private:
     RealignWizard *m_wizard;
     QLabel *m_outcome = nullptr;
+    QPlainTextEdit *m_details = nullptr;
     QLabel *m_beforeCaption = nullptr;
     RealignMap *m_before = nullptr;
     QLabel *m_afterCaption = nullptr;

@@ -26,7 +26,7 @@ RealignWizard::RealignWizard(const RealignSetup &setup, QWidget *parent)
     setPage(RunPageId, m_run);
     setPage(ResultPageId, m_result);
     setStartId(isResume() ? RunPageId : IntroPageId);
-    resize(860, 640);
+    resize(900, 700);
 }
 
 RealignWizard::~RealignWizard() = default;
