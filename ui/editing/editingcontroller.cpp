@@ -204,7 +204,8 @@ void EditingController::refreshPreview(bool windowShowsDiskAsRead)
         m_shown = DiskLayout();
         m_preview = PreviewResult();
         m_dock->setStatus(tr("No disk is ready for editing."), false);
-        m_window->statusBar()->clearMessage();
+        if (m_hooks.previewNoticeInStatusBar)
+            m_window->statusBar()->clearMessage();
         updateActions();
         return;
     }
@@ -224,16 +225,18 @@ void EditingController::refreshPreview(bool windowShowsDiskAsRead)
             m_hooks.showLayout(m_shown);
         m_showingPreview = false;
         m_dock->setStatus(tr("No pending operations: the map shows %1 as it is.").arg(path), false);
-        m_window->statusBar()->clearMessage();
+        if (m_hooks.previewNoticeInStatusBar)
+            m_window->statusBar()->clearMessage();
     } else {
         m_preview = previewOperations(*m_base, queue->operations(), policy);
         m_shown = m_preview.layout;
         if (m_hooks.showLayout)
             m_hooks.showLayout(m_shown);
         m_showingPreview = true;
-        m_window->statusBar()->showMessage(
-            tr("Preview: %1 as it will be after %2 — nothing has been written yet")
-                .arg(path, operationCountText(queue->count())));
+        if (m_hooks.previewNoticeInStatusBar)
+            m_window->statusBar()->showMessage(
+                tr("Preview: %1 as it will be after %2 — nothing has been written yet")
+                    .arg(path, operationCountText(queue->count())));
         if (m_preview.ok)
             m_dock->setStatus(tr("%1 pending. The map shows the disk as it will be after Apply; "
                                  "nothing has been written yet.")

@@ -31,6 +31,7 @@ struct EditingHooks
     std::function<DiskLayout()> displayedLayout; // optional: what the selection rows index now
     QItemSelectionModel *selection = nullptr;    // rows are the shown layout's regions
     QList<QWidget *> contextMenuWidgets;         // get the editing actions as context menu
+    bool previewNoticeInStatusBar = true;        // "Preview: … nothing has been written yet"
 };
 
 // The editing actions, the Edit menu, the pending-operations dock and one queue per disk.

@@ -1,7 +1,6 @@
 #include "editing/mainwindowediting.h"
 
 #include "align/misalignmentreport.h"
-#include "disklistmodel.h"
 #include "diskmapwidget.h"
 #include "editing/editingcontroller.h"
 #include "mainwindow.h"
@@ -14,34 +13,21 @@ EditingController *installEditing(MainWindow *window)
 {
     EditingHooks hooks;
     hooks.currentPath = [window] { return window->currentPath(); };
-    hooks.currentLayout = [window]() -> std::optional<DiskLayout> {
-        const DiskListModel *disks = window->diskList();
-        const int row = disks->rowOf(window->currentPath());
-        if (row < 0 || disks->entry(row).state != DiskEntry::State::Ready)
-            return std::nullopt;
-        return disks->entry(row).layout;
-    };
+    hooks.currentLayout = [window] { return window->currentLayout(); };
     hooks.policy = [window] { return window->alignmentPolicy(); };
     hooks.showLayout = [window](const DiskLayout &layout) {
-        window->partitionModel()->setDisk(layout,
-                                          analyzeAlignment(layout, window->alignmentPolicy()));
-        window->diskMap()->setMessage(
-            layout.regions.isEmpty()
-                ? QCoreApplication::translate("MainWindow", "%1 has no partition table.")
-                      .arg(window->currentPath())
-                : QString());
+        window->showLayout(layout);
+        if (layout.regions.isEmpty())
+            window->diskMap()->setMessage(
+                QCoreApplication::translate("MainWindow", "%1 has no partition table.")
+                    .arg(window->currentPath()));
     };
-    hooks.reread = [window](const QString &path) {
-        const DiskListModel *disks = window->diskList();
-        const int row = disks->rowOf(path);
-        if (row >= 0 && disks->entry(row).isImage)
-            window->openImage(path, disks->entry(row).forcedSectorSize);
-        else
-            window->refresh();
-    };
+    hooks.reread = [window](const QString &path) { window->reread(path); };
     hooks.displayedLayout = [window] { return window->partitionModel()->layout(); };
     hooks.selection = window->regionSelection();
     hooks.contextMenuWidgets = {window->diskMap(), window->partitionView()};
+    // The window's own status line judges what is on screen, the preview included.
+    hooks.previewNoticeInStatusBar = false;
     EditingController *controller = EditingController::install(window, hooks);
     QObject::connect(window, &MainWindow::diskShown, controller, &EditingController::diskShown);
     return controller;
