@@ -3,6 +3,7 @@
 // sfdisk, e2fsck and debugfs, or from DESIGN.md's rule computed here, never from core/align.
 #include "diskmapwidget.h"
 #include "editing/mainwindowediting.h"
+#include "loopdevice.h"
 #include "mainwindow.h"
 #include "partitionmodel.h"
 #include "realign/mainwindowrealign.h"
@@ -19,6 +20,8 @@
 #include <QCryptographicHash>
 #include <QDir>
 #include <QFile>
+#include <QLabel>
+#include <QMenu>
 #include <QMessageBox>
 #include <QProgressBar>
 #include <QPushButton>
@@ -65,7 +68,15 @@ struct TestDisk
 
 // MBR: p1 at the legacy sector 63 (ext4 holding a few files, room after it), p2 on a 4 KiB
 // boundary but not on 1 MiB (sector-aligned, optional).
-bool buildDisk(const QString &folder, const QString &name, qint64 bigFileBytes, TestDisk *disk,
+struct DiskShape
+{
+    qint64 bigFileBytes = 20 << 20;
+    qint64 p1Sectors = 61440; // 30 MiB from sector 63
+    qint64 p2Start = 81928;   // 8 × 10241: on 4 KiB, not on 1 MiB
+    qint64 imageBytes = 64 << 20;
+};
+
+bool buildDisk(const QString &folder, const QString &name, const DiskShape &shape, TestDisk *disk,
                QString *error)
 {
     disk->image = QDir(folder).filePath(name + QStringLiteral(".img"));
@@ -78,7 +89,7 @@ bool buildDisk(const QString &folder, const QString &name, qint64 bigFileBytes, 
         disk->digests.insert(relative, QCryptographicHash::hash(bytes, QCryptographicHash::Sha256));
         return true;
     };
-    QByteArray big(bigFileBytes, Qt::Uninitialized);
+    QByteArray big(shape.bigFileBytes, Qt::Uninitialized);
     QRandomGenerator rng(42);
     rng.fillRange(reinterpret_cast<quint32 *>(big.data()), big.size() / 4);
     if (!write(QStringLiteral("big.bin"), big))
@@ -88,10 +99,10 @@ bool buildDisk(const QString &folder, const QString &name, qint64 bigFileBytes, 
                    QByteArray("note ") + QByteArray::number(i).repeated(50 + i)))
             return false;
 
-    const qint64 p1Sectors = 61440; // 30 MiB
-    const qint64 p2Start = 81928;   // 8 × 10241: on 4 KiB, not on 1 MiB
+    const qint64 p1Sectors = shape.p1Sectors;
+    const qint64 p2Start = shape.p2Start;
     QFile f(disk->image);
-    if (!f.open(QIODevice::WriteOnly) || !f.resize(64 << 20)) {
+    if (!f.open(QIODevice::WriteOnly) || !f.resize(shape.imageBytes)) {
         *error = f.errorString();
         return false;
     }
@@ -188,6 +199,7 @@ private slots:
     void realignsFromTheBanner();
     void fourKiBTargetIsTheSmallestMove();
     void cancelThenFinishAtStartUp();
+    void mountedPartitionIsNamedAndBlocksTheRun();
 
 private:
     QTemporaryDir m_dir;
@@ -210,7 +222,7 @@ void RealignWizardTest::realignsFromTheBanner()
 {
     TestDisk disk;
     QString error;
-    QVERIFY2(buildDisk(m_dir.path(), QStringLiteral("legacy"), 20 << 20, &disk, &error),
+    QVERIFY2(buildDisk(m_dir.path(), QStringLiteral("legacy"), DiskShape(), &disk, &error),
              qPrintable(error));
     QCOMPARE(disk.p1Start, 63);
     const qint64 expectedStart = nextBoundary(disk.p1Start, kGrainSectors);
@@ -224,6 +236,8 @@ void RealignWizardTest::realignsFromTheBanner()
     QVERIFY(w.realign->realignAction()->isEnabled());
     QVERIFY(w.window.diskMap()->actions().contains(w.realign->realignAction()));
     QVERIFY(w.window.partitionView()->actions().contains(w.realign->realignAction()));
+    auto *editMenu = w.window.findChild<QMenu *>(QStringLiteral("editMenu"));
+    QVERIFY(editMenu && editMenu->actions().contains(w.realign->realignAction()));
     screenshot(&w.window, QStringLiteral("realign-0-banner"));
 
     banner->button()->click();
@@ -341,7 +355,7 @@ void RealignWizardTest::fourKiBTargetIsTheSmallestMove()
 {
     TestDisk disk;
     QString error;
-    QVERIFY2(buildDisk(m_dir.path(), QStringLiteral("fourk"), 1 << 20, &disk, &error),
+    QVERIFY2(buildDisk(m_dir.path(), QStringLiteral("fourk"), DiskShape{1 << 20}, &disk, &error),
              qPrintable(error));
     Window w(m_backups);
     QVERIFY(w.open(disk.image));
@@ -392,7 +406,13 @@ void RealignWizardTest::cancelThenFinishAtStartUp()
 {
     TestDisk disk;
     QString error;
-    QVERIFY2(buildDisk(m_dir.path(), QStringLiteral("interrupted"), 20 << 20, &disk, &error),
+    // Large enough that the finishing run reports progress before its end.
+    DiskShape shape;
+    shape.bigFileBytes = 200 << 20;
+    shape.p1Sectors = 256 << 11; // 256 MiB
+    shape.p2Start = 540680;      // 8 × 67585: on 4 KiB, not on 1 MiB, 8 MiB after partition 1
+    shape.imageBytes = 320 << 20;
+    QVERIFY2(buildDisk(m_dir.path(), QStringLiteral("interrupted"), shape, &disk, &error),
              qPrintable(error));
     const qint64 expectedStart = nextBoundary(disk.p1Start, kGrainSectors);
     const QString journal = RealignJournal::defaultPath(disk.image);
@@ -457,9 +477,22 @@ void RealignWizardTest::cancelThenFinishAtStartUp()
         QVERIFY(wizard->isResume());
         QCOMPARE(wizard->currentId(), int(RealignWizard::RunPageId));
         RealignRunPage *run = wizard->runPage();
+        bool sawProgress = false;
+        QObject::connect(
+            wizard->worker(), &RealignWorker::progress, wizard, [&](const RealignProgress &p) {
+                if (sawProgress || p.bytesDone == 0 || p.bytesDone >= p.bytesTotal)
+                    return;
+                sawProgress = true;
+                QCOMPARE(run->progressBar(0)->value(), int(1000 * p.bytesDone / p.bytesTotal));
+                wizard->grab().save(QStringLiteral(PARTWISE_TEST_BUILD_DIR
+                                                   "/screenshots/realign-11-resumed-run-"
+                                                   "progress.png"));
+            });
         QVERIFY(QTest::qWaitFor([&] { return run->isFinished(); }, 300000));
         QVERIFY2(wizard->result().ok, qPrintable(wizard->result().error + '\n' + run->logText()));
         QCOMPARE(run->progressBar(0)->value(), run->progressBar(0)->maximum());
+        if (!sawProgress)
+            qWarning("the move was too quick for a progress report before its end");
         screenshot(wizard, QStringLiteral("realign-11-resumed-run"));
         wizard->next();
         QVERIFY(wizard->resultPage()->checkLines().contains(
@@ -476,6 +509,59 @@ void RealignWizardTest::cancelThenFinishAtStartUp()
         QStringLiteral("e2fsck"), {QStringLiteral("-fn"), fsAt(disk.image, now.find(1)->start)});
     QVERIFY2(fsck.ok(), qPrintable(fsck.describe() + QString::fromUtf8(fsck.out)));
     QCOMPARE(changedFiles(disk, now.find(1)->start), QStringList());
+}
+
+void RealignWizardTest::mountedPartitionIsNamedAndBlocksTheRun()
+{
+    PW_REQUIRE_ROOT_OR_SKIP();
+    TestDisk disk;
+    QString error;
+    QVERIFY2(buildDisk(m_dir.path(), QStringLiteral("mounted"), DiskShape{1 << 20}, &disk, &error),
+             qPrintable(error));
+    pwtest::LoopDevice loop(disk.image);
+    QVERIFY2(loop.ok(), qPrintable(loop.error()));
+    QVERIFY(loop.addPartitions());
+    const QString mountPoint = m_dir.filePath(QStringLiteral("mnt"));
+    QVERIFY(QDir().mkpath(mountPoint));
+    const pwtest::ToolResult mount =
+        runTool(QStringLiteral("mount"), {loop.partitionNode(1), mountPoint});
+    if (!mount.ok())
+        QSKIP(qPrintable(QStringLiteral("cannot mount ext4 here: ") + mount.describe()));
+    struct Unmount
+    {
+        QString point;
+        bool done = false;
+        bool operator()()
+        {
+            done = done || runTool(QStringLiteral("umount"), {point}).ok();
+            return done;
+        }
+        ~Unmount() { (*this)(); }
+    } unmount{mountPoint};
+
+    Window w(m_backups);
+    QVERIFY(w.open(disk.image));
+    w.realign->realignAction()->trigger();
+    RealignWizard *wizard = w.realign->wizard();
+    QVERIFY(wizard);
+    wizard->next();
+    wizard->next();
+    RealignPlanPage *plan = wizard->planPage();
+    QVERIFY(QTest::qWaitFor([&] { return plan->isReady(); }, 60000));
+    QVERIFY(!plan->busy().isEmpty());
+    const QString said = plan->findChild<QLabel *>(QStringLiteral("planBusy"))->text();
+    QVERIFY2(said.contains(mountPoint), qPrintable(said));
+    plan->backupConfirmation()->setChecked(true);
+    QVERIFY(!wizard->button(QWizard::CommitButton)->isEnabled());
+    screenshot(wizard, QStringLiteral("realign-3-plan-busy"));
+
+    QVERIFY(unmount());
+    plan->findChild<QPushButton *>(QStringLiteral("planRecheck"))->click();
+    QVERIFY(QTest::qWaitFor([&] { return plan->isReady(); }, 60000));
+    QVERIFY(plan->busy().isEmpty());
+    QVERIFY(wizard->button(QWizard::CommitButton)->isEnabled());
+    wizard->reject();
+    QVERIFY(QTest::qWaitFor([&] { return w.realign->wizard() == nullptr; }, 5000));
 }
 
 QTEST_MAIN(RealignWizardTest)

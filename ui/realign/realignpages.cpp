@@ -762,11 +762,12 @@ void RealignRunPage::onProgress(const RealignProgress &p)
     if (p.bytesDone < p.bytesTotal && p.secondsLeft > 0)
         detail += tr(" · %1 left").arg(realignDurationText(p.secondsLeft));
     row.detail->setText(detail);
-    m_status->setText(tr("Partition %1 of %2 (number %3): %4…")
-                          .arg(p.moveIndex + 1)
-                          .arg(p.moveCount)
+    m_status->setText((p.step == QLatin1String("verifying")
+                           ? tr("Verifying partition %1 (%2 of %3)…")
+                           : tr("Moving partition %1 (%2 of %3)…"))
                           .arg(p.partition)
-                          .arg(step));
+                          .arg(p.moveIndex + 1)
+                          .arg(p.moveCount));
 }
 
 void RealignRunPage::onFinished(const RealignResult &result, const DiskLayout &before,
