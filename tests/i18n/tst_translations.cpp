@@ -94,7 +94,8 @@ QStringList placeholders(const QString &text)
 bool hasMnemonic(QString text)
 {
     text.remove(QStringLiteral("&&"));
-    static const QRegularExpression mnemonic(QStringLiteral("&\\w"));
+    static const QRegularExpression mnemonic(QStringLiteral("&\\w"),
+                                             QRegularExpression::UseUnicodePropertiesOption);
     return mnemonic.match(text).hasMatch();
 }
 
