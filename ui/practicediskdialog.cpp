@@ -91,7 +91,10 @@ PracticeDiskDialog::PracticeDiskDialog(const QString &folder, QWidget *parent)
     auto *pathRow = new QHBoxLayout;
     pathRow->addWidget(m_path);
     pathRow->addWidget(browseButton);
-    form->addRow(tr("&Image file:"), pathRow);
+    // A row holding a layout gets no buddy by itself: without one the "&" would show.
+    auto *pathLabel = new QLabel(tr("&Image file:"));
+    pathLabel->setBuddy(m_path);
+    form->addRow(pathLabel, pathRow);
 
     m_buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
     m_buttons->button(QDialogButtonBox::Ok)->setText(tr("C&reate"));

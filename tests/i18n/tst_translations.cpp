@@ -7,6 +7,8 @@
 #include "guitestsupport.h"
 #include "infopanel.h"
 #include "mainwindow.h"
+#include "practicediskdialog.h"
+#include "preferencesdialog.h"
 #include "report/humansize.h"
 #include "table/practicedisk.h"
 #include "uitranslations.h"
@@ -125,6 +127,7 @@ private slots:
     void cliStaysEnglish();
     void germanWindowScreenshots();
     void darkPaletteScreenshot();
+    void dialogsInGerman();
 
     void tsFileIsComplete();
     void translationsKeepPlaceholders();
@@ -317,6 +320,22 @@ void TranslationsTest::darkPaletteScreenshot()
               qPrintable(guitest::saveScreenshot(&window, QStringLiteral("i18n-de-window-dark"))));
     }
     QApplication::setPalette(original);
+}
+
+void TranslationsTest::dialogsInGerman()
+{
+    PreferencesDialog preferences{AlignmentPolicy()};
+    QCOMPARE(preferences.windowTitle(), QStringLiteral("Einstellungen"));
+    preferences.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&preferences));
+    qInfo("%s",
+          qPrintable(guitest::saveScreenshot(&preferences, QStringLiteral("i18n-de-preferences"))));
+    PracticeDiskDialog practice(m_folder.path());
+    QCOMPARE(practice.windowTitle(), QStringLiteral("Neuer Übungsdatenträger"));
+    practice.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&practice));
+    qInfo("%s",
+          qPrintable(guitest::saveScreenshot(&practice, QStringLiteral("i18n-de-practice-disk"))));
 }
 
 void TranslationsTest::tsFileIsComplete()
