@@ -1336,10 +1336,6 @@ Die Partitionstabelle wird vorher gesichert; das Protokoll sagt, wo und wie sie 
         <translation>Den Assistenten zum Neuausrichten für diesen Datenträger öffnen</translation>
     </message>
     <message>
-        <source>A realignment of this disk was interrupted. Nothing is lost, but the partition being moved may not be usable until it is finished (journal: %1).</source>
-        <translation>Ein Neuausrichten dieses Datenträgers wurde unterbrochen. Nichts ist verloren, aber die Partition, die gerade verschoben wurde, ist bis zum Abschluss vielleicht nicht nutzbar (Journal: %1).</translation>
-    </message>
-    <message>
         <source>&amp;Finish…</source>
         <translation>&amp;Abschließen…</translation>
     </message>
@@ -1348,16 +1344,28 @@ Die Partitionstabelle wird vorher gesichert; das Protokoll sagt, wo und wie sie 
         <translation>Das unterbrochene Neuausrichten abschließen</translation>
     </message>
     <message>
-        <source>1 partition on this disk is misaligned</source>
-        <translation>1 Partition auf diesem Datenträger ist falsch ausgerichtet</translation>
+        <source>1 partition on this disk is misaligned: each 4 KiB write straddles two physical sectors, which makes writes slower.</source>
+        <translation>1 Partition auf diesem Datenträger ist falsch ausgerichtet: Jeder 4-KiB-Schreibzugriff überspannt zwei physische Sektoren, was das Schreiben verlangsamt.</translation>
     </message>
     <message>
-        <source>%1 partitions on this disk are misaligned</source>
-        <translation>%1 Partitionen auf diesem Datenträger sind falsch ausgerichtet</translation>
+        <source>%1 partitions on this disk are misaligned: each 4 KiB write straddles two physical sectors, which makes writes slower.</source>
+        <translation>%1 Partitionen auf diesem Datenträger sind falsch ausgerichtet: Jeder 4-KiB-Schreibzugriff überspannt zwei physische Sektoren, was das Schreiben verlangsamt.</translation>
     </message>
     <message>
-        <source>%1: each 4 KiB write straddles two physical sectors, which makes writes slower. Realigning moves them to the grain and keeps their data.</source>
-        <translation>%1: Jeder 4-KiB-Schreibzugriff überspannt zwei physische Sektoren, was das Schreiben verlangsamt. Neu ausrichten verschiebt sie auf das Raster und behält ihre Daten.</translation>
+        <source>Realigning moves them to the grain and keeps their data.</source>
+        <translation>Neu ausrichten verschiebt sie auf das Raster und behält ihre Daten.</translation>
+    </message>
+    <message>
+        <source>partition %1</source>
+        <translation>Partition %1</translation>
+    </message>
+    <message>
+        <source>the partition being moved</source>
+        <translation>die gerade verschobene Partition</translation>
+    </message>
+    <message>
+        <source>A realignment of this disk was interrupted. Nothing is lost, but %1 should not be used until it is finished (journal: %2).</source>
+        <translation>Ein Neuausrichten dieses Datenträgers wurde unterbrochen. Nichts ist verloren, aber %1 sollte bis zum Abschluss nicht benutzt werden (Journal: %2).</translation>
     </message>
 </context>
 <context>
@@ -1521,28 +1529,24 @@ Nichts ist verloren: Das Journal %3 hält fest, wie weit es kam. Bis es abgeschl
         <translation>&lt;b&gt;%1&lt;/b&gt;, ab Sektor %2, %3.</translation>
     </message>
     <message>
-        <source>1 partition on this disk starts part-way into a physical sector</source>
-        <translation>1 Partition auf diesem Datenträger beginnt mitten in einem physischen Sektor</translation>
+        <source>1 partition on this disk starts part-way into a physical sector (outlined in red).</source>
+        <translation>1 Partition auf diesem Datenträger beginnt mitten in einem physischen Sektor (rot umrandet).</translation>
     </message>
     <message>
-        <source>%1 partitions on this disk start part-way into a physical sector</source>
-        <translation>%1 Partitionen auf diesem Datenträger beginnen mitten in einem physischen Sektor</translation>
+        <source>%1 partitions on this disk start part-way into a physical sector (outlined in red).</source>
+        <translation>%1 Partitionen auf diesem Datenträger beginnen mitten in einem physischen Sektor (rot umrandet).</translation>
     </message>
     <message>
-        <source> (outlined in red). Every 4 KiB the system writes there straddles two of the drive&apos;s sectors, so the drive has to read, change and write both: writes can become several times slower, and flash wears faster.</source>
-        <translation> (rot umrandet). Alle 4 KiB, die das System dort schreibt, überspannen zwei Sektoren des Laufwerks, das daher beide lesen, ändern und schreiben muss: Schreiben kann um ein Mehrfaches langsamer werden, und Flash-Speicher verschleißt schneller.</translation>
+        <source>Every 4 KiB the system writes there straddles two of the drive&apos;s sectors, so the drive has to read, change and write both: writes can become several times slower, and flash wears faster.</source>
+        <translation>Alle 4 KiB, die das System dort schreibt, überspannen zwei Sektoren des Laufwerks, das daher beide lesen, ändern und schreiben muss: Schreiben kann um ein Mehrfaches langsamer werden, und Flash-Speicher verschleißt schneller.</translation>
     </message>
     <message>
-        <source>No partition on this disk is misaligned. %1 on a physical sector but not on the %2 grain (outlined in amber); moving them is optional.</source>
-        <translation>Keine Partition auf diesem Datenträger ist falsch ausgerichtet. %1 auf einem physischen Sektor, aber nicht auf dem Raster von %2 (bernsteinfarben umrandet); sie zu verschieben ist optional.</translation>
+        <source>No partition on this disk is misaligned. 1 partition starts on a physical sector but not on the %1 grain (outlined in amber); moving it is optional.</source>
+        <translation>Keine Partition auf diesem Datenträger ist falsch ausgerichtet. 1 Partition beginnt auf einem physischen Sektor, aber nicht auf dem Raster von %1 (bernsteinfarben umrandet); sie zu verschieben ist optional.</translation>
     </message>
     <message>
-        <source>1 partition starts</source>
-        <translation>1 Partition beginnt</translation>
-    </message>
-    <message>
-        <source>%1 partitions start</source>
-        <translation>%1 Partitionen beginnen</translation>
+        <source>No partition on this disk is misaligned. %1 partitions start on a physical sector but not on the %2 grain (outlined in amber); moving them is optional.</source>
+        <translation>Keine Partition auf diesem Datenträger ist falsch ausgerichtet. %1 Partitionen beginnen auf einem physischen Sektor, aber nicht auf dem Raster von %2 (bernsteinfarben umrandet); sie zu verschieben ist optional.</translation>
     </message>
 </context>
 <context>
@@ -1676,6 +1680,18 @@ Nichts ist verloren: Das Journal %3 hält fest, wie weit es kam. Bis es abgeschl
         <source>the filesystem is first shrunk by %1 sectors to fit</source>
         <translation>das Dateisystem wird zuerst um %1 Sektoren verkleinert, damit es passt</translation>
     </message>
+    <message>
+        <source>Partition %1 stays: an extended partition only holds the logical ones.</source>
+        <translation>Partition %1 bleibt: Eine erweiterte Partition enthält nur die logischen.</translation>
+    </message>
+    <message>
+        <source>Partition %1 stays: it already starts on the grain.</source>
+        <translation>Partition %1 bleibt: Sie beginnt schon auf dem Raster.</translation>
+    </message>
+    <message>
+        <source>Partition %1 stays: not chosen.</source>
+        <translation>Partition %1 bleibt: nicht gewählt.</translation>
+    </message>
 </context>
 <context>
     <name>RealignResultPage</name>
@@ -1716,34 +1732,12 @@ Nichts ist verloren: Das Journal %3 hält fest, wie weit es kam. Bis es abgeschl
         <translation>Der Datenträger konnte nicht erneut gelesen werden.</translation>
     </message>
     <message>
-        <source>Every partition of the plan has moved. %1 of %2 partitions on %3 are still misaligned.</source>
-        <translation>Jede Partition des Plans wurde verschoben. %1 von %2 Partitionen auf %3 sind noch falsch ausgerichtet.</translation>
-    </message>
-    <message>
         <source>The data was copied, the table updated and each filesystem checked.</source>
         <translation>Die Daten wurden kopiert, die Tabelle aktualisiert und jedes Dateisystem geprüft.</translation>
     </message>
     <message>
-        <source>%1
-
-Nothing is lost: the journal %2 records how far the realignment got. Until it is finished, the partition being moved may not be usable. Finish it now with Resume Now, or later: Partwise offers to finish it whenever this disk is opened, and from a terminal:
-    partwise-cli resume --journal %2 %3</source>
-        <translation>%1
-
-Nichts ist verloren: Das Journal %2 hält fest, wie weit das Neuausrichten kam. Bis es abgeschlossen ist, ist die Partition, die gerade verschoben wurde, vielleicht nicht nutzbar. Schließen Sie es jetzt mit „Jetzt fortsetzen“ ab oder später: Partwise bietet das Abschließen an, sobald dieser Datenträger geöffnet wird, und im Terminal:
-    partwise-cli resume --journal %2 %3</translation>
-    </message>
-    <message>
         <source>The realignment can be finished.</source>
         <translation>Das Neuausrichten kann abgeschlossen werden.</translation>
-    </message>
-    <message>
-        <source>%1
-
-The partition table as it was before is saved under %2; the log of the previous page says which folder and how to restore it.</source>
-        <translation>%1
-
-Die bisherige Partitionstabelle ist unter %2 gesichert; das Protokoll der vorigen Seite nennt den Ordner und wie sie sich wiederherstellen lässt.</translation>
     </message>
     <message>
         <source>The realignment failed.</source>
@@ -1754,8 +1748,54 @@ Die bisherige Partitionstabelle ist unter %2 gesichert; das Protokoll der vorige
         <translation>Kein Dateisystem musste geprüft werden.</translation>
     </message>
     <message>
-        <source>No check has run yet.</source>
-        <translation>Noch wurde nichts geprüft.</translation>
+        <source>Details</source>
+        <translation>Details</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Now&lt;/b&gt;</source>
+        <translation>&lt;b&gt;Jetzt&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>No partition on %1 is misaligned any more.</source>
+        <translation>Keine Partition auf %1 ist mehr falsch ausgerichtet.</translation>
+    </message>
+    <message>
+        <source>1 partition on %1 is still misaligned: it was not chosen or could not move.</source>
+        <translation>1 Partition auf %1 ist noch falsch ausgerichtet: Sie war nicht gewählt oder ließ sich nicht verschieben.</translation>
+    </message>
+    <message>
+        <source>%1 partitions on %2 are still misaligned: they were not chosen or could not move.</source>
+        <translation>%1 Partitionen auf %2 sind noch falsch ausgerichtet: Sie waren nicht gewählt oder ließen sich nicht verschieben.</translation>
+    </message>
+    <message>
+        <source>You cancelled the realignment. It stopped at a safe point: nothing is lost.</source>
+        <translation>Sie haben das Neuausrichten abgebrochen. Es hielt an einer sicheren Stelle an: Nichts ist verloren.</translation>
+    </message>
+    <message>
+        <source>The realignment stopped at a safe point: nothing is lost.</source>
+        <translation>Das Neuausrichten hielt an einer sicheren Stelle an: Nichts ist verloren.</translation>
+    </message>
+    <message>
+        <source>Until it is finished, partition %1 should not be used: part of its data may already be at its new place.</source>
+        <translation>Bis es abgeschlossen ist, sollte Partition %1 nicht benutzt werden: Ein Teil ihrer Daten kann schon an der neuen Stelle liegen.</translation>
+    </message>
+    <message>
+        <source>Until it is finished, the partition being moved should not be used.</source>
+        <translation>Bis es abgeschlossen ist, sollte die gerade verschobene Partition nicht benutzt werden.</translation>
+    </message>
+    <message>
+        <source>Finish it now with Resume Now, or later: Partwise offers to finish it whenever this disk is opened. From a terminal:
+    partwise-cli resume --journal %1 %2</source>
+        <translation>Schließen Sie es jetzt mit „Jetzt fortsetzen“ ab oder später: Partwise bietet das Abschließen an, sobald dieser Datenträger geöffnet wird. Im Terminal:
+    partwise-cli resume --journal %1 %2</translation>
+    </message>
+    <message>
+        <source>The realignment failed, and it cannot simply be resumed. The partition table as it was before is saved under %1 (the log on the previous page names the folder); the details say what went wrong.</source>
+        <translation>Das Neuausrichten ist fehlgeschlagen und lässt sich nicht einfach fortsetzen. Die bisherige Partitionstabelle ist unter %1 gesichert (das Protokoll auf der vorigen Seite nennt den Ordner); die Details sagen, was schiefging.</translation>
+    </message>
+    <message>
+        <source>No filesystem has been checked yet.</source>
+        <translation>Noch wurde kein Dateisystem geprüft.</translation>
     </message>
 </context>
 <context>
@@ -1817,10 +1857,6 @@ Die bisherige Partitionstabelle ist unter %2 gesichert; das Protokoll der vorige
         <translation> · noch %1</translation>
     </message>
     <message>
-        <source>Partition %1 of %2 (number %3): %4…</source>
-        <translation>Partition %1 von %2 (Nummer %3): %4 …</translation>
-    </message>
-    <message>
         <source>not started</source>
         <translation>nicht begonnen</translation>
     </message>
@@ -1853,20 +1889,28 @@ Die bisherige Partitionstabelle ist unter %2 gesichert; das Protokoll der vorige
         <translation>Abbruch angefordert: Es wird an der nächsten sicheren Stelle angehalten.</translation>
     </message>
     <message>
-        <source>Moving %1 on %2. Keep the computer on; if it stops anyway, Partwise finishes the move when the disk is opened again.</source>
-        <translation>Auf %2 wird verschoben: %1. Lassen Sie den Rechner eingeschaltet; falls er doch ausgeht, schließt Partwise das Verschieben ab, wenn der Datenträger wieder geöffnet wird.</translation>
-    </message>
-    <message>
-        <source>1 partition</source>
-        <translation>1 Partition</translation>
-    </message>
-    <message>
-        <source>%1 partitions</source>
-        <translation>%1 Partitionen</translation>
-    </message>
-    <message>
         <source>&amp;Next &gt;</source>
         <translation>&amp;Weiter &gt;</translation>
+    </message>
+    <message>
+        <source>Moving 1 partition on %1.</source>
+        <translation>1 Partition auf %1 wird verschoben.</translation>
+    </message>
+    <message>
+        <source>Moving %1 partitions on %2.</source>
+        <translation>%1 Partitionen auf %2 werden verschoben.</translation>
+    </message>
+    <message>
+        <source>Keep the computer on; if it stops anyway, Partwise finishes the move when the disk is opened again.</source>
+        <translation>Lassen Sie den Rechner eingeschaltet; falls er doch ausgeht, schließt Partwise das Verschieben ab, wenn der Datenträger wieder geöffnet wird.</translation>
+    </message>
+    <message>
+        <source>Verifying partition %1 (%2 of %3)…</source>
+        <translation>Partition %1 wird überprüft (%2 von %3) …</translation>
+    </message>
+    <message>
+        <source>Moving partition %1 (%2 of %3)…</source>
+        <translation>Partition %1 wird verschoben (%2 von %3) …</translation>
     </message>
 </context>
 <context>
