@@ -200,6 +200,7 @@ private slots:
     void fourKiBTargetIsTheSmallestMove();
     void cancelThenFinishAtStartUp();
     void mountedPartitionIsNamedAndBlocksTheRun();
+    void noRoomIsExplained();
 
 private:
     QTemporaryDir m_dir;
@@ -560,6 +561,51 @@ void RealignWizardTest::mountedPartitionIsNamedAndBlocksTheRun()
     QVERIFY(QTest::qWaitFor([&] { return plan->isReady(); }, 60000));
     QVERIFY(plan->busy().isEmpty());
     QVERIFY(wizard->button(QWizard::CommitButton)->isEnabled());
+    wizard->reject();
+    QVERIFY(QTest::qWaitFor([&] { return w.realign->wizard() == nullptr; }, 5000));
+}
+
+// A FAT partition at 63 with its neighbour right behind it: nowhere to go, and FAT cannot be
+// shrunk by Partwise. The plan says so and offers nothing to run.
+void RealignWizardTest::noRoomIsExplained()
+{
+    const QString image = m_dir.filePath(QStringLiteral("tight.img"));
+    {
+        QFile f(image);
+        QVERIFY(f.open(QIODevice::WriteOnly) && f.resize(32 << 20));
+    }
+    const pwtest::ToolResult table =
+        runTool(QStringLiteral("sfdisk"), {image},
+                "label: dos\nstart=63, size=20417, type=c\nstart=20480, size=20480, type=83\n");
+    QVERIFY2(table.ok(), qPrintable(table.describe()));
+    const pwtest::ToolResult fat = runTool(
+        QStringLiteral("mkfs.vfat"), {QStringLiteral("--offset=63"), QStringLiteral("-n"),
+                                      QStringLiteral("PWTIGHT"), image, QStringLiteral("10208")});
+    if (!fat.ok())
+        QSKIP(qPrintable(fat.describe()));
+    const SfdiskTable before = SfdiskTable::read(image);
+    QVERIFY(before.ok && before.find(1) && before.find(2));
+    QCOMPARE(before.find(1)->end() + 1, before.find(2)->start); // adjacent
+
+    Window w(m_backups);
+    QVERIFY(w.open(image));
+    w.realign->realignAction()->trigger();
+    RealignWizard *wizard = w.realign->wizard();
+    QVERIFY(wizard);
+    wizard->next();
+    QCOMPARE(wizard->choosePage()->checkedPartitions(), QList<int>{1});
+    wizard->next();
+    RealignPlanPage *plan = wizard->planPage();
+    QVERIFY(QTest::qWaitFor([&] { return plan->isReady(); }, 60000));
+    QVERIFY2(plan->prepared().ok, qPrintable(plan->prepared().error));
+    QCOMPARE(plan->moveTable()->topLevelItemCount(), 0);
+    const QString stays = plan->findChild<QLabel *>(QStringLiteral("planStays"))->text();
+    QVERIFY2(stays.contains(QStringLiteral("Partition 1 stays where it is:")), qPrintable(stays));
+    QVERIFY2(stays.contains(QStringLiteral("Partition 2 stays: it already starts on the grain.")),
+             qPrintable(stays));
+    plan->backupConfirmation()->setChecked(true);
+    QVERIFY(!wizard->button(QWizard::CommitButton)->isEnabled());
+    screenshot(wizard, QStringLiteral("realign-3-plan-no-room"));
     wizard->reject();
     QVERIFY(QTest::qWaitFor([&] { return w.realign->wizard() == nullptr; }, 5000));
 }

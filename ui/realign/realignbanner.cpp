@@ -45,11 +45,13 @@ RealignBanner::RealignBanner(QWidget *parent) : QFrame(parent)
 void RealignBanner::showMisaligned(int count)
 {
     m_mode = Mode::Misaligned;
-    const QString what = count == 1 ? tr("1 partition on this disk is misaligned")
-                                    : tr("%1 partitions on this disk are misaligned").arg(count);
-    m_text->setText(tr("%1: each 4 KiB write straddles two physical sectors, which makes writes "
-                       "slower. Realigning moves them to the grain and keeps their data.")
-                        .arg(what));
+    m_text->setText((count == 1 ? tr("1 partition on this disk is misaligned: each 4 KiB write "
+                                     "straddles two physical sectors, which makes writes slower.")
+                                : tr("%1 partitions on this disk are misaligned: each 4 KiB write "
+                                     "straddles two physical sectors, which makes writes slower.")
+                                      .arg(count)) +
+                    QLatin1Char(' ') +
+                    tr("Realigning moves them to the grain and keeps their data."));
     m_button->setText(tr("&Realign…"));
     m_button->setToolTip(tr("Open the realignment wizard for this disk"));
     setAccessibleName(m_text->text());

@@ -149,20 +149,26 @@ void RealignIntroPage::initializePage()
     if (misaligned > 0)
         m_summary->setText(
             (misaligned == 1
-                 ? tr("1 partition on this disk starts part-way into a physical sector")
-                 : tr("%1 partitions on this disk start part-way into a physical sector")
+                 ? tr("1 partition on this disk starts part-way into a physical sector (outlined "
+                      "in red).")
+                 : tr("%1 partitions on this disk start part-way into a physical sector "
+                      "(outlined in red).")
                        .arg(misaligned)) +
-            tr(" (outlined in red). Every 4 KiB the system writes there straddles two of the "
-               "drive's sectors, so the drive has to read, change and write both: writes can "
-               "become several times slower, and flash wears faster."));
+            QLatin1Char(' ') +
+            tr("Every 4 KiB the system writes there straddles two of the drive's sectors, so the "
+               "drive has to read, change and write both: writes can become several times "
+               "slower, and flash wears faster."));
+    else if (report.sectorAlignedCount() == 1)
+        m_summary->setText(tr("No partition on this disk is misaligned. 1 partition starts on a "
+                              "physical sector but not on the %1 grain (outlined in amber); "
+                              "moving it is optional.")
+                               .arg(grainName(g.grainBytes)));
     else
-        m_summary->setText(
-            tr("No partition on this disk is misaligned. %1 on a physical sector but not on "
-               "the %2 grain (outlined in amber); moving them is optional.")
-                .arg(report.sectorAlignedCount() == 1
-                         ? tr("1 partition starts")
-                         : tr("%1 partitions start").arg(report.sectorAlignedCount()),
-                     grainName(g.grainBytes)));
+        m_summary->setText(tr("No partition on this disk is misaligned. %1 partitions start on a "
+                              "physical sector but not on the %2 grain (outlined in amber); "
+                              "moving them is optional.")
+                               .arg(report.sectorAlignedCount())
+                               .arg(grainName(g.grainBytes)));
 
     QStringList lines;
     for (int i = 0; i < setup.layout.regions.size() && i < report.verdicts.size(); ++i) {
@@ -428,8 +434,8 @@ RealignPlanPage::RealignPlanPage(RealignWizard *wizard) : m_wizard(wizard)
     m_stays->setObjectName(QStringLiteral("planStays"));
     layout->addWidget(m_stays);
 
-    auto *needs = new QGroupBox(tr("Before you start"));
-    auto *needsLayout = new QVBoxLayout(needs);
+    m_needs = new QGroupBox(tr("Before you start"));
+    auto *needsLayout = new QVBoxLayout(m_needs);
     auto *busyRow = new QHBoxLayout;
     m_busyLabel = wrappingLabel();
     m_busyLabel->setObjectName(QStringLiteral("planBusy"));
@@ -445,7 +451,7 @@ RealignPlanPage::RealignPlanPage(RealignWizard *wizard) : m_wizard(wizard)
     m_backup = new QCheckBox(tr("I have a &backup or accept the risk"));
     m_backup->setObjectName(QStringLiteral("backupConfirm"));
     needsLayout->addWidget(m_backup);
-    layout->addWidget(needs);
+    layout->addWidget(m_needs);
     layout->addStretch(1);
 
     connect(m_backup, &QCheckBox::toggled, this, &RealignPlanPage::completeChanged);
@@ -466,6 +472,7 @@ void RealignPlanPage::startPlanning()
     m_stays->clear();
     m_busyLabel->clear();
     m_recheck->setVisible(false);
+    showParts();
     m_status->setStyleSheet(QString());
     m_status->setText(tr("Reading %1 and planning…").arg(m_wizard->setup().target));
     m_advice->setText(
@@ -498,6 +505,7 @@ void RealignPlanPage::onPrepared(const PreparedRealign &prepared, const QStringL
     if (!prepared.ok) {
         m_status->setText(tr("Cannot plan the realignment: %1").arg(prepared.error));
         m_status->setStyleSheet(AlignmentStyle::errorStyleSheet(palette()));
+        showParts();
         emit completeChanged();
         emit planReady();
         return;
@@ -589,8 +597,21 @@ void RealignPlanPage::onPrepared(const PreparedRealign &prepared, const QStringL
         m_busyLabel->setStyleSheet(AlignmentStyle::errorStyleSheet(palette()));
         m_busy << journal;
     }
+    showParts();
     emit completeChanged();
     emit planReady();
+}
+
+void RealignPlanPage::showParts()
+{
+    // Only what has something to say: no empty table or blank lines while planning, and
+    // nothing to prepare for when nothing will move.
+    const bool moves = m_ready && m_prepared.ok && !m_prepared.plan.moves.isEmpty();
+    m_moves->setVisible(moves);
+    m_summary->setVisible(!m_summary->text().isEmpty());
+    m_stays->setVisible(!m_stays->text().isEmpty());
+    m_busyLabel->setVisible(!m_busyLabel->text().isEmpty());
+    m_needs->setVisible(moves);
 }
 
 bool RealignPlanPage::isComplete() const
@@ -719,12 +740,13 @@ void RealignRunPage::begin()
     const qint64 ss = prepared.layout.device.topology.logicalSectorSize;
     buildRows(prepared.plan.moves, ss);
     m_status->setText(
-        tr("Moving %1 on %2. Keep the computer on; if it stops anyway, Partwise finishes the "
-           "move when the disk is opened again.")
-            .arg(prepared.plan.moves.size() == 1
-                     ? tr("1 partition")
-                     : tr("%1 partitions").arg(prepared.plan.moves.size()),
-                 setup.target));
+        (prepared.plan.moves.size() == 1 ? tr("Moving 1 partition on %1.").arg(setup.target)
+                                         : tr("Moving %1 partitions on %2.")
+                                               .arg(prepared.plan.moves.size())
+                                               .arg(setup.target)) +
+        QLatin1Char(' ') +
+        tr("Keep the computer on; if it stops anyway, Partwise finishes the move when the disk "
+           "is opened again."));
     appendLog(tr("Plan for %1 (grain %2):")
                   .arg(setup.target, grainName(prepared.plan.geometry.grainBytes)));
     for (const QString &line : realignPlanText(prepared.plan, ss).split(QLatin1Char('\n')))

@@ -10,6 +10,7 @@ class QAbstractButton;
 class PartitionModel;
 class QCheckBox;
 class QGridLayout;
+class QGroupBox;
 class QLabel;
 class QPlainTextEdit;
 class QProgressBar;
@@ -103,6 +104,7 @@ signals:
 
 private:
     void startPlanning();
+    void showParts();
     void onPrepared(const PreparedRealign &prepared, const QStringList &busy);
 
     RealignWizard *m_wizard;
@@ -112,6 +114,7 @@ private:
     QLabel *m_stays = nullptr;
     QLabel *m_busyLabel = nullptr;
     QPushButton *m_recheck = nullptr;
+    QGroupBox *m_needs = nullptr;
     QLabel *m_advice = nullptr;
     QCheckBox *m_backup = nullptr;
     PreparedRealign m_prepared;

@@ -24,6 +24,7 @@ RealignWorker::RealignWorker(QObject *parent) : QObject(parent) {}
 RealignWorker::~RealignWorker()
 {
     if (m_thread) {
+        m_cancel.store(true); // a move stops at its next chunk, resumable
         m_thread->wait();
         delete m_thread;
     }
