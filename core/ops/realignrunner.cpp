@@ -151,9 +151,12 @@ private:
                 return false;
             if (!advance(i, Phase::Moved, error))
                 return false;
-            partwise::move::MoveJournal::remove(m_journal.dataJournalPath(m_path));
-            return true;
+            [[fallthrough]];
         case Phase::Moved:
+            // The copy is recorded as done, so its data journal has served. It must go before
+            // the next partition starts: a kill that left it behind would make that partition's
+            // move "resume" this finished copy and copy nothing.
+            partwise::move::MoveJournal::remove(m_journal.dataJournalPath(m_path));
             if (!updateTable(m, error))
                 return false;
             return advance(i, Phase::TableUpdated, error);
