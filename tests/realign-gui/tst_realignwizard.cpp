@@ -197,7 +197,7 @@ class RealignWizardTest : public QObject
 private slots:
     void initTestCase();
     void realignsFromTheBanner();
-    void fourKiBTargetIsTheSmallestMove();
+    void fourKiBTargetIsTheSmallestMoveThenBothOnMiB();
     void cancelThenFinishAtStartUp();
     void mountedPartitionIsNamedAndBlocksTheRun();
     void noRoomIsExplained();
@@ -352,7 +352,7 @@ void RealignWizardTest::realignsFromTheBanner()
     screenshot(&w.window, QStringLiteral("realign-6-window-after"));
 }
 
-void RealignWizardTest::fourKiBTargetIsTheSmallestMove()
+void RealignWizardTest::fourKiBTargetIsTheSmallestMoveThenBothOnMiB()
 {
     TestDisk disk;
     QString error;
@@ -397,10 +397,44 @@ void RealignWizardTest::fourKiBTargetIsTheSmallestMove()
     }
     QCOMPARE(newStarts.value(1), nextBoundary(disk.p1Start, kGrainSectors));
     QCOMPARE(newStarts.value(2), nextBoundary(disk.p2Start, kGrainSectors));
-    wizard->reject();
-    QVERIFY(QTest::qWaitFor([&] { return w.realign->wizard() == nullptr; }, 5000));
-    // Nothing was written.
+    // Nothing was written so far.
     QCOMPARE(SfdiskTable::read(disk.image).find(1)->start, disk.p1Start);
+
+    // Run both: one progress bar each, both full at the end.
+    plan->backupConfirmation()->setChecked(true);
+    wizard->next();
+    RealignRunPage *run = wizard->runPage();
+    QVERIFY(QTest::qWaitFor([&] { return run->isFinished(); }, 300000));
+    QVERIFY2(wizard->result().ok, qPrintable(wizard->result().error + '\n' + run->logText()));
+    for (int i = 0; i < 2; ++i) {
+        QVERIFY(run->progressBar(i));
+        QCOMPARE(run->progressBar(i)->value(), run->progressBar(i)->maximum());
+    }
+    QVERIFY(!run->progressBar(2));
+    screenshot(wizard, QStringLiteral("realign-4-run-two"));
+    wizard->next();
+    QCOMPARE(wizard->resultPage()->checkLines(),
+             QStringList{QStringLiteral("partition 1 (ext4): clean")});
+    wizard->accept();
+    QVERIFY(QTest::qWaitFor([&] { return w.realign->wizard() == nullptr; }, 5000));
+    const SfdiskTable now = SfdiskTable::read(disk.image);
+    QCOMPARE(now.find(1)->start, nextBoundary(disk.p1Start, kGrainSectors));
+    QCOMPARE(now.find(2)->start, nextBoundary(disk.p2Start, kGrainSectors));
+    QCOMPARE(now.find(2)->size, 16384);
+    const pwtest::ToolResult fsck = runTool(
+        QStringLiteral("e2fsck"), {QStringLiteral("-fn"), fsAt(disk.image, now.find(1)->start)});
+    QVERIFY2(fsck.ok(), qPrintable(fsck.describe() + QString::fromUtf8(fsck.out)));
+    QCOMPARE(changedFiles(disk, now.find(1)->start), QStringList());
+    // Nothing misaligned or off the grain is left: no banner, nothing to realign.
+    QVERIFY(QTest::qWaitFor(
+        [&] {
+            const auto layout = w.window.currentLayout();
+            return layout && layout->partitionByNumber(2) &&
+                   layout->partitionByNumber(2)->startSector == now.find(2)->start;
+        },
+        60000));
+    QCOMPARE(w.realign->banner()->mode(), RealignBanner::Mode::Hidden);
+    QVERIFY(!w.realign->realignAction()->isEnabled());
 }
 
 void RealignWizardTest::cancelThenFinishAtStartUp()
