@@ -1,6 +1,7 @@
 #include "fs/filesystemposition.h"
 
 #include <QFile>
+#include <QList>
 #include <QtEndian>
 
 #include <unistd.h>
@@ -60,12 +61,21 @@ bool updateHiddenSectors(const QString &path, qint64 offset, qint64 partitionSiz
             return patchBootSector(f, offset + backup * bytesPerSector, value, error);
         return true;
     }
-    // NTFS keeps its backup boot sector just past the volume's last sector.
+    // NTFS keeps its backup boot sector in the last sector of its partition (ntfsfix compares
+    // it with the primary there). mkntfs makes the volume one sector shorter than the
+    // partition, so that is also just past the volume's last sector; after ntfsresize the
+    // volume ends on a cluster and the backup still sits in the partition's last sector.
     const qint64 volumeSectors = qFromLittleEndian<qint64>(bpb.constData() + 0x28);
-    const qint64 backupAt = offset + volumeSectors * bytesPerSector;
-    if (volumeSectors > 0 && backupAt + 512 <= offset + partitionSize) {
+    QList<qint64> backups{offset + partitionSize - bytesPerSector};
+    if (volumeSectors > 0 && !backups.contains(offset + volumeSectors * bytesPerSector))
+        backups << offset + volumeSectors * bytesPerSector;
+    for (const qint64 at : backups) {
+        QByteArray oem(8, '\0');
+        if (at + 512 > offset + partitionSize || !f.seek(at + 3) || f.read(oem.data(), 8) != 8 ||
+            oem != QByteArrayLiteral("NTFS    "))
+            continue;
         QString ignored; // an absent backup is not worth failing the move for
-        patchBootSector(f, backupAt, value, &ignored);
+        patchBootSector(f, at, value, &ignored);
     }
     return true;
 }
