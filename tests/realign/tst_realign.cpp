@@ -37,13 +37,15 @@ struct PartSpec
     QString label;
     qint64 start = 0;
     qint64 size = 0;
+    qint64 shrinkBy = 0; // sectors the layout leaves missing, so the filesystem must give them up
 };
 
 struct Layout
 {
     QString name;
     qint64 diskSectors = 0;
-    QString script; // for sfdisk
+    QString script;     // for sfdisk
+    QStringList parted; // then `parted -s -a none IMAGE unit s ...`, when not empty
     QList<PartSpec> parts;
 };
 
@@ -94,6 +96,48 @@ Layout gptLegacy()
                {3, QStringLiteral("vfat"), QStringLiteral("PWGFAT"), 393250, 131072},
                {4, QStringLiteral("swap"), QStringLiteral("pwgswap"), 526001, 65536}};
     const QStringList types{kLinuxGuid, kLinuxGuid, kDataGuid, kSwapGuid};
+    l.script = QStringLiteral("label: gpt\nfirst-lba: 34\n");
+    for (int i = 0; i < l.parts.size(); ++i)
+        l.script += QStringLiteral("start=%1, size=%2, type=%3\n")
+                        .arg(l.parts[i].start)
+                        .arg(l.parts[i].size)
+                        .arg(types[i]);
+    return l;
+}
+
+// A logical partition that can only move down: XFS 7 sectors past the grain with an aligned
+// FAT partition (its EBR put right after the XFS by parted) close behind it, so it shifts by
+// 3.5 KiB over its own data: every chunk goes through the journal.
+Layout mbrDown()
+{
+    Layout l;
+    l.name = QStringLiteral("mbr-down");
+    l.diskSectors = 491520;
+    l.parts = {{1, QStringLiteral("ext4"), QStringLiteral("pwdown1"), 2048, 131072},
+               {2, QString(), QString(), 133120, 342016},
+               {5, QStringLiteral("xfs"), QStringLiteral("pwdown5"), 135175, 204800},
+               {6, QStringLiteral("vfat"), QStringLiteral("PWDOWN6"), 342016, 131072}};
+    // sfdisk would want a whole grain for the EBR before an aligned logical partition.
+    l.script = QStringLiteral("label: dos\nstart=2048, size=131072, type=83\n"
+                              "start=133120, size=342016, type=5\n"
+                              "start=135175, size=204800, type=83\n");
+    l.parted = {QStringLiteral("mkpart"), QStringLiteral("logical"), QStringLiteral("fat32"),
+                QStringLiteral("342016s"), QStringLiteral("473087s")};
+    return l;
+}
+
+// No room for the whole partition on the grain: ext4 at 34 and NTFS right behind it must
+// each give up a few sectors (100 and 50) before an aligned FAT partition that stays put, so
+// resize2fs and ntfsresize shrink them first.
+Layout gptShrink()
+{
+    Layout l;
+    l.name = QStringLiteral("gpt-shrink");
+    l.diskSectors = 360448;
+    l.parts = {{1, QStringLiteral("ext4"), QStringLiteral("pwshr1"), 34, 131172, 100},
+               {2, QStringLiteral("ntfs"), QStringLiteral("pwshr2"), 131206, 131122, 50},
+               {3, QStringLiteral("vfat"), QStringLiteral("PWSHR3"), 264192, 65536}};
+    const QStringList types{kLinuxGuid, kDataGuid, kDataGuid};
     l.script = QStringLiteral("label: gpt\nfirst-lba: 34\n");
     for (int i = 0; i < l.parts.size(); ++i)
         l.script += QStringLiteral("start=%1, size=%2, type=%3\n")
@@ -186,7 +230,7 @@ void TestRealign::initTestCase()
     m_expected = treeSha256(m_source, &error);
     QVERIFY2(error.isEmpty(), qPrintable(error));
     QCOMPARE(m_expected.size(), 401);
-    for (const Layout &l : {mbrLegacy(), gptLegacy()})
+    for (const Layout &l : {mbrLegacy(), gptLegacy(), mbrDown(), gptShrink()})
         QVERIFY2(buildTemplate(l, &error), qPrintable(l.name + QStringLiteral(": ") + error));
 }
 
@@ -211,6 +255,17 @@ bool TestRealign::buildTemplate(const Layout &layout, QString *error)
     if (!table.ok()) {
         *error = table.describe();
         return false;
+    }
+    if (!layout.parted.isEmpty()) {
+        const ToolResult more =
+            runTool(QStringLiteral("parted"),
+                    QStringList{QStringLiteral("-s"), QStringLiteral("-a"), QStringLiteral("none"),
+                                t.path, QStringLiteral("unit"), QStringLiteral("s")} +
+                        layout.parted);
+        if (!more.ok()) {
+            *error = more.describe();
+            return false;
+        }
     }
     for (const PartSpec &p : layout.parts) {
         if (p.fs.isEmpty())
@@ -296,7 +351,7 @@ QStringList TestRealign::verifyImage(const Template &t, const QString &image)
         const QString where = QStringLiteral("partition %1 (%2)").arg(spec.number).arg(spec.fs);
         if (p->start % kGrainSectors != 0)
             problems << QStringLiteral("%1 starts at %2, not on 1 MiB").arg(where).arg(p->start);
-        if (p->size != spec.size)
+        if (p->size != spec.size - spec.shrinkBy)
             problems << QStringLiteral("%1 is %2 sectors, was %3")
                             .arg(where)
                             .arg(p->size)
@@ -353,6 +408,8 @@ void TestRealign::realignImage_data()
     QTest::addColumn<QString>("layout");
     QTest::newRow("mbr-legacy") << QStringLiteral("mbr-legacy");
     QTest::newRow("gpt-legacy") << QStringLiteral("gpt-legacy");
+    QTest::newRow("mbr-down") << QStringLiteral("mbr-down");
+    QTest::newRow("gpt-shrink") << QStringLiteral("gpt-shrink");
 }
 
 void TestRealign::realignImage()
@@ -389,15 +446,18 @@ void TestRealign::realignLoopDevice()
     QFETCH(QString, layout);
     const QString image = freshCopy(layout, layout + QStringLiteral("-loop"));
     QVERIFY(!image.isEmpty());
-    const QString journal = m_dir.filePath(layout + QStringLiteral("-loop.journal"));
     {
         LoopDevice loop(image);
         QVERIFY2(loop.ok(), qPrintable(loop.error()));
         QVERIFY2(loop.addPartitions(), qPrintable(loop.error()));
-        const CliResult r = runCli(
-            {QStringLiteral("realign"), QStringLiteral("--yes"), QStringLiteral("--journal"),
-             journal, QStringLiteral("--backup-dir"), m_dir.filePath("backups"), loop.path()},
-            300000);
+        // The default journal of a block device lives in the state folder.
+        const QString journal = QStringLiteral("/var/lib/partwise/moves/%1.partwise-move.realign")
+                                    .arg(QFileInfo(loop.path()).fileName());
+        QVERIFY2(!QFile::exists(journal), qPrintable(journal + QStringLiteral(" is in the way")));
+        const CliResult r =
+            runCli({QStringLiteral("realign"), QStringLiteral("--yes"),
+                    QStringLiteral("--backup-dir"), m_dir.filePath("backups"), loop.path()},
+                   300000);
         QVERIFY2(r.exitCode == 0, qPrintable(r.describe() + QString::fromUtf8(r.out)));
         QVERIFY(!QFile::exists(journal));
         // The kernel was told: every partition node starts where the table now says.
@@ -480,12 +540,16 @@ void TestRealign::killAndResume_data()
     QTest::addColumn<QString>("layout");
     QTest::addColumn<bool>("onLoop");
     QTest::addColumn<int>("iteration");
-    for (int i = 0; i < 3; ++i) {
+    for (int i = 0; i < 4; ++i) {
         QTest::addRow("mbr-image-%d", i) << QStringLiteral("mbr-legacy") << false << i;
         QTest::addRow("gpt-image-%d", i) << QStringLiteral("gpt-legacy") << false << i;
+        QTest::addRow("down-image-%d", i) << QStringLiteral("mbr-down") << false << i;
     }
-    QTest::addRow("mbr-loop-0") << QStringLiteral("mbr-legacy") << true << 0;
-    QTest::addRow("gpt-loop-0") << QStringLiteral("gpt-legacy") << true << 0;
+    for (int i = 0; i < 2; ++i) {
+        QTest::addRow("mbr-loop-%d", i) << QStringLiteral("mbr-legacy") << true << i;
+        QTest::addRow("gpt-loop-%d", i) << QStringLiteral("gpt-legacy") << true << i;
+    }
+    QTest::addRow("down-loop-0") << QStringLiteral("mbr-down") << true << 0;
 }
 
 void TestRealign::killAndResume()
