@@ -39,7 +39,7 @@ RealignController::RealignController(MainWindow *window) : QObject(window), m_wi
     m_action->setObjectName(QStringLiteral("realignAction"));
     m_action->setToolTip(tr("Move misaligned partitions to the grain, keeping their data"));
     m_action->setShortcutContext(Qt::WindowShortcut);
-    connect(m_action, &QAction::triggered, this, &RealignController::openWizard);
+    connect(m_action, &QAction::triggered, this, [this] { openWizard(true); });
     window->addAction(m_action);
 
     // The Edit menu when the editing half is there (after its partition actions), otherwise a
@@ -84,7 +84,7 @@ RealignController::RealignController(MainWindow *window) : QObject(window), m_wi
         window->addToolBarBreak();
         window->addToolBar(bar);
     }
-    connect(m_banner, &RealignBanner::realignRequested, this, &RealignController::openWizard);
+    connect(m_banner, &RealignBanner::realignRequested, this, [this] { openWizard(false); });
     connect(m_banner, &RealignBanner::finishRequested, this,
             [this] { finishInterrupted(m_window->currentPath()); });
 
@@ -140,7 +140,7 @@ void RealignController::updateState()
     m_action->setEnabled(!wizardOpen && layout && (interrupted || misaligned + offGrain > 0));
 }
 
-RealignWizard *RealignController::openWizard()
+RealignWizard *RealignController::openWizard(bool withSelection)
 {
     if (m_wizard)
         return nullptr;
@@ -171,9 +171,11 @@ RealignWizard *RealignController::openWizard()
     setup.layout = *layout;
     setup.policy = m_window->alignmentPolicy();
     setup.options = m_options;
-    // The partition the context menu was opened on, when it is one to move.
+    // The partition the context menu was opened on (or selected for the Edit menu) is chosen
+    // too, even when it is only off the grain.
     const QModelIndex current = m_window->regionSelection()->currentIndex();
-    if (current.isValid() && current.row() < m_window->partitionModel()->rowCount()) {
+    if (withSelection && current.isValid() &&
+        current.row() < m_window->partitionModel()->rowCount()) {
         const PartitionInfo &region = m_window->partitionModel()->region(current.row());
         if (!region.isFree() && layout->partitionByNumber(region.number))
             setup.preselect << region.number;

@@ -37,9 +37,10 @@ public:
     QString journalPathFor(const QString &target) const;
 
 public slots:
-    // Opens the wizard for the disk on screen (window-modal). Returns it, or nullptr when there
-    // is nothing to realign or edits are pending (a message says why).
-    RealignWizard *openWizard();
+    // Opens the wizard for the disk on screen (window-modal), its misaligned partitions chosen,
+    // and with `withSelection` the selected partition too. Returns it, or nullptr when there is
+    // nothing to realign or edits are pending (a message says why).
+    RealignWizard *openWizard(bool withSelection = true);
     // Opens the wizard on the run page, finishing the realignment recorded for `target`.
     RealignWizard *finishInterrupted(const QString &target);
 

@@ -282,8 +282,6 @@ void RealignChoosePage::initializePage()
                                               ? Qt::Checked
                                               : Qt::Unchecked);
     }
-    if (m_preferred)
-        m_preferred->setChecked(false);
     refreshStatuses();
 }
 
