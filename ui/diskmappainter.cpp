@@ -150,7 +150,8 @@ void DiskMapPainter::paintRegionText(QPainter &painter, const QRectF &rect,
     if (!region.isFree()) {
         QString what = region.filesystem.isEmpty() ? tr("unknown") : region.filesystem;
         if (!region.label.isEmpty())
-            what += QStringLiteral(" “%1”").arg(region.label);
+            //: A filesystem label in the language's quotation marks.
+            what += QLatin1Char(' ') + tr("“%1”").arg(region.label);
         lines << what;
     }
     lines << humanSize(region.lengthSectors() * sectorSize);

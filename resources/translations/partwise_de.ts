@@ -359,6 +359,11 @@
         <source>Disk image</source>
         <translation>Datenträgerabbild</translation>
     </message>
+    <message>
+        <source>“%1”</source>
+        <extracomment>A filesystem label in the language&apos;s quotation marks.</extracomment>
+        <translation>„%1“</translation>
+    </message>
 </context>
 <context>
     <name>DiskMapWidget</name>
@@ -1440,7 +1445,7 @@ Die Partitionstabelle wird vorher gesichert; das Protokoll sagt, wo und wie sie 
     </message>
     <message>
         <source>misaligned: %1 bytes past a %2 boundary</source>
-        <translation>falsch ausgerichtet: %1 Bytes hinter einer %2-Grenze</translation>
+        <translation>falsch ausgerichtet: %1 Bytes hinter einer Grenze von %2</translation>
     </message>
     <message>
         <source>on a physical sector, not on the %1 grain (optional)</source>
@@ -1522,7 +1527,7 @@ Nichts ist verloren: Das Journal %3 hält fest, wie weit es kam. Bis es abgeschl
     </message>
     <message>
         <source>%1 — %2 sectors of %3 bytes; the drive works in %4 physical sectors.</source>
-        <translation>%1 — %2 Sektoren zu %3 Bytes; das Laufwerk arbeitet mit physischen %4-Sektoren.</translation>
+        <translation>%1 — %2 Sektoren zu %3 Bytes; das Laufwerk arbeitet mit physischen Sektoren zu %4.</translation>
     </message>
     <message>
         <source>&lt;b&gt;%1&lt;/b&gt;, at sector %2, %3.</source>
