@@ -2,7 +2,9 @@
 // its pages, to a disk whose ext4 partition now starts on the grain. Every expectation comes from
 // sfdisk, e2fsck and debugfs, or from DESIGN.md's rule computed here, never from core/align.
 #include "diskmapwidget.h"
+#include "editing/editingcontroller.h"
 #include "editing/mainwindowediting.h"
+#include "editing/pendingoperations.h"
 #include "loopdevice.h"
 #include "mainwindow.h"
 #include "partitionmodel.h"
@@ -201,6 +203,7 @@ private slots:
     void cancelThenFinishAtStartUp();
     void mountedPartitionIsNamedAndBlocksTheRun();
     void noRoomIsExplained();
+    void selectionAndPendingEdits();
 
 private:
     QTemporaryDir m_dir;
@@ -642,6 +645,55 @@ void RealignWizardTest::noRoomIsExplained()
     screenshot(wizard, QStringLiteral("realign-3-plan-no-room"));
     wizard->reject();
     QVERIFY(QTest::qWaitFor([&] { return w.realign->wizard() == nullptr; }, 5000));
+}
+
+// Realign… on a selected partition that is only off the grain chooses it too; with edits
+// queued for the disk, the wizard does not open and a notice says why.
+void RealignWizardTest::selectionAndPendingEdits()
+{
+    TestDisk disk;
+    QString error;
+    QVERIFY2(buildDisk(m_dir.path(), QStringLiteral("selected"), DiskShape{1 << 20}, &disk, &error),
+             qPrintable(error));
+    Window w(m_backups);
+    QVERIFY(w.open(disk.image));
+    const int row = rowOfPartition(*w.window.partitionModel(), 2);
+    QVERIFY(row >= 0);
+    w.window.regionSelection()->setCurrentIndex(w.window.partitionModel()->index(row, 0),
+                                                QItemSelectionModel::ClearAndSelect |
+                                                    QItemSelectionModel::Rows);
+    w.realign->realignAction()->trigger();
+    RealignWizard *wizard = w.realign->wizard();
+    QVERIFY(wizard);
+    wizard->next();
+    QCOMPARE(wizard->choosePage()->checkedPartitions(), (QList<int>{1, 2}));
+    wizard->reject();
+    QVERIFY(QTest::qWaitFor([&] { return w.realign->wizard() == nullptr; }, 5000));
+
+    // The banner's button chooses the misaligned partitions only.
+    w.realign->banner()->button()->click();
+    wizard = w.realign->wizard();
+    QVERIFY(wizard);
+    wizard->next();
+    QCOMPARE(wizard->choosePage()->checkedPartitions(), QList<int>{1});
+    wizard->reject();
+    QVERIFY(QTest::qWaitFor([&] { return w.realign->wizard() == nullptr; }, 5000));
+
+    auto *editing = w.window.findChild<EditingController *>();
+    QVERIFY(editing);
+    Operation label;
+    label.type = Operation::Type::SetLabel;
+    label.number = 1;
+    label.label = QStringLiteral("renamed");
+    QString queueError;
+    QVERIFY2(editing->queue(label, &queueError), qPrintable(queueError));
+    QVERIFY(editing->pending() && !editing->pending()->isEmpty());
+    w.realign->realignAction()->trigger();
+    QVERIFY(!w.realign->wizard());
+    auto *notice = w.window.findChild<QMessageBox *>(QStringLiteral("realignPendingNotice"));
+    QVERIFY(notice);
+    QVERIFY(notice->text().contains(QStringLiteral("pending operations")));
+    notice->accept();
 }
 
 QTEST_MAIN(RealignWizardTest)
