@@ -141,7 +141,7 @@ void RealignIntroPage::initializePage()
     m_map->setDisk(setup.layout, setup.policy);
     const MisalignmentReport report = analyzeAlignment(setup.layout, setup.policy);
     const AlignmentGeometry &g = report.geometry;
-    setSubTitle(tr("%1 — %2 sectors of %3 bytes; the drive works in %4 physical sectors.")
+    setSubTitle(tr("%1 — %2, %3-byte sectors, checked against %4 physical sectors.")
                     .arg(setup.target, humanSize(setup.layout.device.sizeBytes))
                     .arg(g.logicalSectorSize)
                     .arg(humanSize(g.physicalAssumed)));
