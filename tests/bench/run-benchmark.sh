@@ -86,7 +86,7 @@ detach() {
 drop_caches() { sync; echo 3 >/proc/sys/vm/drop_caches; }
 now() { date +%s.%N; }
 
-echo "case,tool,run,seconds,bytes,mib_per_s" >"$CSV"
+echo "case,tool,run,seconds,bytes_copied,mib_per_s" >"$CSV"
 declare -A SECONDS_OF # "case tool" -> space-separated times
 record() { # CASE TOOL RUN SECONDS BYTES
     local mibps
@@ -146,7 +146,7 @@ prepare() {
                 dd if="$RANDOM_FILE" of="$tree/small/d$((i / 100))/f$i" bs=4096 \
                     skip=$((30000 + i * 11)) count=$((1 + i % 20)) status=none
             done
-            truncate -s $((SRC + LEN + 1048576)) "$img"
+            truncate -s $((SRC + LEN + 8 * 1048576)) "$img"
             printf 'label: dos\nstart=63, size=%d, type=83\n' $((LEN / 512)) |
                 sfdisk -q "$img" >/dev/null
             mkfs.ext4 -q -F -E offset=$SRC -d "$tree" "$img" $((LEN / 1024))k
@@ -156,10 +156,14 @@ prepare() {
     esac
 }
 
-# A fresh copy of the case's image, attached; prints the loop device.
+# A fresh copy of the case's image, attached with its partition nodes (as a real disk has
+# them); prints the loop device.
 fresh() {
+    local dev
     cp --sparse=always "$WORK/$1.img" "$WORK/run.img"
-    attach "$WORK/run.img"
+    dev=$(attach "$WORK/run.img")
+    partx -a "$dev" 2>/dev/null || true
+    echo "$dev"
 }
 
 check_result() { # CASE LOOP: the moved data is intact at DST
@@ -204,9 +208,9 @@ for name in "${CASE_LIST[@]}"; do
                     { cat "$WORK/realign.log" >&2; FAILED=1; } ;;
             engine-noverify)
                 "$BENCH" "$dev" "$SRC" "$DST" "$LEN" --no-verify --journal "$WORK/engine.journal" \
-                    ${FS:+--fs "$FS"} >/dev/null 2>&1 || { echo "  !! move-bench failed" >&2; FAILED=1; } ;;
+                    ${FS:+--fs "$FS"} >"$WORK/engine.out" 2>&1 || { echo "  !! move-bench failed" >&2; FAILED=1; } ;;
             engine-unsafe)
-                "$BENCH" "$dev" "$SRC" "$DST" "$LEN" --unsafe ${FS:+--fs "$FS"} >/dev/null 2>&1 ||
+                "$BENCH" "$dev" "$SRC" "$DST" "$LEN" --unsafe ${FS:+--fs "$FS"} >"$WORK/engine.out" 2>&1 ||
                     { echo "  !! move-bench failed" >&2; FAILED=1; } ;;
             sfdisk)
                 echo "1 : start=$SFDISK_START" |
@@ -222,8 +226,12 @@ for name in "${CASE_LIST[@]}"; do
             esac
             t1=$(now)
             seconds=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')
-            if [ "$tool" = realign ] && [ -n "$FS" ]; then
-                bytes=$(sed -n 's/.*moving the \([0-9]*\) bytes in use.*/\1/p' "$WORK/realign.log" | head -1)
+            # Bytes actually copied, where only the used blocks were.
+            if [ -n "$FS" ]; then
+                case $tool in
+                realign*) bytes=$(sed -n 's/.*moving the \([0-9]*\) bytes in use.*/\1/p' "$WORK/realign.log" | head -1) ;;
+                engine-*) bytes=$(sed -n 's/.*move-bench: [0-9]* used extents, \([0-9]*\) of.*/\1/p' "$WORK/engine.out" | head -1) ;;
+                esac
                 bytes=${bytes:-$LEN}
             fi
             record "$name" "$tool" "$run" "$seconds" "$bytes"
