@@ -1526,10 +1526,6 @@ Nichts ist verloren: Das Journal %3 hält fest, wie weit es kam. Bis es abgeschl
         <translation>Beim Neuausrichten werden die Daten jeder Partition zur nächsten Grenze verschoben, die zum Laufwerk passt; Größe und Inhalt bleiben erhalten. Ein Journal außerhalb der Partition hält jeden Schritt fest, sodass ein Absturz oder Stromausfall mittendrin nichts kostet: Partwise schließt das Verschieben ab, wenn der Datenträger das nächste Mal geöffnet wird.</translation>
     </message>
     <message>
-        <source>%1 — %2 sectors of %3 bytes; the drive works in %4 physical sectors.</source>
-        <translation>%1 — %2 Sektoren zu %3 Bytes; das Laufwerk arbeitet mit physischen Sektoren zu %4.</translation>
-    </message>
-    <message>
         <source>&lt;b&gt;%1&lt;/b&gt;, at sector %2, %3.</source>
         <translation>&lt;b&gt;%1&lt;/b&gt;, ab Sektor %2, %3.</translation>
     </message>
@@ -1552,6 +1548,10 @@ Nichts ist verloren: Das Journal %3 hält fest, wie weit es kam. Bis es abgeschl
     <message>
         <source>No partition on this disk is misaligned. %1 partitions start on a physical sector but not on the %2 grain (outlined in amber); moving them is optional.</source>
         <translation>Keine Partition auf diesem Datenträger ist falsch ausgerichtet. %1 Partitionen beginnen auf einem physischen Sektor, aber nicht auf dem Raster von %2 (bernsteinfarben umrandet); sie zu verschieben ist optional.</translation>
+    </message>
+    <message>
+        <source>%1 — %2, %3-byte sectors, checked against %4 physical sectors.</source>
+        <translation>%1 — %2, Sektoren zu %3 Bytes, geprüft gegen physische Sektoren zu %4.</translation>
     </message>
 </context>
 <context>
