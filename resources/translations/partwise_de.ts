@@ -1460,7 +1460,7 @@ Die Partitionstabelle wird vorher gesichert; das Protokoll sagt, wo und wie sie 
     <name>RealignController</name>
     <message>
         <source>Rea&amp;lign…</source>
-        <translation>Neu &amp;ausrichten…</translation>
+        <translation>Neu ausr&amp;ichten…</translation>
     </message>
     <message>
         <source>Move misaligned partitions to the grain, keeping their data</source>
