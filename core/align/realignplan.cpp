@@ -116,7 +116,22 @@ RealignPlan planRealignment(const DiskLayout &layout, const AlignmentGeometry &g
         return n;
     };
 
+    auto baseMove = [](const PartitionInfo &p) {
+        PartitionMove m;
+        m.number = p.number;
+        m.kind = p.kind;
+        m.filesystem = p.filesystem;
+        m.label = p.label;
+        m.uuid = p.uuid;
+        m.oldStart = p.startSector;
+        m.oldEnd = p.endSector;
+        m.recreateSwap = p.filesystem == QLatin1String("swap");
+        return m;
+    };
+
     QList<PartitionMove> decided;
+    // Partitions without room in the first pass, in disk order, with the reason they stay.
+    QList<QPair<int, QString>> deferred;
     for (int i = parts.size() - 1; i >= 0; --i) {
         const PartitionInfo &p = parts[i];
         if (!wanted(p))
@@ -134,15 +149,7 @@ RealignPlan planRealignment(const DiskLayout &layout, const AlignmentGeometry &g
             continue;
         }
         const Neighbours n = neighbours(i);
-        PartitionMove m;
-        m.number = p.number;
-        m.kind = p.kind;
-        m.filesystem = p.filesystem;
-        m.label = p.label;
-        m.uuid = p.uuid;
-        m.oldStart = p.startSector;
-        m.oldEnd = p.endSector;
-        m.recreateSwap = p.filesystem == QLatin1String("swap");
+        PartitionMove m = baseMove(p);
         const qint64 down = roundDown(p.startSector, unit, phase);
         if (up + len - 1 <= n.highest) {
             m.newStart = up;
@@ -154,34 +161,52 @@ RealignPlan planRealignment(const DiskLayout &layout, const AlignmentGeometry &g
             const qint64 room = n.highest - up + 1;
             const qint64 missing = len - room;
             if (room <= 0 || missing * g.logicalSectorSize > kMaxShrinkBytes) {
-                plan.skipped << RealignSkip{
-                    p.number,
-                    QStringLiteral(
-                        "there is no free space next to it to move into; free at least %1 sectors "
-                        "after it (shrink or move the next partition) and try again")
-                        .arg(missing > 0 ? missing : unit)};
+                deferred.prepend(
+                    {i, QStringLiteral("there is no free space next to it to move into; free at "
+                                       "least %1 sectors after it (shrink or move the next "
+                                       "partition) and try again")
+                            .arg(missing > 0 ? missing : unit)});
                 continue;
             }
             if (!m.recreateSwap && !canShrinkFilesystem(p.filesystem)) {
-                plan.skipped << RealignSkip{
-                    p.number,
-                    p.filesystem == QLatin1String("xfs")
-                        ? QStringLiteral("it needs %1 more sectors than the free space holds and "
-                                         "XFS cannot shrink; free space after it, or back it up, "
-                                         "recreate it aligned and restore")
-                              .arg(missing)
-                        : QStringLiteral(
-                              "it needs %1 more sectors than the free space holds and Partwise "
-                              "cannot shrink %2 filesystems; free space after it first")
-                              .arg(missing)
-                              .arg(p.filesystem.isEmpty() ? QStringLiteral("unknown")
-                                                          : p.filesystem)};
+                deferred.prepend(
+                    {i,
+                     p.filesystem == QLatin1String("xfs")
+                         ? QStringLiteral("it needs %1 more sectors than the free space holds and "
+                                          "XFS cannot shrink; free space after it, or back it up, "
+                                          "recreate it aligned and restore")
+                               .arg(missing)
+                         : QStringLiteral(
+                               "it needs %1 more sectors than the free space holds and Partwise "
+                               "cannot shrink %2 filesystems; free space after it first")
+                               .arg(missing)
+                               .arg(p.filesystem.isEmpty() ? QStringLiteral("unknown")
+                                                           : p.filesystem)});
                 continue;
             }
             m.newStart = up;
             m.newEnd = n.highest;
             m.shrinkSectors = m.recreateSwap ? 0 : missing;
         }
+        plannedStart[i] = m.newStart;
+        plannedEnd[i] = m.newEnd;
+        decided << m;
+    }
+
+    // A chain of adjacent partitions with free space only before it moves down, first first:
+    // the pass above planned each one while the one before it still sat in the way. Now that
+    // those are planned, a partition stuck above may follow them down.
+    for (const auto &[i, reason] : deferred) {
+        const PartitionInfo &p = parts[i];
+        const Neighbours n = neighbours(i);
+        const qint64 down = roundDown(p.startSector, unit, phase);
+        if (down < n.lowest || down >= p.startSector) {
+            plan.skipped << RealignSkip{p.number, reason};
+            continue;
+        }
+        PartitionMove m = baseMove(p);
+        m.newStart = down;
+        m.newEnd = down + p.lengthSectors() - 1;
         plannedStart[i] = m.newStart;
         plannedEnd[i] = m.newEnd;
         decided << m;
