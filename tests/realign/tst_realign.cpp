@@ -147,6 +147,22 @@ Layout gptShrink()
     return l;
 }
 
+// A chain with free space only before it: FAT 5 sectors past the grain, XFS right behind it up
+// to the last usable sector. Neither can move up or shrink; both follow each other down.
+Layout gptDownChain()
+{
+    Layout l;
+    l.name = QStringLiteral("gpt-down-chain");
+    l.diskSectors = 340006; // the last usable sector is XFS's last
+    l.parts = {{1, QStringLiteral("vfat"), QStringLiteral("PWDCH1"), 4101, 131072},
+               {2, QStringLiteral("xfs"), QStringLiteral("pwdch2"), 135173, 204800}};
+    l.script = QStringLiteral("label: gpt\nfirst-lba: 34\n");
+    for (const PartSpec &p : l.parts)
+        l.script +=
+            QStringLiteral("start=%1, size=%2, type=%3\n").arg(p.start).arg(p.size).arg(kLinuxGuid);
+    return l;
+}
+
 bool copySparse(const QString &from, const QString &to, QString *error)
 {
     QFile::remove(to);
@@ -243,7 +259,7 @@ void TestRealign::initTestCase()
     m_expected = treeSha256(m_source, &error);
     QVERIFY2(error.isEmpty(), qPrintable(error));
     QCOMPARE(m_expected.size(), 401);
-    for (const Layout &l : {mbrLegacy(), gptLegacy(), mbrDown(), gptShrink()})
+    for (const Layout &l : {mbrLegacy(), gptLegacy(), mbrDown(), gptShrink(), gptDownChain()})
         QVERIFY2(buildTemplate(l, &error), qPrintable(l.name + QStringLiteral(": ") + error));
 }
 
@@ -423,6 +439,7 @@ void TestRealign::realignImage_data()
     QTest::newRow("gpt-legacy") << QStringLiteral("gpt-legacy");
     QTest::newRow("mbr-down") << QStringLiteral("mbr-down");
     QTest::newRow("gpt-shrink") << QStringLiteral("gpt-shrink");
+    QTest::newRow("gpt-down-chain") << QStringLiteral("gpt-down-chain");
 }
 
 void TestRealign::realignImage()
@@ -568,6 +585,8 @@ void TestRealign::killAndResume_data()
         QTest::addRow("gpt-loop-%d", i) << QStringLiteral("gpt-legacy") << true << i;
     }
     QTest::addRow("down-loop-0") << QStringLiteral("mbr-down") << true << 0;
+    QTest::addRow("down-chain-image-0") << QStringLiteral("gpt-down-chain") << false << 0;
+    QTest::addRow("down-chain-image-1") << QStringLiteral("gpt-down-chain") << false << 1;
     // The shrink runs resize2fs and ntfsresize before the move; kills land there too.
     for (int i = 0; i < 3; ++i)
         QTest::addRow("shrink-image-%d", i) << QStringLiteral("gpt-shrink") << false << i;
