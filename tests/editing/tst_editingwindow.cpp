@@ -1,6 +1,7 @@
 // The editing half inside Partwise's real main window: a new user's session on a practice image
 // (GPT, three aligned partitions ext4, vfat and swap, Apply), checked with sfdisk, sgdisk,
 // parted and blkid, and the same layout from the saved plan through `partwise-cli apply`.
+#include "diskmapwidget.h"
 #include "editing/applydialog.h"
 #include "editing/createpartitiondialog.h"
 #include "editing/editingcontroller.h"
@@ -25,6 +26,7 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTimer>
+#include <QTreeView>
 #include <QtTest>
 
 #include <functional>
@@ -156,6 +158,13 @@ void EditingWindowTest::newUserCreatesThreeAlignedPartitions()
     QVERIFY(waitShown(window, img, shown));
     QVERIFY(window.menuBar()->actions().size() >= 2);
     QCOMPARE(window.menuBar()->actions().at(1)->menu(), editing->editMenu());
+    // The map and the list offer the same operations as their context menu.
+    for (QWidget *view : {static_cast<QWidget *>(window.diskMap()),
+                          static_cast<QWidget *>(window.partitionView())}) {
+        QCOMPARE(view->contextMenuPolicy(), Qt::ActionsContextMenu);
+        QVERIFY(view->actions().contains(editing->action(EditingController::Action::Create)));
+        QVERIFY(view->actions().contains(editing->action(EditingController::Action::Delete)));
+    }
 
     // New Partition Table… → GPT (the default).
     {
