@@ -492,6 +492,9 @@ MoveOutcome DataMover::execute(BlockIo &device, MoveJournal &journal, const Move
         if (const int code = device.sync())
             return writeFailed(plan.chunks.back(), code);
     }
+    // Every read has completed: verification needs the memory for its own buffers.
+    second = AlignedBuffer();
+    third = AlignedBuffer();
     if (const int code = journal.writeRecord(journal.copyFinishedSequence(), 0, buffer, 0))
         return stopped(MoveOutcome::Status::IoError,
                        QStringLiteral("Writing the move journal %1 failed: %2. The data is "
