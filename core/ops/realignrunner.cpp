@@ -136,7 +136,13 @@ private:
                     .arg(m.newStart)
                     .arg(m.newEnd));
             if (m.shrinkSectors > 0 && !shrink(m, error)) {
-                *resumable = false;
+                // The journal stays, so say how to go on: retry once the cause is fixed, or
+                // give up on this partition (the ones before it are done).
+                *error += QStringLiteral(" Fix that and run `partwise-cli resume --journal %1 %2` "
+                                         "to retry, or delete %1 to leave partition %3 and the "
+                                         "ones after it where they are.")
+                              .arg(m_path, m_journal.target)
+                              .arg(m.number);
                 return false;
             }
             return advance(i, Phase::Shrunk, error);
@@ -162,7 +168,10 @@ private:
             return advance(i, Phase::TableUpdated, error);
         case Phase::TableUpdated:
             if (!finishFilesystem(m, error)) {
-                *resumable = false;
+                // Resume redoes this step (and the check) before it goes on.
+                *error += QStringLiteral(" Repair the filesystem with its own tool, then run "
+                                         "`partwise-cli resume --journal %1 %2` to continue.")
+                              .arg(m_path, m_journal.target);
                 return false;
             }
             return advance(i, Phase::Done, error);
