@@ -2,6 +2,7 @@
 
 #include "device/busycheck.h"
 #include "device/loopattachment.h"
+#include "device/writeprotection.h"
 #include "fs/filesystemformatter.h"
 #include "fs/filesystemposition.h"
 #include "fs/filesystemresize.h"
@@ -17,38 +18,12 @@
 
 #include <QFile>
 
-#include <fcntl.h>
-#include <linux/fs.h>
-#include <sys/ioctl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 using partwise::move::DataMover;
 using partwise::move::MoveOutcome;
 using partwise::move::MoveProgress;
 using partwise::move::MoveRequest;
 
 namespace {
-
-// Whether the target refuses writes. access() only sees file permissions, which root always
-// passes; a read-only block device (`losetup -r`, a write-protected card) says so through
-// BLKROGET.
-bool targetIsReadOnly(const QString &target)
-{
-    const QByteArray path = target.toLocal8Bit();
-    if (::access(path.constData(), W_OK) != 0)
-        return true;
-    const int fd = ::open(path.constData(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return false; // reading the disk already succeeded; let the writes report the problem
-    struct stat st;
-    int readOnly = 0;
-    const bool isBlock = ::fstat(fd, &st) == 0 && S_ISBLK(st.st_mode);
-    if (isBlock && ::ioctl(fd, BLKROGET, &readOnly) != 0)
-        readOnly = 0;
-    ::close(fd);
-    return readOnly != 0;
-}
 
 // What a typical disk sustains moving data (a read and a write per byte); only for estimates.
 constexpr double kAssumedBytesPerSecond = 100.0 * (1 << 20);
@@ -297,10 +272,13 @@ private:
         }
         if (!outcome.ok()) {
             *resumable = outcome.resumable() || QFile::exists(dataJournal);
-            *error = QStringLiteral("Partition %1: %2").arg(m.number).arg(outcome.message);
-            if (*resumable)
-                *error += QStringLiteral(" Run `partwise-cli resume --journal %1 %2` to finish.")
-                              .arg(m_path, m_journal.target);
+            // The mover names its own journal; the person resumes the whole realignment.
+            const QString ours = DataMover::resumeCommand(m_path, m_journal.target);
+            QString message = outcome.message;
+            message.replace(DataMover::resumeCommand(dataJournal, m_journal.target), ours);
+            *error = QStringLiteral("Partition %1: %2").arg(m.number).arg(message);
+            if (*resumable && !message.contains(ours))
+                *error += QStringLiteral(" Run `%1` to finish.").arg(ours);
             return false;
         }
         log(QStringLiteral("  copied %1 bytes in %2 s")
@@ -459,7 +437,7 @@ RealignResult runRealignment(const QString &target, const PreparedRealign &prepa
         result.resumable = true;
         return result;
     }
-    if (prepared.layout.device.readOnly || targetIsReadOnly(target)) {
+    if (prepared.layout.device.readOnly || isWriteProtected(target)) {
         result.error = QStringLiteral("%1 is read-only; nothing was changed.").arg(target);
         return result;
     }
@@ -512,7 +490,7 @@ RealignResult resumeRealignment(const QString &target, const QString &journalPat
     if (!RealignJournal::load(path, &journal, &result.error))
         return result;
     journal.target = target; // a loop device may come back under another name
-    if (targetIsReadOnly(target)) {
+    if (isWriteProtected(target)) {
         result.error = QStringLiteral("%1 is read-only; nothing was changed. Make it writable and "
                                       "run `partwise-cli resume --journal %2 %1` again.")
                            .arg(target, path);

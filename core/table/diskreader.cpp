@@ -2,6 +2,7 @@
 
 #include "device/imagesectorsize.h"
 #include "device/topologyprobe.h"
+#include "device/writeprotection.h"
 #include "fs/filesystemprobe.h"
 #include "table/parteddevice.h"
 #include "table/partedlayout.h"
@@ -96,7 +97,7 @@ DiskReadResult readDisk(const QString &path, const DiskReadOptions &options)
     DiskLayout &layout = result.layout;
     layout.device.path = path;
     layout.device.isImage = isImage;
-    layout.device.readOnly = ::access(path.toLocal8Bit().constData(), W_OK) != 0;
+    layout.device.readOnly = isWriteProtected(path);
 
     PartedSession session;
     const qint64 imageSectorSize = !isImage                       ? 0
