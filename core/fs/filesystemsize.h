@@ -11,9 +11,10 @@
 // node and offset 0. Nothing when the tool cannot tell (or needs a device node we don't have).
 struct FilesystemLocation
 {
-    QString path;      // partition node, or the image file
-    qint64 offset = 0; // the filesystem's first byte inside `path`
-    bool isImage = false;
+    QString path;         // partition node, or the image file
+    qint64 offset = 0;    // the filesystem's first byte inside `path`
+    bool isImage = false; // addressed by offset inside `path` (an image, or a disk without
+                          // partition nodes)
 };
 
 std::optional<qint64> filesystemSizeBytes(const FilesystemLocation &where,

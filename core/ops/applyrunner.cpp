@@ -8,6 +8,7 @@
 #include "fs/filesystemsize.h"
 #include "fs/filesystemtools.h"
 #include "ops/operationpreview.h"
+#include "ops/partitionaccess.h"
 #include "ops/realignrunner.h"
 #include "ops/tablebackup.h"
 #include "ops/tableeditor.h"
@@ -100,10 +101,7 @@ private:
         }
         const qint64 oldBytes = old->lengthSectors() * ss;
         const qint64 newBytes = (newEnd - newStart + 1) * ss;
-        FilesystemLocation where;
-        where.isImage = before.device.isImage;
-        where.path = where.isImage ? m_target : old->devicePath;
-        where.offset = where.isImage ? old->startSector * ss : 0;
+        FilesystemLocation where = partitionLocation(before, old->startSector, op.number);
         const qint64 fsBytes = filesystemSizeBytes(where, old->filesystem).value_or(oldBytes);
         if (newBytes < fsBytes && !canShrinkUnmounted(old->filesystem)) {
             *error =
@@ -142,7 +140,7 @@ private:
                 *error = moved.error;
                 return false;
             }
-            where.offset = where.isImage ? newStart * ss : 0;
+            where.offset = newStart * ss;
         } else {
             if (newBytes < fsBytes &&
                 !resized(resizeFilesystem(where, oldBytes, old->filesystem, newBytes), error))
@@ -158,12 +156,10 @@ private:
                         .arg(old->filesystem));
                 return true;
             }
-            if (!where.isImage) {
-                DiskLayout after;
-                if (!read(&after, error))
-                    return false;
-                where.path = after.partitionByNumber(op.number)->devicePath;
-            }
+            DiskLayout after;
+            if (!read(&after, error))
+                return false;
+            where = partitionLocation(after, newStart, op.number);
             return resized(resizeFilesystem(where, newBytes, old->filesystem, newBytes), error);
         }
         if (old->filesystem == QLatin1String("swap") && newStart == old->startSector &&
@@ -212,8 +208,9 @@ private:
         req.filesystem = op.filesystem;
         req.label = op.label;
         req.uuid = uuid;
-        req.targetIsImage = layout.device.isImage;
-        req.target = req.targetIsImage ? m_target : p.devicePath;
+        const FilesystemLocation where = partitionLocation(layout, p.startSector, number);
+        req.targetIsImage = where.isImage;
+        req.target = where.path;
         req.offsetBytes = p.startSector * ss;
         req.sizeBytes = p.lengthSectors() * ss;
         req.startSector = p.startSector;
@@ -234,8 +231,9 @@ private:
         PartitionInfo p;
         if (!partition(number, &layout, &p, error))
             return false;
-        if (!layout.device.isImage)
-            return action(p.devicePath, p);
+        const FilesystemLocation where = partitionLocation(layout, p.startSector, number);
+        if (!where.isImage)
+            return action(where.path, p);
         const qint64 ss = layout.device.topology.logicalSectorSize;
         LoopAttachment loop(m_target, p.startSector * ss, p.lengthSectors() * ss, readOnly);
         if (!loop.ok()) {

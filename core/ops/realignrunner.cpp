@@ -11,6 +11,7 @@
 #include "fs/usedblocks.h"
 #include "move/DataMover.h"
 #include "move/MoveJournal.h"
+#include "ops/partitionaccess.h"
 #include "ops/realignjournal.h"
 #include "ops/tablebackup.h"
 #include "ops/tableeditor.h"
@@ -88,15 +89,7 @@ private:
 
     FilesystemLocation location(qint64 startSector, const DiskLayout &layout, int number) const
     {
-        FilesystemLocation where;
-        where.isImage = layout.device.isImage;
-        if (where.isImage) {
-            where.path = m_journal.target;
-            where.offset = startSector * ss();
-        } else if (const PartitionInfo *p = layout.partitionByNumber(number)) {
-            where.path = p->devicePath;
-        }
-        return where;
+        return partitionLocation(layout, startSector, number);
     }
 
     bool step(int i, QString *error, bool *resumable)
@@ -281,9 +274,8 @@ private:
                 *error += QStringLiteral(" Run `%1` to finish.").arg(ours);
             return false;
         }
-        log(QStringLiteral("  copied %1 bytes in %2 s")
-                .arg(outcome.bytesCopied)
-                .arg(outcome.seconds, 0, 'f', 1));
+        // bytesCopied counts every write, journal copies included: report time only.
+        log(QStringLiteral("  moved in %1 s").arg(outcome.seconds, 0, 'f', 1));
         return true;
     }
 
@@ -310,10 +302,9 @@ private:
     ToolResult onDeviceNode(const PartitionMove &m, const DiskLayout &layout, bool readOnly,
                             Action action)
     {
-        if (!layout.device.isImage) {
-            const PartitionInfo *p = layout.partitionByNumber(m.number);
-            return action(p ? p->devicePath : QString());
-        }
+        const FilesystemLocation where = location(m.newStart, layout, m.number);
+        if (!where.isImage)
+            return action(where.path);
         LoopAttachment loop(m_journal.target, m.newStart * ss(), m.newLength() * ss(), readOnly);
         if (!loop.ok())
             return ToolResult{false, -1, QString(), QString(), loop.error()};
