@@ -47,6 +47,10 @@ void fillUsableRange(PedDisk *disk, DiskLayout &layout)
 {
     layout.firstUsableSector = 0;
     layout.lastUsableSector = disk->dev->length - 1;
+    // Only a GPT reserves the end of the disk (its backup). On MBR libparted marks the tail
+    // after the last partition as metadata when it is short of an alignment unit, but a
+    // partition may still use it.
+    const bool tailIsReserved = qstrcmp(disk->type->name, "gpt") == 0;
     bool leading = true;
     for (PedPartition *p = ped_disk_next_partition(disk, nullptr); p;
          p = ped_disk_next_partition(disk, p)) {
@@ -55,7 +59,7 @@ void fillUsableRange(PedDisk *disk, DiskLayout &layout)
         const bool meta = p->type & PED_PARTITION_METADATA;
         if (leading && meta)
             layout.firstUsableSector = p->geom.end + 1;
-        else if (meta && p->geom.end >= disk->dev->length - 1)
+        else if (meta && tailIsReserved && p->geom.end >= disk->dev->length - 1)
             layout.lastUsableSector = p->geom.start - 1;
         if (!meta)
             leading = false;
