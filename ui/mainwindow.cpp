@@ -4,6 +4,7 @@
 #include "disklistmodel.h"
 #include "diskmapwidget.h"
 #include "diskservice.h"
+#include "editing/mainwindowediting.h"
 #include "infopanel.h"
 #include "mapexporter.h"
 #include "partitionmodel.h"
@@ -60,6 +61,7 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
 
     createCentralArea();
     createActions();
+    installEditing(this); // Edit menu, pending-operations dock, the queue previewed on the map
 
     connect(m_service, &DiskService::disksListed, this, [this](const QStringList &paths) {
         m_disks->setDisks(paths);

@@ -5,7 +5,6 @@
 #include "editing/applydialog.h"
 #include "editing/createpartitiondialog.h"
 #include "editing/editingcontroller.h"
-#include "editing/mainwindowediting.h"
 #include "editing/operationdialogs.h"
 #include "editing/pendingoperations.h"
 #include "mainwindow.h"
@@ -148,9 +147,7 @@ void EditingWindowTest::newUserCreatesThreeAlignedPartitions()
 {
     const QString img = blankImage(m_dir, QStringLiteral("practice.img"), 256 * kMiB);
     MainWindow window;
-    auto *editing = window.findChild<EditingController *>();
-    if (!editing) // MainWindow not wired yet: install it the way MainWindow does
-        editing = installEditing(&window);
+    auto *editing = window.findChild<EditingController *>(); // MainWindow installs it
     QVERIFY(editing);
     QSignalSpy shown(&window, &MainWindow::diskShown);
     window.show();
@@ -299,8 +296,7 @@ void EditingWindowTest::closingAsksAboutPendingOperations()
     const QString img = blankImage(m_dir, QStringLiteral("close.img"), 64 * kMiB);
     MainWindow window;
     auto *editing = window.findChild<EditingController *>();
-    if (!editing)
-        editing = installEditing(&window);
+    QVERIFY(editing);
     QSignalSpy shown(&window, &MainWindow::diskShown);
     window.show();
     window.openImage(img);
@@ -334,8 +330,7 @@ void EditingWindowTest::policyChangeKeepsPreviewAndSelection()
     const QString img = blankImage(m_dir, QStringLiteral("policy.img"), 128 * kMiB);
     MainWindow window;
     auto *editing = window.findChild<EditingController *>();
-    if (!editing)
-        editing = installEditing(&window);
+    QVERIFY(editing);
     QSignalSpy shown(&window, &MainWindow::diskShown);
     window.show();
     window.openImage(img);
