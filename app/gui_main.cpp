@@ -1,6 +1,5 @@
 // partwise: the desktop window. Parses the command line and opens the window; everything
 // else lives in ui/.
-#include "editing/mainwindowediting.h"
 #include "mainwindow.h"
 #include "realign/mainwindowrealign.h"
 #include "uiresources.h"
@@ -144,7 +143,6 @@ int main(int argc, char **argv)
     }
 
     MainWindow window;
-    installEditing(&window); // the Edit menu, pending operations and Apply
     installRealign(&window); // Realign…, the banner, finishing interrupted realignments
     window.show();
 

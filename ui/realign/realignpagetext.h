@@ -1,0 +1,22 @@
+#pragma once
+
+// Small pieces the realignment wizard's pages share: texts and label factories.
+#include "align/alignmentpolicy.h"
+
+#include <QString>
+
+class QLabel;
+
+namespace realigntext {
+
+constexpr qint64 kMiB = qint64(1) << 20;
+constexpr qint64 kFourK = 4096;
+constexpr int kBarSteps = 1000;
+
+QLabel *wrappingLabel(const QString &text = QString());
+QString filesystemText(const QString &filesystem);
+QString partitionTitle(int number, const QString &filesystem, const QString &label);
+QString grainName(qint64 bytes);
+AlignmentPolicy withGrain(AlignmentPolicy policy, qint64 grain);
+
+} // namespace realigntext

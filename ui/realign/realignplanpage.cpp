@@ -1,0 +1,261 @@
+#include "realign/realignpages.h"
+
+#include "align/alignmentgeometry.h"
+#include "align/misalignmentreport.h"
+#include "alignmentstyle.h"
+#include "diskmapwidget.h"
+#include "ops/realigncommand.h"
+#include "ops/tablebackup.h"
+#include "partitionmodel.h"
+#include "realign/realignpagetext.h"
+#include "realign/realignwizard.h"
+#include "realign/realignworker.h"
+#include "report/humansize.h"
+
+#include <QButtonGroup>
+#include <QCheckBox>
+#include <QCoreApplication>
+#include <QFile>
+#include <QFontDatabase>
+#include <QGridLayout>
+#include <QGroupBox>
+#include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QRadioButton>
+#include <QScrollArea>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+
+using namespace realigntext;
+
+enum PlanColumn {
+    PlanPartition,
+    PlanOldStart,
+    PlanOldEnd,
+    PlanNewStart,
+    PlanNewEnd,
+    PlanBytes,
+    PlanNote,
+    PlanColumnCount
+};
+
+RealignPlanPage::RealignPlanPage(RealignWizard *wizard) : m_wizard(wizard)
+{
+    setObjectName(QStringLiteral("realignPlanPage"));
+    setTitle(tr("The plan"));
+    setSubTitle(tr("Nothing has been written yet. Check the plan, then start it with Realign."));
+    setCommitPage(true);
+    setButtonText(QWizard::CommitButton, tr("&Realign"));
+    auto *layout = new QVBoxLayout(this);
+    m_status = wrappingLabel();
+    m_status->setObjectName(QStringLiteral("planStatus"));
+    layout->addWidget(m_status);
+    m_moves = new QTreeWidget;
+    m_moves->setObjectName(QStringLiteral("planTable"));
+    m_moves->setAccessibleName(tr("Planned moves"));
+    m_moves->setRootIsDecorated(false);
+    m_moves->setColumnCount(PlanColumnCount);
+    m_moves->setHeaderLabels({tr("Partition"), tr("Old start"), tr("Old end"), tr("New start"),
+                              tr("New end"), tr("To move"), tr("Note")});
+    m_moves->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_moves->header()->setStretchLastSection(true);
+    layout->addWidget(m_moves);
+    m_summary = wrappingLabel();
+    m_summary->setObjectName(QStringLiteral("planSummary"));
+    layout->addWidget(m_summary);
+    m_stays = wrappingLabel();
+    m_stays->setObjectName(QStringLiteral("planStays"));
+    layout->addWidget(m_stays);
+
+    m_needs = new QGroupBox(tr("Before you start"));
+    auto *needsLayout = new QVBoxLayout(m_needs);
+    auto *busyRow = new QHBoxLayout;
+    m_busyLabel = wrappingLabel();
+    m_busyLabel->setObjectName(QStringLiteral("planBusy"));
+    busyRow->addWidget(m_busyLabel, 1);
+    m_recheck = new QPushButton(tr("Check &Again"));
+    m_recheck->setObjectName(QStringLiteral("planRecheck"));
+    m_recheck->setVisible(false);
+    busyRow->addWidget(m_recheck, 0, Qt::AlignTop);
+    needsLayout->addLayout(busyRow);
+    m_advice = wrappingLabel();
+    m_advice->setObjectName(QStringLiteral("planBackupAdvice"));
+    needsLayout->addWidget(m_advice);
+    m_backup = new QCheckBox(tr("I have a &backup or accept the risk"));
+    m_backup->setObjectName(QStringLiteral("backupConfirm"));
+    needsLayout->addWidget(m_backup);
+    layout->addWidget(m_needs);
+    layout->addStretch(1);
+
+    connect(m_backup, &QCheckBox::toggled, this, &RealignPlanPage::completeChanged);
+    connect(m_recheck, &QPushButton::clicked, this, &RealignPlanPage::startPlanning);
+    connect(m_wizard->worker(), &RealignWorker::prepared, this, &RealignPlanPage::onPrepared);
+}
+
+void RealignPlanPage::initializePage()
+{
+    startPlanning();
+}
+
+void RealignPlanPage::startPlanning()
+{
+    m_ready = false;
+    m_moves->clear();
+    m_summary->clear();
+    m_stays->clear();
+    m_busyLabel->clear();
+    m_recheck->setVisible(false);
+    showParts();
+    m_status->setStyleSheet(QString());
+    m_status->setText(tr("Reading %1 and planning…").arg(m_wizard->setup().target));
+    m_advice->setText(
+        tr("Moving a partition rewrites its data in place. Partwise saves the partition table to "
+           "%1 first and journals every step, but a failing drive or a bug can still lose data: "
+           "back up what you cannot replace before you start.")
+            .arg(m_wizard->setup().options.backupRoot.isEmpty()
+                     ? defaultBackupRoot()
+                     : m_wizard->setup().options.backupRoot));
+    emit completeChanged();
+    if (m_wizard->worker()->isBusy()) {
+        m_planAgain = true; // an older plan is still being made; plan again when it is in
+        return;
+    }
+    m_wizard->worker()->prepare(m_wizard->setup().target, m_wizard->runOptions(),
+                                m_wizard->request());
+}
+
+void RealignPlanPage::onPrepared(const PreparedRealign &prepared, const QStringList &busy)
+{
+    if (m_planAgain) {
+        m_planAgain = false;
+        m_wizard->worker()->prepare(m_wizard->setup().target, m_wizard->runOptions(),
+                                    m_wizard->request());
+        return;
+    }
+    m_prepared = prepared;
+    m_busy = busy;
+    m_ready = true;
+    if (!prepared.ok) {
+        m_status->setText(tr("Cannot plan the realignment: %1").arg(prepared.error));
+        m_status->setStyleSheet(AlignmentStyle::errorStyleSheet(palette()));
+        showParts();
+        emit completeChanged();
+        emit planReady();
+        return;
+    }
+    const RealignPlan &plan = prepared.plan;
+    const qint64 ss = prepared.layout.device.topology.logicalSectorSize;
+    m_status->setText(
+        plan.moves.isEmpty() ? tr("Nothing can be moved: see why below.")
+        : plan.moves.size() == 1
+            ? tr("1 partition moves to the %1 grain:").arg(grainName(plan.geometry.grainBytes))
+            : tr("%1 partitions move to the %2 grain, in this order:")
+                  .arg(plan.moves.size())
+                  .arg(grainName(plan.geometry.grainBytes)));
+    for (const PartitionMove &m : plan.moves) {
+        auto *item = new QTreeWidgetItem(m_moves);
+        item->setText(PlanPartition, partitionTitle(m.number, m.filesystem, m.label));
+        item->setData(PlanPartition, Qt::UserRole, m.number);
+        item->setText(PlanOldStart, QString::number(m.oldStart));
+        item->setText(PlanOldEnd, QString::number(m.oldEnd));
+        item->setText(PlanNewStart, QString::number(m.newStart));
+        item->setText(PlanNewEnd, QString::number(m.newEnd));
+        item->setText(PlanBytes, humanSize(m.bytesToMove(ss)));
+        for (int c = PlanOldStart; c <= PlanBytes; ++c)
+            item->setTextAlignment(c, Qt::AlignRight | Qt::AlignVCenter);
+        QStringList notes;
+        if (m.recreateSwap)
+            notes << tr("swap: recreated with the same UUID and label, nothing copied");
+        if (m.shrinkSectors > 0)
+            notes << (m.shrinkSectors == 1
+                          ? tr("the filesystem is first shrunk by 1 sector to fit")
+                          : tr("the filesystem is first shrunk by %1 sectors to fit")
+                                .arg(m.shrinkSectors));
+        notes << (m.newStart > m.oldStart
+                      ? tr("moves up %1").arg(humanSize((m.newStart - m.oldStart) * ss))
+                      : tr("moves down %1").arg(humanSize((m.oldStart - m.newStart) * ss)));
+        item->setText(PlanNote, notes.join(QStringLiteral("; ")));
+    }
+    if (!plan.moves.isEmpty())
+        m_summary->setText(tr("%1 to move in all; it takes roughly %2 at 100 MiB/s (the drive "
+                              "decides: a USB stick is slower, an SSD faster).")
+                               .arg(humanSize(plan.totalBytes()),
+                                    realignDurationText(estimateRealignSeconds(plan))));
+    // As tall as its rows (up to a dozen), so the rest of the page stays in view.
+    const int rows = std::clamp(int(plan.moves.size()), 1, 12);
+    const int rowHeight = std::max(m_moves->sizeHintForRow(0), fontMetrics().height() + 4);
+    m_moves->setFixedHeight(m_moves->header()->sizeHint().height() + rows * rowHeight +
+                            2 * m_moves->frameWidth() + 4);
+
+    // What stays, and why: the planner's reasons, then every partition not chosen.
+    QStringList stays;
+    QList<int> accounted;
+    for (const PartitionMove &m : plan.moves)
+        accounted << m.number;
+    for (const RealignSkip &skip : plan.skipped) {
+        stays << tr("Partition %1 stays where it is: %2.").arg(skip.number).arg(skip.reason);
+        accounted << skip.number;
+    }
+    for (const PartitionInfo &p : prepared.layout.partitions()) {
+        if (accounted.contains(p.number))
+            continue;
+        const AlignmentStatus status = judgePartition(p, plan.geometry).status;
+        stays << (status == AlignmentStatus::Container
+                      ? tr("Partition %1 stays: an extended partition only holds the logical "
+                           "ones.")
+                            .arg(p.number)
+                  : status == AlignmentStatus::Aligned
+                      ? tr("Partition %1 stays: it already starts on the grain.").arg(p.number)
+                      : tr("Partition %1 stays: not chosen.").arg(p.number));
+    }
+    m_stays->setText(stays.join(QLatin1Char('\n')));
+
+    if (!busy.isEmpty()) {
+        m_busyLabel->setText(tr("These partitions are in use and must be unmounted (or swapped "
+                                "off) first:\n%1")
+                                 .arg(busy.join(QLatin1Char('\n'))));
+        m_busyLabel->setStyleSheet(AlignmentStyle::errorStyleSheet(palette()));
+        m_recheck->setVisible(true);
+    } else if (!plan.moves.isEmpty()) {
+        m_busyLabel->setText(tr("None of these partitions is mounted or otherwise in use."));
+        m_busyLabel->setStyleSheet(QString());
+    }
+    const QString journal = m_wizard->runOptions().journalPath.isEmpty()
+                                ? RealignJournal::defaultPath(m_wizard->setup().target)
+                                : m_wizard->runOptions().journalPath;
+    if (QFile::exists(journal)) {
+        m_busyLabel->setText(tr("An interrupted realignment of this disk is recorded in %1: "
+                                "finish it first (close this wizard and open the disk again).")
+                                 .arg(journal));
+        m_busyLabel->setStyleSheet(AlignmentStyle::errorStyleSheet(palette()));
+        m_busy << journal;
+    }
+    showParts();
+    emit completeChanged();
+    emit planReady();
+}
+
+void RealignPlanPage::showParts()
+{
+    // Only what has something to say: no empty table or blank lines while planning, and
+    // nothing to prepare for when nothing will move.
+    const bool moves = m_ready && m_prepared.ok && !m_prepared.plan.moves.isEmpty();
+    m_moves->setVisible(moves);
+    m_summary->setVisible(!m_summary->text().isEmpty());
+    m_stays->setVisible(!m_stays->text().isEmpty());
+    m_busyLabel->setVisible(!m_busyLabel->text().isEmpty());
+    m_needs->setVisible(moves);
+}
+
+bool RealignPlanPage::isComplete() const
+{
+    return m_ready && m_prepared.ok && !m_prepared.plan.moves.isEmpty() && m_busy.isEmpty() &&
+           m_backup->isChecked();
+}

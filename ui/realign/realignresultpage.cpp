@@ -1,0 +1,179 @@
+#include "realign/realignpages.h"
+
+#include "align/alignmentgeometry.h"
+#include "align/misalignmentreport.h"
+#include "alignmentstyle.h"
+#include "diskmapwidget.h"
+#include "ops/realigncommand.h"
+#include "ops/tablebackup.h"
+#include "partitionmodel.h"
+#include "realign/realignpagetext.h"
+#include "realign/realignwizard.h"
+#include "realign/realignworker.h"
+#include "report/humansize.h"
+
+#include <QButtonGroup>
+#include <QCheckBox>
+#include <QCoreApplication>
+#include <QFile>
+#include <QFontDatabase>
+#include <QGridLayout>
+#include <QGroupBox>
+#include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QRadioButton>
+#include <QScrollArea>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+
+using namespace realigntext;
+
+RealignResultPage::RealignResultPage(RealignWizard *wizard) : m_wizard(wizard)
+{
+    setObjectName(QStringLiteral("realignResultPage"));
+    setFinalPage(true);
+    // Scrolls rather than squeezes when the text is long (errors, other languages).
+    auto *outer = new QVBoxLayout(this);
+    outer->setContentsMargins(0, 0, 0, 0);
+    auto *scroll = new QScrollArea;
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    outer->addWidget(scroll);
+    auto *body = new QWidget;
+    scroll->setWidget(body);
+    auto *layout = new QVBoxLayout(body);
+    m_outcome = wrappingLabel();
+    m_outcome->setObjectName(QStringLiteral("resultOutcome"));
+    layout->addWidget(m_outcome);
+    m_details = new QPlainTextEdit;
+    m_details->setObjectName(QStringLiteral("resultDetails"));
+    m_details->setReadOnly(true);
+    m_details->setAccessibleName(tr("Details"));
+    m_details->setMaximumHeight(m_details->fontMetrics().lineSpacing() * 5);
+    layout->addWidget(m_details);
+    m_resume = new QPushButton(tr("&Resume Now"));
+    m_resume->setObjectName(QStringLiteral("resumeNowButton"));
+    layout->addWidget(m_resume, 0, Qt::AlignLeft);
+    m_beforeCaption = new QLabel;
+    layout->addWidget(m_beforeCaption);
+    m_before = new RealignMap;
+    m_before->setObjectName(QStringLiteral("beforeMap"));
+    layout->addWidget(m_before);
+    m_afterCaption = new QLabel;
+    layout->addWidget(m_afterCaption);
+    m_after = new RealignMap;
+    m_after->setObjectName(QStringLiteral("afterMap"));
+    layout->addWidget(m_after);
+    m_checksTitle = new QLabel(tr("<b>Checks</b>"));
+    layout->addWidget(m_checksTitle);
+    m_checks = new QTreeWidget;
+    m_checks->setObjectName(QStringLiteral("resultChecks"));
+    m_checks->setAccessibleName(tr("Check results"));
+    m_checks->setRootIsDecorated(false);
+    m_checks->setHeaderHidden(true);
+    m_checks->setMaximumHeight(m_checks->fontMetrics().lineSpacing() * 6);
+    layout->addWidget(m_checks);
+    layout->addStretch(1);
+    connect(m_resume, &QPushButton::clicked, m_wizard, &RealignWizard::resumeNow);
+}
+
+void RealignResultPage::initializePage()
+{
+    const RealignResult result = m_wizard->result();
+    const RealignRunPage *run = m_wizard->runPage();
+    const AlignmentPolicy policy = m_wizard->chosenPolicy();
+    const QString target = m_wizard->setup().target;
+    setTitle(result.ok ? tr("Realignment finished") : tr("Realignment stopped"));
+    m_beforeCaption->setText(m_wizard->isResume()
+                                 ? tr("<b>Before</b> (as the interrupted run left it)")
+                                 : tr("<b>Before</b>"));
+    m_before->setDisk(run->before(), policy);
+    m_afterCaption->setText(result.ok ? tr("<b>After</b>") : tr("<b>Now</b>"));
+    m_after->setDisk(run->after(), policy);
+    if (!run->afterRead())
+        m_after->map()->setMessage(tr("The disk could not be read again."));
+
+    QString text;
+    if (result.ok) {
+        const MisalignmentReport report = analyzeAlignment(run->after(), policy);
+        const int left = report.misalignedCount();
+        text = left == 0 ? tr("No partition on %1 is misaligned any more.").arg(target)
+               : left == 1
+                   ? tr("1 partition on %1 is still misaligned: it was not chosen or could not "
+                        "move.")
+                         .arg(target)
+                   : tr("%1 partitions on %2 are still misaligned: they were not chosen or could "
+                        "not move.")
+                         .arg(left)
+                         .arg(target);
+        setSubTitle(tr("The data was copied, the table updated and each filesystem checked."));
+    } else if (result.resumable) {
+        RealignJournal journal;
+        QString error;
+        int partition = 0;
+        if (RealignJournal::load(result.journalPath, &journal, &error) &&
+            journal.nextUnfinished() >= 0)
+            partition = journal.moves.at(journal.nextUnfinished()).number;
+        text = m_wizard->worker()->cancelRequested()
+                   ? tr("You cancelled the realignment. It stopped at a safe point: nothing is "
+                        "lost.")
+                   : tr("The realignment stopped at a safe point: nothing is lost.");
+        text += QLatin1Char(' ');
+        text += partition > 0 ? tr("Until it is finished, partition %1 should not be used: part "
+                                   "of its data may already be at its new place.")
+                                    .arg(partition)
+                              : tr("Until it is finished, the partition being moved should not "
+                                   "be used.");
+        text += QStringLiteral("\n\n");
+        text += tr("Finish it now with Resume Now, or later: Partwise offers to finish it "
+                   "whenever this disk is opened. From a terminal:\n    partwise-cli resume "
+                   "--journal %1 %2")
+                    .arg(result.journalPath, target);
+        setSubTitle(tr("The realignment can be finished."));
+    } else {
+        text = tr("The realignment failed, and it cannot simply be resumed. The partition table "
+                  "as it was before is saved under %1 (the log on the previous page names the "
+                  "folder); the details say what went wrong.")
+                   .arg(m_wizard->setup().options.backupRoot.isEmpty()
+                            ? defaultBackupRoot()
+                            : m_wizard->setup().options.backupRoot);
+        setSubTitle(tr("The realignment failed."));
+    }
+    m_outcome->setText(text);
+    m_outcome->setStyleSheet(
+        result.ok || result.resumable ? QString() : AlignmentStyle::errorStyleSheet(palette()));
+    m_details->setPlainText(result.error);
+    m_details->setVisible(!result.error.isEmpty());
+    m_checks->clear();
+    for (const QString &check : result.checks) {
+        auto *item = new QTreeWidgetItem(m_checks, {check});
+        const bool clean =
+            check.endsWith(QLatin1String(": clean")) || check.contains(QLatin1String("recreated"));
+        item->setIcon(0, AlignmentStyle::icon(clean ? AlignmentStatus::Aligned
+                                                    : AlignmentStatus::Misaligned));
+    }
+    if (result.checks.isEmpty())
+        new QTreeWidgetItem(m_checks, {result.ok ? tr("No filesystem needed checking.")
+                                                 : tr("No filesystem has been checked yet.")});
+    m_resume->setVisible(!result.ok && result.resumable);
+}
+
+QStringList RealignResultPage::checkLines() const
+{
+    QStringList lines;
+    for (int i = 0; i < m_checks->topLevelItemCount(); ++i)
+        lines << m_checks->topLevelItem(i)->text(0);
+    return lines;
+}
+
+QString RealignResultPage::outcomeText() const
+{
+    return m_outcome->text();
+}

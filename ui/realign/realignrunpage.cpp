@@ -1,0 +1,286 @@
+#include "realign/realignpages.h"
+
+#include "align/alignmentgeometry.h"
+#include "align/misalignmentreport.h"
+#include "alignmentstyle.h"
+#include "diskmapwidget.h"
+#include "ops/realigncommand.h"
+#include "ops/tablebackup.h"
+#include "partitionmodel.h"
+#include "realign/realignpagetext.h"
+#include "realign/realignwizard.h"
+#include "realign/realignworker.h"
+#include "report/humansize.h"
+
+#include <QButtonGroup>
+#include <QCheckBox>
+#include <QCoreApplication>
+#include <QFile>
+#include <QFontDatabase>
+#include <QGridLayout>
+#include <QGroupBox>
+#include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QRadioButton>
+#include <QScrollArea>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+
+using namespace realigntext;
+
+RealignRunPage::RealignRunPage(RealignWizard *wizard) : m_wizard(wizard)
+{
+    setObjectName(QStringLiteral("realignRunPage"));
+    setTitle(tr("Realigning"));
+    auto *layout = new QVBoxLayout(this);
+    m_status = wrappingLabel();
+    m_status->setObjectName(QStringLiteral("runStatus"));
+    layout->addWidget(m_status);
+    m_rowsHost = new QWidget;
+    m_rowsLayout = new QGridLayout(m_rowsHost);
+    m_rowsLayout->setContentsMargins(0, 0, 0, 0);
+    m_rowsLayout->setColumnStretch(1, 1);
+    auto *scroll = new QScrollArea;
+    scroll->setWidget(m_rowsHost);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setMaximumHeight(170);
+    layout->addWidget(scroll);
+    m_log = new QPlainTextEdit;
+    m_log->setObjectName(QStringLiteral("runLog"));
+    m_log->setReadOnly(true);
+    m_log->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_log->setAccessibleName(tr("Realignment log"));
+    m_log->setMaximumBlockCount(5000);
+    layout->addWidget(m_log, 1);
+    m_hint = wrappingLabel(tr("Cancel stops after the chunk being copied; the journal keeps the "
+                              "disk in a state Partwise can finish later."));
+    layout->addWidget(m_hint);
+    // Leaving this page means the work has run: Back on the result page would only confuse.
+    setCommitPage(true);
+    setButtonText(QWizard::CommitButton, tr("&Next >"));
+    RealignWorker *worker = m_wizard->worker();
+    connect(worker, &RealignWorker::logLine, this, &RealignRunPage::appendLog);
+    connect(worker, &RealignWorker::progress, this, &RealignRunPage::onProgress);
+    connect(worker, &RealignWorker::finished, this, &RealignRunPage::onFinished);
+}
+
+void RealignRunPage::initializePage()
+{
+    if (m_started)
+        return; // back from the result page: resumeNow() decides what runs
+    m_started = true;
+    m_resumeNext = m_wizard->isResume();
+    begin();
+}
+
+void RealignRunPage::startResume()
+{
+    m_resumeNext = true;
+    begin();
+}
+
+void RealignRunPage::buildRows(const QList<PartitionMove> &moves, qint64 sectorSize)
+{
+    for (const Row &row : std::as_const(m_rows)) {
+        delete row.name;
+        delete row.bar;
+        delete row.detail;
+    }
+    m_rows.clear();
+    m_sectorSize = sectorSize;
+    for (int i = 0; i < moves.size(); ++i) {
+        const PartitionMove &m = moves.at(i);
+        Row row;
+        row.move = m;
+        row.name = new QLabel(partitionTitle(m.number, m.filesystem, m.label));
+        row.bar = new QProgressBar;
+        row.bar->setObjectName(QStringLiteral("moveProgress%1").arg(i));
+        row.bar->setRange(0, kBarSteps);
+        row.bar->setValue(0);
+        row.bar->setAccessibleName(row.name->text());
+        row.detail =
+            new QLabel(m.recreateSwap ? tr("nothing to copy: swap is recreated") : tr("waiting"));
+        row.detail->setObjectName(QStringLiteral("moveDetail%1").arg(i));
+        row.detail->setMinimumWidth(row.detail->fontMetrics().horizontalAdvance(
+            QStringLiteral("000.0 MiB of 000.0 MiB · 000.0 MiB/s · 00 min 00 s left")));
+        m_rowsLayout->addWidget(row.name, i, 0);
+        m_rowsLayout->addWidget(row.bar, i, 1);
+        m_rowsLayout->addWidget(row.detail, i, 2);
+        m_rows << row;
+    }
+}
+
+void RealignRunPage::begin()
+{
+    m_finished = false;
+    m_running = true;
+    cancelButton()->setEnabled(true);
+    m_hint->setVisible(true);
+    m_status->setStyleSheet(QString());
+    emit completeChanged();
+    const RealignSetup &setup = m_wizard->setup();
+    QString journalPath = setup.resumeJournal;
+    if (journalPath.isEmpty())
+        journalPath = m_wizard->result().journalPath;
+    if (journalPath.isEmpty())
+        journalPath = m_wizard->runOptions().journalPath;
+    if (journalPath.isEmpty())
+        journalPath = RealignJournal::defaultPath(setup.target);
+    if (m_resumeNext) {
+        RealignJournal journal;
+        QString error;
+        if (RealignJournal::load(journalPath, &journal, &error)) {
+            buildRows(journal.moves, journal.sectorSize);
+            for (int i = 0; i < m_rows.size() && i < journal.phases.size(); ++i)
+                if (journal.phases.at(i) == RealignJournal::Phase::Done)
+                    setRowState(i, tr("done"), true);
+        }
+        setTitle(tr("Finishing the interrupted realignment"));
+        m_status->setText(
+            tr("Finishing the realignment of %1 recorded in %2…").arg(setup.target, journalPath));
+        m_wizard->worker()->resume(setup.target, journalPath, setup.forcedSectorSize);
+        return;
+    }
+    const PreparedRealign &prepared = m_wizard->planPage()->prepared();
+    const qint64 ss = prepared.layout.device.topology.logicalSectorSize;
+    buildRows(prepared.plan.moves, ss);
+    m_status->setText(
+        (prepared.plan.moves.size() == 1 ? tr("Moving 1 partition on %1.").arg(setup.target)
+                                         : tr("Moving %1 partitions on %2.")
+                                               .arg(prepared.plan.moves.size())
+                                               .arg(setup.target)) +
+        QLatin1Char(' ') +
+        tr("Keep the computer on; if it stops anyway, Partwise finishes the move when the disk "
+           "is opened again."));
+    appendLog(tr("Plan for %1 (grain %2):")
+                  .arg(setup.target, grainName(prepared.plan.geometry.grainBytes)));
+    for (const QString &line : realignPlanText(prepared.plan, ss).split(QLatin1Char('\n')))
+        if (!line.isEmpty())
+            appendLog(line);
+    m_wizard->worker()->run(setup.target, prepared, m_wizard->runOptions());
+}
+
+void RealignRunPage::setRowState(int index, const QString &text, bool done)
+{
+    if (index < 0 || index >= m_rows.size())
+        return;
+    if (done)
+        m_rows[index].bar->setValue(kBarSteps);
+    m_rows[index].detail->setText(text);
+}
+
+void RealignRunPage::onProgress(const RealignProgress &p)
+{
+    for (int i = 0; i < p.moveIndex && i < m_rows.size(); ++i)
+        if (m_rows[i].bar->value() < kBarSteps)
+            setRowState(i, tr("done"), true);
+    if (p.moveIndex < 0 || p.moveIndex >= m_rows.size())
+        return;
+    Row &row = m_rows[p.moveIndex];
+    const int value =
+        p.bytesTotal ? int(qint64(kBarSteps) * qint64(p.bytesDone) / qint64(p.bytesTotal)) : 0;
+    row.bar->setValue(std::clamp(value, 0, kBarSteps));
+    const QString step = p.step == QLatin1String("verifying") ? tr("verifying") : tr("moving");
+    QString detail =
+        tr("%1: %2 of %3")
+            .arg(step, humanSize(qint64(p.bytesDone)), humanSize(qint64(p.bytesTotal)));
+    if (p.bytesPerSecond > 0)
+        detail += tr(" · %1/s").arg(humanSize(qint64(p.bytesPerSecond)));
+    if (p.bytesDone < p.bytesTotal && p.secondsLeft > 0)
+        detail += tr(" · %1 left").arg(realignDurationText(p.secondsLeft));
+    row.detail->setText(detail);
+    m_status->setText((p.step == QLatin1String("verifying")
+                           ? tr("Verifying partition %1 (%2 of %3)…")
+                           : tr("Moving partition %1 (%2 of %3)…"))
+                          .arg(p.partition)
+                          .arg(p.moveIndex + 1)
+                          .arg(p.moveCount));
+}
+
+void RealignRunPage::onFinished(const RealignResult &result, const DiskLayout &before,
+                                const DiskLayout &after, bool afterOk)
+{
+    m_running = false;
+    m_finished = true;
+    cancelButton()->setEnabled(true); // now it closes the wizard
+    m_hint->setVisible(false);
+    m_before = before;
+    m_after = after;
+    m_afterOk = afterOk;
+    // Where each partition got to: the journal says, while it exists.
+    RealignJournal journal;
+    QString error;
+    if (!result.ok && RealignJournal::load(result.journalPath, &journal, &error)) {
+        for (int i = 0; i < m_rows.size() && i < journal.phases.size(); ++i) {
+            const RealignJournal::Phase phase = journal.phases.at(i);
+            if (phase == RealignJournal::Phase::Done)
+                setRowState(i, tr("done"), true);
+            else if (phase == RealignJournal::Phase::Pending)
+                setRowState(i, tr("not started"), false);
+            else
+                setRowState(i, tr("stopped (%1)").arg(realignPhaseName(phase)), false);
+        }
+    } else if (result.ok) {
+        for (int i = 0; i < m_rows.size(); ++i)
+            setRowState(i, tr("done"), true);
+    }
+    if (result.ok) {
+        m_status->setText(tr("Finished. Press Next to see the disk as it is now."));
+        appendLog(tr("Done."));
+    } else {
+        m_status->setText(result.resumable
+                              ? tr("Stopped at a safe point; nothing is lost. Press Next for "
+                                   "how to finish.")
+                              : tr("Stopped: %1").arg(result.error));
+        m_status->setStyleSheet(result.resumable ? QString()
+                                                 : AlignmentStyle::errorStyleSheet(palette()));
+        appendLog(tr("Stopped: %1").arg(result.error));
+    }
+    m_wizard->onFinished(result);
+    emit completeChanged();
+    emit runFinished(result.ok);
+}
+
+void RealignRunPage::requestCancel()
+{
+    if (!m_running || m_wizard->worker()->cancelRequested())
+        return;
+    m_wizard->worker()->cancel();
+    cancelButton()->setEnabled(false);
+    m_status->setText(tr("Stopping after the current chunk…"));
+    appendLog(tr("Cancel requested: stopping at the next safe point."));
+}
+
+bool RealignRunPage::isComplete() const
+{
+    return m_finished && !m_running;
+}
+
+QAbstractButton *RealignRunPage::cancelButton() const
+{
+    // The wizard's own Cancel: while the work runs, it asks the work to stop (see reject()).
+    return m_wizard->button(QWizard::CancelButton);
+}
+
+QString RealignRunPage::logText() const
+{
+    return m_log->toPlainText();
+}
+
+QProgressBar *RealignRunPage::progressBar(int moveIndex) const
+{
+    return moveIndex >= 0 && moveIndex < m_rows.size() ? m_rows.at(moveIndex).bar : nullptr;
+}
+
+void RealignRunPage::appendLog(const QString &line)
+{
+    m_log->appendPlainText(line);
+}
