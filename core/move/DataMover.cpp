@@ -195,17 +195,11 @@ MoveOutcome DataMover::resume(const QString &journalPath, const QString &deviceP
 
     AlignedBuffer buffer = journal->makeRecordBuffer();
     if (buffer.isNull())
-        return outcome(MoveOutcome::Status::IoError,
-                       QStringLiteral("Not enough memory for a %1 buffer. Nothing was changed; "
-                                      "run `%2` with more memory free.")
-                           .arg(formatSize(plan.largestChunk), again),
+        return outcome(MoveOutcome::Status::IoError, noMemoryForResume(plan.largestChunk, again),
                        journalPath);
     const MoveJournal::Record record = journal->latestRecord(buffer, &code);
     if (code != 0)
-        return outcome(MoveOutcome::Status::IoError,
-                       QStringLiteral("Reading the move journal %1 failed: %2. Nothing was "
-                                      "changed; run `%3` once it is readable.")
-                           .arg(journalPath, errorText(code), again),
+        return outcome(MoveOutcome::Status::IoError, journalUnreadable(journalPath, code, again),
                        journalPath);
     if (!record.valid)
         return execute(*device, *journal, plan, buffer, 0); // killed before the first record
@@ -275,17 +269,11 @@ MoveOutcome DataMover::resume(const QString &journalPath, const QString &deviceP
         AlignedBuffer other = journal->makeRecordBuffer();
         if (other.isNull())
             return outcome(MoveOutcome::Status::IoError,
-                           QStringLiteral("Not enough memory for a %1 buffer. Nothing was "
-                                          "changed; run `%2` with more memory free.")
-                               .arg(formatSize(plan.largestChunk), again),
-                           journalPath);
+                           noMemoryForResume(plan.largestChunk, again), journalPath);
         const MoveJournal::Record previous = journal->previousRecord(other, &code);
         if (code != 0)
             return outcome(MoveOutcome::Status::IoError,
-                           QStringLiteral("Reading the move journal %1 failed: %2. Nothing was "
-                                          "changed; run `%3` once it is readable.")
-                               .arg(journalPath, errorText(code), again),
-                           journalPath);
+                           journalUnreadable(journalPath, code, again), journalPath);
         if (previous.valid && previous.sequence + 1 == record.sequence) {
             const MoveOutcome result = replay(index - 1, previous, other, true);
             if (!result.ok())

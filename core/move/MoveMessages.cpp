@@ -27,4 +27,18 @@ QString errorText(int errorCode)
     return QString::fromLocal8Bit(std::strerror(errorCode));
 }
 
+QString noMemoryForResume(std::uint64_t bufferBytes, const QString &resumeCommand)
+{
+    return QStringLiteral("Not enough memory for a %1 buffer. Nothing was changed; run `%2` with "
+                          "more memory free.")
+        .arg(formatSize(bufferBytes), resumeCommand);
+}
+
+QString journalUnreadable(const QString &journalPath, int errorCode, const QString &resumeCommand)
+{
+    return QStringLiteral("Reading the move journal %1 failed: %2. Nothing was changed; run `%3` "
+                          "once it is readable.")
+        .arg(journalPath, errorText(errorCode), resumeCommand);
+}
+
 } // namespace partwise::move
