@@ -1,7 +1,7 @@
 #include "ops/tableeditor.h"
 
 #include "align/alignmentgeometry.h"
-#include "report/humansize.h"
+#include "align/resizeplacement.h"
 #include "table/parteddevice.h"
 #include "table/partedlayout.h"
 #include "table/partedpartition.h"
@@ -231,62 +231,23 @@ bool TableEditor::setGeometry(int number, qint64 start, qint64 end, QString *err
 bool TableEditor::resize(const Operation &op, const AlignmentPolicy &policy, QString *error)
 {
     const DiskLayout now = layout();
-    const int index = [&] {
-        for (int i = 0; i < now.regions.size(); ++i)
-            if (!now.regions[i].isFree() && now.regions[i].number == op.number)
-                return i;
-        return -1;
-    }();
-    if (index < 0) {
+    ResizeRequest request;
+    request.range = resizeRange(now, op.number);
+    if (!request.range.ok) {
         *error = QStringLiteral("There is no partition %1.").arg(op.number);
         return false;
     }
-    const PartitionInfo &p = now.regions[index];
-    // The partition may take the free space right before and after it, and nothing else.
-    auto freeNeighbour = [&](int i) {
-        return i >= 0 && i < now.regions.size() && now.regions[i].isFree() &&
-               now.regions[i].insideExtended == (p.kind == PartitionInfo::Kind::Logical);
-    };
-    const qint64 lo = freeNeighbour(index - 1) ? now.regions[index - 1].startSector : p.startSector;
-    const qint64 hi = freeNeighbour(index + 1) ? now.regions[index + 1].endSector : p.endSector;
     const qint64 ss = now.device.topology.logicalSectorSize;
-    const AlignmentGeometry g = resolveAlignmentGeometry(now.device.topology, policy);
-
-    qint64 start = p.startSector;
-    qint64 end = 0;
-    if (op.startBytes >= 0) {
-        PlacementRequest req;
-        req.freeStart = lo;
-        req.freeEnd = hi;
-        req.firstUsable = now.firstUsableSector;
-        req.lastUsable = now.lastUsableSector;
-        req.precedingSectors = op.startBytes / ss - lo;
-        req.sizeSectors = op.sizeBytes > 0 ? (op.sizeBytes + ss - 1) / ss : -1;
-        req.logical = p.kind == PartitionInfo::Kind::Logical && lo != p.startSector;
-        req.alignTo = op.alignTo;
-        const Placement place = placePartition(req, g);
-        if (!place.ok) {
-            *error = place.error;
-            return false;
-        }
-        start = place.startSector;
-        end = place.endSector;
-    } else {
-        // Keeping the start: only the end moves, rounded so whatever follows can be aligned.
-        const qint64 unit = alignmentUnitSectors(op.alignTo, g);
-        end = op.sizeBytes > 0 ? start + (op.sizeBytes + ss - 1) / ss - 1
-                               : std::min(hi, now.lastUsableSector);
-        if (end > std::min(hi, now.lastUsableSector)) {
-            *error = QStringLiteral("Partition %1 cannot grow that far: only %2 free after it.")
-                         .arg(op.number)
-                         .arg(humanSize((std::min(hi, now.lastUsableSector) - p.endSector) * ss));
-            return false;
-        }
-        const qint64 rounded = (end + 1) / unit * unit - 1;
-        if (rounded > start)
-            end = rounded;
+    request.newStart = op.startBytes >= 0 ? op.startBytes / ss : -1;
+    request.sizeSectors = op.sizeBytes > 0 ? (op.sizeBytes + ss - 1) / ss : -1;
+    request.alignTo = op.alignTo;
+    const Placement place =
+        placeResize(request, resolveAlignmentGeometry(now.device.topology, policy));
+    if (!place.ok) {
+        *error = QStringLiteral("Partition %1: %2").arg(op.number).arg(place.error);
+        return false;
     }
-    return setGeometry(op.number, start, end, error);
+    return setGeometry(op.number, place.startSector, place.endSector, error);
 }
 
 DiskLayout TableEditor::layout() const
