@@ -1,0 +1,28 @@
+#include "fs/filesystemminimum.h"
+
+#include "fs/toolrunner.h"
+
+#include <QRegularExpression>
+
+std::optional<qint64> filesystemMinimumBytes(const FilesystemLocation &where, const QString &fs)
+{
+    if (!fs.startsWith(QLatin1String("ext")))
+        return std::nullopt;
+    const QString name = e2fsprogsName(where);
+    const ToolResult blocks = runTool(QStringLiteral("resize2fs"), {QStringLiteral("-P"), name},
+                                      QStringLiteral("e2fsprogs"), 60 * 1000);
+    const ToolResult header = runTool(QStringLiteral("dumpe2fs"), {QStringLiteral("-h"), name},
+                                      QStringLiteral("e2fsprogs"), 60 * 1000);
+    if (!blocks.ok || !header.ok)
+        return std::nullopt;
+    const QRegularExpressionMatch count =
+        QRegularExpression(QStringLiteral("minimum size of the filesystem:\\s*(\\d+)"))
+            .match(blocks.output);
+    const QRegularExpressionMatch size =
+        QRegularExpression(QStringLiteral("^Block size:\\s+(\\d+)"),
+                           QRegularExpression::MultilineOption)
+            .match(header.output);
+    if (!count.hasMatch() || !size.hasMatch())
+        return std::nullopt;
+    return count.captured(1).toLongLong() * size.captured(1).toLongLong();
+}
