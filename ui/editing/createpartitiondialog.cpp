@@ -1,8 +1,8 @@
 #include "editing/createpartitiondialog.h"
 
-#include "align/misalignmentreport.h"
 #include "alignmentstyle.h"
 #include "editing/partitionflags.h"
+#include "editing/placementcontrols.h"
 #include "fs/filesystemformatter.h"
 #include "report/humansize.h"
 
@@ -74,20 +74,8 @@ CreatePartitionDialog::CreatePartitionDialog(const DiskLayout &base,
     m_after->setObjectName(QStringLiteral("freeAfter"));
     form->addRow(tr("Free space after:"), m_after);
 
-    m_align = new QComboBox;
-    m_align->setObjectName(QStringLiteral("alignTo"));
-    const QString grainText = m_policy.grainBytes == kMiB
-                                  ? tr("MiB")
-                                  : tr("MiB (grain %1)").arg(humanSize(m_policy.grainBytes));
-    m_align->addItem(grainText, int(AlignTo::Grain));
-    m_align->setItemData(0,
-                         tr("Start and end on the grain from the preferences (%1)")
-                             .arg(humanSize(m_policy.grainBytes)),
-                         Qt::ToolTipRole);
-    m_align->addItem(tr("4 KiB"), int(AlignTo::FourKiB));
-    m_align->addItem(tr("Cylinder (legacy)"), int(AlignTo::Cylinder));
-    m_align->addItem(tr("None"), int(AlignTo::None));
-    form->addRow(tr("&Align to:"), m_align);
+    m_align = PlacementControls::createAlignToCombo(m_policy);
+    form->addRow(PlacementControls::alignToLabel(), m_align);
 
     m_kind = new QComboBox;
     m_kind->setObjectName(QStringLiteral("kind"));
@@ -353,20 +341,10 @@ void CreatePartitionDialog::runPreview()
         return;
     }
     const PartitionInfo &p = *m_previewed;
-    const MisalignmentReport report = analyzeAlignment(result.layout, m_policy);
-    const AlignmentVerdict verdict = report.verdicts.value(row);
-    QString text = tr("Partition %1: sectors %2 – %3, %4")
-                       .arg(p.number)
-                       .arg(p.startSector)
-                       .arg(p.endSector)
-                       .arg(humanSize(p.lengthSectors() * m_sectorSize));
-    if (verdict.status != AlignmentStatus::NotApplicable &&
-        verdict.status != AlignmentStatus::Container)
-        text +=
-            tr(" — %1: %2")
-                .arg(AlignmentStyle::title(verdict.status), verdict.explanation(report.geometry));
+    AlignmentStatus status = AlignmentStatus::NotApplicable;
+    const QString text = PlacementControls::resultText(result.layout, row, m_policy, &status);
     m_result->setText(text);
-    m_result->setStyleSheet(verdict.status == AlignmentStatus::Misaligned
+    m_result->setStyleSheet(status == AlignmentStatus::Misaligned
                                 ? AlignmentStyle::errorStyleSheet(palette())
                                 : QString());
     m_after->setText(humanSize((m_free.endSector - p.endSector) * m_sectorSize));
