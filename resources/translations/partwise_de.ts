@@ -210,30 +210,6 @@
         <translation>Freier Platz danach:</translation>
     </message>
     <message>
-        <source>MiB (grain %1)</source>
-        <translation>MiB (Raster %1)</translation>
-    </message>
-    <message>
-        <source>Start and end on the grain from the preferences (%1)</source>
-        <translation>Anfang und Ende auf dem Raster aus den Einstellungen (%1)</translation>
-    </message>
-    <message>
-        <source>4 KiB</source>
-        <translation>4 KiB</translation>
-    </message>
-    <message>
-        <source>Cylinder (legacy)</source>
-        <translation>Zylinder (veraltet)</translation>
-    </message>
-    <message>
-        <source>None</source>
-        <translation>Keine</translation>
-    </message>
-    <message>
-        <source>&amp;Align to:</source>
-        <translation>&amp;Ausrichten an:</translation>
-    </message>
-    <message>
         <source>Logical</source>
         <translation>Logisch</translation>
     </message>
@@ -292,14 +268,6 @@
     <message>
         <source>libparted did not place the partition here.</source>
         <translation>libparted hat die Partition nicht hier angelegt.</translation>
-    </message>
-    <message>
-        <source>Partition %1: sectors %2 – %3, %4</source>
-        <translation>Partition %1: Sektoren %2 – %3, %4</translation>
-    </message>
-    <message>
-        <source> — %1: %2</source>
-        <translation> — %1: %2</translation>
     </message>
 </context>
 <context>
@@ -579,6 +547,18 @@ The partition table is backed up first; the log says where and how to restore it
         <translation>%1 jetzt auf %2 schreiben?
 
 Die Partitionstabelle wird vorher gesichert; das Protokoll sagt, wo und wie sie sich wiederherstellen lässt.</translation>
+    </message>
+    <message>
+        <source>Resi&amp;ze/Move…</source>
+        <translation>&amp;Größe ändern/verschieben…</translation>
+    </message>
+    <message>
+        <source>An extended partition cannot be resized or moved here; resize the logical partitions inside it instead.</source>
+        <translation>Eine erweiterte Partition lässt sich hier weder in der Größe ändern noch verschieben; ändern Sie stattdessen die logischen Partitionen darin.</translation>
+    </message>
+    <message>
+        <source>Change the size of the partition or move it</source>
+        <translation>Die Größe der Partition ändern oder sie verschieben</translation>
     </message>
 </context>
 <context>
@@ -1198,6 +1178,45 @@ Die Partitionstabelle wird vorher gesichert; das Protokoll sagt, wo und wie sie 
     <message>
         <source>&amp;Apply</source>
         <translation>&amp;Anwenden</translation>
+    </message>
+</context>
+<context>
+    <name>Placement</name>
+    <message>
+        <source>MiB</source>
+        <translation>MiB</translation>
+    </message>
+    <message>
+        <source>MiB (grain %1)</source>
+        <translation>MiB (Raster %1)</translation>
+    </message>
+    <message>
+        <source>Start and end on the grain from the preferences (%1)</source>
+        <translation>Anfang und Ende auf dem Raster aus den Einstellungen (%1)</translation>
+    </message>
+    <message>
+        <source>4 KiB</source>
+        <translation>4 KiB</translation>
+    </message>
+    <message>
+        <source>Cylinder (legacy)</source>
+        <translation>Zylinder (veraltet)</translation>
+    </message>
+    <message>
+        <source>None</source>
+        <translation>Keine</translation>
+    </message>
+    <message>
+        <source>Partition %1: sectors %2 – %3, %4</source>
+        <translation>Partition %1: Sektoren %2 – %3, %4</translation>
+    </message>
+    <message>
+        <source> — %1: %2</source>
+        <translation> — %1: %2</translation>
+    </message>
+    <message>
+        <source>Align &amp;to:</source>
+        <translation>&amp;Ausrichten an:</translation>
     </message>
 </context>
 <context>
@@ -1982,6 +2001,117 @@ Nichts ist verloren: Das Journal %3 hält fest, wie weit es kam. Bis es abgeschl
     <message>
         <source>logical</source>
         <translation>logisch</translation>
+    </message>
+</context>
+<context>
+    <name>ResizePartitionDialog</name>
+    <message>
+        <source>Resize/Move Partition %1</source>
+        <translation>Partition %1: Größe ändern/verschieben</translation>
+    </message>
+    <message>
+        <source>unformatted</source>
+        <translation>unformatiert</translation>
+    </message>
+    <message>
+        <source>Partition %1 (%2): sectors %3 – %4, %5 (%6-byte sectors)</source>
+        <translation>Partition %1 (%2): Sektoren %3 – %4, %5 (Sektoren zu %6 Byte)</translation>
+    </message>
+    <message>
+        <source> MiB</source>
+        <translation> MiB</translation>
+    </message>
+    <message>
+        <source>Free space before</source>
+        <translation>Freier Platz davor</translation>
+    </message>
+    <message>
+        <source>Changing this moves the start of the partition and all its data.</source>
+        <translation>Eine Änderung verschiebt den Anfang der Partition und alle ihre Daten.</translation>
+    </message>
+    <message>
+        <source>New size</source>
+        <translation>Neue Größe</translation>
+    </message>
+    <message>
+        <source>Free space after</source>
+        <translation>Freier Platz danach</translation>
+    </message>
+    <message>
+        <source>%1 (what the filesystem needs)</source>
+        <translation>%1 (was das Dateisystem braucht)</translation>
+    </message>
+    <message>
+        <source>Free space &amp;before:</source>
+        <translation>Freier Platz da&amp;vor:</translation>
+    </message>
+    <message>
+        <source>New &amp;size:</source>
+        <translation>Neue &amp;Größe:</translation>
+    </message>
+    <message>
+        <source>Minimum size:</source>
+        <translation>Mindestgröße:</translation>
+    </message>
+    <message>
+        <source>Moving the start copies all the data of the partition to its new place. The copy is journaled and survives a power cut, but it is slow: back up what matters first.</source>
+        <translation>Wird der Anfang verschoben, werden alle Daten der Partition an ihren neuen Platz kopiert. Das Kopieren läuft über ein Journal und übersteht einen Stromausfall, ist aber langsam: Sichern Sie vorher, was Ihnen wichtig ist.</translation>
+    </message>
+    <message>
+        <source>&amp;Add to Queue</source>
+        <translation>Zur &amp;Warteschlange hinzufügen</translation>
+    </message>
+    <message>
+        <source>No filesystem was found: only the partition changes.</source>
+        <translation>Kein Dateisystem gefunden: Nur die Partition ändert sich.</translation>
+    </message>
+    <message>
+        <source>Swap is created anew at the new size, with its UUID and label.</source>
+        <translation>Swap wird in der neuen Größe neu angelegt, mit seiner UUID und Bezeichnung.</translation>
+    </message>
+    <message>
+        <source>XFS cannot shrink: the partition can only grow or move. XFS grows only while mounted: run xfs_growfs on it afterwards.</source>
+        <translation>XFS kann nicht verkleinert werden: Die Partition kann nur wachsen oder verschoben werden. XFS wächst nur eingehängt: Führen Sie danach xfs_growfs darauf aus.</translation>
+    </message>
+    <message>
+        <source>btrfs cannot be shrunk by Partwise, and grows only while mounted: the partition can grow or move; run “btrfs filesystem resize max” afterwards.</source>
+        <translation>btrfs kann Partwise nicht verkleinern, und es wächst nur eingehängt: Die Partition kann wachsen oder verschoben werden; führen Sie danach „btrfs filesystem resize max“ aus.</translation>
+    </message>
+    <message>
+        <source>The %1 filesystem shrinks before the partition does and grows after it.</source>
+        <translation>Das Dateisystem %1 wird vor der Partition verkleinert und nach ihr vergrößert.</translation>
+    </message>
+    <message>
+        <source>Partwise cannot resize %1 filesystems: the partition can grow or move, and the filesystem keeps its size.</source>
+        <translation>Partwise kann die Größe von %1-Dateisystemen nicht ändern: Die Partition kann wachsen oder verschoben werden, das Dateisystem behält seine Größe.</translation>
+    </message>
+    <message>
+        <source>Nothing changes yet: choose a new size, or free space before to move the partition.</source>
+        <translation>Noch ändert sich nichts: Wählen Sie eine neue Größe oder freien Platz davor, um die Partition zu verschieben.</translation>
+    </message>
+    <message>
+        <source>libparted did not keep the partition.</source>
+        <translation>libparted hat die Partition nicht behalten.</translation>
+    </message>
+    <message>
+        <source>Free space before: %1, after: %2</source>
+        <translation>Freier Platz davor: %1, danach: %2</translation>
+    </message>
+    <message>
+        <source>The start moves by %1 %2: the data is copied there.</source>
+        <translation>Der Anfang verschiebt sich um %1 %2: Die Daten werden dorthin kopiert.</translation>
+    </message>
+    <message>
+        <source>towards the end</source>
+        <translation>zum Ende hin</translation>
+    </message>
+    <message>
+        <source>towards the start</source>
+        <translation>zum Anfang hin</translation>
+    </message>
+    <message>
+        <source>Free space a&amp;fter:</source>
+        <translation>Freier Platz &amp;danach:</translation>
     </message>
 </context>
 <context>

@@ -6,6 +6,7 @@
 #include "editing/operationdialogs.h"
 #include "editing/pendingoperations.h"
 #include "editing/pendingoperationsdock.h"
+#include "editing/resizepartitiondialog.h"
 #include "ops/planfile.h"
 #include "regionnames.h"
 
@@ -44,12 +45,13 @@ EditingController::EditingController(QMainWindow *window, const EditingHooks &ho
 
     m_menu = new QMenu(tr("&Edit"), window);
     m_menu->setObjectName(QStringLiteral("editMenu"));
+    m_menu->setToolTipsVisible(true); // says why Resize/Move is off for an extended partition
     m_menu->addAction(action(Action::Undo));
     m_menu->addAction(action(Action::Redo));
     m_menu->addSeparator();
-    const QList<Action> partitionActions = {Action::NewTable, Action::Create,   Action::Delete,
-                                            Action::Format,   Action::SetLabel, Action::SetName,
-                                            Action::Flags,    Action::Check};
+    const QList<Action> partitionActions = {Action::NewTable, Action::Create, Action::Resize,
+                                            Action::Delete,   Action::Format, Action::SetLabel,
+                                            Action::SetName,  Action::Flags,  Action::Check};
     for (Action a : partitionActions)
         m_menu->addAction(action(a));
     m_menu->addSeparator();
@@ -121,6 +123,8 @@ void EditingController::createActions()
         &EditingController::newTable);
     add(Action::Create, tr("&New Partition…"), "createPartitionAction",
         &EditingController::createPartition, QKeySequence(Qt::Key_Insert));
+    add(Action::Resize, tr("Resi&ze/Move…"), "resizePartitionAction",
+        &EditingController::resizePartition);
     add(Action::Delete, tr("&Delete Partition"), "deletePartitionAction",
         &EditingController::deletePartition, QKeySequence::Delete);
     add(Action::Format, tr("&Format…"), "formatAction", &EditingController::format);
@@ -291,6 +295,14 @@ void EditingController::updateActions()
     action(Action::NewTable)->setEnabled(ready);
     action(Action::Create)->setEnabled(hasTable && region && region->isFree());
     action(Action::Delete)->setEnabled(partition);
+    action(Action::Resize)->setEnabled(filesystem);
+    // libparted would have to keep every logical inside, and moving one moves its EBRs: not
+    // offered; the logical partitions themselves can be resized.
+    action(Action::Resize)
+        ->setToolTip(partition && region->isContainer()
+                         ? tr("An extended partition cannot be resized or moved here; resize "
+                              "the logical partitions inside it instead.")
+                         : tr("Change the size of the partition or move it"));
     action(Action::Format)->setEnabled(filesystem);
     action(Action::SetLabel)->setEnabled(filesystem && !region->filesystem.isEmpty());
     action(Action::SetName)->setEnabled(partition && m_shown.tableType == QLatin1String("gpt"));
@@ -348,6 +360,18 @@ void EditingController::createPartition()
     if (!region || !region->isFree() || !queue)
         return;
     CreatePartitionDialog dialog(*m_base, queue->operations(), m_shown, *region,
+                                 m_hooks.policy ? m_hooks.policy() : AlignmentPolicy(), m_window);
+    if (dialog.exec() == QDialog::Accepted)
+        this->queue(dialog.operation());
+}
+
+void EditingController::resizePartition()
+{
+    const std::optional<PartitionInfo> region = selectedRegion();
+    PendingOperations *queue = pending();
+    if (!region || region->isFree() || region->isContainer() || !queue)
+        return;
+    ResizePartitionDialog dialog(*m_base, queue->operations(), m_shown, *region,
                                  m_hooks.policy ? m_hooks.policy() : AlignmentPolicy(), m_window);
     if (dialog.exec() == QDialog::Accepted)
         this->queue(dialog.operation());

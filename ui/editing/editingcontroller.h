@@ -45,6 +45,7 @@ public:
     enum class Action {
         NewTable,
         Create,
+        Resize,
         Delete,
         Format,
         SetLabel,
@@ -87,6 +88,7 @@ public slots:
 
     void newTable();
     void createPartition();
+    void resizePartition();
     void deletePartition();
     void format();
     void setLabel();

@@ -1,0 +1,336 @@
+#include "editing/resizepartitiondialog.h"
+
+#include "alignmentstyle.h"
+#include "editing/placementcontrols.h"
+#include "fs/filesystemminimum.h"
+#include "fs/filesystemresize.h"
+#include "fs/filesystemsize.h"
+#include "ops/operationpreview.h"
+#include "ops/partitionaccess.h"
+#include "report/humansize.h"
+
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QFormLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QSignalBlocker>
+#include <QSpinBox>
+#include <QTimer>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace {
+
+constexpr qint64 kMiB = qint64(1) << 20;
+
+int floorMiB(qint64 bytes)
+{
+    return int(std::max<qint64>(0, bytes) / kMiB);
+}
+
+int ceilMiB(qint64 bytes)
+{
+    return int((std::max<qint64>(0, bytes) + kMiB - 1) / kMiB);
+}
+
+// The queue creates, deletes, moves or formats partitions: what is on the disk now need not be
+// what this partition will hold, so its filesystem is not measured.
+bool queueReshapes(const QList<Operation> &pending)
+{
+    return std::any_of(pending.cbegin(), pending.cend(), [](const Operation &op) {
+        return op.type == Operation::Type::NewTable || op.type == Operation::Type::Create ||
+               op.type == Operation::Type::Delete || op.type == Operation::Type::Format ||
+               op.type == Operation::Type::Resize;
+    });
+}
+
+} // namespace
+
+ResizePartitionDialog::ResizePartitionDialog(const DiskLayout &base,
+                                             const QList<Operation> &pending,
+                                             const DiskLayout &shown,
+                                             const PartitionInfo &partition,
+                                             const AlignmentPolicy &policy, QWidget *parent)
+    : QDialog(parent), m_base(base), m_pending(pending), m_partition(partition), m_policy(policy),
+      m_sectorSize(shown.device.topology.logicalSectorSize),
+      m_range(resizeRange(shown, partition.number))
+{
+    setWindowTitle(tr("Resize/Move Partition %1").arg(partition.number));
+    setObjectName(QStringLiteral("resizePartitionDialog"));
+    findMinimum(base);
+
+    const QString fs = partition.filesystem.isEmpty() ? tr("unformatted") : partition.filesystem;
+    auto *header = new QLabel(tr("Partition %1 (%2): sectors %3 – %4, %5 (%6-byte sectors)")
+                                  .arg(partition.number)
+                                  .arg(fs)
+                                  .arg(partition.startSector)
+                                  .arg(partition.endSector)
+                                  .arg(humanSize(partition.lengthSectors() * m_sectorSize))
+                                  .arg(m_sectorSize));
+    header->setObjectName(QStringLiteral("partitionSummary"));
+    header->setWordWrap(true);
+
+    auto *note = new QLabel(filesystemNote());
+    note->setObjectName(QStringLiteral("filesystemNote"));
+    note->setWordWrap(true);
+
+    const auto spin = [this](const char *name, const QString &accessible) {
+        auto *box = new QSpinBox;
+        box->setObjectName(QString::fromLatin1(name));
+        box->setAccessibleName(accessible);
+        box->setSuffix(tr(" MiB"));
+        box->setAlignment(Qt::AlignRight);
+        box->setMinimumWidth(box->fontMetrics().horizontalAdvance(QStringLiteral("0000000 MiB")) +
+                             40);
+        return box;
+    };
+    m_before = spin("freeBefore", tr("Free space before"));
+    m_before->setToolTip(tr("Changing this moves the start of the partition and all its data."));
+    m_size = spin("size", tr("New size"));
+    m_after = spin("freeAfter", tr("Free space after"));
+    m_align = PlacementControls::createAlignToCombo(policy);
+
+    auto *minimum = new QLabel(
+        m_minimumMeasured ? tr("%1 (what the filesystem needs)").arg(humanSize(m_minimumBytes))
+                          : humanSize(m_minimumBytes));
+    minimum->setObjectName(QStringLiteral("minimumSize"));
+
+    auto *form = new QFormLayout;
+    form->setFieldGrowthPolicy(QFormLayout::FieldsStayAtSizeHint);
+    form->addRow(header);
+    form->addRow(note);
+    form->addRow(tr("Free space &before:"), m_before);
+    form->addRow(tr("New &size:"), m_size);
+    form->addRow(tr("Free space a&fter:"), m_after);
+    form->addRow(PlacementControls::alignToLabel(), m_align);
+    form->addRow(tr("Minimum size:"), minimum);
+
+    auto *moveNote = new QLabel(
+        tr("Moving the start copies all the data of the partition to its new place. The copy is "
+           "journaled and survives a power cut, but it is slow: back up what matters first."));
+    moveNote->setObjectName(QStringLiteral("moveNote"));
+    moveNote->setWordWrap(true);
+    moveNote->setFrameShape(QFrame::StyledPanel);
+    moveNote->setMargin(6);
+
+    m_result = new QLabel;
+    m_result->setObjectName(QStringLiteral("previewResult"));
+    m_result->setWordWrap(true);
+    m_result->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_result->setMinimumHeight(m_result->fontMetrics().height() * 4);
+
+    m_buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
+    m_buttons->button(QDialogButtonBox::Ok)->setText(tr("&Add to Queue"));
+    connect(m_buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
+    connect(m_buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(form);
+    layout->addWidget(moveNote);
+    layout->addWidget(m_result);
+    layout->addStretch(1);
+    layout->addWidget(m_buttons);
+    setMinimumWidth(560);
+
+    // Whole MiB, as GParted shows them: the partition's own sectors and the free space next
+    // to it, each rounded down.
+    const int total = totalMiB();
+    const int minSize = std::max(
+        1, std::min(ceilMiB(m_minimumBytes), floorMiB(m_partition.lengthSectors() * m_sectorSize)));
+    m_size->setRange(minSize, total);
+    m_before->setRange(0, total - minSize);
+    m_after->setRange(0, total - minSize);
+    m_size->setValue(floorMiB(m_partition.lengthSectors() * m_sectorSize));
+    m_before->setValue(floorMiB(m_range.freeBeforeSectors() * m_sectorSize));
+    m_after->setValue(total - m_before->value() - m_size->value());
+    m_initialBefore = m_before->value();
+    m_initialSize = m_size->value();
+
+    connect(m_before, &QSpinBox::valueChanged, this, &ResizePartitionDialog::followBefore);
+    connect(m_size, &QSpinBox::valueChanged, this, &ResizePartitionDialog::followSize);
+    connect(m_after, &QSpinBox::valueChanged, this, &ResizePartitionDialog::followAfter);
+    connect(m_align, &QComboBox::currentIndexChanged, this,
+            &ResizePartitionDialog::schedulePreview);
+    runPreview();
+}
+
+void ResizePartitionDialog::findMinimum(const DiskLayout &base)
+{
+    const qint64 current = m_partition.lengthSectors() * m_sectorSize;
+    const QString &fs = m_partition.filesystem;
+    const PartitionInfo *asRead = base.partitionByNumber(m_partition.number);
+    const bool onDisk = asRead && !queueReshapes(m_pending) &&
+                        asRead->startSector == m_partition.startSector &&
+                        asRead->endSector == m_partition.endSector && asRead->filesystem == fs;
+    std::optional<qint64> measured;
+    if (onDisk && !fs.isEmpty()) {
+        const FilesystemLocation where =
+            partitionLocation(base, asRead->startSector, m_partition.number);
+        // A filesystem that cannot shrink keeps at least the size it has.
+        measured = canShrinkUnmounted(fs) ? filesystemMinimumBytes(where, fs)
+                                          : filesystemSizeBytes(where, fs);
+    }
+    m_minimumMeasured = measured.has_value();
+    m_minimumBytes = measured ? *measured : (canShrinkUnmounted(fs) ? kMiB : current);
+    m_minimumBytes = std::clamp(m_minimumBytes, std::min(kMiB, current), current);
+}
+
+QString ResizePartitionDialog::filesystemNote() const
+{
+    const QString &fs = m_partition.filesystem;
+    if (fs.isEmpty())
+        return tr("No filesystem was found: only the partition changes.");
+    if (fs == QLatin1String("swap"))
+        return tr("Swap is created anew at the new size, with its UUID and label.");
+    if (fs == QLatin1String("xfs"))
+        return tr("XFS cannot shrink: the partition can only grow or move. XFS grows only while "
+                  "mounted: run xfs_growfs on it afterwards.");
+    if (fs == QLatin1String("btrfs"))
+        return tr("btrfs cannot be shrunk by Partwise, and grows only while mounted: the "
+                  "partition can grow or move; run “btrfs filesystem resize max” afterwards.");
+    if (canShrinkUnmounted(fs))
+        return tr("The %1 filesystem shrinks before the partition does and grows after it.")
+            .arg(fs);
+    return tr("Partwise cannot resize %1 filesystems: the partition can grow or move, and the "
+              "filesystem keeps its size.")
+        .arg(fs);
+}
+
+int ResizePartitionDialog::totalMiB() const
+{
+    return floorMiB(m_range.lengthSectors() * m_sectorSize);
+}
+
+bool ResizePartitionDialog::changed() const
+{
+    return m_before->value() != m_initialBefore || m_size->value() != m_initialSize;
+}
+
+void ResizePartitionDialog::followBefore()
+{
+    const QSignalBlocker b1(m_size), b2(m_after);
+    const int total = totalMiB();
+    m_size->setValue(std::min(m_size->value(), total - m_before->value()));
+    m_after->setValue(total - m_before->value() - m_size->value());
+    schedulePreview();
+}
+
+void ResizePartitionDialog::followSize()
+{
+    const QSignalBlocker b1(m_before), b2(m_after);
+    const int total = totalMiB();
+    m_before->setValue(std::min(m_before->value(), total - m_size->value()));
+    m_after->setValue(total - m_before->value() - m_size->value());
+    schedulePreview();
+}
+
+void ResizePartitionDialog::followAfter()
+{
+    const QSignalBlocker b1(m_before), b2(m_size);
+    const int total = totalMiB();
+    const int size = total - m_before->value() - m_after->value();
+    if (size >= m_size->minimum()) {
+        m_size->setValue(size);
+    } else {
+        m_size->setValue(m_size->minimum());
+        m_before->setValue(total - m_after->value() - m_size->value());
+    }
+    schedulePreview();
+}
+
+void ResizePartitionDialog::setFreeBeforeMiB(int mib)
+{
+    m_before->setValue(mib);
+}
+
+void ResizePartitionDialog::setSizeMiB(int mib)
+{
+    m_size->setValue(mib);
+}
+
+void ResizePartitionDialog::setFreeAfterMiB(int mib)
+{
+    m_after->setValue(mib);
+}
+
+void ResizePartitionDialog::setAlignTo(AlignTo mode)
+{
+    m_align->setCurrentIndex(m_align->findData(int(mode)));
+}
+
+Operation ResizePartitionDialog::operation() const
+{
+    Operation op;
+    op.type = Operation::Type::Resize;
+    op.number = m_partition.number;
+    op.alignTo = AlignTo(m_align->currentData().toInt());
+    // Untouched fields keep what is there: the start, and the exact size (not its MiB).
+    if (m_before->value() != m_initialBefore)
+        op.startBytes = m_range.lowestStart * m_sectorSize + qint64(m_before->value()) * kMiB;
+    if (m_size->value() == m_initialSize)
+        op.sizeBytes = m_partition.lengthSectors() * m_sectorSize;
+    else
+        op.sizeBytes = m_after->value() == 0 ? -1 : qint64(m_size->value()) * kMiB;
+    return op;
+}
+
+QString ResizePartitionDialog::previewText() const
+{
+    return m_result->text();
+}
+
+void ResizePartitionDialog::schedulePreview()
+{
+    if (m_previewScheduled)
+        return;
+    m_previewScheduled = true;
+    QTimer::singleShot(0, this, &ResizePartitionDialog::runPreview);
+}
+
+void ResizePartitionDialog::runPreview()
+{
+    m_previewScheduled = false;
+    QPushButton *ok = m_buttons->button(QDialogButtonBox::Ok);
+    m_previewed.reset();
+    if (!changed()) {
+        m_result->setText(tr("Nothing changes yet: choose a new size, or free space before to "
+                             "move the partition."));
+        m_result->setStyleSheet(QString());
+        ok->setEnabled(false);
+        return;
+    }
+    const Operation op = operation();
+    QList<Operation> ops = m_pending;
+    ops << op;
+    const PreviewResult result = previewOperations(m_base, ops, m_policy);
+    int row = -1;
+    for (int i = 0; result.ok && i < result.layout.regions.size() && row < 0; ++i)
+        if (!result.layout.regions[i].isFree() && result.layout.regions[i].number == op.number)
+            row = i;
+    if (row < 0) {
+        m_result->setText(result.ok ? tr("libparted did not keep the partition.") : result.error);
+        m_result->setStyleSheet(AlignmentStyle::errorStyleSheet(palette()));
+        ok->setEnabled(false);
+        return;
+    }
+    m_previewed = result.layout.regions.at(row);
+    const PartitionInfo &p = *m_previewed;
+    AlignmentStatus status = AlignmentStatus::NotApplicable;
+    QStringList lines{PlacementControls::resultText(result.layout, row, m_policy, &status)};
+    lines << tr("Free space before: %1, after: %2")
+                 .arg(humanSize((p.startSector - m_range.lowestStart) * m_sectorSize),
+                      humanSize((m_range.highestEnd - p.endSector) * m_sectorSize));
+    if (p.startSector != m_partition.startSector)
+        lines << tr("The start moves by %1 %2: the data is copied there.")
+                     .arg(humanSize(std::abs(p.startSector - m_partition.startSector) *
+                                    m_sectorSize),
+                          p.startSector > m_partition.startSector ? tr("towards the end")
+                                                                  : tr("towards the start"));
+    m_result->setText(lines.join(QLatin1Char('\n')));
+    m_result->setStyleSheet(status == AlignmentStatus::Misaligned
+                                ? AlignmentStyle::errorStyleSheet(palette())
+                                : QString());
+    ok->setEnabled(true);
+}

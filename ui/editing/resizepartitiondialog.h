@@ -1,0 +1,80 @@
+#pragma once
+
+#include "align/alignmentpolicy.h"
+#include "align/resizeplacement.h"
+#include "ops/operation.h"
+#include "table/disklayout.h"
+
+#include <QDialog>
+#include <QList>
+
+#include <optional>
+
+class QComboBox;
+class QDialogButtonBox;
+class QLabel;
+class QSpinBox;
+
+// Resize/Move of one partition, as in GParted: free space before, new size and free space
+// after in MiB, bounded by the free space next to it on the preview of the queue
+// (resizeRange()); the size no smaller than the filesystem allows. "Align to" defaults to MiB
+// (the preferences' grain). The resulting sectors and their verdict come from
+// previewOperations() on the disk as read plus the queue plus this operation: the dialog
+// converts units and nothing else.
+class ResizePartitionDialog : public QDialog
+{
+    Q_OBJECT
+
+public:
+    // `base`: the disk as read; `pending`: the queue before this operation; `shown`: their
+    // preview, which `partition` belongs to.
+    ResizePartitionDialog(const DiskLayout &base, const QList<Operation> &pending,
+                          const DiskLayout &shown, const PartitionInfo &partition,
+                          const AlignmentPolicy &policy, QWidget *parent = nullptr);
+
+    Operation operation() const;
+    // The partition as libparted would place it, when the preview succeeds.
+    std::optional<PartitionInfo> previewedPartition() const { return m_previewed; }
+    QString previewText() const;
+    // Where the partition may go, and the smallest size its filesystem allows.
+    const ResizeRange &range() const { return m_range; }
+    qint64 minimumBytes() const { return m_minimumBytes; }
+    bool minimumFromFilesystem() const { return m_minimumMeasured; }
+
+    // In MiB, as the spin boxes show them; each keeps the other two within the range.
+    void setFreeBeforeMiB(int mib);
+    void setSizeMiB(int mib);
+    void setFreeAfterMiB(int mib);
+    void setAlignTo(AlignTo mode);
+
+private:
+    void findMinimum(const DiskLayout &base);
+    QString filesystemNote() const;
+    int totalMiB() const;
+    bool changed() const;
+    void followBefore();
+    void followSize();
+    void followAfter();
+    void schedulePreview();
+    void runPreview();
+
+    DiskLayout m_base;
+    QList<Operation> m_pending;
+    PartitionInfo m_partition;
+    AlignmentPolicy m_policy;
+    qint64 m_sectorSize = 512;
+    ResizeRange m_range;
+    qint64 m_minimumBytes = 0;
+    bool m_minimumMeasured = false;
+    int m_initialBefore = 0; // the spin boxes' first values: unchanged means "keep"
+    int m_initialSize = 0;
+    bool m_previewScheduled = false;
+    std::optional<PartitionInfo> m_previewed;
+
+    QSpinBox *m_before = nullptr;
+    QSpinBox *m_size = nullptr;
+    QSpinBox *m_after = nullptr;
+    QComboBox *m_align = nullptr;
+    QLabel *m_result = nullptr;
+    QDialogButtonBox *m_buttons = nullptr;
+};
