@@ -298,11 +298,12 @@ void EditingController::updateActions()
     action(Action::Resize)->setEnabled(filesystem);
     // libparted would have to keep every logical inside, and moving one moves its EBRs: not
     // offered; the logical partitions themselves can be resized.
-    action(Action::Resize)
-        ->setToolTip(partition && region->isContainer()
-                         ? tr("An extended partition cannot be resized or moved here; resize "
-                              "the logical partitions inside it instead.")
-                         : tr("Change the size of the partition or move it"));
+    const QString resizeHint = partition && region->isContainer()
+                                   ? tr("An extended partition cannot be resized or moved here; "
+                                        "resize the logical partitions inside it instead.")
+                                   : tr("Change the size of the partition or move it");
+    action(Action::Resize)->setToolTip(resizeHint);
+    action(Action::Resize)->setStatusTip(resizeHint); // context menus show no tooltips
     action(Action::Format)->setEnabled(filesystem);
     action(Action::SetLabel)->setEnabled(filesystem && !region->filesystem.isEmpty());
     action(Action::SetName)->setEnabled(partition && m_shown.tableType == QLatin1String("gpt"));
