@@ -5,6 +5,7 @@
 #include "MoveJournal.h"
 #include "MoveMessages.h"
 #include "MovePlan.h"
+#include "VerifySpans.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -500,31 +501,9 @@ MoveOutcome DataMover::verify(BlockIo &device, MoveJournal &journal, const MoveP
         // Read the destination back in ascending order, in large reads that span several
         // chunks when they are contiguous, with the next read under way while the previous
         // one is checksummed: about the cost of one sequential read of the moved data.
-        std::vector<std::size_t> order(plan.chunks.size());
-        for (std::size_t i = 0; i < order.size(); ++i)
-            order[i] = plan.backwards ? order.size() - 1 - i : i;
         const std::uint64_t spanLimit = std::max(plan.largestChunk, kVerifySpanBytes);
-        struct Span
-        {
-            std::size_t first = 0; // index into order
-            std::size_t count = 0;
-            std::uint64_t offset = 0;
-            std::uint64_t length = 0;
-        };
-        std::vector<Span> spans;
-        for (std::size_t k = 0; k < order.size(); ++k) {
-            const MoveChunk &chunk = plan.chunks[order[k]];
-            if (!spans.empty()) {
-                Span &last = spans.back();
-                if (last.offset + last.length == chunk.destinationOffset &&
-                    last.length + chunk.length <= spanLimit) {
-                    last.length += chunk.length;
-                    ++last.count;
-                    continue;
-                }
-            }
-            spans.push_back({k, 1, chunk.destinationOffset, chunk.length});
-        }
+        const VerifyOrder order = verifyOrder(plan, spanLimit);
+        const std::vector<VerifySpan> &spans = order.spans;
         AlignedBuffer first(spanLimit);
         AlignedBuffer second(spanLimit);
         if (first.isNull() || second.isNull())
@@ -536,7 +515,7 @@ MoveOutcome DataMover::verify(BlockIo &device, MoveJournal &journal, const MoveP
         AlignedBuffer *const buffers[2] = {&first, &second};
         auto readSpan = [&device, &spans, &buffers](std::size_t index) {
             return std::async(std::launch::async, [&device, &spans, &buffers, index] {
-                const Span &span = spans[index];
+                const VerifySpan &span = spans[index];
                 return device.readAt(buffers[index % 2]->data(), span.length, span.offset);
             });
         };
@@ -553,7 +532,7 @@ MoveOutcome DataMover::verify(BlockIo &device, MoveJournal &journal, const MoveP
 
         std::uint64_t done = 0;
         for (std::size_t s = 0; s < spans.size(); ++s) {
-            const Span &span = spans[s];
+            const VerifySpan &span = spans[s];
             const int code = ahead.get();
             if (code != 0)
                 return outcome(MoveOutcome::Status::IoError,
@@ -574,7 +553,7 @@ MoveOutcome DataMover::verify(BlockIo &device, MoveJournal &journal, const MoveP
                 ahead = readSpan(s + 1);
             const unsigned char *data = buffers[s % 2]->data();
             for (std::size_t k = span.first; k < span.first + span.count; ++k) {
-                const std::size_t index = order[k];
+                const std::size_t index = order.chunks[k];
                 const MoveChunk &chunk = plan.chunks[index];
                 if (checksum64(data, chunk.length) != journal.chunkChecksum(index))
                     return outcome(MoveOutcome::Status::VerifyFailed,
