@@ -1,0 +1,172 @@
+// LoopAttachment: a loop device over part of an image, for the filesystem tools. What a user
+// would check with losetup: it covers the right bytes, writes reach the image, read-only means
+// read-only, and nothing stays attached afterwards, even when Partwise is killed.
+#include "device/loopattachment.h"
+#include "loopdevice.h"
+#include "toolrun.h"
+
+#include <QElapsedTimer>
+#include <QFile>
+#include <QFileInfo>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QThread>
+#include <QtTest>
+
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <unistd.h>
+
+using namespace pwtest;
+
+namespace {
+
+constexpr qint64 kMiB = 1 << 20;
+
+// /sys/block/loopN/<name>; "loop/offset" and the like for the loop driver's own values.
+QString sysfsValue(const QString &device, const QString &name)
+{
+    QFile file(QStringLiteral("/sys/block/%1/%2").arg(QFileInfo(device).fileName(), name));
+    if (!file.open(QIODevice::ReadOnly))
+        return QString();
+    return QString::fromLocal8Bit(file.readAll()).trimmed();
+}
+
+// The loop devices `losetup` lists over `image`.
+QString attachedOver(const QString &image)
+{
+    return QString::fromLocal8Bit(
+               runTool(QStringLiteral("losetup"), {QStringLiteral("-j"), image}).out)
+        .trimmed();
+}
+
+bool waitUntilDetached(const QString &image, int timeoutMs)
+{
+    QElapsedTimer timer;
+    timer.start();
+    while (!attachedOver(image).isEmpty()) {
+        if (timer.elapsed() > timeoutMs)
+            return false;
+        QThread::msleep(20);
+    }
+    return true;
+}
+
+QByteArray readImage(const QString &image, qint64 offset, qint64 length)
+{
+    QFile file(image);
+    if (!file.open(QIODevice::ReadOnly) || !file.seek(offset))
+        return QByteArray();
+    return file.read(length);
+}
+
+} // namespace
+
+class LoopAttachmentTest : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void init();
+    void cleanup();
+    void coversTheRangeAndWritesReachTheImage();
+    void readOnlyRefusesWrites();
+    void detachedWhenTheProcessIsKilled();
+
+private:
+    QTemporaryDir m_dir;
+    QString m_image;
+};
+
+void LoopAttachmentTest::init()
+{
+    PW_REQUIRE_ROOT_OR_SKIP();
+    QVERIFY(m_dir.isValid());
+    m_image = m_dir.filePath(QStringLiteral("disk.img"));
+    QFile file(m_image);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    QVERIFY(file.write(QByteArray(8 * kMiB, '\x5a')) == 8 * kMiB);
+}
+
+// A failed test must not leave its loop device behind for the next one.
+void LoopAttachmentTest::cleanup()
+{
+    if (m_image.isEmpty())
+        return;
+    const QStringList lines = attachedOver(m_image).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    for (const QString &line : lines)
+        runTool(QStringLiteral("losetup"),
+                {QStringLiteral("-d"), line.section(QLatin1Char(':'), 0, 0)});
+}
+
+void LoopAttachmentTest::coversTheRangeAndWritesReachTheImage()
+{
+    const QByteArray marker("partwise loop attachment test");
+    QString device;
+    {
+        LoopAttachment loop(m_image, 2 * kMiB, 3 * kMiB, false);
+        QVERIFY2(loop.ok(), qPrintable(loop.error()));
+        device = loop.device();
+        QCOMPARE(sysfsValue(device, QStringLiteral("loop/offset")), QString::number(2 * kMiB));
+        QCOMPARE(sysfsValue(device, QStringLiteral("loop/sizelimit")), QString::number(3 * kMiB));
+        QCOMPARE(sysfsValue(device, QStringLiteral("loop/autoclear")), QStringLiteral("1"));
+        QCOMPARE(sysfsValue(device, QStringLiteral("ro")), QStringLiteral("0"));
+
+        QFile node(device);
+        QVERIFY(node.open(QIODevice::ReadWrite));
+        QCOMPARE(sysfsValue(device, QStringLiteral("size")).toLongLong() * 512, 3 * kMiB);
+        QVERIFY(node.seek(4096));
+        QCOMPARE(node.write(marker), qint64(marker.size()));
+        node.close();
+        QCOMPARE(attachedOver(m_image).isEmpty(), false);
+    }
+    // Destroyed: detached, and the bytes written through it are in the image at 2 MiB + 4 KiB.
+    QVERIFY2(attachedOver(m_image).isEmpty(), qPrintable(attachedOver(m_image)));
+    QCOMPARE(readImage(m_image, 2 * kMiB + 4096, marker.size()), marker);
+    QCOMPARE(readImage(m_image, 2 * kMiB, 16), QByteArray(16, '\x5a'));
+}
+
+void LoopAttachmentTest::readOnlyRefusesWrites()
+{
+    {
+        LoopAttachment loop(m_image, 0, 4 * kMiB, true);
+        QVERIFY2(loop.ok(), qPrintable(loop.error()));
+        QCOMPARE(sysfsValue(loop.device(), QStringLiteral("ro")), QStringLiteral("1"));
+        // The kernel may let the device be opened for writing; no write gets through.
+        const int fd = ::open(QFile::encodeName(loop.device()).constData(), O_WRONLY | O_CLOEXEC);
+        if (fd >= 0) {
+            const char zeros[512] = {};
+            const ssize_t written = ::pwrite(fd, zeros, sizeof zeros, 0);
+            const int code = written < 0 ? errno : 0;
+            ::close(fd);
+            QCOMPARE(written, ssize_t(-1));
+            QVERIFY2(code == EPERM || code == EROFS || code == EACCES, strerror(code));
+        } else {
+            QVERIFY2(errno == EROFS || errno == EACCES, strerror(errno));
+        }
+    }
+    QVERIFY(attachedOver(m_image).isEmpty());
+    QCOMPARE(readImage(m_image, 0, 4096), QByteArray(4096, '\x5a'));
+}
+
+void LoopAttachmentTest::detachedWhenTheProcessIsKilled()
+{
+    QProcess holder;
+    holder.start(QStringLiteral(LOOP_HOLDER),
+                 {m_image, QString::number(kMiB), QString::number(4 * kMiB)});
+    QVERIFY(holder.waitForStarted());
+    QVERIFY2(holder.waitForReadyRead(30000), holder.readAllStandardError().constData());
+    const QString device = QString::fromLocal8Bit(holder.readLine()).trimmed();
+    QVERIFY2(device.startsWith(QLatin1String("/dev/loop")), qPrintable(device));
+    QVERIFY2(attachedOver(m_image).contains(device), qPrintable(attachedOver(m_image)));
+
+    holder.kill(); // SIGKILL: no destructor runs
+    QVERIFY(holder.waitForFinished());
+    QCOMPARE(holder.exitStatus(), QProcess::CrashExit);
+    QVERIFY2(waitUntilDetached(m_image, 5000),
+             qPrintable(QStringLiteral("still attached after the kill: ") + attachedOver(m_image)));
+}
+
+QTEST_GUILESS_MAIN(LoopAttachmentTest)
+#include "tst_loopattachment.moc"
