@@ -32,6 +32,10 @@ LoopDevice::~LoopDevice()
 
 bool LoopDevice::addPartitions()
 {
+    // A loop device detached earlier without `partx -d` keeps its old partition nodes (the
+    // kernel drops only those it scanned itself), and `partx -a` then fails on them: clear
+    // them first. Nothing to clear is not an error.
+    runTool(QStringLiteral("partx"), {QStringLiteral("-d"), m_path});
     const ToolResult r = runTool(QStringLiteral("partx"), {QStringLiteral("-a"), m_path});
     if (!r.ok()) {
         m_error = r.describe();
