@@ -21,6 +21,16 @@ qint64 roundDownToBoundary(qint64 sector, qint64 unit, qint64 phase)
     return (k <= 0 ? 0 : k / unit * unit) + phase;
 }
 
+// The drive's alignment offset moves where its physical boundaries fall; cylinders are a count
+// of LBAs and ignore it.
+qint64 boundaryPhase(AlignTo mode, const AlignmentGeometry &g, qint64 unit)
+{
+    const bool followsDrive = mode == AlignTo::Grain || mode == AlignTo::FourKiB;
+    return followsDrive && g.alignmentOffset % g.logicalSectorSize == 0
+               ? (g.alignmentOffset / g.logicalSectorSize) % unit
+               : 0;
+}
+
 } // namespace
 
 QString alignToName(AlignTo mode)
@@ -74,12 +84,7 @@ Placement placePartition(const PlacementRequest &r, const AlignmentGeometry &g)
 {
     Placement p;
     const qint64 unit = alignmentUnitSectors(r.alignTo, g);
-    // The drive's alignment offset moves where its physical boundaries fall; cylinders are
-    // a count of LBAs and ignore it.
-    const bool followsDrive = r.alignTo == AlignTo::Grain || r.alignTo == AlignTo::FourKiB;
-    const qint64 offset = followsDrive && g.alignmentOffset % g.logicalSectorSize == 0
-                              ? (g.alignmentOffset / g.logicalSectorSize) % unit
-                              : 0;
+    const qint64 offset = boundaryPhase(r.alignTo, g, unit);
     qint64 minStart =
         std::max(r.freeStart + std::max<qint64>(0, r.precedingSectors), r.firstUsable);
     if (r.logical)
@@ -100,12 +105,22 @@ Placement placePartition(const PlacementRequest &r, const AlignmentGeometry &g)
                       .arg(maxEnd - start + 1);
         return p;
     }
-    // End just before a boundary so whatever follows can start on one.
-    const qint64 roundedEnd = roundDownToBoundary(end + 1, unit, offset) - 1;
-    if (roundedEnd > start)
-        end = roundedEnd;
     p.ok = true;
     p.startSector = start;
-    p.endSector = end;
+    p.endSector = placeEnd(start, end, maxEnd, r.alignTo, g, r.endRounding);
     return p;
+}
+
+qint64 placeEnd(qint64 start, qint64 end, qint64 maxEnd, AlignTo mode, const AlignmentGeometry &g,
+                EndRounding rounding)
+{
+    const qint64 unit = alignmentUnitSectors(mode, g);
+    const qint64 phase = boundaryPhase(mode, g, unit);
+    // End just before a boundary so whatever follows can start on one.
+    if (rounding == EndRounding::Down) {
+        const qint64 rounded = roundDownToBoundary(end + 1, unit, phase) - 1;
+        return rounded > start ? rounded : end;
+    }
+    const qint64 rounded = roundUpToBoundary(end + 1, unit, phase) - 1;
+    return rounded <= maxEnd ? rounded : end;
 }

@@ -35,6 +35,12 @@ ResizeRange resizeRange(const DiskLayout &layout, int number)
 Placement placeResize(const ResizeRequest &r, const AlignmentGeometry &g)
 {
     const ResizeRange &range = r.range;
+    // "All the room" grows the partition anyway, so its end may come down to a boundary, but
+    // never below the sectors it has now.
+    const bool rest = r.sizeSectors <= 0;
+    const EndRounding rounding = rest ? EndRounding::Down : EndRounding::Up;
+    const qint64 keep = range.end - range.start + 1;
+    Placement p;
     if (r.newStart >= 0) {
         PlacementRequest req;
         req.freeStart = range.lowestStart;
@@ -45,22 +51,21 @@ Placement placeResize(const ResizeRequest &r, const AlignmentGeometry &g)
         req.sizeSectors = r.sizeSectors;
         req.logical = range.logical && range.lowestStart != range.start;
         req.alignTo = r.alignTo;
-        return placePartition(req, g);
+        req.endRounding = rounding;
+        p = placePartition(req, g);
+    } else {
+        p.startSector = range.start;
+        const qint64 maxEnd = range.highestEnd;
+        const qint64 end = rest ? maxEnd : range.start + r.sizeSectors - 1;
+        if (end > maxEnd) {
+            p.error = QStringLiteral("The partition cannot grow that far: only %1 free after it.")
+                          .arg(humanSize((maxEnd - range.end) * g.logicalSectorSize));
+            return p;
+        }
+        p.ok = true;
+        p.endSector = placeEnd(range.start, end, maxEnd, r.alignTo, g, rounding);
     }
-    Placement p;
-    p.startSector = range.start;
-    const qint64 maxEnd = range.highestEnd;
-    qint64 end = r.sizeSectors > 0 ? range.start + r.sizeSectors - 1 : maxEnd;
-    if (end > maxEnd) {
-        p.error = QStringLiteral("The partition cannot grow that far: only %1 free after it.")
-                      .arg(humanSize((maxEnd - range.end) * g.logicalSectorSize));
-        return p;
-    }
-    const qint64 unit = alignmentUnitSectors(r.alignTo, g);
-    const qint64 rounded = (end + 1) / unit * unit - 1;
-    if (rounded > range.start)
-        end = rounded;
-    p.ok = true;
-    p.endSector = end;
+    if (p.ok && rest && p.endSector - p.startSector + 1 < keep)
+        p.endSector = range.highestEnd;
     return p;
 }

@@ -32,6 +32,7 @@ struct ResizeRequest
 
 // The partition's new sectors. A new start is placed as a new partition would be in the range
 // (the first boundary at or after it, see placePartition); a kept start stays where it is, even
-// off the grain, and only the end moves, to just before a boundary so a neighbour can follow
-// aligned.
+// off the grain. The end never gives the partition fewer sectors than asked for, since its
+// data may fill them: it goes up to just before the next boundary, so a neighbour can follow
+// aligned, when the room allows, and stays as asked otherwise.
 Placement placeResize(const ResizeRequest &request, const AlignmentGeometry &geometry);

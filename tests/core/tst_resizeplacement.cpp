@@ -64,6 +64,8 @@ private slots:
     void growKeepsStartAndEndsBeforeBoundary();
     void keptStartStaysEvenOffTheGrain();
     void tooLargeIsRefused();
+    void neverFewerSectorsThanAsked();
+    void endFollowsTheDrivesAlignmentOffset();
     void moveSnapsStartUpToTheGrain();
     void moveWithFourKiBAndNone();
     void restTakesEverythingAfter();
@@ -134,11 +136,11 @@ void ResizePlacementTest::growKeepsStartAndEndsBeforeBoundary()
     const DiskLayout d = gpt({primary(1, 2048, 206847), freeSpace(206848, 262143)});
     ResizeRequest req;
     req.range = resizeRange(d, 1);
-    req.sizeSectors = 120 * 2048 + 100; // rounded down to 120 MiB
+    req.sizeSectors = 120 * 2048 + 100; // never fewer sectors: up to 121 MiB
     const Placement p = placeResize(req, geometry());
     QVERIFY(p.ok);
     QCOMPARE(p.startSector, 2048);
-    QCOMPARE(p.endSector, 2048 + 120 * 2048 - 1);
+    QCOMPARE(p.endSector, 2048 + 121 * 2048 - 1);
 }
 
 void ResizePlacementTest::keptStartStaysEvenOffTheGrain()
@@ -151,7 +153,7 @@ void ResizePlacementTest::keptStartStaysEvenOffTheGrain()
     const Placement p = placeResize(req, geometry());
     QVERIFY(p.ok);
     QCOMPARE(p.startSector, 34);
-    QCOMPARE(p.endSector, 18431); // 34 + 20000 − 1 = 20033, down to just before 9 × 2048
+    QCOMPARE(p.endSector, 20479); // 34 + 20000 − 1 = 20033, up to just before 10 × 2048
 }
 
 void ResizePlacementTest::tooLargeIsRefused()
@@ -163,6 +165,60 @@ void ResizePlacementTest::tooLargeIsRefused()
     const Placement p = placeResize(req, geometry());
     QVERIFY(!p.ok);
     QVERIFY(!p.error.isEmpty());
+}
+
+void ResizePlacementTest::neverFewerSectorsThanAsked()
+{
+    // A partition of 100 MiB + 7 sectors at 4096, moved down to 1 MiB with its size kept: its
+    // data may fill every sector, so the end goes up to the next MiB, not down.
+    const qint64 length = 100 * 2048 + 7;
+    const DiskLayout d = gpt({freeSpace(34, 4095), primary(1, 4096, 4096 + length - 1),
+                              freeSpace(4096 + length, 262110)});
+    ResizeRequest req;
+    req.range = resizeRange(d, 1);
+    req.newStart = 2048;
+    req.sizeSectors = length;
+    const Placement moved = placeResize(req, geometry());
+    QVERIFY2(moved.ok, qPrintable(moved.error));
+    QCOMPARE(moved.startSector, 2048);
+    QCOMPARE(moved.endSector, 102 * 2048 - 1); // 2048 + length − 1 = 206854, up to before 102 MiB
+
+    // No room to round up (a neighbour right behind it): exactly as asked.
+    const DiskLayout tight =
+        gpt({primary(1, 34, 34 + length - 1), primary(2, 34 + length, 262110)});
+    ResizeRequest keep;
+    keep.range = resizeRange(tight, 1);
+    keep.sizeSectors = length;
+    const Placement same = placeResize(keep, geometry());
+    QVERIFY(same.ok);
+    QCOMPARE(same.startSector, 34);
+    QCOMPARE(same.endSector, 34 + length - 1);
+
+    // "All the room" behind a partition that already reaches past the last MiB boundary keeps
+    // every sector it has.
+    ResizeRequest rest;
+    rest.range = resizeRange(gpt({primary(1, 2048, 262105), freeSpace(262106, 262110)}), 1);
+    const Placement all = placeResize(rest, geometry());
+    QVERIFY(all.ok);
+    QCOMPARE(all.endSector, 262110);
+}
+
+void ResizePlacementTest::endFollowsTheDrivesAlignmentOffset()
+{
+    // An XP-jumper drive: physical sectors begin 3584 bytes (7 sectors) into the disk, so its
+    // MiB boundaries are 2048k + 7. A kept start of 34 with 20000 sectors ends before 20487.
+    SectorTopology t;
+    t.logicalSectorSize = 512;
+    t.physicalSectorSize = 4096;
+    t.alignmentOffset = 3584;
+    const AlignmentGeometry g = resolveAlignmentGeometry(t, AlignmentPolicy());
+    const DiskLayout d = gpt({primary(1, 34, 16417), freeSpace(16418, 262110)});
+    ResizeRequest req;
+    req.range = resizeRange(d, 1);
+    req.sizeSectors = 20000;
+    const Placement p = placeResize(req, g);
+    QVERIFY(p.ok);
+    QCOMPARE(p.endSector, 10 * 2048 + 7 - 1);
 }
 
 void ResizePlacementTest::moveSnapsStartUpToTheGrain()
