@@ -29,6 +29,12 @@ ToolResult runTool(const QString &program, const QStringList &arguments, const Q
     proc.setProcessChannelMode(QProcess::MergedChannels);
     // Tools must never wait for an answer on a terminal we don't have.
     proc.setStandardInputFile(QProcess::nullDevice());
+    // Their output is parsed ("minimum size of the filesystem: N"), so it must not come in the
+    // user's language; UTF-8 keeps labels and paths intact.
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("LC_ALL"), QStringLiteral("C.UTF-8"));
+    env.remove(QStringLiteral("LANGUAGE"));
+    proc.setProcessEnvironment(env);
     proc.start(path, arguments);
     if (!proc.waitForFinished(timeoutMs)) {
         proc.kill();
