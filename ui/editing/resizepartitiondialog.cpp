@@ -82,6 +82,8 @@ ResizePartitionDialog::ResizePartitionDialog(const DiskLayout &base,
         box->setAccessibleName(accessible);
         box->setSuffix(tr(" MiB"));
         box->setAlignment(Qt::AlignRight);
+        // Typing "150" must not pass through 1 and 15, each moving the other two boxes.
+        box->setKeyboardTracking(false);
         box->setMinimumWidth(box->fontMetrics().horizontalAdvance(QStringLiteral("0000000 MiB")) +
                              40);
         return box;
@@ -135,7 +137,7 @@ ResizePartitionDialog::ResizePartitionDialog(const DiskLayout &base,
     setMinimumWidth(560);
 
     // Whole MiB, as GParted shows them: the partition's own sectors and the free space next
-    // to it, each rounded down.
+    // to it, each rounded down on its own (so the three need not add up to the whole range).
     const int total = totalMiB();
     const int minSize = std::max(
         1, std::min(ceilMiB(m_minimumBytes), floorMiB(m_partition.lengthSectors() * m_sectorSize)));
@@ -144,7 +146,7 @@ ResizePartitionDialog::ResizePartitionDialog(const DiskLayout &base,
     m_after->setRange(0, total - minSize);
     m_size->setValue(floorMiB(m_partition.lengthSectors() * m_sectorSize));
     m_before->setValue(floorMiB(m_range.freeBeforeSectors() * m_sectorSize));
-    m_after->setValue(total - m_before->value() - m_size->value());
+    m_after->setValue(floorMiB(m_range.freeAfterSectors() * m_sectorSize));
     m_initialBefore = m_before->value();
     m_initialSize = m_size->value();
 
@@ -203,6 +205,11 @@ int ResizePartitionDialog::totalMiB() const
     return floorMiB(m_range.lengthSectors() * m_sectorSize);
 }
 
+int ResizePartitionDialog::remainingMiB(int first, int second) const
+{
+    return floorMiB(m_range.lengthSectors() * m_sectorSize - (qint64(first) + second) * kMiB);
+}
+
 bool ResizePartitionDialog::changed() const
 {
     return m_before->value() != m_initialBefore || m_size->value() != m_initialSize;
@@ -211,31 +218,28 @@ bool ResizePartitionDialog::changed() const
 void ResizePartitionDialog::followBefore()
 {
     const QSignalBlocker b1(m_size), b2(m_after);
-    const int total = totalMiB();
-    m_size->setValue(std::min(m_size->value(), total - m_before->value()));
-    m_after->setValue(total - m_before->value() - m_size->value());
+    m_size->setValue(std::min(m_size->value(), remainingMiB(m_before->value(), 0)));
+    m_after->setValue(remainingMiB(m_before->value(), m_size->value()));
     schedulePreview();
 }
 
 void ResizePartitionDialog::followSize()
 {
     const QSignalBlocker b1(m_before), b2(m_after);
-    const int total = totalMiB();
-    m_before->setValue(std::min(m_before->value(), total - m_size->value()));
-    m_after->setValue(total - m_before->value() - m_size->value());
+    m_before->setValue(std::min(m_before->value(), remainingMiB(m_size->value(), 0)));
+    m_after->setValue(remainingMiB(m_before->value(), m_size->value()));
     schedulePreview();
 }
 
 void ResizePartitionDialog::followAfter()
 {
     const QSignalBlocker b1(m_before), b2(m_size);
-    const int total = totalMiB();
-    const int size = total - m_before->value() - m_after->value();
+    const int size = remainingMiB(m_before->value(), m_after->value());
     if (size >= m_size->minimum()) {
         m_size->setValue(size);
     } else {
         m_size->setValue(m_size->minimum());
-        m_before->setValue(total - m_after->value() - m_size->value());
+        m_before->setValue(remainingMiB(m_after->value(), m_size->value()));
     }
     schedulePreview();
 }
@@ -315,8 +319,16 @@ void ResizePartitionDialog::runPreview()
         ok->setEnabled(false);
         return;
     }
-    m_previewed = result.layout.regions.at(row);
-    const PartitionInfo &p = *m_previewed;
+    const PartitionInfo &p = result.layout.regions.at(row);
+    if (canShrinkUnmounted(m_partition.filesystem) &&
+        p.lengthSectors() * m_sectorSize < m_minimumBytes) {
+        m_result->setText(tr("That is smaller than the %1 filesystem needs (%2).")
+                              .arg(m_partition.filesystem, humanSize(m_minimumBytes)));
+        m_result->setStyleSheet(AlignmentStyle::errorStyleSheet(palette()));
+        ok->setEnabled(false);
+        return;
+    }
+    m_previewed = p;
     AlignmentStatus status = AlignmentStatus::NotApplicable;
     QStringList lines{PlacementControls::resultText(result.layout, row, m_policy, &status)};
     lines << tr("Free space before: %1, after: %2")

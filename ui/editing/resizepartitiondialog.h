@@ -51,6 +51,8 @@ private:
     void findMinimum(const DiskLayout &base);
     QString filesystemNote() const;
     int totalMiB() const;
+    // Whole MiB left of the range once `first` and `second` MiB are taken.
+    int remainingMiB(int first, int second) const;
     bool changed() const;
     void followBefore();
     void followSize();
