@@ -33,46 +33,81 @@ bool Operation::changesTable() const
            type == Type::SetName || type == Type::SetFlag || type == Type::Resize;
 }
 
+namespace {
+
+// The words a person reads; plan files keep the tokens of partitionKindName / alignToName.
+QString kindWord(PartitionInfo::Kind kind)
+{
+    switch (kind) {
+    case PartitionInfo::Kind::Extended:
+        return Operation::tr("extended");
+    case PartitionInfo::Kind::Logical:
+        return Operation::tr("logical");
+    default:
+        return Operation::tr("primary");
+    }
+}
+
+QString alignWord(AlignTo mode)
+{
+    switch (mode) {
+    case AlignTo::Grain:
+        return Operation::tr("MiB (the grain)");
+    case AlignTo::FourKiB:
+        return Operation::tr("4 KiB");
+    case AlignTo::Cylinder:
+        return Operation::tr("cylinders");
+    case AlignTo::None:
+        break;
+    }
+    return Operation::tr("nothing (exact sectors)");
+}
+
+} // namespace
+
 QString Operation::description() const
 {
     switch (type) {
     case Type::NewTable:
-        return QStringLiteral("Create a new %1 partition table (erases all partitions)")
+        return tr("Create a new %1 partition table (erases all partitions)")
             .arg(tableType == QLatin1String("msdos") ? QStringLiteral("MBR") : tableType.toUpper());
     case Type::Create: {
-        QString what = sizeBytes > 0 ? humanSize(sizeBytes) : QStringLiteral("all the free space");
-        QString text =
-            QStringLiteral("Create a %1 partition of %2").arg(partitionKindName(kind), what);
+        const QString what = sizeBytes > 0 ? humanSize(sizeBytes) : tr("all the free space");
+        QString text = tr("Create a %1 partition of %2").arg(kindWord(kind), what);
         if (!filesystem.isEmpty())
-            text += QStringLiteral(", formatted %1").arg(filesystem);
+            text += tr(", formatted %1").arg(filesystem);
         if (!label.isEmpty())
-            text += QStringLiteral(", labelled \"%1\"").arg(label);
-        return text + QStringLiteral(", aligned to %1").arg(alignToName(alignTo));
+            text += tr(", labelled “%1”").arg(label);
+        return text + tr(", aligned to %1").arg(alignWord(alignTo));
     }
     case Type::Delete:
-        return QStringLiteral("Delete partition %1").arg(number);
+        return tr("Delete partition %1").arg(number);
     case Type::Format:
-        return QStringLiteral("Format partition %1 as %2").arg(number).arg(filesystem);
+        return tr("Format partition %1 as %2").arg(number).arg(filesystem);
     case Type::SetLabel:
-        return QStringLiteral("Set the filesystem label of partition %1 to \"%2\"")
-            .arg(number)
-            .arg(label);
+        return tr("Set the filesystem label of partition %1 to “%2”").arg(number).arg(label);
     case Type::SetName:
-        return QStringLiteral("Name partition %1 \"%2\"").arg(number).arg(name);
+        return tr("Name partition %1 “%2”").arg(number).arg(name);
     case Type::SetFlag:
-        return QStringLiteral("%1 the %2 flag on partition %3")
-            .arg(flagState ? QStringLiteral("Set") : QStringLiteral("Clear"), flag)
+        return (flagState ? tr("Set the %1 flag on partition %2")
+                          : tr("Clear the %1 flag on partition %2"))
+            .arg(flag)
             .arg(number);
     case Type::Resize:
-        return QStringLiteral("Resize partition %1 to %2%3")
-            .arg(number)
-            .arg(sizeBytes > 0 ? humanSize(sizeBytes)
-                               : QStringLiteral("all the free space around it"))
-            .arg(startBytes >= 0 ? QStringLiteral(", starting at %1").arg(humanSize(startBytes))
-                                 : QString());
+        if (startBytes >= 0 && sizeBytes > 0)
+            return tr("Move partition %1 to start at %2 and resize it to %3")
+                .arg(number)
+                .arg(humanSize(startBytes), humanSize(sizeBytes));
+        if (startBytes >= 0)
+            return tr("Move partition %1 to start at %2 and extend it to the end of the free space")
+                .arg(number)
+                .arg(humanSize(startBytes));
+        if (sizeBytes > 0)
+            return tr("Resize partition %1 to %2").arg(number).arg(humanSize(sizeBytes));
+        return tr("Resize partition %1 to all the free space around it").arg(number);
     case Type::Check:
-        return QStringLiteral("%1 the filesystem on partition %2")
-            .arg(repair ? QStringLiteral("Check and repair") : QStringLiteral("Check"))
+        return (repair ? tr("Check and repair the filesystem on partition %1")
+                       : tr("Check the filesystem on partition %1"))
             .arg(number);
     }
     return QString();

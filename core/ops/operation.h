@@ -3,6 +3,7 @@
 #include "align/partitionplacement.h"
 #include "table/partitioninfo.h"
 
+#include <QCoreApplication>
 #include <QString>
 #include <QStringList>
 
@@ -10,6 +11,11 @@
 // plan file and applied by the GUI and by `partwise-cli apply` the same way.
 struct Operation
 {
+    // description() is translated where a translator is installed (the GUI); partwise-cli has
+    // none and stays English.
+    Q_DECLARE_TR_FUNCTIONS(Operation)
+
+public:
     enum class Type { NewTable, Create, Delete, Format, SetLabel, SetName, SetFlag, Check, Resize };
 
     Type type = Type::Create;
@@ -36,7 +42,7 @@ struct Operation
     // Check
     bool repair = false;
 
-    QString description() const; // "Create a 256 MiB ext4 partition "root"", for the queue
+    QString description() const; // "Create a primary partition of 256 MiB, formatted ext4, ..."
     bool changesTable() const;   // false for Format, SetLabel (filesystem) and Check
 };
 

@@ -1041,6 +1041,109 @@ Die Partitionstabelle wird vorher gesichert; das Protokoll sagt, wo und wie sie 
     </message>
 </context>
 <context>
+    <name>Operation</name>
+    <message>
+        <source>Create a new %1 partition table (erases all partitions)</source>
+        <translation>Neue %1-Partitionstabelle anlegen (löscht alle Partitionen)</translation>
+    </message>
+    <message>
+        <source>all the free space</source>
+        <translation>ganzer freier Platz</translation>
+    </message>
+    <message>
+        <source>Create a %1 partition of %2</source>
+        <translation>Neue %1 Partition (%2)</translation>
+    </message>
+    <message>
+        <source>, formatted %1</source>
+        <translation>, formatiert als %1</translation>
+    </message>
+    <message>
+        <source>, labelled “%1”</source>
+        <translation>, Bezeichnung „%1“</translation>
+    </message>
+    <message>
+        <source>, aligned to %1</source>
+        <translation>, ausgerichtet an %1</translation>
+    </message>
+    <message>
+        <source>Delete partition %1</source>
+        <translation>Partition %1 löschen</translation>
+    </message>
+    <message>
+        <source>Format partition %1 as %2</source>
+        <translation>Partition %1 als %2 formatieren</translation>
+    </message>
+    <message>
+        <source>Set the filesystem label of partition %1 to “%2”</source>
+        <translation>Dateisystembezeichnung von Partition %1 auf „%2“ setzen</translation>
+    </message>
+    <message>
+        <source>Name partition %1 “%2”</source>
+        <translation>Partition %1 „%2“ nennen</translation>
+    </message>
+    <message>
+        <source>Set the %1 flag on partition %2</source>
+        <translation>Markierung %1 auf Partition %2 setzen</translation>
+    </message>
+    <message>
+        <source>Clear the %1 flag on partition %2</source>
+        <translation>Markierung %1 von Partition %2 entfernen</translation>
+    </message>
+    <message>
+        <source>Move partition %1 to start at %2 and resize it to %3</source>
+        <translation>Partition %1 nach %2 verschieben, Größe %3</translation>
+    </message>
+    <message>
+        <source>Move partition %1 to start at %2 and extend it to the end of the free space</source>
+        <translation>Partition %1 nach %2 verschieben und bis zum Ende des freien Platzes vergrößern</translation>
+    </message>
+    <message>
+        <source>Resize partition %1 to %2</source>
+        <translation>Größe von Partition %1 auf %2 ändern</translation>
+    </message>
+    <message>
+        <source>Resize partition %1 to all the free space around it</source>
+        <translation>Partition %1 auf den ganzen freien Platz um sie herum vergrößern</translation>
+    </message>
+    <message>
+        <source>Check and repair the filesystem on partition %1</source>
+        <translation>Dateisystem auf Partition %1 prüfen und reparieren</translation>
+    </message>
+    <message>
+        <source>Check the filesystem on partition %1</source>
+        <translation>Dateisystem auf Partition %1 prüfen</translation>
+    </message>
+    <message>
+        <source>extended</source>
+        <translation>erweiterte</translation>
+    </message>
+    <message>
+        <source>logical</source>
+        <translation>logische</translation>
+    </message>
+    <message>
+        <source>primary</source>
+        <translation>primäre</translation>
+    </message>
+    <message>
+        <source>MiB (the grain)</source>
+        <translation>MiB (das Raster)</translation>
+    </message>
+    <message>
+        <source>4 KiB</source>
+        <translation>4 KiB</translation>
+    </message>
+    <message>
+        <source>cylinders</source>
+        <translation>Zylinder</translation>
+    </message>
+    <message>
+        <source>nothing (exact sectors)</source>
+        <translation>nichts (genaue Sektoren)</translation>
+    </message>
+</context>
+<context>
     <name>OperationPrompts</name>
     <message>
         <source>Filesystem Label</source>
@@ -2112,6 +2215,10 @@ Nichts ist verloren: Das Journal %3 hält fest, wie weit es kam. Bis es abgeschl
     <message>
         <source>Free space a&amp;fter:</source>
         <translation>Freier Platz &amp;danach:</translation>
+    </message>
+    <message>
+        <source>That is smaller than the %1 filesystem needs (%2).</source>
+        <translation>Das ist kleiner, als das %1-Dateisystem braucht (%2).</translation>
     </message>
 </context>
 <context>

@@ -1,6 +1,7 @@
 // The German catalogue: it loads like the window loads it, translates the window's menus and
 // core's verdicts (with German number formatting), leaves partwise-cli and the JSON contract
 // English, and is complete for the current sources.
+#include "ops/operation.h"
 #include "align/alignmentverdict.h"
 #include "diskmapwidget.h"
 #include "editing/mainwindowediting.h"
@@ -121,6 +122,7 @@ private slots:
     void englishNeedsNoCatalogue();
     void windowMenusInGerman();
     void explanationsInGerman();
+    void pendingOperationsInGerman();
     void numbersFollowTheCatalogue();
     void mainActionsHaveShortcuts();
     void contractNamesStayEnglish();
@@ -243,6 +245,33 @@ void TranslationsTest::contractNamesStayEnglish()
     QCOMPARE(alignmentStatusName(AlignmentStatus::SectorAligned), QStringLiteral("sector-aligned"));
     QCOMPARE(alignmentStatusName(AlignmentStatus::Aligned), QStringLiteral("aligned"));
     QCOMPARE(alignmentStatusName(AlignmentStatus::Container), QStringLiteral("container"));
+}
+
+// The pending-operations dock and the Apply log show Operation::description().
+void TranslationsTest::pendingOperationsInGerman()
+{
+    Operation create;
+    create.type = Operation::Type::Create;
+    create.kind = PartitionInfo::Kind::Logical;
+    create.sizeBytes = 256LL << 20;
+    create.filesystem = QStringLiteral("ext4");
+    create.label = QStringLiteral("root");
+    QCOMPARE(create.description(),
+             QStringLiteral("Neue logische Partition (256 MiB), formatiert als ext4, "
+                            "Bezeichnung „root“, ausgerichtet an MiB (das Raster)"));
+    Operation move;
+    move.type = Operation::Type::Resize;
+    move.number = 2;
+    move.startBytes = 1LL << 20;
+    move.sizeBytes = 100LL << 20;
+    QCOMPARE(move.description(),
+             QStringLiteral("Partition 2 nach 1 MiB verschieben, Größe 100 MiB"));
+    Operation flag;
+    flag.type = Operation::Type::SetFlag;
+    flag.number = 1;
+    flag.flag = QStringLiteral("esp");
+    flag.flagState = false;
+    QCOMPARE(flag.description(), QStringLiteral("Markierung esp von Partition 1 entfernen"));
 }
 
 void TranslationsTest::cliStaysEnglish()
