@@ -20,7 +20,8 @@ struct VerifySpan
 
 // The order in which a finished move is read back: destinations in ascending device order
 // (whatever direction the copy ran), merged into reads of up to `spanLimit` bytes, so that
-// verifying costs about one sequential read of the moved data.
+// verifying costs about one sequential read of the moved data. A chunk longer than `spanLimit`
+// is a read of its own: callers size their buffers for max(spanLimit, plan.largestChunk).
 struct VerifyOrder
 {
     std::vector<std::size_t> chunks; // plan chunk indices, ascending by destination

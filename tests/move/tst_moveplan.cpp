@@ -33,7 +33,7 @@ private slots:
     void rightMoveRunsBackwardsAndVerifiesAscending();
     void leftMoveRunsForwards();
     void usedExtentsLeaveGapsUnread();
-    void shiftOfHalfAChunkNeedsNoJournalCopy();
+    void onlyChunksOverlappingTheirSourceAreJournaled();
 };
 
 void MovePlanTest::rightMoveRunsBackwardsAndVerifiesAscending()
@@ -95,7 +95,7 @@ void MovePlanTest::usedExtentsLeaveGapsUnread()
     QCOMPARE(order.spans[1].offset, 73 * kMiB);
 }
 
-void MovePlanTest::shiftOfHalfAChunkNeedsNoJournalCopy()
+void MovePlanTest::onlyChunksOverlappingTheirSourceAreJournaled()
 {
     // A 3 KiB shift: every chunk overlaps its own source and goes through the journal.
     const MovePlan small = planMove(request(34 * 512, 40 * 512, 8 * kMiB));
