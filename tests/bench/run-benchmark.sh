@@ -9,6 +9,8 @@
 # Cases (LIST is comma-separated, default all):
 #   gpt34      1 GiB of random data at GPT sector 34, realigned to 2048 (overlapping, right)
 #   gpt34-4k   the same moved 3 KiB, 34 -> 40 (--grain 4k)
+#   gpt34-64m  the same moved to 64 MiB (--grain 64m): a shift large enough that no chunk
+#              overlaps its own source, so no data needs a second copy
 #   left       1 GiB at GPT sector 4001 ending at the last usable sector: moves left to 2048
 #   ext4-63    2 GiB ext4, 10% used, at MBR sector 63, realigned to 2048 (used blocks only)
 #
@@ -23,11 +25,21 @@
 #   dd               dd iflag=direct oflag=direct of the same bytes (the device's practical
 #                    limit for a full copy; a plain forward copy, not overlap-safe)
 #   dd-read          a direct sequential read of the same bytes (the budget for verification)
+#   journal-write    a direct write of the same bytes into a file beside the journal: what
+#                    writing every byte once more costs on the disk the journal shares
+#   barrier          up to 64 shift-sized writes (at most 32 MiB) to the device, each followed
+#                    by a flush, less the same writes unflushed: the cost of that many barriers
+#
+# The last two give a bound crash safety cannot go under on one disk. While a chunk's
+# destination overlaps its own source, every byte written between two barriers whose source is
+# overwritten must also be durable elsewhere first; at most `shift` bytes per barrier escape
+# that. So a crash-safe move of N bytes by `shift` costs at least
+# min(N / shift barriers, N bytes written once more) on top of the copy.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 RUNS=3
-CASES=gpt34,gpt34-4k,left,ext4-63
+CASES=gpt34,gpt34-4k,gpt34-64m,left,ext4-63
 BUILD=$ROOT/build-bench
 WORK=/var/tmp/partwise-bench
 CSV=
@@ -88,14 +100,18 @@ now() { date +%s.%N; }
 
 echo "case,tool,run,seconds,bytes_copied,mib_per_s" >"$CSV"
 declare -A SECONDS_OF # "case tool" -> space-separated times
+declare -A BYTES_OF   # "case tool" -> bytes copied in the last run
+declare -A SHIFT_OF   # case -> bytes moved by
+declare -A BARRIERS_OF # case -> flushes timed by the barrier row
 record() { # CASE TOOL RUN SECONDS BYTES
     local mibps
     mibps=$(awk -v b="$5" -v s="$4" 'BEGIN { printf "%.1f", b / 1048576 / s }')
     echo "$1,$2,$3,$4,$5,$mibps" >>"$CSV"
     SECONDS_OF["$1 $2"]="${SECONDS_OF["$1 $2"]:-} $4"
+    BYTES_OF["$1 $2"]=$5
     printf '  %-10s %-17s run %d: %7.2f s  %8.1f MiB/s\n' "$1" "$2" "$3" "$4" "$mibps"
 }
-median() { tr ' ' '\n' | grep -v '^$' | sort -g | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
+median() { tr ' ' '\n' | { grep -v '^$' || true; } | sort -g | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
 
 RANDOM_FILE=$WORK/random-1g.bin
 if [ ! -s "$RANDOM_FILE" ] || [ "$(stat -c %s "$RANDOM_FILE")" -ne 1073741824 ]; then
@@ -108,15 +124,15 @@ prepare() {
     local name=$1 img=$WORK/$1.img
     FS=
     case $name in
-    gpt34 | gpt34-4k)
+    gpt34 | gpt34-4k | gpt34-64m)
         SRC=$((34 * 512)); LEN=1073741824
-        if [ "$name" = gpt34 ]; then
-            DST=$((2048 * 512)); SFDISK_START=2048; REALIGN_ARGS=(--grain 1m)
-        else
-            DST=$((40 * 512)); SFDISK_START=40; REALIGN_ARGS=(--grain 4k)
-        fi
+        case $name in
+        gpt34) DST=$((2048 * 512)); SFDISK_START=2048; REALIGN_ARGS=(--grain 1m) ;;
+        gpt34-4k) DST=$((40 * 512)); SFDISK_START=40; REALIGN_ARGS=(--grain 4k) ;;
+        gpt34-64m) DST=$((131072 * 512)); SFDISK_START=131072; REALIGN_ARGS=(--grain 64m) ;;
+        esac
         if [ ! -s "$img" ]; then
-            truncate -s $((LEN + 4 * 1048576)) "$img"
+            truncate -s $((LEN + DST + 3 * 1048576)) "$img"
             printf 'label: gpt\nfirst-lba: 34\nstart=34, size=%d\n' $((LEN / 512)) |
                 sfdisk -q "$img" >/dev/null
             dd if="$RANDOM_FILE" of="$img" bs=1M oflag=seek_bytes seek=$SRC conv=notrunc status=none
@@ -191,11 +207,20 @@ IFS=, read -r -a CASE_LIST <<<"$CASES"
 for name in "${CASE_LIST[@]}"; do
     prepare "$name"
     echo "== $name: $LEN bytes from byte $SRC to byte $DST"
+    SHIFT_OF[$name]=$((DST > SRC ? DST - SRC : SRC - DST))
+    # A barrier is timed after a write of the size a shift-sized piece would have (capped).
+    BARRIER_BLOCK=$((SHIFT_OF[$name] < 32 * 1048576 ? SHIFT_OF[$name] : 32 * 1048576))
+    BARRIER_COUNT=$((LEN / BARRIER_BLOCK < 64 ? LEN / BARRIER_BLOCK : 64))
+    BARRIERS_OF[$name]=$BARRIER_COUNT
     for run in $(seq 1 "$RUNS"); do
-        for tool in realign realign-noverify engine-noverify engine-unsafe sfdisk dd dd-read; do
+        for tool in realign realign-noverify engine-noverify engine-unsafe sfdisk dd dd-read \
+            journal-write barrier; do
             dev=$(fresh "$name")
             bytes=$LEN
             drop_caches
+            # The journal-write row times the write alone: its data comes from the cache.
+            [ "$tool" != journal-write ] ||
+                head -c "${BYTES_OF["$name engine-noverify"]:-$LEN}" "$RANDOM_FILE" >/dev/null
             t0=$(now)
             case $tool in
             realign)
@@ -223,9 +248,29 @@ for name in "${CASE_LIST[@]}"; do
             dd-read)
                 dd if="$dev" of=/dev/null bs=4M iflag=direct,skip_bytes,count_bytes \
                     skip="$DST" count="$LEN" status=none ;;
+            journal-write)
+                # As many bytes as the journaled mover copied, from the page cache (primed
+                # before the clock starts), so only the write is timed.
+                dd if="$RANDOM_FILE" of="$WORK/journal-write.bin" bs=4M iflag=count_bytes \
+                    count="${BYTES_OF["$name engine-noverify"]:-$LEN}" oflag=direct conv=fsync \
+                    status=none
+                rm -f "$WORK/journal-write.bin" ;;
+            barrier)
+                # Shift-sized direct writes, each followed by a flush, into the copy's
+                # destination area of this throwaway image; the same writes unsynced are
+                # timed just before, so what is recorded is the flushes alone.
+                plain_start=$(now)
+                dd if=/dev/zero of="$dev" bs="$BARRIER_BLOCK" count="$BARRIER_COUNT" oflag=direct,seek_bytes \
+                    seek="$DST" conv=notrunc status=none
+                synced_start=$(now)
+                dd if=/dev/zero of="$dev" bs="$BARRIER_BLOCK" count="$BARRIER_COUNT" oflag=direct,dsync,seek_bytes \
+                    seek="$DST" conv=notrunc status=none
+                FLUSH_SECONDS=$(awk -v p="$plain_start" -v s="$synced_start" -v n="$(now)" \
+                    'BEGIN { d = (n - s) - (s - p); printf "%.4f", (d > 0 ? d : 0) }') ;;
             esac
             t1=$(now)
             seconds=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')
+            [ "$tool" != barrier ] || seconds=$FLUSH_SECONDS
             # Bytes actually copied, where only the used blocks were.
             if [ -n "$FS" ]; then
                 case $tool in
@@ -234,6 +279,10 @@ for name in "${CASE_LIST[@]}"; do
                 esac
                 bytes=${bytes:-$LEN}
             fi
+            case $tool in
+            journal-write) bytes=${BYTES_OF["$name engine-noverify"]:-$LEN} ;;
+            barrier) bytes=$((BARRIER_COUNT * BARRIER_BLOCK)) ;;
+            esac
             record "$name" "$tool" "$run" "$seconds" "$bytes"
             case $tool in realign | realign-noverify | engine-* | sfdisk) check_result "$name" "$dev" "$tool" ;; esac
             rm -f "$WORK/realign.journal" "$WORK/engine.journal" "$WORK"/sfdisk.move*
@@ -247,18 +296,29 @@ med() { echo "${SECONDS_OF["$1 $2"]:-}" | median; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }'; }
 echo
 echo "== medians of $RUNS runs (seconds); CSV: $CSV"
-printf '%-10s %8s %8s %8s %8s %8s %8s %8s | %8s %8s %8s %8s\n' case realign noverify engine unsafe sfdisk dd dd-read \
-    "rl/dd" "rl/sfd" "safety" "verify"
+printf '%-10s %8s %8s %8s %8s %8s %8s %8s | %8s %8s %8s %8s %8s\n' case realign noverify engine unsafe sfdisk dd dd-read \
+    "rl/dd" "rl/sfd" "safety" "bound" "verify"
 for name in "${CASE_LIST[@]}"; do
     r=$(med "$name" realign); n=$(med "$name" realign-noverify); u=$(med "$name" engine-unsafe)
     e=$(med "$name" engine-noverify)
     s=$(med "$name" sfdisk); d=$(med "$name" dd); rd=$(med "$name" dd-read)
-    # safety: journaled engine / unsafe engine; verify: (verified - unverified) / dd-read
-    printf '%-10s %8s %8s %8s %8s %8s %8s %8s | %8s %8s %8s %8s\n' "$name" "$r" "$n" "$e" "$u" "$s" "$d" "$rd" \
-        "$(ratio "$n" "$d")" "$(ratio "$r" "$s")" "$(ratio "$e" "$u")" \
+    jw=$(med "$name" journal-write); b=$(med "$name" barrier)
+    copied=${BYTES_OF["$name engine-noverify"]:-$LEN}
+    # safety: journaled engine / unsafe engine; bound: a lower bound of that ratio on one disk
+    # (see the top of this file); verify: (verified - unverified) / dd-read
+    bound=$(awk -v u="$u" -v jw="$jw" -v b="$b" -v k="${BARRIERS_OF[$name]}" -v n="$copied" \
+        -v sh="${SHIFT_OF[$name]}" 'BEGIN {
+        barriers = int((n + sh - 1) / sh) * b / k; extra = (barriers < jw) ? barriers : jw
+        if (u > 0) printf "%.2f", (u + extra) / u; else print "-" }')
+    printf '%-10s %8s %8s %8s %8s %8s %8s %8s | %8s %8s %8s %8s %8s\n' "$name" "$r" "$n" "$e" "$u" "$s" "$d" "$rd" \
+        "$(ratio "$n" "$d")" "$(ratio "$r" "$s")" "$(ratio "$e" "$u")" "$bound" \
         "$(awk -v r="$r" -v n="$n" -v d="$rd" 'BEGIN { if (d > 0) printf "%.2f", (r - n) / d; else print "-" }')"
 done
 echo "rl/dd: realign --no-verify / dd (target <= 1.10); rl/sfd: realign / sfdisk (target < 1,"
 echo "ext4-63 <= 0.25); safety: journaled engine / unsafe engine, both unverified (target <= 1.10);"
+echo "bound: what no crash-safe mover can beat for safety on this disk: unsafe plus"
+echo "min(N / shift flushes, journal-write), over unsafe (the flush after a shift-sized write and"
+echo "a direct write of N bytes beside the journal, both measured above; it leaves out that"
+echo "flushed writes are also serialised, so real movers stay above it);"
 echo "verify: extra time of verification / one direct read of the same bytes (target <= 1.0)."
 [ "$FAILED" -eq 0 ] || { echo "Some moves left wrong data (see above)." >&2; exit 1; }
