@@ -8,6 +8,7 @@
 #include "editing/operationdialogs.h"
 #include "editing/pendingoperations.h"
 #include "editing/pendingoperationsdock.h"
+#include "editingharness.h"
 #include "ops/operationpreview.h"
 #include "ops/planfile.h"
 #include "partitionmodel.h"
@@ -174,57 +175,11 @@ ApplyResult applyWithDialog(const QString &target, const QList<Operation> &ops,
     return dialog.result();
 }
 
-// A window put together like MainWindow: map, list and the editing controller on one model.
-struct Harness
+// The shared window, plus where the largest free space is shown.
+struct Harness : EditingHarness
 {
-    PartitionModel model;
-    QItemSelectionModel selection{&model};
-    QMainWindow window;
-    DiskMapWidget *map = new DiskMapWidget;
-    QTreeView *list = new QTreeView;
-    EditingController *editing = nullptr;
-    QString path;
-    DiskLayout base;
-    AlignmentPolicy policy;
+    using EditingHarness::EditingHarness;
 
-    explicit Harness(const QString &image, qint64 forcedSectorSize = 0)
-    {
-        path = image;
-        DiskReadOptions options;
-        options.forcedSectorSize = forcedSectorSize;
-        const DiskReadResult read = readDisk(image, options);
-        base = read.layout;
-        window.menuBar()->addMenu(QStringLiteral("&File"));
-        window.menuBar()->addMenu(QStringLiteral("&View"));
-        auto *central = new QWidget;
-        auto *layout = new QVBoxLayout(central);
-        map->setModel(&model, &selection);
-        list->setModel(&model);
-        list->setSelectionModel(&selection);
-        list->setRootIsDecorated(false);
-        list->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
-        layout->addWidget(map);
-        layout->addWidget(list, 1);
-        window.setCentralWidget(central);
-        model.setDisk(base, analyzeAlignment(base, policy));
-        EditingHooks hooks;
-        hooks.currentPath = [this] { return path; };
-        hooks.currentLayout = [this]() -> std::optional<DiskLayout> { return base; };
-        hooks.policy = [this] { return policy; };
-        hooks.showLayout = [this](const DiskLayout &shown) {
-            model.setDisk(shown, analyzeAlignment(shown, policy));
-        };
-        hooks.selection = &selection;
-        hooks.contextMenuWidgets = {map, list};
-        editing = EditingController::install(&window, hooks);
-        window.resize(1100, 700);
-    }
-
-    void selectRow(int row)
-    {
-        selection.setCurrentIndex(model.index(row, 0),
-                                  QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
-    }
     int rowOfLargestFree() const
     {
         const PartitionInfo *free = largestFree(editing->shownLayout());

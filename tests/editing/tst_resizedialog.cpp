@@ -9,6 +9,7 @@
 #include "editing/editingcontroller.h"
 #include "editing/pendingoperations.h"
 #include "editing/resizepartitiondialog.h"
+#include "editingharness.h"
 #include "loopdevice.h"
 #include "partitionmodel.h"
 #include "table/diskreader.h"
@@ -27,10 +28,10 @@
 #include <QMainWindow>
 #include <QMenu>
 #include <QMenuBar>
+#include <QPointer>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTemporaryDir>
-#include <QPointer>
 #include <QTimer>
 #include <QTreeView>
 #include <QUndoStack>
@@ -130,50 +131,11 @@ QSpinBox *spin(QWidget *dialog, const char *name)
     return dialog->findChild<QSpinBox *>(QString::fromLatin1(name));
 }
 
-// A window put together like MainWindow: map, list and the editing controller on one model.
-struct Harness
+// The shared window, and its Resize/Move action.
+struct Harness : EditingHarness
 {
-    PartitionModel model;
-    QItemSelectionModel selection{&model};
-    QMainWindow window;
-    DiskMapWidget *map = new DiskMapWidget;
-    QTreeView *list = new QTreeView;
-    EditingController *editing = nullptr;
-    DiskLayout base;
-    AlignmentPolicy policy;
+    using EditingHarness::EditingHarness;
 
-    explicit Harness(const QString &image)
-    {
-        base = readDisk(image).layout;
-        window.menuBar()->addMenu(QStringLiteral("&File"));
-        auto *central = new QWidget;
-        auto *layout = new QVBoxLayout(central);
-        map->setModel(&model, &selection);
-        list->setModel(&model);
-        list->setSelectionModel(&selection);
-        list->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
-        layout->addWidget(map);
-        layout->addWidget(list, 1);
-        window.setCentralWidget(central);
-        model.setDisk(base, analyzeAlignment(base, policy));
-        EditingHooks hooks;
-        hooks.currentPath = [image] { return image; };
-        hooks.currentLayout = [this]() -> std::optional<DiskLayout> { return base; };
-        hooks.policy = [this] { return policy; };
-        hooks.showLayout = [this](const DiskLayout &shown) {
-            model.setDisk(shown, analyzeAlignment(shown, policy));
-        };
-        hooks.selection = &selection;
-        hooks.contextMenuWidgets = {map, list};
-        editing = EditingController::install(&window, hooks);
-        window.resize(1000, 600);
-    }
-
-    void selectRow(int row)
-    {
-        selection.setCurrentIndex(model.index(row, 0),
-                                  QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
-    }
     QAction *resize() const { return editing->action(EditingController::Action::Resize); }
 };
 
