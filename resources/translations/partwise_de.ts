@@ -2220,6 +2220,10 @@ Nichts ist verloren: Das Journal %3 hält fest, wie weit es kam. Bis es abgeschl
         <source>That is smaller than the %1 filesystem needs (%2).</source>
         <translation>Das ist kleiner, als das %1-Dateisystem braucht (%2).</translation>
     </message>
+    <message>
+        <source>measuring… (until then the partition can only grow or move)</source>
+        <translation>wird gemessen … (bis dahin kann die Partition nur wachsen oder verschoben werden)</translation>
+    </message>
 </context>
 <context>
     <name>main</name>

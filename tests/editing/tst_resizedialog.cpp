@@ -246,6 +246,14 @@ void ResizeDialogTest::limitsAreTheRealFreeSpace()
     QCOMPARE(sf.start, kStart);
     ResizePartitionDialog dialog(base, {}, base, base.regions.at(rowOf(base, 1)),
                                  AlignmentPolicy());
+    // resize2fs runs on another thread: until it answers, the window is usable but the
+    // partition cannot shrink.
+    QVERIFY(!dialog.isMinimumKnown());
+    QVERIFY(dialog.findChild<QLabel *>(QStringLiteral("minimumSize"))
+                ->text()
+                .contains(QLatin1String("measuring")));
+    QCOMPARE(spin(&dialog, "size")->minimum(), int(sf.size * 512 / kMiB));
+    QTRY_VERIFY(dialog.isMinimumKnown());
     const qint64 before = (sf.start - sf.firstLba) * 512;
     const qint64 after = (sf.lastLba - (sf.start + sf.size - 1)) * 512;
     const qint64 total = (sf.lastLba - sf.firstLba + 1) * 512;
@@ -272,6 +280,7 @@ void ResizeDialogTest::limitsAreTheRealFreeSpace()
     // Nothing changed yet: nothing to queue.
     ResizePartitionDialog untouched(base, {}, base, base.regions.at(rowOf(base, 1)),
                                     AlignmentPolicy());
+    QTRY_VERIFY(untouched.isMinimumKnown());
     QVERIFY(!untouched.previewedPartition().has_value());
     // All of the space after it: the plan says "rest", and the end is the last MiB boundary
     // before the backup GPT.
@@ -287,6 +296,7 @@ void ResizeDialogTest::defaultAlignmentIsMiB()
     const DiskLayout base = readDisk(m_img).layout;
     ResizePartitionDialog dialog(base, {}, base, base.regions.at(rowOf(base, 1)),
                                  AlignmentPolicy());
+    QTRY_VERIFY(dialog.isMinimumKnown());
     auto *align = dialog.findChild<QComboBox *>(QStringLiteral("alignTo"));
     QCOMPARE(align->currentText(), QStringLiteral("MiB"));
     QCOMPARE(AlignTo(align->currentData().toInt()), AlignTo::Grain);
@@ -328,6 +338,7 @@ void ResizeDialogTest::fourKnStartIsAMultipleOf256()
     QCOMPARE(base.device.topology.logicalSectorSize, qint64(4096));
     ResizePartitionDialog dialog(base, {}, base, base.regions.at(rowOf(base, 1)),
                                  AlignmentPolicy());
+    QTRY_VERIFY(dialog.isMinimumKnown());
     QCOMPARE(dialog.range().lowestStart, 6);
     QCOMPARE(spin(&dialog, "freeBefore")->value(), 1); // 294 LBAs: 1.15 MiB
     QCOMPARE(spin(&dialog, "size")->value(), 10);
@@ -351,12 +362,14 @@ void ResizeDialogTest::filesystemsThatCannotShrink()
     PartitionInfo xfs = base.regions.at(rowOf(base, 1));
     xfs.filesystem = QStringLiteral("xfs");
     ResizePartitionDialog dialog(base, {}, base, xfs, AlignmentPolicy());
+    QTRY_VERIFY(dialog.isMinimumKnown());
     QCOMPARE(spin(&dialog, "size")->minimum(), 100);
     QCOMPARE(dialog.minimumBytes(), kSectors * 512);
     const QString note = dialog.findChild<QLabel *>(QStringLiteral("filesystemNote"))->text();
     QVERIFY2(note.contains(QLatin1String("XFS cannot shrink")), qPrintable(note));
     xfs.filesystem = QStringLiteral("vfat");
     ResizePartitionDialog fat(base, {}, base, xfs, AlignmentPolicy());
+    QTRY_VERIFY(fat.isMinimumKnown());
     QVERIFY(fat.findChild<QLabel *>(QStringLiteral("filesystemNote"))
                 ->text()
                 .contains(QLatin1String("cannot resize vfat")));
@@ -461,6 +474,7 @@ void ResizeDialogTest::growApplied()
     const DiskLayout base = readDisk(m_img).layout;
     ResizePartitionDialog dialog(base, {}, base, base.regions.at(rowOf(base, 1)),
                                  AlignmentPolicy());
+    QTRY_VERIFY(dialog.isMinimumKnown());
     dialog.setSizeMiB(150);
     QTRY_VERIFY(dialog.previewedPartition().has_value());
     const ApplyResult r = applyQueued(dialog.operation());
@@ -474,6 +488,7 @@ void ResizeDialogTest::shrinkApplied()
     const DiskLayout base = readDisk(m_img).layout;
     ResizePartitionDialog dialog(base, {}, base, base.regions.at(rowOf(base, 1)),
                                  AlignmentPolicy());
+    QTRY_VERIFY(dialog.isMinimumKnown());
     dialog.setSizeMiB(60);
     QTRY_VERIFY(dialog.previewedPartition().has_value());
     QCOMPARE(dialog.previewedPartition()->endSector, kStart + 60 * 2048 - 1);
@@ -489,6 +504,7 @@ void ResizeDialogTest::moveApplied()
     const DiskLayout base = readDisk(m_img).layout;
     ResizePartitionDialog dialog(base, {}, base, base.regions.at(rowOf(base, 1)),
                                  AlignmentPolicy());
+    QTRY_VERIFY(dialog.isMinimumKnown());
     dialog.setFreeBeforeMiB(10);
     QTRY_VERIFY(dialog.previewedPartition().has_value());
     QCOMPARE(dialog.operation().sizeBytes, kSectors * 512);

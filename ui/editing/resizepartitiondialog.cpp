@@ -16,10 +16,12 @@
 #include <QPushButton>
 #include <QSignalBlocker>
 #include <QSpinBox>
+#include <QThread>
 #include <QTimer>
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <memory>
 
 namespace {
 
@@ -94,10 +96,8 @@ ResizePartitionDialog::ResizePartitionDialog(const DiskLayout &base,
     m_after = spin("freeAfter", tr("Free space after"));
     m_align = PlacementControls::createAlignToCombo(policy);
 
-    auto *minimum = new QLabel(
-        m_minimumMeasured ? tr("%1 (what the filesystem needs)").arg(humanSize(m_minimumBytes))
-                          : humanSize(m_minimumBytes));
-    minimum->setObjectName(QStringLiteral("minimumSize"));
+    m_minimumLabel = new QLabel;
+    m_minimumLabel->setObjectName(QStringLiteral("minimumSize"));
 
     auto *form = new QFormLayout;
     form->setFieldGrowthPolicy(QFormLayout::FieldsStayAtSizeHint);
@@ -107,7 +107,7 @@ ResizePartitionDialog::ResizePartitionDialog(const DiskLayout &base,
     form->addRow(tr("New &size:"), m_size);
     form->addRow(tr("Free space a&fter:"), m_after);
     form->addRow(PlacementControls::alignToLabel(), m_align);
-    form->addRow(tr("Minimum size:"), minimum);
+    form->addRow(tr("Minimum size:"), m_minimumLabel);
 
     auto *moveNote = new QLabel(
         tr("Moving the start copies all the data of the partition to its new place. The copy is "
@@ -138,12 +138,7 @@ ResizePartitionDialog::ResizePartitionDialog(const DiskLayout &base,
 
     // Whole MiB, as GParted shows them: the partition's own sectors and the free space next
     // to it, each rounded down on its own (so the three need not add up to the whole range).
-    const int total = totalMiB();
-    const int minSize = std::max(
-        1, std::min(ceilMiB(m_minimumBytes), floorMiB(m_partition.lengthSectors() * m_sectorSize)));
-    m_size->setRange(minSize, total);
-    m_before->setRange(0, total - minSize);
-    m_after->setRange(0, total - minSize);
+    applyMinimum();
     m_size->setValue(floorMiB(m_partition.lengthSectors() * m_sectorSize));
     m_before->setValue(floorMiB(m_range.freeBeforeSectors() * m_sectorSize));
     m_after->setValue(floorMiB(m_range.freeAfterSectors() * m_sectorSize));
@@ -158,25 +153,70 @@ ResizePartitionDialog::ResizePartitionDialog(const DiskLayout &base,
     runPreview();
 }
 
+ResizePartitionDialog::~ResizePartitionDialog()
+{
+    // The tool cannot be interrupted; its result has nowhere to go once the dialog is gone.
+    if (m_measuring)
+        m_measuring->wait();
+}
+
 void ResizePartitionDialog::findMinimum(const DiskLayout &base)
 {
     const qint64 current = m_partition.lengthSectors() * m_sectorSize;
-    const QString &fs = m_partition.filesystem;
+    const QString fs = m_partition.filesystem;
+    // Until the filesystem says otherwise, it keeps the size it has.
+    m_minimumBytes = canShrinkUnmounted(fs) ? kMiB : current;
     const PartitionInfo *asRead = base.partitionByNumber(m_partition.number);
     const bool onDisk = asRead && !queueReshapes(m_pending) &&
                         asRead->startSector == m_partition.startSector &&
                         asRead->endSector == m_partition.endSector && asRead->filesystem == fs;
-    std::optional<qint64> measured;
-    if (onDisk && !fs.isEmpty()) {
-        const FilesystemLocation where =
-            partitionLocation(base, asRead->startSector, m_partition.number);
-        // A filesystem that cannot shrink keeps at least the size it has.
-        measured = canShrinkUnmounted(fs) ? filesystemMinimumBytes(where, fs)
-                                          : filesystemSizeBytes(where, fs);
+    if (!onDisk || fs.isEmpty()) {
+        m_minimumBytes = std::clamp(m_minimumBytes, std::min(kMiB, current), current);
+        m_minimumKnown = true;
+        return;
     }
-    m_minimumMeasured = measured.has_value();
-    m_minimumBytes = measured ? *measured : (canShrinkUnmounted(fs) ? kMiB : current);
-    m_minimumBytes = std::clamp(m_minimumBytes, std::min(kMiB, current), current);
+    m_minimumBytes = current;
+    // resize2fs -P reads every block group: seconds on a large disk, so not on the GUI thread.
+    const FilesystemLocation where =
+        partitionLocation(base, asRead->startSector, m_partition.number);
+    auto measured = std::make_shared<std::optional<qint64>>();
+    m_measuring = QThread::create([where, fs, measured] {
+        // A filesystem that cannot shrink keeps at least the size it has.
+        *measured = canShrinkUnmounted(fs) ? filesystemMinimumBytes(where, fs)
+                                           : filesystemSizeBytes(where, fs);
+    });
+    connect(m_measuring, &QThread::finished, this, [this, measured, current, fs] {
+        m_measuring->deleteLater();
+        m_measuring = nullptr;
+        m_minimumMeasured = measured->has_value();
+        m_minimumBytes = *measured ? **measured : (canShrinkUnmounted(fs) ? kMiB : current);
+        m_minimumBytes = std::clamp(m_minimumBytes, std::min(kMiB, current), current);
+        m_minimumKnown = true;
+        applyMinimum();
+        schedulePreview();
+        emit minimumKnown();
+    });
+    m_measuring->start();
+}
+
+void ResizePartitionDialog::applyMinimum()
+{
+    if (!m_minimumKnown)
+        m_minimumLabel->setText(tr("measuring… (until then the partition can only grow or move)"));
+    else if (m_minimumMeasured)
+        m_minimumLabel->setText(
+            tr("%1 (what the filesystem needs)").arg(humanSize(m_minimumBytes)));
+    else
+        m_minimumLabel->setText(humanSize(m_minimumBytes));
+    // Whole MiB; the spin boxes re-balance each other as the ranges change.
+    const QSignalBlocker b1(m_before), b2(m_size), b3(m_after);
+    const int total = totalMiB();
+    const int minSize = std::max(
+        1, std::min(ceilMiB(m_minimumBytes), floorMiB(m_partition.lengthSectors() * m_sectorSize)));
+    m_size->setMinimum(minSize);
+    m_size->setMaximum(total);
+    m_before->setMaximum(total - minSize);
+    m_after->setMaximum(total - minSize);
 }
 
 QString ResizePartitionDialog::filesystemNote() const

@@ -14,6 +14,7 @@ class QComboBox;
 class QDialogButtonBox;
 class QLabel;
 class QSpinBox;
+class QThread;
 
 // Resize/Move of one partition, as in GParted: free space before, new size and free space
 // after in MiB, bounded by the free space next to it on the preview of the queue
@@ -31,6 +32,7 @@ public:
     ResizePartitionDialog(const DiskLayout &base, const QList<Operation> &pending,
                           const DiskLayout &shown, const PartitionInfo &partition,
                           const AlignmentPolicy &policy, QWidget *parent = nullptr);
+    ~ResizePartitionDialog() override;
 
     Operation operation() const;
     // The partition as libparted would place it, when the preview succeeds.
@@ -38,9 +40,16 @@ public:
     QString previewText() const;
     // Where the partition may go, and the smallest size its filesystem allows.
     const ResizeRange &range() const { return m_range; }
+    // The filesystem's own minimum is measured off the GUI thread; until then it is the
+    // current size (grow and move only).
     qint64 minimumBytes() const { return m_minimumBytes; }
     bool minimumFromFilesystem() const { return m_minimumMeasured; }
+    bool isMinimumKnown() const { return m_minimumKnown; }
 
+signals:
+    void minimumKnown();
+
+public:
     // In MiB, as the spin boxes show them; each keeps the other two within the range.
     void setFreeBeforeMiB(int mib);
     void setSizeMiB(int mib);
@@ -49,6 +58,7 @@ public:
 
 private:
     void findMinimum(const DiskLayout &base);
+    void applyMinimum(); // to the label and the spin boxes' ranges
     QString filesystemNote() const;
     int totalMiB() const;
     // Whole MiB left of the range once `first` and `second` MiB are taken.
@@ -68,6 +78,9 @@ private:
     ResizeRange m_range;
     qint64 m_minimumBytes = 0;
     bool m_minimumMeasured = false;
+    bool m_minimumKnown = false;
+    QThread *m_measuring = nullptr;
+    QLabel *m_minimumLabel = nullptr;
     int m_initialBefore = 0; // the spin boxes' first values: unchanged means "keep"
     int m_initialSize = 0;
     bool m_previewScheduled = false;
