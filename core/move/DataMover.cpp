@@ -7,8 +7,6 @@
 #include "MovePlan.h"
 #include "VerifySpans.h"
 
-#include <QFile>
-#include <QFileInfo>
 #include <QRegularExpression>
 
 #include <algorithm>
@@ -16,7 +14,6 @@
 #include <chrono>
 #include <cstdint>
 #include <future>
-#include <sys/stat.h>
 
 namespace partwise::move {
 
@@ -71,25 +68,6 @@ QString openFailure(const QString &path, int code)
         .arg(path, errorText(code));
 }
 
-// Refuses a journal that would be written into the very range being moved: on the device
-// itself, or (for an image) into the image file.
-QString journalPlacementProblem(const QString &devicePath, const QString &journalPath)
-{
-    struct stat device;
-    struct stat journalDir;
-    const QString dir = QFileInfo(journalPath).absolutePath();
-    if (::stat(QFile::encodeName(devicePath).constData(), &device) != 0)
-        return {};
-    if (S_ISBLK(device.st_mode) && ::stat(QFile::encodeName(dir).constData(), &journalDir) == 0 &&
-        journalDir.st_dev == device.st_rdev)
-        return QStringLiteral("The journal %1 would be stored on %2, the device being moved. "
-                              "Choose a journal path on another disk.")
-            .arg(journalPath, devicePath);
-    if (QFileInfo(journalPath).absoluteFilePath() == QFileInfo(devicePath).absoluteFilePath())
-        return QStringLiteral("The journal cannot be the image being moved (%1).").arg(devicePath);
-    return {};
-}
-
 } // namespace
 
 DataMover::DataMover() : m_opener(openFileBlockIo) {}
@@ -122,7 +100,7 @@ MoveOutcome DataMover::run(const MoveRequest &request, const QString &journalPat
     m_startNanoseconds = nowNanoseconds();
     if (const QString problem = request.validate(); !problem.isEmpty())
         return outcome(MoveOutcome::Status::Refused, problem);
-    if (const QString problem = journalPlacementProblem(request.devicePath, journalPath);
+    if (const QString problem = MoveJournal::placementProblem(request.devicePath, journalPath);
         !problem.isEmpty())
         return outcome(MoveOutcome::Status::Refused, problem);
 

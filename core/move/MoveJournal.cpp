@@ -110,6 +110,23 @@ QString MoveJournal::defaultPath(const QString &devicePath, const QString &state
     return dir + QLatin1Char('/') + info.fileName() + QStringLiteral(".partwise-move");
 }
 
+QString MoveJournal::placementProblem(const QString &devicePath, const QString &journalPath)
+{
+    struct stat device;
+    struct stat journalDir;
+    const QString dir = QFileInfo(journalPath).absolutePath();
+    if (::stat(QFile::encodeName(devicePath).constData(), &device) != 0)
+        return {};
+    if (S_ISBLK(device.st_mode) && ::stat(QFile::encodeName(dir).constData(), &journalDir) == 0 &&
+        journalDir.st_dev == device.st_rdev)
+        return QStringLiteral("The journal %1 would be stored on %2, the device being moved. "
+                              "Choose a journal path on another disk.")
+            .arg(journalPath, devicePath);
+    if (QFileInfo(journalPath).absoluteFilePath() == QFileInfo(devicePath).absoluteFilePath())
+        return QStringLiteral("The journal cannot be the image being moved (%1).").arg(devicePath);
+    return {};
+}
+
 std::unique_ptr<MoveJournal> MoveJournal::create(const QString &path, const MoveRequest &request,
                                                  const MovePlan &plan, std::uint64_t deviceSize,
                                                  const BlockIoOpener &opener, QString *error)

@@ -58,6 +58,9 @@ public:
     // file, or in `stateDir` (default /var/lib/partwise/moves) for a block device, which must
     // not be the disk being moved.
     static QString defaultPath(const QString &devicePath, const QString &stateDir = QString());
+    // Why `journalPath` cannot hold the journal of a move on `devicePath` (it would be written
+    // into the range being moved: on that device, or the image itself), or empty.
+    static QString placementProblem(const QString &devicePath, const QString &journalPath);
 
     const QString &path() const { return m_path; }
     const MoveRequest &request() const { return m_request; }
