@@ -101,7 +101,10 @@ int runRealignCommand(const RealignCommandOptions &o, QTextStream &out, QTextStr
         out << QStringLiteral("  %1 to move; roughly %2 s at 100 MiB/s\n")
                    .arg(humanSize(prepared.plan.totalBytes()))
                    .arg(qint64(estimateRealignSeconds(prepared.plan)) + 1);
+    if (!prepared.plan.moves.isEmpty() && !prepared.journal.survivesPowerCut)
+        err << "partwise-cli: warning: " << prepared.journal.warning << "\n";
     out.flush();
+    err.flush();
     if (o.dryRun)
         return ExitOk;
     if (prepared.plan.moves.isEmpty())

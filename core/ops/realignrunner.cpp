@@ -410,6 +410,9 @@ PreparedRealign prepareRealignment(const QString &target, const RealignOptions &
     prepared.plan = planRealignment(
         read.layout, resolveAlignmentGeometry(read.layout.device.topology, options.policy),
         request);
+    prepared.journalPath =
+        options.journalPath.isEmpty() ? RealignJournal::defaultPath(target) : options.journalPath;
+    prepared.journal = partwise::move::journalDurability(prepared.journalPath);
     prepared.ok = true;
     return prepared;
 }

@@ -2,6 +2,7 @@
 
 #include "align/alignmentpolicy.h"
 #include "align/realignplan.h"
+#include "move/JournalDurability.h"
 #include "table/disklayout.h"
 
 #include <QStringList>
@@ -50,6 +51,9 @@ struct PreparedRealign
     QString error;
     DiskLayout layout;
     RealignPlan plan;
+    // Where the journals would be kept, and whether they would survive a power cut there.
+    QString journalPath;
+    partwise::move::JournalDurability journal;
 };
 
 // Reads the disk and plans; writes nothing.

@@ -1819,6 +1819,10 @@ Nichts ist verloren: Das Journal %3 hält fest, wie weit es kam. Bis es abgeschl
         <source>Partition %1 stays: not chosen.</source>
         <translation>Partition %1 bleibt: nicht gewählt.</translation>
     </message>
+    <message>
+        <source>The journal of this move would be kept in memory (%1, as in a live session): a power cut during the move would lose it, and with it the record of where the data is. Keep the computer on mains power, or run the move with “partwise-cli realign --journal PATH” and a journal on another disk.</source>
+        <translation>Das Journal dieser Verschiebung läge im Arbeitsspeicher (%1, wie in einer Live-Sitzung): Ein Stromausfall während der Verschiebung würde es löschen und damit die Aufzeichnung, wo die Daten liegen. Lassen Sie den Rechner am Netzteil, oder führen Sie die Verschiebung mit „partwise-cli realign --journal PFAD“ und einem Journal auf einer anderen Platte aus.</translation>
+    </message>
 </context>
 <context>
     <name>RealignResultPage</name>

@@ -202,6 +202,7 @@ private slots:
     void fourKiBTargetIsTheSmallestMoveThenBothOnMiB();
     void cancelThenFinishAtStartUp();
     void mountedPartitionIsNamedAndBlocksTheRun();
+    void journalInMemoryIsWarnedAbout();
     void noRoomIsExplained();
     void selectionAndPendingEdits();
 
@@ -547,6 +548,52 @@ void RealignWizardTest::cancelThenFinishAtStartUp()
         QStringLiteral("e2fsck"), {QStringLiteral("-fn"), fsAt(disk.image, now.find(1)->start)});
     QVERIFY2(fsck.ok(), qPrintable(fsck.describe() + QString::fromUtf8(fsck.out)));
     QCOMPARE(changedFiles(disk, now.find(1)->start), QStringList());
+}
+
+// As in a live session: the journal folder is a tmpfs. The plan page says what a power cut
+// would cost and how to avoid it; with the journal on a disk it says nothing.
+void RealignWizardTest::journalInMemoryIsWarnedAbout()
+{
+    PW_REQUIRE_ROOT_OR_SKIP(); // mounts a tmpfs
+    TestDisk disk;
+    QString error;
+    QVERIFY2(buildDisk(m_dir.path(), QStringLiteral("inram"), DiskShape{1 << 20}, &disk, &error),
+             qPrintable(error));
+    const QString ram = m_dir.filePath(QStringLiteral("ram"));
+    QVERIFY(QDir().mkpath(ram));
+    QVERIFY(runTool(QStringLiteral("mount"),
+                    {QStringLiteral("-t"), QStringLiteral("tmpfs"), QStringLiteral("pwtest"), ram})
+                .ok());
+    const auto planWarning = [&](const QString &journal) {
+        Window w(m_backups);
+        RealignOptions options = w.realign->defaultOptions();
+        options.journalPath = journal;
+        w.realign->setDefaultOptions(options);
+        if (!w.open(disk.image))
+            return QStringLiteral("(not opened)");
+        w.realign->realignAction()->trigger();
+        RealignWizard *wizard = w.realign->wizard();
+        wizard->next();
+        wizard->next();
+        RealignPlanPage *plan = wizard->planPage();
+        if (!QTest::qWaitFor([&] { return plan->isReady(); }, 60000))
+            return QStringLiteral("(no plan)");
+        auto *label = plan->findChild<QLabel *>(QStringLiteral("planJournalWarning"));
+        const QString said = label->isVisible() ? label->text() : QString();
+        if (!said.isEmpty())
+            screenshot(wizard, QStringLiteral("realign-3-plan-journal-in-memory"));
+        wizard->reject();
+        return said;
+    };
+    const QString inMemory = planWarning(ram + QStringLiteral("/moves/disk.realign"));
+    runTool(QStringLiteral("umount"), {QStringLiteral("-l"), ram});
+    QVERIFY2(inMemory.contains(QLatin1String("tmpfs")) &&
+                 inMemory.contains(QLatin1String("--journal")),
+             qPrintable(inMemory));
+    // /var/tmp is on a disk (/tmp may be a tmpfs itself).
+    QTemporaryDir onDisk(QStringLiteral("/var/tmp/pw-journal-XXXXXX"));
+    QVERIFY(onDisk.isValid());
+    QCOMPARE(planWarning(onDisk.filePath(QStringLiteral("disk.realign"))), QString());
 }
 
 void RealignWizardTest::mountedPartitionIsNamedAndBlocksTheRun()

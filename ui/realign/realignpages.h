@@ -113,6 +113,7 @@ private:
     QLabel *m_summary = nullptr;
     QLabel *m_stays = nullptr;
     QLabel *m_busyLabel = nullptr;
+    QLabel *m_journalWarning = nullptr; // the journal would be kept in memory
     QPushButton *m_recheck = nullptr;
     QGroupBox *m_needs = nullptr;
     QLabel *m_advice = nullptr;

@@ -85,6 +85,10 @@ RealignPlanPage::RealignPlanPage(RealignWizard *wizard) : m_wizard(wizard)
     m_recheck->setVisible(false);
     busyRow->addWidget(m_recheck, 0, Qt::AlignTop);
     needsLayout->addLayout(busyRow);
+    m_journalWarning = wrappingLabel();
+    m_journalWarning->setObjectName(QStringLiteral("planJournalWarning"));
+    m_journalWarning->setStyleSheet(AlignmentStyle::errorStyleSheet(palette()));
+    needsLayout->addWidget(m_journalWarning);
     m_advice = wrappingLabel();
     m_advice->setObjectName(QStringLiteral("planBackupAdvice"));
     needsLayout->addWidget(m_advice);
@@ -111,6 +115,7 @@ void RealignPlanPage::startPlanning()
     m_summary->clear();
     m_stays->clear();
     m_busyLabel->clear();
+    m_journalWarning->clear();
     m_recheck->setVisible(false);
     showParts();
     m_status->setStyleSheet(QString());
@@ -152,6 +157,13 @@ void RealignPlanPage::onPrepared(const PreparedRealign &prepared, const QStringL
     }
     const RealignPlan &plan = prepared.plan;
     const qint64 ss = prepared.layout.device.topology.logicalSectorSize;
+    if (!prepared.journal.survivesPowerCut)
+        m_journalWarning->setText(
+            tr("The journal of this move would be kept in memory (%1, as in a live session): a "
+               "power cut during the move would lose it, and with it the record of where the "
+               "data is. Keep the computer on mains power, or run the move with "
+               "“partwise-cli realign --journal PATH” and a journal on another disk.")
+                .arg(prepared.journal.filesystem));
     m_status->setText(
         plan.moves.isEmpty() ? tr("Nothing can be moved: see why below.")
         : plan.moves.size() == 1
@@ -251,6 +263,7 @@ void RealignPlanPage::showParts()
     m_summary->setVisible(!m_summary->text().isEmpty());
     m_stays->setVisible(!m_stays->text().isEmpty());
     m_busyLabel->setVisible(!m_busyLabel->text().isEmpty());
+    m_journalWarning->setVisible(!m_journalWarning->text().isEmpty());
     m_needs->setVisible(moves);
 }
 
