@@ -560,6 +560,10 @@ Die Partitionstabelle wird vorher gesichert; das Protokoll sagt, wo und wie sie 
         <source>Change the size of the partition or move it</source>
         <translation>Die Größe der Partition ändern oder sie verschieben</translation>
     </message>
+    <message>
+        <source>Moving data is journaled in memory here (%1, as in a live session): a power cut during the move would lose the journal, and with it the record of where the data is. Keep the computer on mains power.</source>
+        <translation>Das Verschieben von Daten wird hier im Arbeitsspeicher protokolliert (%1, wie in einer Live-Sitzung): Ein Stromausfall während der Verschiebung würde das Journal löschen und damit die Aufzeichnung, wo die Daten liegen. Lassen Sie den Rechner am Netzteil.</translation>
+    </message>
 </context>
 <context>
     <name>FlagsDialog</name>

@@ -15,6 +15,7 @@
 #include "table/diskreader.h"
 #include "toolrun.h"
 
+#include <QAbstractButton>
 #include <QApplication>
 #include <QComboBox>
 #include <QDir>
@@ -28,6 +29,7 @@
 #include <QMainWindow>
 #include <QMenu>
 #include <QMenuBar>
+#include <QMessageBox>
 #include <QPointer>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -189,6 +191,7 @@ private slots:
     void growApplied();
     void shrinkApplied();
     void moveApplied();
+    void applyWarnsOfAJournalInMemory();
 
 private:
     // Queues `op` as the dialog made it and applies the queue through ApplyDialog's worker.
@@ -513,6 +516,53 @@ void ResizeDialogTest::moveApplied()
     QVERIFY2(r.ok, qPrintable(r.error));
     checkApplied(11 * 2048, kSectors);
     QVERIFY(!QFile::exists(m_img + QStringLiteral(".partwise-move.realign"))); // journal gone
+}
+
+// On a live session the journal of a move would be in RAM. The Apply question says so when the
+// queue moves data, and only then.
+void ResizeDialogTest::applyWarnsOfAJournalInMemory()
+{
+    PW_REQUIRE_ROOT_OR_SKIP(); // mounts a tmpfs
+    const QString ram = m_dir.filePath(QStringLiteral("ram"));
+    QVERIFY(QDir().mkpath(ram));
+    QVERIFY(runTool(QStringLiteral("mount"),
+                    {QStringLiteral("-t"), QStringLiteral("tmpfs"), QStringLiteral("pwtest"), ram})
+                .ok());
+    const QString image = ram + QStringLiteral("/disk.img");
+    const bool copied =
+        runTool(QStringLiteral("cp"), {QStringLiteral("--sparse=always"), m_img, image}).ok();
+    const auto askedWhenApplying = [&](const Operation &op) {
+        Harness h(image);
+        h.editing->pending()->push(op);
+        QString asked;
+        QTimer answer;
+        answer.setInterval(20);
+        QObject::connect(&answer, &QTimer::timeout, [&] {
+            if (auto *box = qobject_cast<QMessageBox *>(QApplication::activeModalWidget())) {
+                asked = box->text();
+                box->button(QMessageBox::No)->click(); // nothing is written
+            }
+        });
+        answer.start();
+        h.action(EditingController::Action::Apply)->trigger();
+        return asked;
+    };
+    Operation move;
+    move.type = Operation::Type::Resize;
+    move.number = 1;
+    move.startBytes = 11 * kMiB;
+    move.sizeBytes = kSectors * 512;
+    Operation grow = move;
+    grow.startBytes = -1;
+    grow.sizeBytes = 150 * kMiB;
+    const QString moving = copied ? askedWhenApplying(move) : QString();
+    const QString growing = copied ? askedWhenApplying(grow) : QString();
+    runTool(QStringLiteral("umount"), {QStringLiteral("-l"), ram});
+    QVERIFY(copied);
+    QVERIFY2(moving.contains(QLatin1String("in memory here (tmpfs")), qPrintable(moving));
+    QVERIFY2(growing.contains(QLatin1String("Write 1 operation")) &&
+                 !growing.contains(QLatin1String("in memory")),
+             qPrintable(growing));
 }
 
 QTEST_MAIN(ResizeDialogTest)

@@ -7,7 +7,9 @@
 #include "editing/pendingoperations.h"
 #include "editing/pendingoperationsdock.h"
 #include "editing/resizepartitiondialog.h"
+#include "move/JournalDurability.h"
 #include "ops/planfile.h"
+#include "ops/realignjournal.h"
 #include "regionnames.h"
 
 #include <QAction>
@@ -25,6 +27,8 @@
 #include <QStatusBar>
 #include <QUndoGroup>
 #include <QUndoStack>
+
+#include <algorithm>
 
 EditingController *EditingController::install(QMainWindow *window, const EditingHooks &hooks)
 {
@@ -531,6 +535,14 @@ void EditingController::loadPlan()
         warn(tr("Load Plan"), error);
 }
 
+// A resize that gives a partition a new start copies its data through the journaled mover.
+static bool movesData(const QList<Operation> &operations)
+{
+    return std::any_of(operations.cbegin(), operations.cend(), [](const Operation &op) {
+        return op.type == Operation::Type::Resize && op.startBytes >= 0;
+    });
+}
+
 void EditingController::apply()
 {
     PendingOperations *queue = pending();
@@ -541,10 +553,20 @@ void EditingController::apply()
         return;
     }
     const QString path = m_path;
-    if (QMessageBox::question(m_window, tr("Apply Pending Operations"),
-                              tr("Write %1 to %2 now?\n\nThe partition table is backed up first; "
-                                 "the log says where and how to restore it.")
-                                  .arg(operationCountText(queue->count()), path)) !=
+    QString question = tr("Write %1 to %2 now?\n\nThe partition table is backed up first; the "
+                          "log says where and how to restore it.")
+                           .arg(operationCountText(queue->count()), path);
+    if (movesData(queue->operations())) {
+        const partwise::move::JournalDurability journal =
+            partwise::move::journalDurability(RealignJournal::defaultPath(path));
+        if (!journal.survivesPowerCut)
+            question += QStringLiteral("\n\n") +
+                        tr("Moving data is journaled in memory here (%1, as in a live session): a "
+                           "power cut during the move would lose the journal, and with it the "
+                           "record of where the data is. Keep the computer on mains power.")
+                            .arg(journal.filesystem);
+    }
+    if (QMessageBox::question(m_window, tr("Apply Pending Operations"), question) !=
         QMessageBox::Yes)
         return;
     ApplyOptions options;
