@@ -1,5 +1,7 @@
 #include "align/partitionplacement.h"
 
+#include <QCoreApplication>
+
 #include <algorithm>
 
 namespace {
@@ -94,13 +96,15 @@ Placement placePartition(const PlacementRequest &r, const AlignmentGeometry &g)
         start = 63 * 512 / g.logicalSectorSize; // the first track holds the MBR
     const qint64 maxEnd = std::min(r.freeEnd, r.lastUsable);
     if (start > maxEnd) {
-        p.error = QStringLiteral("The free space is too small to hold an aligned partition.");
+        p.error = QCoreApplication::translate(
+            "Placement", "The free space is too small to hold an aligned partition.");
         return p;
     }
     qint64 end = r.sizeSectors > 0 ? start + r.sizeSectors - 1 : maxEnd;
     if (end > maxEnd) {
-        p.error = QStringLiteral("The partition does not fit: %1 sectors asked for, %2 available "
-                                 "after alignment.")
+        p.error = QCoreApplication::translate(
+                      "Placement", "The partition does not fit: %1 sectors asked for, %2 available "
+                                   "after alignment.")
                       .arg(r.sizeSectors)
                       .arg(maxEnd - start + 1);
         return p;

@@ -2,6 +2,8 @@
 
 #include "report/humansize.h"
 
+#include <QCoreApplication>
+
 #include <algorithm>
 
 ResizeRange resizeRange(const DiskLayout &layout, int number)
@@ -58,7 +60,8 @@ Placement placeResize(const ResizeRequest &r, const AlignmentGeometry &g)
         const qint64 maxEnd = range.highestEnd;
         const qint64 end = rest ? maxEnd : range.start + r.sizeSectors - 1;
         if (end > maxEnd) {
-            p.error = QStringLiteral("The partition cannot grow that far: only %1 free after it.")
+            p.error = QCoreApplication::translate(
+                          "Placement", "The partition cannot grow that far: only %1 free after it.")
                           .arg(humanSize((maxEnd - range.end) * g.logicalSectorSize));
             return p;
         }

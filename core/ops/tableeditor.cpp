@@ -50,14 +50,14 @@ bool TableEditor::open(const DiskLayout &current, QString *error)
     m_device = getPartedDevice(d.path, d.isImage, d.topology.logicalSectorSize,
                                d.lengthSectors * d.topology.logicalSectorSize);
     if (!m_device) {
-        *error = failureText(QStringLiteral("Cannot open %1.").arg(d.path), m_session);
+        *error = failureText(tr("Cannot open %1.").arg(d.path), m_session);
         return false;
     }
     if (!current.tableType.isEmpty()) {
         m_disk = ped_disk_new(m_device);
         if (!m_disk) {
-            *error = failureText(
-                QStringLiteral("Cannot read the partition table of %1.").arg(d.path), m_session);
+            *error =
+                failureText(tr("Cannot read the partition table of %1.").arg(d.path), m_session);
             return false;
         }
     }
@@ -73,14 +73,12 @@ bool TableEditor::apply(const Operation &op, const AlignmentPolicy &policy, QStr
     if (op.type == Operation::Type::NewTable) {
         PedDiskType *type = ped_disk_type_get(op.tableType.toLatin1().constData());
         if (!type) {
-            *error = QStringLiteral("Unknown partition table type '%1' (use gpt or msdos).")
-                         .arg(op.tableType);
+            *error = tr("Unknown partition table type '%1' (use gpt or msdos).").arg(op.tableType);
             return false;
         }
         PedDisk *fresh = ped_disk_new_fresh(m_device, type);
         if (!fresh) {
-            *error = failureText(QStringLiteral("Cannot create a %1 table.").arg(op.tableType),
-                                 m_session);
+            *error = failureText(tr("Cannot create a %1 table.").arg(op.tableType), m_session);
             return false;
         }
         if (m_disk)
@@ -101,15 +99,14 @@ bool TableEditor::apply(const Operation &op, const AlignmentPolicy &policy, QStr
 
     PedPartition *part = ped_disk_get_partition(m_disk, op.number);
     if (!part) {
-        *error = QStringLiteral("There is no partition %1.").arg(op.number);
+        *error = tr("There is no partition %1.").arg(op.number);
         return false;
     }
     switch (op.type) {
     case Operation::Type::Delete:
         m_filesystems.remove(part->geom.start);
         if (!ped_disk_delete_partition(m_disk, part)) {
-            *error = failureText(QStringLiteral("Cannot delete partition %1.").arg(op.number),
-                                 m_session);
+            *error = failureText(tr("Cannot delete partition %1.").arg(op.number), m_session);
             return false;
         }
         return true;
@@ -125,7 +122,7 @@ bool TableEditor::apply(const Operation &op, const AlignmentPolicy &policy, QStr
         const PedPartitionFlag flag =
             ped_partition_flag_get_by_name(op.flag.toLatin1().constData());
         if (!flag || !ped_partition_is_flag_available(part, flag)) {
-            *error = QStringLiteral("The flag '%1' is not available on partition %2 of a %3 table.")
+            *error = tr("The flag '%1' is not available on partition %2 of a %3 table.")
                          .arg(op.flag)
                          .arg(op.number)
                          .arg(QString::fromLatin1(m_disk->type->name));
@@ -156,9 +153,9 @@ bool TableEditor::create(const Operation &op, const AlignmentPolicy &policy, QSt
     const PartitionInfo *free = chooseFreeRegion(now, op, wantedStart);
     if (!free) {
         *error = op.kind == PartitionInfo::Kind::Logical
-                     ? QStringLiteral("There is no free space inside an extended partition for a "
-                                      "logical partition.")
-                     : QStringLiteral("There is no free space for a new partition there.");
+                     ? tr("There is no free space inside an extended partition for a "
+                          "logical partition.")
+                     : tr("There is no free space for a new partition there.");
         return false;
     }
     PlacementRequest req;
@@ -204,7 +201,7 @@ bool TableEditor::setGeometry(int number, qint64 start, qint64 end, QString *err
 {
     PedPartition *part = m_disk ? ped_disk_get_partition(m_disk, number) : nullptr;
     if (!part) {
-        *error = QStringLiteral("There is no partition %1.").arg(number);
+        *error = tr("There is no partition %1.").arg(number);
         return false;
     }
     if (part->geom.start == start && part->geom.end == end)
@@ -234,7 +231,7 @@ bool TableEditor::resize(const Operation &op, const AlignmentPolicy &policy, QSt
     ResizeRequest request;
     request.range = resizeRange(now, op.number);
     if (!request.range.ok) {
-        *error = QStringLiteral("There is no partition %1.").arg(op.number);
+        *error = tr("There is no partition %1.").arg(op.number);
         return false;
     }
     const qint64 ss = now.device.topology.logicalSectorSize;
@@ -274,7 +271,7 @@ DiskLayout TableEditor::layout() const
 bool TableEditor::commit(QString *error)
 {
     if (!m_disk) {
-        *error = QStringLiteral("There is no partition table to write.");
+        *error = tr("There is no partition table to write.");
         return false;
     }
     // Images have no kernel to tell; block devices get their partition nodes refreshed.
@@ -282,7 +279,6 @@ bool TableEditor::commit(QString *error)
         m_base.device.isImage ? ped_disk_commit_to_dev(m_disk) : ped_disk_commit(m_disk);
     if (!ok)
         *error = failureText(
-            QStringLiteral("Writing the partition table of %1 failed.").arg(m_base.device.path),
-            m_session);
+            tr("Writing the partition table of %1 failed.").arg(m_base.device.path), m_session);
     return ok;
 }

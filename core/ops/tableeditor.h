@@ -5,6 +5,7 @@
 #include "table/disklayout.h"
 #include "table/partedsession.h"
 
+#include <QCoreApplication>
 #include <QHash>
 
 #include <memory>
@@ -17,6 +18,9 @@ typedef struct _PedDisk PedDisk;
 // Holds the libparted lock for its lifetime: keep it short-lived.
 class TableEditor
 {
+    // Its errors reach the GUI's dialogs (translated there; partwise-cli stays English).
+    Q_DECLARE_TR_FUNCTIONS(TableEditor)
+
 public:
     explicit TableEditor(PartedSession::Resolver resolver = {});
     ~TableEditor();

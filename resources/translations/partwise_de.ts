@@ -1325,6 +1325,18 @@ Die Partitionstabelle wird vorher gesichert; das Protokoll sagt, wo und wie sie 
         <source>Align &amp;to:</source>
         <translation>&amp;Ausrichten an:</translation>
     </message>
+    <message>
+        <source>The free space is too small to hold an aligned partition.</source>
+        <translation>Der freie Platz ist zu klein für eine ausgerichtete Partition.</translation>
+    </message>
+    <message>
+        <source>The partition does not fit: %1 sectors asked for, %2 available after alignment.</source>
+        <translation>Die Partition passt nicht: %1 Sektoren verlangt, %2 nach der Ausrichtung verfügbar.</translation>
+    </message>
+    <message>
+        <source>The partition cannot grow that far: only %1 free after it.</source>
+        <translation>So weit kann die Partition nicht wachsen: dahinter sind nur %1 frei.</translation>
+    </message>
 </context>
 <context>
     <name>PracticeDiskDialog</name>
@@ -2231,6 +2243,53 @@ Nichts ist verloren: Das Journal %3 hält fest, wie weit es kam. Bis es abgeschl
     <message>
         <source>measuring… (until then the partition can only grow or move)</source>
         <translation>wird gemessen … (bis dahin kann die Partition nur wachsen oder verschoben werden)</translation>
+    </message>
+</context>
+<context>
+    <name>TableEditor</name>
+    <message>
+        <source>Cannot open %1.</source>
+        <translation>%1 lässt sich nicht öffnen.</translation>
+    </message>
+    <message>
+        <source>Cannot read the partition table of %1.</source>
+        <translation>Die Partitionstabelle von %1 lässt sich nicht lesen.</translation>
+    </message>
+    <message>
+        <source>Unknown partition table type &apos;%1&apos; (use gpt or msdos).</source>
+        <translation>Unbekannter Partitionstabellentyp „%1“ (gpt oder msdos verwenden).</translation>
+    </message>
+    <message>
+        <source>Cannot create a %1 table.</source>
+        <translation>Eine %1-Tabelle lässt sich nicht anlegen.</translation>
+    </message>
+    <message>
+        <source>There is no partition %1.</source>
+        <translation>Es gibt keine Partition %1.</translation>
+    </message>
+    <message>
+        <source>Cannot delete partition %1.</source>
+        <translation>Partition %1 lässt sich nicht löschen.</translation>
+    </message>
+    <message>
+        <source>The flag &apos;%1&apos; is not available on partition %2 of a %3 table.</source>
+        <translation>Die Markierung „%1“ gibt es für Partition %2 einer %3-Tabelle nicht.</translation>
+    </message>
+    <message>
+        <source>There is no free space inside an extended partition for a logical partition.</source>
+        <translation>In keiner erweiterten Partition ist Platz für eine logische Partition.</translation>
+    </message>
+    <message>
+        <source>There is no free space for a new partition there.</source>
+        <translation>Dort ist kein freier Platz für eine neue Partition.</translation>
+    </message>
+    <message>
+        <source>There is no partition table to write.</source>
+        <translation>Es gibt keine Partitionstabelle zum Schreiben.</translation>
+    </message>
+    <message>
+        <source>Writing the partition table of %1 failed.</source>
+        <translation>Das Schreiben der Partitionstabelle von %1 ist fehlgeschlagen.</translation>
     </message>
 </context>
 <context>

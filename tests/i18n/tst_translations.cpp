@@ -272,6 +272,14 @@ void TranslationsTest::pendingOperationsInGerman()
     flag.flag = QStringLiteral("esp");
     flag.flagState = false;
     QCOMPARE(flag.description(), QStringLiteral("Markierung esp von Partition 1 entfernen"));
+
+    // And why a dialog's choice cannot be placed (100 free sectors hold no MiB boundary).
+    PlacementRequest tooSmall;
+    tooSmall.freeStart = 34;
+    tooSmall.freeEnd = 133;
+    tooSmall.lastUsable = 133;
+    QCOMPARE(placePartition(tooSmall, AlignmentGeometry()).error,
+             QStringLiteral("Der freie Platz ist zu klein für eine ausgerichtete Partition."));
 }
 
 void TranslationsTest::cliStaysEnglish()
