@@ -1,0 +1,135 @@
+#include "realignguisupport.h"
+
+#include "editing/mainwindowediting.h"
+#include "partitionmodel.h"
+#include "sfdisktable.h"
+#include "toolrun.h"
+
+#include <QCryptographicHash>
+#include <QDir>
+#include <QFile>
+#include <QRandomGenerator>
+#include <QtTest>
+
+using pwtest::runTool;
+using pwtest::SfdiskTable;
+
+qint64 nextBoundary(qint64 start, qint64 unit)
+{
+    return (start + unit - 1) / unit * unit;
+}
+
+QString screenshot(QWidget *widget, const QString &name)
+{
+    const QDir dir(QStringLiteral(PARTWISE_TEST_BUILD_DIR "/screenshots"));
+    dir.mkpath(QStringLiteral("."));
+    const QString path = dir.filePath(name + QStringLiteral(".png"));
+    QTest::qWait(80); // let labels whose text just changed lay out
+    widget->grab().save(path);
+    return path;
+}
+
+bool buildDisk(const QString &folder, const QString &name, const DiskShape &shape, TestDisk *disk,
+               QString *error)
+{
+    disk->image = QDir(folder).filePath(name + QStringLiteral(".img"));
+    disk->sourceDir = QDir(folder).filePath(name + QStringLiteral("-tree"));
+    QDir().mkpath(disk->sourceDir + QStringLiteral("/docs"));
+    auto write = [&](const QString &relative, const QByteArray &bytes) {
+        QFile f(QDir(disk->sourceDir).filePath(relative));
+        if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size())
+            return false;
+        disk->digests.insert(relative, QCryptographicHash::hash(bytes, QCryptographicHash::Sha256));
+        return true;
+    };
+    QByteArray big(shape.bigFileBytes, Qt::Uninitialized);
+    QRandomGenerator rng(42);
+    rng.fillRange(reinterpret_cast<quint32 *>(big.data()), big.size() / 4);
+    if (!write(QStringLiteral("big.bin"), big))
+        return false;
+    for (int i = 0; i < 40; ++i)
+        if (!write(QStringLiteral("docs/note%1.txt").arg(i),
+                   QByteArray("note ") + QByteArray::number(i).repeated(50 + i)))
+            return false;
+
+    const qint64 p1Sectors = shape.p1Sectors;
+    const qint64 p2Start = shape.p2Start;
+    QFile f(disk->image);
+    if (!f.open(QIODevice::WriteOnly) || !f.resize(shape.imageBytes)) {
+        *error = f.errorString();
+        return false;
+    }
+    f.close();
+    const QByteArray script = QStringLiteral("label: dos\nstart=63, size=%1, type=83\n"
+                                             "start=%2, size=16384, type=83\n")
+                                  .arg(p1Sectors)
+                                  .arg(p2Start)
+                                  .toUtf8();
+    pwtest::ToolResult r = runTool(QStringLiteral("sfdisk"), {disk->image}, script);
+    if (!r.ok()) {
+        *error = r.describe();
+        return false;
+    }
+    r = runTool(QStringLiteral("mkfs.ext4"),
+                {QStringLiteral("-F"), QStringLiteral("-q"), QStringLiteral("-L"),
+                 QStringLiteral("pwlegacy"), QStringLiteral("-d"), disk->sourceDir,
+                 QStringLiteral("-E"), QStringLiteral("offset=%1").arg(63 * kSector), disk->image,
+                 QStringLiteral("%1k").arg(p1Sectors * kSector / 1024)});
+    if (!r.ok()) {
+        *error = r.describe();
+        return false;
+    }
+    const SfdiskTable table = SfdiskTable::read(disk->image);
+    if (!table.ok || !table.find(1) || !table.find(2)) {
+        *error = table.error;
+        return false;
+    }
+    disk->p1Start = table.find(1)->start;
+    disk->p1Size = table.find(1)->size;
+    disk->p2Start = table.find(2)->start;
+    return true;
+}
+
+QString fsAt(const QString &image, qint64 startSector)
+{
+    return QStringLiteral("%1?offset=%2").arg(image).arg(startSector * kSector);
+}
+
+QStringList changedFiles(const TestDisk &disk, qint64 startSector)
+{
+    QStringList changed;
+    for (auto it = disk.digests.cbegin(); it != disk.digests.cend(); ++it) {
+        const pwtest::ToolResult r =
+            runTool(QStringLiteral("debugfs"),
+                    {QStringLiteral("-R"), QStringLiteral("cat /%1").arg(it.key()),
+                     fsAt(disk.image, startSector)});
+        if (!r.ok() || QCryptographicHash::hash(r.out, QCryptographicHash::Sha256) != it.value())
+            changed << it.key();
+    }
+    return changed;
+}
+
+int rowOfPartition(const PartitionModel &model, int number)
+{
+    for (int row = 0; row < model.rowCount(); ++row)
+        if (!model.region(row).isFree() && model.region(row).number == number)
+            return row;
+    return -1;
+}
+
+Window::Window(const QString &backupRoot)
+{
+    installEditing(&window);
+    realign = installRealign(&window);
+    RealignOptions options;
+    options.backupRoot = backupRoot;
+    realign->setDefaultOptions(options);
+    window.show();
+}
+
+bool Window::open(const QString &image)
+{
+    window.openImage(image);
+    return QTest::qWaitFor(
+        [&] { return window.currentPath() == image && window.currentLayout().has_value(); }, 60000);
+}

@@ -1,0 +1,63 @@
+// Disks and windows for the realignment wizard tests: an MBR image with a misaligned ext4
+// (files whose digests are kept) built with sfdisk and mkfs.ext4, and Partwise's main window
+// with the editing and realignment halves installed.
+#pragma once
+
+#include "mainwindow.h"
+#include "realign/mainwindowrealign.h"
+
+#include <QByteArray>
+#include <QMap>
+#include <QString>
+#include <QStringList>
+
+class PartitionModel;
+class QWidget;
+
+constexpr qint64 kSector = 512;
+constexpr qint64 kGrainSectors = 2048; // DESIGN.md: 1 MiB of 512-byte sectors
+constexpr qint64 kFourKSectors = 8;
+
+// DESIGN.md: a partition with room after it moves up to the next boundary, keeping its size.
+qint64 nextBoundary(qint64 start, qint64 unit);
+
+// Saves a picture of `widget` to <build>/screenshots/NAME.png and returns its path.
+QString screenshot(QWidget *widget, const QString &name);
+
+struct TestDisk
+{
+    QString image;
+    QString sourceDir;                 // the tree mkfs.ext4 -d copied into partition 1
+    QMap<QString, QByteArray> digests; // file name -> SHA-256 of what was written
+    qint64 p1Start = 0, p1Size = 0, p2Start = 0;
+};
+
+// MBR: p1 at the legacy sector 63 (ext4 holding a few files, room after it), p2 on a 4 KiB
+// boundary but not on 1 MiB (sector-aligned, optional).
+struct DiskShape
+{
+    qint64 bigFileBytes = 20 << 20;
+    qint64 p1Sectors = 61440; // 30 MiB from sector 63
+    qint64 p2Start = 81928;   // 8 × 10241: on 4 KiB, not on 1 MiB
+    qint64 imageBytes = 64 << 20;
+};
+
+bool buildDisk(const QString &folder, const QString &name, const DiskShape &shape, TestDisk *disk,
+               QString *error);
+
+// The ext4 at `startSector` of the image, as e2fsprogs name it.
+QString fsAt(const QString &image, qint64 startSector);
+
+// Every file of the tree, read back with debugfs from the partition's new place.
+QStringList changedFiles(const TestDisk &disk, qint64 startSector);
+
+int rowOfPartition(const PartitionModel &model, int number);
+
+struct Window
+{
+    MainWindow window;
+    RealignController *realign = nullptr;
+
+    explicit Window(const QString &backupRoot);
+    bool open(const QString &image);
+};
