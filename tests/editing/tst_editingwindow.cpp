@@ -7,6 +7,7 @@
 #include "editing/editingcontroller.h"
 #include "editing/operationdialogs.h"
 #include "editing/pendingoperations.h"
+#include "editingtestsupport.h"
 #include "mainwindow.h"
 #include "partitionmodel.h"
 
@@ -32,8 +33,6 @@
 
 namespace {
 
-constexpr qint64 kMiB = qint64(1) << 20;
-
 QString run(const QString &program, const QStringList &args, int *status = nullptr)
 {
     QProcess p;
@@ -54,22 +53,6 @@ QJsonArray sfdiskPartitions(const QString &device)
         .toObject()
         .value(QStringLiteral("partitions"))
         .toArray();
-}
-
-QString blankImage(const QTemporaryDir &dir, const QString &name, qint64 bytes)
-{
-    const QString path = dir.filePath(name);
-    QFile f(path);
-    if (!f.open(QIODevice::WriteOnly) || !f.resize(bytes))
-        return QString();
-    return path;
-}
-
-QString screenshotPath(const QString &name)
-{
-    const QString dir = QStringLiteral(PARTWISE_TEST_BUILD_DIR "/screenshots");
-    QDir().mkpath(dir);
-    return QDir(dir).filePath(name + QStringLiteral(".png"));
 }
 
 // Answers whatever modal dialog comes up, as the person at the keyboard would.

@@ -10,6 +10,7 @@
 #include "editing/pendingoperations.h"
 #include "editing/resizepartitiondialog.h"
 #include "editingharness.h"
+#include "editingtestsupport.h"
 #include "loopdevice.h"
 #include "partitionmodel.h"
 #include "table/diskreader.h"
@@ -47,7 +48,6 @@ using namespace pwtest;
 
 namespace {
 
-constexpr qint64 kMiB = qint64(1) << 20;
 constexpr qint64 kStart = 40960;    // the ext4 partition starts at 20 MiB (512-byte sectors)
 constexpr qint64 kSectors = 204800; // and is 100 MiB long
 
@@ -97,35 +97,6 @@ qint64 resize2fsMinimum(const QString &img, qint64 startSector)
         if (line.startsWith(QLatin1String("Block size:")))
             blockSize = line.section(QLatin1Char(':'), 1).trimmed().toLongLong();
     return blocks * blockSize;
-}
-
-// Everything a region shows, so two previews can be compared exactly.
-QString fingerprint(const DiskLayout &layout)
-{
-    QStringList lines;
-    for (const PartitionInfo &r : layout.regions)
-        lines << QStringLiteral("%1 #%2 %3-%4 fs=%5 label=%6")
-                     .arg(partitionKindName(r.kind))
-                     .arg(r.number)
-                     .arg(r.startSector)
-                     .arg(r.endSector)
-                     .arg(r.filesystem, r.label);
-    return lines.join(QLatin1Char('\n'));
-}
-
-QString screenshotPath(const QString &name)
-{
-    const QString dir = QStringLiteral(PARTWISE_TEST_BUILD_DIR "/screenshots");
-    QDir().mkpath(dir);
-    return QDir(dir).filePath(name + QStringLiteral(".png"));
-}
-
-int rowOf(const DiskLayout &layout, int number)
-{
-    for (int i = 0; i < layout.regions.size(); ++i)
-        if (!layout.regions[i].isFree() && layout.regions[i].number == number)
-            return i;
-    return -1;
 }
 
 QSpinBox *spin(QWidget *dialog, const char *name)
