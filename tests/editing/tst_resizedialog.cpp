@@ -412,21 +412,13 @@ void ResizeDialogTest::queuedFromTheMenuAndUndone()
 
 ApplyResult ResizeDialogTest::applyQueued(const Operation &op)
 {
+    // As the queue hands it over: through PendingOperations, then Apply's worker thread.
     PendingOperations queue(m_img);
     queue.push(op);
-    ApplyOptions options;
-    options.backupRoot = m_dir.filePath(QStringLiteral("backups"));
-    ApplyDialog dialog(m_img, queue.operations(), options);
-    dialog.setQuestionHandler(
-        [](const PartedMessage &m) { return PartedSession::readOnlyResolution(m); });
-    QSignalSpy done(&dialog, &ApplyDialog::applyFinished);
-    dialog.show();
-    dialog.start();
-    if (!done.wait(300000))
-        qWarning("Apply did not finish");
-    ApplyResult r = dialog.result();
+    QString log;
+    ApplyResult r = applyWithDialog(m_img, queue.operations(), 0, &log);
     if (!r.ok)
-        r.error += QLatin1Char('\n') + dialog.logText();
+        r.error += QLatin1Char('\n') + log;
     return r;
 }
 
