@@ -1,0 +1,144 @@
+#include "realignfixtures.h"
+
+#include "toolrun.h"
+
+#include <QFile>
+#include <QFileInfo>
+#include <QRegularExpression>
+
+namespace pwtest {
+
+Layout mbrLegacy()
+{
+    Layout l;
+    l.name = QStringLiteral("mbr-legacy");
+    l.diskSectors = 720896;
+    l.parts = {{1, QStringLiteral("ext4"), QStringLiteral("pwext4"), 63, 131072},
+               {2, QStringLiteral("xfs"), QStringLiteral("pwxfs"), 131135, 204800},
+               {3, QString(), QString(), 340000, 340000},
+               {5, QStringLiteral("vfat"), QStringLiteral("PWFAT"), 340063, 129000},
+               {6, QStringLiteral("ntfs"), QStringLiteral("pwntfs"), 469065, 129000},
+               {7, QStringLiteral("swap"), QStringLiteral("pwswap"), 598066, 65536}};
+    const QStringList types{QStringLiteral("83"), QStringLiteral("83"), QStringLiteral("5"),
+                            QStringLiteral("c"),  QStringLiteral("7"),  QStringLiteral("82")};
+    l.script = QStringLiteral("label: dos\n");
+    for (int i = 0; i < l.parts.size(); ++i)
+        l.script += QStringLiteral("start=%1, size=%2, type=%3\n")
+                        .arg(l.parts[i].start)
+                        .arg(l.parts[i].size)
+                        .arg(types[i]);
+    return l;
+}
+
+Layout gptLegacy()
+{
+    Layout l;
+    l.name = QStringLiteral("gpt-legacy");
+    l.diskSectors = 655360;
+    l.parts = {{1, QStringLiteral("btrfs"), QStringLiteral("pwbtrfs"), 34, 262144},
+               {2, QStringLiteral("ext4"), QStringLiteral("pwgext4"), 262178, 131072},
+               {3, QStringLiteral("vfat"), QStringLiteral("PWGFAT"), 393250, 131072},
+               {4, QStringLiteral("swap"), QStringLiteral("pwgswap"), 526001, 65536}};
+    const QStringList types{kLinuxGuid, kLinuxGuid, kDataGuid, kSwapGuid};
+    l.script = QStringLiteral("label: gpt\nfirst-lba: 34\n");
+    for (int i = 0; i < l.parts.size(); ++i)
+        l.script += QStringLiteral("start=%1, size=%2, type=%3\n")
+                        .arg(l.parts[i].start)
+                        .arg(l.parts[i].size)
+                        .arg(types[i]);
+    return l;
+}
+
+Layout mbrDown()
+{
+    Layout l;
+    l.name = QStringLiteral("mbr-down");
+    l.diskSectors = 491520;
+    l.parts = {{1, QStringLiteral("ext4"), QStringLiteral("pwdown1"), 2048, 131072},
+               {2, QString(), QString(), 133120, 342016},
+               {5, QStringLiteral("xfs"), QStringLiteral("pwdown5"), 135175, 204800},
+               {6, QStringLiteral("vfat"), QStringLiteral("PWDOWN6"), 342016, 131072}};
+    // sfdisk would want a whole grain for the EBR before an aligned logical partition.
+    l.script = QStringLiteral("label: dos\nstart=2048, size=131072, type=83\n"
+                              "start=133120, size=342016, type=5\n"
+                              "start=135175, size=204800, type=83\n");
+    l.parted = {QStringLiteral("mkpart"), QStringLiteral("logical"), QStringLiteral("fat32"),
+                QStringLiteral("342016s"), QStringLiteral("473087s")};
+    return l;
+}
+
+Layout gptShrink()
+{
+    Layout l;
+    l.name = QStringLiteral("gpt-shrink");
+    l.diskSectors = 360448;
+    l.parts = {{1, QStringLiteral("ext4"), QStringLiteral("pwshr1"), 34, 131172, 100},
+               {2, QStringLiteral("ntfs"), QStringLiteral("pwshr2"), 131206, 131122, 50},
+               {3, QStringLiteral("vfat"), QStringLiteral("PWSHR3"), 264192, 65536}};
+    const QStringList types{kLinuxGuid, kDataGuid, kDataGuid};
+    l.script = QStringLiteral("label: gpt\nfirst-lba: 34\n");
+    for (int i = 0; i < l.parts.size(); ++i)
+        l.script += QStringLiteral("start=%1, size=%2, type=%3\n")
+                        .arg(l.parts[i].start)
+                        .arg(l.parts[i].size)
+                        .arg(types[i]);
+    return l;
+}
+
+Layout gptDownChain()
+{
+    Layout l;
+    l.name = QStringLiteral("gpt-down-chain");
+    l.diskSectors = 340006; // the last usable sector is XFS's last
+    l.parts = {{1, QStringLiteral("vfat"), QStringLiteral("PWDCH1"), 4101, 131072},
+               {2, QStringLiteral("xfs"), QStringLiteral("pwdch2"), 135173, 204800}};
+    l.script = QStringLiteral("label: gpt\nfirst-lba: 34\n");
+    for (const PartSpec &p : l.parts)
+        l.script +=
+            QStringLiteral("start=%1, size=%2, type=%3\n").arg(p.start).arg(p.size).arg(kLinuxGuid);
+    return l;
+}
+
+bool copySparse(const QString &from, const QString &to, QString *error)
+{
+    QFile::remove(to);
+    const ToolResult r =
+        runTool(QStringLiteral("cp"), {QStringLiteral("--sparse=always"), from, to});
+    if (!r.ok())
+        *error = r.describe();
+    return r.ok();
+}
+
+QString journalOf(const QString &image)
+{
+    return image + QStringLiteral(".partwise-move.realign");
+}
+
+QString sysfsStart(const QString &loop, int number)
+{
+    const QString name = QFileInfo(loop).fileName();
+    QFile f(QStringLiteral("/sys/block/%1/%1p%2/start").arg(name).arg(number));
+    return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll().trimmed()) : QString();
+}
+
+void detachLoopsOf(const QString &image)
+{
+    const ToolResult r = runTool(QStringLiteral("losetup"), {QStringLiteral("-j"), image});
+    for (const QByteArray &line : r.out.split('\n')) {
+        const QByteArray device = line.left(line.indexOf(':'));
+        if (device.startsWith("/dev/loop"))
+            runTool(QStringLiteral("losetup"), {QStringLiteral("-d"), QString::fromUtf8(device)});
+    }
+}
+
+qint64 fatHiddenSectors(const QString &node)
+{
+    const ToolResult r = runTool(QStringLiteral("env"),
+                                 {QStringLiteral("MTOOLS_SKIP_CHECK=1"), QStringLiteral("minfo"),
+                                  QStringLiteral("-i"), node, QStringLiteral("::")});
+    const QRegularExpressionMatch m = QRegularExpression(QStringLiteral("hidden sectors: (\\d+)"))
+                                          .match(QString::fromUtf8(r.out));
+    return m.hasMatch() ? m.captured(1).toLongLong() : -1;
+}
+
+} // namespace pwtest
