@@ -42,6 +42,10 @@ CreatePartitionDialog::CreatePartitionDialog(const DiskLayout &base,
     : QDialog(parent), m_base(base), m_pending(pending), m_shown(shown), m_free(freeRegion),
       m_policy(policy), m_sectorSize(shown.device.topology.logicalSectorSize)
 {
+    // Every change asks for a preview; the ones made in one go are previewed once.
+    m_previewTimer.setSingleShot(true);
+    m_previewTimer.setInterval(0);
+    connect(&m_previewTimer, &QTimer::timeout, this, &CreatePartitionDialog::runPreview);
     setWindowTitle(tr("Create Partition"));
     setObjectName(QStringLiteral("createPartitionDialog"));
     const bool mbr = shown.tableType == QLatin1String("msdos");
@@ -305,15 +309,12 @@ QString CreatePartitionDialog::previewText() const
 
 void CreatePartitionDialog::schedulePreview()
 {
-    if (m_previewScheduled)
-        return;
-    m_previewScheduled = true;
-    QTimer::singleShot(0, this, &CreatePartitionDialog::runPreview);
+    m_previewTimer.start(); // a pending preview is not started twice
 }
 
 void CreatePartitionDialog::runPreview()
 {
-    m_previewScheduled = false;
+    m_previewTimer.stop();
     const Operation op = operation();
     QList<Operation> ops = m_pending;
     ops << op;

@@ -7,6 +7,7 @@
 
 #include <QDialog>
 #include <QList>
+#include <QTimer>
 
 #include <optional>
 
@@ -65,7 +66,7 @@ private:
     PartitionInfo m_free;
     AlignmentPolicy m_policy;
     qint64 m_sectorSize = 512;
-    bool m_previewScheduled = false;
+    QTimer m_previewTimer;
     std::optional<PartitionInfo> m_previewed;
 
     QComboBox *m_unit = nullptr;

@@ -59,6 +59,10 @@ ResizePartitionDialog::ResizePartitionDialog(const DiskLayout &base,
       m_sectorSize(shown.device.topology.logicalSectorSize),
       m_range(resizeRange(shown, partition.number))
 {
+    // Every change asks for a preview; the ones made in one go are previewed once.
+    m_previewTimer.setSingleShot(true);
+    m_previewTimer.setInterval(0);
+    connect(&m_previewTimer, &QTimer::timeout, this, &ResizePartitionDialog::runPreview);
     setWindowTitle(tr("Resize/Move Partition %1").arg(partition.number));
     setObjectName(QStringLiteral("resizePartitionDialog"));
     findMinimum(base);
@@ -327,15 +331,12 @@ QString ResizePartitionDialog::previewText() const
 
 void ResizePartitionDialog::schedulePreview()
 {
-    if (m_previewScheduled)
-        return;
-    m_previewScheduled = true;
-    QTimer::singleShot(0, this, &ResizePartitionDialog::runPreview);
+    m_previewTimer.start(); // a pending preview is not started twice
 }
 
 void ResizePartitionDialog::runPreview()
 {
-    m_previewScheduled = false;
+    m_previewTimer.stop();
     QPushButton *ok = m_buttons->button(QDialogButtonBox::Ok);
     m_previewed.reset();
     if (!changed()) {

@@ -7,6 +7,7 @@
 
 #include <QDialog>
 #include <QList>
+#include <QTimer>
 
 #include <optional>
 
@@ -83,7 +84,7 @@ private:
     QLabel *m_minimumLabel = nullptr;
     int m_initialBefore = 0; // the spin boxes' first values: unchanged means "keep"
     int m_initialSize = 0;
-    bool m_previewScheduled = false;
+    QTimer m_previewTimer;
     std::optional<PartitionInfo> m_previewed;
 
     QSpinBox *m_before = nullptr;
