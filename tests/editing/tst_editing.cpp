@@ -10,9 +10,11 @@
 #include "editing/pendingoperationsdock.h"
 #include "editingharness.h"
 #include "editingtestsupport.h"
+#include "loopdevice.h"
 #include "ops/operationpreview.h"
 #include "ops/planfile.h"
 #include "partitionmodel.h"
+#include "sfdisktable.h"
 #include "table/diskreader.h"
 
 #include <QAbstractButton>
@@ -24,14 +26,10 @@
 #include <QFile>
 #include <QHeaderView>
 #include <QItemSelectionModel>
-#include <QJsonArray>
-#include <QJsonDocument>
-#include <QJsonObject>
 #include <QListWidget>
 #include <QMainWindow>
 #include <QMenuBar>
 #include <QMessageBox>
-#include <QProcess>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QThread>
@@ -46,32 +44,18 @@
 
 namespace {
 
-QString run(const QString &program, const QStringList &args, int *status = nullptr)
+// Partition start sectors as sfdisk reads them (independent of Partwise).
+QList<qint64> sfdiskStarts(const pwtest::SfdiskTable &table)
 {
-    QProcess p;
-    p.setProcessChannelMode(QProcess::SeparateChannels);
-    p.start(program, args);
-    p.waitForFinished(120000);
-    if (status)
-        *status = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    return QString::fromUtf8(p.readAllStandardOutput());
+    QList<qint64> starts;
+    for (const pwtest::SfdiskPartition &p : table.partitions)
+        starts << p.start;
+    return starts;
 }
 
-// Partition start sectors as `sfdisk -J` reads them (independent of Partwise).
 QList<qint64> sfdiskStarts(const QString &device)
 {
-    const QJsonArray parts =
-        QJsonDocument::fromJson(
-            run(QStringLiteral("sfdisk"), {QStringLiteral("-J"), device}).toUtf8())
-            .object()
-            .value(QStringLiteral("partitiontable"))
-            .toObject()
-            .value(QStringLiteral("partitions"))
-            .toArray();
-    QList<qint64> starts;
-    for (const QJsonValue &v : parts)
-        starts << v.toObject().value(QStringLiteral("start")).toInteger();
-    return starts;
+    return sfdiskStarts(pwtest::SfdiskTable::read(device));
 }
 
 // The shared window, plus where the largest free space is shown.
@@ -330,20 +314,13 @@ void EditingTest::createDefaultsOnMbrLogical()
     }
     const ApplyResult r = applyWithDialog(img, ops, 0);
     QVERIFY2(r.ok, qPrintable(r.error));
-    const QJsonArray parts =
-        QJsonDocument::fromJson(run(QStringLiteral("sfdisk"), {QStringLiteral("-J"), img}).toUtf8())
-            .object()
-            .value(QStringLiteral("partitiontable"))
-            .toObject()
-            .value(QStringLiteral("partitions"))
-            .toArray();
-    QCOMPARE(parts.size(), 4);
-    for (const QJsonValue &v : parts) {
-        const QJsonObject p = v.toObject();
-        if (p.value(QStringLiteral("type")).toString() == QLatin1String("5"))
+    const pwtest::SfdiskTable parts = pwtest::SfdiskTable::read(img);
+    QVERIFY2(parts.ok, qPrintable(parts.error));
+    QCOMPARE(parts.partitions.size(), 4);
+    for (const pwtest::SfdiskPartition &p : parts.partitions) {
+        if (p.type == QLatin1String("5"))
             continue; // the extended container only holds EBRs
-        QVERIFY2(p.value(QStringLiteral("start")).toInteger() % 2048 == 0,
-                 qPrintable(p.value(QStringLiteral("node")).toString()));
+        QVERIFY2(p.start % 2048 == 0, qPrintable(p.node));
     }
 }
 
@@ -373,24 +350,12 @@ void EditingTest::createDefaultsOn4KnImage()
     QList<qint64> starts;
     if (::geteuid() == 0) {
         // A loop device with 4096-byte sectors gives sfdisk the 4Kn view.
-        const QString loop = run(QStringLiteral("losetup"),
-                                 {QStringLiteral("-f"), QStringLiteral("--show"),
-                                  QStringLiteral("--sector-size"), QStringLiteral("4096"), img})
-                                 .trimmed();
-        QVERIFY2(loop.startsWith(QLatin1String("/dev/loop")), qPrintable(loop));
-        starts = sfdiskStarts(loop);
-        run(QStringLiteral("losetup"), {QStringLiteral("-d"), loop});
+        pwtest::LoopDevice loop(img, 4096);
+        QVERIFY2(loop.ok(), qPrintable(loop.error()));
+        starts = sfdiskStarts(loop.path());
     } else {
         // fdisk can be told the sector size of an image.
-        const QStringList lines =
-            run(QStringLiteral("fdisk"),
-                {QStringLiteral("-b"), QStringLiteral("4096"), QStringLiteral("-l"),
-                 QStringLiteral("-o"), QStringLiteral("Device,Start"), img})
-                .split(QLatin1Char('\n'));
-        for (const QString &line : lines)
-            if (line.startsWith(img))
-                starts << line.section(QLatin1Char(' '), -1, -1, QString::SectionSkipEmpty)
-                              .toLongLong();
+        starts = sfdiskStarts(pwtest::SfdiskTable::readWithSectorSize(img, 4096));
     }
     QCOMPARE(starts.size(), 2);
     for (qint64 start : starts)

@@ -3,6 +3,7 @@
 
 #include "FaultyBlockIo.h"
 #include "MoveTestData.h"
+#include "loopdevice.h"
 #include "move/DataMover.h"
 #include "move/MoveJournal.h"
 #include "move/MovePlan.h"
@@ -11,7 +12,6 @@
 #include <QFile>
 #include <QProcess>
 #include <QRandomGenerator>
-#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -31,11 +31,6 @@ constexpr std::uint64_t MiB = 1024 * KiB;
 constexpr std::uint64_t kImageSize = 48 * MiB;
 constexpr std::uint64_t kSeed = 0x5EED;
 
-bool inCi()
-{
-    return qEnvironmentVariable("CI") == QLatin1String("true");
-}
-
 MoveRequest requestFor(const QString &image, std::uint64_t source, std::uint64_t destination,
                        std::uint64_t length, std::uint64_t chunk = MoveRequest::kDefaultChunkSize)
 {
@@ -47,54 +42,6 @@ MoveRequest requestFor(const QString &image, std::uint64_t source, std::uint64_t
     request.chunkSize = chunk;
     return request;
 }
-
-// Attaches an image to a loop device for the lifetime of the object.
-struct LoopDevice
-{
-    QString path;
-
-    LoopDevice(const QString &image, const QStringList &options)
-    {
-        QProcess losetup;
-        losetup.start(QStringLiteral("losetup"),
-                      QStringList{QStringLiteral("-f"), QStringLiteral("--show")} + options +
-                          QStringList{image});
-        if (losetup.waitForFinished(30000) && losetup.exitCode() == 0)
-            path = QString::fromLocal8Bit(losetup.readAllStandardOutput()).trimmed();
-        else
-            qWarning() << "losetup failed:" << losetup.readAllStandardError();
-    }
-    ~LoopDevice() { detach(); }
-    void detach()
-    {
-        if (path.isEmpty())
-            return;
-        QProcess::execute(QStringLiteral("losetup"), {QStringLiteral("-d"), path});
-        path.clear();
-    }
-};
-
-// Loop tests need root; in CI they must run, elsewhere they may be skipped.
-QString loopUnavailableReason()
-{
-    if (::geteuid() != 0)
-        return QStringLiteral("loop devices need root");
-    if (QStandardPaths::findExecutable(QStringLiteral("losetup")).isEmpty())
-        return QStringLiteral("losetup is not installed");
-    if (!QFile::exists(QStringLiteral("/dev/loop-control")))
-        return QStringLiteral("this kernel has no /dev/loop-control");
-    return {};
-}
-
-#define REQUIRE_LOOP_DEVICES()                                                                     \
-    do {                                                                                           \
-        const QString why = loopUnavailableReason();                                               \
-        if (!why.isEmpty()) {                                                                      \
-            if (inCi())                                                                            \
-                QFAIL(qPrintable(QStringLiteral("CI must run loop tests, but ") + why));           \
-            QSKIP(qPrintable(why));                                                                \
-        }                                                                                          \
-    } while (false)
 
 } // namespace
 
@@ -504,17 +451,16 @@ private slots:
     }
     void loopDeviceMoves()
     {
-        REQUIRE_LOOP_DEVICES();
+        PW_REQUIRE_ROOT_OR_SKIP();
         QFETCH(int, sectorSize);
         QFETCH(std::uint64_t, source);
         QFETCH(std::uint64_t, destination);
         freshImage();
         MoveRequest request;
         {
-            LoopDevice loop(m_image,
-                            {QStringLiteral("--sector-size"), QString::number(sectorSize)});
-            QVERIFY(!loop.path.isEmpty());
-            request = requestFor(loop.path, source, destination, 30 * MiB);
+            pwtest::LoopDevice loop(m_image, sectorSize);
+            QVERIFY2(loop.ok(), qPrintable(loop.error()));
+            request = requestFor(loop.path(), source, destination, 30 * MiB);
             const MoveOutcome result = DataMover().run(request, m_journal);
             QVERIFY2(result.ok(), qPrintable(result.message));
         }
@@ -524,17 +470,18 @@ private slots:
 
     void readOnlyLoopDeviceIsRefused()
     {
-        REQUIRE_LOOP_DEVICES();
+        PW_REQUIRE_ROOT_OR_SKIP();
         freshImage();
-        LoopDevice loop(m_image, {QStringLiteral("-r")});
-        QVERIFY(!loop.path.isEmpty());
-        const MoveOutcome result =
-            DataMover().run(requestFor(loop.path, 34 * 512, 40 * 512, 8 * MiB), m_journal);
-        QCOMPARE(result.status, MoveOutcome::Status::Refused);
-        qInfo().noquote() << result.message;
-        QVERIFY(result.message.contains(QStringLiteral("read-only")));
-        QVERIFY(!QFile::exists(m_journal));
-        loop.detach();
+        {
+            pwtest::LoopDevice loop(m_image, 0, true);
+            QVERIFY2(loop.ok(), qPrintable(loop.error()));
+            const MoveOutcome result =
+                DataMover().run(requestFor(loop.path(), 34 * 512, 40 * 512, 8 * MiB), m_journal);
+            QCOMPARE(result.status, MoveOutcome::Status::Refused);
+            qInfo().noquote() << result.message;
+            QVERIFY(result.message.contains(QStringLiteral("read-only")));
+            QVERIFY(!QFile::exists(m_journal));
+        }
         QCOMPARE(firstMismatch(m_image, 0, kImageSize, 0, kSeed), std::int64_t(-1));
     }
 

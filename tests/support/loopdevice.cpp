@@ -8,11 +8,13 @@
 
 namespace pwtest {
 
-LoopDevice::LoopDevice(const QString &image, int sectorSize)
+LoopDevice::LoopDevice(const QString &image, int sectorSize, bool readOnly)
 {
     QStringList args{QStringLiteral("-f"), QStringLiteral("--show")};
     if (sectorSize > 0)
         args << QStringLiteral("--sector-size") << QString::number(sectorSize);
+    if (readOnly)
+        args << QStringLiteral("--read-only");
     args << image;
     const ToolResult r = runTool(QStringLiteral("losetup"), args);
     if (r.ok())

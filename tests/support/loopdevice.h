@@ -6,12 +6,12 @@
 
 namespace pwtest {
 
-// RAII: `losetup -f --show [--sector-size N] image` on construction; on destruction
-// `partx -d` (if partitions were added) and then `losetup -d`.
+// RAII: `losetup -f --show [--sector-size N] [--read-only] image` on construction; on
+// destruction `partx -d` (if partitions were added) and then `losetup -d`.
 class LoopDevice
 {
 public:
-    explicit LoopDevice(const QString &image, int sectorSize = 0);
+    explicit LoopDevice(const QString &image, int sectorSize = 0, bool readOnly = false);
     ~LoopDevice();
     LoopDevice(const LoopDevice &) = delete;
     LoopDevice &operator=(const LoopDevice &) = delete;
