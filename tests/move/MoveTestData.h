@@ -6,6 +6,8 @@
 #include <QFile>
 #include <QString>
 
+#include "move/MoveRequest.h"
+
 #include <cstdint>
 #include <cstring>
 #include <vector>
@@ -77,6 +79,32 @@ inline std::int64_t firstMismatch(const QString &path, std::uint64_t fileOffset,
         done += chunk;
     }
     return -1;
+}
+
+// What a user would find wrong after `request` ran on a pattern file of `imageSize` bytes: the
+// destination must hold the source's original bytes (only inside the extents, if any), and
+// nothing outside the source and destination ranges may change. Empty when all is well.
+inline QString moveProblem(const QString &image, const partwise::move::MoveRequest &request,
+                           std::uint64_t imageSize, std::uint64_t seed)
+{
+    std::vector<partwise::move::Extent> parts = request.extents;
+    if (parts.empty())
+        parts.push_back({0, request.length});
+    for (const partwise::move::Extent &part : parts) {
+        const std::int64_t bad =
+            firstMismatch(image, request.destinationOffset + part.offset, part.length,
+                          request.sourceOffset + part.offset, seed);
+        if (bad >= 0)
+            return QStringLiteral("destination differs at byte %1").arg(bad);
+    }
+    const std::uint64_t low = std::min(request.sourceOffset, request.destinationOffset);
+    const std::uint64_t high =
+        std::max(request.sourceOffset, request.destinationOffset) + request.length;
+    if (const std::int64_t bad = firstMismatch(image, 0, low, 0, seed); bad >= 0)
+        return QStringLiteral("byte %1, before the moved ranges, changed").arg(bad);
+    if (const std::int64_t bad = firstMismatch(image, high, imageSize - high, high, seed); bad >= 0)
+        return QStringLiteral("byte %1, after the moved ranges, changed").arg(bad);
+    return {};
 }
 
 } // namespace movetest
