@@ -128,7 +128,15 @@ MoveOutcome DataMover::run(const MoveRequest &request, const QString &journalPat
             MoveOutcome::Status::Refused,
             QStringLiteral("Not enough memory for a %1 buffer.").arg(formatSize(plan.largestChunk)),
             journalPath);
-    return execute(*device, *journal, plan, buffer, 0);
+    return copyFrom(*device, *journal, plan, buffer, 0);
+}
+
+MoveOutcome DataMover::copyFrom(BlockIo &device, MoveJournal &journal, const MovePlan &plan,
+                                AlignedBuffer &buffer, std::size_t firstChunk)
+{
+    if (plan.cutToShift)
+        return copyInWindows(device, journal, plan, buffer, firstChunk, false);
+    return execute(device, journal, plan, buffer, firstChunk);
 }
 
 MoveOutcome DataMover::resume(const QString &journalPath, const QString &devicePath)
@@ -181,11 +189,13 @@ MoveOutcome DataMover::resume(const QString &journalPath, const QString &deviceP
         return outcome(MoveOutcome::Status::IoError, journalUnreadable(journalPath, code, again),
                        journalPath);
     if (!record.valid)
-        return execute(*device, *journal, plan, buffer, 0); // killed before the first record
+        return copyFrom(*device, *journal, plan, buffer, 0); // killed before the first record
     if (record.sequence == journal->verifiedSequence())
         return finish(*journal);
     if (record.sequence == journal->copyFinishedSequence())
         return verify(*device, *journal, plan, buffer);
+    if (record.scanEnd != 0)
+        return resumeWindow(*device, *journal, plan, buffer, record);
 
     // The recorded chunk may be half written. If its source went into the journal, the source
     // may be half overwritten too, so write the journal's copy; otherwise the source is
@@ -205,41 +215,28 @@ MoveOutcome DataMover::resume(const QString &journalPath, const QString &deviceP
             if (skipIfDone) {
                 if ((code = device->readAt(data, chunk.length, chunk.destinationOffset)) != 0)
                     return outcome(MoveOutcome::Status::IoError,
-                                   QStringLiteral("Reading %1 at byte %2 of %3 failed: %4. The "
-                                                  "move is paused; run `%5` once the disk is "
-                                                  "readable.")
-                                       .arg(formatSize(chunk.length))
-                                       .arg(chunk.destinationOffset)
-                                       .arg(request.devicePath, errorText(code), again),
+                                   sourceUnreadable(chunk.length, chunk.destinationOffset,
+                                                    request.devicePath, code, again),
                                    journalPath);
                 if (checksum64(data, chunk.length) == from.chunkChecksum)
                     return outcome(MoveOutcome::Status::Completed, QString());
             }
             if ((code = device->readAt(data, chunk.length, chunk.sourceOffset)) != 0)
                 return outcome(MoveOutcome::Status::IoError,
-                               QStringLiteral("Reading %1 at byte %2 of %3 failed: %4. The move "
-                                              "is paused; run `%5` once the disk is readable.")
-                                   .arg(formatSize(chunk.length))
-                                   .arg(chunk.sourceOffset)
-                                   .arg(request.devicePath, errorText(code), again),
+                               sourceUnreadable(chunk.length, chunk.sourceOffset,
+                                                request.devicePath, code, again),
                                journalPath);
             checksum = checksum64(data, chunk.length);
         }
         if ((code = device->writeAt(data, chunk.length, chunk.destinationOffset)) != 0 ||
             (code = device->sync()) != 0)
             return outcome(MoveOutcome::Status::IoError,
-                           QStringLiteral("Writing %1 at byte %2 of %3 failed: %4. The move is "
-                                          "paused; run `%5` once the disk is writable.")
-                               .arg(formatSize(chunk.length))
-                               .arg(chunk.destinationOffset)
-                               .arg(request.devicePath, errorText(code), again),
+                           destinationUnwritable(chunk.length, chunk.destinationOffset,
+                                                 request.devicePath, code, again),
                            journalPath);
         if ((code = journal->storeChunkChecksum(index, checksum)) != 0)
             return outcome(MoveOutcome::Status::IoError,
-                           QStringLiteral("Writing the move journal %1 failed: %2. The move is "
-                                          "paused; run `%3` once it is writable.")
-                               .arg(journalPath, errorText(code), again),
-                           journalPath);
+                           journalUnwritable(journalPath, code, again), journalPath);
         return outcome(MoveOutcome::Status::Completed, QString());
     };
 
@@ -276,32 +273,20 @@ MoveOutcome DataMover::execute(BlockIo &device, MoveJournal &journal, const Move
         done += plan.chunks[i].length;
 
     auto stopped = [&](MoveOutcome::Status status, const QString &message) {
-        MoveOutcome result = outcome(status, message, journalPath);
-        result.bytesCopied = m_bytesThisRun;
-        result.seconds = static_cast<double>(nowNanoseconds() - m_startNanoseconds) / 1e9;
-        return result;
+        return stoppedPartWay(status, message, journalPath);
     };
     auto readFailed = [&](const MoveChunk &chunk, int code) {
-        return stopped(MoveOutcome::Status::IoError,
-                       QStringLiteral("Reading %1 at byte %2 of %3 failed: %4. The move is "
-                                      "paused; run `%5` once the disk is readable.")
-                           .arg(formatSize(chunk.length))
-                           .arg(chunk.sourceOffset)
-                           .arg(device.path(), errorText(code), again));
+        return stopped(
+            MoveOutcome::Status::IoError,
+            sourceUnreadable(chunk.length, chunk.sourceOffset, device.path(), code, again));
     };
     auto writeFailed = [&](const MoveChunk &chunk, int code) {
         return stopped(MoveOutcome::Status::IoError,
-                       QStringLiteral("Writing %1 at byte %2 of %3 failed: %4. The move is "
-                                      "paused; run `%5` once the disk is writable.")
-                           .arg(formatSize(chunk.length))
-                           .arg(chunk.destinationOffset)
-                           .arg(device.path(), errorText(code), again));
+                       destinationUnwritable(chunk.length, chunk.destinationOffset, device.path(),
+                                             code, again));
     };
     auto journalFailed = [&](int code) {
-        return stopped(MoveOutcome::Status::IoError,
-                       QStringLiteral("Writing the move journal %1 failed: %2. The move is "
-                                      "paused; make room or fix that disk, then run `%3`.")
-                           .arg(journalPath, errorText(code), again));
+        return stopped(MoveOutcome::Status::IoError, journalUnwritable(journalPath, code, again));
     };
 
     // Sources are read (and checksummed) ahead on another thread, into a ring of three buffers:
@@ -311,9 +296,7 @@ MoveOutcome DataMover::execute(BlockIo &device, MoveJournal &journal, const Move
     AlignedBuffer third = journal.makeRecordBuffer();
     if (second.isNull() || third.isNull())
         return stopped(MoveOutcome::Status::Cancelled,
-                       QStringLiteral("Not enough memory for a %1 buffer. Run `%2` to finish "
-                                      "the move.")
-                           .arg(formatSize(plan.largestChunk), again));
+                       noMemoryToContinue(plan.largestChunk, again));
     AlignedBuffer *const buffers[3] = {&buffer, &second, &third};
     auto readAhead = [&device, &plan, &buffers](std::size_t index) {
         return std::async(std::launch::async, [&device, &plan, &buffers, index] {
@@ -376,10 +359,7 @@ MoveOutcome DataMover::execute(BlockIo &device, MoveJournal &journal, const Move
     for (std::size_t i = firstChunk; i < count; ++i) {
         if (cancelled())
             return stopped(MoveOutcome::Status::Cancelled,
-                           QStringLiteral("The move was paused after %1 of %2. Run `%3` to "
-                                          "finish it; until then the data is not where the "
-                                          "partition table says.")
-                               .arg(formatSize(done), formatSize(plan.bytesToCopy), again));
+                           pausedPartWay(done, plan.bytesToCopy, again));
         const MoveChunk &chunk = plan.chunks[i];
         AlignedBuffer &current = *buffers[i % 3];
         const SourceRead read = haveRead ? nextRead : take(i);
@@ -462,12 +442,29 @@ MoveOutcome DataMover::execute(BlockIo &device, MoveJournal &journal, const Move
     // Every read has completed: verification needs the memory for its own buffers.
     second = AlignedBuffer();
     third = AlignedBuffer();
+    return copied(device, journal, plan, buffer);
+}
+
+MoveOutcome DataMover::copied(BlockIo &device, MoveJournal &journal, const MovePlan &plan,
+                              AlignedBuffer &buffer)
+{
     if (const int code = journal.writeRecord(journal.copyFinishedSequence(), 0, buffer, 0))
-        return stopped(MoveOutcome::Status::IoError,
-                       QStringLiteral("Writing the move journal %1 failed: %2. The data is "
-                                      "copied; run `%3` to record it and verify.")
-                           .arg(journalPath, errorText(code), again));
+        return stoppedPartWay(
+            MoveOutcome::Status::IoError,
+            QStringLiteral("Writing the move journal %1 failed: %2. The data is copied; run `%3` "
+                           "to record it and verify.")
+                .arg(journal.path(), errorText(code), resumeCommand(journal.path(), device.path())),
+            journal.path());
     return verify(device, journal, plan, buffer);
+}
+
+MoveOutcome DataMover::stoppedPartWay(MoveOutcome::Status status, const QString &message,
+                                      const QString &journalPath) const
+{
+    MoveOutcome result = outcome(status, message, journalPath);
+    result.bytesCopied = m_bytesThisRun;
+    result.seconds = static_cast<double>(nowNanoseconds() - m_startNanoseconds) / 1e9;
+    return result;
 }
 
 MoveOutcome DataMover::verify(BlockIo &device, MoveJournal &journal, const MovePlan &plan,

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "BlockIo.h"
+#include "MoveJournal.h"
 #include "MoveProgress.h"
 #include "MoveRequest.h"
 
@@ -11,16 +12,16 @@
 
 namespace partwise::move {
 
-class MoveJournal;
 struct MovePlan;
 class AlignedBuffer;
 
 // Runs a journaled, crash-safe move of a byte range inside one device or image file, and
-// finishes one that was interrupted. Blocking: call it from a worker thread. Per chunk the
-// order is: journal record (with the chunk's source data when the destination overlaps it)
-// written and synced, destination written, destination synced. So at any instant, a kill or
-// a power cut included, either the source of the current chunk is intact or a complete copy
-// of it is in the journal, and resume() can finish the move.
+// finishes one that was interrupted. Blocking: call it from a worker thread. Before a chunk's
+// destination is written, either a record holding the chunk's source (when the destination
+// overlaps it) or its checksum (in a window record, for chunks cut to the shift) is durable in
+// the journal, and so is every chunk whose source the write destroys. So at any instant, a kill
+// or a power cut included, each unfinished chunk's data is intact at its source or in the
+// journal, a finished one is recognised by its checksum, and resume() can finish the move.
 class DataMover
 {
 public:
@@ -50,11 +51,26 @@ public:
     static QString resumeCommand(const QString &journalPath, const QString &devicePath);
 
 private:
+    MoveOutcome copyFrom(BlockIo &device, MoveJournal &journal, const MovePlan &plan,
+                         AlignedBuffer &buffer, std::size_t firstChunk);
+    // Chunks that may overlap their own sources, with a step record per journaled chunk.
     MoveOutcome execute(BlockIo &device, MoveJournal &journal, const MovePlan &plan,
                         AlignedBuffer &buffer, std::size_t firstChunk);
+    // Plans cut to the shift (WindowedCopy.cpp): a window record per window of chunks, a sync
+    // between chunks, and a resume that checks the window's destinations against the table.
+    MoveOutcome copyInWindows(BlockIo &device, MoveJournal &journal, const MovePlan &plan,
+                              AlignedBuffer &recordBuffer, std::size_t firstChunk, bool unsynced);
+    MoveOutcome resumeWindow(BlockIo &device, MoveJournal &journal, const MovePlan &plan,
+                             AlignedBuffer &recordBuffer, const MoveJournal::Record &record);
+    // Records the copy as finished, then verifies.
+    MoveOutcome copied(BlockIo &device, MoveJournal &journal, const MovePlan &plan,
+                       AlignedBuffer &buffer);
     MoveOutcome verify(BlockIo &device, MoveJournal &journal, const MovePlan &plan,
                        AlignedBuffer &buffer);
     MoveOutcome finish(MoveJournal &journal);
+    // An outcome for a move stopped part way, with this run's bytes and time.
+    MoveOutcome stoppedPartWay(MoveOutcome::Status status, const QString &message,
+                               const QString &journalPath) const;
     bool cancelled() const { return m_cancel && m_cancel->load(std::memory_order_relaxed); }
     void report(MoveProgress::Phase phase, std::uint64_t done, std::uint64_t total);
 

@@ -18,21 +18,8 @@
 
 namespace partwise::move {
 
-namespace {
-
-constexpr char kHeaderMagic[8] = {'P', 'W', 'M', 'O', 'V', 'E', 'J', '1'};
-constexpr char kRecordMagic[8] = {'P', 'W', 'M', 'V', 'R', 'E', 'C', '1'};
-constexpr std::uint64_t kBlock = 4096;
-constexpr std::uint64_t kFlagHasData = 1;
-constexpr int kFormatVersion = 2;
-
-std::uint64_t roundUp(std::uint64_t value, std::uint64_t to)
-{
-    return (value + to - 1) / to * to;
-}
-
 // The fixed part of a step record, at the start of its 4096-byte header block.
-struct RecordHeader
+struct JournalRecordHeader
 {
     char magic[8];
     std::uint64_t moveId;
@@ -41,13 +28,28 @@ struct RecordHeader
     std::uint64_t dataLength;
     std::uint64_t chunkChecksum;
     std::uint64_t doneBefore;
+    std::uint64_t scanEnd;        // 0, or the end of the window a window record covers
     std::uint64_t headerChecksum; // over every field above
 };
-static_assert(sizeof(RecordHeader) == 64, "record header must have no padding");
+static_assert(sizeof(JournalRecordHeader) == 72, "record header must have no padding");
 
-std::uint64_t headerChecksumOf(const RecordHeader &header)
+namespace {
+
+constexpr char kHeaderMagic[8] = {'P', 'W', 'M', 'O', 'V', 'E', 'J', '1'};
+constexpr char kRecordMagic[8] = {'P', 'W', 'M', 'V', 'R', 'E', 'C', '1'};
+constexpr std::uint64_t kBlock = 4096;
+constexpr std::uint64_t kFlagHasData = 1;
+// 3: window records (scanEnd), which a version-2 reader would take for plain records.
+constexpr int kFormatVersion = 3;
+
+std::uint64_t roundUp(std::uint64_t value, std::uint64_t to)
 {
-    return checksum64(&header, offsetof(RecordHeader, headerChecksum));
+    return (value + to - 1) / to * to;
+}
+
+std::uint64_t headerChecksumOf(const JournalRecordHeader &header)
+{
+    return checksum64(&header, offsetof(JournalRecordHeader, headerChecksum));
 }
 
 QString u64String(std::uint64_t value)
@@ -333,33 +335,70 @@ int MoveJournal::setChunkChecksum(std::uint64_t index, std::uint64_t checksum)
     return writeTableEntry(index, checksum);
 }
 
+int MoveJournal::setChunkChecksums(std::uint64_t first, const std::vector<std::uint64_t> &checksums)
+{
+    if (checksums.empty())
+        return 0;
+    m_tablePending = true;
+    std::memcpy(m_table.data() + first * 8, checksums.data(), checksums.size() * 8);
+    // The whole blocks holding the entries, in one write.
+    const std::uint64_t begin = first * 8 / kBlock * kBlock;
+    const std::uint64_t end = roundUp((first + checksums.size()) * 8, kBlock);
+    return m_io->writeAt(m_table.data() + begin, end - begin, m_headerSize + begin);
+}
+
 int MoveJournal::writeRecord(std::uint64_t sequence, std::uint64_t chunkChecksum,
                              const AlignedBuffer &buffer, std::uint64_t dataLength,
                              bool previousUnderWay)
 {
     // A record vouches for every chunk before it, so their checksums must be durable first.
-    if (m_tablePending) {
-        if (const int code = m_io->sync())
-            return code;
-        m_tablePending = false;
-    }
+    if (const int code = syncPendingTable())
+        return code;
     if (sequence < m_chunkCount) {
         if (const int code = writeTableEntry(sequence, chunkChecksum))
             return code;
     }
-    RecordHeader header{};
-    std::memcpy(header.magic, kRecordMagic, 8);
-    header.moveId = m_moveId;
+    JournalRecordHeader header{};
     header.sequence = sequence;
     header.flags = dataLength > 0 ? kFlagHasData : 0;
     header.dataLength = dataLength;
     header.chunkChecksum = chunkChecksum;
     header.doneBefore = previousUnderWay && sequence > 0 ? sequence - 1 : sequence;
+    return writeSlot(header, buffer);
+}
+
+int MoveJournal::writeWindowRecord(std::uint64_t first, std::uint64_t end,
+                                   const AlignedBuffer &buffer)
+{
+    // The window's checksums are what a resume compares its destinations with.
+    if (const int code = syncPendingTable())
+        return code;
+    JournalRecordHeader header{};
+    header.sequence = first;
+    header.doneBefore = first;
+    header.scanEnd = end;
+    return writeSlot(header, buffer);
+}
+
+int MoveJournal::syncPendingTable()
+{
+    if (!m_tablePending)
+        return 0;
+    if (const int code = m_io->sync())
+        return code;
+    m_tablePending = false;
+    return 0;
+}
+
+int MoveJournal::writeSlot(JournalRecordHeader &header, const AlignedBuffer &buffer)
+{
+    std::memcpy(header.magic, kRecordMagic, 8);
+    header.moveId = m_moveId;
     header.headerChecksum = headerChecksumOf(header);
     std::memset(buffer.data(), 0, kRecordHeaderSize);
     std::memcpy(buffer.data(), &header, sizeof header);
     // Header and data in one sequential write; the tail of the last block is padding.
-    const std::uint64_t bytes = kRecordHeaderSize + roundUp(dataLength, kBlock);
+    const std::uint64_t bytes = kRecordHeaderSize + roundUp(header.dataLength, kBlock);
     const int slot = m_nextSlot;
     if (const int code = m_io->writeAt(buffer.data(), bytes, slotOffset(slot)))
         return code;
@@ -376,18 +415,22 @@ MoveJournal::Record MoveJournal::readSlot(int slot, const AlignedBuffer &buffer,
     const std::uint64_t offset = slotOffset(slot);
     if ((*error = m_io->readAt(buffer.data(), kRecordHeaderSize, offset)) != 0)
         return record;
-    RecordHeader header;
+    JournalRecordHeader header;
     std::memcpy(&header, buffer.data(), sizeof header);
     if (std::memcmp(header.magic, kRecordMagic, 8) != 0 || header.moveId != m_moveId ||
         header.headerChecksum != headerChecksumOf(header) || header.sequence > verifiedSequence() ||
         header.dataLength > m_largestChunk || header.doneBefore > header.sequence ||
-        header.doneBefore + 1 < header.sequence)
+        header.doneBefore + 1 < header.sequence ||
+        (header.scanEnd != 0 &&
+         (header.scanEnd <= header.sequence || header.scanEnd > m_chunkCount ||
+          header.doneBefore != header.sequence || header.flags != 0)))
         return record; // empty, torn or stale: not a record
     record.sequence = header.sequence;
     record.hasData = (header.flags & kFlagHasData) != 0;
     record.dataLength = header.dataLength;
     record.chunkChecksum = header.chunkChecksum;
     record.doneBefore = header.doneBefore;
+    record.scanEnd = header.scanEnd;
     if (record.hasData && withData) {
         const std::uint64_t bytes = roundUp(header.dataLength, kBlock);
         if ((*error = m_io->readAt(buffer.data() + kRecordHeaderSize, bytes,

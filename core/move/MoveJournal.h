@@ -9,8 +9,11 @@
 
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 namespace partwise::move {
+
+struct JournalRecordHeader; // the fixed part of a record on disk (MoveJournal.cpp)
 
 // The on-disk journal of one move, kept outside the range being moved (next to the image or
 // in a state folder). Layout, every part 4096-aligned:
@@ -19,7 +22,11 @@ namespace partwise::move {
 //   slot 0/1 step records, alternating: each record goes to the slot the previous one did not
 // A step record N says "every chunk before N is done and durable; chunks from N on may be under
 // way, and their sources are intact" and, for a chunk N that overlaps its own source, carries
-// that chunk's source data. The mover writes a record only where the next destination write
+// that chunk's source data. A window record N..E (for chunks cut to the shift, each of which
+// overwrites the source of the one before) says instead "chunks N..E-1 have their checksums in
+// the table and may be under way, each durable before the next one overwrote its source": a
+// resume keeps the ones whose destinations match and copies the others again, their sources
+// being intact. The mover writes a record only where the next destination write
 // would overwrite the source of a chunk not yet recorded done (every chunk of a small shift, far
 // fewer when chunks do not overlap), always after syncing the device. Because each record goes
 // to the other slot than the last, a torn write of a record still leaves the previous one
@@ -44,6 +51,8 @@ public:
         // Every chunk before this one is durable: `sequence`, or `sequence - 1` for a record
         // written while the previous chunk was still being written (see writeRecord).
         std::uint64_t doneBefore = 0;
+        // A window record: chunks sequence..scanEnd-1 are checked against the table. 0 if not.
+        std::uint64_t scanEnd = 0;
     };
 
     // Creates a new journal; fails if one already exists at `path` (an unfinished move).
@@ -86,6 +95,9 @@ public:
     int writeRecord(std::uint64_t sequence, std::uint64_t chunkChecksum,
                     const AlignedBuffer &buffer, std::uint64_t dataLength,
                     bool previousUnderWay = false);
+    // Writes a window record for chunks first..end-1, whose checksums must have been set, then
+    // syncs. Returns 0 or an errno value.
+    int writeWindowRecord(std::uint64_t first, std::uint64_t end, const AlignedBuffer &buffer);
     // The newest record whose checksums hold, with its data loaded into `buffer`.
     Record latestRecord(const AlignedBuffer &buffer, int *error);
     // After latestRecord(): the record in the other slot, with its data, if it is valid.
@@ -96,11 +108,17 @@ public:
     int storeChunkChecksum(std::uint64_t index, std::uint64_t checksum);
     // Records a chunk's checksum without syncing; the next writeRecord() makes it durable first.
     int setChunkChecksum(std::uint64_t index, std::uint64_t checksum);
+    // The same for consecutive chunks from `first`, in one write.
+    int setChunkChecksums(std::uint64_t first, const std::vector<std::uint64_t> &checksums);
 
 private:
     MoveJournal() = default;
     std::uint64_t slotOffset(int slot) const;
     int writeTableEntry(std::uint64_t index, std::uint64_t checksum);
+    int syncPendingTable();
+    // Completes `header` (magic, move, checksum) and writes it, with its data from `buffer`, to
+    // the slot after the newest record; then syncs.
+    int writeSlot(JournalRecordHeader &header, const AlignedBuffer &buffer);
     Record readSlot(int slot, const AlignedBuffer &buffer, bool withData, int *error);
     int readTable();
 

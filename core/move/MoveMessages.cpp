@@ -41,4 +41,44 @@ QString journalUnreadable(const QString &journalPath, int errorCode, const QStri
         .arg(journalPath, errorText(errorCode), resumeCommand);
 }
 
+QString sourceUnreadable(std::uint64_t length, std::uint64_t offset, const QString &devicePath,
+                         int errorCode, const QString &resumeCommand)
+{
+    return QStringLiteral("Reading %1 at byte %2 of %3 failed: %4. The move is paused; run `%5` "
+                          "once the disk is readable.")
+        .arg(formatSize(length))
+        .arg(offset)
+        .arg(devicePath, errorText(errorCode), resumeCommand);
+}
+
+QString destinationUnwritable(std::uint64_t length, std::uint64_t offset, const QString &devicePath,
+                              int errorCode, const QString &resumeCommand)
+{
+    return QStringLiteral("Writing %1 at byte %2 of %3 failed: %4. The move is paused; run `%5` "
+                          "once the disk is writable.")
+        .arg(formatSize(length))
+        .arg(offset)
+        .arg(devicePath, errorText(errorCode), resumeCommand);
+}
+
+QString journalUnwritable(const QString &journalPath, int errorCode, const QString &resumeCommand)
+{
+    return QStringLiteral("Writing the move journal %1 failed: %2. The move is paused; make room "
+                          "or fix that disk, then run `%3`.")
+        .arg(journalPath, errorText(errorCode), resumeCommand);
+}
+
+QString pausedPartWay(std::uint64_t done, std::uint64_t total, const QString &resumeCommand)
+{
+    return QStringLiteral("The move was paused after %1 of %2. Run `%3` to finish it; until then "
+                          "the data is not where the partition table says.")
+        .arg(formatSize(done), formatSize(total), resumeCommand);
+}
+
+QString noMemoryToContinue(std::uint64_t bufferBytes, const QString &resumeCommand)
+{
+    return QStringLiteral("Not enough memory for a %1 buffer. Run `%2` to finish the move.")
+        .arg(formatSize(bufferBytes), resumeCommand);
+}
+
 } // namespace partwise::move

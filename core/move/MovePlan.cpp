@@ -65,7 +65,7 @@ std::uint64_t MovePlan::fingerprint() const
     return hash;
 }
 
-MovePlan planMove(const MoveRequest &request)
+MovePlan planMove(const MoveRequest &request, ShiftCut cut)
 {
     MovePlan plan;
     if (request.length == 0 || request.sourceOffset == request.destinationOffset)
@@ -76,9 +76,11 @@ MovePlan planMove(const MoveRequest &request)
     const std::uint64_t shift = right ? request.destinationOffset - request.sourceOffset
                                       : request.sourceOffset - request.destinationOffset;
     std::uint64_t piece = request.chunkSize;
-    if (shift < piece &&
-        (shift * kMinUnjournaledFraction >= piece || shift >= kMinUnjournaledShift))
+    if (cut == ShiftCut::WhereCheaper && shift < piece &&
+        (shift * kMinUnjournaledFraction >= piece || shift >= kMinUnjournaledShift)) {
         piece = shift / alignment * alignment;
+        plan.cutToShift = true;
+    }
 
     for (const Extent &extent : mergedExtents(request, alignment)) {
         for (std::uint64_t done = 0; done < extent.length; done += piece) {

@@ -27,26 +27,34 @@ struct MovePlan
     std::uint64_t largestChunk = 0;
     std::uint64_t bytesToCopy = 0;
     bool backwards = false;
+    // The chunks were cut to the shift: each one's destination covers the source of the chunk
+    // before it, so each must be durable before the next is written. Such plans are copied in
+    // windows (DataMover::copyInWindows) instead of with a record per chunk.
+    bool cutToShift = false;
 
     // Identifies the plan, so a resume detects a journal written by a planner that cut the
     // range differently.
     std::uint64_t fingerprint() const;
 };
 
-// A shift smaller than a chunk would make every chunk overlap its own source. From
-// kMinUnjournaledShift (or half a chunk) up, chunks are cut to the shift instead, so no data
-// goes through the journal: each chunk then costs a device sync and a small journal record,
-// instead of writing every byte twice. Below that, cutting would mean so many small chunks that
-// their syncs (milliseconds each on real disks, and a filesystem commit for a loop device)
-// outweigh writing the data once more into the journal, which the mover does while the previous
-// chunk is being written.
+// A shift smaller than a chunk would make every chunk overlap its own source, and its data would
+// have to be written twice (once into the journal). From kMinUnjournaledShift (or half a chunk)
+// up, chunks are cut to the shift instead: no data goes through the journal, and each chunk
+// costs a device sync before the next one may overwrite its source. Below that, a sync per
+// shift-sized piece (a cache flush on a real disk, a filesystem commit for a loop device over
+// a file) costs more than writing the data a second time, which the mover does while the
+// previous chunk is being written.
 constexpr std::uint64_t kMinUnjournaledFraction = 2;
-constexpr std::uint64_t kMinUnjournaledShift = 8ULL << 20;
+constexpr std::uint64_t kMinUnjournaledShift = 512ULL << 10;
 
 // Extents closer than this are copied as one piece: copying a small gap is cheaper than the
 // two syncs a separate chunk costs.
 constexpr std::uint64_t kExtentMergeGap = 1ULL << 20;
 
-MovePlan planMove(const MoveRequest &request);
+// Whether chunks may be cut to the shift. A copy without crash safety (the benchmark's
+// baseline) keeps whole chunks: it may overwrite a chunk's own source once the chunk is read.
+enum class ShiftCut { WhereCheaper, Never };
+
+MovePlan planMove(const MoveRequest &request, ShiftCut cut = ShiftCut::WhereCheaper);
 
 } // namespace partwise::move

@@ -5,9 +5,9 @@
 //   move-bench DEVICE SOURCE DESTINATION LENGTH [--no-verify] [--chunk BYTES]
 //              [--fs TYPE] [--journal PATH] [--unsafe]
 //
-// --unsafe copies the same chunks in the same order with the same read-ahead but without the
-// journal, its records and syncs (one sync at the end): the baseline that shows what crash
-// safety costs. A kill during an --unsafe move of overlapping ranges loses data.
+// --unsafe copies in whole chunks (never cut to the shift), in plan order with read-ahead, but
+// without the journal, its records and syncs (one sync at the end): the baseline that shows
+// what crash safety costs. A kill during an --unsafe move of overlapping ranges loses data.
 
 #include "fs/usedblocks.h"
 #include "move/AlignedBuffer.h"
@@ -36,7 +36,7 @@ int unsafeCopy(const MoveRequest &request)
         openFileBlockIo(request.devicePath, BlockIo::Access::ReadWrite, &code);
     if (!device)
         return code;
-    const MovePlan plan = planMove(request);
+    const MovePlan plan = planMove(request, ShiftCut::Never);
     if (plan.chunks.empty())
         return 0;
     AlignedBuffer buffers[2] = {AlignedBuffer(plan.largestChunk), AlignedBuffer(plan.largestChunk)};

@@ -108,16 +108,16 @@ private:
         return ok ? fromEnv : QRandomGenerator::global()->generate64();
     }
 
-    // The layouts the crash tests cycle through: the classic GPT 34 -> 2048 move (1 MiB chunks, cut
-    // to the shift), the 3 KiB shift 34 -> 40, a shift larger than a chunk, a move to the left, and
-    // 34 -> 2048 in chunks larger than the shift (journaled, pipelined).
+    // The layouts the crash tests cycle through: the classic GPT 34 -> 2048 move (cut to the
+    // shift, copied in windows), the 3 KiB shift 34 -> 40, a shift larger than a chunk, a move to
+    // the left, and a 256 KiB shift in larger chunks (journaled, pipelined).
     static std::vector<MoveRequest> crashCases(const QString &image)
     {
         return {requestFor(image, 34 * 512, 2048 * 512, 24 * MiB, MiB),
                 requestFor(image, 34 * 512, 40 * 512, 24 * MiB, MiB),
                 requestFor(image, 1 * MiB, 4 * MiB, 24 * MiB, MiB),
                 requestFor(image, 6 * MiB, 40 * 512, 24 * MiB, MiB),
-                requestFor(image, 34 * 512, 2048 * 512, 24 * MiB, 4 * MiB)};
+                requestFor(image, 34 * 512, 546 * 512, 24 * MiB, 4 * MiB)};
     }
 
 private slots:
@@ -153,7 +153,7 @@ private slots:
     void planCutsLargeShiftsInsteadOfJournaling()
     {
         // A 12 MiB shift with the default 32 MiB chunks is cut into shift-sized chunks, so
-        // nothing is written twice; GPT 34 -> 2048 (1007 KiB) is journaled in whole chunks.
+        // nothing is written twice; a 256 KiB shift is journaled in whole chunks.
         MoveRequest request = requestFor(m_image, 1 * MiB, 13 * MiB, 64 * MiB, 32 * MiB);
         MovePlan plan = planMove(request);
         for (const MoveChunk &chunk : plan.chunks) {
@@ -161,7 +161,7 @@ private slots:
             QVERIFY(chunk.length <= 12 * MiB);
         }
         request.sourceOffset = 34 * 512;
-        request.destinationOffset = 2048 * 512;
+        request.destinationOffset = 546 * 512;
         plan = planMove(request);
         QCOMPARE(plan.chunks.size(), std::size_t(2));
         QVERIFY(plan.chunks.front().needsJournal);
@@ -297,19 +297,29 @@ private slots:
         QTest::addColumn<QString>("kind");
         QTest::addColumn<std::uint64_t>("destination");
         QTest::newRow("read error, journaled chunks")
-            << QString("read") << std::uint64_t(2048 * 512);
+            << QString("read") << std::uint64_t(546 * 512);
         QTest::newRow("write error, journaled chunks")
+            << QString("write") << std::uint64_t(546 * 512);
+        QTest::newRow("read error, chunks cut to the shift")
+            << QString("read") << std::uint64_t(2048 * 512);
+        QTest::newRow("write error, chunks cut to the shift")
             << QString("write") << std::uint64_t(2048 * 512);
         QTest::newRow("read error, direct chunks") << QString("read") << std::uint64_t(9 * MiB);
         QTest::newRow("write error, direct chunks") << QString("write") << std::uint64_t(9 * MiB);
-        QTest::newRow("journal full") << QString("journal") << std::uint64_t(2048 * 512);
+        QTest::newRow("journal full, journaled chunks")
+            << QString("journal") << std::uint64_t(546 * 512);
+        QTest::newRow("journal full, chunks cut to the shift")
+            << QString("journal") << std::uint64_t(2048 * 512);
     }
     void ioErrorStopsCleanlyThenResumes()
     {
         QFETCH(QString, kind);
         QFETCH(std::uint64_t, destination);
-        freshImage();
-        const MoveRequest request = requestFor(m_image, 34 * 512, destination, 30 * MiB, MiB);
+        // 40 MiB: more than one window of chunks cut to the shift, so the journal is written to
+        // after 12 MiB in every kind of plan.
+        const std::uint64_t imageSize = 56 * MiB;
+        freshImage(imageSize);
+        const MoveRequest request = requestFor(m_image, 34 * 512, destination, 40 * MiB, MiB);
         auto faults = std::make_shared<movetest::FaultState>();
         faults->file = m_image;
         DataMover mover;
@@ -351,7 +361,7 @@ private slots:
         }
         const MoveOutcome finished = resumeMove(m_journal); // the disk is fine again
         QVERIFY2(finished.ok(), qPrintable(finished.message));
-        expectMoved(m_image, request);
+        expectMoved(m_image, request, imageSize);
     }
 
     void verifyCatchesCorruptedWrites()
@@ -530,9 +540,9 @@ private slots:
         const int iterations = 20;
         for (int i = 0; i < iterations; ++i) {
             const MoveRequest &request = cases[i % cases.size()];
-            // At least two writes per chunk (checksum table or record, destination), more where
-            // a record is due: any of them may be the one torn.
-            const long writes = static_cast<long>(2 * (request.length / request.chunkSize) + 2);
+            // At least one write per chunk (its destination) and two journal writes (a record,
+            // the end of the copy), more where records are due: any of them may be torn.
+            const long writes = static_cast<long>(request.length / request.chunkSize + 2);
             const long killAt = 1 + static_cast<long>(random() % writes);
             freshImage();
             QProcess helper;

@@ -34,14 +34,17 @@ private slots:
     void leftMoveRunsForwards();
     void usedExtentsLeaveGapsUnread();
     void onlyChunksOverlappingTheirSourceAreJournaled();
+    void shiftsFromHalfAMebibyteAreCutIntoChains();
 };
 
 void MovePlanTest::rightMoveRunsBackwardsAndVerifiesAscending()
 {
-    // 10 MiB moved up by 1 MiB in 4 MiB chunks: overlapping, so copied from the end, and
-    // every chunk overlaps its own source.
-    const MovePlan plan = planMove(request(1 * kMiB, 2 * kMiB, 10 * kMiB));
+    // 10 MiB moved up by 256 KiB in 4 MiB chunks: overlapping, so copied from the end, and
+    // every chunk overlaps its own source (the shift is too small to cut the chunks to).
+    const std::uint64_t destination = 1 * kMiB + 256 * 1024;
+    const MovePlan plan = planMove(request(1 * kMiB, destination, 10 * kMiB));
     QVERIFY(plan.backwards);
+    QVERIFY(!plan.cutToShift);
     QCOMPARE(plan.chunks.size(), std::size_t(3));
     QCOMPARE(plan.chunks.front().sourceOffset, 9 * kMiB);
     QCOMPARE(plan.chunks.front().length, 2 * kMiB);
@@ -54,7 +57,7 @@ void MovePlanTest::rightMoveRunsBackwardsAndVerifiesAscending()
     VerifyOrder order = verifyOrder(plan, 32 * kMiB);
     QCOMPARE(order.chunks, (std::vector<std::size_t>{2, 1, 0}));
     QCOMPARE(order.spans.size(), std::size_t(1));
-    QCOMPARE(order.spans[0].offset, 2 * kMiB);
+    QCOMPARE(order.spans[0].offset, destination);
     QCOMPARE(order.spans[0].length, 10 * kMiB);
     QCOMPARE(order.spans[0].count, std::size_t(3));
 
@@ -62,7 +65,7 @@ void MovePlanTest::rightMoveRunsBackwardsAndVerifiesAscending()
     order = verifyOrder(plan, 8 * kMiB);
     QCOMPARE(order.spans.size(), std::size_t(2));
     QCOMPARE(order.spans[0].length, 8 * kMiB);
-    QCOMPARE(order.spans[1].offset, 10 * kMiB);
+    QCOMPARE(order.spans[1].offset, destination + 8 * kMiB);
     QCOMPARE(order.spans[1].first, std::size_t(2));
 }
 
@@ -105,6 +108,36 @@ void MovePlanTest::onlyChunksOverlappingTheirSourceAreJournaled()
     const MovePlan large = planMove(request(0, 4 * kMiB, 8 * kMiB));
     for (const MoveChunk &c : large.chunks)
         QVERIFY(!c.needsJournal);
+}
+
+void MovePlanTest::shiftsFromHalfAMebibyteAreCutIntoChains()
+{
+    // GPT 34 -> 2048 (a 1007 KiB shift) with the default 32 MiB chunks: cut to the shift, so no
+    // chunk is journaled, and each chunk's destination covers the source of the one before it.
+    const std::uint64_t shift = (2048 - 34) * 512;
+    MoveRequest r = request(34 * 512, 2048 * 512, 64 * kMiB, MoveRequest::kDefaultChunkSize);
+    const MovePlan cut = planMove(r);
+    QVERIFY(cut.cutToShift);
+    QCOMPARE(cut.largestChunk, shift);
+    QCOMPARE(cut.bytesToCopy, 64 * kMiB);
+    for (std::size_t i = 0; i < cut.chunks.size(); ++i) {
+        QVERIFY(!cut.chunks[i].needsJournal);
+        if (i > 0)
+            QCOMPARE(cut.chunks[i].destinationOffset, cut.chunks[i - 1].sourceOffset);
+    }
+    // The copy without crash safety keeps whole chunks.
+    const MovePlan whole = planMove(r, ShiftCut::Never);
+    QVERIFY(!whole.cutToShift);
+    QCOMPARE(whole.largestChunk, MoveRequest::kDefaultChunkSize);
+
+    // Half a MiB is the smallest shift cut to; 256 KiB goes through the journal.
+    r.destinationOffset = r.sourceOffset + 512 * 1024;
+    QVERIFY(planMove(r).cutToShift);
+    r.destinationOffset = r.sourceOffset + 256 * 1024;
+    const MovePlan journaled = planMove(r);
+    QVERIFY(!journaled.cutToShift);
+    QCOMPARE(journaled.largestChunk, MoveRequest::kDefaultChunkSize);
+    QVERIFY(journaled.chunks.front().needsJournal);
 }
 
 QTEST_GUILESS_MAIN(MovePlanTest)

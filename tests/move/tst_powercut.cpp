@@ -91,8 +91,8 @@ private slots:
         QTest::newRow("1 MiB to the left, default chunks")
             << requestFor(6 * MiB, 5 * MiB, 24 * MiB, chunk);
         QTest::newRow("to the left, 1 MiB chunks") << requestFor(6 * MiB, 40 * 512, 24 * MiB, MiB);
-        QTest::newRow("journaled 4 MiB chunks")
-            << requestFor(34 * 512, 2048 * 512, 24 * MiB, 4 * MiB);
+        QTest::newRow("256 KiB shift, journaled 4 MiB chunks")
+            << requestFor(34 * 512, 546 * 512, 24 * MiB, 4 * MiB);
         QTest::newRow("used blocks only")
             << requestFor(34 * 512, 2048 * 512, 24 * MiB, chunk,
                           {{0, 3 * MiB}, {6 * MiB, 5 * MiB}, {20 * MiB, 4 * MiB}});
@@ -117,7 +117,7 @@ private slots:
         QVERIFY(movetest::moveProblem(m_image, request, kImageSize, kSeed).isEmpty());
         QVERIFY(writes > 2);
 
-        const long cuts = std::min<long>(writes, 40);
+        const long cuts = std::min<long>(writes, 25);
         for (long n = 0; n < cuts; ++n) {
             const long cutAt = cuts == writes ? n + 1 : 1 + static_cast<long>(random() % writes);
             QVERIFY(freshImage());
