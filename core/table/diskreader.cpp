@@ -103,7 +103,8 @@ DiskReadResult readDisk(const QString &path, const DiskReadOptions &options)
     const qint64 imageSectorSize = !isImage                       ? 0
                                    : options.forcedSectorSize > 0 ? options.forcedSectorSize
                                                                   : detectImageSectorSize(path);
-    PedDevice *dev = getPartedDevice(path, isImage, imageSectorSize, fileSize);
+    const OpenPartedDevice device(getPartedDevice(path, isImage, imageSectorSize, fileSize));
+    PedDevice *dev = device.get();
     if (!dev) {
         DiskReadResult denied =
             failure(withDetails(QStringLiteral("Cannot open %1.").arg(path), session));
@@ -134,7 +135,6 @@ DiskReadResult readDisk(const QString &path, const DiskReadOptions &options)
     layout.device.sizeBytes = dev->length * dev->sector_size;
 
     if (dev->length < 2) {
-        ped_device_destroy(dev);
         return failure(QStringLiteral("%1 is too small (%2 bytes) to hold a partition table.")
                            .arg(path)
                            .arg(fileSize));
@@ -145,7 +145,6 @@ DiskReadResult readDisk(const QString &path, const DiskReadOptions &options)
         const qint64 ss = layout.device.topology.logicalSectorSize;
         const FilesystemIdentity whole =
             FilesystemProbe(path, ss).probe(0, layout.device.sizeBytes);
-        ped_device_destroy(dev);
         layout.warnings << session.warnings();
         const QString foreign = probeTableSignature(path, ss);
         if (foreign == QLatin1String("PMBR"))
@@ -181,7 +180,6 @@ DiskReadResult readDisk(const QString &path, const DiskReadOptions &options)
 
     PedDisk *disk = ped_disk_new(dev);
     if (!disk) {
-        ped_device_destroy(dev);
         const bool shortRead = session.errorText().contains(QLatin1String("end of file"));
         return failure(withDetails(
             shortRead ? QStringLiteral("%2 looks truncated: its %1 partition table refers to "
@@ -193,7 +191,6 @@ DiskReadResult readDisk(const QString &path, const DiskReadOptions &options)
     }
     fillLayoutFromPedDisk(disk, layout, options.probeFilesystems);
     ped_disk_destroy(disk);
-    ped_device_destroy(dev);
 
     layout.warnings << session.warnings();
     if (QString err = truncationError(layout); !err.isEmpty())

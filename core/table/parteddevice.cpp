@@ -13,3 +13,16 @@ PedDevice *getPartedDevice(const QString &path, bool isImage, qint64 imageSector
     }
     return dev;
 }
+
+OpenPartedDevice::OpenPartedDevice(PedDevice *device)
+    : m_device(device), m_open(device && ped_device_open(device))
+{
+}
+
+OpenPartedDevice::~OpenPartedDevice()
+{
+    if (m_open)
+        ped_device_close(m_device);
+    if (m_device)
+        ped_device_destroy(m_device);
+}
