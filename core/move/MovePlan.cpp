@@ -78,7 +78,11 @@ MovePlan planMove(const MoveRequest &request, ShiftCut cut)
     std::uint64_t piece = request.chunkSize;
     if (cut == ShiftCut::WhereCheaper && shift < piece &&
         (shift * kMinUnjournaledFraction >= piece || shift >= kMinUnjournaledShift)) {
-        piece = shift / alignment * alignment;
+        // Whole 4 KiB pieces where the shift allows: with the destination on 4 KiB, no write
+        // then ends inside a physical sector of a 512e disk, which the disk would have to
+        // read, modify and write back.
+        const std::uint64_t unit = shift >= 4096 ? 4096 : alignment;
+        piece = shift / unit * unit;
         plan.cutToShift = true;
     }
 

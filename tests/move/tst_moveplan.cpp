@@ -112,18 +112,24 @@ void MovePlanTest::onlyChunksOverlappingTheirSourceAreJournaled()
 
 void MovePlanTest::shiftsFromHalfAMebibyteAreCutIntoChains()
 {
-    // GPT 34 -> 2048 (a 1007 KiB shift) with the default 32 MiB chunks: cut to the shift, so no
-    // chunk is journaled, and each chunk's destination covers the source of the one before it.
-    const std::uint64_t shift = (2048 - 34) * 512;
+    // GPT 34 -> 2048 (a 1007 KiB shift) with the default 32 MiB chunks: cut to the shift (in
+    // whole 4 KiB: 1004 KiB), so no chunk is journaled or overlaps its own source, each chunk's
+    // destination covers the source of the one before it, and every destination is on 4 KiB.
     MoveRequest r = request(34 * 512, 2048 * 512, 64 * kMiB, MoveRequest::kDefaultChunkSize);
     const MovePlan cut = planMove(r);
     QVERIFY(cut.cutToShift);
-    QCOMPARE(cut.largestChunk, shift);
+    QCOMPARE(cut.largestChunk, std::uint64_t(1004 * 1024));
     QCOMPARE(cut.bytesToCopy, 64 * kMiB);
     for (std::size_t i = 0; i < cut.chunks.size(); ++i) {
-        QVERIFY(!cut.chunks[i].needsJournal);
-        if (i > 0)
-            QCOMPARE(cut.chunks[i].destinationOffset, cut.chunks[i - 1].sourceOffset);
+        const MoveChunk &c = cut.chunks[i];
+        QVERIFY(!c.needsJournal);
+        QVERIFY(c.destinationOffset >= c.sourceOffset + c.length);
+        QCOMPARE(c.destinationOffset % 4096, std::uint64_t(0));
+        if (i > 0) {
+            const MoveChunk &before = cut.chunks[i - 1];
+            QVERIFY(c.destinationOffset < before.sourceOffset + before.length);
+            QVERIFY(before.sourceOffset < c.destinationOffset + c.length);
+        }
     }
     // The copy without crash safety keeps whole chunks.
     const MovePlan whole = planMove(r, ShiftCut::Never);
