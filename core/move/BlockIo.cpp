@@ -2,6 +2,7 @@
 
 #include <QFile>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <fcntl.h>
@@ -99,6 +100,18 @@ private:
 };
 
 } // namespace
+
+int readInPieces(BlockIo &io, unsigned char *buffer, std::uint64_t length, std::uint64_t offset,
+                 std::uint64_t piece)
+{
+    for (std::uint64_t done = 0; done < length;) {
+        const std::uint64_t now = std::min(piece, length - done);
+        if (const int code = io.readAt(buffer + done, now, offset + done))
+            return code;
+        done += now;
+    }
+    return 0;
+}
 
 std::unique_ptr<BlockIo> openFileBlockIo(const QString &path, BlockIo::Access access, int *error)
 {

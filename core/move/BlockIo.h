@@ -33,6 +33,14 @@ public:
 // EPERM, or a block device flagged read-only) is refused when opened for writing.
 std::unique_ptr<BlockIo> openFileBlockIo(const QString &path, BlockIo::Access access, int *error);
 
+// Reads `length` bytes with reads of at most `piece` bytes. The mover reads ahead on the disk it
+// writes to: a sync issued meanwhile waits behind the reads already queued, so they are kept
+// short (measured on a loop device: 32 MiB reads made a 1 GiB move 1.2 times slower than 4 MiB
+// reads). Returns 0 or an errno value.
+constexpr std::uint64_t kReadAheadPiece = 4ULL << 20;
+int readInPieces(BlockIo &io, unsigned char *buffer, std::uint64_t length, std::uint64_t offset,
+                 std::uint64_t piece = kReadAheadPiece);
+
 // How the mover opens files; tests replace it to wrap the real I/O in a fault injector.
 using BlockIoOpener =
     std::function<std::unique_ptr<BlockIo>(const QString &path, BlockIo::Access, int *error)>;
