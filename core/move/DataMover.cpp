@@ -268,9 +268,7 @@ MoveOutcome DataMover::execute(BlockIo &device, MoveJournal &journal, const Move
     const QString &journalPath = journal.path();
     const QString again = resumeCommand(journalPath, device.path());
     const std::size_t count = plan.chunks.size();
-    std::uint64_t done = 0;
-    for (std::size_t i = 0; i < firstChunk; ++i)
-        done += plan.chunks[i].length;
+    std::uint64_t done = plan.bytesBefore(firstChunk);
 
     auto stopped = [&](MoveOutcome::Status status, const QString &message) {
         return stoppedPartWay(status, message, journalPath);

@@ -65,6 +65,14 @@ std::uint64_t MovePlan::fingerprint() const
     return hash;
 }
 
+std::uint64_t MovePlan::bytesBefore(std::size_t chunk) const
+{
+    std::uint64_t bytes = 0;
+    for (std::size_t i = 0; i < chunk && i < chunks.size(); ++i)
+        bytes += chunks[i].length;
+    return bytes;
+}
+
 MovePlan planMove(const MoveRequest &request, ShiftCut cut)
 {
     MovePlan plan;

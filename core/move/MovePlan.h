@@ -35,6 +35,8 @@ struct MovePlan
     // Identifies the plan, so a resume detects a journal written by a planner that cut the
     // range differently.
     std::uint64_t fingerprint() const;
+    // Bytes in the chunks before `chunk`: what a move resumed there has done already.
+    std::uint64_t bytesBefore(std::size_t chunk) const;
 };
 
 // A shift smaller than a chunk would make every chunk overlap its own source, and its data would

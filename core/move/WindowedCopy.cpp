@@ -128,9 +128,7 @@ MoveOutcome DataMover::copyInWindows(BlockIo &device, MoveJournal &journal, cons
     const QString &journalPath = journal.path();
     const QString again = resumeCommand(journalPath, device.path());
     const std::size_t count = plan.chunks.size();
-    std::uint64_t done = 0;
-    for (std::size_t i = 0; i < firstChunk; ++i)
-        done += plan.chunks[i].length;
+    std::uint64_t done = plan.bytesBefore(firstChunk);
     auto stopped = [&](MoveOutcome::Status status, const QString &message) {
         return stoppedPartWay(status, message, journalPath);
     };
@@ -229,14 +227,16 @@ MoveOutcome DataMover::resumeWindow(BlockIo &device, MoveJournal &journal, const
     // A chunk whose destination does not hold its checksum is copied again. Its source is
     // intact: the chunk writing over it was only started once this one was durable, and then
     // its destination would match.
+    auto readFailed = [&](const MoveChunk &chunk, std::uint64_t offset, int code) {
+        return stoppedPartWay(MoveOutcome::Status::IoError,
+                              sourceUnreadable(chunk.length, offset, device.path(), code, again),
+                              journalPath);
+    };
     std::vector<std::size_t> unfinished;
     for (std::size_t index = record.sequence; index < record.scanEnd; ++index) {
         const MoveChunk &chunk = plan.chunks[index];
         if (const int code = device.readAt(data, chunk.length, chunk.destinationOffset))
-            return stoppedPartWay(
-                MoveOutcome::Status::IoError,
-                sourceUnreadable(chunk.length, chunk.destinationOffset, device.path(), code, again),
-                journalPath);
+            return readFailed(chunk, chunk.destinationOffset, code);
         if (checksum64(data, chunk.length) != journal.chunkChecksum(index))
             unfinished.push_back(index);
     }
@@ -253,10 +253,7 @@ MoveOutcome DataMover::resumeWindow(BlockIo &device, MoveJournal &journal, const
     for (const std::size_t index : unfinished) {
         const MoveChunk &chunk = plan.chunks[index];
         if (const int code = device.readAt(data, chunk.length, chunk.sourceOffset))
-            return stoppedPartWay(
-                MoveOutcome::Status::IoError,
-                sourceUnreadable(chunk.length, chunk.sourceOffset, device.path(), code, again),
-                journalPath);
+            return readFailed(chunk, chunk.sourceOffset, code);
         if (checksum64(data, chunk.length) != journal.chunkChecksum(index))
             return stoppedPartWay(
                 MoveOutcome::Status::VerifyFailed,
