@@ -6,6 +6,7 @@
 #include "diskservice.h"
 #include "editing/mainwindowediting.h"
 #include "infopanel.h"
+#include "journalpreferences.h"
 #include "mapexporter.h"
 #include "partitionmodel.h"
 #include "practicediskdialog.h"
@@ -481,8 +482,11 @@ void MainWindow::chooseExportFile()
 void MainWindow::editPreferences()
 {
     PreferencesDialog dialog(alignmentPolicy(), this);
-    if (dialog.exec() == QDialog::Accepted && dialog.isValid())
+    dialog.setJournalFolder(JournalPreferences::folder());
+    if (dialog.exec() == QDialog::Accepted && dialog.isValid()) {
+        JournalPreferences::setFolder(dialog.journalFolder());
         setAlignmentPolicy(dialog.policy());
+    }
 }
 
 void MainWindow::showAbout()

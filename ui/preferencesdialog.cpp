@@ -1,11 +1,14 @@
 #include "preferencesdialog.h"
 
+#include "move/JournalDurability.h"
 #include "report/humansize.h"
 
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
+#include <QFileDialog>
 #include <QFormLayout>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
@@ -16,6 +19,7 @@ namespace {
 constexpr qint64 kMiB = 1 << 20;
 constexpr qint64 k4KiB = 4096;
 constexpr int kCustomIndex = 2;
+const char kDefaultJournalFolder[] = "/var/lib/partwise/moves";
 
 } // namespace
 
@@ -48,6 +52,38 @@ PreferencesDialog::PreferencesDialog(const AlignmentPolicy &policy, QWidget *par
     m_trustDrive->setToolTip(tr("Off: starts are checked against at least 4096 bytes, because "
                                 "many Advanced Format drives claim 512-byte sectors."));
     layout->addWidget(m_trustDrive);
+
+    auto *journalForm = new QFormLayout;
+    layout->addLayout(journalForm);
+    auto *journalRow = new QHBoxLayout;
+    m_journalFolder = new QLineEdit;
+    m_journalFolder->setObjectName(QStringLiteral("journalFolder"));
+    m_journalFolder->setPlaceholderText(QString::fromLatin1(kDefaultJournalFolder));
+    m_journalFolder->setClearButtonEnabled(true);
+    m_journalFolder->setMinimumWidth(m_journalFolder->fontMetrics().averageCharWidth() * 36);
+    m_journalFolder->setToolTip(tr("Where moving a partition of a disk keeps the record that "
+                                   "lets it finish after a crash. Images keep theirs beside "
+                                   "them. Empty: %1.")
+                                    .arg(QString::fromLatin1(kDefaultJournalFolder)));
+    journalRow->addWidget(m_journalFolder);
+    auto *browse = new QPushButton(tr("&Browse…"));
+    browse->setObjectName(QStringLiteral("journalBrowse"));
+    connect(browse, &QPushButton::clicked, this, [this] {
+        const QString chosen = QFileDialog::getExistingDirectory(
+            this, tr("Folder for Move Journals"), m_journalFolder->text());
+        if (!chosen.isEmpty())
+            m_journalFolder->setText(chosen);
+    });
+    journalRow->addWidget(browse);
+    auto *journalLabel = new QLabel(tr("Move &journals:"));
+    journalLabel->setBuddy(m_journalFolder);
+    journalForm->addRow(journalLabel, journalRow);
+    m_journalHint = new QLabel;
+    m_journalHint->setObjectName(QStringLiteral("journalHint"));
+    m_journalHint->setWordWrap(true);
+    journalForm->addRow(QString(), m_journalHint);
+    connect(m_journalFolder, &QLineEdit::textChanged, this, &PreferencesDialog::updateJournalHint);
+    updateJournalHint();
 
     m_buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
     connect(m_buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
@@ -87,6 +123,32 @@ AlignmentPolicy PreferencesDialog::policy() const
     policy.grainBytes = grainBytes().value_or(AlignmentPolicy::kDefaultGrain);
     policy.trustDrive = m_trustDrive->isChecked();
     return policy;
+}
+
+void PreferencesDialog::setJournalFolder(const QString &folder)
+{
+    m_journalFolder->setText(folder);
+}
+
+QString PreferencesDialog::journalFolder() const
+{
+    return m_journalFolder->text().trimmed();
+}
+
+void PreferencesDialog::updateJournalHint()
+{
+    const QString folder =
+        journalFolder().isEmpty() ? QString::fromLatin1(kDefaultJournalFolder) : journalFolder();
+    const partwise::move::JournalDurability durability =
+        partwise::move::journalDurability(folder + QStringLiteral("/journal"));
+    if (durability.survivesPowerCut)
+        m_journalHint->setText(tr("A move interrupted by a crash or a power cut finishes from "
+                                  "its journal there."));
+    else
+        m_journalHint->setText(tr("%1 is in memory (%2), as in a live session: a power cut "
+                                  "during a move would lose its journal. Choose a folder on "
+                                  "another disk; a USB stick will do.")
+                                   .arg(folder, durability.filesystem));
 }
 
 void PreferencesDialog::updateState()

@@ -11,7 +11,8 @@ class QLabel;
 class QLineEdit;
 
 // Preferences: the grain partitions are checked against (1 MiB, 4 KiB or a custom size for
-// RAID stripes and SSD erase blocks) and whether to trust the drive's physical sector size.
+// RAID stripes and SSD erase blocks), whether to trust the drive's physical sector size, and
+// where moves keep their journals (a live session needs a folder on a real disk).
 class PreferencesDialog : public QDialog
 {
     Q_OBJECT
@@ -23,13 +24,20 @@ public:
     AlignmentPolicy policy() const;
     bool isValid() const;
 
+    // The folder move journals of disks are kept in; empty: the default.
+    void setJournalFolder(const QString &folder);
+    QString journalFolder() const;
+
 private:
     void updateState();
+    void updateJournalHint();
     std::optional<qint64> grainBytes() const;
 
     QComboBox *m_grain = nullptr;
     QLineEdit *m_customGrain = nullptr;
     QLabel *m_grainHint = nullptr;
     QCheckBox *m_trustDrive = nullptr;
+    QLineEdit *m_journalFolder = nullptr;
+    QLabel *m_journalHint = nullptr;
     QDialogButtonBox *m_buttons = nullptr;
 };

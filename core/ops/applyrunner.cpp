@@ -133,6 +133,7 @@ private:
             ro.policy = m_options.policy;
             ro.forcedSectorSize = m_options.forcedSectorSize;
             ro.backupRoot = m_options.backupRoot;
+            ro.journalFolder = m_options.journalFolder;
             RealignCallbacks rc;
             rc.log = m_callbacks.log;
             const RealignResult moved = runRealignment(m_target, prepared, ro, rc);

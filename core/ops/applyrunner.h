@@ -13,7 +13,8 @@ struct ApplyOptions
 {
     AlignmentPolicy policy;
     qint64 forcedSectorSize = 0;
-    QString backupRoot; // empty: defaultBackupRoot()
+    QString backupRoot;    // empty: defaultBackupRoot()
+    QString journalFolder; // where moves of a disk keep their journals; empty: the default
 };
 
 struct ApplyCallbacks

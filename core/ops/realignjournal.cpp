@@ -86,9 +86,9 @@ QString realignPhaseName(RealignJournal::Phase phase)
     return QString();
 }
 
-QString RealignJournal::defaultPath(const QString &target)
+QString RealignJournal::defaultPath(const QString &target, const QString &stateDir)
 {
-    return partwise::move::MoveJournal::defaultPath(target) + QStringLiteral(".realign");
+    return partwise::move::MoveJournal::defaultPath(target, stateDir) + QStringLiteral(".realign");
 }
 
 bool RealignJournal::save(const QString &path, QString *error) const

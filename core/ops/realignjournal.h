@@ -19,9 +19,9 @@ struct RealignJournal
     QList<PartitionMove> moves;
     QList<Phase> phases; // parallel to moves
 
-    // Where the journals of a target live by default: next to an image, or in
-    // /var/lib/partwise/moves for a block device.
-    static QString defaultPath(const QString &target);
+    // Where the journals of a target live by default: next to an image, or in `stateDir`
+    // (default /var/lib/partwise/moves) for a block device.
+    static QString defaultPath(const QString &target, const QString &stateDir = QString());
     // The data mover's journal for the move in progress.
     QString dataJournalPath(const QString &journalPath) const
     {

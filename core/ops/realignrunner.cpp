@@ -410,19 +410,22 @@ PreparedRealign prepareRealignment(const QString &target, const RealignOptions &
     prepared.plan = planRealignment(
         read.layout, resolveAlignmentGeometry(read.layout.device.topology, options.policy),
         request);
-    prepared.journalPath =
-        options.journalPath.isEmpty() ? RealignJournal::defaultPath(target) : options.journalPath;
+    prepared.journalPath = options.journalPathFor(target);
     prepared.journal = partwise::move::journalDurability(prepared.journalPath);
     prepared.ok = true;
     return prepared;
+}
+
+QString RealignOptions::journalPathFor(const QString &target) const
+{
+    return journalPath.isEmpty() ? RealignJournal::defaultPath(target, journalFolder) : journalPath;
 }
 
 RealignResult runRealignment(const QString &target, const PreparedRealign &prepared,
                              const RealignOptions &options, const RealignCallbacks &callbacks)
 {
     RealignResult result;
-    const QString journalPath =
-        options.journalPath.isEmpty() ? RealignJournal::defaultPath(target) : options.journalPath;
+    const QString journalPath = options.journalPathFor(target);
     result.journalPath = journalPath;
     if (QFile::exists(journalPath)) {
         result.error = QStringLiteral("An interrupted realignment of this disk is recorded in %1; "

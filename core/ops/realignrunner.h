@@ -14,9 +14,12 @@ struct RealignOptions
 {
     AlignmentPolicy policy;
     qint64 forcedSectorSize = 0;
-    QString journalPath; // empty: RealignJournal::defaultPath(target)
-    QString backupRoot;  // empty: defaultBackupRoot()
+    QString journalPath;   // empty: RealignJournal::defaultPath(target, journalFolder)
+    QString journalFolder; // for disks (images keep theirs beside them); empty: the default
+    QString backupRoot;    // empty: defaultBackupRoot()
     bool verify = true;
+
+    QString journalPathFor(const QString &target) const;
 };
 
 struct RealignProgress

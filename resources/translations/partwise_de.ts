@@ -561,8 +561,8 @@ Die Partitionstabelle wird vorher gesichert; das Protokoll sagt, wo und wie sie 
         <translation>Die Größe der Partition ändern oder sie verschieben</translation>
     </message>
     <message>
-        <source>Moving data is journaled in memory here (%1, as in a live session): a power cut during the move would lose the journal, and with it the record of where the data is. Keep the computer on mains power.</source>
-        <translation>Das Verschieben von Daten wird hier im Arbeitsspeicher protokolliert (%1, wie in einer Live-Sitzung): Ein Stromausfall während der Verschiebung würde das Journal löschen und damit die Aufzeichnung, wo die Daten liegen. Lassen Sie den Rechner am Netzteil.</translation>
+        <source>Moving data is journaled in memory here (%1, as in a live session): a power cut during the move would lose the journal, and with it the record of where the data is. Choose a folder for move journals on another disk in Preferences, or keep the computer on mains power.</source>
+        <translation>Das Verschieben von Daten wird hier im Arbeitsspeicher protokolliert (%1, wie in einer Live-Sitzung): Ein Stromausfall während des Verschiebens würde das Journal löschen, und mit ihm die Aufzeichnung, wo die Daten liegen. Wählen Sie in den Einstellungen einen Ordner für Verschiebe-Journale auf einem anderen Datenträger, oder lassen Sie den Rechner am Netzstrom.</translation>
     </message>
 </context>
 <context>
@@ -1467,6 +1467,30 @@ Die Partitionstabelle wird vorher gesichert; das Protokoll sagt, wo und wie sie 
         <source>Partitions should start on multiples of %1 (%2 bytes).</source>
         <translation>Partitionen sollten an Vielfachen von %1 (%2 Bytes) beginnen.</translation>
     </message>
+    <message>
+        <source>Where moving a partition of a disk keeps the record that lets it finish after a crash. Images keep theirs beside them. Empty: %1.</source>
+        <translation>Wo das Verschieben einer Partition eines Datenträgers die Aufzeichnung ablegt, mit der es nach einem Absturz zu Ende geführt wird. Abbilder legen ihre daneben ab. Leer: %1.</translation>
+    </message>
+    <message>
+        <source>&amp;Browse…</source>
+        <translation>&amp;Durchsuchen…</translation>
+    </message>
+    <message>
+        <source>Folder for Move Journals</source>
+        <translation>Ordner für Verschiebe-Journale</translation>
+    </message>
+    <message>
+        <source>Move &amp;journals:</source>
+        <translation>Verschiebe-&amp;Journale:</translation>
+    </message>
+    <message>
+        <source>A move interrupted by a crash or a power cut finishes from its journal there.</source>
+        <translation>Ein durch Absturz oder Stromausfall unterbrochenes Verschieben wird aus seinem Journal dort zu Ende geführt.</translation>
+    </message>
+    <message>
+        <source>%1 is in memory (%2), as in a live session: a power cut during a move would lose its journal. Choose a folder on another disk; a USB stick will do.</source>
+        <translation>%1 liegt im Arbeitsspeicher (%2), wie in einer Live-Sitzung: Ein Stromausfall während eines Verschiebens würde sein Journal löschen. Wählen Sie einen Ordner auf einem anderen Datenträger; ein USB-Stick genügt.</translation>
+    </message>
 </context>
 <context>
     <name>RealignBanner</name>
@@ -1836,8 +1860,8 @@ Nichts ist verloren: Das Journal %3 hält fest, wie weit es kam. Bis es abgeschl
         <translation>Partition %1 bleibt: nicht gewählt.</translation>
     </message>
     <message>
-        <source>The journal of this move would be kept in memory (%1, as in a live session): a power cut during the move would lose it, and with it the record of where the data is. Keep the computer on mains power, or run the move with “partwise-cli realign --journal PATH” and a journal on another disk.</source>
-        <translation>Das Journal dieser Verschiebung läge im Arbeitsspeicher (%1, wie in einer Live-Sitzung): Ein Stromausfall während der Verschiebung würde es löschen und damit die Aufzeichnung, wo die Daten liegen. Lassen Sie den Rechner am Netzteil, oder führen Sie die Verschiebung mit „partwise-cli realign --journal PFAD“ und einem Journal auf einer anderen Platte aus.</translation>
+        <source>The journal of this move would be kept in memory (%1, as in a live session): a power cut during the move would lose it, and with it the record of where the data is. Choose a folder for move journals on another disk in Preferences (a USB stick will do), or keep the computer on mains power.</source>
+        <translation>Das Journal dieses Verschiebens läge im Arbeitsspeicher (%1, wie in einer Live-Sitzung): Ein Stromausfall während des Verschiebens würde es löschen, und mit ihm die Aufzeichnung, wo die Daten liegen. Wählen Sie in den Einstellungen einen Ordner für Verschiebe-Journale auf einem anderen Datenträger (ein USB-Stick genügt), oder lassen Sie den Rechner am Netzstrom.</translation>
     </message>
 </context>
 <context>

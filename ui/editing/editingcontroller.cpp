@@ -7,6 +7,7 @@
 #include "editing/pendingoperations.h"
 #include "editing/pendingoperationsdock.h"
 #include "editing/resizepartitiondialog.h"
+#include "journalpreferences.h"
 #include "move/JournalDurability.h"
 #include "ops/planfile.h"
 #include "ops/realignjournal.h"
@@ -557,13 +558,14 @@ void EditingController::apply()
                           "log says where and how to restore it.")
                            .arg(operationCountText(queue->count()), path);
     if (movesData(queue->operations())) {
-        const partwise::move::JournalDurability journal =
-            partwise::move::journalDurability(RealignJournal::defaultPath(path));
+        const partwise::move::JournalDurability journal = partwise::move::journalDurability(
+            RealignJournal::defaultPath(path, JournalPreferences::folder()));
         if (!journal.survivesPowerCut)
             question += QStringLiteral("\n\n") +
                         tr("Moving data is journaled in memory here (%1, as in a live session): a "
                            "power cut during the move would lose the journal, and with it the "
-                           "record of where the data is. Keep the computer on mains power.")
+                           "record of where the data is. Choose a folder for move journals on "
+                           "another disk in Preferences, or keep the computer on mains power.")
                             .arg(journal.filesystem);
     }
     if (QMessageBox::question(m_window, tr("Apply Pending Operations"), question) !=
@@ -571,6 +573,7 @@ void EditingController::apply()
         return;
     ApplyOptions options;
     options.policy = m_hooks.policy ? m_hooks.policy() : AlignmentPolicy();
+    options.journalFolder = JournalPreferences::folder();
     if (m_base->device.isImage)
         options.forcedSectorSize = m_base->device.topology.logicalSectorSize;
     ApplyDialog dialog(path, queue->operations(), options, m_window);

@@ -5,6 +5,7 @@
 #include "diskmapwidget.h"
 #include "editing/editingcontroller.h"
 #include "editing/pendingoperations.h"
+#include "journalpreferences.h"
 #include "mainwindow.h"
 #include "ops/realignjournal.h"
 #include "partitionmodel.h"
@@ -101,10 +102,17 @@ RealignController::RealignController(MainWindow *window) : QObject(window), m_wi
     updateState();
 }
 
+RealignOptions RealignController::options() const
+{
+    RealignOptions options = m_options;
+    if (options.journalFolder.isEmpty())
+        options.journalFolder = JournalPreferences::folder();
+    return options;
+}
+
 QString RealignController::journalPathFor(const QString &target) const
 {
-    return m_options.journalPath.isEmpty() ? RealignJournal::defaultPath(target)
-                                           : m_options.journalPath;
+    return options().journalPathFor(target);
 }
 
 int RealignController::unfinishedPartition(const QString &target) const
@@ -170,7 +178,7 @@ RealignWizard *RealignController::openWizard(bool withSelection)
     setup.forcedSectorSize = row >= 0 ? m_window->diskList()->entry(row).forcedSectorSize : 0;
     setup.layout = *layout;
     setup.policy = m_window->alignmentPolicy();
-    setup.options = m_options;
+    setup.options = options();
     // The partition the context menu was opened on (or selected for the Edit menu) is chosen
     // too, even when it is only off the grain.
     const QModelIndex current = m_window->regionSelection()->currentIndex();
@@ -195,7 +203,7 @@ RealignWizard *RealignController::finishInterrupted(const QString &target)
         setup.layout = m_window->diskList()->entry(row).layout;
     }
     setup.policy = m_window->alignmentPolicy();
-    setup.options = m_options;
+    setup.options = options();
     setup.resumeJournal = journalPathFor(target);
     return showWizard(new RealignWizard(setup, m_window));
 }

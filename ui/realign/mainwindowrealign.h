@@ -33,6 +33,8 @@ public:
     void setDefaultOptions(const RealignOptions &options) { m_options = options; }
     RealignOptions defaultOptions() const { return m_options; }
 
+    // The default options with the journal folder of the preferences, unless they name one.
+    RealignOptions options() const;
     // The journal that would record an interrupted realignment of `target`.
     QString journalPathFor(const QString &target) const;
 

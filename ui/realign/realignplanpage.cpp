@@ -161,8 +161,8 @@ void RealignPlanPage::onPrepared(const PreparedRealign &prepared, const QStringL
         m_journalWarning->setText(
             tr("The journal of this move would be kept in memory (%1, as in a live session): a "
                "power cut during the move would lose it, and with it the record of where the "
-               "data is. Keep the computer on mains power, or run the move with "
-               "“partwise-cli realign --journal PATH” and a journal on another disk.")
+               "data is. Choose a folder for move journals on another disk in Preferences (a USB "
+               "stick will do), or keep the computer on mains power.")
                 .arg(prepared.journal.filesystem));
     m_status->setText(
         plan.moves.isEmpty() ? tr("Nothing can be moved: see why below.")
@@ -239,9 +239,7 @@ void RealignPlanPage::onPrepared(const PreparedRealign &prepared, const QStringL
         m_busyLabel->setText(tr("None of these partitions is mounted or otherwise in use."));
         m_busyLabel->setStyleSheet(QString());
     }
-    const QString journal = m_wizard->runOptions().journalPath.isEmpty()
-                                ? RealignJournal::defaultPath(m_wizard->setup().target)
-                                : m_wizard->runOptions().journalPath;
+    const QString journal = m_wizard->runOptions().journalPathFor(m_wizard->setup().target);
     if (QFile::exists(journal)) {
         m_busyLabel->setText(tr("An interrupted realignment of this disk is recorded in %1: "
                                 "finish it first (close this wizard and open the disk again).")

@@ -131,9 +131,7 @@ void RealignRunPage::begin()
     if (journalPath.isEmpty())
         journalPath = m_wizard->result().journalPath;
     if (journalPath.isEmpty())
-        journalPath = m_wizard->runOptions().journalPath;
-    if (journalPath.isEmpty())
-        journalPath = RealignJournal::defaultPath(setup.target);
+        journalPath = m_wizard->runOptions().journalPathFor(setup.target);
     if (m_resumeNext) {
         RealignJournal journal;
         QString error;
