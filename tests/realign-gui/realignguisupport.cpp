@@ -2,12 +2,15 @@
 
 #include "editing/mainwindowediting.h"
 #include "partitionmodel.h"
+#include "realign/realignpages.h"
+#include "realign/realignwizard.h"
 #include "sfdisktable.h"
 #include "toolrun.h"
 
 #include <QCryptographicHash>
 #include <QDir>
 #include <QFile>
+#include <QLabel>
 #include <QRandomGenerator>
 #include <QtTest>
 
@@ -132,4 +135,23 @@ bool Window::open(const QString &image)
     window.openImage(image);
     return QTest::qWaitFor(
         [&] { return window.currentPath() == image && window.currentLayout().has_value(); }, 60000);
+}
+
+QString Window::planJournalWarning(const QString &screenshotName)
+{
+    realign->realignAction()->trigger();
+    RealignWizard *wizard = realign->wizard();
+    if (!wizard)
+        return QStringLiteral("(no wizard)");
+    wizard->next();
+    wizard->next();
+    RealignPlanPage *plan = wizard->planPage();
+    if (!QTest::qWaitFor([&] { return plan->isReady(); }, 60000))
+        return QStringLiteral("(no plan)");
+    auto *label = plan->findChild<QLabel *>(QStringLiteral("planJournalWarning"));
+    const QString said = label->isVisible() ? label->text() : QString();
+    if (!said.isEmpty() && !screenshotName.isEmpty())
+        screenshot(wizard, screenshotName);
+    wizard->reject();
+    return said;
 }

@@ -60,4 +60,8 @@ struct Window
 
     explicit Window(const QString &backupRoot);
     bool open(const QString &image);
+    // Opens the wizard on the disk opened and goes to the plan page: what it says about where
+    // the journal is kept (empty when nothing), or "(...)" when it got no plan. A non-empty
+    // warning is saved as screenshot `screenshotName` when one is given.
+    QString planJournalWarning(const QString &screenshotName = QString());
 };

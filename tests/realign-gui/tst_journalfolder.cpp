@@ -6,8 +6,6 @@
 #include "journalpreferences.h"
 #include "loopdevice.h"
 #include "preferencesdialog.h"
-#include "realign/realignpages.h"
-#include "realign/realignwizard.h"
 #include "realignguisupport.h"
 #include "toolrun.h"
 
@@ -84,19 +82,7 @@ QString JournalFolderTest::planWarning(const QString &path)
     Window w(m_dir.filePath(QStringLiteral("backups")));
     if (!w.open(path))
         return QStringLiteral("(not opened)");
-    w.realign->realignAction()->trigger();
-    RealignWizard *wizard = w.realign->wizard();
-    if (!wizard)
-        return QStringLiteral("(no wizard)");
-    wizard->next();
-    wizard->next();
-    RealignPlanPage *plan = wizard->planPage();
-    if (!QTest::qWaitFor([&] { return plan->isReady(); }, 60000))
-        return QStringLiteral("(no plan)");
-    auto *label = plan->findChild<QLabel *>(QStringLiteral("planJournalWarning"));
-    const QString said = label->isVisible() ? label->text() : QString();
-    wizard->reject();
-    return said;
+    return w.planJournalWarning();
 }
 
 void JournalFolderTest::realignmentOfADiskUsesThePreferredFolder()

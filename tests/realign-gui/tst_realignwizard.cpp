@@ -418,19 +418,7 @@ void RealignWizardTest::journalInMemoryIsWarnedAbout()
         w.realign->setDefaultOptions(options);
         if (!w.open(disk.image))
             return QStringLiteral("(not opened)");
-        w.realign->realignAction()->trigger();
-        RealignWizard *wizard = w.realign->wizard();
-        wizard->next();
-        wizard->next();
-        RealignPlanPage *plan = wizard->planPage();
-        if (!QTest::qWaitFor([&] { return plan->isReady(); }, 60000))
-            return QStringLiteral("(no plan)");
-        auto *label = plan->findChild<QLabel *>(QStringLiteral("planJournalWarning"));
-        const QString said = label->isVisible() ? label->text() : QString();
-        if (!said.isEmpty())
-            screenshot(wizard, QStringLiteral("realign-3-plan-journal-in-memory"));
-        wizard->reject();
-        return said;
+        return w.planJournalWarning(QStringLiteral("realign-3-plan-journal-in-memory"));
     };
     const QString inMemory = planWarning(ram + QStringLiteral("/moves/disk.realign"));
     runTool(QStringLiteral("umount"), {QStringLiteral("-l"), ram});
