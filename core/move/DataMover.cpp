@@ -5,6 +5,7 @@
 #include "MoveJournal.h"
 #include "MoveMessages.h"
 #include "MovePlan.h"
+#include "ReadAheadGuard.h"
 #include "VerifySpans.h"
 
 #include <QRegularExpression>
@@ -310,16 +311,7 @@ MoveOutcome DataMover::execute(BlockIo &device, MoveJournal &journal, const Move
     std::future<SourceRead> ahead;
     if (firstChunk < count)
         ahead = readAhead(firstChunk);
-    // Whatever way this returns, no read may still be filling a buffer.
-    struct Drain
-    {
-        std::future<SourceRead> &pending;
-        ~Drain()
-        {
-            if (pending.valid())
-                pending.wait();
-        }
-    } drain{ahead};
+    const ReadAheadGuard<SourceRead> drain(ahead);
     // The read of chunk `index`, which is the one `ahead` holds; starts the next one.
     auto take = [&](std::size_t index) {
         const SourceRead read = ahead.get();
@@ -493,15 +485,7 @@ MoveOutcome DataMover::verify(BlockIo &device, MoveJournal &journal, const MoveP
             });
         };
         std::future<int> ahead = readSpan(0);
-        struct Drain
-        {
-            std::future<int> &pending;
-            ~Drain()
-            {
-                if (pending.valid())
-                    pending.wait();
-            }
-        } drain{ahead};
+        const ReadAheadGuard<int> drain(ahead);
 
         std::uint64_t done = 0;
         for (std::size_t s = 0; s < spans.size(); ++s) {

@@ -14,6 +14,7 @@
 #include "MoveJournal.h"
 #include "MoveMessages.h"
 #include "MovePlan.h"
+#include "ReadAheadGuard.h"
 
 #include <algorithm>
 #include <future>
@@ -148,15 +149,7 @@ MoveOutcome DataMover::copyInWindows(BlockIo &device, MoveJournal &journal, cons
     std::future<WindowRead> ahead;
     if (window.first < count)
         ahead = readWindow(device, plan, window, memory[0].data());
-    struct Drain // whatever way this returns, no read may still be filling a buffer
-    {
-        std::future<WindowRead> &pending;
-        ~Drain()
-        {
-            if (pending.valid())
-                pending.wait();
-        }
-    } drain{ahead};
+    const ReadAheadGuard<WindowRead> drain(ahead);
 
     for (int parity = 0; window.first < count; parity = 1 - parity) {
         const WindowRead read = ahead.get();

@@ -1,6 +1,5 @@
 // The GUI half of editing: PendingOperations (undo/redo), CreatePartitionDialog defaults on 512
 // and 4Kn images checked with sfdisk, ApplyDialog's worker, plan files, and screenshots.
-#include "align/misalignmentreport.h"
 #include "diskmapwidget.h"
 #include "editing/applydialog.h"
 #include "editing/createpartitiondialog.h"
@@ -10,7 +9,6 @@
 #include "editing/pendingoperationsdock.h"
 #include "editingharness.h"
 #include "editingtestsupport.h"
-#include "loopdevice.h"
 #include "ops/operationpreview.h"
 #include "ops/planfile.h"
 #include "partitionmodel.h"
@@ -40,23 +38,8 @@
 #include <QVBoxLayout>
 #include <QtTest>
 
-#include <unistd.h>
 
 namespace {
-
-// Partition start sectors as sfdisk reads them (independent of Partwise).
-QList<qint64> sfdiskStarts(const pwtest::SfdiskTable &table)
-{
-    QList<qint64> starts;
-    for (const pwtest::SfdiskPartition &p : table.partitions)
-        starts << p.start;
-    return starts;
-}
-
-QList<qint64> sfdiskStarts(const QString &device)
-{
-    return sfdiskStarts(pwtest::SfdiskTable::read(device));
-}
 
 // The shared window, plus where the largest free space is shown.
 struct Harness : EditingHarness
@@ -79,9 +62,6 @@ private slots:
     void initTestCase();
     void undoRedoRestoresQueueAndPreview();
     void controllerShowsThePreview();
-    void createDefaultsOn512ByteImage();
-    void createDefaultsOnMbrLogical();
-    void createDefaultsOn4KnImage();
     void failedApplyStopsAndReports();
     void partedQuestionsReachAMessageBox();
     void planRoundTrips();
@@ -232,137 +212,6 @@ void EditingTest::controllerShowsThePreview()
     QCOMPARE(fingerprint(h.editing->shownLayout()), withPartition);
 }
 
-void EditingTest::createDefaultsOn512ByteImage()
-{
-    const QString img = blankImage(m_dir, QStringLiteral("gpt512.img"), 128 * kMiB);
-    const DiskLayout base = readDisk(img).layout;
-    QCOMPARE(base.device.topology.logicalSectorSize, qint64(512));
-    const AlignmentPolicy policy;
-    QList<Operation> ops{newTable(QStringLiteral("gpt"))};
-
-    // First partition: the defaults except a size; second: all defaults (the rest).
-    for (int i = 0; i < 2; ++i) {
-        const DiskLayout shown = previewOperations(base, ops, policy).layout;
-        const PartitionInfo *free = largestFree(shown);
-        QVERIFY(free);
-        CreatePartitionDialog dialog(base, ops, shown, *free, policy);
-        QCOMPARE(dialog.findChild<QComboBox *>(QStringLiteral("alignTo"))->currentText(),
-                 QStringLiteral("MiB"));
-        if (i == 0) {
-            dialog.setSizeBytes(20 * kMiB);
-            dialog.setLabel(QStringLiteral("first"));
-            dialog.show();
-            QTest::qWait(50);
-            QVERIFY(dialog.grab().save(screenshotPath(QStringLiteral("create-partition-dialog"))));
-        }
-        QTRY_VERIFY(dialog.previewedPartition().has_value());
-        QCOMPARE(dialog.previewedPartition()->startSector % 2048, 0);
-        const Operation op = dialog.operation();
-        QCOMPARE(op.alignTo, AlignTo::Grain);
-        QCOMPARE(op.filesystem, QStringLiteral("ext4"));
-        if (i == 1)
-            QCOMPARE(op.sizeBytes, qint64(-1));
-        ops << op;
-    }
-    QString log;
-    const ApplyResult r = applyWithDialog(img, ops, 0, &log, QStringLiteral("apply-dialog-done"));
-    QVERIFY2(r.ok, qPrintable(r.error + QLatin1Char('\n') + log));
-    QVERIFY(!log.isEmpty());
-    const QList<qint64> starts = sfdiskStarts(img);
-    QCOMPARE(starts.size(), 2);
-    for (qint64 start : starts)
-        QVERIFY2(start % 2048 == 0, qPrintable(QString::number(start)));
-    QCOMPARE(starts.first(), qint64(2048));
-}
-
-void EditingTest::createDefaultsOnMbrLogical()
-{
-    const QString img = blankImage(m_dir, QStringLiteral("mbr512.img"), 128 * kMiB);
-    const DiskLayout base = readDisk(img).layout;
-    const AlignmentPolicy policy;
-    QList<Operation> ops{newTable(QStringLiteral("msdos"))};
-    {
-        const DiskLayout shown = previewOperations(base, ops, policy).layout;
-        CreatePartitionDialog dialog(base, ops, shown, *largestFree(shown), policy);
-        dialog.setSizeBytes(16 * kMiB);
-        QTRY_VERIFY(dialog.previewedPartition().has_value());
-        ops << dialog.operation();
-    }
-    {
-        const DiskLayout shown = previewOperations(base, ops, policy).layout;
-        CreatePartitionDialog dialog(base, ops, shown, *largestFree(shown), policy);
-        dialog.setKind(PartitionInfo::Kind::Extended);
-        QTRY_VERIFY(dialog.previewedPartition().has_value());
-        ops << dialog.operation();
-        QCOMPARE(ops.last().kind, PartitionInfo::Kind::Extended);
-    }
-    for (int i = 0; i < 2; ++i) {
-        const DiskLayout shown = previewOperations(base, ops, policy).layout;
-        const PartitionInfo *free = largestFree(shown, true);
-        QVERIFY(free);
-        CreatePartitionDialog dialog(base, ops, shown, *free, policy);
-        if (i == 0)
-            dialog.setSizeBytes(24 * kMiB);
-        QTRY_VERIFY(dialog.previewedPartition().has_value());
-        QCOMPARE(dialog.operation().kind, PartitionInfo::Kind::Logical);
-        if (i == 0) {
-            dialog.show();
-            QTest::qWait(50);
-            QVERIFY(dialog.grab().save(screenshotPath(QStringLiteral("create-logical-dialog"))));
-        }
-        ops << dialog.operation();
-    }
-    const ApplyResult r = applyWithDialog(img, ops, 0);
-    QVERIFY2(r.ok, qPrintable(r.error));
-    const pwtest::SfdiskTable parts = pwtest::SfdiskTable::read(img);
-    QVERIFY2(parts.ok, qPrintable(parts.error));
-    QCOMPARE(parts.partitions.size(), 4);
-    for (const pwtest::SfdiskPartition &p : parts.partitions) {
-        if (p.type == QLatin1String("5"))
-            continue; // the extended container only holds EBRs
-        QVERIFY2(p.start % 2048 == 0, qPrintable(p.node));
-    }
-}
-
-void EditingTest::createDefaultsOn4KnImage()
-{
-    const QString img = blankImage(m_dir, QStringLiteral("gpt4kn.img"), 128 * kMiB);
-    DiskReadOptions read;
-    read.forcedSectorSize = 4096;
-    const DiskLayout base = readDisk(img, read).layout;
-    QCOMPARE(base.device.topology.logicalSectorSize, qint64(4096));
-    const AlignmentPolicy policy;
-    QList<Operation> ops{newTable(QStringLiteral("gpt"))};
-    for (int i = 0; i < 2; ++i) {
-        const DiskLayout shown = previewOperations(base, ops, policy).layout;
-        const PartitionInfo *free = largestFree(shown);
-        QVERIFY(free);
-        CreatePartitionDialog dialog(base, ops, shown, *free, policy);
-        if (i == 0)
-            dialog.setSizeBytes(32 * kMiB);
-        QTRY_VERIFY(dialog.previewedPartition().has_value());
-        QCOMPARE(dialog.previewedPartition()->startSector % 256, 0);
-        ops << dialog.operation();
-    }
-    const ApplyResult r = applyWithDialog(img, ops, 4096);
-    QVERIFY2(r.ok, qPrintable(r.error));
-
-    QList<qint64> starts;
-    if (::geteuid() == 0) {
-        // A loop device with 4096-byte sectors gives sfdisk the 4Kn view.
-        pwtest::LoopDevice loop(img, 4096);
-        QVERIFY2(loop.ok(), qPrintable(loop.error()));
-        starts = sfdiskStarts(loop.path());
-    } else {
-        // fdisk can be told the sector size of an image.
-        starts = sfdiskStarts(pwtest::SfdiskTable::readWithSectorSize(img, 4096));
-    }
-    QCOMPARE(starts.size(), 2);
-    for (qint64 start : starts)
-        QVERIFY2(start % 256 == 0, qPrintable(QString::number(start)));
-    QCOMPARE(starts.first(), qint64(256));
-}
-
 void EditingTest::failedApplyStopsAndReports()
 {
     const QString img = blankImage(m_dir, QStringLiteral("fail.img"), 32 * kMiB);
@@ -375,7 +224,7 @@ void EditingTest::failedApplyStopsAndReports()
     QVERIFY(!r.ok);
     QVERIFY(!r.error.isEmpty());
     QVERIFY2(log.contains(r.error), qPrintable(log));
-    QCOMPARE(sfdiskStarts(img).size(), 0);
+    QCOMPARE(pwtest::SfdiskTable::read(img).starts().size(), 0);
 
     // The log can be saved.
     ApplyDialog dialog(img, {newTable(QStringLiteral("gpt"))}, ApplyOptions());
@@ -433,7 +282,7 @@ void EditingTest::partedQuestionsReachAMessageBox()
     QVERIFY2(seenChoices.contains(QStringLiteral("Fix")), qPrintable(seenChoices.join(',')));
     QVERIFY(dialog.logText().contains(QLatin1String("libparted:")));
     QVERIFY2(dialog.result().ok, qPrintable(dialog.result().error));
-    QCOMPARE(sfdiskStarts(img), QList<qint64>{2048});
+    QCOMPARE(pwtest::SfdiskTable::read(img).starts(), QList<qint64>{2048});
 }
 
 void EditingTest::planRoundTrips()

@@ -8,6 +8,22 @@
 
 namespace pwtest {
 
+namespace {
+
+// The sfdisk script of `parts` after `header`, partition i getting types[i].
+QString sfdiskScript(const QString &header, const QList<PartSpec> &parts, const QStringList &types)
+{
+    QString script = header;
+    for (int i = 0; i < parts.size(); ++i)
+        script += QStringLiteral("start=%1, size=%2, type=%3\n")
+                      .arg(parts[i].start)
+                      .arg(parts[i].size)
+                      .arg(types[i]);
+    return script;
+}
+
+} // namespace
+
 Layout mbrLegacy()
 {
     Layout l;
@@ -21,12 +37,7 @@ Layout mbrLegacy()
                {7, QStringLiteral("swap"), QStringLiteral("pwswap"), 598066, 65536}};
     const QStringList types{QStringLiteral("83"), QStringLiteral("83"), QStringLiteral("5"),
                             QStringLiteral("c"),  QStringLiteral("7"),  QStringLiteral("82")};
-    l.script = QStringLiteral("label: dos\n");
-    for (int i = 0; i < l.parts.size(); ++i)
-        l.script += QStringLiteral("start=%1, size=%2, type=%3\n")
-                        .arg(l.parts[i].start)
-                        .arg(l.parts[i].size)
-                        .arg(types[i]);
+    l.script = sfdiskScript(QStringLiteral("label: dos\n"), l.parts, types);
     return l;
 }
 
@@ -40,12 +51,7 @@ Layout gptLegacy()
                {3, QStringLiteral("vfat"), QStringLiteral("PWGFAT"), 393250, 131072},
                {4, QStringLiteral("swap"), QStringLiteral("pwgswap"), 526001, 65536}};
     const QStringList types{kLinuxGuid, kLinuxGuid, kDataGuid, kSwapGuid};
-    l.script = QStringLiteral("label: gpt\nfirst-lba: 34\n");
-    for (int i = 0; i < l.parts.size(); ++i)
-        l.script += QStringLiteral("start=%1, size=%2, type=%3\n")
-                        .arg(l.parts[i].start)
-                        .arg(l.parts[i].size)
-                        .arg(types[i]);
+    l.script = sfdiskScript(QStringLiteral("label: gpt\nfirst-lba: 34\n"), l.parts, types);
     return l;
 }
 
@@ -76,12 +82,7 @@ Layout gptShrink()
                {2, QStringLiteral("ntfs"), QStringLiteral("pwshr2"), 131206, 131122, 50},
                {3, QStringLiteral("vfat"), QStringLiteral("PWSHR3"), 264192, 65536}};
     const QStringList types{kLinuxGuid, kDataGuid, kDataGuid};
-    l.script = QStringLiteral("label: gpt\nfirst-lba: 34\n");
-    for (int i = 0; i < l.parts.size(); ++i)
-        l.script += QStringLiteral("start=%1, size=%2, type=%3\n")
-                        .arg(l.parts[i].start)
-                        .arg(l.parts[i].size)
-                        .arg(types[i]);
+    l.script = sfdiskScript(QStringLiteral("label: gpt\nfirst-lba: 34\n"), l.parts, types);
     return l;
 }
 
@@ -92,10 +93,8 @@ Layout gptDownChain()
     l.diskSectors = 340006; // the last usable sector is XFS's last
     l.parts = {{1, QStringLiteral("vfat"), QStringLiteral("PWDCH1"), 4101, 131072},
                {2, QStringLiteral("xfs"), QStringLiteral("pwdch2"), 135173, 204800}};
-    l.script = QStringLiteral("label: gpt\nfirst-lba: 34\n");
-    for (const PartSpec &p : l.parts)
-        l.script +=
-            QStringLiteral("start=%1, size=%2, type=%3\n").arg(p.start).arg(p.size).arg(kLinuxGuid);
+    l.script = sfdiskScript(QStringLiteral("label: gpt\nfirst-lba: 34\n"), l.parts,
+                            {kLinuxGuid, kLinuxGuid});
     return l;
 }
 

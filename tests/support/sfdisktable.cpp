@@ -50,6 +50,14 @@ QString SfdiskTable::partedLabel() const
     return label == QLatin1String("dos") ? QStringLiteral("msdos") : label;
 }
 
+QList<qint64> SfdiskTable::starts() const
+{
+    QList<qint64> result;
+    for (const SfdiskPartition &p : partitions)
+        result << p.start;
+    return result;
+}
+
 const SfdiskPartition *SfdiskTable::find(int number) const
 {
     for (const SfdiskPartition &p : partitions)

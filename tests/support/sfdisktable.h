@@ -31,6 +31,8 @@ struct SfdiskTable
     // Table name as the check JSON spells it: "msdos" or "gpt".
     QString partedLabel() const;
     const SfdiskPartition *find(int number) const;
+    // Every partition's start sector, in table order.
+    QList<qint64> starts() const;
 
     // `sfdisk -J device`: the sector size is the device's (512 for image files).
     static SfdiskTable read(const QString &device);
