@@ -26,12 +26,12 @@ struct JournalRecordHeader; // the fixed part of a record on disk (MoveJournal.c
 // overwrites the source of the one before) says instead "chunks N..E-1 have their checksums in
 // the table and may be under way, each durable before the next one overwrote its source": a
 // resume keeps the ones whose destinations match and copies the others again, their sources
-// being intact. The mover writes a record only where the next destination write
-// would overwrite the source of a chunk not yet recorded done (every chunk of a small shift, far
-// fewer when chunks do not overlap), always after syncing the device. Because each record goes
-// to the other slot than the last, a torn write of a record still leaves the previous one
-// intact: a crash can lose at most the steps since the previous record, which are redone from
-// their intact sources.
+// being intact. Step records are written only where the next destination write would
+// overwrite the source of a chunk not yet recorded done (every chunk of a small shift, far fewer
+// when chunks do not overlap), window records once per window; both after syncing the device.
+// Because each record goes to the other slot than the last, a torn write of a record still leaves
+// the previous one intact: a crash can lose at most the steps since the previous record, which are
+// redone from their intact sources.
 class MoveJournal
 {
 public:
