@@ -204,8 +204,13 @@ int runRealignCommandLine(const QStringList &args)
     const QCommandLineOption noVerify(
         QStringLiteral("no-verify"),
         QStringLiteral("Skip re-reading the moved data to compare checksums."));
+    const QCommandLineOption prefer(
+        QStringLiteral("prefer"),
+        QStringLiteral("When more than one way makes room: shrink (a filesystem) or move "
+                       "(neighbours). Default: the way that copies the fewest bytes."),
+        QStringLiteral("shrink|move"));
     parser.addOptions({partition, all, shared.grain, journal, dryRun, shared.yes, noVerify,
-                       shared.sectorSize, shared.backupDir});
+                       shared.sectorSize, shared.backupDir, prefer});
     if (const int exit = parseOrExit(parser, args, 1); exit >= 0)
         return exit;
 
@@ -220,6 +225,16 @@ int runRealignCommandLine(const QStringList &args)
         o.request.partitions << number;
     }
     o.request.includeSectorAligned = parser.isSet(all);
+    if (parser.isSet(prefer)) {
+        const QString way = parser.value(prefer);
+        if (way == QLatin1String("shrink"))
+            o.request.prefer = RealignPreference::Shrink;
+        else if (way == QLatin1String("move"))
+            o.request.prefer = RealignPreference::Move;
+        else
+            return usageError(
+                QStringLiteral("--prefer: '%1' is neither shrink nor move.").arg(way));
+    }
     o.realign.journalPath = parser.value(journal);
     o.realign.verify = !parser.isSet(noVerify);
     o.realign.backupRoot = parser.value(shared.backupDir);

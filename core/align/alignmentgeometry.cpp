@@ -16,6 +16,25 @@ bool isSaneOptimalIo(qint64 optimal, qint64 grain, qint64 physical)
 
 } // namespace
 
+qint64 boundaryAtOrAfter(qint64 sector, qint64 unit, qint64 phase)
+{
+    const qint64 k = sector - phase;
+    return (k <= 0 ? 0 : (k + unit - 1) / unit * unit) + phase;
+}
+
+qint64 boundaryAtOrBefore(qint64 sector, qint64 unit, qint64 phase)
+{
+    const qint64 k = sector - phase;
+    return (k <= 0 ? 0 : k / unit * unit) + phase;
+}
+
+qint64 boundaryPhase(const AlignmentGeometry &g, qint64 unit)
+{
+    return g.alignmentOffset % g.logicalSectorSize == 0
+               ? (g.alignmentOffset / g.logicalSectorSize) % unit
+               : 0;
+}
+
 AlignmentGeometry resolveAlignmentGeometry(const SectorTopology &topology,
                                            const AlignmentPolicy &policy)
 {

@@ -9,28 +9,12 @@ namespace {
 // Legacy DOS geometry: 255 heads × 63 sectors of 512 bytes.
 constexpr qint64 kCylinderBytes = 255 * 63 * 512;
 
-// Boundaries are the sectors s with (s − phase) a multiple of the unit; the phase comes from
-// the drive's alignment offset (0 on almost every drive).
-qint64 roundUpToBoundary(qint64 sector, qint64 unit, qint64 phase)
-{
-    const qint64 k = sector - phase;
-    return (k <= 0 ? 0 : (k + unit - 1) / unit * unit) + phase;
-}
-
-qint64 roundDownToBoundary(qint64 sector, qint64 unit, qint64 phase)
-{
-    const qint64 k = sector - phase;
-    return (k <= 0 ? 0 : k / unit * unit) + phase;
-}
-
 // The drive's alignment offset moves where its physical boundaries fall; cylinders are a count
 // of LBAs and ignore it.
-qint64 boundaryPhase(AlignTo mode, const AlignmentGeometry &g, qint64 unit)
+qint64 placementPhase(AlignTo mode, const AlignmentGeometry &g, qint64 unit)
 {
     const bool followsDrive = mode == AlignTo::Grain || mode == AlignTo::FourKiB;
-    return followsDrive && g.alignmentOffset % g.logicalSectorSize == 0
-               ? (g.alignmentOffset / g.logicalSectorSize) % unit
-               : 0;
+    return followsDrive ? boundaryPhase(g, unit) : 0;
 }
 
 } // namespace
@@ -86,12 +70,12 @@ Placement placePartition(const PlacementRequest &r, const AlignmentGeometry &g)
 {
     Placement p;
     const qint64 unit = alignmentUnitSectors(r.alignTo, g);
-    const qint64 offset = boundaryPhase(r.alignTo, g, unit);
+    const qint64 offset = placementPhase(r.alignTo, g, unit);
     qint64 minStart =
         std::max(r.freeStart + std::max<qint64>(0, r.precedingSectors), r.firstUsable);
     if (r.logical)
         minStart = std::max(minStart, r.freeStart + 1); // the EBR takes the sector(s) before
-    qint64 start = roundUpToBoundary(minStart, unit, offset);
+    qint64 start = boundaryAtOrAfter(minStart, unit, offset);
     if (r.alignTo == AlignTo::Cylinder && start == 0)
         start = 63 * 512 / g.logicalSectorSize; // the first track holds the MBR
     const qint64 maxEnd = std::min(r.freeEnd, r.lastUsable);
@@ -119,12 +103,12 @@ qint64 placeEnd(qint64 start, qint64 end, qint64 maxEnd, AlignTo mode, const Ali
                 EndRounding rounding)
 {
     const qint64 unit = alignmentUnitSectors(mode, g);
-    const qint64 phase = boundaryPhase(mode, g, unit);
+    const qint64 phase = placementPhase(mode, g, unit);
     // End just before a boundary so whatever follows can start on one.
     if (rounding == EndRounding::Down) {
-        const qint64 rounded = roundDownToBoundary(end + 1, unit, phase) - 1;
+        const qint64 rounded = boundaryAtOrBefore(end + 1, unit, phase) - 1;
         return rounded > start ? rounded : end;
     }
-    const qint64 rounded = roundUpToBoundary(end + 1, unit, phase) - 1;
+    const qint64 rounded = boundaryAtOrAfter(end + 1, unit, phase) - 1;
     return rounded <= maxEnd ? rounded : end;
 }

@@ -1,55 +1,147 @@
 #include "align/realignplan.h"
 
 #include "align/alignmentverdict.h"
-#include "align/partitionplacement.h"
+#include "align/realignorder.h"
+#include "align/realignways.h"
 
 #include <algorithm>
 
+using partwise::align::PlannedDisk;
+using partwise::align::WayContext;
+
 namespace {
 
-// The most sectors Partwise shrinks a filesystem by on its own: "the few sectors needed".
-constexpr qint64 kMaxShrinkBytes = 16 << 20;
-constexpr qint64 kMbrSectorLimit = qint64(1) << 32;
+constexpr qint64 kMiB = 1 << 20;
 
-qint64 roundUp(qint64 v, qint64 unit, qint64 phase)
+QString mibText(qint64 bytes)
 {
-    const qint64 k = v - phase;
-    return (k <= 0 ? 0 : (k + unit - 1) / unit * unit) + phase;
+    return bytes < 10 * kMiB
+               ? QString::number(double(bytes) / kMiB, 'f', 1) + QStringLiteral(" MiB")
+               : QString::number((bytes + kMiB / 2) / kMiB) + QStringLiteral(" MiB");
 }
 
-qint64 roundDown(qint64 v, qint64 unit, qint64 phase)
+// Cheapest first: fewest bytes copied, then no filesystem touched, then fewest partitions moved.
+bool cheaper(const RealignOption &a, const RealignOption &b)
 {
-    const qint64 k = v - phase;
-    return (k <= 0 ? 0 : k / unit * unit) + phase;
+    if (a.bytesToMove != b.bytesToMove)
+        return a.bytesToMove < b.bytesToMove;
+    if ((a.shrinkBytes > 0) != (b.shrinkBytes > 0))
+        return a.shrinkBytes == 0;
+    return a.moves.size() < b.moves.size();
 }
 
-struct Neighbours
+int pick(const QList<RealignOption> &options, int number, const RealignRequest &request)
 {
-    qint64 lowest = 0;  // the first sector the partition may start at
-    qint64 highest = 0; // the last sector it may end at
-};
+    auto first = [&](auto accept) {
+        for (int k = 0; k < options.size(); ++k)
+            if (accept(options[k]))
+                return k;
+        return -1;
+    };
+    int k = -1;
+    if (request.ways.contains(number))
+        k = first([&](const RealignOption &o) { return o.way == request.ways.value(number); });
+    else if (request.prefer == RealignPreference::Shrink)
+        k = first([](const RealignOption &o) { return o.way == RealignWay::Shrink; });
+    else if (request.prefer == RealignPreference::Move)
+        k = first([](const RealignOption &o) { return o.way != RealignWay::Shrink; });
+    return k < 0 ? 0 : k;
+}
 
-bool sameContext(const PartitionInfo &a, const PartitionInfo &b)
+int indexOf(const PlannedDisk &disk, int number)
 {
-    const bool aInside = a.kind == PartitionInfo::Kind::Logical || (a.isFree() && a.insideExtended);
-    const bool bInside = b.kind == PartitionInfo::Kind::Logical || (b.isFree() && b.insideExtended);
-    return aInside == bInside;
+    for (int k = 0; k < disk.parts.size(); ++k)
+        if (disk.parts[k].info.number == number)
+            return k;
+    return -1;
+}
+
+// Each partition's whole way, from where it was read to where the plan put it.
+QList<PartitionMove> wholeMoves(const PlannedDisk &disk)
+{
+    QList<PartitionMove> out;
+    for (const auto &p : disk.parts) {
+        if (p.start == p.info.startSector && p.end == p.info.endSector)
+            continue;
+        PartitionMove m;
+        m.number = p.info.number;
+        m.kind = p.info.kind;
+        m.filesystem = p.info.filesystem;
+        m.label = p.info.label;
+        m.uuid = p.info.uuid;
+        m.oldStart = p.info.startSector;
+        m.oldEnd = p.info.endSector;
+        m.newStart = p.start;
+        m.newEnd = p.end;
+        m.recreateSwap = p.info.filesystem == QLatin1String("swap");
+        if (!p.container() && !m.recreateSwap && m.newLength() < m.oldLength())
+            m.shrinkSectors = m.oldLength() - m.newLength();
+        out << m;
+    }
+    return out;
 }
 
 } // namespace
 
+QString realignWayName(RealignWay way)
+{
+    switch (way) {
+    case RealignWay::MoveUp:
+        return QStringLiteral("move-up");
+    case RealignWay::MoveDown:
+        return QStringLiteral("move-down");
+    case RealignWay::Shrink:
+        return QStringLiteral("shrink");
+    case RealignWay::ShiftFollowing:
+        return QStringLiteral("shift-following");
+    case RealignWay::ShiftPreceding:
+        return QStringLiteral("shift-preceding");
+    }
+    return QString();
+}
+
+QString RealignOption::describe() const
+{
+    // The first move is the misaligned partition's own (options list it first).
+    QStringList neighbours;
+    for (int k = 1; k < moves.size(); ++k)
+        if (!moves[k].tableOnly())
+            neighbours << QString::number(moves[k].number);
+    QString what;
+    switch (way) {
+    case RealignWay::MoveUp:
+        what = QStringLiteral("move it up into the free space after it");
+        break;
+    case RealignWay::MoveDown:
+        what = QStringLiteral("move it down into the free space before it");
+        break;
+    case RealignWay::Shrink:
+        what = QStringLiteral("shrink its filesystem by %1, then move it up")
+                   .arg(mibText(shrinkBytes));
+        break;
+    case RealignWay::ShiftFollowing:
+        what = QStringLiteral("shift partition%1 %2 after it up, then move it up")
+                   .arg(neighbours.size() == 1 ? QString() : QStringLiteral("s"),
+                        neighbours.join(QStringLiteral(", ")));
+        break;
+    case RealignWay::ShiftPreceding:
+        what = QStringLiteral("shift partition%1 %2 before it down, then move it down")
+                   .arg(neighbours.size() == 1 ? QString() : QStringLiteral("s"),
+                        neighbours.join(QStringLiteral(", ")));
+        break;
+    }
+    return QStringLiteral("%1; copies %2").arg(what, mibText(bytesToMove));
+}
+
 qint64 RealignPlan::totalBytes() const
 {
     qint64 sum = 0;
-    for (const PartitionMove &m : moves)
-        sum += m.bytesToMove(geometry.logicalSectorSize);
+    for (const PartitionMove &m : moves) {
+        const qint64 whole = m.bytesToMove(geometry.logicalSectorSize);
+        const qint64 used = bytesInUse.value(m.number, -1);
+        sum += used >= 0 ? std::min(whole, used) : whole;
+    }
     return sum;
-}
-
-bool canShrinkFilesystem(const QString &fs)
-{
-    return fs == QLatin1String("ext2") || fs == QLatin1String("ext3") ||
-           fs == QLatin1String("ext4") || fs == QLatin1String("ntfs");
 }
 
 RealignPlan planRealignment(const DiskLayout &layout, const AlignmentGeometry &g,
@@ -57,176 +149,58 @@ RealignPlan planRealignment(const DiskLayout &layout, const AlignmentGeometry &g
 {
     RealignPlan plan;
     plan.geometry = g;
-    const qint64 unit = alignmentUnitSectors(AlignTo::Grain, g);
-    const qint64 phase = g.alignmentOffset % g.logicalSectorSize == 0
-                             ? (g.alignmentOffset / g.logicalSectorSize) % unit
-                             : 0;
-
-    // Partitions only, in disk order; each gets a planned start/end (initially its own).
-    QList<PartitionInfo> parts;
-    const PartitionInfo *extended = nullptr;
-    for (const PartitionInfo &r : layout.regions) {
-        if (r.isFree())
-            continue;
-        parts << r;
-    }
-    for (const PartitionInfo &p : parts)
-        if (p.isContainer())
-            extended = &p;
-    QList<qint64> plannedStart, plannedEnd;
-    for (const PartitionInfo &p : parts) {
-        plannedStart << p.startSector;
-        plannedEnd << p.endSector;
-    }
+    PlannedDisk disk(layout, g);
+    WayContext context;
+    context.sectorSize = g.logicalSectorSize;
+    context.canShrink = request.canShrink;
+    // Asking for a filesystem's used blocks reads its bitmaps: once per partition is enough.
+    context.bytesInUse = [&](const PartitionInfo &p) {
+        if (!plan.bytesInUse.contains(p.number))
+            plan.bytesInUse[p.number] = request.bytesInUse ? request.bytesInUse(p) : -1;
+        return plan.bytesInUse.value(p.number);
+    };
 
     auto wanted = [&](const PartitionInfo &p) {
-        if (p.isContainer())
-            return false;
         if (!request.partitions.isEmpty())
             return request.partitions.contains(p.number);
+        if (p.isContainer())
+            return false;
         const AlignmentStatus s = judgeStart(p.startSector, g).status;
         return s == AlignmentStatus::Misaligned ||
                (request.includeSectorAligned && s == AlignmentStatus::SectorAligned);
     };
-    auto neighbours = [&](int i) {
-        const PartitionInfo &p = parts[i];
-        const bool logical = p.kind == PartitionInfo::Kind::Logical;
-        Neighbours n;
-        n.lowest = logical && extended ? extended->startSector + 1 : layout.firstUsableSector;
-        n.highest = logical && extended ? extended->endSector : layout.lastUsableSector;
-        if (layout.tableType == QLatin1String("msdos"))
-            n.highest = std::min(n.highest, kMbrSectorLimit - 1);
-        // Logical partitions keep one sector before them for their EBR.
-        const qint64 ebr = logical ? 1 : 0;
-        for (int j = 0; j < parts.size(); ++j) {
-            if (j == i || !sameContext(parts[j], p))
-                continue;
-            // Where the other partition will be: partitions after this one are planned
-            // already and those before it not yet (planned = where they are). Its old place
-            // does not count: the run order below moves it out of the way first, which is
-            // what lets a chain of adjacent partitions move up together into the free space
-            // after the last one.
-            const qint64 lo = parts[j].isContainer() ? parts[j].startSector : plannedStart[j];
-            const qint64 hi = parts[j].isContainer() ? parts[j].endSector : plannedEnd[j];
-            if (parts[j].startSector > p.startSector)
-                n.highest = std::min(n.highest, lo - 1 - ebr);
-            else
-                n.lowest = std::max(n.lowest, hi + 1 + ebr);
-        }
-        return n;
-    };
 
-    auto baseMove = [](const PartitionInfo &p) {
-        PartitionMove m;
-        m.number = p.number;
-        m.kind = p.kind;
-        m.filesystem = p.filesystem;
-        m.label = p.label;
-        m.uuid = p.uuid;
-        m.oldStart = p.startSector;
-        m.oldEnd = p.endSector;
-        m.recreateSwap = p.filesystem == QLatin1String("swap");
-        return m;
-    };
-
-    QList<PartitionMove> decided;
-    // Partitions without room in the first pass, in disk order, with the reason they stay.
-    QList<QPair<int, QString>> deferred;
-    for (int i = parts.size() - 1; i >= 0; --i) {
-        const PartitionInfo &p = parts[i];
-        if (!wanted(p))
+    for (int i = disk.parts.size() - 1; i >= 0; --i) {
+        const auto &p = disk.parts[i];
+        if (!wanted(p.info))
             continue;
-        if (p.isContainer()) {
-            plan.skipped << RealignSkip{p.number,
+        if (p.container()) {
+            plan.skipped << RealignSkip{p.info.number,
                                         QStringLiteral("an extended partition is a container; its "
                                                        "logical partitions are realigned instead")};
             continue;
         }
-        const qint64 len = p.lengthSectors();
-        const qint64 up = roundUp(p.startSector, unit, phase);
-        if (up == p.startSector) {
-            plan.skipped << RealignSkip{p.number, QStringLiteral("already starts on the grain")};
+        if (disk.onBoundary(p.start)) {
+            if (p.start == p.info.startSector) // else it moves with a neighbour, onto the grain
+                plan.skipped << RealignSkip{p.info.number,
+                                            QStringLiteral("already starts on the grain")};
             continue;
         }
-        const Neighbours n = neighbours(i);
-        PartitionMove m = baseMove(p);
-        const qint64 down = roundDown(p.startSector, unit, phase);
-        if (up + len - 1 <= n.highest) {
-            m.newStart = up;
-            m.newEnd = up + len - 1;
-        } else if (down >= n.lowest && down < p.startSector) {
-            m.newStart = down;
-            m.newEnd = down + len - 1;
-        } else {
-            const qint64 room = n.highest - up + 1;
-            const qint64 missing = len - room;
-            if (room <= 0 || missing * g.logicalSectorSize > kMaxShrinkBytes) {
-                deferred.prepend(
-                    {i, QStringLiteral("there is no free space next to it to move into; free at "
-                                       "least %1 sectors after it (shrink or move the next "
-                                       "partition) and try again")
-                            .arg(missing > 0 ? missing : unit)});
-                continue;
-            }
-            if (!m.recreateSwap && !canShrinkFilesystem(p.filesystem)) {
-                deferred.prepend(
-                    {i,
-                     p.filesystem == QLatin1String("xfs")
-                         ? QStringLiteral("it needs %1 more sectors than the free space holds and "
-                                          "XFS cannot shrink; free space after it, or back it up, "
-                                          "recreate it aligned and restore")
-                               .arg(missing)
-                         : QStringLiteral(
-                               "it needs %1 more sectors than the free space holds and Partwise "
-                               "cannot shrink %2 filesystems; free space after it first")
-                               .arg(missing)
-                               .arg(p.filesystem.isEmpty() ? QStringLiteral("unknown")
-                                                           : p.filesystem)});
-                continue;
-            }
-            m.newStart = up;
-            m.newEnd = n.highest;
-            m.shrinkSectors = m.recreateSwap ? 0 : missing;
-        }
-        plannedStart[i] = m.newStart;
-        plannedEnd[i] = m.newEnd;
-        decided << m;
-    }
-
-    // A chain of adjacent partitions with free space only before it moves down, first first:
-    // the pass above planned each one while the one before it still sat in the way. Now that
-    // those are planned, a partition stuck above may follow them down.
-    for (const auto &[i, reason] : deferred) {
-        const PartitionInfo &p = parts[i];
-        const Neighbours n = neighbours(i);
-        const qint64 down = roundDown(p.startSector, unit, phase);
-        if (down < n.lowest || down >= p.startSector) {
-            plan.skipped << RealignSkip{p.number, reason};
+        QList<RealignOption> options = partwise::align::findWays(disk, i, context);
+        if (options.isEmpty()) {
+            plan.skipped << RealignSkip{p.info.number,
+                                        partwise::align::noWayReason(disk, i, context)};
             continue;
         }
-        PartitionMove m = baseMove(p);
-        m.newStart = down;
-        m.newEnd = down + p.lengthSectors() - 1;
-        plannedStart[i] = m.newStart;
-        plannedEnd[i] = m.newEnd;
-        decided << m;
-    }
-
-    // Run order: a move may go once its destination no longer covers a partition still
-    // waiting to move (chains moving up go last first, moving down first first).
-    while (!decided.isEmpty()) {
-        int ready = -1;
-        for (int a = 0; a < decided.size() && ready < 0; ++a) {
-            bool clear = true;
-            for (int b = 0; b < decided.size() && clear; ++b)
-                clear = a == b || decided[a].newEnd < decided[b].oldStart ||
-                        decided[a].newStart > decided[b].oldEnd;
-            if (clear)
-                ready = a;
+        std::stable_sort(options.begin(), options.end(), cheaper);
+        RealignChoice choice{p.info.number, options, pick(options, p.info.number, request)};
+        for (const PartitionMove &m : options[choice.chosen].moves) {
+            auto &q = disk.parts[indexOf(disk, m.number)];
+            q.start = m.newStart; // the option lists a container's logical partitions too
+            q.end = m.newEnd;
         }
-        if (ready < 0)
-            ready = 0; // cannot happen for a consistent plan; keep disk order rather than loop
-        plan.moves << decided.takeAt(ready);
+        plan.choices << choice;
     }
+    plan.moves = partwise::align::orderMoves(wholeMoves(disk));
     return plan;
 }

@@ -4,9 +4,15 @@
 #include "table/disklayout.h"
 
 #include <QList>
+#include <QMap>
 #include <QString>
 
-// One partition's way to the grain: where it is, where it goes, and how.
+#include <functional>
+
+// One step of a realignment: a partition's way from where it is to where it goes. A step of
+// kind Extended only rewrites the container's place in the table (it holds no data): a
+// container that shifts is first widened to cover both places, its logical partitions move,
+// then it is narrowed to its new place.
 struct PartitionMove
 {
     int number = 0;
@@ -19,13 +25,44 @@ struct PartitionMove
 
     qint64 oldLength() const { return oldEnd - oldStart + 1; }
     qint64 newLength() const { return newEnd - newStart + 1; }
+    bool tableOnly() const { return kind == PartitionInfo::Kind::Extended; }
     qint64 bytesToMove(qint64 sectorSize) const
     {
-        return recreateSwap ? 0 : std::min(oldLength(), newLength()) * sectorSize;
+        return recreateSwap || tableOnly() ? 0 : std::min(oldLength(), newLength()) * sectorSize;
     }
 };
 
-// A partition that stays where it is, and why.
+// The ways a misaligned partition can be given room on the grain.
+enum class RealignWay {
+    MoveUp,         // into free space right after it
+    MoveDown,       // into free space right before it
+    Shrink,         // its filesystem gives up the few MiB missing, then it moves up
+    ShiftFollowing, // the partitions after it shift up into free space further along
+    ShiftPreceding, // the partitions before it shift down into free space further back
+};
+
+QString realignWayName(RealignWay way); // "move-up", "move-down", "shrink", ...
+
+// One way, priced: every partition it moves (the misaligned one included) and what it costs.
+struct RealignOption
+{
+    RealignWay way = RealignWay::MoveUp;
+    QList<PartitionMove> moves; // where each partition would go; no run order
+    qint64 bytesToMove = 0;     // the bytes that would be copied (used blocks where known)
+    qint64 shrinkBytes = 0;     // what the filesystem gives up (Shrink)
+
+    QString describe() const; // "shift partitions 2, 3 after it up, then move it up; copies 40 MiB"
+};
+
+// The ways found for one misaligned partition, cheapest first, and the one the plan took.
+struct RealignChoice
+{
+    int number = 0;
+    QList<RealignOption> options;
+    int chosen = 0;
+};
+
+// A partition that stays where it is, and why (with what the user can do about it).
 struct RealignSkip
 {
     int number = 0;
@@ -38,24 +75,34 @@ struct RealignPlan
     QList<PartitionMove> moves; // in the order they must run: none overwrites a partition
                                 // that has not moved yet
     QList<RealignSkip> skipped;
+    QList<RealignChoice> choices; // for each partition realigned, in the order planned
+    QMap<int, qint64> bytesInUse; // per partition number, what a move copies (known ones)
 
-    qint64 totalBytes() const;
+    qint64 totalBytes() const; // what the moves copy: used blocks where known
     bool isEmpty() const { return moves.isEmpty(); }
 };
+
+enum class RealignPreference { Cheapest, Shrink, Move };
 
 struct RealignRequest
 {
     QList<int> partitions;             // empty: every misaligned partition
     bool includeSectorAligned = false; // --all: sector-aligned ones too
+    RealignPreference prefer = RealignPreference::Cheapest;
+    QMap<int, RealignWay> ways; // the way a person picked for a partition (the wizard)
+
+    // Whether the filesystem can be shrunk by Partwise (its tools live in core/fs; the planner
+    // only asks). Unset: nothing shrinks but swap.
+    std::function<bool(const QString &filesystem)> canShrink;
+    // The bytes a move of this partition would copy (the filesystem's used blocks), or -1
+    // when unknown (then the whole partition counts). Unset: every partition counts whole.
+    std::function<qint64(const PartitionInfo &partition)> bytesInUse;
 };
 
-// Chooses, for each partition asked for, the nearest grain boundary it can move to with its
-// data: up into the free space after it when there is room (chains of adjacent partitions
-// move last first), down into the space before it otherwise, or up with the filesystem shrunk
-// by the few sectors that are missing when its tool can shrink it. Extended partitions are
-// containers; logical partitions keep a sector for their EBR and stay inside the container.
+// For each partition asked for (last first), finds every way to put it on the grain against
+// the plan so far, prices each in bytes to copy, and takes the cheapest (or the one preferred
+// or picked). Partitions that move with a neighbour keep or gain alignment; extended partitions
+// move as a whole with their logical partitions; logical partitions keep a sector for their EBR.
+// A partition no way fits is skipped with what the user can free to make room.
 RealignPlan planRealignment(const DiskLayout &layout, const AlignmentGeometry &geometry,
                             const RealignRequest &request);
-
-// Whether Partwise can shrink this filesystem with its own tool (resize2fs, ntfsresize).
-bool canShrinkFilesystem(const QString &filesystem);

@@ -65,7 +65,30 @@ QString realignPlanText(const RealignPlan &plan, qint64 ss)
     QTextStream s(&text);
     if (plan.moves.isEmpty())
         s << "Nothing to move.\n";
+    for (const RealignChoice &c : plan.choices) {
+        if (c.options.size() < 2)
+            continue;
+        s << QStringLiteral("  partition %1 can be realigned %2 ways:\n")
+                 .arg(c.number)
+                 .arg(c.options.size());
+        for (int k = 0; k < c.options.size(); ++k)
+            s << QStringLiteral("    %1 %2: %3\n")
+                     .arg(k == c.chosen ? QStringLiteral("*") : QStringLiteral(" "),
+                          realignWayName(c.options[k].way), c.options[k].describe());
+    }
     for (const PartitionMove &m : plan.moves) {
+        if (m.tableOnly()) {
+            s << QStringLiteral("  extended partition %1: sectors %2–%3 → %4–%5 in the table\n")
+                     .arg(m.number)
+                     .arg(m.oldStart)
+                     .arg(m.oldEnd)
+                     .arg(m.newStart)
+                     .arg(m.newEnd);
+            continue;
+        }
+        const qint64 bytes = plan.bytesInUse.value(m.number, -1) >= 0
+                                 ? std::min(plan.bytesInUse[m.number], m.bytesToMove(ss))
+                                 : m.bytesToMove(ss);
         s << QStringLiteral("  partition %1 (%2): sectors %3–%4 → %5–%6, %7")
                  .arg(m.number)
                  .arg(m.filesystem.isEmpty() ? QStringLiteral("no filesystem") : m.filesystem)
@@ -73,9 +96,8 @@ QString realignPlanText(const RealignPlan &plan, qint64 ss)
                  .arg(m.oldEnd)
                  .arg(m.newStart)
                  .arg(m.newEnd)
-                 .arg(m.recreateSwap
-                          ? QStringLiteral("swap recreated, nothing copied")
-                          : QStringLiteral("%1 to move").arg(humanSize(m.bytesToMove(ss))));
+                 .arg(m.recreateSwap ? QStringLiteral("swap recreated, nothing copied")
+                                     : QStringLiteral("%1 to move").arg(humanSize(bytes)));
         if (m.shrinkSectors > 0)
             s << QStringLiteral(", filesystem shrunk by %1 sectors first").arg(m.shrinkSectors);
         s << "\n";

@@ -115,6 +115,12 @@ private:
             }
             return advance(i, Phase::Shrunk, error);
         case Phase::Shrunk:
+            if (m.tableOnly()) {
+                // An extended partition holds no data: only its place in the table changes.
+                if (!updateTable(m, error))
+                    return false;
+                return advance(i, Phase::Done, error);
+            }
             if (m.kind == PartitionInfo::Kind::Logical && !placeEbrs(m, error))
                 return false;
             if (!advance(i, Phase::Moving, error))
@@ -407,9 +413,25 @@ PreparedRealign prepareRealignment(const QString &target, const RealignOptions &
             prepared.error = QStringLiteral("%1 has no partition %2.").arg(target).arg(n);
             return prepared;
         }
+    RealignRequest asked = request;
+    asked.canShrink = canShrinkUnmounted;
+    // The plan prices each way in the bytes it will really copy: a filesystem's used blocks.
+    const DiskLayout &layout = read.layout;
+    const qint64 ss = layout.device.topology.logicalSectorSize;
+    asked.bytesInUse = [&target, ss](const PartitionInfo &p) -> qint64 {
+        if (!usedExtentsSupported(p.filesystem))
+            return -1;
+        const auto used =
+            usedExtents(target, p.startSector * ss, p.lengthSectors() * ss, p.filesystem);
+        if (!used)
+            return -1;
+        qint64 bytes = 0;
+        for (const auto &e : *used)
+            bytes += qint64(e.length);
+        return bytes;
+    };
     prepared.plan = planRealignment(
-        read.layout, resolveAlignmentGeometry(read.layout.device.topology, options.policy),
-        request);
+        layout, resolveAlignmentGeometry(layout.device.topology, options.policy), asked);
     prepared.journalPath = options.journalPathFor(target);
     prepared.journal = partwise::move::journalDurability(prepared.journalPath);
     prepared.ok = true;
