@@ -70,6 +70,15 @@ ToolResult checkFilesystem(const QString &device, const QString &fs, bool repair
         return runTool(QStringLiteral("ntfsfix"),
                        repair ? QStringList{device} : QStringList{QStringLiteral("-n"), device},
                        QStringLiteral("ntfs-3g"));
+    if (fs == QLatin1String("exfat"))
+        return runTool(QStringLiteral("fsck.exfat"),
+                       {repair ? QStringLiteral("-p") : QStringLiteral("-n"), device},
+                       QStringLiteral("exfatprogs"));
+    if (fs == QLatin1String("f2fs"))
+        return runTool(QStringLiteral("fsck.f2fs"),
+                       repair ? QStringList{QStringLiteral("-a"), device}
+                              : QStringList{QStringLiteral("--dry-run"), device},
+                       QStringLiteral("f2fs-tools"));
     if (fs == QLatin1String("swap")) {
         ToolResult r;
         r.ok = true;

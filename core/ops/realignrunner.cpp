@@ -13,6 +13,7 @@
 #include "move/MoveJournal.h"
 #include "ops/partitionaccess.h"
 #include "ops/realignjournal.h"
+#include "ops/realignpreflight.h"
 #include "ops/tablebackup.h"
 #include "ops/tableeditor.h"
 #include "table/diskreader.h"
@@ -42,8 +43,20 @@ public:
     {
         RealignResult result;
         result.journalPath = m_path;
+        // Every filesystem shrinks before any data moves: a shrink that fails then leaves each
+        // partition where it was, its data in place.
+        for (int i = 0; i < m_journal.moves.size(); ++i) {
+            if (m_journal.phases[i] != Phase::Pending)
+                continue;
+            m_index = i;
+            QString error;
+            bool resumable = true;
+            if (!step(i, &error, &resumable))
+                return shrinkFailed(error);
+        }
         for (int i = m_journal.nextUnfinished(); i >= 0; i = m_journal.nextUnfinished()) {
             m_index = i;
+            m_check.clear();
             QString error;
             bool resumable = true;
             if (!step(i, &error, &resumable)) {
@@ -62,6 +75,26 @@ public:
 
 private:
     using Phase = RealignJournal::Phase;
+
+    // Shrinks come before any move, so no partition has moved yet. When no filesystem was
+    // shrunk either, the disk is as it was and the journal has nothing to finish.
+    RealignResult shrinkFailed(const QString &error)
+    {
+        RealignResult result;
+        result.journalPath = m_path;
+        if (m_journal.nextUnfinished() == 0 &&
+            m_journal.phases.count(Phase::Pending) == m_journal.phases.size()) {
+            RealignJournal::remove(m_path);
+            result.error = error + QStringLiteral(" Nothing was changed.");
+            return result;
+        }
+        result.resumable = true;
+        result.error = error + QStringLiteral(" No partition has moved. Fix that and run "
+                                              "`partwise-cli resume --journal %1 %2` to retry, "
+                                              "or delete %1 to leave every partition where it is.")
+                                   .arg(m_path, m_journal.target);
+        return result;
+    }
 
     void log(const QString &line)
     {
@@ -97,24 +130,16 @@ private:
         const PartitionMove &m = m_journal.moves[i];
         switch (m_journal.phases[i]) {
         case Phase::Pending:
+            if (m.shrinkSectors > 0 && !shrink(m, error))
+                return false;
+            return advance(i, Phase::Shrunk, error);
+        case Phase::Shrunk:
             log(QStringLiteral("Partition %1: %2–%3 → %4–%5")
                     .arg(m.number)
                     .arg(m.oldStart)
                     .arg(m.oldEnd)
                     .arg(m.newStart)
                     .arg(m.newEnd));
-            if (m.shrinkSectors > 0 && !shrink(m, error)) {
-                // The journal stays, so say how to go on: retry once the cause is fixed, or
-                // give up on this partition (the ones before it are done).
-                *error += QStringLiteral(" Fix that and run `partwise-cli resume --journal %1 %2` "
-                                         "to retry, or delete %1 to leave partition %3 and the "
-                                         "ones after it where they are.")
-                              .arg(m_path, m_journal.target)
-                              .arg(m.number);
-                return false;
-            }
-            return advance(i, Phase::Shrunk, error);
-        case Phase::Shrunk:
             if (m.tableOnly()) {
                 // An extended partition holds no data: only its place in the table changes.
                 if (!updateTable(m, error))
@@ -414,7 +439,7 @@ PreparedRealign prepareRealignment(const QString &target, const RealignOptions &
             return prepared;
         }
     RealignRequest asked = request;
-    asked.canShrink = canShrinkUnmounted;
+    asked.canShrink = filesystemCanShrink;
     // The plan prices each way in the bytes it will really copy: a filesystem's used blocks.
     const DiskLayout &layout = read.layout;
     const qint64 ss = layout.device.topology.logicalSectorSize;
@@ -471,6 +496,15 @@ RealignResult runRealignment(const QString &target, const PreparedRealign &prepa
     }
     if (prepared.plan.moves.isEmpty()) {
         result.ok = true;
+        return result;
+    }
+    const QString damaged =
+        checkBeforeRealigning(prepared.layout, prepared.plan.moves, [&](const QString &line) {
+            if (callbacks.log)
+                callbacks.log(QStringLiteral("Checking before moving: ") + line);
+        });
+    if (!damaged.isEmpty()) {
+        result.error = damaged;
         return result;
     }
     TableBackup backup;
