@@ -8,9 +8,16 @@
 // partition got. Saved atomically (write, fsync, rename, fsync the folder) after every step,
 // so `partwise-cli resume` and the GUI's start-up check always know what to do next. The bytes
 // of the partition being moved are protected by the data mover's journal next to it.
+//
+// On disk (format 2) it is indented JSON, {"checksum": HEX, "format": 2, "journal": {...}},
+// where the checksum (Checksum.h) covers the compact JSON of {"format", "journal"}. load()
+// accepts a file only if it is byte for byte what save() writes for its content, the checksum
+// holds and every field is present, of its type and sane: a damaged journal could otherwise
+// send resume to write data to the wrong place.
 struct RealignJournal
 {
     enum class Phase { Pending, Shrunk, Moving, Moved, TableUpdated, Done };
+    static constexpr int kFormat = 2;
 
     QString target;
     qint64 sectorSize = 512;
@@ -29,6 +36,9 @@ struct RealignJournal
     }
 
     bool save(const QString &path, QString *error) const;
+    // Fails (with `journal` untouched) unless every part of the file checks out. The error then
+    // says what is wrong and what is left to do by hand: where the table backup is, and the
+    // state of each partition as far as the damaged file can still be read.
     static bool load(const QString &path, RealignJournal *journal, QString *error);
     static bool remove(const QString &path);
 
