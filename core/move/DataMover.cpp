@@ -6,6 +6,7 @@
 #include "MoveMessages.h"
 #include "MovePlan.h"
 #include "ReadAheadGuard.h"
+#include "ResumeMessages.h"
 #include "VerifySpans.h"
 
 #include <QRegularExpression>
@@ -185,10 +186,16 @@ MoveOutcome DataMover::resume(const QString &journalPath, const QString &deviceP
     if (buffer.isNull())
         return outcome(MoveOutcome::Status::IoError, noMemoryForResume(plan.largestChunk, again),
                        journalPath);
-    const MoveJournal::Record record = journal->latestRecord(buffer, &code);
+    QString damage;
+    const MoveJournal::Record record = journal->latestRecord(buffer, &code, &damage);
     if (code != 0)
         return outcome(MoveOutcome::Status::IoError, journalUnreadable(journalPath, code, again),
                        journalPath);
+    if (damage.isEmpty() && record.valid && record.hasData && record.scanEnd == 0 &&
+        record.dataLength != plan.chunks[record.sequence].length)
+        damage = QStringLiteral("its newest record does not fit the move's plan");
+    if (!damage.isEmpty())
+        return outcome(MoveOutcome::Status::Refused, journal->damageMessage(damage), journalPath);
     if (!record.valid)
         return copyFrom(*device, *journal, plan, buffer, 0); // killed before the first record
     if (record.sequence == journal->verifiedSequence())
@@ -207,43 +214,75 @@ MoveOutcome DataMover::resume(const QString &journalPath, const QString &deviceP
     // the slot was reused, which only happens once the chunk is durable. Without journaled data,
     // the chunk's source may already be overwritten by the next chunk, which only started once
     // this one was durable: so a destination that already matches the checksum is left alone.
-    auto replay = [&](std::size_t index, const MoveJournal::Record &from,
-                      const AlignedBuffer &holder, bool skipIfDone) -> MoveOutcome {
+    // A record whose copy does not match (torn, or damaged) is treated the same way.
+    // Where each chunk comes from is decided, and checked against the record, before anything
+    // is written.
+    struct Replay
+    {
+        std::size_t index = 0;
+        const AlignedBuffer *holder = nullptr;
+        std::uint64_t checksum = 0;
+        bool write = true;
+    };
+    auto readFailed = [&](const MoveChunk &chunk, std::uint64_t offset) {
+        return outcome(MoveOutcome::Status::IoError,
+                       sourceUnreadable(chunk.length, offset, request.devicePath, code, again),
+                       journalPath);
+    };
+    auto prepare = [&](std::size_t index, const MoveJournal::Record &from,
+                       const AlignedBuffer &holder, bool skipIfDone,
+                       Replay *replay) -> MoveOutcome {
         const MoveChunk &chunk = plan.chunks[index];
         unsigned char *data = MoveJournal::dataOf(holder);
-        std::uint64_t checksum = from.chunkChecksum;
-        if (!from.hasData) {
-            if (skipIfDone) {
-                if ((code = device->readAt(data, chunk.length, chunk.destinationOffset)) != 0)
-                    return outcome(MoveOutcome::Status::IoError,
-                                   sourceUnreadable(chunk.length, chunk.destinationOffset,
-                                                    request.devicePath, code, again),
-                                   journalPath);
-                if (checksum64(data, chunk.length) == from.chunkChecksum)
-                    return outcome(MoveOutcome::Status::Completed, QString());
+        *replay = Replay{index, &holder, from.chunkChecksum, true};
+        if (from.hasData && !from.dataLost)
+            return outcome(MoveOutcome::Status::Completed, QString());
+        if (skipIfDone || from.dataLost) {
+            if ((code = device->readAt(data, chunk.length, chunk.destinationOffset)) != 0)
+                return readFailed(chunk, chunk.destinationOffset);
+            if (checksum64(data, chunk.length) == from.chunkChecksum) {
+                replay->write = false;
+                return outcome(MoveOutcome::Status::Completed, QString());
             }
-            if ((code = device->readAt(data, chunk.length, chunk.sourceOffset)) != 0)
-                return outcome(MoveOutcome::Status::IoError,
-                               sourceUnreadable(chunk.length, chunk.sourceOffset,
-                                                request.devicePath, code, again),
-                               journalPath);
-            checksum = checksum64(data, chunk.length);
         }
-        if ((code = device->writeAt(data, chunk.length, chunk.destinationOffset)) != 0 ||
+        if ((code = device->readAt(data, chunk.length, chunk.sourceOffset)) != 0)
+            return readFailed(chunk, chunk.sourceOffset);
+        if (checksum64(data, chunk.length) == from.chunkChecksum)
+            return outcome(MoveOutcome::Status::Completed, QString());
+        if (from.dataLost)
+            return outcome(MoveOutcome::Status::Refused,
+                           journal->damageMessage(
+                               QStringLiteral("its copy of the %1 at byte %2 is damaged, and "
+                                              "neither that data's source nor its destination "
+                                              "holds it")
+                                   .arg(formatSize(chunk.length))
+                                   .arg(chunk.sourceOffset)),
+                           journalPath);
+        return outcome(MoveOutcome::Status::Refused,
+                       neitherHolds(chunk, request.devicePath, journalPath), journalPath);
+    };
+    auto apply = [&](const Replay &replay) -> MoveOutcome {
+        const MoveChunk &chunk = plan.chunks[replay.index];
+        // A destination found finished may still be in the page cache after a kill.
+        if ((replay.write &&
+             (code = device->writeAt(MoveJournal::dataOf(*replay.holder), chunk.length,
+                                     chunk.destinationOffset)) != 0) ||
             (code = device->sync()) != 0)
             return outcome(MoveOutcome::Status::IoError,
                            destinationUnwritable(chunk.length, chunk.destinationOffset,
                                                  request.devicePath, code, again),
                            journalPath);
-        if ((code = journal->storeChunkChecksum(index, checksum)) != 0)
+        if ((code = journal->storeChunkChecksum(replay.index, replay.checksum)) != 0)
             return outcome(MoveOutcome::Status::IoError,
                            journalUnwritable(journalPath, code, again), journalPath);
         return outcome(MoveOutcome::Status::Completed, QString());
     };
 
     const std::size_t index = record.sequence;
+    std::vector<Replay> replays(1);
+    AlignedBuffer other;
     if (record.doneBefore < record.sequence) {
-        AlignedBuffer other = journal->makeRecordBuffer();
+        other = journal->makeRecordBuffer();
         if (other.isNull())
             return outcome(MoveOutcome::Status::IoError,
                            noMemoryForResume(plan.largestChunk, again), journalPath);
@@ -252,14 +291,18 @@ MoveOutcome DataMover::resume(const QString &journalPath, const QString &deviceP
             return outcome(MoveOutcome::Status::IoError,
                            journalUnreadable(journalPath, code, again), journalPath);
         if (previous.valid && previous.sequence + 1 == record.sequence) {
-            const MoveOutcome result = replay(index - 1, previous, other, true);
+            const MoveOutcome result = prepare(index - 1, previous, other, true, &replays[0]);
             if (!result.ok())
                 return result;
+            replays.emplace_back();
         }
     }
-    const MoveOutcome result = replay(index, record, buffer, false);
-    if (!result.ok())
+    if (const MoveOutcome result = prepare(index, record, buffer, false, &replays.back());
+        !result.ok())
         return result;
+    for (const Replay &replay : replays)
+        if (const MoveOutcome result = apply(replay); !result.ok())
+            return result;
     return execute(*device, *journal, plan, buffer, index + 1);
 }
 

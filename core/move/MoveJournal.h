@@ -32,6 +32,16 @@ struct JournalRecordHeader; // the fixed part of a record on disk (MoveJournal.c
 // Because each record goes to the other slot than the last, a torn write of a record still leaves
 // the previous one intact: a crash can lose at most the steps since the previous record, which are
 // redone from their intact sources.
+//
+// Protection against the journal's own corruption (format 4): the header's JSON has a checksum
+// and its padding must be zero; each record header has a checksum, and also the checksum of the
+// table entries it vouches for (every chunk before it, or before its window's end), which are
+// durable before the record is written; a record's data has the chunk's checksum. A record slot
+// is either all zero (never written) or a whole valid header: a torn write leaves one or the
+// other, as the 80-byte header lies in one sector, so anything else is damage and resume refuses
+// before its first write. A record whose data does not match (a torn write, or damage) is used
+// without its data: the chunk is then taken from its destination or source, whichever matches
+// the checksum in the record header, or resume refuses.
 class MoveJournal
 {
 public:
@@ -53,6 +63,10 @@ public:
         std::uint64_t doneBefore = 0;
         // A window record: chunks sequence..scanEnd-1 are checked against the table. 0 if not.
         std::uint64_t scanEnd = 0;
+        // hasData, but the data does not match chunkChecksum (a torn write, or damage): the
+        // chunk must come from where its checksum is found on the device.
+        bool dataLost = false;
+        std::uint64_t tableChecksum = 0; // of the entries the record vouches for
     };
 
     // Creates a new journal; fails if one already exists at `path` (an unfinished move).
@@ -98,10 +112,16 @@ public:
     // Writes a window record for chunks first..end-1, whose checksums must have been set, then
     // syncs. Returns 0 or an errno value.
     int writeWindowRecord(std::uint64_t first, std::uint64_t end, const AlignedBuffer &buffer);
-    // The newest record whose checksums hold, with its data loaded into `buffer`.
-    Record latestRecord(const AlignedBuffer &buffer, int *error);
+    // The newest record, with its data loaded into `buffer` (or dataLost). Before returning it,
+    // checks both record slots and the table entries the record vouches for: when anything is
+    // damaged, `damage` says what (and the record is not valid).
+    Record latestRecord(const AlignedBuffer &buffer, int *error, QString *damage);
     // After latestRecord(): the record in the other slot, with its data, if it is valid.
     Record previousRecord(const AlignedBuffer &buffer, int *error);
+
+    // The message for a journal that cannot be trusted: `what` is wrong with it; the rest says
+    // that nothing was written and what the journal still tells about the interrupted move.
+    QString damageMessage(const QString &what) const;
 
     std::uint64_t chunkChecksum(std::uint64_t index) const;
     // Records a chunk's checksum on its own (when resume replays a chunk), synced.
@@ -119,8 +139,16 @@ private:
     // Completes `header` (magic, move, checksum) and writes it, with its data from `buffer`, to
     // the slot after the newest record; then syncs.
     int writeSlot(JournalRecordHeader &header, const AlignedBuffer &buffer);
-    Record readSlot(int slot, const AlignedBuffer &buffer, bool withData, int *error);
+    // A slot never written is not valid and leaves `damage` empty; a damaged one sets it.
+    Record readSlot(int slot, const AlignedBuffer &buffer, bool withData, int *error,
+                    QString *damage = nullptr);
     int readTable();
+    // The checksum of table entries [0, entries), chained entry by entry so that records, which
+    // vouch for ever more entries, extend it instead of recomputing it.
+    std::uint64_t tablePrefixChecksum(std::uint64_t entries);
+    void tableChanged(std::uint64_t first);
+    // The entries a record vouches for: every chunk before it, before its window's end, or all.
+    std::uint64_t entriesVouchedFor(std::uint64_t sequence, std::uint64_t scanEnd) const;
 
     QString m_path;
     std::unique_ptr<BlockIo> m_io;
@@ -133,8 +161,10 @@ private:
     std::uint64_t m_headerSize = 0;
     std::uint64_t m_tableSize = 0;
     AlignedBuffer m_table;
-    bool m_tablePending = false; // table entries written since the last sync
-    int m_nextSlot = 0;          // where the next record goes: never over the newest one
+    bool m_tablePending = false;       // table entries written since the last sync
+    int m_nextSlot = 0;                // where the next record goes: never over the newest one
+    std::uint64_t m_prefixEntries = 0; // tablePrefixChecksum()'s cache
+    std::uint64_t m_prefixChecksum = 0;
 };
 
 } // namespace partwise::move

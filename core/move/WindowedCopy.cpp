@@ -15,6 +15,7 @@
 #include "MoveMessages.h"
 #include "MovePlan.h"
 #include "ReadAheadGuard.h"
+#include "ResumeMessages.h"
 
 #include <algorithm>
 #include <future>
@@ -233,6 +234,23 @@ MoveOutcome DataMover::resumeWindow(BlockIo &device, MoveJournal &journal, const
         if (checksum64(data, chunk.length) != journal.chunkChecksum(index))
             unfinished.push_back(index);
     }
+    // Every source to copy again is checked before the first write, so a resume that cannot
+    // finish stops with the disk as it found it.
+    auto readSource = [&](std::size_t index, bool *matches) {
+        const MoveChunk &chunk = plan.chunks[index];
+        const int code = device.readAt(data, chunk.length, chunk.sourceOffset);
+        *matches = code == 0 && checksum64(data, chunk.length) == journal.chunkChecksum(index);
+        return code;
+    };
+    for (const std::size_t index : unfinished) {
+        const MoveChunk &chunk = plan.chunks[index];
+        bool matches = false;
+        if (const int code = readSource(index, &matches))
+            return readFailed(chunk, chunk.sourceOffset, code);
+        if (!matches)
+            return stoppedPartWay(MoveOutcome::Status::Refused,
+                                  neitherHolds(chunk, device.path(), journalPath), journalPath);
+    }
     // After a kill (not a power cut) the finished ones may still be in the page cache; they
     // must be durable before any source of theirs is overwritten.
     if (!unfinished.empty()) {
@@ -245,20 +263,13 @@ MoveOutcome DataMover::resumeWindow(BlockIo &device, MoveJournal &journal, const
     }
     for (const std::size_t index : unfinished) {
         const MoveChunk &chunk = plan.chunks[index];
-        if (const int code = device.readAt(data, chunk.length, chunk.sourceOffset))
+        bool matches = false;
+        if (const int code = readSource(index, &matches))
             return readFailed(chunk, chunk.sourceOffset, code);
-        if (checksum64(data, chunk.length) != journal.chunkChecksum(index))
-            return stoppedPartWay(
-                MoveOutcome::Status::VerifyFailed,
-                QStringLiteral("Neither the source (byte %1) nor the destination (byte %2) of "
-                               "%3 on %4 holds the data the move journal %5 recorded: the disk "
-                               "was changed outside the move, or is failing. Nothing more was "
-                               "written; copy what you can from it before writing anything "
-                               "else.")
-                    .arg(chunk.sourceOffset)
-                    .arg(chunk.destinationOffset)
-                    .arg(formatSize(chunk.length), device.path(), journalPath),
-                journalPath);
+        if (!matches) // changed since it was checked: something else writes to the disk
+            return stoppedPartWay(MoveOutcome::Status::VerifyFailed,
+                                  neitherHolds(chunk, device.path(), journalPath, false),
+                                  journalPath);
         int code = device.writeAt(data, chunk.length, chunk.destinationOffset);
         if (code == 0)
             code = device.sync();
