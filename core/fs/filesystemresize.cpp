@@ -1,6 +1,9 @@
 #include "fs/filesystemresize.h"
 
 #include "device/loopattachment.h"
+#include "fs/btrfsresize.h"
+#include "fs/f2fsresize.h"
+#include "fs/fatresize.h"
 
 namespace {
 
@@ -8,6 +11,12 @@ bool isExt(const QString &fs)
 {
     return fs == QLatin1String("ext2") || fs == QLatin1String("ext3") ||
            fs == QLatin1String("ext4");
+}
+
+bool isFat(const QString &fs)
+{
+    return fs == QLatin1String("vfat") || fs == QLatin1String("fat16") ||
+           fs == QLatin1String("fat32");
 }
 
 ToolResult done(const QString &note)
@@ -67,18 +76,27 @@ bool canGrowUnmounted(const QString &fs)
     return canShrinkUnmounted(fs);
 }
 
+bool filesystemCanShrink(const QString &fs)
+{
+    return canShrinkUnmounted(fs) || isFat(fs) || fs == QLatin1String("btrfs") ||
+           fs == QLatin1String("f2fs");
+}
+
 ToolResult resizeFilesystem(const FilesystemLocation &where, qint64 partitionBytes,
                             const QString &fs, qint64 newBytes)
 {
     if (fs.isEmpty() || fs == QLatin1String("swap"))
         return done(QStringLiteral("nothing to resize"));
+    if (isFat(fs))
+        return resizeFatFilesystem(where, partitionBytes, newBytes);
+    if (fs == QLatin1String("btrfs"))
+        return resizeBtrfsFilesystem(where, partitionBytes, newBytes);
+    if (fs == QLatin1String("f2fs"))
+        return resizeF2fsFilesystem(where, partitionBytes, newBytes);
     if (!isExt(fs) && fs != QLatin1String("ntfs")) {
         if (fs == QLatin1String("xfs"))
             return refuse(
                 QStringLiteral("XFS cannot shrink, and grows only while mounted (xfs_growfs)."));
-        if (fs == QLatin1String("btrfs"))
-            return refuse(
-                QStringLiteral("btrfs resizes only while mounted (btrfs filesystem resize)."));
         return refuse(QStringLiteral("Partwise cannot resize %1 filesystems.").arg(fs));
     }
     // Inside an image the tools get a loop device over the partition: resize2fs truncates a

@@ -4,15 +4,25 @@
 #include "fs/toolrunner.h"
 
 // Changing a filesystem's size with its own tool, before a partition shrinks or after it grows.
-// ext2/3/4 work at an offset inside an image (e2fsprogs' "file?offset=N"); NTFS needs a device
-// node (the partition, or a loop device over the image, which needs root). XFS cannot shrink,
-// and XFS and btrfs grow only while mounted: those get a message saying what to do instead.
+// ext2/3/4 and NTFS go through resize2fs and ntfsresize on a device node (the partition, or a
+// loop device over the image, which needs root). FAT16/FAT32 go through libparted's resizer
+// (fatresize.h), btrfs through a short private mount (btrfsresize.h), F2FS through resize.f2fs
+// (f2fsresize.h); these three are checked read-only by their own tool first and refused
+// untouched when damaged. XFS cannot shrink at all.
 
-// Whether `filesystem` can be shrunk / grown by Partwise while unmounted.
+// Whether `filesystem` can be shrunk / grown by Partwise while unmounted: ext2/3/4 and NTFS, as
+// before FAT, btrfs and F2FS could shrink. Their callers (resize dialog, apply) let a user pick
+// any size and grow too; widening them is for those callers to decide.
 bool canShrinkUnmounted(const QString &filesystem);
 bool canGrowUnmounted(const QString &filesystem);
 
+// Whether resizeFilesystem can shrink `filesystem` (libblkid's name) by the few MiB a
+// realignment needs: ext2/3/4, ntfs, vfat (FAT16/FAT32; FAT12 is refused when met), btrfs
+// (needs root), f2fs, swap (recreated by the caller) and "" (unformatted).
+bool filesystemCanShrink(const QString &filesystem);
+
 // Resizes the filesystem at `where` (currently inside a partition of `partitionBytes`) to
-// `newBytes`. Swap and unformatted space need nothing and succeed.
+// `newBytes`. Swap and unformatted space need nothing and succeed. A missing tool gives an error
+// naming its Debian package.
 ToolResult resizeFilesystem(const FilesystemLocation &where, qint64 partitionBytes,
                             const QString &filesystem, qint64 newBytes);
