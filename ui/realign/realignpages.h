@@ -17,6 +17,7 @@ class QProgressBar;
 class QPushButton;
 class QRadioButton;
 class QTreeWidget;
+class RealignWayChooser;
 class RealignWizard;
 
 // A small disk map that only shows: no selection, no focus. It owns its model.
@@ -84,6 +85,8 @@ private:
 };
 
 // Page 3: the plan and what it needs. Commit page: its button starts the realignment.
+// Where a partition can be given room in more than one way, the page offers them (cheapest
+// checked); a pick plans again on the wizard's worker and the page shows the new plan.
 class RealignPlanPage : public QWizardPage
 {
     Q_OBJECT
@@ -98,17 +101,24 @@ public:
     QStringList busy() const { return m_busy; }
     QTreeWidget *moveTable() const { return m_moves; }
     QCheckBox *backupConfirmation() const { return m_backup; }
+    RealignWayChooser *wayChooser() const { return m_ways; }
+    // The ways picked on this page since it was entered from the choose page.
+    QMap<int, RealignWay> pickedWays() const { return m_picked; }
 
 signals:
     void planReady();
 
 private:
     void startPlanning();
+    void planAgain(int number, RealignWay way);
+    void requestPlan();
+    void fillMoves(const RealignPlan &plan, qint64 sectorSize);
     void showParts();
     void onPrepared(const PreparedRealign &prepared, const QStringList &busy);
 
     RealignWizard *m_wizard;
     QLabel *m_status = nullptr;
+    RealignWayChooser *m_ways = nullptr;
     QTreeWidget *m_moves = nullptr;
     QLabel *m_summary = nullptr;
     QLabel *m_stays = nullptr;
@@ -120,6 +130,7 @@ private:
     QCheckBox *m_backup = nullptr;
     PreparedRealign m_prepared;
     QStringList m_busy;
+    QMap<int, RealignWay> m_picked;
     bool m_ready = false;
     bool m_planAgain = false; // the worker was busy with an older plan
 };

@@ -5,6 +5,8 @@
 #include <QCoreApplication>
 #include <QLabel>
 
+#include <algorithm>
+
 namespace realigntext {
 
 QLabel *wrappingLabel(const QString &text)
@@ -35,6 +37,37 @@ QString partitionTitle(int number, const QString &filesystem, const QString &lab
 QString grainName(qint64 bytes)
 {
     return humanSize(bytes);
+}
+
+QString moveTitle(const PartitionMove &move)
+{
+    return move.tableOnly()
+               ? QCoreApplication::translate("RealignWizard", "Partition %1 (extended)")
+                     .arg(move.number)
+               : partitionTitle(move.number, move.filesystem, move.label);
+}
+
+QString tableOnlyText(const PartitionMove &move)
+{
+    // The planner widens a shifting container over both places first and narrows it last: the
+    // first step takes the logical partitions' new places in, the last one is the real move.
+    const bool widens = move.newStart <= move.oldStart && move.newEnd >= move.oldEnd &&
+                        move.newLength() > move.oldLength();
+    return widens ? QCoreApplication::translate("RealignWizard",
+                                                "extended partition %1: widened in the table, so "
+                                                "its logical partitions can move")
+                        .arg(move.number)
+                  : QCoreApplication::translate("RealignWizard",
+                                                "extended partition %1: moved in the table with "
+                                                "its logical partitions")
+                        .arg(move.number);
+}
+
+qint64 bytesCopied(const RealignPlan &plan, const PartitionMove &move, qint64 sectorSize)
+{
+    const qint64 whole = move.bytesToMove(sectorSize);
+    const qint64 used = plan.bytesInUse.value(move.number, -1);
+    return used >= 0 ? std::min(whole, used) : whole;
 }
 
 AlignmentPolicy withGrain(AlignmentPolicy policy, qint64 grain)

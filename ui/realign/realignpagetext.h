@@ -2,6 +2,7 @@
 
 // Small pieces the realignment wizard's pages share: texts and label factories.
 #include "align/alignmentpolicy.h"
+#include "align/realignplan.h"
 
 #include <QString>
 
@@ -17,6 +18,12 @@ QLabel *wrappingLabel(const QString &text = QString());
 QString filesystemText(const QString &filesystem);
 QString partitionTitle(int number, const QString &filesystem, const QString &label);
 QString grainName(qint64 bytes);
+// "Partition 2 (ext4 “home”)", or "Partition 2 (extended)" for a container's step.
+QString moveTitle(const PartitionMove &move);
+// What a table-only step of an extended partition does (it copies nothing).
+QString tableOnlyText(const PartitionMove &move);
+// What a move copies: the filesystem's used blocks where the plan knows them, else all of it.
+qint64 bytesCopied(const RealignPlan &plan, const PartitionMove &move, qint64 sectorSize);
 AlignmentPolicy withGrain(AlignmentPolicy policy, qint64 grain);
 
 } // namespace realigntext

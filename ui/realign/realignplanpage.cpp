@@ -8,6 +8,7 @@
 #include "ops/tablebackup.h"
 #include "partitionmodel.h"
 #include "realign/realignpagetext.h"
+#include "realign/realignwaychooser.h"
 #include "realign/realignwizard.h"
 #include "realign/realignworker.h"
 #include "report/humansize.h"
@@ -54,6 +55,9 @@ RealignPlanPage::RealignPlanPage(RealignWizard *wizard) : m_wizard(wizard)
     setCommitPage(true);
     setButtonText(QWizard::CommitButton, tr("&Realign"));
     auto *layout = new QVBoxLayout(this);
+    // The ways come first: the status line below them introduces the table their pick makes.
+    m_ways = new RealignWayChooser;
+    layout->addWidget(m_ways);
     m_status = wrappingLabel();
     m_status->setObjectName(QStringLiteral("planStatus"));
     layout->addWidget(m_status);
@@ -101,10 +105,14 @@ RealignPlanPage::RealignPlanPage(RealignWizard *wizard) : m_wizard(wizard)
     connect(m_backup, &QCheckBox::toggled, this, &RealignPlanPage::completeChanged);
     connect(m_recheck, &QPushButton::clicked, this, &RealignPlanPage::startPlanning);
     connect(m_wizard->worker(), &RealignWorker::prepared, this, &RealignPlanPage::onPrepared);
+    connect(m_ways, &RealignWayChooser::wayPicked, this, &RealignPlanPage::planAgain);
 }
 
 void RealignPlanPage::initializePage()
 {
+    // Entered from the choose page: other partitions or another grain may offer other ways,
+    // so the planner's cheapest pick comes first again.
+    m_picked.clear();
     startPlanning();
 }
 
@@ -128,10 +136,30 @@ void RealignPlanPage::startPlanning()
                      ? defaultBackupRoot()
                      : m_wizard->setup().options.backupRoot));
     emit completeChanged();
+    requestPlan();
+}
+
+void RealignPlanPage::planAgain(int number, RealignWay way)
+{
+    m_picked.insert(number, way);
+    // The old plan stays in view, greyed, until the new one is in: the page does not jump, and
+    // Realign waits for the plan that matches the pick.
+    m_ready = false;
+    m_ways->setEnabled(false);
+    m_moves->setEnabled(false);
+    m_status->setStyleSheet(QString());
+    m_status->setText(tr("Planning again with the way you picked…"));
+    emit completeChanged();
+    requestPlan();
+}
+
+void RealignPlanPage::requestPlan()
+{
     if (m_wizard->worker()->isBusy()) {
         m_planAgain = true; // an older plan is still being made; plan again when it is in
         return;
     }
+    // The wizard's request carries pickedWays().
     m_wizard->worker()->prepare(m_wizard->setup().target, m_wizard->runOptions(),
                                 m_wizard->request());
 }
@@ -140,16 +168,25 @@ void RealignPlanPage::onPrepared(const PreparedRealign &prepared, const QStringL
 {
     if (m_planAgain) {
         m_planAgain = false;
-        m_wizard->worker()->prepare(m_wizard->setup().target, m_wizard->runOptions(),
-                                    m_wizard->request());
+        requestPlan();
         return;
     }
     m_prepared = prepared;
     m_busy = busy;
     m_ready = true;
+    // A re-plan left the last plan's outputs in place: start from a clean page.
+    m_moves->clear();
+    m_summary->clear();
+    m_stays->clear();
+    m_busyLabel->clear();
+    m_journalWarning->clear();
+    m_recheck->setVisible(false);
+    m_ways->setEnabled(true);
+    m_moves->setEnabled(true);
     if (!prepared.ok) {
         m_status->setText(tr("Cannot plan the realignment: %1").arg(prepared.error));
         m_status->setStyleSheet(AlignmentStyle::errorStyleSheet(palette()));
+        m_ways->setChoices({});
         showParts();
         emit completeChanged();
         emit planReady();
@@ -164,37 +201,20 @@ void RealignPlanPage::onPrepared(const PreparedRealign &prepared, const QStringL
                "data is. Choose a folder for move journals on another disk in Preferences (a USB "
                "stick will do), or keep the computer on mains power.")
                 .arg(prepared.journal.filesystem));
+    // Partitions, not steps: an extended partition takes two steps in the table.
+    QList<int> moving;
+    for (const PartitionMove &m : plan.moves)
+        if (!moving.contains(m.number))
+            moving << m.number;
     m_status->setText(
-        plan.moves.isEmpty() ? tr("Nothing can be moved: see why below.")
-        : plan.moves.size() == 1
+        moving.isEmpty() ? tr("Nothing can be moved: see why below.")
+        : moving.size() == 1
             ? tr("1 partition moves to the %1 grain:").arg(grainName(plan.geometry.grainBytes))
             : tr("%1 partitions move to the %2 grain, in this order:")
-                  .arg(plan.moves.size())
+                  .arg(moving.size())
                   .arg(grainName(plan.geometry.grainBytes)));
-    for (const PartitionMove &m : plan.moves) {
-        auto *item = new QTreeWidgetItem(m_moves);
-        item->setText(PlanPartition, partitionTitle(m.number, m.filesystem, m.label));
-        item->setData(PlanPartition, Qt::UserRole, m.number);
-        item->setText(PlanOldStart, QString::number(m.oldStart));
-        item->setText(PlanOldEnd, QString::number(m.oldEnd));
-        item->setText(PlanNewStart, QString::number(m.newStart));
-        item->setText(PlanNewEnd, QString::number(m.newEnd));
-        item->setText(PlanBytes, humanSize(m.bytesToMove(ss)));
-        for (int c = PlanOldStart; c <= PlanBytes; ++c)
-            item->setTextAlignment(c, Qt::AlignRight | Qt::AlignVCenter);
-        QStringList notes;
-        if (m.recreateSwap)
-            notes << tr("swap: recreated with the same UUID and label, nothing copied");
-        if (m.shrinkSectors > 0)
-            notes << (m.shrinkSectors == 1
-                          ? tr("the filesystem is first shrunk by 1 sector to fit")
-                          : tr("the filesystem is first shrunk by %1 sectors to fit")
-                                .arg(m.shrinkSectors));
-        notes << (m.newStart > m.oldStart
-                      ? tr("moves up %1").arg(humanSize((m.newStart - m.oldStart) * ss))
-                      : tr("moves down %1").arg(humanSize((m.oldStart - m.newStart) * ss)));
-        item->setText(PlanNote, notes.join(QStringLiteral("; ")));
-    }
+    m_ways->setChoices(plan.choices);
+    fillMoves(plan, ss);
     if (!plan.moves.isEmpty())
         m_summary->setText(tr("%1 to move in all; it takes roughly %2 at 100 MiB/s (the drive "
                               "decides: a USB stick is slower, an SSD faster).")
@@ -212,7 +232,11 @@ void RealignPlanPage::onPrepared(const PreparedRealign &prepared, const QStringL
     for (const PartitionMove &m : plan.moves)
         accounted << m.number;
     for (const RealignSkip &skip : plan.skipped) {
-        stays << tr("Partition %1 stays where it is: %2.").arg(skip.number).arg(skip.reason);
+        // The planner's reasons may be whole sentences already: one full stop, not two.
+        QString reason = skip.reason;
+        while (reason.endsWith(QLatin1Char('.')))
+            reason.chop(1);
+        stays << tr("Partition %1 stays where it is: %2.").arg(skip.number).arg(reason);
         accounted << skip.number;
     }
     for (const PartitionInfo &p : prepared.layout.partitions()) {
@@ -252,12 +276,61 @@ void RealignPlanPage::onPrepared(const PreparedRealign &prepared, const QStringL
     emit planReady();
 }
 
+void RealignPlanPage::fillMoves(const RealignPlan &plan, qint64 ss)
+{
+    // Which partition each neighbour makes room for, from the ways the plan took.
+    QMap<int, int> roomFor;
+    for (const RealignChoice &c : plan.choices) {
+        if (c.chosen < 0 || c.chosen >= c.options.size())
+            continue;
+        for (const PartitionMove &m : c.options.at(c.chosen).moves)
+            if (m.number != c.number && !roomFor.contains(m.number))
+                roomFor.insert(m.number, c.number);
+    }
+    for (const PartitionMove &m : plan.moves) {
+        auto *item = new QTreeWidgetItem(m_moves);
+        item->setText(PlanPartition, moveTitle(m));
+        item->setData(PlanPartition, Qt::UserRole, m.number);
+        item->setText(PlanOldStart, QString::number(m.oldStart));
+        item->setText(PlanOldEnd, QString::number(m.oldEnd));
+        item->setText(PlanNewStart, QString::number(m.newStart));
+        item->setText(PlanNewEnd, QString::number(m.newEnd));
+        for (int c = PlanOldStart; c <= PlanBytes; ++c)
+            item->setTextAlignment(c, Qt::AlignRight | Qt::AlignVCenter);
+        if (m.tableOnly()) {
+            // A container holds no data: "0 B" would read as an empty partition.
+            item->setText(PlanBytes, tr("table only"));
+            item->setText(PlanNote, tableOnlyText(m));
+            continue;
+        }
+        const qint64 copied = bytesCopied(plan, m, ss);
+        item->setText(PlanBytes, humanSize(copied));
+        if (copied < m.bytesToMove(ss))
+            item->setToolTip(
+                PlanBytes,
+                tr("The blocks its filesystem uses, of %1").arg(humanSize(m.bytesToMove(ss))));
+        QStringList notes;
+        if (roomFor.contains(m.number))
+            notes << tr("makes room for partition %1").arg(roomFor.value(m.number));
+        if (m.recreateSwap)
+            notes << tr("swap: recreated with the same UUID and label, nothing copied");
+        notes << (m.newStart > m.oldStart
+                      ? tr("moves up %1").arg(humanSize((m.newStart - m.oldStart) * ss))
+                      : tr("moves down %1").arg(humanSize((m.oldStart - m.newStart) * ss)));
+        if (m.shrinkSectors > 0)
+            notes << tr("shrunk by %1 first").arg(humanSize(m.shrinkSectors * ss));
+        item->setText(PlanNote, notes.join(QStringLiteral("; ")));
+        item->setToolTip(PlanNote, item->text(PlanNote)); // the column may cut it short
+    }
+}
+
 void RealignPlanPage::showParts()
 {
     // Only what has something to say: no empty table or blank lines while planning, and
     // nothing to prepare for when nothing will move.
     const bool moves = m_ready && m_prepared.ok && !m_prepared.plan.moves.isEmpty();
     m_moves->setVisible(moves);
+    m_ways->setVisible(moves && m_ways->hasChoices());
     m_summary->setVisible(!m_summary->text().isEmpty());
     m_stays->setVisible(!m_stays->text().isEmpty());
     m_busyLabel->setVisible(!m_busyLabel->text().isEmpty());

@@ -100,14 +100,15 @@ void RealignRunPage::buildRows(const QList<PartitionMove> &moves, qint64 sectorS
         const PartitionMove &m = moves.at(i);
         Row row;
         row.move = m;
-        row.name = new QLabel(partitionTitle(m.number, m.filesystem, m.label));
+        row.name = new QLabel(moveTitle(m));
         row.bar = new QProgressBar;
         row.bar->setObjectName(QStringLiteral("moveProgress%1").arg(i));
         row.bar->setRange(0, kBarSteps);
         row.bar->setValue(0);
         row.bar->setAccessibleName(row.name->text());
-        row.detail =
-            new QLabel(m.recreateSwap ? tr("nothing to copy: swap is recreated") : tr("waiting"));
+        row.detail = new QLabel(m.tableOnly()    ? tableOnlyText(m)
+                                : m.recreateSwap ? tr("nothing to copy: swap is recreated")
+                                                 : tr("waiting"));
         row.detail->setObjectName(QStringLiteral("moveDetail%1").arg(i));
         row.detail->setMinimumWidth(row.detail->fontMetrics().horizontalAdvance(
             QStringLiteral("000.0 MiB of 000.0 MiB · 000.0 MiB/s · 00 min 00 s left")));
@@ -208,7 +209,9 @@ void RealignRunPage::onFinished(const RealignResult &result, const DiskLayout &b
 {
     m_running = false;
     m_finished = true;
-    cancelButton()->setEnabled(true); // now it closes the wizard
+    // Nothing is left to cancel: the disk has been written to, and Cancel would read as "undo".
+    // Next shows the outcome, whose page offers Finish only.
+    cancelButton()->setEnabled(false);
     m_hint->setVisible(false);
     m_before = before;
     m_after = after;

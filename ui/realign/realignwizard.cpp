@@ -53,6 +53,7 @@ RealignRequest RealignWizard::request() const
     RealignRequest request;
     request.partitions = m_choose->checkedPartitions();
     request.includeSectorAligned = true; // the chosen partitions are exactly what is moved
+    request.ways = m_plan->pickedWays(); // empty until a way is picked: the cheapest is taken
     return request;
 }
 

@@ -1,0 +1,63 @@
+#pragma once
+
+#include "align/realignplan.h"
+
+#include <QGroupBox>
+#include <QList>
+
+class QAbstractButton;
+class QButtonGroup;
+class QLabel;
+class QRadioButton;
+class QVBoxLayout;
+
+// The plan page's choice of ways: for every partition the planner found more than one way to
+// give room on the grain (move a neighbour, shrink the filesystem, ...), one radio button per
+// way with what it costs underneath, the plan's own pick checked. A click is reported through
+// wayPicked() and nothing else: the page plans again and hands the new choices back, so what is
+// checked is always what the plan on screen does.
+class RealignWayChooser : public QGroupBox
+{
+    Q_OBJECT
+
+public:
+    explicit RealignWayChooser(QWidget *parent = nullptr);
+
+    // Shows the choices with more than one option (hidden when there is none). When the same
+    // partitions are offered the same ways as before, the buttons stay and only their texts and
+    // checks change, so keyboard focus survives a re-plan.
+    void setChoices(const QList<RealignChoice> &choices);
+    bool hasChoices() const { return !m_blocks.isEmpty(); }
+
+    QList<int> partitions() const; // the partitions offered a choice, in the plan's order
+    QList<RealignWay> ways(int number) const;
+    int checkedIndex(int number) const; // -1: none offered
+    QAbstractButton *button(int number, RealignWay way) const;
+    QString costText(int number, RealignWay way) const;
+
+    // What a way does for partition `number` and what it costs, for a person ("Move partition 2
+    // after it up, then move it up" / "Copies 12 MiB; partition 2 moves too").
+    static QString wayText(const RealignOption &option, int number);
+    static QString costText(const RealignOption &option, int number);
+
+signals:
+    void wayPicked(int number, RealignWay way);
+
+private:
+    struct Block
+    {
+        int number = 0;
+        QList<RealignWay> ways;
+        QWidget *host = nullptr;
+        QLabel *title = nullptr;
+        QButtonGroup *group = nullptr;
+        QList<QRadioButton *> radios;
+        QList<QLabel *> costs;
+    };
+    void rebuild(const QList<RealignChoice> &choices);
+    const Block *block(int number) const;
+
+    QVBoxLayout *m_layout = nullptr;
+    QLabel *m_intro = nullptr;
+    QList<Block> m_blocks;
+};
