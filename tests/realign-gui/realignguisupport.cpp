@@ -93,6 +93,44 @@ bool buildDisk(const QString &folder, const QString &name, const DiskShape &shap
     return true;
 }
 
+bool formatExt4(const QString &image, qint64 startSector, qint64 sectors, const QString &label,
+                QString *error)
+{
+    const pwtest::ToolResult r =
+        runTool(QStringLiteral("mkfs.ext4"),
+                {QStringLiteral("-F"), QStringLiteral("-q"), QStringLiteral("-L"), label,
+                 QStringLiteral("-E"), QStringLiteral("offset=%1").arg(startSector * kSector),
+                 image, QStringLiteral("%1k").arg(sectors * kSector / 1024)});
+    if (!r.ok())
+        *error = r.describe();
+    return r.ok();
+}
+
+bool placeFilesystem(const QString &image, qint64 startSector, qint64 sectors, const QString &mkfs,
+                     const QStringList &args, QString *error)
+{
+    const QString scratch = image + QStringLiteral(".fs");
+    QFile fs(scratch);
+    if (!fs.open(QIODevice::ReadWrite | QIODevice::Truncate) || !fs.resize(sectors * kSector)) {
+        *error = fs.errorString();
+        return false;
+    }
+    fs.close();
+    const pwtest::ToolResult r = runTool(mkfs, args + QStringList{scratch});
+    if (!r.ok()) {
+        *error = r.describe();
+        return false;
+    }
+    QFile disk(image);
+    if (!fs.open(QIODevice::ReadOnly) || !disk.open(QIODevice::ReadWrite) ||
+        !disk.seek(startSector * kSector) || disk.write(fs.readAll()) != sectors * kSector) {
+        *error = fs.errorString() + QLatin1Char(' ') + disk.errorString();
+        return false;
+    }
+    fs.remove();
+    return true;
+}
+
 QString fsAt(const QString &image, qint64 startSector)
 {
     return QStringLiteral("%1?offset=%2").arg(image).arg(startSector * kSector);

@@ -45,6 +45,15 @@ struct DiskShape
 bool buildDisk(const QString &folder, const QString &name, const DiskShape &shape, TestDisk *disk,
                QString *error);
 
+// Makes an empty ext4 of `sectors` at `startSector` of the image (a second partition).
+bool formatExt4(const QString &image, qint64 startSector, qint64 sectors, const QString &label,
+                QString *error);
+
+// Makes a filesystem whose mkfs cannot write at an offset (exFAT): `mkfs args FILE` on a scratch
+// file of `sectors`, then copied into the image at `startSector`.
+bool placeFilesystem(const QString &image, qint64 startSector, qint64 sectors, const QString &mkfs,
+                     const QStringList &args, QString *error);
+
 // The ext4 at `startSector` of the image, as e2fsprogs name it.
 QString fsAt(const QString &image, qint64 startSector);
 

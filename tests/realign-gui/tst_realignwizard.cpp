@@ -484,8 +484,9 @@ void RealignWizardTest::mountedPartitionIsNamedAndBlocksTheRun()
     QVERIFY(QTest::qWaitFor([&] { return w.realign->wizard() == nullptr; }, 5000));
 }
 
-// A FAT partition at 63 with its neighbour right behind it: nowhere to go, and FAT cannot be
-// shrunk by Partwise. The plan says so and offers nothing to run.
+// An exFAT partition at 63 with its neighbour right behind it, and the neighbour reaching the
+// end of the disk: nowhere to go, no free space to shift the neighbour into, and exFAT cannot
+// be shrunk (it has no resize tool). The plan says so and offers nothing to run.
 void RealignWizardTest::noRoomIsExplained()
 {
     const QString image = m_dir.filePath(QStringLiteral("tight.img"));
@@ -495,13 +496,12 @@ void RealignWizardTest::noRoomIsExplained()
     }
     const pwtest::ToolResult table =
         runTool(QStringLiteral("sfdisk"), {image},
-                "label: dos\nstart=63, size=20417, type=c\nstart=20480, size=20480, type=83\n");
+                "label: dos\nstart=63, size=20417, type=7\nstart=20480, size=45056, type=83\n");
     QVERIFY2(table.ok(), qPrintable(table.describe()));
-    const pwtest::ToolResult fat = runTool(
-        QStringLiteral("mkfs.vfat"), {QStringLiteral("--offset=63"), QStringLiteral("-n"),
-                                      QStringLiteral("PWTIGHT"), image, QStringLiteral("10208")});
-    if (!fat.ok())
-        QSKIP(qPrintable(fat.describe()));
+    QString error;
+    if (!placeFilesystem(image, 63, 20417, QStringLiteral("mkfs.exfat"),
+                         {QStringLiteral("-L"), QStringLiteral("PWTIGHT")}, &error))
+        QSKIP(qPrintable(error));
     const SfdiskTable before = SfdiskTable::read(image);
     QVERIFY(before.ok && before.find(1) && before.find(2));
     QCOMPARE(before.find(1)->end() + 1, before.find(2)->start); // adjacent

@@ -1,0 +1,184 @@
+// The plan page's ways to make room, driven as a person would: a misaligned ext4 at sector 63
+// with an aligned ext4 right behind it and free space at the end can be realigned by shrinking
+// it or by shifting its neighbour up. The page offers both, the cheapest checked; picking the
+// other plans again and the neighbour moves; after the run only Finish is offered. Every
+// expectation on the disk comes from sfdisk, e2fsck and debugfs, or from DESIGN.md's rule.
+#include "realign/mainwindowrealign.h"
+#include "realign/realignpages.h"
+#include "realign/realignwaychooser.h"
+#include "realign/realignwizard.h"
+#include "realignguisupport.h"
+#include "sfdisktable.h"
+#include "toolrun.h"
+
+#include <QAbstractButton>
+#include <QCheckBox>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTreeWidget>
+#include <QtTest>
+
+using pwtest::runTool;
+using pwtest::SfdiskTable;
+
+namespace {
+
+// p1: ext4 from 63 up to the 10 MiB boundary, where p2 (ext4, 8 MiB, aligned) starts; 46 MiB
+// free after p2.
+constexpr qint64 kP1Sectors = 20480 - 63;
+constexpr qint64 kP2Start = 20480;
+constexpr qint64 kP2Sectors = 16384;
+
+// Partition number -> new start, as the plan table lists it.
+QMap<int, qint64> plannedStarts(const QTreeWidget *table)
+{
+    QMap<int, qint64> starts;
+    for (int i = 0; i < table->topLevelItemCount(); ++i)
+        starts.insert(table->topLevelItem(i)->data(0, Qt::UserRole).toInt(),
+                      table->topLevelItem(i)->text(3).toLongLong());
+    return starts;
+}
+
+bool offered(const QAbstractButton *button)
+{
+    return button && button->isVisible() && button->isEnabled();
+}
+
+} // namespace
+
+class RealignWaysTest : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void shrinkOrShiftTheNeighbour();
+
+private:
+    QTemporaryDir m_dir;
+    QString m_backups;
+};
+
+void RealignWaysTest::initTestCase()
+{
+    QVERIFY(m_dir.isValid());
+    QCoreApplication::setOrganizationName(QStringLiteral("PartwiseTests"));
+    QCoreApplication::setApplicationName(QStringLiteral("partwise-realign-ways-tests"));
+    QSettings().clear();
+    m_backups = m_dir.filePath(QStringLiteral("backups"));
+    for (const char *tool : {"sfdisk", "mkfs.ext4", "e2fsck", "debugfs", "resize2fs"})
+        if (QStandardPaths::findExecutable(QString::fromLatin1(tool)).isEmpty())
+            QSKIP(qPrintable(QStringLiteral("%1 is not installed").arg(QLatin1String(tool))));
+}
+
+void RealignWaysTest::shrinkOrShiftTheNeighbour()
+{
+    DiskShape shape;
+    shape.bigFileBytes = 1 << 20;
+    shape.p1Sectors = kP1Sectors;
+    shape.p2Start = kP2Start;
+    TestDisk disk;
+    QString error;
+    QVERIFY2(buildDisk(m_dir.path(), QStringLiteral("ways"), shape, &disk, &error),
+             qPrintable(error));
+    QVERIFY2(formatExt4(disk.image, kP2Start, kP2Sectors, QStringLiteral("pwneighbour"), &error),
+             qPrintable(error));
+    const SfdiskTable before = SfdiskTable::read(disk.image);
+    QVERIFY(before.ok && before.find(1) && before.find(2));
+    QCOMPARE(before.find(1)->end() + 1, before.find(2)->start); // no room right after p1
+    QCOMPARE(before.find(2)->start % kGrainSectors, 0);
+    const qint64 p1Target = nextBoundary(disk.p1Start, kGrainSectors);
+
+    Window w(m_backups);
+    QVERIFY(w.open(disk.image));
+    w.realign->realignAction()->trigger();
+    RealignWizard *wizard = w.realign->wizard();
+    QVERIFY(wizard);
+    wizard->next();
+    QCOMPARE(wizard->choosePage()->checkedPartitions(), QList<int>{1});
+    wizard->next();
+    RealignPlanPage *plan = wizard->planPage();
+    QVERIFY(QTest::qWaitFor([&] { return plan->isReady(); }, 60000));
+    QVERIFY2(plan->prepared().ok, qPrintable(plan->prepared().error));
+
+    // Both ways are offered for partition 1, the cheapest first and checked: shrinking copies
+    // partition 1 only, shifting copies partition 2 as well.
+    RealignWayChooser *ways = plan->wayChooser();
+    QVERIFY(ways->isVisible());
+    QCOMPARE(ways->partitions(), QList<int>{1});
+    QCOMPARE(ways->ways(1), (QList<RealignWay>{RealignWay::Shrink, RealignWay::ShiftFollowing}));
+    QCOMPARE(ways->checkedIndex(1), 0);
+    QVERIFY(ways->button(1, RealignWay::Shrink)->isChecked());
+    const QString shrinkCost = ways->costText(1, RealignWay::Shrink);
+    QVERIFY2(shrinkCost.contains(QStringLiteral("gives up")) &&
+                 shrinkCost.contains(QStringLiteral("no other partition moves")),
+             qPrintable(shrinkCost));
+    const QString shiftCost = ways->costText(1, RealignWay::ShiftFollowing);
+    QVERIFY2(shiftCost.contains(QStringLiteral("partition 2 moves too")), qPrintable(shiftCost));
+    // The shrink plan: partition 1 alone, on the grain, ending before partition 2.
+    QMap<int, qint64> starts = plannedStarts(plan->moveTable());
+    QCOMPARE(starts.keys(), QList<int>{1});
+    QCOMPARE(starts.value(1), p1Target);
+    QVERIFY(plan->moveTable()->topLevelItem(0)->text(4).toLongLong() < kP2Start);
+    screenshot(wizard, QStringLiteral("realign-ways-1-shrink"));
+
+    // Pick the other way: the page plans again, and now partition 2 moves up too.
+    ways->button(1, RealignWay::ShiftFollowing)->click();
+    QVERIFY(!plan->isReady());
+    QVERIFY(!wizard->button(QWizard::CommitButton)->isEnabled());
+    QVERIFY(QTest::qWaitFor([&] { return plan->isReady(); }, 60000));
+    QVERIFY2(plan->prepared().ok, qPrintable(plan->prepared().error));
+    QCOMPARE(plan->pickedWays().value(1), RealignWay::ShiftFollowing);
+    QVERIFY(ways->button(1, RealignWay::ShiftFollowing)->isChecked());
+    QVERIFY(ways->isEnabled());
+    starts = plannedStarts(plan->moveTable());
+    QCOMPARE(starts.keys(), (QList<int>{1, 2}));
+    QCOMPARE(starts.value(1), p1Target);
+    const qint64 p1End = p1Target + disk.p1Size - 1; // whole: nothing shrinks
+    const qint64 p2Target = nextBoundary(p1End + 1, kGrainSectors);
+    QCOMPARE(starts.value(2), p2Target);
+    screenshot(wizard, QStringLiteral("realign-ways-2-shift"));
+
+    // Run it. Once the work has ended nothing can be cancelled: Cancel is off, and Back does
+    // not lead to the plan again.
+    plan->backupConfirmation()->setChecked(true);
+    QVERIFY(wizard->button(QWizard::CommitButton)->isEnabled());
+    wizard->next();
+    RealignRunPage *run = wizard->runPage();
+    QVERIFY(QTest::qWaitFor([&] { return run->isFinished(); }, 300000));
+    QVERIFY2(wizard->result().ok, qPrintable(wizard->result().error + '\n' + run->logText()));
+    QVERIFY(!offered(wizard->button(QWizard::CancelButton)));
+    QVERIFY(!offered(wizard->button(QWizard::BackButton)));
+    QVERIFY(offered(wizard->button(QWizard::CommitButton)) ||
+            offered(wizard->button(QWizard::NextButton)));
+    screenshot(wizard, QStringLiteral("realign-ways-3-run"));
+    wizard->next();
+    QCOMPARE(wizard->currentId(), int(RealignWizard::ResultPageId));
+    QVERIFY(offered(wizard->button(QWizard::FinishButton)));
+    QVERIFY(!offered(wizard->button(QWizard::CancelButton)));
+    QVERIFY(!offered(wizard->button(QWizard::BackButton)));
+    QVERIFY(!offered(wizard->button(QWizard::NextButton)));
+    QVERIFY(!offered(wizard->button(QWizard::CommitButton)));
+    screenshot(wizard, QStringLiteral("realign-ways-4-result"));
+    wizard->accept();
+    QVERIFY(QTest::qWaitFor([&] { return w.realign->wizard() == nullptr; }, 5000));
+
+    // The disk, by independent tools: both on the grain, sizes kept, both filesystems clean.
+    const SfdiskTable now = SfdiskTable::read(disk.image);
+    QVERIFY2(now.ok, qPrintable(now.error));
+    QCOMPARE(now.find(1)->start, p1Target);
+    QCOMPARE(now.find(1)->size, disk.p1Size);
+    QCOMPARE(now.find(2)->start, p2Target);
+    QCOMPARE(now.find(2)->size, kP2Sectors);
+    for (int number : {1, 2}) {
+        const pwtest::ToolResult fsck =
+            runTool(QStringLiteral("e2fsck"),
+                    {QStringLiteral("-fn"), fsAt(disk.image, now.find(number)->start)});
+        QVERIFY2(fsck.ok(), qPrintable(fsck.describe() + QString::fromUtf8(fsck.out)));
+    }
+    QCOMPARE(changedFiles(disk, now.find(1)->start), QStringList());
+}
+
+QTEST_MAIN(RealignWaysTest)
+#include "tst_realignways.moc"
