@@ -7,6 +7,7 @@
 #include "table/partedsession.h"
 
 #include <QFile>
+#include <QFileInfo>
 
 #include <fcntl.h>
 #include <optional>
@@ -116,11 +117,40 @@ QString joinedUnique(const QStringList &messages)
     return unique.join(QLatin1Char(' '));
 }
 
-// The resize itself: libparted on the image at the partition's offset, or on the partition node.
-// Its session and device are closed (and synced) when this returns.
-ToolResult resizeWithLibparted(const FilesystemLocation &where, qint64 partitionBytes,
-                               qint64 newBytes)
+// The disk holding a partition node, and the partition's first byte on it (from sysfs).
+std::optional<FilesystemLocation> onParentDisk(const QString &node)
 {
+    const QString sys =
+        QFileInfo(QStringLiteral("/sys/class/block/%1")
+                      .arg(QFileInfo(node).canonicalFilePath().section(QLatin1Char('/'), -1)))
+            .canonicalFilePath();
+    QFile start(sys + QStringLiteral("/start"));
+    if (sys.isEmpty() || !QFile::exists(sys + QStringLiteral("/partition")) ||
+        !start.open(QIODevice::ReadOnly))
+        return std::nullopt;
+    bool ok = false;
+    const qint64 sectors = start.readAll().trimmed().toLongLong(&ok); // 512-byte units
+    const QString disk =
+        QStringLiteral("/dev/") + QFileInfo(sys).path().section(QLatin1Char('/'), -1);
+    if (!ok || !QFile::exists(disk))
+        return std::nullopt;
+    FilesystemLocation where;
+    where.path = disk;
+    where.offset = sectors * 512;
+    where.isImage = true;
+    return where;
+}
+
+// The resize itself: libparted on the image or the disk at the partition's offset. On the
+// partition node alone the resizer would write 0 as the boot sector's hidden sectors (it takes
+// the filesystem's start on the device it is given), which boot code relies on; so a partition
+// node is resized through its disk, as GParted does. The session and device are closed (and
+// synced) when this returns.
+ToolResult resizeWithLibparted(FilesystemLocation where, qint64 partitionBytes, qint64 newBytes)
+{
+    if (!where.isImage)
+        if (const std::optional<FilesystemLocation> disk = onParentDisk(where.path))
+            where = *disk;
     bool isBlockDevice = false;
     const qint64 deviceBytes = byteSize(where.path, &isBlockDevice);
     if (deviceBytes < 0)
