@@ -347,7 +347,7 @@ void TestFilesystemShrink::fat()
     {
         QFile filler(QDir(fillerDir.path()).filePath(QStringLiteral("FILLER.BIN")));
         QVERIFY(filler.open(QIODevice::WriteOnly));
-        QVERIFY(filler.resize(partBytes - 10 * kMiB));
+        QVERIFY(filler.resize(partBytes - 8 * kMiB));
     }
     auto r = mtools(QStringLiteral("mcopy"),
                     {QStringLiteral("-Q"), QStringLiteral("-i"), mt,
@@ -369,6 +369,22 @@ void TestFilesystemShrink::fat()
     const QByteArray outside = place.outside();
 
     const qint64 newBytes = partBytes - kShrink;
+    {
+        // large.bin went in last: its last cluster lies past the new end, so the resizer must
+        // move data, not just cut free space off.
+        const QString layout =
+            out(pwtest::runTool(QStringLiteral("fsck.fat"),
+                                {QStringLiteral("-n"), QStringLiteral("-v"), place.node(true)}));
+        place.release();
+        const QString chain =
+            out(mtools(QStringLiteral("mshowfat"),
+                       {QStringLiteral("-i"), mt, QStringLiteral("::/large.bin")}));
+        const qint64 last = number(chain, QStringLiteral("-(\\d+)>"));
+        const qint64 lastByte =
+            number(layout, QStringLiteral("Data area starts at byte (\\d+)")) +
+            (last - 1) * number(layout, QStringLiteral("(\\d+) bytes per cluster"));
+        QVERIFY2(last > 0 && lastByte > newBytes, qPrintable(chain + layout));
+    }
     const ToolResult shrunk =
         resizeFilesystem(place.location(), partBytes, QStringLiteral("vfat"), newBytes);
     QVERIFY2(shrunk.ok, qPrintable(shrunk.error));
