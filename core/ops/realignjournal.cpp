@@ -250,10 +250,11 @@ QString check(const QByteArray &raw, RealignJournal *journal)
         j.moves << m;
         j.phases << phase;
     }
-    // Moves run one after the other: finished ones, at most one under way, then pending ones.
+    // Data moves run one after the other (every shrink may come first): after the first move
+    // not done, none has started moving.
     const int next = j.nextUnfinished();
     for (int i = next + 1; next >= 0 && i < j.phases.size(); ++i)
-        if (j.phases[i] != Phase::Pending)
+        if (j.phases[i] != Phase::Pending && j.phases[i] != Phase::Shrunk)
             return QStringLiteral("move %1 is \"%2\" while move %3 before it is not done")
                 .arg(i + 1)
                 .arg(realignPhaseName(j.phases[i]))
@@ -262,18 +263,25 @@ QString check(const QByteArray &raw, RealignJournal *journal)
     return {};
 }
 
+bool isBackup(const QString &folder)
+{
+    return !folder.isEmpty() &&
+           QFileInfo::exists(QDir(folder).filePath(QStringLiteral("backup.json")));
+}
+
 // What can still be read from a damaged journal, field by field, with no trust in any of it.
 struct Scraped
 {
     QString target, backupFolder;
+    QStringList paths; // every absolute path in it, in case the backup folder's key is damaged
     QList<QMap<QString, QString>> moves;
 };
 
 Scraped scrape(const QByteArray &raw)
 {
     Scraped s;
-    static const QRegularExpression pair(
-        QStringLiteral(R"re("([a-z_]+)"\s*:\s*("(?:[^"\\\n]|\\.)*"|-?[0-9]+|true|false))re"));
+    static const QRegularExpression pair(QStringLiteral(
+        R"re("((?:[^"\\\n]|\\.)+)"\s*:\s*("(?:[^"\\\n]|\\.)*"|-?[0-9]+|true|false))re"));
     QMap<QString, QString> current;
     auto it = pair.globalMatch(QString::fromUtf8(raw));
     while (it.hasNext()) {
@@ -285,6 +293,8 @@ Scraped scrape(const QByteArray &raw)
                         .array()
                         .at(0)
                         .toString();
+        if (value.startsWith(QLatin1Char('/')))
+            s.paths << value;
         if (key == QLatin1String("target") && s.target.isEmpty())
             s.target = value;
         else if (key == QLatin1String("backup_folder") && s.backupFolder.isEmpty())
@@ -299,7 +309,42 @@ Scraped scrape(const QByteArray &raw)
     }
     if (!current.isEmpty())
         s.moves << current;
+    if (!isBackup(s.backupFolder)) {
+        // Its quotes may be damaged too: any run of text that looks like a path will do.
+        static const QRegularExpression bare(QStringLiteral(R"re(/[^"\s]+)re"));
+        for (auto paths = bare.globalMatch(QString::fromUtf8(raw)); paths.hasNext();)
+            s.paths << paths.next().captured(0);
+        for (const QString &path : std::as_const(s.paths))
+            if (isBackup(path))
+                s.backupFolder = path;
+    }
     return s;
+}
+
+// A damaged name may still point into the right folder: the newest backups next to where it
+// points, or in the default backup folder.
+QString backupCandidates(const QString &named)
+{
+    QStringList found;
+    for (const QString &root : {QFileInfo(named).absolutePath(), defaultBackupRoot()}) {
+        if (named.isEmpty() && root != defaultBackupRoot())
+            continue;
+        QStringList here;
+        const QStringList names =
+            QDir(root).entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name | QDir::Reversed);
+        for (const QString &name : names)
+            if (isBackup(QDir(root).filePath(name)) && here.size() < 3)
+                here << QDir(root).filePath(name);
+        found += here;
+    }
+    found.removeDuplicates();
+    if (found.isEmpty())
+        return QStringLiteral("Look for the newest folder named after the disk under %1, or "
+                              "under the --backup-dir that was given.")
+            .arg(defaultBackupRoot());
+    return QStringLiteral("The newest backups found nearby (names end in the time they were "
+                          "taken): %1.")
+        .arg(found.join(QStringLiteral(", ")));
 }
 
 QString phaseMeaning(const QString &phase, const QString &newPlace, const QString &dataJournal)
@@ -335,16 +380,18 @@ QString damaged(const QString &path, const QByteArray &raw, const QString &probl
                        "What is left to do by hand (read from the damaged journal, so "
                        "unverified):\n")
             .arg(path, problem);
-    if (s.backupFolder.isEmpty())
-        text += QStringLiteral("  The table backup folder cannot be read from it: look for the "
-                               "newest folder named after the disk under %1 (or the "
-                               "--backup-dir that was given).\n")
-                    .arg(defaultBackupRoot());
-    else
+    if (isBackup(s.backupFolder))
         text += QStringLiteral("  The partition table from before the realignment is backed up "
                                "in %1; `partwise-cli restore %1 %2` puts it back, which is right "
                                "only for partitions whose data is still at the old place.\n")
                     .arg(s.backupFolder, target);
+    else
+        text += QStringLiteral("  The table backup folder it names (%1) cannot be found. %2 "
+                               "`partwise-cli restore FOLDER %3` puts the table from before the "
+                               "realignment back, which is right only for partitions whose "
+                               "data is still at the old place.\n")
+                    .arg(s.backupFolder.isEmpty() ? QStringLiteral("none") : s.backupFolder,
+                         backupCandidates(s.backupFolder), target);
     auto field = [](const QMap<QString, QString> &m, const char *key) {
         return m.value(QLatin1String(key), QStringLiteral("?"));
     };
