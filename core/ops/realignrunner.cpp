@@ -86,6 +86,7 @@ private:
             m_journal.phases.count(Phase::Pending) == m_journal.phases.size()) {
             RealignJournal::remove(m_path);
             result.error = error + QStringLiteral(" Nothing was changed.");
+            result.shrinkRefused = m_journal.moves[m_index].number;
             return result;
         }
         result.resumable = true;
@@ -457,6 +458,7 @@ PreparedRealign prepareRealignment(const QString &target, const RealignOptions &
     };
     prepared.plan = planRealignment(
         layout, resolveAlignmentGeometry(layout.device.topology, options.policy), asked);
+    prepared.request = request;
     prepared.journalPath = options.journalPathFor(target);
     prepared.journal = partwise::move::journalDurability(prepared.journalPath);
     prepared.ok = true;
@@ -468,8 +470,57 @@ QString RealignOptions::journalPathFor(const QString &target) const
     return journalPath.isEmpty() ? RealignJournal::defaultPath(target, journalFolder) : journalPath;
 }
 
+namespace {
+
+// The way after Shrink for partition `number` in `plan`, if it had one.
+std::optional<RealignWay> nextWay(const RealignPlan &plan, int number)
+{
+    for (const RealignChoice &c : plan.choices)
+        if (c.number == number)
+            for (const RealignOption &o : c.options)
+                if (o.way != RealignWay::Shrink)
+                    return o.way;
+    return std::nullopt;
+}
+
+RealignResult runPlan(const QString &target, const PreparedRealign &prepared,
+                      const RealignOptions &options, const RealignCallbacks &callbacks);
+
+} // namespace
+
+// Whether a filesystem can shrink to a given size is only known for sure by its tool (libparted
+// keeps FAT cluster sizes, the kernel keeps btrfs above 256 MiB, ...). When the tool refuses
+// before anything was changed, the partition takes its next way, and the log says so.
 RealignResult runRealignment(const QString &target, const PreparedRealign &prepared,
                              const RealignOptions &options, const RealignCallbacks &callbacks)
+{
+    RealignResult result = runPlan(target, prepared, options, callbacks);
+    PreparedRealign again = prepared;
+    while (!result.ok && result.shrinkRefused > 0) {
+        const std::optional<RealignWay> way = nextWay(again.plan, result.shrinkRefused);
+        if (!way)
+            return result;
+        if (callbacks.log)
+            callbacks.log(QStringLiteral("%1 Planning partition %2 again, the next way: %3.")
+                              .arg(result.error)
+                              .arg(result.shrinkRefused)
+                              .arg(realignWayName(*way)));
+        RealignRequest request = again.request;
+        request.ways[result.shrinkRefused] = *way;
+        again = prepareRealignment(target, options, request);
+        if (!again.ok) {
+            result.error = again.error;
+            return result;
+        }
+        result = runPlan(target, again, options, callbacks);
+    }
+    return result;
+}
+
+namespace {
+
+RealignResult runPlan(const QString &target, const PreparedRealign &prepared,
+                      const RealignOptions &options, const RealignCallbacks &callbacks)
 {
     RealignResult result;
     const QString journalPath = options.journalPathFor(target);
@@ -532,6 +583,8 @@ RealignResult runRealignment(const QString &target, const PreparedRealign &prepa
         return result;
     return RealignExecution(journal, journalPath, callbacks).run();
 }
+
+} // namespace
 
 RealignResult resumeRealignment(const QString &target, const QString &journalPath,
                                 const RealignCallbacks &callbacks)

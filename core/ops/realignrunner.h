@@ -45,7 +45,8 @@ struct RealignResult
     bool resumable = false; // stopped at a point `resume` continues from
     QString error;
     QString journalPath;
-    QStringList checks; // "partition 2 (ext4): clean", one per moved filesystem
+    QStringList checks;    // "partition 2 (ext4): clean", one per moved filesystem
+    int shrinkRefused = 0; // a partition whose filesystem's tool refused to shrink, nothing changed
 };
 
 struct PreparedRealign
@@ -54,6 +55,7 @@ struct PreparedRealign
     QString error;
     DiskLayout layout;
     RealignPlan plan;
+    RealignRequest request; // what was asked, to plan again when a way turns out impossible
     // Where the journals would be kept, and whether they would survive a power cut there.
     QString journalPath;
     partwise::move::JournalDurability journal;
