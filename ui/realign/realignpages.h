@@ -16,6 +16,7 @@ class QPlainTextEdit;
 class QProgressBar;
 class QPushButton;
 class QRadioButton;
+class QScrollArea;
 class QTreeWidget;
 class RealignWayChooser;
 class RealignWizard;
@@ -178,6 +179,7 @@ private:
     RealignWizard *m_wizard;
     QLabel *m_status = nullptr;
     QWidget *m_rowsHost = nullptr;
+    QScrollArea *m_rowsScroll = nullptr;
     QGridLayout *m_rowsLayout = nullptr;
     QList<Row> m_rows;
     QPlainTextEdit *m_log = nullptr;

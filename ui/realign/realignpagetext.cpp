@@ -49,18 +49,15 @@ QString moveTitle(const PartitionMove &move)
 
 QString tableOnlyText(const PartitionMove &move)
 {
-    // The planner widens a shifting container over both places first and narrows it last: the
-    // first step takes the logical partitions' new places in, the last one is the real move.
+    // Shown beside "Partition 2 (extended)": the title names the container already. The planner
+    // widens a shifting container over both places first and narrows it last: the first step
+    // takes the logical partitions' new places in, the last one is the real move.
     const bool widens = move.newStart <= move.oldStart && move.newEnd >= move.oldEnd &&
                         move.newLength() > move.oldLength();
     return widens ? QCoreApplication::translate("RealignWizard",
-                                                "extended partition %1: widened in the table, so "
-                                                "its logical partitions can move")
-                        .arg(move.number)
+                                                "widened first, so its logical partitions can move")
                   : QCoreApplication::translate("RealignWizard",
-                                                "extended partition %1: moved in the table with "
-                                                "its logical partitions")
-                        .arg(move.number);
+                                                "moved in the table with its logical partitions");
 }
 
 qint64 bytesCopied(const RealignPlan &plan, const PartitionMove &move, qint64 sectorSize)

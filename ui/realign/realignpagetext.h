@@ -20,7 +20,8 @@ QString partitionTitle(int number, const QString &filesystem, const QString &lab
 QString grainName(qint64 bytes);
 // "Partition 2 (ext4 “home”)", or "Partition 2 (extended)" for a container's step.
 QString moveTitle(const PartitionMove &move);
-// What a table-only step of an extended partition does (it copies nothing).
+// What a table-only step of an extended partition does (it copies nothing), said beside its
+// moveTitle().
 QString tableOnlyText(const PartitionMove &move);
 // What a move copies: the filesystem's used blocks where the plan knows them, else all of it.
 qint64 bytesCopied(const RealignPlan &plan, const PartitionMove &move, qint64 sectorSize);

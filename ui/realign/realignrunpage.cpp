@@ -47,12 +47,11 @@ RealignRunPage::RealignRunPage(RealignWizard *wizard) : m_wizard(wizard)
     m_rowsLayout = new QGridLayout(m_rowsHost);
     m_rowsLayout->setContentsMargins(0, 0, 0, 0);
     m_rowsLayout->setColumnStretch(1, 1);
-    auto *scroll = new QScrollArea;
-    scroll->setWidget(m_rowsHost);
-    scroll->setWidgetResizable(true);
-    scroll->setFrameShape(QFrame::NoFrame);
-    scroll->setMaximumHeight(170);
-    layout->addWidget(scroll);
+    m_rowsScroll = new QScrollArea;
+    m_rowsScroll->setWidget(m_rowsHost);
+    m_rowsScroll->setWidgetResizable(true);
+    m_rowsScroll->setFrameShape(QFrame::NoFrame);
+    layout->addWidget(m_rowsScroll);
     m_log = new QPlainTextEdit;
     m_log->setObjectName(QStringLiteral("runLog"));
     m_log->setReadOnly(true);
@@ -117,6 +116,13 @@ void RealignRunPage::buildRows(const QList<PartitionMove> &moves, qint64 sectorS
         m_rowsLayout->addWidget(row.detail, i, 2);
         m_rows << row;
     }
+    // As tall as its rows, up to six: the log below would otherwise take the height and leave
+    // a few rows in a scroll area that hides the rest.
+    const int shown = std::clamp(int(m_rows.size()), 1, 6);
+    const int rowHeight = m_rows.isEmpty() ? fontMetrics().height()
+                                           : std::max(m_rows.first().bar->sizeHint().height(),
+                                                      m_rows.first().name->sizeHint().height());
+    m_rowsScroll->setFixedHeight(shown * rowHeight + (shown - 1) * m_rowsLayout->verticalSpacing());
 }
 
 void RealignRunPage::begin()
