@@ -63,11 +63,11 @@ bool buildDisk(const QString &folder, const QString &name, const DiskShape &shap
         return false;
     }
     f.close();
-    const QByteArray script = QStringLiteral("label: dos\nstart=63, size=%1, type=83\n"
-                                             "start=%2, size=16384, type=83\n")
-                                  .arg(p1Sectors)
-                                  .arg(p2Start)
-                                  .toUtf8();
+    const QString rest = shape.rest.isEmpty()
+                             ? QStringLiteral("start=%1, size=16384, type=83\n").arg(p2Start)
+                             : shape.rest;
+    const QByteArray script =
+        (QStringLiteral("label: dos\nstart=63, size=%1, type=83\n").arg(p1Sectors) + rest).toUtf8();
     pwtest::ToolResult r = runTool(QStringLiteral("sfdisk"), {disk->image}, script);
     if (!r.ok()) {
         *error = r.describe();

@@ -40,6 +40,7 @@ struct DiskShape
     qint64 p1Sectors = 61440; // 30 MiB from sector 63
     qint64 p2Start = 81928;   // 8 × 10241: on 4 KiB, not on 1 MiB
     qint64 imageBytes = 64 << 20;
+    QString rest{}; // sfdisk lines after partition 1 instead of p2 (an extended partition, ...)
 };
 
 bool buildDisk(const QString &folder, const QString &name, const DiskShape &shape, TestDisk *disk,

@@ -54,6 +54,7 @@ class RealignWaysTest : public QObject
 private slots:
     void initTestCase();
     void shrinkOrShiftTheNeighbour();
+    void extendedNeighbourMovesInTheTable();
 
 private:
     QTemporaryDir m_dir;
@@ -172,6 +173,102 @@ void RealignWaysTest::shrinkOrShiftTheNeighbour()
     QCOMPARE(now.find(2)->start, p2Target);
     QCOMPARE(now.find(2)->size, kP2Sectors);
     for (int number : {1, 2}) {
+        const pwtest::ToolResult fsck =
+            runTool(QStringLiteral("e2fsck"),
+                    {QStringLiteral("-fn"), fsAt(disk.image, now.find(number)->start)});
+        QVERIFY2(fsck.ok(), qPrintable(fsck.describe() + QString::fromUtf8(fsck.out)));
+    }
+    QCOMPARE(changedFiles(disk, now.find(1)->start), QStringList());
+}
+
+// The neighbour is an extended partition holding one logical ext4: shifting it moves the
+// logical partition's data and the container's place in the table, which copies nothing and says
+// so instead of "0 B".
+void RealignWaysTest::extendedNeighbourMovesInTheTable()
+{
+    constexpr qint64 kExtSectors = 20480;
+    constexpr qint64 kLogicalStart = kP2Start + kGrainSectors; // its EBR a grain before it
+    DiskShape shape;
+    shape.bigFileBytes = 1 << 20;
+    shape.p1Sectors = kP1Sectors;
+    shape.p2Start = kP2Start;
+    shape.rest = QStringLiteral("start=%1, size=%2, type=5\nstart=%3, size=%4, type=83\n")
+                     .arg(kP2Start)
+                     .arg(kExtSectors)
+                     .arg(kLogicalStart)
+                     .arg(kP2Sectors);
+    TestDisk disk;
+    QString error;
+    QVERIFY2(buildDisk(m_dir.path(), QStringLiteral("extended"), shape, &disk, &error),
+             qPrintable(error));
+    QVERIFY2(formatExt4(disk.image, kLogicalStart, kP2Sectors, QStringLiteral("pwlogical"), &error),
+             qPrintable(error));
+    const SfdiskTable before = SfdiskTable::read(disk.image);
+    QVERIFY(before.ok && before.find(2) && before.find(5));
+    QCOMPARE(before.find(5)->start, kLogicalStart);
+
+    Window w(m_backups);
+    QVERIFY(w.open(disk.image));
+    w.realign->realignAction()->trigger();
+    RealignWizard *wizard = w.realign->wizard();
+    QVERIFY(wizard);
+    wizard->next();
+    QCOMPARE(wizard->choosePage()->checkedPartitions(), QList<int>{1});
+    wizard->next();
+    RealignPlanPage *plan = wizard->planPage();
+    QVERIFY(QTest::qWaitFor([&] { return plan->isReady(); }, 60000));
+    QVERIFY2(plan->prepared().ok, qPrintable(plan->prepared().error));
+    RealignWayChooser *ways = plan->wayChooser();
+    QVERIFY(ways->ways(1).contains(RealignWay::ShiftFollowing));
+    const QString shiftCost = ways->costText(1, RealignWay::ShiftFollowing);
+    QVERIFY2(shiftCost.contains(QStringLiteral("partition 5 moves too")) &&
+                 shiftCost.contains(QStringLiteral("extended partition 2 is moved in the table")),
+             qPrintable(shiftCost));
+    if (!ways->button(1, RealignWay::ShiftFollowing)->isChecked()) {
+        ways->button(1, RealignWay::ShiftFollowing)->click();
+        QVERIFY(QTest::qWaitFor([&] { return plan->isReady(); }, 60000));
+        QVERIFY2(plan->prepared().ok, qPrintable(plan->prepared().error));
+    }
+    // Every step of partition 2 reads as a table step; the data moves show their bytes.
+    QTreeWidget *table = plan->moveTable();
+    int containerSteps = 0;
+    for (int i = 0; i < table->topLevelItemCount(); ++i) {
+        const QTreeWidgetItem *row = table->topLevelItem(i);
+        if (row->data(0, Qt::UserRole).toInt() != 2) {
+            QVERIFY2(row->text(5).endsWith(QStringLiteral("B")), qPrintable(row->text(5)));
+            continue;
+        }
+        ++containerSteps;
+        QCOMPARE(row->text(5), QStringLiteral("table only"));
+        QVERIFY2(row->text(6).contains(QStringLiteral("its logical partitions")),
+                 qPrintable(row->text(6)));
+    }
+    QVERIFY(containerSteps >= 1);
+    screenshot(wizard, QStringLiteral("realign-ways-5-extended"));
+
+    plan->backupConfirmation()->setChecked(true);
+    wizard->next();
+    RealignRunPage *run = wizard->runPage();
+    QVERIFY(QTest::qWaitFor([&] { return run->isFinished(); }, 300000));
+    QVERIFY2(wizard->result().ok, qPrintable(wizard->result().error + '\n' + run->logText()));
+    QVERIFY(!offered(wizard->button(QWizard::CancelButton)));
+    screenshot(wizard, QStringLiteral("realign-ways-6-extended-run"));
+    wizard->next();
+    wizard->accept();
+    QVERIFY(QTest::qWaitFor([&] { return w.realign->wizard() == nullptr; }, 5000));
+
+    // DESIGN.md: partition 1 to its next MiB, whole; the container pushed to the next MiB after
+    // it, the logical partition keeping its place inside it (so its alignment).
+    const SfdiskTable now = SfdiskTable::read(disk.image);
+    QVERIFY2(now.ok && now.find(1) && now.find(2) && now.find(5), qPrintable(now.error));
+    const qint64 p1Target = nextBoundary(disk.p1Start, kGrainSectors);
+    QCOMPARE(now.find(1)->start, p1Target);
+    QCOMPARE(now.find(1)->size, disk.p1Size);
+    const qint64 extTarget = nextBoundary(p1Target + disk.p1Size, kGrainSectors);
+    QCOMPARE(now.find(2)->start, extTarget);
+    QCOMPARE(now.find(5)->start, extTarget + (kLogicalStart - kP2Start));
+    QCOMPARE(now.find(5)->size, kP2Sectors);
+    for (int number : {1, 5}) {
         const pwtest::ToolResult fsck =
             runTool(QStringLiteral("e2fsck"),
                     {QStringLiteral("-fn"), fsAt(disk.image, now.find(number)->start)});
