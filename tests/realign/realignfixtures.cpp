@@ -98,6 +98,79 @@ Layout gptDownChain()
     return l;
 }
 
+Layout matrixLayout(const QString &fs, Room room)
+{
+    // Partition 1 fills 128 MiB up to a 1 MiB boundary (320 MiB for btrfs, which the kernel
+    // resizes no smaller than 256 MiB, and FAT32, which libparted resizes only with clusters of
+    // 4 KiB, which mkfs.fat gives it from 260 MiB up); partition 2 is an aligned 32 MiB ext4. Every
+    // number follows from where the free space is.
+    const qint64 kRegion =
+        fs == QLatin1String("btrfs") || fs == QLatin1String("fat32") ? 655360 : 262144;
+    constexpr qint64 kNeighbour = 65536;
+    const bool shrinks = fs != QLatin1String("xfs") && fs != QLatin1String("exfat");
+    const QString names[] = {QStringLiteral("after"), QStringLiteral("beyond"),
+                             QStringLiteral("before"), QStringLiteral("none")};
+    Layout l;
+    l.name = QStringLiteral("matrix-%1-%2").arg(fs, names[int(room)]);
+    const qint64 p1Start = room == Room::Before ? 3 * kGrainSectors + 63 : 63;
+    const qint64 p1Size = kRegion - 63;
+    qint64 p2Start = p1Start + p1Size; // right behind partition 1, on the grain
+    if (room == Room::After)
+        p2Start += kGrainSectors; // 1 MiB free between them
+    l.parts = {
+        {1, fs,
+         fs.startsWith(QLatin1String("fat")) ? QStringLiteral("PWMX") : QStringLiteral("pwmx"),
+         p1Start, p1Size},
+        {2, QStringLiteral("ext4"), QStringLiteral("pwnext"), p2Start, kNeighbour}};
+    l.diskSectors = p2Start + kNeighbour + (room == Room::Beyond ? 4 * kGrainSectors : 0);
+    if ((room == Room::Beyond || room == Room::None) && shrinks)
+        l.parts[0].shrinkBy = kGrainSectors - 63; // up to the grain, ending where it ended
+    const QString type = fs == QLatin1String("swap")    ? QStringLiteral("82")
+                         : fs == QLatin1String("fat16") ? QStringLiteral("6")
+                         : fs == QLatin1String("fat32") ? QStringLiteral("c")
+                         : fs == QLatin1String("ntfs") || fs == QLatin1String("exfat")
+                             ? QStringLiteral("7")
+                             : QStringLiteral("83");
+    l.script = sfdiskScript(QStringLiteral("label: dos\n"), l.parts, {type, QStringLiteral("83")});
+    return l;
+}
+
+Layout mbrExtendedMoves()
+{
+    // XFS at 63 right before an extended partition with two aligned ext4 logical partitions;
+    // free space only after the extended one. XFS cannot shrink, so the whole extended partition
+    // shifts up one grain with both logical partitions and their EBRs.
+    Layout l;
+    l.name = QStringLiteral("mbr-extended-moves");
+    l.diskSectors = 339968;
+    l.extendedMayMove = true;
+    l.parts = {{1, QStringLiteral("xfs"), QStringLiteral("pwxext"), 63, 262081},
+               {2, QString(), QString(), 262144, 69632},
+               {5, QStringLiteral("ext4"), QStringLiteral("pwlog5"), 264192, 32768},
+               {6, QStringLiteral("ext4"), QStringLiteral("pwlog6"), 299008, 32768}};
+    l.script = sfdiskScript(
+        QStringLiteral("label: dos\n"), l.parts,
+        {QStringLiteral("83"), QStringLiteral("5"), QStringLiteral("83"), QStringLiteral("83")});
+    return l;
+}
+
+Layout mbrTightLogicals()
+{
+    // Old fdisk style: logical partitions 63 sectors after their EBRs, filling the extended
+    // partition to its end, free space only after it. NTFS moves up into the gap the ext4
+    // behind it leaves once that one has been shrunk onto the grain.
+    Layout l;
+    l.name = QStringLiteral("mbr-tight-logicals");
+    l.diskSectors = 135168 + 4096;
+    l.parts = {
+        {1, QString(), QString(), 2048, 133120},
+        {5, QStringLiteral("ntfs"), QStringLiteral("pwtln"), 2111, 65473},
+        {6, QStringLiteral("ext4"), QStringLiteral("pwtle"), 67647, 67521, kGrainSectors - 63}};
+    l.script = sfdiskScript(QStringLiteral("label: dos\n"), l.parts,
+                            {QStringLiteral("5"), QStringLiteral("7"), QStringLiteral("83")});
+    return l;
+}
+
 bool copySparse(const QString &from, const QString &to, QString *error)
 {
     QFile::remove(to);

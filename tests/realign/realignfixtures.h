@@ -31,6 +31,7 @@ struct Layout
     QString script;     // for sfdisk
     QStringList parted; // then `parted -s -a none IMAGE unit s ...`, when not empty
     QList<PartSpec> parts;
+    bool extendedMayMove = false; // shifts with its logical partitions to make room
 };
 
 struct Template
@@ -65,6 +66,24 @@ Layout gptShrink();
 // A chain with free space only before it: FAT 5 sectors past the grain, XFS right behind it up
 // to the last usable sector. Neither can move up or shrink; both follow each other down.
 Layout gptDownChain();
+
+// Where the free space lies around a misaligned partition at MBR sector 63 (3 MiB + 63 for
+// Before) that is followed directly by an aligned ext4 partition.
+enum class Room {
+    After,  // 1 MiB free between the two
+    Beyond, // free space only after the ext4 partition
+    Before, // free space only before the misaligned partition
+    None,   // no free space on the disk
+};
+// `fs` is a fsfixture type (ext4, xfs, btrfs, fat16, fat32, ntfs, exfat, swap). Shrinkable
+// filesystems are expected to give up the sectors up to the grain where there is no room after.
+Layout matrixLayout(const QString &fs, Room room);
+
+// An extended partition that must shift up with its logical partitions to let XFS reach the grain.
+Layout mbrExtendedMoves();
+
+// Misaligned logical partitions filling an extended partition to its end.
+Layout mbrTightLogicals();
 
 // `cp --sparse=always`, replacing `to`.
 bool copySparse(const QString &from, const QString &to, QString *error);

@@ -12,6 +12,7 @@
 #include "loopdevice.h"
 #include "realignfixtures.h"
 #include "sfdisktable.h"
+#include "templateshelf.h"
 #include "toolrun.h"
 
 #include <QDir>
@@ -45,16 +46,21 @@ private slots:
     void mountedPartitionRefused();
 
 private:
-    bool buildTemplate(const Layout &layout, QString *error);
-    QString freshCopy(const QString &layout, const QString &name);
-    QStringList verifyImage(const Template &t, const QString &image);
+    QString freshCopy(const QString &layout, const QString &name)
+    {
+        return m_shelf->freshCopy(layout, name);
+    }
+    QStringList verifyImage(const Template &t, const QString &image)
+    {
+        return m_shelf->verify(t, image);
+    }
     QStringList runToCompletion(const QString &target, const QString &journal, bool killResume,
                                 QRandomGenerator &rng, qint64 budgetMs);
 
     QTemporaryDir m_dir;
     QString m_source;
     QMap<QString, QByteArray> m_expected;
-    QMap<QString, Template> m_templates;
+    std::unique_ptr<TemplateShelf> m_shelf;
     QMap<QString, qint64> m_durationMs; // uninterrupted realign time per layout
     quint32 m_seed = 0;
 };
@@ -75,177 +81,14 @@ void TestRealign::initTestCase()
     m_expected = treeSha256(m_source, &error);
     QVERIFY2(error.isEmpty(), qPrintable(error));
     QCOMPARE(m_expected.size(), 401);
+    m_shelf = std::make_unique<TemplateShelf>(m_dir.path(), m_source, m_expected);
     for (const Layout &l : {mbrLegacy(), gptLegacy(), mbrDown(), gptShrink(), gptDownChain()})
-        QVERIFY2(buildTemplate(l, &error), qPrintable(l.name + QStringLiteral(": ") + error));
+        QVERIFY2(m_shelf->build(l, &error), qPrintable(l.name + QStringLiteral(": ") + error));
 }
 
 void TestRealign::cleanup()
 {
     forgetBtrfsDevices();
-}
-
-bool TestRealign::buildTemplate(const Layout &layout, QString *error)
-{
-    Template t;
-    t.layout = layout;
-    t.path = m_dir.filePath(layout.name + QStringLiteral(".template.img"));
-    QFile f(t.path);
-    if (!f.open(QIODevice::WriteOnly) || !f.resize(layout.diskSectors * kSector)) {
-        *error = f.errorString();
-        return false;
-    }
-    f.close();
-    const ToolResult table =
-        runTool(QStringLiteral("sfdisk"), {QStringLiteral("-q"), t.path}, layout.script.toUtf8());
-    if (!table.ok()) {
-        *error = table.describe();
-        return false;
-    }
-    if (!layout.parted.isEmpty()) {
-        const ToolResult more =
-            runTool(QStringLiteral("parted"),
-                    QStringList{QStringLiteral("-s"), QStringLiteral("-a"), QStringLiteral("none"),
-                                t.path, QStringLiteral("unit"), QStringLiteral("s")} +
-                        layout.parted);
-        if (!more.ok()) {
-            *error = more.describe();
-            return false;
-        }
-    }
-    for (const PartSpec &p : layout.parts) {
-        if (p.fs.isEmpty())
-            continue;
-        LoopRange loop(t.path, p.start * kSector, p.size * kSector);
-        if (!loop.ok()) {
-            *error = loop.error();
-            return false;
-        }
-        if (!makeFilesystem(loop.path(), p.fs, p.label, p.start, error) ||
-            !fillFilesystem(loop.path(), p.fs, m_source, error))
-            return false;
-        t.ids.insert(p.number, blkidProbe(loop.path()));
-        if (t.ids[p.number].type != p.fs) {
-            *error = QStringLiteral("blkid sees %1 on partition %2, not %3")
-                         .arg(t.ids[p.number].type)
-                         .arg(p.number)
-                         .arg(p.fs);
-            return false;
-        }
-        // The fixture itself must pass every check the realigned copy will face.
-        if (p.fs != QLatin1String("swap")) {
-            const QStringList diff =
-                compareTrees(m_expected, filesystemTreeSha256(loop.path(), p.fs, error));
-            if (!diff.isEmpty()) {
-                *error = QStringLiteral("fixture partition %1: %2")
-                             .arg(p.number)
-                             .arg(diff.mid(0, 5).join(QLatin1String(", ")));
-                return false;
-            }
-        }
-        const ToolResult fsck = checkFilesystemReadOnly(loop.path(), p.fs);
-        if (!fsck.ok()) {
-            *error = fsck.describe() + QString::fromUtf8(fsck.out);
-            return false;
-        }
-    }
-    m_templates.insert(layout.name, t);
-    return true;
-}
-
-QString TestRealign::freshCopy(const QString &layout, const QString &name)
-{
-    const QString path = m_dir.filePath(name + QStringLiteral(".img"));
-    QFile::remove(journalOf(path));
-    QFile::remove(journalOf(path) + QStringLiteral(".data"));
-    QString error;
-    if (!copySparse(m_templates.value(layout).path, path, &error)) {
-        qWarning("%s", qPrintable(error));
-        return {};
-    }
-    return path;
-}
-
-QStringList TestRealign::verifyImage(const Template &t, const QString &image)
-{
-    QStringList problems;
-    const bool gpt = t.layout.name.startsWith(QLatin1String("gpt"));
-    // 1. The table, by its own validators.
-    const ToolResult valid = gpt ? runTool(QStringLiteral("sgdisk"), {QStringLiteral("-v"), image})
-                                 : runTool(QStringLiteral("sfdisk"), {QStringLiteral("-V"), image});
-    if (!valid.ok() || (gpt && !valid.out.contains("No problems found")))
-        problems
-            << QStringLiteral("table: %1 %2").arg(valid.describe(), QString::fromUtf8(valid.out));
-    const SfdiskTable table = SfdiskTable::read(image);
-    if (!table.ok)
-        return problems << table.error;
-
-    // 2. Each partition on the grain, its size kept, its filesystem intact.
-    for (const PartSpec &spec : t.layout.parts) {
-        const SfdiskPartition *p = table.find(spec.number);
-        if (!p) {
-            problems << QStringLiteral("partition %1 is gone").arg(spec.number);
-            continue;
-        }
-        if (spec.fs.isEmpty()) {
-            if (p->start != spec.start || p->size != spec.size)
-                problems << QStringLiteral("extended partition changed: %1+%2")
-                                .arg(p->start)
-                                .arg(p->size);
-            continue;
-        }
-        const QString where = QStringLiteral("partition %1 (%2)").arg(spec.number).arg(spec.fs);
-        if (p->start % kGrainSectors != 0)
-            problems << QStringLiteral("%1 starts at %2, not on 1 MiB").arg(where).arg(p->start);
-        if (p->size != spec.size - spec.shrinkBy)
-            problems << QStringLiteral("%1 is %2 sectors, was %3")
-                            .arg(where)
-                            .arg(p->size)
-                            .arg(spec.size);
-        LoopRange loop(image, p->start * kSector, p->size * kSector, true);
-        if (!loop.ok()) {
-            problems << loop.error();
-            continue;
-        }
-        const BlkidInfo id = blkidProbe(loop.path());
-        const BlkidInfo was = t.ids.value(spec.number);
-        if (id.type != was.type || id.uuid != was.uuid || id.label != was.label)
-            problems << QStringLiteral("%1: blkid sees %2 %3 %4, expected %5 %6 %7")
-                            .arg(where, id.type, id.uuid, id.label, was.type, was.uuid, was.label);
-        const ToolResult fsck = checkFilesystemReadOnly(loop.path(), spec.fs);
-        if (!fsck.ok())
-            problems << QStringLiteral("%1: %2 %3")
-                            .arg(where, fsck.describe(), QString::fromUtf8(fsck.out.right(600)));
-        if (spec.fs == QLatin1String("vfat") && fatHiddenSectors(loop.path()) != p->start)
-            problems << QStringLiteral("%1: FAT hidden sectors %2, partition starts at %3")
-                            .arg(where)
-                            .arg(fatHiddenSectors(loop.path()))
-                            .arg(p->start);
-        if (spec.fs == QLatin1String("swap"))
-            continue;
-        QString error;
-        const QStringList diff =
-            compareTrees(m_expected, filesystemTreeSha256(loop.path(), spec.fs, &error));
-        if (!diff.isEmpty())
-            problems << QStringLiteral("%1: %2 files differ (%3) %4")
-                            .arg(where)
-                            .arg(diff.size())
-                            .arg(diff.mid(0, 4).join(QLatin1String(", ")), error);
-    }
-
-    // 3. Partwise's own check now agrees that everything is aligned.
-    const CliResult check = runCli({QStringLiteral("check"), QStringLiteral("--json"), image});
-    if (check.exitCode != 0 || !check.jsonValid || check.devices().size() != 1)
-        problems << QStringLiteral("check: %1").arg(check.describe());
-    else
-        for (const QJsonValue &v :
-             check.devices().first().toObject().value(QStringLiteral("partitions")).toArray()) {
-            const QString status = v.toObject().value(QStringLiteral("status")).toString();
-            if (status != QLatin1String("aligned") && status != QLatin1String("container"))
-                problems << QStringLiteral("check: partition %1 is %2")
-                                .arg(v.toObject().value(QStringLiteral("number")).toInt())
-                                .arg(status);
-        }
-    return problems;
 }
 
 void TestRealign::realignImage_data()
@@ -266,7 +109,7 @@ void TestRealign::realignImage()
 
     const CliResult dry = runCli({QStringLiteral("realign"), QStringLiteral("--dry-run"), image});
     QVERIFY2(dry.exitCode == 0, qPrintable(dry.describe()));
-    QCOMPARE(fileSha256(image), fileSha256(m_templates[layout].path));
+    QCOMPARE(fileSha256(image), fileSha256((*m_shelf)[layout].path));
 
     QElapsedTimer timer;
     timer.start();
@@ -277,7 +120,7 @@ void TestRealign::realignImage()
     qInfo("%s: realigned in %lld ms", qPrintable(layout), timer.elapsed());
     QVERIFY2(r.exitCode == 0, qPrintable(r.describe() + QString::fromUtf8(r.out)));
     QVERIFY(!QFile::exists(journalOf(image)));
-    const QStringList problems = verifyImage(m_templates[layout], image);
+    const QStringList problems = verifyImage((*m_shelf)[layout], image);
     QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
     QFile::remove(image);
 }
@@ -320,7 +163,7 @@ void TestRealign::realignLoopDevice()
             runTool(QStringLiteral("sfdisk"), {QStringLiteral("-V"), loop.path()});
         QVERIFY2(valid.ok(), qPrintable(valid.describe() + QString::fromUtf8(valid.out)));
     }
-    const QStringList problems = verifyImage(m_templates[layout], image);
+    const QStringList problems = verifyImage((*m_shelf)[layout], image);
     QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
     QFile::remove(image);
 }
@@ -432,7 +275,7 @@ void TestRealign::killAndResume()
     }
     detachLoopsOf(image);
     QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
-    problems = verifyImage(m_templates[layout], image);
+    problems = verifyImage((*m_shelf)[layout], image);
     QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
     QFile::remove(image);
 }
@@ -580,7 +423,7 @@ void TestRealign::mountedPartitionRefused()
     QCOMPARE(dumpAfter.out, dumpBefore.out);
     // Nothing moved: the first partition is still where it was, with its filesystem.
     const BlkidInfo first = blkidProbe(loop.partitionNode(1));
-    QCOMPARE(first.uuid, m_templates[QStringLiteral("gpt-legacy")].ids.value(1).uuid);
+    QCOMPARE(first.uuid, (*m_shelf)[QStringLiteral("gpt-legacy")].ids.value(1).uuid);
 }
 
 QTEST_GUILESS_MAIN(TestRealign)

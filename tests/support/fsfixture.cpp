@@ -25,11 +25,14 @@ bool mountNode(const QString &node, const QString &fs, const QString &dir, bool 
                QString *error)
 {
     ToolResult r;
-    if (fs == QLatin1String("ntfs")) {
+    if (fs == QLatin1String("ntfs") || fs == QLatin1String("exfat")) {
+        // No kernel driver for either here: their FUSE drivers.
         QStringList args;
         if (readOnly)
             args << QStringLiteral("-o") << QStringLiteral("ro");
-        r = run(QStringLiteral("ntfs-3g"), args << node << dir);
+        r = run(fs == QLatin1String("ntfs") ? QStringLiteral("ntfs-3g")
+                                            : QStringLiteral("mount.exfat-fuse"),
+                args << node << dir);
     } else {
         if (fs == QLatin1String("btrfs"))
             forgetBtrfsDevices();
@@ -99,6 +102,13 @@ bool makeFilesystem(const QString &node, const QString &fs, const QString &label
         r = run(QStringLiteral("mkfs.vfat"),
                 {QStringLiteral("-I"), QStringLiteral("-n"), label, QStringLiteral("-h"),
                  QString::number(hiddenSectors), node});
+    else if (fs == QLatin1String("fat16") || fs == QLatin1String("fat32"))
+        // The cluster size mkfs.fat picks for the size, as on a real card or disk.
+        r = run(QStringLiteral("mkfs.vfat"),
+                {QStringLiteral("-I"), QStringLiteral("-F"), fs.mid(3), QStringLiteral("-n"), label,
+                 QStringLiteral("-h"), QString::number(hiddenSectors), node});
+    else if (fs == QLatin1String("exfat"))
+        r = run(QStringLiteral("mkfs.exfat"), {QStringLiteral("-L"), label, node});
     else if (fs == QLatin1String("ntfs"))
         r = run(QStringLiteral("mkntfs"),
                 {QStringLiteral("-Q"), QStringLiteral("-F"), QStringLiteral("-L"), label,
@@ -121,7 +131,7 @@ bool fillFilesystem(const QString &node, const QString &fs, const QString &sourc
     if (fs == QLatin1String("swap"))
         return true;
     const QStringList entries = QDir(sourceDir).entryList(QDir::AllEntries | QDir::NoDotAndDotDot);
-    if (fs == QLatin1String("vfat")) {
+    if (blkidTypeOf(fs) == QLatin1String("vfat")) {
         QStringList args{QStringLiteral("-s"), QStringLiteral("-Q"), QStringLiteral("-i"), node};
         for (const QString &e : entries)
             args << QDir(sourceDir).filePath(e);
@@ -144,7 +154,7 @@ QMap<QString, QByteArray> filesystemTreeSha256(const QString &node, const QStrin
                                                QString *error)
 {
     QTemporaryDir dir;
-    if (fs == QLatin1String("vfat")) {
+    if (blkidTypeOf(fs) == QLatin1String("vfat")) {
         const ToolResult r =
             mtools(QStringLiteral("mcopy"),
                    {QStringLiteral("-s"), QStringLiteral("-Q"), QStringLiteral("-i"), node,
@@ -173,8 +183,10 @@ ToolResult checkFilesystemReadOnly(const QString &node, const QString &fs)
         return run(QStringLiteral("btrfs"),
                    {QStringLiteral("check"), QStringLiteral("--readonly"), node});
     }
-    if (fs == QLatin1String("vfat"))
+    if (blkidTypeOf(fs) == QLatin1String("vfat"))
         return run(QStringLiteral("fsck.fat"), {QStringLiteral("-n"), node});
+    if (fs == QLatin1String("exfat"))
+        return run(QStringLiteral("fsck.exfat"), {QStringLiteral("-n"), node});
     if (fs == QLatin1String("ntfs"))
         return run(QStringLiteral("ntfsfix"), {QStringLiteral("-n"), node});
     if (fs == QLatin1String("swap")) {
@@ -188,6 +200,12 @@ ToolResult checkFilesystemReadOnly(const QString &node, const QString &fs)
     ToolResult none;
     none.command = QStringLiteral("check %1").arg(fs);
     return none;
+}
+
+QString blkidTypeOf(const QString &fs)
+{
+    return fs == QLatin1String("fat16") || fs == QLatin1String("fat32") ? QStringLiteral("vfat")
+                                                                        : fs;
 }
 
 void forgetBtrfsDevices()

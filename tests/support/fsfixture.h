@@ -1,6 +1,7 @@
 // Real filesystems on loop devices for data-safety tests (root only): make one with its own
 // mkfs, fill it from a folder, read every file back, and run its own read-only check.
-// Supported types (libblkid's names): ext4, xfs, btrfs, vfat, ntfs, swap.
+// Supported types (libblkid's names): ext4, xfs, btrfs, vfat, ntfs, exfat, swap; and fat16 /
+// fat32 for a FAT of that kind, which libblkid calls vfat.
 #pragma once
 
 #include "toolrun.h"
@@ -49,6 +50,9 @@ QMap<QString, QByteArray> filesystemTreeSha256(const QString &node, const QStrin
 // The filesystem's own read-only check: e2fsck -fn, xfs_repair -n, btrfs check --readonly,
 // fsck.fat -n, ntfsfix -n. For swap: `blkid -p` must find swap.
 ToolResult checkFilesystemReadOnly(const QString &node, const QString &fs);
+
+// What libblkid calls a fixture type (fat16 and fat32 are vfat).
+QString blkidTypeOf(const QString &fs);
 
 // `btrfs device scan --forget`: drop the kernel's memory of unmounted btrfs devices, so copies
 // of one btrfs image on different loop devices don't confuse it.
