@@ -1840,14 +1840,6 @@ Nichts ist verloren: Das Journal %3 hält fest, wie weit es kam. Bis es abgeschl
         <translation>%1 Partitionen werden in dieser Reihenfolge auf das Raster von %2 verschoben:</translation>
     </message>
     <message>
-        <source>the filesystem is first shrunk by 1 sector to fit</source>
-        <translation>das Dateisystem wird zuerst um 1 Sektor verkleinert, damit es passt</translation>
-    </message>
-    <message>
-        <source>the filesystem is first shrunk by %1 sectors to fit</source>
-        <translation>das Dateisystem wird zuerst um %1 Sektoren verkleinert, damit es passt</translation>
-    </message>
-    <message>
         <source>Partition %1 stays: an extended partition only holds the logical ones.</source>
         <translation>Partition %1 bleibt: Eine erweiterte Partition enthält nur die logischen.</translation>
     </message>
@@ -1862,6 +1854,26 @@ Nichts ist verloren: Das Journal %3 hält fest, wie weit es kam. Bis es abgeschl
     <message>
         <source>The journal of this move would be kept in memory (%1, as in a live session): a power cut during the move would lose it, and with it the record of where the data is. Choose a folder for move journals on another disk in Preferences (a USB stick will do), or keep the computer on mains power.</source>
         <translation>Das Journal dieses Verschiebens läge im Arbeitsspeicher (%1, wie in einer Live-Sitzung): Ein Stromausfall während des Verschiebens würde es löschen, und mit ihm die Aufzeichnung, wo die Daten liegen. Wählen Sie in den Einstellungen einen Ordner für Verschiebe-Journale auf einem anderen Datenträger (ein USB-Stick genügt), oder lassen Sie den Rechner am Netzstrom.</translation>
+    </message>
+    <message>
+        <source>Planning again with the way you picked…</source>
+        <translation>Wird mit dem gewählten Weg neu geplant …</translation>
+    </message>
+    <message>
+        <source>table only</source>
+        <translation>nur Tabelle</translation>
+    </message>
+    <message>
+        <source>The blocks its filesystem uses, of %1</source>
+        <translation>Die von ihrem Dateisystem belegten Blöcke, von %1</translation>
+    </message>
+    <message>
+        <source>makes room for partition %1</source>
+        <translation>macht Platz für Partition %1</translation>
+    </message>
+    <message>
+        <source>shrunk by %1 first</source>
+        <translation>zuerst um %1 verkleinert</translation>
     </message>
 </context>
 <context>
@@ -2085,6 +2097,77 @@ Nichts ist verloren: Das Journal %3 hält fest, wie weit es kam. Bis es abgeschl
     </message>
 </context>
 <context>
+    <name>RealignWayChooser</name>
+    <message>
+        <source>Ways to make room</source>
+        <translation>Wege, Platz zu schaffen</translation>
+    </message>
+    <message>
+        <source>The place on the grain is taken, so room has to be made. Pick a way: the cheapest is listed first, and the plan below follows your pick.</source>
+        <translation>Die Stelle auf dem Raster ist belegt, also muss Platz geschaffen werden. Wählen Sie einen Weg: Der günstigste steht zuerst, und der Plan darunter folgt Ihrer Wahl.</translation>
+    </message>
+    <message>
+        <source>Move it up into the free space after it</source>
+        <translation>Sie nach oben in den freien Platz dahinter verschieben</translation>
+    </message>
+    <message>
+        <source>Move it down into the free space before it</source>
+        <translation>Sie nach unten in den freien Platz davor verschieben</translation>
+    </message>
+    <message>
+        <source>Shrink its filesystem by %1, then move it up</source>
+        <translation>Ihr Dateisystem um %1 verkleinern, dann sie nach oben verschieben</translation>
+    </message>
+    <message>
+        <source>Move partition %1 after it up, then move it up</source>
+        <translation>Partition %1 dahinter nach oben verschieben, dann sie nach oben verschieben</translation>
+    </message>
+    <message>
+        <source>Move partitions %1 after it up, then move it up</source>
+        <translation>Partitionen %1 dahinter nach oben verschieben, dann sie nach oben verschieben</translation>
+    </message>
+    <message>
+        <source>Move partition %1 before it down, then move it down</source>
+        <translation>Partition %1 davor nach unten verschieben, dann sie nach unten verschieben</translation>
+    </message>
+    <message>
+        <source>Move partitions %1 before it down, then move it down</source>
+        <translation>Partitionen %1 davor nach unten verschieben, dann sie nach unten verschieben</translation>
+    </message>
+    <message>
+        <source>copies %1</source>
+        <translation>kopiert %1</translation>
+    </message>
+    <message>
+        <source>copies nothing</source>
+        <translation>kopiert nichts</translation>
+    </message>
+    <message>
+        <source>the %1 filesystem of partition %2 gives up %3 first</source>
+        <translation>das %1-Dateisystem von Partition %2 gibt zuerst %3 ab</translation>
+    </message>
+    <message>
+        <source>partition %1 moves too</source>
+        <translation>Partition %1 wird mitverschoben</translation>
+    </message>
+    <message>
+        <source>partitions %1 move too</source>
+        <translation>Partitionen %1 werden mitverschoben</translation>
+    </message>
+    <message>
+        <source>extended partition %1 is moved in the table with its logical partitions</source>
+        <translation>die erweiterte Partition %1 wird mit ihren logischen Partitionen in der Tabelle verschoben</translation>
+    </message>
+    <message>
+        <source>no other partition moves</source>
+        <translation>keine andere Partition wird verschoben</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt; can be given room in %2 ways:</source>
+        <translation>Für &lt;b&gt;%1&lt;/b&gt; lässt sich auf %2 Wegen Platz schaffen:</translation>
+    </message>
+</context>
+<context>
     <name>RealignWizard</name>
     <message>
         <source>no filesystem</source>
@@ -2117,6 +2200,18 @@ Nichts ist verloren: Das Journal %3 hält fest, wie weit es kam. Bis es abgeschl
     <message>
         <source>Realign Partitions — %1</source>
         <translation>Partitionen neu ausrichten — %1</translation>
+    </message>
+    <message>
+        <source>Partition %1 (extended)</source>
+        <translation>Partition %1 (erweitert)</translation>
+    </message>
+    <message>
+        <source>widened first, so its logical partitions can move</source>
+        <translation>zuerst vergrößert, damit ihre logischen Partitionen verschoben werden können</translation>
+    </message>
+    <message>
+        <source>moved in the table with its logical partitions</source>
+        <translation>mit ihren logischen Partitionen in der Tabelle verschoben</translation>
     </message>
 </context>
 <context>
