@@ -142,12 +142,12 @@ Layout mbrExtendedMoves()
     // shifts up one grain with both logical partitions and their EBRs.
     Layout l;
     l.name = QStringLiteral("mbr-extended-moves");
-    l.diskSectors = 339968;
+    l.diskSectors = 471040;
     l.extendedMayMove = true;
     l.parts = {{1, QStringLiteral("xfs"), QStringLiteral("pwxext"), 63, 262081},
-               {2, QString(), QString(), 262144, 69632},
-               {5, QStringLiteral("ext4"), QStringLiteral("pwlog5"), 264192, 32768},
-               {6, QStringLiteral("ext4"), QStringLiteral("pwlog6"), 299008, 32768}};
+               {2, QString(), QString(), 262144, 200704},
+               {5, QStringLiteral("ext4"), QStringLiteral("pwlog5"), 264192, 98304},
+               {6, QStringLiteral("ext4"), QStringLiteral("pwlog6"), 364544, 98304}};
     l.script = sfdiskScript(
         QStringLiteral("label: dos\n"), l.parts,
         {QStringLiteral("83"), QStringLiteral("5"), QStringLiteral("83"), QStringLiteral("83")});

@@ -82,7 +82,8 @@ void TestRealign::initTestCase()
     QVERIFY2(error.isEmpty(), qPrintable(error));
     QCOMPARE(m_expected.size(), 401);
     m_shelf = std::make_unique<TemplateShelf>(m_dir.path(), m_source, m_expected);
-    for (const Layout &l : {mbrLegacy(), gptLegacy(), mbrDown(), gptShrink(), gptDownChain()})
+    for (const Layout &l :
+         {mbrLegacy(), gptLegacy(), mbrDown(), gptShrink(), gptDownChain(), mbrExtendedMoves()})
         QVERIFY2(m_shelf->build(l, &error), qPrintable(l.name + QStringLiteral(": ") + error));
 }
 
@@ -246,6 +247,10 @@ void TestRealign::killAndResume_data()
     QTest::addRow("down-loop-0") << QStringLiteral("mbr-down") << true << 0;
     QTest::addRow("down-chain-image-0") << QStringLiteral("gpt-down-chain") << false << 0;
     QTest::addRow("down-chain-image-1") << QStringLiteral("gpt-down-chain") << false << 1;
+    // A chain through an extended partition: its table-only steps, logical partitions and EBRs.
+    QTest::addRow("extended-image-0") << QStringLiteral("mbr-extended-moves") << false << 0;
+    QTest::addRow("extended-image-1") << QStringLiteral("mbr-extended-moves") << false << 1;
+    QTest::addRow("extended-loop-0") << QStringLiteral("mbr-extended-moves") << true << 0;
     // The shrink runs resize2fs and ntfsresize before the move; kills land there too.
     for (int i = 0; i < 3; ++i)
         QTest::addRow("shrink-image-%d", i) << QStringLiteral("gpt-shrink") << false << i;
