@@ -41,7 +41,6 @@ private slots:
     void killAndResume_data();
     void killAndResume();
     void realign4knLoopDevice();
-    void stuckPartitionExitsOne();
     void readOnlyLoopRefused();
     void mountedPartitionRefused();
 
@@ -355,21 +354,6 @@ void TestRealign::realign4knLoopDevice()
 
 // Partition 1 of the GPT layout cannot reach the grain alone (partition 2 follows it without a
 // gap and btrfs is not shrunk): the realignment must say why, change nothing and exit 1.
-void TestRealign::stuckPartitionExitsOne()
-{
-    const QString image = freshCopy(QStringLiteral("gpt-legacy"), QStringLiteral("stuck"));
-    QVERIFY(!image.isEmpty());
-    const QByteArray before = fileSha256(image);
-    const CliResult r = runCli({QStringLiteral("realign"), QStringLiteral("--yes"),
-                                QStringLiteral("--partition"), QStringLiteral("1"),
-                                QStringLiteral("--backup-dir"), m_dir.filePath("backups"), image});
-    QVERIFY2(r.exitCode == 1, qPrintable(r.describe() + QString::fromUtf8(r.out)));
-    QVERIFY2(r.out.contains("partition 1 stays"), qPrintable(QString::fromUtf8(r.out)));
-    QCOMPARE(fileSha256(image), before);
-    QVERIFY(!QFile::exists(journalOf(image)));
-    QFile::remove(image);
-}
-
 void TestRealign::readOnlyLoopRefused()
 {
     const QString image = freshCopy(QStringLiteral("mbr-legacy"), QStringLiteral("readonly"));

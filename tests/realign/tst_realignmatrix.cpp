@@ -129,6 +129,7 @@ void TestRealignMatrix::realign()
                      said.contains(QLatin1String("Free at least 1 MiB")),
                  qPrintable(said));
         QCOMPARE(fileSha256(image), before);
+        QVERIFY(!QFile::exists(m_dir.filePath(name + ".journal")));
     } else {
         QVERIFY2(r.exitCode == 0, qPrintable(r.describe() + QString::fromUtf8(r.out)));
         const QStringList problems = m_shelf->verify((*m_shelf)[layout], image);
