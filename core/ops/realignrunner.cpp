@@ -296,7 +296,9 @@ private:
             outcome = mover.run(request, dataJournal);
         }
         if (!outcome.ok()) {
-            *resumable = outcome.resumable() || QFile::exists(dataJournal);
+            // A refused resume (a damaged data journal) wrote nothing and cannot be retried.
+            const bool refused = outcome.status == MoveOutcome::Status::Refused;
+            *resumable = !refused && (outcome.resumable() || QFile::exists(dataJournal));
             // The mover names its own journal; the person resumes the whole realignment.
             const QString ours = DataMover::resumeCommand(m_path, m_journal.target);
             QString message = outcome.message;
