@@ -36,12 +36,32 @@ Neighbours neighboursOf(const RealignOption &option, int number)
     return n;
 }
 
-QString filesystemOf(const RealignOption &option, int number)
+// The step of `option` that moves partition `number` itself.
+const PartitionMove *moveOf(const RealignOption &option, int number)
 {
     for (const PartitionMove &m : option.moves)
         if (m.number == number)
-            return m.filesystem;
-    return QString();
+            return &m;
+    return nullptr;
+}
+
+QList<RealignWay> waysOf(const RealignChoice &choice)
+{
+    QList<RealignWay> ways;
+    for (const RealignOption &o : choice.options)
+        ways << o.way;
+    return ways;
+}
+
+// Whether `a` offers the same partitions the same ways as `b`, in the same order.
+bool sameWays(const QList<RealignChoice> &a, const QList<RealignChoice> &b)
+{
+    if (a.size() != b.size())
+        return false;
+    for (int i = 0; i < a.size(); ++i)
+        if (a[i].number != b[i].number || waysOf(a[i]) != waysOf(b[i]))
+            return false;
+    return true;
 }
 
 } // namespace
@@ -51,10 +71,9 @@ RealignWayChooser::RealignWayChooser(QWidget *parent) : QGroupBox(parent)
     setObjectName(QStringLiteral("planWays"));
     setTitle(tr("Ways to make room"));
     m_layout = new QVBoxLayout(this);
-    m_intro = wrappingLabel(tr("The place on the grain is taken, so room has to be made. Pick "
-                               "a way: the cheapest is listed first, and the plan below follows "
-                               "your pick."));
-    m_layout->addWidget(m_intro);
+    m_layout->addWidget(wrappingLabel(tr("The place on the grain is taken, so room has to be "
+                                         "made. Pick a way: the cheapest is listed first, and "
+                                         "the plan below follows your pick.")));
     setVisible(false);
 }
 
@@ -89,11 +108,13 @@ QString RealignWayChooser::costText(const RealignOption &option, int number)
     QStringList parts;
     parts << (option.bytesToMove > 0 ? tr("copies %1").arg(humanSize(option.bytesToMove))
                                      : tr("copies nothing"));
-    if (option.shrinkBytes > 0)
+    if (option.shrinkBytes > 0) {
+        const PartitionMove *own = moveOf(option, number);
         parts << tr("the %1 filesystem of partition %2 gives up %3 first")
-                     .arg(filesystemText(filesystemOf(option, number)))
+                     .arg(filesystemText(own ? own->filesystem : QString()))
                      .arg(number)
                      .arg(humanSize(option.shrinkBytes));
+    }
     const Neighbours n = neighboursOf(option, number);
     if (n.data.size() == 1)
         parts << tr("partition %1 moves too").arg(n.data.first());
@@ -117,122 +138,117 @@ void RealignWayChooser::setChoices(const QList<RealignChoice> &choices)
     for (const RealignChoice &c : choices)
         if (c.options.size() > 1)
             offered << c;
-    bool same = offered.size() == m_blocks.size();
-    for (int i = 0; same && i < offered.size(); ++i) {
-        QList<RealignWay> ways;
-        for (const RealignOption &o : offered[i].options)
-            ways << o.way;
-        same = offered[i].number == m_blocks[i].number && ways == m_blocks[i].ways;
-    }
+    const bool same = sameWays(offered, m_offered);
+    m_offered = offered;
     if (!same)
-        rebuild(offered);
-    for (int i = 0; i < offered.size(); ++i) {
-        const RealignChoice &c = offered[i];
-        Block &b = m_blocks[i];
-        const RealignOption &first = c.options.first();
-        QString fs, label;
-        for (const PartitionMove &m : first.moves)
-            if (m.number == c.number) {
-                fs = m.filesystem;
-                label = m.label;
-            }
-        b.title->setText(tr("<b>%1</b> can be given room in %2 ways:")
-                             .arg(partitionTitle(c.number, fs, label).toHtmlEscaped())
-                             .arg(c.options.size()));
-        for (int k = 0; k < c.options.size(); ++k) {
-            b.radios[k]->setText(wayText(c.options[k], c.number));
-            b.costs[k]->setText(costText(c.options[k], c.number));
-            b.radios[k]->setAccessibleDescription(b.costs[k]->text()); // read with the button
-        }
-        // The plan's pick, without a click: checking a button does not plan again.
-        if (c.chosen >= 0 && c.chosen < b.radios.size())
-            b.radios[c.chosen]->setChecked(true);
-    }
+        rebuild();
+    for (int i = 0; i < m_offered.size(); ++i)
+        fillBlock(m_blocks[i], m_offered[i]);
     setVisible(!m_blocks.isEmpty());
 }
 
-void RealignWayChooser::rebuild(const QList<RealignChoice> &offered)
+void RealignWayChooser::fillBlock(const Block &b, const RealignChoice &c)
+{
+    const PartitionMove *own = moveOf(c.options.first(), c.number);
+    b.title->setText(tr("<b>%1</b> can be given room in %2 ways:")
+                         .arg(partitionTitle(c.number, own ? own->filesystem : QString(),
+                                             own ? own->label : QString())
+                                  .toHtmlEscaped())
+                         .arg(c.options.size()));
+    for (int k = 0; k < c.options.size(); ++k) {
+        b.radios[k]->setText(wayText(c.options[k], c.number));
+        b.costs[k]->setText(costText(c.options[k], c.number));
+        b.radios[k]->setAccessibleDescription(b.costs[k]->text()); // read with the button
+    }
+    // The plan's pick, without a click: checking a button does not plan again.
+    if (c.chosen >= 0 && c.chosen < b.radios.size())
+        b.radios[c.chosen]->setChecked(true);
+}
+
+void RealignWayChooser::rebuild()
 {
     for (const Block &b : std::as_const(m_blocks))
         delete b.host; // its buttons, labels and group go with it
     m_blocks.clear();
-    for (const RealignChoice &c : offered) {
-        Block b;
-        b.number = c.number;
-        b.host = new QWidget;
-        b.host->setObjectName(QStringLiteral("planWays%1").arg(c.number));
-        auto *layout = new QVBoxLayout(b.host);
-        layout->setContentsMargins(0, 4, 0, 0);
-        layout->setSpacing(2);
-        b.title = wrappingLabel();
-        layout->addWidget(b.title);
-        b.group = new QButtonGroup(b.host);
-        for (int k = 0; k < c.options.size(); ++k) {
-            b.ways << c.options[k].way;
-            auto *radio = new QRadioButton;
-            radio->setObjectName(
-                QStringLiteral("way%1-%2").arg(c.number).arg(realignWayName(c.options[k].way)));
-            auto *cost = wrappingLabel();
-            // Under the button's text, not its circle: the cost belongs to the way above it.
-            cost->setIndent(
-                radio->style()->pixelMetric(QStyle::PM_ExclusiveIndicatorWidth, nullptr, radio) +
-                radio->style()->pixelMetric(QStyle::PM_RadioButtonLabelSpacing, nullptr, radio));
-            layout->addWidget(radio);
-            layout->addWidget(cost);
-            b.group->addButton(radio, k);
-            b.radios << radio;
-            b.costs << cost;
-        }
+    for (int i = 0; i < m_offered.size(); ++i) {
+        m_blocks << makeBlock(m_offered[i]);
         // idClicked, not toggled: only a person's click plans again, never setChoices().
-        const int number = c.number;
-        const QList<RealignWay> ways = b.ways;
-        connect(b.group, &QButtonGroup::idClicked, this, [this, number, ways](int id) {
-            if (id >= 0 && id < ways.size())
-                emit wayPicked(number, ways[id]);
+        connect(m_blocks.last().group, &QButtonGroup::idClicked, this, [this, i](int id) {
+            const RealignChoice &c = m_offered[i];
+            if (id >= 0 && id < c.options.size())
+                emit wayPicked(c.number, c.options[id].way);
         });
-        m_layout->addWidget(b.host);
-        m_blocks << b;
+        m_layout->addWidget(m_blocks.last().host);
     }
 }
 
-const RealignWayChooser::Block *RealignWayChooser::block(int number) const
+RealignWayChooser::Block RealignWayChooser::makeBlock(const RealignChoice &c)
 {
-    for (const Block &b : m_blocks)
-        if (b.number == number)
-            return &b;
-    return nullptr;
+    Block b;
+    b.host = new QWidget;
+    b.host->setObjectName(QStringLiteral("planWays%1").arg(c.number));
+    auto *layout = new QVBoxLayout(b.host);
+    layout->setContentsMargins(0, 4, 0, 0);
+    layout->setSpacing(2);
+    b.title = wrappingLabel();
+    layout->addWidget(b.title);
+    b.group = new QButtonGroup(b.host);
+    for (int k = 0; k < c.options.size(); ++k) {
+        auto *radio = new QRadioButton;
+        radio->setObjectName(
+            QStringLiteral("way%1-%2").arg(c.number).arg(realignWayName(c.options[k].way)));
+        auto *cost = wrappingLabel();
+        // Under the button's text, not its circle: the cost belongs to the way above it.
+        cost->setIndent(
+            radio->style()->pixelMetric(QStyle::PM_ExclusiveIndicatorWidth, nullptr, radio) +
+            radio->style()->pixelMetric(QStyle::PM_RadioButtonLabelSpacing, nullptr, radio));
+        layout->addWidget(radio);
+        layout->addWidget(cost);
+        b.group->addButton(radio, k);
+        b.radios << radio;
+        b.costs << cost;
+    }
+    return b;
+}
+
+int RealignWayChooser::indexOf(int number) const
+{
+    for (int i = 0; i < m_offered.size(); ++i)
+        if (m_offered[i].number == number)
+            return i;
+    return -1;
 }
 
 QList<int> RealignWayChooser::partitions() const
 {
     QList<int> numbers;
-    for (const Block &b : m_blocks)
-        numbers << b.number;
+    for (const RealignChoice &c : m_offered)
+        numbers << c.number;
     return numbers;
 }
 
 QList<RealignWay> RealignWayChooser::ways(int number) const
 {
-    const Block *b = block(number);
-    return b ? b->ways : QList<RealignWay>();
+    const int i = indexOf(number);
+    return i >= 0 ? waysOf(m_offered[i]) : QList<RealignWay>();
 }
 
 int RealignWayChooser::checkedIndex(int number) const
 {
-    const Block *b = block(number);
-    return b ? b->group->checkedId() : -1;
+    const int i = indexOf(number);
+    return i >= 0 ? m_blocks[i].group->checkedId() : -1;
 }
 
 QAbstractButton *RealignWayChooser::button(int number, RealignWay way) const
 {
-    const Block *b = block(number);
-    const int k = b ? b->ways.indexOf(way) : -1;
-    return k >= 0 ? b->radios[k] : nullptr;
+    const int i = indexOf(number);
+    const int k = i >= 0 ? waysOf(m_offered[i]).indexOf(way) : -1;
+    return k >= 0 ? m_blocks[i].radios[k] : nullptr;
 }
 
 QString RealignWayChooser::costText(int number, RealignWay way) const
 {
-    const Block *b = block(number);
-    const int k = b ? b->ways.indexOf(way) : -1;
-    return k >= 0 ? b->costs[k]->text() : QString();
+    const int i = indexOf(number);
+    const int k = i >= 0 ? waysOf(m_offered[i]).indexOf(way) : -1;
+    return k >= 0 ? m_blocks[i].costs[k]->text() : QString();
 }

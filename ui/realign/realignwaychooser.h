@@ -44,20 +44,22 @@ signals:
     void wayPicked(int number, RealignWay way);
 
 private:
+    // The widgets of one partition's choice; what they offer is the choice at the same index
+    // of m_offered.
     struct Block
     {
-        int number = 0;
-        QList<RealignWay> ways;
         QWidget *host = nullptr;
         QLabel *title = nullptr;
         QButtonGroup *group = nullptr;
         QList<QRadioButton *> radios;
         QList<QLabel *> costs;
     };
-    void rebuild(const QList<RealignChoice> &choices);
-    const Block *block(int number) const;
+    void rebuild();
+    static Block makeBlock(const RealignChoice &choice);
+    static void fillBlock(const Block &block, const RealignChoice &choice);
+    int indexOf(int number) const; // in m_offered and m_blocks; -1: not offered
 
     QVBoxLayout *m_layout = nullptr;
-    QLabel *m_intro = nullptr;
+    QList<RealignChoice> m_offered; // the plan's choices with more than one way
     QList<Block> m_blocks;
 };
