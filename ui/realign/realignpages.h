@@ -113,7 +113,12 @@ private:
     void startPlanning();
     void planAgain(int number, RealignWay way);
     void requestPlan();
+    void clearOutputs();
+    QString statusText(const RealignPlan &plan) const;
     void fillMoves(const RealignPlan &plan, qint64 sectorSize);
+    void fitMovesTable(int moves);
+    QString staysText(const PreparedRealign &prepared) const;
+    void showBusy(const RealignPlan &plan, const QStringList &busy);
     void showParts();
     void onPrepared(const PreparedRealign &prepared, const QStringList &busy);
 
@@ -169,6 +174,7 @@ private:
         QLabel *detail = nullptr;
     };
     void buildRows(const QList<PartitionMove> &moves, qint64 sectorSize);
+    void fitRows();
     void setRowState(int index, const QString &text, bool done);
     void onProgress(const RealignProgress &progress);
     void onFinished(const RealignResult &result, const DiskLayout &before, const DiskLayout &after,

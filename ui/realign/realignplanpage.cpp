@@ -47,6 +47,24 @@ enum PlanColumn {
     PlanColumnCount
 };
 
+namespace {
+
+// Neighbour -> the partition it makes room for, from the ways the plan took.
+QMap<int, int> neighboursMakingRoom(const RealignPlan &plan)
+{
+    QMap<int, int> roomFor;
+    for (const RealignChoice &c : plan.choices) {
+        if (c.chosen < 0 || c.chosen >= c.options.size())
+            continue;
+        for (const PartitionMove &m : c.options.at(c.chosen).moves)
+            if (m.number != c.number && !roomFor.contains(m.number))
+                roomFor.insert(m.number, c.number);
+    }
+    return roomFor;
+}
+
+} // namespace
+
 RealignPlanPage::RealignPlanPage(RealignWizard *wizard) : m_wizard(wizard)
 {
     setObjectName(QStringLiteral("realignPlanPage"));
@@ -119,12 +137,7 @@ void RealignPlanPage::initializePage()
 void RealignPlanPage::startPlanning()
 {
     m_ready = false;
-    m_moves->clear();
-    m_summary->clear();
-    m_stays->clear();
-    m_busyLabel->clear();
-    m_journalWarning->clear();
-    m_recheck->setVisible(false);
+    clearOutputs();
     showParts();
     m_status->setStyleSheet(QString());
     m_status->setText(tr("Reading %1 and planning…").arg(m_wizard->setup().target));
@@ -137,6 +150,16 @@ void RealignPlanPage::startPlanning()
                      : m_wizard->setup().options.backupRoot));
     emit completeChanged();
     requestPlan();
+}
+
+void RealignPlanPage::clearOutputs()
+{
+    m_moves->clear();
+    m_summary->clear();
+    m_stays->clear();
+    m_busyLabel->clear();
+    m_journalWarning->clear();
+    m_recheck->setVisible(false);
 }
 
 void RealignPlanPage::planAgain(int number, RealignWay way)
@@ -174,13 +197,7 @@ void RealignPlanPage::onPrepared(const PreparedRealign &prepared, const QStringL
     m_prepared = prepared;
     m_busy = busy;
     m_ready = true;
-    // A re-plan left the last plan's outputs in place: start from a clean page.
-    m_moves->clear();
-    m_summary->clear();
-    m_stays->clear();
-    m_busyLabel->clear();
-    m_journalWarning->clear();
-    m_recheck->setVisible(false);
+    clearOutputs(); // a re-plan left the last plan's outputs in place
     m_ways->setEnabled(true);
     m_moves->setEnabled(true);
     if (!prepared.ok) {
@@ -201,18 +218,7 @@ void RealignPlanPage::onPrepared(const PreparedRealign &prepared, const QStringL
                "data is. Choose a folder for move journals on another disk in Preferences (a USB "
                "stick will do), or keep the computer on mains power.")
                 .arg(prepared.journal.filesystem));
-    // Partitions, not steps: an extended partition takes two steps in the table.
-    QList<int> moving;
-    for (const PartitionMove &m : plan.moves)
-        if (!moving.contains(m.number))
-            moving << m.number;
-    m_status->setText(
-        moving.isEmpty() ? tr("Nothing can be moved: see why below.")
-        : moving.size() == 1
-            ? tr("1 partition moves to the %1 grain:").arg(grainName(plan.geometry.grainBytes))
-            : tr("%1 partitions move to the %2 grain, in this order:")
-                  .arg(moving.size())
-                  .arg(grainName(plan.geometry.grainBytes)));
+    m_status->setText(statusText(plan));
     m_ways->setChoices(plan.choices);
     fillMoves(plan, ss);
     if (!plan.moves.isEmpty())
@@ -220,13 +226,42 @@ void RealignPlanPage::onPrepared(const PreparedRealign &prepared, const QStringL
                               "decides: a USB stick is slower, an SSD faster).")
                                .arg(humanSize(plan.totalBytes()),
                                     realignDurationText(estimateRealignSeconds(plan))));
+    fitMovesTable(plan.moves.size());
+    m_stays->setText(staysText(prepared));
+    showBusy(plan, busy);
+    showParts();
+    emit completeChanged();
+    emit planReady();
+}
+
+QString RealignPlanPage::statusText(const RealignPlan &plan) const
+{
+    // Partitions, not steps: an extended partition takes two steps in the table.
+    QList<int> moving;
+    for (const PartitionMove &m : plan.moves)
+        if (!moving.contains(m.number))
+            moving << m.number;
+    return moving.isEmpty() ? tr("Nothing can be moved: see why below.")
+           : moving.size() == 1
+               ? tr("1 partition moves to the %1 grain:").arg(grainName(plan.geometry.grainBytes))
+               : tr("%1 partitions move to the %2 grain, in this order:")
+                     .arg(moving.size())
+                     .arg(grainName(plan.geometry.grainBytes));
+}
+
+void RealignPlanPage::fitMovesTable(int moves)
+{
     // As tall as its rows (up to a dozen), so the rest of the page stays in view.
-    const int rows = std::clamp(int(plan.moves.size()), 1, 12);
+    const int rows = std::clamp(moves, 1, 12);
     const int rowHeight = std::max(m_moves->sizeHintForRow(0), fontMetrics().height() + 4);
     m_moves->setFixedHeight(m_moves->header()->sizeHint().height() + rows * rowHeight +
                             2 * m_moves->frameWidth() + 4);
+}
 
+QString RealignPlanPage::staysText(const PreparedRealign &prepared) const
+{
     // What stays, and why: the planner's reasons, then every partition not chosen.
+    const RealignPlan &plan = prepared.plan;
     QStringList stays;
     QList<int> accounted;
     for (const PartitionMove &m : plan.moves)
@@ -251,8 +286,13 @@ void RealignPlanPage::onPrepared(const PreparedRealign &prepared, const QStringL
                       ? tr("Partition %1 stays: it already starts on the grain.").arg(p.number)
                       : tr("Partition %1 stays: not chosen.").arg(p.number));
     }
-    m_stays->setText(stays.join(QLatin1Char('\n')));
+    return stays.join(QLatin1Char('\n'));
+}
 
+// What must be settled before the run: partitions in use, or an interrupted run of this disk
+// (which joins m_busy).
+void RealignPlanPage::showBusy(const RealignPlan &plan, const QStringList &busy)
+{
     if (!busy.isEmpty()) {
         m_busyLabel->setText(tr("These partitions are in use and must be unmounted (or swapped "
                                 "off) first:\n%1")
@@ -271,22 +311,11 @@ void RealignPlanPage::onPrepared(const PreparedRealign &prepared, const QStringL
         m_busyLabel->setStyleSheet(AlignmentStyle::errorStyleSheet(palette()));
         m_busy << journal;
     }
-    showParts();
-    emit completeChanged();
-    emit planReady();
 }
 
 void RealignPlanPage::fillMoves(const RealignPlan &plan, qint64 ss)
 {
-    // Which partition each neighbour makes room for, from the ways the plan took.
-    QMap<int, int> roomFor;
-    for (const RealignChoice &c : plan.choices) {
-        if (c.chosen < 0 || c.chosen >= c.options.size())
-            continue;
-        for (const PartitionMove &m : c.options.at(c.chosen).moves)
-            if (m.number != c.number && !roomFor.contains(m.number))
-                roomFor.insert(m.number, c.number);
-    }
+    const QMap<int, int> roomFor = neighboursMakingRoom(plan);
     for (const PartitionMove &m : plan.moves) {
         auto *item = new QTreeWidgetItem(m_moves);
         item->setText(PlanPartition, moveTitle(m));

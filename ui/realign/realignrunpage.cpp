@@ -116,6 +116,11 @@ void RealignRunPage::buildRows(const QList<PartitionMove> &moves, qint64 sectorS
         m_rowsLayout->addWidget(row.detail, i, 2);
         m_rows << row;
     }
+    fitRows();
+}
+
+void RealignRunPage::fitRows()
+{
     // As tall as its rows, up to six: the log below would otherwise take the height and leave
     // a few rows in a scroll area that hides the rest.
     const int shown = std::clamp(int(m_rows.size()), 1, 6);
@@ -167,7 +172,7 @@ void RealignRunPage::begin()
            "is opened again."));
     appendLog(tr("Plan for %1 (grain %2):")
                   .arg(setup.target, grainName(prepared.plan.geometry.grainBytes)));
-    for (const QString &line : realignPlanText(prepared.plan, ss).split(QLatin1Char('\n')))
+    for (const QString &line : realignPlanText(prepared.plan).split(QLatin1Char('\n')))
         if (!line.isEmpty())
             appendLog(line);
     m_wizard->worker()->run(setup.target, prepared, m_wizard->runOptions());
