@@ -1,5 +1,6 @@
 #include "fs/filesystemformatter.h"
 
+#include "fs/filesystemkinds.h"
 #include "fs/imageregion.h"
 
 #include <QDir>
@@ -24,7 +25,7 @@ constexpr int kBlockSize = 4096;
 MkfsCommand mkfsCommand(const FormatRequest &r, bool onFile)
 {
     const QString fs = r.filesystem;
-    if (fs == QLatin1String("ext2") || fs == QLatin1String("ext3") || fs == QLatin1String("ext4")) {
+    if (isExtFilesystem(fs)) {
         QStringList args{QStringLiteral("-F"), QStringLiteral("-q"),       QStringLiteral("-t"), fs,
                          QStringLiteral("-b"), QString::number(kBlockSize)};
         if (!r.label.isEmpty())
@@ -49,8 +50,7 @@ MkfsCommand mkfsCommand(const FormatRequest &r, bool onFile)
             args << QStringLiteral("-L") << r.label;
         return {QStringLiteral("mkfs.btrfs"), args, QStringLiteral("btrfs-progs")};
     }
-    if (fs == QLatin1String("vfat") || fs == QLatin1String("fat16") ||
-        fs == QLatin1String("fat32")) {
+    if (isFatFilesystem(fs)) {
         QStringList args{QStringLiteral("-S"), QString::number(r.logicalSectorSize),
                          // Hidden sectors: where the partition starts, as Windows expects.
                          QStringLiteral("-h"), QString::number(r.startSector)};
@@ -92,13 +92,6 @@ std::unique_ptr<QTemporaryDir> scratchDirNear(const QString &image)
     return dir;
 }
 
-ToolResult fail(const QString &message)
-{
-    ToolResult r;
-    r.error = message;
-    return r;
-}
-
 } // namespace
 
 QStringList formattableFilesystems()
@@ -117,7 +110,7 @@ bool isFormattable(const QString &filesystem)
 ToolResult formatFilesystem(const FormatRequest &request)
 {
     if (!isFormattable(request.filesystem))
-        return fail(
+        return ToolResult::failed(
             QStringLiteral("Partwise cannot create a '%1' filesystem.").arg(request.filesystem));
     if (!request.targetIsImage) {
         const MkfsCommand cmd = mkfsCommand(request, false);
@@ -129,8 +122,9 @@ ToolResult formatFilesystem(const FormatRequest &request)
     {
         QFile f(scratch);
         if (!f.open(QIODevice::WriteOnly) || !f.resize(request.sizeBytes))
-            return fail(QStringLiteral("Cannot create a scratch file for the new filesystem in %1.")
-                            .arg(scratchDir->path()));
+            return ToolResult::failed(
+                QStringLiteral("Cannot create a scratch file for the new filesystem in %1.")
+                    .arg(scratchDir->path()));
     }
     const MkfsCommand cmd = mkfsCommand(request, true);
     ToolResult r = runTool(cmd.program, cmd.arguments + QStringList{scratch}, cmd.package);

@@ -1,33 +1,22 @@
 #include "fs/filesystemtools.h"
 
+#include "fs/filesystemkinds.h"
+
 namespace {
 
 ToolResult unsupported(const QString &what, const QString &filesystem)
 {
-    ToolResult r;
-    r.error = QStringLiteral("Partwise cannot %1 a '%2' filesystem.").arg(what, filesystem);
-    return r;
-}
-
-bool isExt(const QString &fs)
-{
-    return fs == QLatin1String("ext2") || fs == QLatin1String("ext3") ||
-           fs == QLatin1String("ext4");
-}
-
-bool isFat(const QString &fs)
-{
-    return fs == QLatin1String("vfat") || fs == QLatin1String("fat16") ||
-           fs == QLatin1String("fat32");
+    return ToolResult::failed(
+        QStringLiteral("Partwise cannot %1 a '%2' filesystem.").arg(what, filesystem));
 }
 
 } // namespace
 
 ToolResult relabelFilesystem(const QString &device, const QString &fs, const QString &label)
 {
-    if (isExt(fs))
+    if (isExtFilesystem(fs))
         return runTool(QStringLiteral("e2label"), {device, label}, QStringLiteral("e2fsprogs"));
-    if (isFat(fs))
+    if (isFatFilesystem(fs))
         return runTool(QStringLiteral("fatlabel"), {device, label.toUpper().left(11)},
                        QStringLiteral("dosfstools"));
     if (fs == QLatin1String("ntfs"))
@@ -47,12 +36,12 @@ ToolResult relabelFilesystem(const QString &device, const QString &fs, const QSt
 
 ToolResult checkFilesystem(const QString &device, const QString &fs, bool repair)
 {
-    if (isExt(fs))
+    if (isExtFilesystem(fs))
         return runTool(
             QStringLiteral("e2fsck"),
             {QStringLiteral("-f"), repair ? QStringLiteral("-y") : QStringLiteral("-n"), device},
             QStringLiteral("e2fsprogs"));
-    if (isFat(fs))
+    if (isFatFilesystem(fs))
         return runTool(QStringLiteral("fsck.fat"),
                        {repair ? QStringLiteral("-a") : QStringLiteral("-n"), device},
                        QStringLiteral("dosfstools"));
@@ -79,12 +68,7 @@ ToolResult checkFilesystem(const QString &device, const QString &fs, bool repair
                        repair ? QStringList{QStringLiteral("-a"), device}
                               : QStringList{QStringLiteral("--dry-run"), device},
                        QStringLiteral("f2fs-tools"));
-    if (fs == QLatin1String("swap")) {
-        ToolResult r;
-        r.ok = true;
-        r.exitCode = 0;
-        r.output = QStringLiteral("swap has no filesystem to check");
-        return r;
-    }
+    if (fs == QLatin1String("swap"))
+        return ToolResult::succeeded(QStringLiteral("swap has no filesystem to check"));
     return unsupported(QStringLiteral("check"), fs);
 }

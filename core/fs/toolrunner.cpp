@@ -3,6 +3,22 @@
 #include <QProcess>
 #include <QStandardPaths>
 
+ToolResult ToolResult::succeeded(const QString &output)
+{
+    ToolResult r;
+    r.ok = true;
+    r.exitCode = 0;
+    r.output = output;
+    return r;
+}
+
+ToolResult ToolResult::failed(const QString &error)
+{
+    ToolResult r;
+    r.error = error;
+    return r;
+}
+
 QString findTool(const QString &program)
 {
     QString path = QStandardPaths::findExecutable(program);

@@ -11,6 +11,10 @@ struct ToolResult
     QString command; // the command line, for logs
     QString output;  // stdout and stderr, merged
     QString error;   // a sentence a person can act on when !ok
+
+    // Outcomes decided without running a program (nothing to do, or refused beforehand).
+    static ToolResult succeeded(const QString &output);
+    static ToolResult failed(const QString &error);
 };
 
 // Finds a filesystem tool in PATH or the sbin folders (which a non-root PATH often lacks).

@@ -1,0 +1,13 @@
+#include "fs/filesystemkinds.h"
+
+bool isExtFilesystem(const QString &fs)
+{
+    return fs == QLatin1String("ext2") || fs == QLatin1String("ext3") ||
+           fs == QLatin1String("ext4");
+}
+
+bool isFatFilesystem(const QString &fs)
+{
+    return fs == QLatin1String("vfat") || fs == QLatin1String("fat16") ||
+           fs == QLatin1String("fat32");
+}
