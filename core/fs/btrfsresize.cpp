@@ -1,7 +1,7 @@
 #include "fs/btrfsresize.h"
 
-#include "device/loopattachment.h"
 #include "fs/filesystemtools.h"
+#include "fs/resizesupport.h"
 
 #include <QDir>
 #include <QFile>
@@ -17,13 +17,6 @@
 namespace {
 
 const QString kPackage = QStringLiteral("btrfs-progs");
-
-ToolResult refuse(const QString &why)
-{
-    ToolResult r;
-    r.error = why;
-    return r;
-}
 
 std::optional<qint64> superField(const QString &dump, const QString &name)
 {
@@ -113,51 +106,67 @@ private:
     bool m_mounted = false;
 };
 
-ToolResult resizeOnNode(const QString &node, qint64 newBytes)
+// The filesystem's own devid, when it is clean and on this device alone; else why not.
+ToolResult singleDeviceId(const QString &node, qint64 *devid)
 {
     const ToolResult check = checkFilesystem(node, QStringLiteral("btrfs"), false);
-    if (!check.ok) {
-        if (check.exitCode < 0)
-            return check; // not run at all: its error names the package
-        return refuse(QStringLiteral("btrfs check --readonly reports problems on this btrfs "
-                                     "filesystem, so it was not resized: %1")
-                          .arg(check.output.trimmed().section(QLatin1Char('\n'), 0, 5)));
-    }
+    if (!check.ok)
+        return refuseUnlessClean(check, QStringLiteral("btrfs check --readonly reports problems on "
+                                                       "this btrfs filesystem, so it was not "
+                                                       "resized: %1")
+                                            .arg(firstLines(check.output)));
     const ToolResult super = dumpSuper(node);
     if (!super.ok)
         return super;
     const auto devices = superField(super.output, QStringLiteral("num_devices"));
-    const auto devid = superField(super.output, QStringLiteral("dev_item.devid"));
-    if (!devices || !devid)
-        return refuse(QStringLiteral("Cannot read the btrfs superblock on %1.").arg(node));
+    const auto id = superField(super.output, QStringLiteral("dev_item.devid"));
+    if (!devices || !id)
+        return ToolResult::failed(
+            QStringLiteral("Cannot read the btrfs superblock on %1.").arg(node));
     if (*devices != 1)
-        return refuse(QStringLiteral("This btrfs filesystem spans %1 devices; Partwise resizes "
-                                     "single-device btrfs only (use btrfs filesystem resize "
-                                     "with the filesystem mounted).")
-                          .arg(*devices));
+        return ToolResult::failed(
+            QStringLiteral("This btrfs filesystem spans %1 devices; Partwise resizes single-device "
+                           "btrfs only (use btrfs filesystem resize with the filesystem mounted).")
+                .arg(*devices));
+    *devid = *id;
+    return super;
+}
 
+// `btrfs filesystem resize` on a private mount; unmounted and forgotten however it ends.
+ToolResult resizeMounted(const QString &node, qint64 devid, qint64 newBytes)
+{
     PrivateMount mount(node);
     if (!mount.ok())
-        return refuse(mount.error());
+        return ToolResult::failed(mount.error());
     ToolResult r = runTool(QStringLiteral("btrfs"),
                            {QStringLiteral("filesystem"), QStringLiteral("resize"),
-                            QStringLiteral("%1:%2").arg(*devid).arg(newBytes), mount.dir()},
+                            QStringLiteral("%1:%2").arg(devid).arg(newBytes), mount.dir()},
                            kPackage);
     const QString unmountError = mount.unmount();
     // Forget the device, so a later loop device reusing its name is not taken for this one.
     runTool(QStringLiteral("btrfs"),
             {QStringLiteral("device"), QStringLiteral("scan"), QStringLiteral("--forget"), node},
             kPackage);
+    if (r.ok && !unmountError.isEmpty())
+        return ToolResult::failed(unmountError);
+    return r;
+}
+
+ToolResult resizeOnNode(const QString &node, qint64 newBytes)
+{
+    qint64 devid = 0;
+    const ToolResult single = singleDeviceId(node, &devid);
+    if (!single.ok)
+        return single;
+    const ToolResult r = resizeMounted(node, devid, newBytes);
     if (!r.ok)
         return r;
-    if (!unmountError.isEmpty())
-        return refuse(unmountError);
     const auto total = superField(dumpSuper(node).output, QStringLiteral("total_bytes"));
     if (!total || *total > newBytes)
-        return refuse(QStringLiteral("btrfs filesystem resize reported success, but the "
-                                     "filesystem is %1 bytes, not at most %2.")
-                          .arg(total.value_or(-1))
-                          .arg(newBytes));
+        return ToolResult::failed(QStringLiteral("btrfs filesystem resize reported success, but "
+                                                 "the filesystem is %1 bytes, not at most %2.")
+                                      .arg(total.value_or(-1))
+                                      .arg(newBytes));
     return r;
 }
 
@@ -168,14 +177,11 @@ ToolResult resizeBtrfsFilesystem(const FilesystemLocation &where, qint64 partiti
 {
     // The kernel refuses (EINVAL) to resize a btrfs device below 256 MiB.
     if (newBytes < 256 * 1024 * 1024)
-        return refuse(QStringLiteral("btrfs cannot be resized below 256 MiB."));
+        return ToolResult::failed(QStringLiteral("btrfs cannot be resized below 256 MiB."));
     if (::geteuid() != 0)
-        return refuse(QStringLiteral("btrfs resizes only while mounted, and only root can mount "
-                                     "it: run Partwise as root to resize this partition."));
-    if (!where.isImage)
-        return resizeOnNode(where.path, newBytes);
-    LoopAttachment loop(where.path, where.offset, std::max(partitionBytes, newBytes), false);
-    if (!loop.ok())
-        return refuse(loop.error());
-    return resizeOnNode(loop.device(), newBytes);
+        return ToolResult::failed(QStringLiteral("btrfs resizes only while mounted, and only root "
+                                                 "can mount it: run Partwise as root to resize "
+                                                 "this partition."));
+    return onFilesystemNode(where, std::max(partitionBytes, newBytes), false,
+                            [&](const QString &node) { return resizeOnNode(node, newBytes); });
 }

@@ -1,31 +1,15 @@
 #include "fs/f2fsresize.h"
 
-#include "device/loopattachment.h"
+#include "device/topologyprobe.h"
+#include "fs/resizesupport.h"
 
-#include <QFile>
 #include <QRegularExpression>
 
-#include <fcntl.h>
-#include <linux/fs.h>
 #include <optional>
-#include <sys/ioctl.h>
-#include <unistd.h>
 
 namespace {
 
 const QString kPackage = QStringLiteral("f2fs-tools");
-
-ToolResult refuse(const QString &why)
-{
-    ToolResult r;
-    r.error = why;
-    return r;
-}
-
-QString lastLines(const QString &output)
-{
-    return output.trimmed().section(QLatin1Char('\n'), -6);
-}
 
 struct F2fsSuper
 {
@@ -71,13 +55,8 @@ std::optional<F2fsSuper> readSuper(const QString &node, QString *error)
 
 qint64 logicalSectorSize(const QString &node)
 {
-    const int fd = ::open(QFile::encodeName(node).constData(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return -1;
-    int size = 0;
-    const bool ok = ::ioctl(fd, BLKSSZGET, &size) == 0;
-    ::close(fd);
-    return ok ? size : -1;
+    SectorTopology topology;
+    return probeBlockDeviceTopology(node, topology) ? topology.logicalSectorSize : -1;
 }
 
 ToolResult check(const QString &node)
@@ -86,31 +65,61 @@ ToolResult check(const QString &node)
                    {QStringLiteral("--dry-run"), QStringLiteral("-f"), node}, kPackage);
 }
 
+// resize.f2fs in safe mode, to `sectors` of the device's sectors.
+ToolResult runResize(const QString &node, qint64 sectors)
+{
+    const QStringList args{QStringLiteral("-s"), QStringLiteral("-t"), QString::number(sectors),
+                           node};
+    ToolResult r = runTool(QStringLiteral("resize.f2fs"), args, kPackage);
+    // Newer f2fs-tools ask for confirmation unless -F (which 1.15 does not know).
+    if (r.output.contains(QLatin1String("Do you want to continue")))
+        r = runTool(QStringLiteral("resize.f2fs"), QStringList{QStringLiteral("-F")} + args,
+                    kPackage);
+    return r;
+}
+
+// resize.f2fs exits 0 when it cannot shrink: the superblock and a fresh check say what it did.
+ToolResult judgeShrink(const QString &node, qint64 newBytes, ToolResult resized)
+{
+    QString error;
+    const std::optional<F2fsSuper> after = readSuper(node, &error);
+    if (!after)
+        return ToolResult::failed(error);
+    if (after->bytes() > newBytes)
+        return ToolResult::failed(
+            QStringLiteral("resize.f2fs could not shrink the F2FS filesystem to %1 bytes (it stays "
+                           "%2 bytes): safe resize needs enough free segments below the new end. "
+                           "%3")
+                .arg(newBytes)
+                .arg(after->bytes())
+                .arg(lastLines(resized.output)));
+    const ToolResult verify = check(node);
+    if (!verify.ok)
+        return ToolResult::failed(QStringLiteral("resize.f2fs shrank the F2FS filesystem, but "
+                                                 "fsck.f2fs now reports problems: %1")
+                                      .arg(lastLines(verify.output)));
+    resized.output += QStringLiteral("\nF2FS is now %1 bytes").arg(after->bytes());
+    return resized;
+}
+
 ToolResult shrinkOnNode(const QString &node, qint64 newBytes)
 {
     const ToolResult before = check(node);
-    if (!before.ok) {
-        if (before.exitCode < 0)
-            return before; // not run at all: its error names the package
-        return refuse(QStringLiteral("fsck.f2fs reports problems on this F2FS filesystem, so it "
-                                     "was not resized; repair it first (fsck.f2fs -f): %1")
-                          .arg(lastLines(before.output)));
-    }
+    if (!before.ok)
+        return refuseUnlessClean(before,
+                                 QStringLiteral("fsck.f2fs reports problems on this F2FS "
+                                                "filesystem, so it was not resized; repair it "
+                                                "first (fsck.f2fs -f): %1")
+                                     .arg(lastLines(before.output)));
     QString error;
     const std::optional<F2fsSuper> super = readSuper(node, &error);
     if (!super)
-        return refuse(error);
-    if (newBytes >= super->bytes()) {
-        if (newBytes == super->bytes()) {
-            ToolResult r;
-            r.ok = true;
-            r.exitCode = 0;
-            r.output = QStringLiteral("the F2FS filesystem already has this size");
-            return r;
-        }
-        return refuse(QStringLiteral("Partwise shrinks F2FS but does not grow it; grow it with "
-                                     "resize.f2fs."));
-    }
+        return ToolResult::failed(error);
+    if (newBytes == super->bytes())
+        return ToolResult::succeeded(QStringLiteral("the F2FS filesystem already has this size"));
+    if (newBytes > super->bytes())
+        return ToolResult::failed(QStringLiteral("Partwise shrinks F2FS but does not grow it; "
+                                                 "grow it with resize.f2fs."));
     // The filesystem keeps whole segments only. Ending the new size on one keeps resize.f2fs
     // from counting a segment that does not fit: it places segments by the start sector of the
     // device it is given, which for a loop device over a partition is 0, not the partition's.
@@ -118,35 +127,14 @@ ToolResult shrinkOnNode(const QString &node, qint64 newBytes)
                                                      super->segmentBytes * super->segmentBytes;
     const qint64 ss = logicalSectorSize(node);
     if (ss <= 0 || target % ss != 0 || target <= super->segment0Bytes)
-        return refuse(QStringLiteral("Cannot shrink the F2FS filesystem on %1 to %2 bytes.")
-                          .arg(node)
-                          .arg(newBytes));
-    QStringList args{QStringLiteral("-s"), QStringLiteral("-t"), QString::number(target / ss),
-                     node};
-    ToolResult r = runTool(QStringLiteral("resize.f2fs"), args, kPackage);
-    // Newer f2fs-tools ask for confirmation unless -F (which 1.15 does not know).
-    if (r.output.contains(QLatin1String("Do you want to continue")))
-        r = runTool(QStringLiteral("resize.f2fs"), QStringList{QStringLiteral("-F")} + args,
-                    kPackage);
-    if (!r.ok)
-        return r;
-    const std::optional<F2fsSuper> after = readSuper(node, &error);
-    if (!after)
-        return refuse(error);
-    if (after->bytes() > newBytes)
-        return refuse(QStringLiteral("resize.f2fs could not shrink the F2FS filesystem to %1 "
-                                     "bytes (it stays %2 bytes): safe resize needs enough free "
-                                     "segments below the new end. %3")
-                          .arg(newBytes)
-                          .arg(after->bytes())
-                          .arg(lastLines(r.output)));
-    const ToolResult verify = check(node);
-    if (!verify.ok)
-        return refuse(QStringLiteral("resize.f2fs shrank the F2FS filesystem, but fsck.f2fs now "
-                                     "reports problems: %1")
-                          .arg(lastLines(verify.output)));
-    r.output += QStringLiteral("\nF2FS is now %1 bytes").arg(after->bytes());
-    return r;
+        return ToolResult::failed(
+            QStringLiteral("Cannot shrink the F2FS filesystem on %1 to %2 bytes.")
+                .arg(node)
+                .arg(newBytes));
+    const ToolResult resized = runResize(node, target / ss);
+    if (!resized.ok)
+        return resized;
+    return judgeShrink(node, newBytes, resized);
 }
 
 } // namespace
@@ -154,10 +142,6 @@ ToolResult shrinkOnNode(const QString &node, qint64 newBytes)
 ToolResult resizeF2fsFilesystem(const FilesystemLocation &where, qint64 partitionBytes,
                                 qint64 newBytes)
 {
-    if (!where.isImage)
-        return shrinkOnNode(where.path, newBytes);
-    LoopAttachment loop(where.path, where.offset, std::max(partitionBytes, newBytes), false);
-    if (!loop.ok())
-        return refuse(loop.error());
-    return shrinkOnNode(loop.device(), newBytes);
+    return onFilesystemNode(where, std::max(partitionBytes, newBytes), false,
+                            [&](const QString &node) { return shrinkOnNode(node, newBytes); });
 }

@@ -1,8 +1,8 @@
 #include "fs/fatresize.h"
 
-#include "device/loopattachment.h"
 #include "fs/filesystemprobe.h"
 #include "fs/filesystemtools.h"
+#include "fs/resizesupport.h"
 #include "table/parteddevice.h"
 #include "table/partedsession.h"
 
@@ -10,19 +10,14 @@
 #include <QFileInfo>
 
 #include <fcntl.h>
+#include <functional>
+#include <memory>
 #include <optional>
 #include <parted/parted.h> // with <parted/filesys.h>, which cannot stand alone
 #include <sys/stat.h>
 #include <unistd.h>
 
 namespace {
-
-ToolResult refuse(const QString &why)
-{
-    ToolResult r;
-    r.error = why;
-    return r;
-}
 
 // Bytes of a file or block device (QFileInfo reports 0 for a block device).
 qint64 byteSize(const QString &path, bool *isBlockDevice)
@@ -37,49 +32,17 @@ qint64 byteSize(const QString &path, bool *isBlockDevice)
     return end;
 }
 
-// A device node for the FAT tools: the partition's, or a loop device over its range inside an
-// image. Each use gets a fresh attachment, so none caches blocks from before libparted wrote.
-class FatNode
-{
-public:
-    FatNode(const FilesystemLocation &where, qint64 bytes, bool readOnly)
-    {
-        if (!where.isImage) {
-            m_node = where.path;
-            return;
-        }
-        m_loop.emplace(where.path, where.offset, bytes, readOnly);
-        if (m_loop->ok())
-            m_node = m_loop->device();
-        else
-            m_error = m_loop->error();
-    }
-    QString node() const { return m_node; }
-    QString error() const { return m_error; }
-
-private:
-    std::optional<LoopAttachment> m_loop;
-    QString m_node;
-    QString m_error;
-};
-
-QString fsckProblems(const ToolResult &check)
-{
-    return check.output.trimmed().section(QLatin1Char('\n'), 0, 5);
-}
-
 ToolResult checkFirst(const FilesystemLocation &where, qint64 partitionBytes)
 {
-    const FatNode node(where, partitionBytes, true);
+    const FilesystemNode node(where, partitionBytes, true);
     if (node.node().isEmpty())
-        return refuse(
+        return ToolResult::failed(
             QStringLiteral("Checking the FAT filesystem before resizing it: %1").arg(node.error()));
     const ToolResult check = checkFilesystem(node.node(), QStringLiteral("vfat"), false);
-    if (check.ok || check.exitCode < 0)
-        return check; // not run at all: its error names the package
-    return refuse(QStringLiteral("fsck.fat -n reports problems on this FAT filesystem, so it was "
-                                 "not resized; repair it first (fsck.fat -a): %1")
-                      .arg(fsckProblems(check)));
+    return refuseUnlessClean(check, QStringLiteral("fsck.fat -n reports problems on this FAT "
+                                                   "filesystem, so it was not resized; repair it "
+                                                   "first (fsck.fat -a): %1")
+                                        .arg(firstLines(check.output)));
 }
 
 // libparted writes a new boot sector whose label is "NO NAME"; the label stays only in the root
@@ -88,23 +51,26 @@ ToolResult checkFirst(const FilesystemLocation &where, qint64 partitionBytes)
 ToolResult restoreLabelAndCheck(const FilesystemLocation &where, qint64 newBytes,
                                 const QString &label)
 {
-    const FatNode node(where, newBytes, false);
+    const FilesystemNode node(where, newBytes, false);
     if (node.node().isEmpty())
-        return refuse(QStringLiteral("The FAT filesystem was resized, but checking it failed: %1")
-                          .arg(node.error()));
+        return ToolResult::failed(
+            QStringLiteral("The FAT filesystem was resized, but checking it failed: %1")
+                .arg(node.error()));
     if (!label.isEmpty()) {
         const ToolResult r =
             runTool(QStringLiteral("fatlabel"), {node.node(), label}, QStringLiteral("dosfstools"));
         if (!r.ok)
-            return refuse(QStringLiteral("The FAT filesystem was resized, but its label could "
-                                         "not be written back: %1")
-                              .arg(r.error));
+            return ToolResult::failed(
+                QStringLiteral("The FAT filesystem was resized, but its label could "
+                               "not be written back: %1")
+                    .arg(r.error));
     }
     const ToolResult check = checkFilesystem(node.node(), QStringLiteral("vfat"), false);
     if (!check.ok)
-        return refuse(QStringLiteral("The FAT filesystem was resized, but fsck.fat -n now reports "
-                                     "problems: %1")
-                          .arg(check.exitCode < 0 ? check.error : fsckProblems(check)));
+        return ToolResult::failed(
+            QStringLiteral("The FAT filesystem was resized, but fsck.fat -n now reports "
+                           "problems: %1")
+                .arg(check.exitCode < 0 ? check.error : firstLines(check.output)));
     return check;
 }
 
@@ -141,6 +107,63 @@ std::optional<FilesystemLocation> onParentDisk(const QString &node)
     return where;
 }
 
+// libparted's questions while it resizes. "Would you like to use FAT32?" when either type fits:
+// keep the one it has (`fatType`, once known). Everything else stops it, including "only by
+// converting to FAT16/FAT32" (OK/Cancel); `refusals` collects what it said.
+QString answerResizer(const PartedMessage &m, const QString &fatType, QStringList *refusals)
+{
+    if (!fatType.isEmpty() && m.choices.contains(QLatin1String("Yes")) &&
+        m.choices.contains(QLatin1String("No")))
+        return fatType == QLatin1String("fat32") ? QStringLiteral("Yes") : QStringLiteral("No");
+    if (m.severity <= PartedMessage::Severity::Warning &&
+        m.choices.contains(QLatin1String("Ignore")))
+        return QStringLiteral("Ignore");
+    if (m.severity == PartedMessage::Severity::Information &&
+        m.choices == QStringList{QStringLiteral("OK")})
+        return QStringLiteral("OK");
+    *refusals << m.text;
+    return QStringLiteral("Cancel");
+}
+
+using Geometry = std::unique_ptr<PedGeometry, decltype(&ped_geometry_destroy)>;
+
+// Resizes the FAT at byte `offset` of an opened device with 512-byte sectors. `fatType` is set
+// once libparted has opened the filesystem; `said` gives what libparted said, for errors.
+ToolResult resizeFatAt(PedDevice *dev, qint64 offset, qint64 partitionBytes, qint64 newBytes,
+                       QString *fatType, const std::function<QString()> &said)
+{
+    const qint64 ss = dev->sector_size;
+    const Geometry oldGeom(ped_geometry_new(dev, offset / ss, partitionBytes / ss),
+                           ped_geometry_destroy);
+    const Geometry newGeom(ped_geometry_new(dev, offset / ss, newBytes / ss), ped_geometry_destroy);
+    PedFileSystem *fs = oldGeom && newGeom ? ped_file_system_open(oldGeom.get()) : nullptr;
+    if (!fs)
+        return ToolResult::failed(
+            QStringLiteral("libparted cannot open this FAT filesystem for resizing: %1")
+                .arg(said()));
+    *fatType = QString::fromLatin1(fs->type->name);
+    const QString before = fatType->toUpper();
+    const bool resized = ped_file_system_resize(fs, newGeom.get(), nullptr);
+    // The device is synced when OpenPartedDevice closes it.
+    const QString after = QString::fromLatin1(fs->type->name).toUpper();
+    ped_file_system_close(fs);
+    if (!resized)
+        return ToolResult::failed(
+            QStringLiteral("libparted could not resize the %1 filesystem to %2 bytes: %3")
+                .arg(before)
+                .arg(newBytes)
+                .arg(said())
+            // What its terse "cannot resize this partition to this size" means:
+            + QStringLiteral(" (libparted keeps or reduces the cluster size, and needs FAT16 to "
+                             "keep 32760 clusters or more, FAT32 65520 clusters of 4 KiB or "
+                             "more.)"));
+    if (after != before) // the resolver prevents this; say so loudly if it ever happens
+        return ToolResult::failed(
+            QStringLiteral("libparted changed the filesystem from %1 to %2.").arg(before, after));
+    return ToolResult::succeeded(
+        QStringLiteral("%1 resized to %2 bytes by libparted").arg(before).arg(newBytes));
+}
+
 // The resize itself: libparted on the image or the disk at the partition's offset. On the
 // partition node alone the resizer would write 0 as the boot sector's hidden sectors (it takes
 // the filesystem's start on the device it is given), which boot code relies on; so a partition
@@ -154,83 +177,29 @@ ToolResult resizeWithLibparted(FilesystemLocation where, qint64 partitionBytes, 
     bool isBlockDevice = false;
     const qint64 deviceBytes = byteSize(where.path, &isBlockDevice);
     if (deviceBytes < 0)
-        return refuse(QStringLiteral("Cannot open %1.").arg(where.path));
+        return ToolResult::failed(QStringLiteral("Cannot open %1.").arg(where.path));
 
     QString fatType; // libparted's name once opened: "fat16" or "fat32"
     QStringList refusals;
-    PartedSession session([&](const PartedMessage &m) -> QString {
-        // "Would you like to use FAT32?" when either type fits: keep the one it has.
-        if (!fatType.isEmpty() && m.choices.contains(QLatin1String("Yes")) &&
-            m.choices.contains(QLatin1String("No")))
-            return fatType == QLatin1String("fat32") ? QStringLiteral("Yes") : QStringLiteral("No");
-        if (m.severity <= PartedMessage::Severity::Warning &&
-            m.choices.contains(QLatin1String("Ignore")))
-            return QStringLiteral("Ignore");
-        if (m.severity == PartedMessage::Severity::Information &&
-            m.choices == QStringList{QStringLiteral("OK")})
-            return QStringLiteral("OK");
-        // Everything else stops it, including "only by converting to FAT16/FAT32" (OK/Cancel).
-        refusals << m.text;
-        return QStringLiteral("Cancel");
-    });
+    PartedSession session(
+        [&](const PartedMessage &m) { return answerResizer(m, fatType, &refusals); });
     // An image is addressed in 512-byte units whatever its sector size, as the resizer counts.
     const OpenPartedDevice device(
         getPartedDevice(where.path, !isBlockDevice, 512, isBlockDevice ? 0 : deviceBytes));
     PedDevice *dev = device.get();
     if (!dev)
-        return refuse(
+        return ToolResult::failed(
             QStringLiteral("libparted cannot open %1: %2").arg(where.path, session.errorText()));
-    const qint64 ss = dev->sector_size;
-    if (ss != 512)
-        return refuse(QStringLiteral("%1 has %2-byte sectors; libparted's FAT resizer works only "
-                                     "with 512-byte sectors.")
-                          .arg(where.path)
-                          .arg(ss));
-    if (where.offset % ss != 0 || where.offset + std::max(partitionBytes, newBytes) > deviceBytes)
-        return refuse(
+    if (dev->sector_size != 512)
+        return ToolResult::failed(QStringLiteral("%1 has %2-byte sectors; libparted's FAT resizer "
+                                                 "works only with 512-byte sectors.")
+                                      .arg(where.path)
+                                      .arg(dev->sector_size));
+    if (where.offset % 512 != 0 || where.offset + std::max(partitionBytes, newBytes) > deviceBytes)
+        return ToolResult::failed(
             QStringLiteral("The FAT filesystem's range lies outside %1.").arg(where.path));
-
-    PedGeometry *oldGeom = ped_geometry_new(dev, where.offset / ss, partitionBytes / ss);
-    PedGeometry *newGeom = ped_geometry_new(dev, where.offset / ss, newBytes / ss);
-    PedFileSystem *fs = oldGeom && newGeom ? ped_file_system_open(oldGeom) : nullptr;
-    ToolResult r;
-    if (!fs) {
-        r.error = QStringLiteral("libparted cannot open this FAT filesystem for resizing: %1")
-                      .arg(joinedUnique(refusals + session.warnings()));
-    } else {
-        fatType = QString::fromLatin1(fs->type->name);
-        const QString before = fatType;
-        const bool resized = ped_file_system_resize(fs, newGeom, nullptr);
-        // The device is synced when OpenPartedDevice closes it.
-        const QString after = QString::fromLatin1(fs->type->name);
-        ped_file_system_close(fs);
-        if (!resized)
-            r.error = QStringLiteral("libparted could not resize the %1 filesystem to %2 bytes: %3")
-                          .arg(before.toUpper())
-                          .arg(newBytes)
-                          .arg(joinedUnique(refusals + session.warnings()))
-                      // What its terse "cannot resize this partition to this size" means:
-                      + QStringLiteral(" (libparted keeps or reduces the cluster size, and needs "
-                                       "FAT16 to keep 32760 clusters or more, FAT32 65520 "
-                                       "clusters of 4 KiB or more.)");
-        else if (after != before) // the resolver prevents this; say so loudly if it ever happens
-            r.error = QStringLiteral("libparted changed the filesystem from %1 to %2.")
-                          .arg(before.toUpper(), after.toUpper());
-        else {
-            r.ok = true;
-            r.exitCode = 0;
-            r.output = QStringLiteral("%1 resized to %2 bytes by libparted")
-                           .arg(before.toUpper())
-                           .arg(newBytes);
-        }
-    }
-    if (newGeom)
-        ped_geometry_destroy(newGeom);
-    if (oldGeom)
-        ped_geometry_destroy(oldGeom);
-    if (!r.ok && r.error.isEmpty())
-        r.error = QStringLiteral("libparted could not resize the FAT filesystem.");
-    return r;
+    return resizeFatAt(dev, where.offset, partitionBytes, newBytes, &fatType,
+                       [&] { return joinedUnique(refusals + session.warnings()); });
 }
 
 } // namespace
@@ -244,13 +213,14 @@ ToolResult resizeFatFilesystem(const FilesystemLocation &where, qint64 partition
         const FilesystemIdentity id = probe.probe(where.offset, partitionBytes);
         label = id.label;
         if (id.type != QLatin1String("vfat"))
-            return refuse(QStringLiteral("No FAT filesystem found at byte %1 of %2.")
-                              .arg(where.offset)
-                              .arg(where.path));
+            return ToolResult::failed(QStringLiteral("No FAT filesystem found at byte %1 of %2.")
+                                          .arg(where.offset)
+                                          .arg(where.path));
         if (id.version == QLatin1String("FAT12"))
-            return refuse(QStringLiteral("FAT12 filesystems cannot be resized (libparted's FAT "
-                                         "resizer handles FAT16 and FAT32 only); copy the files "
-                                         "off, recreate it at the new size and copy them back."));
+            return ToolResult::failed(
+                QStringLiteral("FAT12 filesystems cannot be resized (libparted's FAT "
+                               "resizer handles FAT16 and FAT32 only); copy the files "
+                               "off, recreate it at the new size and copy them back."));
     }
     const ToolResult check = checkFirst(where, partitionBytes);
     if (!check.ok)

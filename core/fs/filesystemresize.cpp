@@ -1,39 +1,12 @@
 #include "fs/filesystemresize.h"
 
-#include "device/loopattachment.h"
 #include "fs/btrfsresize.h"
 #include "fs/f2fsresize.h"
 #include "fs/fatresize.h"
+#include "fs/filesystemkinds.h"
+#include "fs/resizesupport.h"
 
 namespace {
-
-bool isExt(const QString &fs)
-{
-    return fs == QLatin1String("ext2") || fs == QLatin1String("ext3") ||
-           fs == QLatin1String("ext4");
-}
-
-bool isFat(const QString &fs)
-{
-    return fs == QLatin1String("vfat") || fs == QLatin1String("fat16") ||
-           fs == QLatin1String("fat32");
-}
-
-ToolResult done(const QString &note)
-{
-    ToolResult r;
-    r.ok = true;
-    r.exitCode = 0;
-    r.output = note;
-    return r;
-}
-
-ToolResult refuse(const QString &why)
-{
-    ToolResult r;
-    r.error = why;
-    return r;
-}
 
 ToolResult resizeNtfs(const QString &node, qint64 newBytes)
 {
@@ -68,7 +41,8 @@ ToolResult resizeOnDevice(const QString &node, const QString &fs, qint64 newByte
 
 bool canShrinkUnmounted(const QString &fs)
 {
-    return isExt(fs) || fs == QLatin1String("ntfs") || fs == QLatin1String("swap") || fs.isEmpty();
+    return isExtFilesystem(fs) || fs == QLatin1String("ntfs") || fs == QLatin1String("swap") ||
+           fs.isEmpty();
 }
 
 bool canGrowUnmounted(const QString &fs)
@@ -78,7 +52,7 @@ bool canGrowUnmounted(const QString &fs)
 
 bool filesystemCanShrink(const QString &fs)
 {
-    return canShrinkUnmounted(fs) || isFat(fs) || fs == QLatin1String("btrfs") ||
+    return canShrinkUnmounted(fs) || isFatFilesystem(fs) || fs == QLatin1String("btrfs") ||
            fs == QLatin1String("f2fs");
 }
 
@@ -86,26 +60,21 @@ ToolResult resizeFilesystem(const FilesystemLocation &where, qint64 partitionByt
                             const QString &fs, qint64 newBytes)
 {
     if (fs.isEmpty() || fs == QLatin1String("swap"))
-        return done(QStringLiteral("nothing to resize"));
-    if (isFat(fs))
+        return ToolResult::succeeded(QStringLiteral("nothing to resize"));
+    if (isFatFilesystem(fs))
         return resizeFatFilesystem(where, partitionBytes, newBytes);
     if (fs == QLatin1String("btrfs"))
         return resizeBtrfsFilesystem(where, partitionBytes, newBytes);
     if (fs == QLatin1String("f2fs"))
         return resizeF2fsFilesystem(where, partitionBytes, newBytes);
-    if (!isExt(fs) && fs != QLatin1String("ntfs")) {
-        if (fs == QLatin1String("xfs"))
-            return refuse(
-                QStringLiteral("XFS cannot shrink, and grows only while mounted (xfs_growfs)."));
-        return refuse(QStringLiteral("Partwise cannot resize %1 filesystems.").arg(fs));
-    }
+    if (fs == QLatin1String("xfs"))
+        return ToolResult::failed(
+            QStringLiteral("XFS cannot shrink, and grows only while mounted (xfs_growfs)."));
+    if (!isExtFilesystem(fs) && fs != QLatin1String("ntfs"))
+        return ToolResult::failed(QStringLiteral("Partwise cannot resize %1 filesystems.").arg(fs));
     // Inside an image the tools get a loop device over the partition: resize2fs truncates a
     // regular file to the filesystem's new size, which would cut off the rest of the image.
-    if (where.isImage) {
-        LoopAttachment loop(where.path, where.offset, std::max(partitionBytes, newBytes), false);
-        if (!loop.ok())
-            return refuse(loop.error());
-        return resizeOnDevice(loop.device(), fs, newBytes);
-    }
-    return resizeOnDevice(where.path, fs, newBytes);
+    return onFilesystemNode(
+        where, std::max(partitionBytes, newBytes), false,
+        [&](const QString &node) { return resizeOnDevice(node, fs, newBytes); });
 }

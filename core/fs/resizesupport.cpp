@@ -1,0 +1,42 @@
+#include "fs/resizesupport.h"
+
+FilesystemNode::FilesystemNode(const FilesystemLocation &where, qint64 bytes, bool readOnly)
+{
+    if (!where.isImage) {
+        m_node = where.path;
+        return;
+    }
+    m_loop.emplace(where.path, where.offset, bytes, readOnly);
+    if (m_loop->ok())
+        m_node = m_loop->device();
+    else
+        m_error = m_loop->error();
+}
+
+ToolResult onFilesystemNode(const FilesystemLocation &where, qint64 bytes, bool readOnly,
+                            const std::function<ToolResult(const QString &node)> &work)
+{
+    if (!where.isImage)
+        return work(where.path);
+    const FilesystemNode node(where, bytes, readOnly);
+    if (node.node().isEmpty())
+        return ToolResult::failed(node.error());
+    return work(node.node());
+}
+
+ToolResult refuseUnlessClean(const ToolResult &check, const QString &refusal)
+{
+    if (check.ok || check.exitCode < 0)
+        return check;
+    return ToolResult::failed(refusal);
+}
+
+QString firstLines(const QString &output)
+{
+    return output.trimmed().section(QLatin1Char('\n'), 0, 5);
+}
+
+QString lastLines(const QString &output)
+{
+    return output.trimmed().section(QLatin1Char('\n'), -6);
+}

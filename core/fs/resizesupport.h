@@ -1,0 +1,39 @@
+#pragma once
+
+#include "device/loopattachment.h"
+#include "fs/filesystemsize.h"
+#include "fs/toolrunner.h"
+
+#include <functional>
+#include <optional>
+
+// Pieces the filesystem resizers (fatresize, btrfsresize, f2fsresize, filesystemresize) share.
+
+// A device node for the tools that cannot work at an offset inside a file: the partition node
+// itself, or a loop device over `bytes` from the filesystem's offset in an image (root only),
+// held while this lives. A fresh one per use caches no blocks from before another writer.
+class FilesystemNode
+{
+public:
+    FilesystemNode(const FilesystemLocation &where, qint64 bytes, bool readOnly);
+
+    QString node() const { return m_node; }   // empty when the loop device failed
+    QString error() const { return m_error; } // why it failed
+
+private:
+    std::optional<LoopAttachment> m_loop;
+    QString m_node;
+    QString m_error;
+};
+
+// Runs `work` on a FilesystemNode over `bytes`; the loop device's error if there is none.
+ToolResult onFilesystemNode(const FilesystemLocation &where, qint64 bytes, bool readOnly,
+                            const std::function<ToolResult(const QString &node)> &work);
+
+// A read-only check before resizing: passed, or not run at all (its error names the package),
+// are returned as they are; problems become the refusal `refusal`.
+ToolResult refuseUnlessClean(const ToolResult &check, const QString &refusal);
+
+// The first or last few lines of a tool's output, where it says what is wrong.
+QString firstLines(const QString &output);
+QString lastLines(const QString &output);
