@@ -12,6 +12,9 @@
 #include <QFile>
 #include <QLabel>
 #include <QRandomGenerator>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QTreeWidget>
 #include <QtTest>
 
 using pwtest::runTool;
@@ -20,6 +23,21 @@ using pwtest::SfdiskTable;
 qint64 nextBoundary(qint64 start, qint64 unit)
 {
     return (start + unit - 1) / unit * unit;
+}
+
+void useFreshSettings(const QString &application)
+{
+    QCoreApplication::setOrganizationName(QStringLiteral("PartwiseTests"));
+    QCoreApplication::setApplicationName(application);
+    QSettings().clear();
+}
+
+QString missingTool(const QStringList &tools)
+{
+    for (const QString &tool : tools)
+        if (QStandardPaths::findExecutable(tool).isEmpty())
+            return QStringLiteral("%1 is not installed").arg(tool);
+    return QString();
 }
 
 QString screenshot(QWidget *widget, const QString &name)
@@ -136,6 +154,11 @@ QString fsAt(const QString &image, qint64 startSector)
     return QStringLiteral("%1?offset=%2").arg(image).arg(startSector * kSector);
 }
 
+pwtest::ToolResult checkExt4(const QString &image, qint64 startSector)
+{
+    return runTool(QStringLiteral("e2fsck"), {QStringLiteral("-fn"), fsAt(image, startSector)});
+}
+
 QStringList changedFiles(const TestDisk &disk, qint64 startSector)
 {
     QStringList changed;
@@ -158,6 +181,39 @@ int rowOfPartition(const PartitionModel &model, int number)
     return -1;
 }
 
+QMap<int, qint64> plannedStarts(const QTreeWidget *table)
+{
+    QMap<int, qint64> starts;
+    for (int i = 0; i < table->topLevelItemCount(); ++i)
+        starts.insert(table->topLevelItem(i)->data(0, Qt::UserRole).toInt(),
+                      table->topLevelItem(i)->text(3).toLongLong());
+    return starts;
+}
+
+bool waitForPlan(RealignPlanPage *plan)
+{
+    return QTest::qWaitFor([&] { return plan->isReady(); }, 60000);
+}
+
+RealignPlanPage *nextToPlan(RealignWizard *wizard)
+{
+    wizard->next();
+    RealignPlanPage *plan = wizard->planPage();
+    return waitForPlan(plan) ? plan : nullptr;
+}
+
+bool waitForRun(RealignRunPage *run)
+{
+    return QTest::qWaitFor([&] { return run->isFinished(); }, 300000);
+}
+
+RealignRunPage *runPlan(RealignWizard *wizard)
+{
+    wizard->next();
+    RealignRunPage *run = wizard->runPage();
+    return waitForRun(run) ? run : nullptr;
+}
+
 Window::Window(const QString &backupRoot)
 {
     installEditing(&window);
@@ -175,16 +231,25 @@ bool Window::open(const QString &image)
         [&] { return window.currentPath() == image && window.currentLayout().has_value(); }, 60000);
 }
 
-QString Window::planJournalWarning(const QString &screenshotName)
+RealignWizard *Window::openWizard()
 {
     realign->realignAction()->trigger();
-    RealignWizard *wizard = realign->wizard();
+    return realign->wizard();
+}
+
+bool Window::wizardClosed()
+{
+    return QTest::qWaitFor([&] { return realign->wizard() == nullptr; }, 5000);
+}
+
+QString Window::planJournalWarning(const QString &screenshotName)
+{
+    RealignWizard *wizard = openWizard();
     if (!wizard)
         return QStringLiteral("(no wizard)");
     wizard->next();
-    wizard->next();
-    RealignPlanPage *plan = wizard->planPage();
-    if (!QTest::qWaitFor([&] { return plan->isReady(); }, 60000))
+    RealignPlanPage *plan = nextToPlan(wizard);
+    if (!plan)
         return QStringLiteral("(no plan)");
     auto *label = plan->findChild<QLabel *>(QStringLiteral("planJournalWarning"));
     const QString said = label->isVisible() ? label->text() : QString();

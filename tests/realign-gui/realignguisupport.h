@@ -5,6 +5,7 @@
 
 #include "mainwindow.h"
 #include "realign/mainwindowrealign.h"
+#include "toolrun.h"
 
 #include <QByteArray>
 #include <QMap>
@@ -12,7 +13,11 @@
 #include <QStringList>
 
 class PartitionModel;
+class QTreeWidget;
 class QWidget;
+class RealignPlanPage;
+class RealignRunPage;
+class RealignWizard;
 
 constexpr qint64 kSector = 512;
 constexpr qint64 kGrainSectors = 2048; // DESIGN.md: 1 MiB of 512-byte sectors
@@ -20,6 +25,13 @@ constexpr qint64 kFourKSectors = 8;
 
 // DESIGN.md: a partition with room after it moves up to the next boundary, keeping its size.
 qint64 nextBoundary(qint64 start, qint64 unit);
+
+// For initTestCase: the suite's own settings (organisation PartwiseTests, `application`),
+// cleared.
+void useFreshSettings(const QString &application);
+
+// "TOOL is not installed" for the first of `tools` not on the PATH, or empty: a reason to skip.
+QString missingTool(const QStringList &tools);
 
 // Saves a picture of `widget` to <build>/screenshots/NAME.png and returns its path.
 QString screenshot(QWidget *widget, const QString &name);
@@ -58,10 +70,26 @@ bool placeFilesystem(const QString &image, qint64 startSector, qint64 sectors, c
 // The ext4 at `startSector` of the image, as e2fsprogs name it.
 QString fsAt(const QString &image, qint64 startSector);
 
+// e2fsck -fn of the ext4 at `startSector` of the image.
+pwtest::ToolResult checkExt4(const QString &image, qint64 startSector);
+
 // Every file of the tree, read back with debugfs from the partition's new place.
 QStringList changedFiles(const TestDisk &disk, qint64 startSector);
 
 int rowOfPartition(const PartitionModel &model, int number);
+
+// Partition number -> new start, as the plan page's table lists it.
+QMap<int, qint64> plannedStarts(const QTreeWidget *table);
+
+// Waits up to a minute for the plan page's plan: whether it came.
+bool waitForPlan(RealignPlanPage *plan);
+// Next, from the choose page: the plan page once its plan is in, or nullptr after a minute.
+RealignPlanPage *nextToPlan(RealignWizard *wizard);
+// Waits up to five minutes for the run to end: whether it did.
+bool waitForRun(RealignRunPage *run);
+// Next (Realign), from the plan page: the run page once the run has ended, or nullptr after
+// five minutes.
+RealignRunPage *runPlan(RealignWizard *wizard);
 
 struct Window
 {
@@ -70,6 +98,10 @@ struct Window
 
     explicit Window(const QString &backupRoot);
     bool open(const QString &image);
+    // Realign… on the disk opened: the wizard, or nullptr when it did not open.
+    RealignWizard *openWizard();
+    // Waits up to five seconds for the wizard, accepted or rejected, to be gone.
+    bool wizardClosed();
     // Opens the wizard on the disk opened and goes to the plan page: what it says about where
     // the journal is kept (empty when nothing), or "(...)" when it got no plan. A non-empty
     // warning is saved as screenshot `screenshotName` when one is given.

@@ -40,9 +40,7 @@ private:
 void JournalFolderTest::initTestCase()
 {
     QVERIFY(m_dir.isValid());
-    QCoreApplication::setOrganizationName(QStringLiteral("PartwiseTests"));
-    QCoreApplication::setApplicationName(QStringLiteral("partwise-journal-folder-tests"));
-    QSettings().clear();
+    useFreshSettings(QStringLiteral("partwise-journal-folder-tests"));
     PW_REQUIRE_ROOT_OR_SKIP();
     m_ram = m_dir.filePath(QStringLiteral("ram"));
     QVERIFY(QDir().mkpath(m_ram));

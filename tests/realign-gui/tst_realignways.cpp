@@ -13,13 +13,10 @@
 
 #include <QAbstractButton>
 #include <QCheckBox>
-#include <QSettings>
-#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTreeWidget>
 #include <QtTest>
 
-using pwtest::runTool;
 using pwtest::SfdiskTable;
 
 namespace {
@@ -30,14 +27,17 @@ constexpr qint64 kP1Sectors = 20480 - 63;
 constexpr qint64 kP2Start = 20480;
 constexpr qint64 kP2Sectors = 16384;
 
-// Partition number -> new start, as the plan table lists it.
-QMap<int, qint64> plannedStarts(const QTreeWidget *table)
+// buildDisk's ext4 at 63 up to kP2Start; after it the sfdisk lines `rest`, or (empty) an 8 MiB
+// partition 2 at kP2Start.
+bool buildTightDisk(const QString &folder, const QString &name, const QString &rest, TestDisk *disk,
+                    QString *error)
 {
-    QMap<int, qint64> starts;
-    for (int i = 0; i < table->topLevelItemCount(); ++i)
-        starts.insert(table->topLevelItem(i)->data(0, Qt::UserRole).toInt(),
-                      table->topLevelItem(i)->text(3).toLongLong());
-    return starts;
+    DiskShape shape;
+    shape.bigFileBytes = 1 << 20;
+    shape.p1Sectors = kP1Sectors;
+    shape.p2Start = kP2Start;
+    shape.rest = rest;
+    return buildDisk(folder, name, shape, disk, error);
 }
 
 bool offered(const QAbstractButton *button)
@@ -64,24 +64,20 @@ private:
 void RealignWaysTest::initTestCase()
 {
     QVERIFY(m_dir.isValid());
-    QCoreApplication::setOrganizationName(QStringLiteral("PartwiseTests"));
-    QCoreApplication::setApplicationName(QStringLiteral("partwise-realign-ways-tests"));
-    QSettings().clear();
+    useFreshSettings(QStringLiteral("partwise-realign-ways-tests"));
     m_backups = m_dir.filePath(QStringLiteral("backups"));
-    for (const char *tool : {"sfdisk", "mkfs.ext4", "e2fsck", "debugfs", "resize2fs"})
-        if (QStandardPaths::findExecutable(QString::fromLatin1(tool)).isEmpty())
-            QSKIP(qPrintable(QStringLiteral("%1 is not installed").arg(QLatin1String(tool))));
+    const QString missing = missingTool({QStringLiteral("sfdisk"), QStringLiteral("mkfs.ext4"),
+                                         QStringLiteral("e2fsck"), QStringLiteral("debugfs"),
+                                         QStringLiteral("resize2fs")});
+    if (!missing.isEmpty())
+        QSKIP(qPrintable(missing));
 }
 
 void RealignWaysTest::shrinkOrShiftTheNeighbour()
 {
-    DiskShape shape;
-    shape.bigFileBytes = 1 << 20;
-    shape.p1Sectors = kP1Sectors;
-    shape.p2Start = kP2Start;
     TestDisk disk;
     QString error;
-    QVERIFY2(buildDisk(m_dir.path(), QStringLiteral("ways"), shape, &disk, &error),
+    QVERIFY2(buildTightDisk(m_dir.path(), QStringLiteral("ways"), QString(), &disk, &error),
              qPrintable(error));
     QVERIFY2(formatExt4(disk.image, kP2Start, kP2Sectors, QStringLiteral("pwneighbour"), &error),
              qPrintable(error));
@@ -93,14 +89,12 @@ void RealignWaysTest::shrinkOrShiftTheNeighbour()
 
     Window w(m_backups);
     QVERIFY(w.open(disk.image));
-    w.realign->realignAction()->trigger();
-    RealignWizard *wizard = w.realign->wizard();
+    RealignWizard *wizard = w.openWizard();
     QVERIFY(wizard);
     wizard->next();
     QCOMPARE(wizard->choosePage()->checkedPartitions(), QList<int>{1});
-    wizard->next();
-    RealignPlanPage *plan = wizard->planPage();
-    QVERIFY(QTest::qWaitFor([&] { return plan->isReady(); }, 60000));
+    RealignPlanPage *plan = nextToPlan(wizard);
+    QVERIFY(plan);
     QVERIFY2(plan->prepared().ok, qPrintable(plan->prepared().error));
 
     // Both ways are offered for partition 1, the cheapest first and checked: shrinking copies
@@ -128,7 +122,7 @@ void RealignWaysTest::shrinkOrShiftTheNeighbour()
     ways->button(1, RealignWay::ShiftFollowing)->click();
     QVERIFY(!plan->isReady());
     QVERIFY(!wizard->button(QWizard::CommitButton)->isEnabled());
-    QVERIFY(QTest::qWaitFor([&] { return plan->isReady(); }, 60000));
+    QVERIFY(waitForPlan(plan));
     QVERIFY2(plan->prepared().ok, qPrintable(plan->prepared().error));
     QCOMPARE(plan->pickedWays().value(1), RealignWay::ShiftFollowing);
     QVERIFY(ways->button(1, RealignWay::ShiftFollowing)->isChecked());
@@ -145,9 +139,8 @@ void RealignWaysTest::shrinkOrShiftTheNeighbour()
     // not lead to the plan again.
     plan->backupConfirmation()->setChecked(true);
     QVERIFY(wizard->button(QWizard::CommitButton)->isEnabled());
-    wizard->next();
-    RealignRunPage *run = wizard->runPage();
-    QVERIFY(QTest::qWaitFor([&] { return run->isFinished(); }, 300000));
+    RealignRunPage *run = runPlan(wizard);
+    QVERIFY(run);
     QVERIFY2(wizard->result().ok, qPrintable(wizard->result().error + '\n' + run->logText()));
     QVERIFY(!offered(wizard->button(QWizard::CancelButton)));
     QVERIFY(!offered(wizard->button(QWizard::BackButton)));
@@ -163,7 +156,7 @@ void RealignWaysTest::shrinkOrShiftTheNeighbour()
     QVERIFY(!offered(wizard->button(QWizard::CommitButton)));
     screenshot(wizard, QStringLiteral("realign-ways-4-result"));
     wizard->accept();
-    QVERIFY(QTest::qWaitFor([&] { return w.realign->wizard() == nullptr; }, 5000));
+    QVERIFY(w.wizardClosed());
 
     // The disk, by independent tools: both on the grain, sizes kept, both filesystems clean.
     const SfdiskTable now = SfdiskTable::read(disk.image);
@@ -173,9 +166,7 @@ void RealignWaysTest::shrinkOrShiftTheNeighbour()
     QCOMPARE(now.find(2)->start, p2Target);
     QCOMPARE(now.find(2)->size, kP2Sectors);
     for (int number : {1, 2}) {
-        const pwtest::ToolResult fsck =
-            runTool(QStringLiteral("e2fsck"),
-                    {QStringLiteral("-fn"), fsAt(disk.image, now.find(number)->start)});
+        const pwtest::ToolResult fsck = checkExt4(disk.image, now.find(number)->start);
         QVERIFY2(fsck.ok(), qPrintable(fsck.describe() + QString::fromUtf8(fsck.out)));
     }
     QCOMPARE(changedFiles(disk, now.find(1)->start), QStringList());
@@ -188,18 +179,14 @@ void RealignWaysTest::extendedNeighbourMovesInTheTable()
 {
     constexpr qint64 kExtSectors = 20480;
     constexpr qint64 kLogicalStart = kP2Start + kGrainSectors; // its EBR a grain before it
-    DiskShape shape;
-    shape.bigFileBytes = 1 << 20;
-    shape.p1Sectors = kP1Sectors;
-    shape.p2Start = kP2Start;
-    shape.rest = QStringLiteral("start=%1, size=%2, type=5\nstart=%3, size=%4, type=83\n")
-                     .arg(kP2Start)
-                     .arg(kExtSectors)
-                     .arg(kLogicalStart)
-                     .arg(kP2Sectors);
+    const QString rest = QStringLiteral("start=%1, size=%2, type=5\nstart=%3, size=%4, type=83\n")
+                             .arg(kP2Start)
+                             .arg(kExtSectors)
+                             .arg(kLogicalStart)
+                             .arg(kP2Sectors);
     TestDisk disk;
     QString error;
-    QVERIFY2(buildDisk(m_dir.path(), QStringLiteral("extended"), shape, &disk, &error),
+    QVERIFY2(buildTightDisk(m_dir.path(), QStringLiteral("extended"), rest, &disk, &error),
              qPrintable(error));
     QVERIFY2(formatExt4(disk.image, kLogicalStart, kP2Sectors, QStringLiteral("pwlogical"), &error),
              qPrintable(error));
@@ -209,14 +196,12 @@ void RealignWaysTest::extendedNeighbourMovesInTheTable()
 
     Window w(m_backups);
     QVERIFY(w.open(disk.image));
-    w.realign->realignAction()->trigger();
-    RealignWizard *wizard = w.realign->wizard();
+    RealignWizard *wizard = w.openWizard();
     QVERIFY(wizard);
     wizard->next();
     QCOMPARE(wizard->choosePage()->checkedPartitions(), QList<int>{1});
-    wizard->next();
-    RealignPlanPage *plan = wizard->planPage();
-    QVERIFY(QTest::qWaitFor([&] { return plan->isReady(); }, 60000));
+    RealignPlanPage *plan = nextToPlan(wizard);
+    QVERIFY(plan);
     QVERIFY2(plan->prepared().ok, qPrintable(plan->prepared().error));
     RealignWayChooser *ways = plan->wayChooser();
     QVERIFY(ways->ways(1).contains(RealignWay::ShiftFollowing));
@@ -226,7 +211,7 @@ void RealignWaysTest::extendedNeighbourMovesInTheTable()
              qPrintable(shiftCost));
     if (!ways->button(1, RealignWay::ShiftFollowing)->isChecked()) {
         ways->button(1, RealignWay::ShiftFollowing)->click();
-        QVERIFY(QTest::qWaitFor([&] { return plan->isReady(); }, 60000));
+        QVERIFY(waitForPlan(plan));
         QVERIFY2(plan->prepared().ok, qPrintable(plan->prepared().error));
     }
     // Every step of partition 2 reads as a table step; the data moves show their bytes.
@@ -247,15 +232,14 @@ void RealignWaysTest::extendedNeighbourMovesInTheTable()
     screenshot(wizard, QStringLiteral("realign-ways-5-extended"));
 
     plan->backupConfirmation()->setChecked(true);
-    wizard->next();
-    RealignRunPage *run = wizard->runPage();
-    QVERIFY(QTest::qWaitFor([&] { return run->isFinished(); }, 300000));
+    RealignRunPage *run = runPlan(wizard);
+    QVERIFY(run);
     QVERIFY2(wizard->result().ok, qPrintable(wizard->result().error + '\n' + run->logText()));
     QVERIFY(!offered(wizard->button(QWizard::CancelButton)));
     screenshot(wizard, QStringLiteral("realign-ways-6-extended-run"));
     wizard->next();
     wizard->accept();
-    QVERIFY(QTest::qWaitFor([&] { return w.realign->wizard() == nullptr; }, 5000));
+    QVERIFY(w.wizardClosed());
 
     // DESIGN.md: partition 1 to its next MiB, whole; the container pushed to the next MiB after
     // it, the logical partition keeping its place inside it (so its alignment).
@@ -269,9 +253,7 @@ void RealignWaysTest::extendedNeighbourMovesInTheTable()
     QCOMPARE(now.find(5)->start, extTarget + (kLogicalStart - kP2Start));
     QCOMPARE(now.find(5)->size, kP2Sectors);
     for (int number : {1, 5}) {
-        const pwtest::ToolResult fsck =
-            runTool(QStringLiteral("e2fsck"),
-                    {QStringLiteral("-fn"), fsAt(disk.image, now.find(number)->start)});
+        const pwtest::ToolResult fsck = checkExt4(disk.image, now.find(number)->start);
         QVERIFY2(fsck.ok(), qPrintable(fsck.describe() + QString::fromUtf8(fsck.out)));
     }
     QCOMPARE(changedFiles(disk, now.find(1)->start), QStringList());

@@ -20,7 +20,6 @@
 #include <QAbstractButton>
 #include <QApplication>
 #include <QCheckBox>
-#include <QCryptographicHash>
 #include <QDir>
 #include <QFile>
 #include <QLabel>
@@ -28,9 +27,6 @@
 #include <QMessageBox>
 #include <QProgressBar>
 #include <QPushButton>
-#include <QRandomGenerator>
-#include <QSettings>
-#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTreeView>
 #include <QTreeWidget>
@@ -61,13 +57,12 @@ private:
 void RealignWizardTest::initTestCase()
 {
     QVERIFY(m_dir.isValid());
-    QCoreApplication::setOrganizationName(QStringLiteral("PartwiseTests"));
-    QCoreApplication::setApplicationName(QStringLiteral("partwise-realign-gui-tests"));
-    QSettings().clear();
+    useFreshSettings(QStringLiteral("partwise-realign-gui-tests"));
     m_backups = m_dir.filePath(QStringLiteral("backups"));
-    for (const char *tool : {"sfdisk", "mkfs.ext4", "e2fsck", "debugfs"})
-        if (QStandardPaths::findExecutable(QString::fromLatin1(tool)).isEmpty())
-            QSKIP(qPrintable(QStringLiteral("%1 is not installed").arg(QLatin1String(tool))));
+    const QString missing = missingTool({QStringLiteral("sfdisk"), QStringLiteral("mkfs.ext4"),
+                                         QStringLiteral("e2fsck"), QStringLiteral("debugfs")});
+    if (!missing.isEmpty())
+        QSKIP(qPrintable(missing));
 }
 
 void RealignWizardTest::realignsFromTheBanner()
@@ -182,8 +177,7 @@ void RealignWizardTest::realignsFromTheBanner()
     QCOMPARE(now.find(1)->start % kGrainSectors, 0);
     QCOMPARE(now.find(1)->size, disk.p1Size);
     QCOMPARE(now.find(2)->start, disk.p2Start); // not chosen: untouched
-    const pwtest::ToolResult fsck = runTool(
-        QStringLiteral("e2fsck"), {QStringLiteral("-fn"), fsAt(disk.image, now.find(1)->start)});
+    const pwtest::ToolResult fsck = checkExt4(disk.image, now.find(1)->start);
     QVERIFY2(fsck.ok(), qPrintable(fsck.describe() + QString::fromUtf8(fsck.out)));
     QCOMPARE(changedFiles(disk, now.find(1)->start), QStringList());
     QVERIFY(!QFile::exists(RealignJournal::defaultPath(disk.image)));
@@ -197,7 +191,7 @@ void RealignWizardTest::realignsFromTheBanner()
         },
         60000));
     wizard->accept();
-    QVERIFY(QTest::qWaitFor([&] { return w.realign->wizard() == nullptr; }, 5000));
+    QVERIFY(w.wizardClosed());
     QCOMPARE(banner->mode(), RealignBanner::Mode::Hidden);
     QVERIFY(w.realign->realignAction()->isEnabled()); // partition 2 is still off the grain
     screenshot(&w.window, QStringLiteral("realign-6-window-after"));
@@ -211,8 +205,7 @@ void RealignWizardTest::fourKiBTargetIsTheSmallestMoveThenBothOnMiB()
              qPrintable(error));
     Window w(m_backups);
     QVERIFY(w.open(disk.image));
-    w.realign->realignAction()->trigger();
-    RealignWizard *wizard = w.realign->wizard();
+    RealignWizard *wizard = w.openWizard();
     QVERIFY(wizard);
     wizard->next();
     RealignChoosePage *choose = wizard->choosePage();
@@ -222,9 +215,8 @@ void RealignWizardTest::fourKiBTargetIsTheSmallestMoveThenBothOnMiB()
     QVERIFY(!choose->isPartitionSelectable(2));
     QCOMPARE(choose->checkedPartitions(), QList<int>{1});
     screenshot(wizard, QStringLiteral("realign-2-choose-4k"));
-    wizard->next();
-    RealignPlanPage *plan = wizard->planPage();
-    QVERIFY(QTest::qWaitFor([&] { return plan->isReady(); }, 60000));
+    RealignPlanPage *plan = nextToPlan(wizard);
+    QVERIFY(plan);
     QCOMPARE(plan->moveTable()->topLevelItemCount(), 1);
     QTreeWidgetItem *row = plan->moveTable()->topLevelItem(0);
     QCOMPARE(row->text(1).toLongLong(), disk.p1Start);
@@ -238,14 +230,9 @@ void RealignWizardTest::fourKiBTargetIsTheSmallestMoveThenBothOnMiB()
     choose->setGrainBytes(1 << 20);
     QVERIFY(choose->isPartitionSelectable(2));
     choose->setPartitionChecked(2, true);
-    wizard->next();
-    QVERIFY(QTest::qWaitFor([&] { return plan->isReady(); }, 60000));
+    QVERIFY(nextToPlan(wizard));
     QCOMPARE(plan->moveTable()->topLevelItemCount(), 2);
-    QMap<int, qint64> newStarts;
-    for (int i = 0; i < 2; ++i) {
-        QTreeWidgetItem *item = plan->moveTable()->topLevelItem(i);
-        newStarts.insert(item->data(0, Qt::UserRole).toInt(), item->text(3).toLongLong());
-    }
+    const QMap<int, qint64> newStarts = plannedStarts(plan->moveTable());
     QCOMPARE(newStarts.value(1), nextBoundary(disk.p1Start, kGrainSectors));
     QCOMPARE(newStarts.value(2), nextBoundary(disk.p2Start, kGrainSectors));
     // Nothing was written so far.
@@ -253,9 +240,8 @@ void RealignWizardTest::fourKiBTargetIsTheSmallestMoveThenBothOnMiB()
 
     // Run both: one progress bar each, both full at the end.
     plan->backupConfirmation()->setChecked(true);
-    wizard->next();
-    RealignRunPage *run = wizard->runPage();
-    QVERIFY(QTest::qWaitFor([&] { return run->isFinished(); }, 300000));
+    RealignRunPage *run = runPlan(wizard);
+    QVERIFY(run);
     QVERIFY2(wizard->result().ok, qPrintable(wizard->result().error + '\n' + run->logText()));
     for (int i = 0; i < 2; ++i) {
         QVERIFY(run->progressBar(i));
@@ -267,13 +253,12 @@ void RealignWizardTest::fourKiBTargetIsTheSmallestMoveThenBothOnMiB()
     QCOMPARE(wizard->resultPage()->checkLines(),
              QStringList{QStringLiteral("partition 1 (ext4): clean")});
     wizard->accept();
-    QVERIFY(QTest::qWaitFor([&] { return w.realign->wizard() == nullptr; }, 5000));
+    QVERIFY(w.wizardClosed());
     const SfdiskTable now = SfdiskTable::read(disk.image);
     QCOMPARE(now.find(1)->start, nextBoundary(disk.p1Start, kGrainSectors));
     QCOMPARE(now.find(2)->start, nextBoundary(disk.p2Start, kGrainSectors));
     QCOMPARE(now.find(2)->size, 16384);
-    const pwtest::ToolResult fsck = runTool(
-        QStringLiteral("e2fsck"), {QStringLiteral("-fn"), fsAt(disk.image, now.find(1)->start)});
+    const pwtest::ToolResult fsck = checkExt4(disk.image, now.find(1)->start);
     QVERIFY2(fsck.ok(), qPrintable(fsck.describe() + QString::fromUtf8(fsck.out)));
     QCOMPARE(changedFiles(disk, now.find(1)->start), QStringList());
     // Nothing misaligned or off the grain is left: no banner, nothing to realign.
@@ -305,19 +290,18 @@ void RealignWizardTest::cancelThenFinishAtStartUp()
     {
         Window w(m_backups);
         QVERIFY(w.open(disk.image));
-        w.realign->realignAction()->trigger();
-        RealignWizard *wizard = w.realign->wizard();
+        RealignWizard *wizard = w.openWizard();
         QVERIFY(wizard);
         wizard->next();
-        wizard->next();
-        QVERIFY(QTest::qWaitFor([&] { return wizard->planPage()->isReady(); }, 60000));
-        wizard->planPage()->backupConfirmation()->setChecked(true);
+        RealignPlanPage *plan = nextToPlan(wizard);
+        QVERIFY(plan);
+        plan->backupConfirmation()->setChecked(true);
         wizard->next();
         RealignRunPage *run = wizard->runPage();
         // Cancel at once: the flag is set before the first chunk is copied.
         run->cancelButton()->click();
         QVERIFY(!run->cancelButton()->isEnabled());
-        QVERIFY(QTest::qWaitFor([&] { return run->isFinished(); }, 300000));
+        QVERIFY(waitForRun(run));
         QVERIFY2(!wizard->result().ok, "the move finished before Cancel took effect");
         QVERIFY2(wizard->result().resumable, qPrintable(wizard->result().error));
         QVERIFY(QFile::exists(journal));
@@ -328,7 +312,7 @@ void RealignWizardTest::cancelThenFinishAtStartUp()
             wizard->resultPage()->outcomeText().contains(QStringLiteral("partwise-cli resume")));
         screenshot(wizard, QStringLiteral("realign-8-cancelled-result"));
         wizard->accept();
-        QVERIFY(QTest::qWaitFor([&] { return w.realign->wizard() == nullptr; }, 5000));
+        QVERIFY(w.wizardClosed());
         // This session saw the stop: the banner offers to finish, no second question.
         QVERIFY(QTest::qWaitFor(
             [&] { return w.realign->banner()->mode() == RealignBanner::Mode::Interrupted; },
@@ -374,7 +358,7 @@ void RealignWizardTest::cancelThenFinishAtStartUp()
                                                    "/screenshots/realign-11-resumed-run-"
                                                    "progress.png"));
             });
-        QVERIFY(QTest::qWaitFor([&] { return run->isFinished(); }, 300000));
+        QVERIFY(waitForRun(run));
         QVERIFY2(wizard->result().ok, qPrintable(wizard->result().error + '\n' + run->logText()));
         QCOMPARE(run->progressBar(0)->value(), run->progressBar(0)->maximum());
         if (!sawProgress)
@@ -385,14 +369,13 @@ void RealignWizardTest::cancelThenFinishAtStartUp()
             QStringLiteral("partition 1 (ext4): clean")));
         screenshot(wizard, QStringLiteral("realign-12-resumed-result"));
         wizard->accept();
-        QVERIFY(QTest::qWaitFor([&] { return w.realign->wizard() == nullptr; }, 5000));
+        QVERIFY(w.wizardClosed());
     }
     QVERIFY(!QFile::exists(journal));
     const SfdiskTable now = SfdiskTable::read(disk.image);
     QCOMPARE(now.find(1)->start, expectedStart);
     QCOMPARE(now.find(1)->start % kGrainSectors, 0);
-    const pwtest::ToolResult fsck = runTool(
-        QStringLiteral("e2fsck"), {QStringLiteral("-fn"), fsAt(disk.image, now.find(1)->start)});
+    const pwtest::ToolResult fsck = checkExt4(disk.image, now.find(1)->start);
     QVERIFY2(fsck.ok(), qPrintable(fsck.describe() + QString::fromUtf8(fsck.out)));
     QCOMPARE(changedFiles(disk, now.find(1)->start), QStringList());
 }
@@ -461,13 +444,11 @@ void RealignWizardTest::mountedPartitionIsNamedAndBlocksTheRun()
 
     Window w(m_backups);
     QVERIFY(w.open(disk.image));
-    w.realign->realignAction()->trigger();
-    RealignWizard *wizard = w.realign->wizard();
+    RealignWizard *wizard = w.openWizard();
     QVERIFY(wizard);
     wizard->next();
-    wizard->next();
-    RealignPlanPage *plan = wizard->planPage();
-    QVERIFY(QTest::qWaitFor([&] { return plan->isReady(); }, 60000));
+    RealignPlanPage *plan = nextToPlan(wizard);
+    QVERIFY(plan);
     QVERIFY(!plan->busy().isEmpty());
     const QString said = plan->findChild<QLabel *>(QStringLiteral("planBusy"))->text();
     QVERIFY2(said.contains(mountPoint), qPrintable(said));
@@ -477,11 +458,11 @@ void RealignWizardTest::mountedPartitionIsNamedAndBlocksTheRun()
 
     QVERIFY(unmount());
     plan->findChild<QPushButton *>(QStringLiteral("planRecheck"))->click();
-    QVERIFY(QTest::qWaitFor([&] { return plan->isReady(); }, 60000));
+    QVERIFY(waitForPlan(plan));
     QVERIFY(plan->busy().isEmpty());
     QVERIFY(wizard->button(QWizard::CommitButton)->isEnabled());
     wizard->reject();
-    QVERIFY(QTest::qWaitFor([&] { return w.realign->wizard() == nullptr; }, 5000));
+    QVERIFY(w.wizardClosed());
 }
 
 // An exFAT partition at 63 with its neighbour right behind it, and the neighbour reaching the
@@ -508,14 +489,12 @@ void RealignWizardTest::noRoomIsExplained()
 
     Window w(m_backups);
     QVERIFY(w.open(image));
-    w.realign->realignAction()->trigger();
-    RealignWizard *wizard = w.realign->wizard();
+    RealignWizard *wizard = w.openWizard();
     QVERIFY(wizard);
     wizard->next();
     QCOMPARE(wizard->choosePage()->checkedPartitions(), QList<int>{1});
-    wizard->next();
-    RealignPlanPage *plan = wizard->planPage();
-    QVERIFY(QTest::qWaitFor([&] { return plan->isReady(); }, 60000));
+    RealignPlanPage *plan = nextToPlan(wizard);
+    QVERIFY(plan);
     QVERIFY2(plan->prepared().ok, qPrintable(plan->prepared().error));
     QCOMPARE(plan->moveTable()->topLevelItemCount(), 0);
     const QString stays = plan->findChild<QLabel *>(QStringLiteral("planStays"))->text();
@@ -526,7 +505,7 @@ void RealignWizardTest::noRoomIsExplained()
     QVERIFY(!wizard->button(QWizard::CommitButton)->isEnabled());
     screenshot(wizard, QStringLiteral("realign-3-plan-no-room"));
     wizard->reject();
-    QVERIFY(QTest::qWaitFor([&] { return w.realign->wizard() == nullptr; }, 5000));
+    QVERIFY(w.wizardClosed());
 }
 
 // Realign… on a selected partition that is only off the grain chooses it too; with edits
@@ -544,13 +523,12 @@ void RealignWizardTest::selectionAndPendingEdits()
     w.window.regionSelection()->setCurrentIndex(w.window.partitionModel()->index(row, 0),
                                                 QItemSelectionModel::ClearAndSelect |
                                                     QItemSelectionModel::Rows);
-    w.realign->realignAction()->trigger();
-    RealignWizard *wizard = w.realign->wizard();
+    RealignWizard *wizard = w.openWizard();
     QVERIFY(wizard);
     wizard->next();
     QCOMPARE(wizard->choosePage()->checkedPartitions(), (QList<int>{1, 2}));
     wizard->reject();
-    QVERIFY(QTest::qWaitFor([&] { return w.realign->wizard() == nullptr; }, 5000));
+    QVERIFY(w.wizardClosed());
 
     // The banner's button chooses the misaligned partitions only.
     w.realign->banner()->button()->click();
@@ -559,7 +537,7 @@ void RealignWizardTest::selectionAndPendingEdits()
     wizard->next();
     QCOMPARE(wizard->choosePage()->checkedPartitions(), QList<int>{1});
     wizard->reject();
-    QVERIFY(QTest::qWaitFor([&] { return w.realign->wizard() == nullptr; }, 5000));
+    QVERIFY(w.wizardClosed());
 
     auto *editing = w.window.findChild<EditingController *>();
     QVERIFY(editing);
