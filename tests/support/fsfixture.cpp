@@ -14,13 +14,6 @@ ToolResult run(const QString &program, const QStringList &args)
     return runTool(program, args, {}, 300000);
 }
 
-// mtools refuses FAT geometries that do not match a cylinder layout unless told not to care.
-ToolResult mtools(const QString &program, const QStringList &args)
-{
-    return run(QStringLiteral("env"),
-               QStringList{QStringLiteral("MTOOLS_SKIP_CHECK=1"), program} + args);
-}
-
 bool mountNode(const QString &node, const QString &fs, const QString &dir, bool readOnly,
                QString *error)
 {
@@ -55,6 +48,13 @@ bool unmount(const QString &dir, QString *error)
 }
 
 } // namespace
+
+// mtools refuses FAT geometries that do not match a cylinder layout unless told not to care.
+ToolResult mtools(const QString &program, const QStringList &args)
+{
+    return run(QStringLiteral("env"),
+               QStringList{QStringLiteral("MTOOLS_SKIP_CHECK=1"), program} + args);
+}
 
 LoopRange::LoopRange(const QString &file, qint64 offset, qint64 size, bool readOnly)
 {

@@ -51,6 +51,10 @@ QMap<QString, QByteArray> filesystemTreeSha256(const QString &node, const QStrin
 // fsck.fat -n, ntfsfix -n. For swap: `blkid -p` must find swap.
 ToolResult checkFilesystemReadOnly(const QString &node, const QString &fs);
 
+// An mtools program (mcopy, mdel, mshowfat, ...) on a FAT whatever its geometry; the FAT is
+// `-i node`, or `-i image@@offset` inside an image.
+ToolResult mtools(const QString &program, const QStringList &args);
+
 // What libblkid calls a fixture type (fat16 and fat32 are vfat).
 QString blkidTypeOf(const QString &fs);
 
