@@ -1,13 +1,11 @@
 #include "MoveJournal.h"
 
 #include "Checksum.h"
+#include "JournalLayout.h"
 
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
-#include <QJsonArray>
-#include <QJsonDocument>
-#include <QJsonObject>
 #include <QRandomGenerator>
 
 #include <cerrno>
@@ -36,94 +34,26 @@ static_assert(sizeof(JournalRecordHeader) == 80, "record header must have no pad
 
 namespace {
 
-constexpr char kHeaderMagic[8] = {'P', 'W', 'M', 'O', 'V', 'E', 'J', '1'};
 constexpr char kRecordMagic[8] = {'P', 'W', 'M', 'V', 'R', 'E', 'C', '1'};
-constexpr std::uint64_t kBlock = 4096;
 constexpr std::uint64_t kFlagHasData = 1;
-// 3: window records (scanEnd), which a version-2 reader would take for plain records.
-// 4: records carry the checksum of the table entries they vouch for. Format 3 journals are
-// refused: nothing in them protects the table, whose entries decide what a resume rewrites.
-constexpr int kFormatVersion = 4;
 constexpr std::uint64_t kTableSeed = 0x7461626C65ULL; // "table"
-
-std::uint64_t roundUp(std::uint64_t value, std::uint64_t to)
-{
-    return (value + to - 1) / to * to;
-}
 
 std::uint64_t headerChecksumOf(const JournalRecordHeader &header)
 {
     return checksum64(&header, offsetof(JournalRecordHeader, headerChecksum));
 }
 
-QString u64String(std::uint64_t value)
+// A record slot holds a record header block and room for the largest chunk.
+std::uint64_t slotSize(std::uint64_t largestChunk)
 {
-    return QString::number(value);
+    return MoveJournal::kRecordHeaderSize + roundUpToBlock(largestChunk);
 }
 
-bool allZero(const unsigned char *data, std::uint64_t length)
+// Header, table, then the two record slots.
+std::uint64_t journalFileSize(std::uint64_t headerSize, std::uint64_t tableSize,
+                              std::uint64_t largestChunk)
 {
-    for (std::uint64_t i = 0; i < length; ++i)
-        if (data[i] != 0)
-            return false;
-    return true;
-}
-
-// Reads the header's JSON strictly: every field present, of its type. 64-bit values are
-// stored as strings (JSON numbers are doubles).
-struct HeaderReader
-{
-    QJsonObject object;
-    QString problem;
-
-    std::uint64_t u64(const QString &key)
-    {
-        bool ok = false;
-        const QJsonValue value = object.value(key);
-        const std::uint64_t number = value.toString().toULongLong(&ok);
-        if ((!value.isString() || !ok) && problem.isEmpty())
-            problem = QStringLiteral("its header's \"%1\" is not a number").arg(key);
-        return number;
-    }
-    std::uint64_t u64(const QJsonArray &pair, int index)
-    {
-        bool ok = false;
-        const std::uint64_t number = pair.at(index).toString().toULongLong(&ok);
-        if ((!pair.at(index).isString() || !ok) && problem.isEmpty())
-            problem = QStringLiteral("its header's extents are not pairs of numbers");
-        return number;
-    }
-};
-
-const QStringList kHeaderKeys{
-    QStringLiteral("chunkCount"),      QStringLiteral("chunkSize"),  QStringLiteral("destination"),
-    QStringLiteral("device"),          QStringLiteral("deviceSize"), QStringLiteral("extents"),
-    QStringLiteral("largestChunk"),    QStringLiteral("length"),     QStringLiteral("moveId"),
-    QStringLiteral("planFingerprint"), QStringLiteral("source"),     QStringLiteral("verify"),
-    QStringLiteral("version")};
-
-QByteArray headerJson(const MoveRequest &request, const MovePlan &plan, std::uint64_t moveId,
-                      std::uint64_t deviceSize)
-{
-    QJsonArray extents;
-    for (const Extent &extent : request.extents)
-        extents.append(QJsonArray{u64String(extent.offset), u64String(extent.length)});
-    const QJsonObject object{
-        {QStringLiteral("version"), kFormatVersion},
-        {QStringLiteral("moveId"), u64String(moveId)},
-        {QStringLiteral("device"), request.devicePath},
-        {QStringLiteral("deviceSize"), u64String(deviceSize)},
-        {QStringLiteral("source"), u64String(request.sourceOffset)},
-        {QStringLiteral("destination"), u64String(request.destinationOffset)},
-        {QStringLiteral("length"), u64String(request.length)},
-        {QStringLiteral("chunkSize"), u64String(request.chunkSize)},
-        {QStringLiteral("verify"), request.verify},
-        {QStringLiteral("extents"), extents},
-        {QStringLiteral("chunkCount"), u64String(plan.chunks.size())},
-        {QStringLiteral("largestChunk"), u64String(plan.largestChunk)},
-        {QStringLiteral("planFingerprint"), u64String(plan.fingerprint())},
-    };
-    return QJsonDocument(object).toJson(QJsonDocument::Compact);
+    return headerSize + tableSize + 2 * slotSize(largestChunk);
 }
 
 // A new file's name only survives a power cut once its directory is synced too.
@@ -174,19 +104,15 @@ std::unique_ptr<MoveJournal> MoveJournal::create(const QString &path, const Move
 {
     std::unique_ptr<MoveJournal> journal(new MoveJournal);
     journal->m_path = path;
-    journal->m_request = request;
-    journal->m_moveId = QRandomGenerator::system()->generate64();
-    journal->m_planFingerprint = plan.fingerprint();
-    journal->m_deviceSize = deviceSize;
-    journal->m_chunkCount = plan.chunks.size();
-    journal->m_largestChunk = plan.largestChunk;
-
-    const QByteArray json = headerJson(request, plan, journal->m_moveId, deviceSize);
-    journal->m_headerSize = roundUp(24 + static_cast<std::uint64_t>(json.size()), kBlock);
-    journal->m_tableSize = roundUp(std::max<std::uint64_t>(1, journal->m_chunkCount) * 8, kBlock);
+    journal->m_header = {request,           QRandomGenerator::system()->generate64(),
+                         deviceSize,        plan.chunks.size(),
+                         plan.largestChunk, plan.fingerprint()};
+    const QByteArray headerBytes = journalHeaderBytes(journal->m_header);
+    journal->m_headerSize = static_cast<std::uint64_t>(headerBytes.size());
+    journal->m_tableSize = roundUpToBlock(std::max<std::uint64_t>(1, plan.chunks.size()) * 8);
     journal->m_table = AlignedBuffer(journal->m_tableSize);
     const std::uint64_t fileSize =
-        journal->slotOffset(1) + kRecordHeaderSize + roundUp(plan.largestChunk, kBlock);
+        journalFileSize(journal->m_headerSize, journal->m_tableSize, plan.largestChunk);
 
     if (QFileInfo::exists(path)) {
         *error = QStringLiteral("A journal already exists at %1: an earlier move was not "
@@ -222,12 +148,7 @@ std::unique_ptr<MoveJournal> MoveJournal::create(const QString &path, const Move
     journal->m_io = opener(building, BlockIo::Access::ReadWrite, &code);
     if (journal->m_io) {
         AlignedBuffer head(journal->m_headerSize);
-        std::memcpy(head.data(), kHeaderMagic, 8);
-        const std::uint64_t jsonLength = static_cast<std::uint64_t>(json.size());
-        const std::uint64_t jsonChecksum = checksum64(json.constData(), json.size());
-        std::memcpy(head.data() + 8, &jsonLength, 8);
-        std::memcpy(head.data() + 16, &jsonChecksum, 8);
-        std::memcpy(head.data() + 24, json.constData(), json.size());
+        std::memcpy(head.data(), headerBytes.constData(), headerBytes.size());
         code = journal->m_io->writeAt(head.data(), head.size(), 0);
         if (code == 0)
             code = journal->m_io->writeAt(journal->m_table.data(), journal->m_tableSize,
@@ -265,104 +186,51 @@ std::unique_ptr<MoveJournal> MoveJournal::open(const QString &path, const BlockI
                      .arg(path, QString::fromLocal8Bit(std::strerror(code)));
         return nullptr;
     }
+    auto readFailed = [&](int errorCode) {
+        *error = QStringLiteral("Reading the move journal %1 failed: %2. Nothing was changed.")
+                     .arg(path, QString::fromLocal8Bit(std::strerror(errorCode)));
+        return nullptr;
+    };
     auto refuse = [&](const QString &what) {
         *error = journal->damageMessage(what);
         return nullptr;
     };
     const std::uint64_t fileSize = journal->m_io->size();
-    AlignedBuffer first(kBlock);
-    code = fileSize < kBlock ? EIO : journal->m_io->readAt(first.data(), kBlock, 0);
-    if (code != 0 && fileSize >= kBlock) {
-        *error = QStringLiteral("Reading the move journal %1 failed: %2. Nothing was changed.")
-                     .arg(path, QString::fromLocal8Bit(std::strerror(code)));
-        return nullptr;
-    }
-    std::uint64_t jsonLength = 0;
-    std::uint64_t jsonChecksum = 0;
-    std::memcpy(&jsonLength, first.data() + 8, 8);
-    std::memcpy(&jsonChecksum, first.data() + 16, 8);
-    if (code != 0 || std::memcmp(first.data(), kHeaderMagic, 8) != 0)
-        return refuse(QStringLiteral("it does not start like a Partwise move journal"));
-    if (jsonLength > (256ULL << 20) || 24 + jsonLength > fileSize)
-        return refuse(QStringLiteral("the length of its header is impossible"));
-    journal->m_headerSize = roundUp(24 + jsonLength, kBlock);
-    AlignedBuffer head(journal->m_headerSize);
-    code = journal->m_io->readAt(head.data(), head.size(), 0);
-    const char *jsonStart = reinterpret_cast<const char *>(head.data() + 24);
-    if (code != 0 || checksum64(jsonStart, jsonLength) != jsonChecksum)
-        return refuse(QStringLiteral("the checksum of its header does not match"));
-    if (!allZero(head.data() + 24 + jsonLength, journal->m_headerSize - 24 - jsonLength))
-        return refuse(QStringLiteral("the padding after its header is not zero"));
-    const QJsonDocument doc =
-        QJsonDocument::fromJson(QByteArray(jsonStart, static_cast<int>(jsonLength)));
-    HeaderReader r{doc.object(), {}};
-    const QJsonValue version = r.object.value(QStringLiteral("version"));
-    if (!doc.isObject() || !version.isDouble())
-        return refuse(QStringLiteral("its header is not a journal's JSON"));
-    if (version.toInt() != kFormatVersion) {
+    const JournalHeaderRead read = readJournalHeader(*journal->m_io, fileSize);
+    switch (read.status) {
+    case JournalHeaderRead::Status::Unreadable:
+        return readFailed(read.readError);
+    case JournalHeaderRead::Status::Damaged:
+        return refuse(read.damage);
+    case JournalHeaderRead::Status::OtherFormat:
         *error = QStringLiteral("The move journal %1 has format %2, and this version of Partwise "
                                 "reads format %3. Nothing was changed; finish the move with the "
                                 "version of Partwise that started it.")
                      .arg(path)
-                     .arg(version.toInt())
-                     .arg(kFormatVersion);
+                     .arg(read.format)
+                     .arg(JournalHeader::kFormatVersion);
         return nullptr;
+    case JournalHeaderRead::Status::Sound:
+        break;
     }
-    for (const QString &key : kHeaderKeys)
-        if (!r.object.contains(key))
-            return refuse(QStringLiteral("its header has no \"%1\"").arg(key));
-    if (r.object.size() != kHeaderKeys.size())
-        return refuse(QStringLiteral("its header has unknown fields"));
-    MoveRequest request;
-    request.devicePath = r.object.value(QStringLiteral("device")).toString();
-    request.sourceOffset = r.u64(QStringLiteral("source"));
-    request.destinationOffset = r.u64(QStringLiteral("destination"));
-    request.length = r.u64(QStringLiteral("length"));
-    request.chunkSize = r.u64(QStringLiteral("chunkSize"));
-    request.verify = r.object.value(QStringLiteral("verify")).toBool();
-    if (!r.object.value(QStringLiteral("verify")).isBool() ||
-        !r.object.value(QStringLiteral("device")).isString() ||
-        !r.object.value(QStringLiteral("extents")).isArray())
-        return refuse(QStringLiteral("its header has a field of the wrong type"));
-    for (const QJsonValue &value : r.object.value(QStringLiteral("extents")).toArray()) {
-        const QJsonArray pair = value.toArray();
-        if (pair.size() != 2)
-            return refuse(QStringLiteral("its header's extents are not pairs of numbers"));
-        request.extents.push_back({r.u64(pair, 0), r.u64(pair, 1)});
-    }
-    journal->m_moveId = r.u64(QStringLiteral("moveId"));
-    journal->m_deviceSize = r.u64(QStringLiteral("deviceSize"));
-    journal->m_chunkCount = r.u64(QStringLiteral("chunkCount"));
-    journal->m_largestChunk = r.u64(QStringLiteral("largestChunk"));
-    journal->m_planFingerprint = r.u64(QStringLiteral("planFingerprint"));
-    if (!r.problem.isEmpty())
-        return refuse(r.problem);
-    if (const QString problem = request.validate(journal->m_deviceSize); !problem.isEmpty())
-        return refuse(
-            QStringLiteral("the move its header describes is impossible (%1)").arg(problem));
-    if (journal->m_chunkCount == 0 || journal->m_chunkCount > request.length ||
-        journal->m_largestChunk == 0 || journal->m_largestChunk > request.chunkSize)
-        return refuse(QStringLiteral("its header's chunk numbers are impossible"));
-    journal->m_tableSize = roundUp(journal->m_chunkCount * 8, kBlock);
+    journal->m_headerSize = read.size;
+    journal->m_tableSize = roundUpToBlock(read.header.chunkCount * 8);
     const std::uint64_t expected =
-        journal->slotOffset(1) + kRecordHeaderSize + roundUp(journal->m_largestChunk, kBlock);
+        journalFileSize(journal->m_headerSize, journal->m_tableSize, read.header.largestChunk);
     if (fileSize != expected)
         return refuse(
             QStringLiteral("it is %1 bytes long instead of %2").arg(fileSize).arg(expected));
     // From here on, messages can say which move this was.
-    journal->m_request = request;
+    journal->m_header = read.header;
     journal->m_table = AlignedBuffer(journal->m_tableSize);
-    if ((code = journal->readTable()) != 0) {
-        *error = QStringLiteral("Reading the move journal %1 failed: %2. Nothing was changed.")
-                     .arg(path, QString::fromLocal8Bit(std::strerror(code)));
-        return nullptr;
-    }
+    if ((code = journal->readTable()) != 0)
+        return readFailed(code);
     return journal;
 }
 
 QString MoveJournal::damageMessage(const QString &what) const
 {
-    const MoveRequest &r = m_request;
+    const MoveRequest &r = m_header.request;
     QString text = QStringLiteral("The move journal %1 cannot be trusted: %2. Resuming from it "
                                   "could write wrong data, so nothing was written.")
                        .arg(m_path, what);
@@ -390,13 +258,13 @@ bool MoveJournal::remove(const QString &path)
 AlignedBuffer MoveJournal::makeRecordBuffer() const
 {
     return AlignedBuffer(kRecordHeaderSize +
-                         roundUp(std::max<std::uint64_t>(m_largestChunk, 1), kBlock));
+                         roundUpToBlock(std::max<std::uint64_t>(m_header.largestChunk, 1)));
 }
 
 std::uint64_t MoveJournal::slotOffset(int slot) const
 {
-    const std::uint64_t slotSize = kRecordHeaderSize + roundUp(m_largestChunk, kBlock);
-    return m_headerSize + m_tableSize + static_cast<std::uint64_t>(slot) * slotSize;
+    return m_headerSize + m_tableSize +
+           static_cast<std::uint64_t>(slot) * slotSize(m_header.largestChunk);
 }
 
 int MoveJournal::readTable()
@@ -424,7 +292,7 @@ void MoveJournal::tableChanged(std::uint64_t first)
 std::uint64_t MoveJournal::entriesVouchedFor(std::uint64_t sequence, std::uint64_t scanEnd) const
 {
     // A step record's own entry is written with it, unsynced: only the ones before it count.
-    return scanEnd != 0 ? scanEnd : std::min(sequence, m_chunkCount);
+    return scanEnd != 0 ? scanEnd : std::min(sequence, m_header.chunkCount);
 }
 
 int MoveJournal::writeTableEntry(std::uint64_t index, std::uint64_t checksum)
@@ -432,14 +300,14 @@ int MoveJournal::writeTableEntry(std::uint64_t index, std::uint64_t checksum)
     tableChanged(index);
     std::memcpy(m_table.data() + index * 8, &checksum, 8);
     // Only the block holding the entry is rewritten: O_DIRECT needs whole aligned blocks.
-    const std::uint64_t block = index * 8 / kBlock * kBlock;
-    return m_io->writeAt(m_table.data() + block, kBlock, m_headerSize + block);
+    const std::uint64_t block = index * 8 / kJournalBlock * kJournalBlock;
+    return m_io->writeAt(m_table.data() + block, kJournalBlock, m_headerSize + block);
 }
 
 std::uint64_t MoveJournal::chunkChecksum(std::uint64_t index) const
 {
     std::uint64_t checksum = 0;
-    if (index < m_chunkCount)
+    if (index < m_header.chunkCount)
         std::memcpy(&checksum, m_table.data() + index * 8, 8);
     return checksum;
 }
@@ -466,8 +334,8 @@ int MoveJournal::setChunkChecksums(std::uint64_t first, const std::vector<std::u
     tableChanged(first);
     std::memcpy(m_table.data() + first * 8, checksums.data(), checksums.size() * 8);
     // The whole blocks holding the entries, in one write.
-    const std::uint64_t begin = first * 8 / kBlock * kBlock;
-    const std::uint64_t end = roundUp((first + checksums.size()) * 8, kBlock);
+    const std::uint64_t begin = first * 8 / kJournalBlock * kJournalBlock;
+    const std::uint64_t end = roundUpToBlock((first + checksums.size()) * 8);
     return m_io->writeAt(m_table.data() + begin, end - begin, m_headerSize + begin);
 }
 
@@ -478,7 +346,7 @@ int MoveJournal::writeRecord(std::uint64_t sequence, std::uint64_t chunkChecksum
     // A record vouches for every chunk before it, so their checksums must be durable first.
     if (const int code = syncPendingTable())
         return code;
-    if (sequence < m_chunkCount) {
+    if (sequence < m_header.chunkCount) {
         if (const int code = writeTableEntry(sequence, chunkChecksum))
             return code;
     }
@@ -519,12 +387,12 @@ int MoveJournal::syncPendingTable()
 int MoveJournal::writeSlot(JournalRecordHeader &header, const AlignedBuffer &buffer)
 {
     std::memcpy(header.magic, kRecordMagic, 8);
-    header.moveId = m_moveId;
+    header.moveId = m_header.moveId;
     header.headerChecksum = headerChecksumOf(header);
     std::memset(buffer.data(), 0, kRecordHeaderSize);
     std::memcpy(buffer.data(), &header, sizeof header);
     // Header and data in one sequential write; the tail of the last block is padding.
-    const std::uint64_t bytes = kRecordHeaderSize + roundUp(header.dataLength, kBlock);
+    const std::uint64_t bytes = kRecordHeaderSize + roundUpToBlock(header.dataLength);
     const int slot = m_nextSlot;
     if (const int code = m_io->writeAt(buffer.data(), bytes, slotOffset(slot)))
         return code;
@@ -555,21 +423,21 @@ MoveJournal::Record MoveJournal::readSlot(int slot, const AlignedBuffer &buffer,
     std::memcpy(&header, buffer.data(), sizeof header);
     if (std::memcmp(header.magic, kRecordMagic, 8) != 0)
         return bad("does not start like a record");
-    if (header.moveId != m_moveId)
+    if (header.moveId != m_header.moveId)
         return bad("names another move");
     if (header.headerChecksum != headerChecksumOf(header))
         return bad("has a header whose checksum does not match");
     if (!allZero(buffer.data() + sizeof header, kRecordHeaderSize - sizeof header))
         return bad("has bytes after its header that should be zero");
     const bool hasData = (header.flags & kFlagHasData) != 0;
-    const bool endPhase = header.sequence >= m_chunkCount;
+    const bool endPhase = header.sequence >= m_header.chunkCount;
     if (header.sequence > verifiedSequence() || (header.flags & ~kFlagHasData) != 0 ||
-        hasData != (header.dataLength > 0) || header.dataLength > m_largestChunk ||
+        hasData != (header.dataLength > 0) || header.dataLength > m_header.largestChunk ||
         (hasData && endPhase) || header.doneBefore > header.sequence ||
         header.doneBefore + 1 < header.sequence ||
         (endPhase && header.doneBefore != header.sequence) ||
         (header.scanEnd != 0 &&
-         (header.scanEnd <= header.sequence || header.scanEnd > m_chunkCount ||
+         (header.scanEnd <= header.sequence || header.scanEnd > m_header.chunkCount ||
           header.doneBefore != header.sequence || header.flags != 0)))
         return bad("holds an impossible record");
     record.sequence = header.sequence;
@@ -580,7 +448,7 @@ MoveJournal::Record MoveJournal::readSlot(int slot, const AlignedBuffer &buffer,
     record.scanEnd = header.scanEnd;
     record.tableChecksum = header.tableChecksum;
     if (record.hasData && withData) {
-        const std::uint64_t bytes = roundUp(header.dataLength, kBlock);
+        const std::uint64_t bytes = roundUpToBlock(header.dataLength);
         if ((*error = m_io->readAt(buffer.data() + kRecordHeaderSize, bytes,
                                    offset + kRecordHeaderSize)) != 0)
             return record;

@@ -2,6 +2,7 @@
 
 #include "AlignedBuffer.h"
 #include "BlockIo.h"
+#include "JournalHeader.h"
 #include "MovePlan.h"
 #include "MoveRequest.h"
 
@@ -18,6 +19,7 @@ struct JournalRecordHeader; // the fixed part of a record on disk (MoveJournal.c
 // The on-disk journal of one move, kept outside the range being moved (next to the image or
 // in a state folder). Layout, every part 4096-aligned:
 //   header   magic, then the request and the plan's identity as JSON, with a checksum
+//            (JournalHeader.h)
 //   table    one checksum per chunk, taken from the source while copying, used by verify
 //   slot 0/1 step records, alternating: each record goes to the slot the previous one did not
 // A step record N says "every chunk before N is done and durable; chunks from N on may be under
@@ -48,8 +50,8 @@ public:
     static constexpr std::uint64_t kRecordHeaderSize = 4096;
 
     // Sequence numbers past the chunks mark the end phases.
-    std::uint64_t copyFinishedSequence() const { return m_chunkCount; }
-    std::uint64_t verifiedSequence() const { return m_chunkCount + 1; }
+    std::uint64_t copyFinishedSequence() const { return m_header.chunkCount; }
+    std::uint64_t verifiedSequence() const { return m_header.chunkCount + 1; }
 
     struct Record
     {
@@ -86,10 +88,10 @@ public:
     static QString placementProblem(const QString &devicePath, const QString &journalPath);
 
     const QString &path() const { return m_path; }
-    const MoveRequest &request() const { return m_request; }
-    std::uint64_t planFingerprint() const { return m_planFingerprint; }
-    std::uint64_t deviceSize() const { return m_deviceSize; }
-    std::uint64_t chunkCount() const { return m_chunkCount; }
+    const MoveRequest &request() const { return m_header.request; }
+    std::uint64_t planFingerprint() const { return m_header.planFingerprint; }
+    std::uint64_t deviceSize() const { return m_header.deviceSize; }
+    std::uint64_t chunkCount() const { return m_header.chunkCount; }
 
     // A buffer laid out as a record: kRecordHeaderSize bytes of header, then room for the
     // largest chunk. Reading a chunk's source straight into dataOf() lets a record be saved
@@ -152,12 +154,8 @@ private:
 
     QString m_path;
     std::unique_ptr<BlockIo> m_io;
-    MoveRequest m_request;
-    std::uint64_t m_moveId = 0;
-    std::uint64_t m_planFingerprint = 0;
-    std::uint64_t m_deviceSize = 0;
-    std::uint64_t m_chunkCount = 0;
-    std::uint64_t m_largestChunk = 0;
+    // Set once the header and the file size check out: until then damageMessage() names no move.
+    JournalHeader m_header;
     std::uint64_t m_headerSize = 0;
     std::uint64_t m_tableSize = 0;
     AlignedBuffer m_table;

@@ -1,0 +1,48 @@
+#pragma once
+
+#include "BlockIo.h"
+#include "MoveRequest.h"
+
+#include <QByteArray>
+#include <QString>
+
+#include <cstdint>
+
+namespace partwise::move {
+
+// The first part of a move journal: which move it records. On disk: the magic "PWMOVEJ1", the
+// length and the checksum of the JSON that follows (8 bytes each), the JSON, then zeros to the
+// end of the block. The JSON holds the request and the identity of its plan.
+struct JournalHeader
+{
+    // 3: window records (scanEnd), which a version-2 reader would take for plain records.
+    // 4: records carry the checksum of the table entries they vouch for. Format 3 journals are
+    // refused: nothing in them protects the table, whose entries decide what a resume rewrites.
+    static constexpr int kFormatVersion = 4;
+
+    MoveRequest request;
+    std::uint64_t moveId = 0;
+    std::uint64_t deviceSize = 0;
+    std::uint64_t chunkCount = 0;
+    std::uint64_t largestChunk = 0;
+    std::uint64_t planFingerprint = 0;
+};
+
+// The header's bytes, padded with zeros to whole blocks.
+QByteArray journalHeaderBytes(const JournalHeader &header);
+
+// What reading the header of a journal file of `fileSize` bytes found.
+struct JournalHeaderRead
+{
+    enum class Status { Sound, Unreadable, Damaged, OtherFormat };
+
+    Status status = Status::Sound;
+    JournalHeader header;   // Sound: every field present, of its type, and the move possible
+    std::uint64_t size = 0; // Sound: of the header with its padding
+    int readError = 0;      // Unreadable: the errno of the failed read
+    QString damage;         // Damaged: what is wrong, for MoveJournal::damageMessage()
+    int format = 0;         // OtherFormat: the format version it has
+};
+JournalHeaderRead readJournalHeader(BlockIo &io, std::uint64_t fileSize);
+
+} // namespace partwise::move
