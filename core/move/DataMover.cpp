@@ -6,7 +6,6 @@
 #include "MoveMessages.h"
 #include "MovePlan.h"
 #include "ReadAheadGuard.h"
-#include "ResumeMessages.h"
 #include "VerifySpans.h"
 
 #include <QRegularExpression>
@@ -26,16 +25,6 @@ std::uint64_t nowNanoseconds()
     return static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
                                           std::chrono::steady_clock::now().time_since_epoch())
                                           .count());
-}
-
-MoveOutcome outcome(MoveOutcome::Status status, const QString &message,
-                    const QString &journalPath = QString())
-{
-    MoveOutcome result;
-    result.status = status;
-    result.message = message;
-    result.journalPath = journalPath;
-    return result;
 }
 
 // Without an overlap forcing one sooner, a record is still written every this many bytes, so
@@ -73,6 +62,16 @@ QString openFailure(const QString &path, int code)
 } // namespace
 
 DataMover::DataMover() : m_opener(openFileBlockIo) {}
+
+MoveOutcome DataMover::outcome(MoveOutcome::Status status, const QString &message,
+                               const QString &journalPath)
+{
+    MoveOutcome result;
+    result.status = status;
+    result.message = message;
+    result.journalPath = journalPath;
+    return result;
+}
 
 QString DataMover::resumeCommand(const QString &journalPath, const QString &devicePath)
 {
@@ -204,106 +203,7 @@ MoveOutcome DataMover::resume(const QString &journalPath, const QString &deviceP
         return verify(*device, *journal, plan, buffer);
     if (record.scanEnd != 0)
         return resumeWindow(*device, *journal, plan, buffer, record);
-
-    // The recorded chunk may be half written. If its source went into the journal, the source
-    // may be half overwritten too, so write the journal's copy; otherwise the source is
-    // untouched and is simply copied again. No new record is written for this chunk: the
-    // current one must stay valid until the next chunk's record replaces it.
-    // A record written while the previous chunk was still being written (doneBefore below its
-    // sequence) leaves that chunk to finish as well. Its own record is in the other slot unless
-    // the slot was reused, which only happens once the chunk is durable. Without journaled data,
-    // the chunk's source may already be overwritten by the next chunk, which only started once
-    // this one was durable: so a destination that already matches the checksum is left alone.
-    // A record whose copy does not match (torn, or damaged) is treated the same way.
-    // Where each chunk comes from is decided, and checked against the record, before anything
-    // is written.
-    struct Replay
-    {
-        std::size_t index = 0;
-        const AlignedBuffer *holder = nullptr;
-        std::uint64_t checksum = 0;
-        bool write = true;
-    };
-    auto readFailed = [&](const MoveChunk &chunk, std::uint64_t offset) {
-        return outcome(MoveOutcome::Status::IoError,
-                       sourceUnreadable(chunk.length, offset, request.devicePath, code, again),
-                       journalPath);
-    };
-    auto prepare = [&](std::size_t index, const MoveJournal::Record &from,
-                       const AlignedBuffer &holder, bool skipIfDone,
-                       Replay *replay) -> MoveOutcome {
-        const MoveChunk &chunk = plan.chunks[index];
-        unsigned char *data = MoveJournal::dataOf(holder);
-        *replay = Replay{index, &holder, from.chunkChecksum, true};
-        if (from.hasData && !from.dataLost)
-            return outcome(MoveOutcome::Status::Completed, QString());
-        if (skipIfDone || from.dataLost) {
-            if ((code = device->readAt(data, chunk.length, chunk.destinationOffset)) != 0)
-                return readFailed(chunk, chunk.destinationOffset);
-            if (checksum64(data, chunk.length) == from.chunkChecksum) {
-                replay->write = false;
-                return outcome(MoveOutcome::Status::Completed, QString());
-            }
-        }
-        if ((code = device->readAt(data, chunk.length, chunk.sourceOffset)) != 0)
-            return readFailed(chunk, chunk.sourceOffset);
-        if (checksum64(data, chunk.length) == from.chunkChecksum)
-            return outcome(MoveOutcome::Status::Completed, QString());
-        if (from.dataLost)
-            return outcome(MoveOutcome::Status::Refused,
-                           journal->damageMessage(
-                               QStringLiteral("its copy of the %1 at byte %2 is damaged, and "
-                                              "neither that data's source nor its destination "
-                                              "holds it")
-                                   .arg(formatSize(chunk.length))
-                                   .arg(chunk.sourceOffset)),
-                           journalPath);
-        return outcome(MoveOutcome::Status::Refused,
-                       neitherHolds(chunk, request.devicePath, journalPath), journalPath);
-    };
-    auto apply = [&](const Replay &replay) -> MoveOutcome {
-        const MoveChunk &chunk = plan.chunks[replay.index];
-        // A destination found finished may still be in the page cache after a kill.
-        if ((replay.write &&
-             (code = device->writeAt(MoveJournal::dataOf(*replay.holder), chunk.length,
-                                     chunk.destinationOffset)) != 0) ||
-            (code = device->sync()) != 0)
-            return outcome(MoveOutcome::Status::IoError,
-                           destinationUnwritable(chunk.length, chunk.destinationOffset,
-                                                 request.devicePath, code, again),
-                           journalPath);
-        if ((code = journal->storeChunkChecksum(replay.index, replay.checksum)) != 0)
-            return outcome(MoveOutcome::Status::IoError,
-                           journalUnwritable(journalPath, code, again), journalPath);
-        return outcome(MoveOutcome::Status::Completed, QString());
-    };
-
-    const std::size_t index = record.sequence;
-    std::vector<Replay> replays(1);
-    AlignedBuffer other;
-    if (record.doneBefore < record.sequence) {
-        other = journal->makeRecordBuffer();
-        if (other.isNull())
-            return outcome(MoveOutcome::Status::IoError,
-                           noMemoryForResume(plan.largestChunk, again), journalPath);
-        const MoveJournal::Record previous = journal->previousRecord(other, &code);
-        if (code != 0)
-            return outcome(MoveOutcome::Status::IoError,
-                           journalUnreadable(journalPath, code, again), journalPath);
-        if (previous.valid && previous.sequence + 1 == record.sequence) {
-            const MoveOutcome result = prepare(index - 1, previous, other, true, &replays[0]);
-            if (!result.ok())
-                return result;
-            replays.emplace_back();
-        }
-    }
-    if (const MoveOutcome result = prepare(index, record, buffer, false, &replays.back());
-        !result.ok())
-        return result;
-    for (const Replay &replay : replays)
-        if (const MoveOutcome result = apply(replay); !result.ok())
-            return result;
-    return execute(*device, *journal, plan, buffer, index + 1);
+    return resumeStep(*device, *journal, plan, buffer, record);
 }
 
 MoveOutcome DataMover::execute(BlockIo &device, MoveJournal &journal, const MovePlan &plan,

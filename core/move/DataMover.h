@@ -62,6 +62,16 @@ private:
                               AlignedBuffer &recordBuffer, std::size_t firstChunk, bool unsynced);
     MoveOutcome resumeWindow(BlockIo &device, MoveJournal &journal, const MovePlan &plan,
                              AlignedBuffer &recordBuffer, const MoveJournal::Record &record);
+    // The other plans (StepResume.cpp): finishes the chunks the newest step record leaves under
+    // way, deciding where each comes from before anything is written, then copies on.
+    MoveOutcome resumeStep(BlockIo &device, MoveJournal &journal, const MovePlan &plan,
+                           AlignedBuffer &buffer, const MoveJournal::Record &record);
+    struct Replay;
+    static MoveOutcome prepareReplay(BlockIo &device, MoveJournal &journal, const MovePlan &plan,
+                                     std::size_t index, const MoveJournal::Record &from,
+                                     const AlignedBuffer &holder, bool skipIfDone, Replay *replay);
+    static MoveOutcome applyReplay(BlockIo &device, MoveJournal &journal, const MovePlan &plan,
+                                   const Replay &replay);
     // Records the copy as finished, then verifies.
     MoveOutcome copied(BlockIo &device, MoveJournal &journal, const MovePlan &plan,
                        AlignedBuffer &buffer);
@@ -71,6 +81,8 @@ private:
     // An outcome for a move stopped part way, with this run's bytes and time.
     MoveOutcome stoppedPartWay(MoveOutcome::Status status, const QString &message,
                                const QString &journalPath) const;
+    static MoveOutcome outcome(MoveOutcome::Status status, const QString &message,
+                               const QString &journalPath = QString());
     bool cancelled() const { return m_cancel && m_cancel->load(std::memory_order_relaxed); }
     void report(MoveProgress::Phase phase, std::uint64_t done, std::uint64_t total);
 
