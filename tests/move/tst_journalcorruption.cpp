@@ -8,6 +8,7 @@
 
 #include "MoveTestData.h"
 #include "PowerCutBlockIo.h"
+#include "filebytes.h"
 #include "move/DataMover.h"
 
 #include <QFile>
@@ -19,6 +20,8 @@
 #include <cstring>
 
 using namespace partwise::move;
+using pwtest::readWholeFile;
+using pwtest::writeWholeFile;
 
 namespace {
 
@@ -26,18 +29,6 @@ constexpr std::uint64_t MiB = 1 << 20;
 constexpr std::uint64_t kImageSize = 8 * MiB;
 constexpr std::uint64_t kSeed = 0xDA7A;
 constexpr std::uint64_t kBlock = 4096;
-
-QByteArray readAll(const QString &path)
-{
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
-
-bool writeAll(const QString &path, const QByteArray &data)
-{
-    QFile f(path);
-    return f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(data) == data.size();
-}
 
 std::uint64_t roundUp(std::uint64_t value)
 {
@@ -108,7 +99,7 @@ private:
         mover.setBlockIoOpener(movetest::powerCutOpener(cut));
         const MoveOutcome stopped = mover.run(r, m_journal);
         QVERIFY2(!stopped.ok() && QFile::exists(m_journal), qPrintable(name + stopped.message));
-        m_states.push_back({name, r, readAll(m_image), readAll(m_journal)});
+        m_states.push_back({name, r, readWholeFile(m_image), readWholeFile(m_journal)});
     }
 
     std::vector<Region> regionsOf(const QByteArray &journal) const
@@ -204,12 +195,12 @@ private slots:
                 QByteArray journal = s.journal;
                 journal[qsizetype(offset)] =
                     char(journal.at(qsizetype(offset)) ^ masks[trial++ % 4]);
-                QVERIFY(writeAll(m_image, s.image) && writeAll(m_journal, journal));
+                QVERIFY(writeWholeFile(m_image, s.image) && writeWholeFile(m_journal, journal));
                 const MoveOutcome result = DataMover().resume(m_journal);
                 const QString what = QStringLiteral("%1, byte %2: ").arg(region.name).arg(offset);
                 if (result.status == MoveOutcome::Status::Refused) {
                     ++refused;
-                    if (readAll(m_image) != s.image)
+                    if (readWholeFile(m_image) != s.image)
                         failures << what + QStringLiteral("refused, but the image changed");
                     if (!result.message.contains(m_journal))
                         failures << what + QStringLiteral("the message does not name the journal");
@@ -246,13 +237,13 @@ private slots:
             for (const std::uint64_t offset : table.offsets) {
                 QByteArray journal = s.journal;
                 journal[qsizetype(offset)] = char(journal.at(qsizetype(offset)) ^ 0x04);
-                QVERIFY(writeAll(m_image, s.image) && writeAll(m_journal, journal));
+                QVERIFY(writeWholeFile(m_image, s.image) && writeWholeFile(m_journal, journal));
                 const MoveOutcome result = DataMover().resume(m_journal);
                 QVERIFY2(result.status == MoveOutcome::Status::Refused,
                          qPrintable(s.name + QStringLiteral(", byte %1: ").arg(offset) +
                                     result.message));
                 QVERIFY(result.message.contains(QStringLiteral("table")));
-                QVERIFY(readAll(m_image) == s.image);
+                QVERIFY(readWholeFile(m_image) == s.image);
             }
         }
     }
@@ -261,7 +252,7 @@ private slots:
     void intactJournalsResume()
     {
         for (const Interrupted &s : m_states) {
-            QVERIFY(writeAll(m_image, s.image) && writeAll(m_journal, s.journal));
+            QVERIFY(writeWholeFile(m_image, s.image) && writeWholeFile(m_journal, s.journal));
             const MoveOutcome result = DataMover().resume(m_journal);
             QVERIFY2(result.ok(), qPrintable(s.name + result.message));
             QVERIFY2(movetest::moveProblem(m_image, s.request, kImageSize, kSeed).isEmpty(),

@@ -6,6 +6,7 @@
 // the intact journal must resume, which shows the trials could have written.
 
 #include "clirun.h"
+#include "filebytes.h"
 #include "filechecksum.h"
 #include "move/Checksum.h"
 #include "ops/realignjournal.h"
@@ -27,18 +28,6 @@ using namespace pwtest;
 namespace {
 
 constexpr qint64 kSector = 512;
-
-QByteArray readAll(const QString &path)
-{
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
-
-bool writeAll(const QString &path, const QByteArray &data)
-{
-    QFile f(path);
-    return f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(data) == data.size();
-}
 
 qint64 mtimeNs(const QString &path)
 {
@@ -154,7 +143,7 @@ private:
     {
         ++m_trials;
         namesBackup = namesBackup || journal.contains(m_backup.toUtf8());
-        if (!writeAll(m_journal, journal)) {
+        if (!writeWholeFile(m_journal, journal)) {
             m_failures << what + QStringLiteral(": cannot write the journal");
             return;
         }
@@ -230,6 +219,20 @@ private:
         return o;
     }
 
+    // `root` with `key` of the object at `path` damaged as `variant` says.
+    static QJsonObject withDamage(const QJsonObject &root, const QStringList &path,
+                                  const QString &key, const Variant &variant)
+    {
+        return edited(root, path,
+                      [&](QJsonObject &o) {
+                          if (variant.value.isUndefined())
+                              o.remove(key);
+                          else
+                              o.insert(key, variant.value);
+                      })
+            .toObject();
+    }
+
 private slots:
     void initTestCase()
     {
@@ -266,14 +269,14 @@ private slots:
         QElapsedTimer timer;
         timer.start();
         // Killed once the journal says a partition is moving and its data journal exists.
-        while (!(readAll(m_journal).contains("\"moving\"") &&
+        while (!(readWholeFile(m_journal).contains("\"moving\"") &&
                  QFile::exists(RealignJournal().dataJournalPath(m_journal))) &&
                timer.elapsed() < 20000 && realign.state() == QProcess::Running)
             QThread::usleep(500);
         realign.kill();
         realign.waitForFinished();
-        m_pristine = readAll(m_journal);
-        m_dataJournal = readAll(RealignJournal().dataJournalPath(m_journal));
+        m_pristine = readWholeFile(m_journal);
+        m_dataJournal = readWholeFile(RealignJournal().dataJournalPath(m_journal));
         QVERIFY2(m_pristine.contains("\"moving\"") && !m_dataJournal.isEmpty(),
                  "the realignment was not caught moving");
 
@@ -301,12 +304,7 @@ private slots:
             QStringList keys = object.keys();
             for (const QString &key : keys) {
                 for (const Variant &v : variantsOf(key, object.value(key))) {
-                    const QJsonObject changed = edited(root, path, [&](QJsonObject &o) {
-                                                    if (v.value.isUndefined())
-                                                        o.remove(key);
-                                                    else
-                                                        o.insert(key, v.value);
-                                                }).toObject();
+                    const QJsonObject changed = withDamage(root, path, key, v);
                     const QString what = QStringLiteral("%1.%2 %3").arg(where, key, v.name);
                     // As damage leaves it: the checksum no longer matches.
                     expectRefused(QJsonDocument(changed).toJson(), what);
@@ -373,12 +371,7 @@ private slots:
             const QJsonObject object = at(content, inContent).toObject();
             for (const QString &key : object.keys()) {
                 for (const Variant &v : variantsOf(key, object.value(key))) {
-                    const QJsonObject changed = edited(content, inContent, [&](QJsonObject &o) {
-                                                    if (v.value.isUndefined())
-                                                        o.remove(key);
-                                                    else
-                                                        o.insert(key, v.value);
-                                                }).toObject();
+                    const QJsonObject changed = withDamage(content, inContent, key, v);
                     const QString read = legacyRead(changed);
                     ++total;
                     if (!read.isEmpty() && read != original)
@@ -395,8 +388,8 @@ private slots:
     // to write.
     void intactJournalResumes()
     {
-        QVERIFY(writeAll(m_journal, m_pristine));
-        QVERIFY(writeAll(RealignJournal().dataJournalPath(m_journal), m_dataJournal) ||
+        QVERIFY(writeWholeFile(m_journal, m_pristine));
+        QVERIFY(writeWholeFile(RealignJournal().dataJournalPath(m_journal), m_dataJournal) ||
                 m_dataJournal.isEmpty());
         if (m_dataJournal.isEmpty())
             QFile::remove(RealignJournal().dataJournalPath(m_journal));
