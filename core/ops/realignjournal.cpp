@@ -178,8 +178,9 @@ bool moveFromJson(const QJsonObject &o, int index, StrictReader &r, PartitionMov
     return r.problem.isEmpty();
 }
 
-// The problem with `raw` as a journal, or empty when it is sound (then `journal` is filled).
-QString check(const QByteArray &raw, RealignJournal *journal)
+// The problem with `raw` as a journal file: its format, checksum and bytes; or empty, and then
+// `journal` is its content.
+QString checkFile(const QByteArray &raw, QJsonObject *journal)
 {
     QJsonParseError parse;
     const QJsonDocument doc = QJsonDocument::fromJson(raw, &parse);
@@ -216,8 +217,14 @@ QString check(const QByteArray &raw, RealignJournal *journal)
     // what save() wrote.
     if (raw != fileBytes(content))
         return QStringLiteral("it is not byte for byte what Partwise wrote");
+    *journal = root.value(QStringLiteral("journal")).toObject();
+    return {};
+}
 
-    const QJsonObject o = root.value(QStringLiteral("journal")).toObject();
+// The problem with the journal's content, or empty when it is sound (then `journal` is filled).
+QString checkContent(const QJsonObject &o, RealignJournal *journal)
+{
+    StrictReader r;
     const QString where = QStringLiteral("the journal");
     RealignJournal j;
     if (!r.keys(o, kJournalKeys, where))
@@ -261,6 +268,15 @@ QString check(const QByteArray &raw, RealignJournal *journal)
                 .arg(next + 1);
     *journal = j;
     return {};
+}
+
+// The problem with `raw` as a journal, or empty when it is sound (then `journal` is filled).
+QString check(const QByteArray &raw, RealignJournal *journal)
+{
+    QJsonObject content;
+    if (const QString problem = checkFile(raw, &content); !problem.isEmpty())
+        return problem;
+    return checkContent(content, journal);
 }
 
 bool isBackup(const QString &folder)
