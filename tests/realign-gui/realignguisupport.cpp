@@ -242,6 +242,19 @@ bool Window::wizardClosed()
     return QTest::qWaitFor([&] { return realign->wizard() == nullptr; }, 5000);
 }
 
+void Window::openPlanOfPartition1(const QString &image, RealignWizard **wizard,
+                                  RealignPlanPage **plan)
+{
+    QVERIFY(open(image));
+    *wizard = openWizard();
+    QVERIFY(*wizard);
+    (*wizard)->next();
+    QCOMPARE((*wizard)->choosePage()->checkedPartitions(), QList<int>{1});
+    *plan = nextToPlan(*wizard);
+    QVERIFY(*plan);
+    QVERIFY2((*plan)->prepared().ok, qPrintable((*plan)->prepared().error));
+}
+
 QString Window::planJournalWarning(const QString &screenshotName)
 {
     RealignWizard *wizard = openWizard();

@@ -102,6 +102,11 @@ struct Window
     RealignWizard *openWizard();
     // Waits up to five seconds for the wizard, accepted or rejected, to be gone.
     bool wizardClosed();
+    // Opens `image` and the wizard, then Next to the plan, checking on the way (QVERIFY,
+    // QCOMPARE) that the choose page picked partition 1 alone and that the plan was made. After
+    // a failed check the test has failed (QTest::currentTestFailed()) and the pointers may be
+    // null.
+    void openPlanOfPartition1(const QString &image, RealignWizard **wizard, RealignPlanPage **plan);
     // Opens the wizard on the disk opened and goes to the plan page: what it says about where
     // the journal is kept (empty when nothing), or "(...)" when it got no plan. A non-empty
     // warning is saved as screenshot `screenshotName` when one is given.

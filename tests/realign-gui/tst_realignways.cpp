@@ -88,14 +88,11 @@ void RealignWaysTest::shrinkOrShiftTheNeighbour()
     const qint64 p1Target = nextBoundary(disk.p1Start, kGrainSectors);
 
     Window w(m_backups);
-    QVERIFY(w.open(disk.image));
-    RealignWizard *wizard = w.openWizard();
-    QVERIFY(wizard);
-    wizard->next();
-    QCOMPARE(wizard->choosePage()->checkedPartitions(), QList<int>{1});
-    RealignPlanPage *plan = nextToPlan(wizard);
-    QVERIFY(plan);
-    QVERIFY2(plan->prepared().ok, qPrintable(plan->prepared().error));
+    RealignWizard *wizard = nullptr;
+    RealignPlanPage *plan = nullptr;
+    w.openPlanOfPartition1(disk.image, &wizard, &plan);
+    if (QTest::currentTestFailed())
+        return;
 
     // Both ways are offered for partition 1, the cheapest first and checked: shrinking copies
     // partition 1 only, shifting copies partition 2 as well.
@@ -195,14 +192,11 @@ void RealignWaysTest::extendedNeighbourMovesInTheTable()
     QCOMPARE(before.find(5)->start, kLogicalStart);
 
     Window w(m_backups);
-    QVERIFY(w.open(disk.image));
-    RealignWizard *wizard = w.openWizard();
-    QVERIFY(wizard);
-    wizard->next();
-    QCOMPARE(wizard->choosePage()->checkedPartitions(), QList<int>{1});
-    RealignPlanPage *plan = nextToPlan(wizard);
-    QVERIFY(plan);
-    QVERIFY2(plan->prepared().ok, qPrintable(plan->prepared().error));
+    RealignWizard *wizard = nullptr;
+    RealignPlanPage *plan = nullptr;
+    w.openPlanOfPartition1(disk.image, &wizard, &plan);
+    if (QTest::currentTestFailed())
+        return;
     RealignWayChooser *ways = plan->wayChooser();
     QVERIFY(ways->ways(1).contains(RealignWay::ShiftFollowing));
     const QString shiftCost = ways->costText(1, RealignWay::ShiftFollowing);
