@@ -30,8 +30,9 @@ bool collide(const Step &a, const Step &b)
     return overlaps(a.move.newStart - ebrA, a.move.newEnd, b.move.oldStart - ebrB, b.move.oldEnd);
 }
 
-// Whether step a may run while `pending` still wait.
-bool ready(const Step &a, const QList<Step> &pending, bool widened)
+// Whether step a may run while `pending` still wait. A logical partition waits for its
+// container to be widened; the container is narrowed once they have all moved.
+bool ready(const Step &a, const QList<Step> &pending)
 {
     for (const Step &b : pending) {
         if (&a == &b)
@@ -47,16 +48,14 @@ bool ready(const Step &a, const QList<Step> &pending, bool widened)
                 return false;
             break;
         case Role::Data:
-            if (isLogical(a) != isLogical(b) && !(isLogical(a) && b.role == Role::Widen))
-                continue;
             if (isLogical(a) && b.role == Role::Widen)
                 return false;
-            if (collide(a, b))
+            if (isLogical(a) == isLogical(b) && collide(a, b))
                 return false;
             break;
         }
     }
-    return a.role != Role::Data || !isLogical(a) || widened;
+    return true;
 }
 
 } // namespace
@@ -64,7 +63,6 @@ bool ready(const Step &a, const QList<Step> &pending, bool widened)
 QList<PartitionMove> orderMoves(const QList<PartitionMove> &moves)
 {
     QList<Step> pending;
-    bool widened = true; // no container moves: logical partitions need not wait
     for (const PartitionMove &m : moves) {
         if (!m.tableOnly()) {
             pending << Step{m, Role::Data};
@@ -76,19 +74,16 @@ QList<PartitionMove> orderMoves(const QList<PartitionMove> &moves)
         narrow.oldStart = widen.newStart;
         narrow.oldEnd = widen.newEnd;
         pending << Step{widen, Role::Widen} << Step{narrow, Role::Narrow};
-        widened = false;
     }
     QList<PartitionMove> ordered;
     while (!pending.isEmpty()) {
         int next = 0; // a consistent plan always has a ready step; keep disk order otherwise
         for (int a = 0; a < pending.size(); ++a)
-            if (ready(pending[a], pending, widened)) {
+            if (ready(pending[a], pending)) {
                 next = a;
                 break;
             }
-        const Step step = pending.takeAt(next);
-        widened = widened || step.role == Role::Widen;
-        ordered << step.move;
+        ordered << pending.takeAt(next).move;
     }
     return ordered;
 }

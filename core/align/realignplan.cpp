@@ -60,24 +60,10 @@ int indexOf(const PlannedDisk &disk, int number)
 QList<PartitionMove> wholeMoves(const PlannedDisk &disk)
 {
     QList<PartitionMove> out;
-    for (const auto &p : disk.parts) {
-        if (p.start == p.info.startSector && p.end == p.info.endSector)
-            continue;
-        PartitionMove m;
-        m.number = p.info.number;
-        m.kind = p.info.kind;
-        m.filesystem = p.info.filesystem;
-        m.label = p.info.label;
-        m.uuid = p.info.uuid;
-        m.oldStart = p.info.startSector;
-        m.oldEnd = p.info.endSector;
-        m.newStart = p.start;
-        m.newEnd = p.end;
-        m.recreateSwap = p.info.filesystem == QLatin1String("swap");
-        if (!p.container() && !m.recreateSwap && m.newLength() < m.oldLength())
-            m.shrinkSectors = m.oldLength() - m.newLength();
-        out << m;
-    }
+    for (const auto &p : disk.parts)
+        if (p.start != p.info.startSector || p.end != p.info.endSector)
+            out << partwise::align::moveBetween(p.info, p.info.startSector, p.info.endSector,
+                                                p.start, p.end);
     return out;
 }
 
@@ -133,14 +119,18 @@ QString RealignOption::describe() const
     return QStringLiteral("%1; copies %2").arg(what, mibText(bytesToMove));
 }
 
+qint64 RealignPlan::bytesToCopy(const PartitionMove &move) const
+{
+    const qint64 whole = move.bytesToMove(geometry.logicalSectorSize);
+    const qint64 used = bytesInUse.value(move.number, -1);
+    return used >= 0 ? std::min(whole, used) : whole;
+}
+
 qint64 RealignPlan::totalBytes() const
 {
     qint64 sum = 0;
-    for (const PartitionMove &m : moves) {
-        const qint64 whole = m.bytesToMove(geometry.logicalSectorSize);
-        const qint64 used = bytesInUse.value(m.number, -1);
-        sum += used >= 0 ? std::min(whole, used) : whole;
-    }
+    for (const PartitionMove &m : moves)
+        sum += bytesToCopy(m);
     return sum;
 }
 
@@ -194,7 +184,7 @@ RealignPlan planRealignment(const DiskLayout &layout, const AlignmentGeometry &g
         }
         std::stable_sort(options.begin(), options.end(), cheaper);
         RealignChoice choice{p.info.number, options, pick(options, p.info.number, request)};
-        for (const PartitionMove &m : options[choice.chosen].moves) {
+        for (const PartitionMove &m : choice.taken().moves) {
             auto &q = disk.parts[indexOf(disk, m.number)];
             q.start = m.newStart; // the option lists a container's logical partitions too
             q.end = m.newEnd;

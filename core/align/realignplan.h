@@ -60,6 +60,8 @@ struct RealignChoice
     int number = 0;
     QList<RealignOption> options;
     int chosen = 0;
+
+    const RealignOption &taken() const { return options[chosen]; }
 };
 
 // A partition that stays where it is, and why (with what the user can do about it).
@@ -78,7 +80,8 @@ struct RealignPlan
     QList<RealignChoice> choices; // for each partition realigned, in the order planned
     QMap<int, qint64> bytesInUse; // per partition number, what a move copies (known ones)
 
-    qint64 totalBytes() const; // what the moves copy: used blocks where known
+    qint64 bytesToCopy(const PartitionMove &move) const; // used blocks where known
+    qint64 totalBytes() const;                           // of every move
     bool isEmpty() const { return moves.isEmpty(); }
 };
 

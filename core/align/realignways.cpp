@@ -44,19 +44,7 @@ RealignOption optionBetween(RealignWay way, int first, const PlannedDisk &before
         const PlannedPartition &a = after.parts[k];
         if (a.start == b.start && a.end == b.end)
             continue;
-        PartitionMove m;
-        m.number = b.info.number;
-        m.kind = b.info.kind;
-        m.filesystem = b.info.filesystem;
-        m.label = b.info.label;
-        m.uuid = b.info.uuid;
-        m.oldStart = b.start;
-        m.oldEnd = b.end;
-        m.newStart = a.start;
-        m.newEnd = a.end;
-        m.recreateSwap = isSwap(b.info);
-        if (!b.container() && !m.recreateSwap && a.length() < b.length())
-            m.shrinkSectors = b.length() - a.length();
+        const PartitionMove m = moveBetween(b.info, b.start, b.end, a.start, a.end);
         option.shrinkBytes += m.shrinkSectors * context.sectorSize;
         option.bytesToMove += bytesOf(b.info, context);
         if (k == first)
@@ -130,9 +118,14 @@ std::optional<PlannedDisk> shiftPreceding(const PlannedDisk &disk, int i)
         }
         next = j;
     }
-    if (after.parts[next].start < after.lowest(next) || after.parts[next].start < 0)
+    if (after.parts[next].start < after.lowest(next))
         return std::nullopt;
     return after;
+}
+
+bool shrinkable(const PartitionInfo &p, const WayContext &context)
+{
+    return isSwap(p) || (context.canShrink && context.canShrink(p.filesystem));
 }
 
 QString partitionName(const PlannedPartition &p)
@@ -148,6 +141,25 @@ QString mib(qint64 sectors, qint64 sectorSize)
 }
 
 } // namespace
+
+PartitionMove moveBetween(const PartitionInfo &info, qint64 oldStart, qint64 oldEnd,
+                          qint64 newStart, qint64 newEnd)
+{
+    PartitionMove m;
+    m.number = info.number;
+    m.kind = info.kind;
+    m.filesystem = info.filesystem;
+    m.label = info.label;
+    m.uuid = info.uuid;
+    m.oldStart = oldStart;
+    m.oldEnd = oldEnd;
+    m.newStart = newStart;
+    m.newEnd = newEnd;
+    m.recreateSwap = isSwap(info);
+    if (!info.isContainer() && !m.recreateSwap && m.newLength() < m.oldLength())
+        m.shrinkSectors = m.oldLength() - m.newLength();
+    return m;
+}
 
 PlannedDisk::PlannedDisk(const DiskLayout &layout, const AlignmentGeometry &geometry)
 {
@@ -240,9 +252,8 @@ QList<RealignOption> findWays(const PlannedDisk &disk, int i, const WayContext &
         return ways;
 
     const qint64 missing = up + p.length() - 1 - above;
-    const bool shrinkable =
-        isSwap(p.info) || (context.canShrink && context.canShrink(p.info.filesystem));
-    if (shrinkable && above > up && missing * context.sectorSize <= context.maxShrinkBytes)
+    if (shrinkable(p.info, context) && above > up &&
+        missing * context.sectorSize <= context.maxShrinkBytes)
         single(RealignWay::Shrink, up, above);
     qint64 overflow = 0;
     if (!disk.following(i).isEmpty())
@@ -266,8 +277,10 @@ QString noWayReason(const PlannedDisk &disk, int i, const WayContext &context)
         short_ = std::max<qint64>(overflow, 1);
     }
     const QString name = partitionName(p);
+    // Only the filesystems Partwise cannot shrink are said to be; a shrinkable one simply
+    // misses more than a few MiB.
     const QString cannotShrink =
-        p.info.filesystem.isEmpty()
+        p.info.filesystem.isEmpty() || shrinkable(p.info, context)
             ? QString()
             : QStringLiteral(" and %1 filesystems cannot be shrunk")
                   .arg(p.info.filesystem == QLatin1String("xfs") ? QStringLiteral("XFS")

@@ -65,6 +65,11 @@ private:
     int m_container = -1;
 };
 
+// The step taking partition `info` from [oldStart, oldEnd] to [newStart, newEnd]: swap is
+// recreated rather than copied, and a filesystem left with fewer sectors must shrink first.
+PartitionMove moveBetween(const PartitionInfo &info, qint64 oldStart, qint64 oldEnd,
+                          qint64 newStart, qint64 newEnd);
+
 // Everything a way needs to know besides the disk.
 struct WayContext
 {

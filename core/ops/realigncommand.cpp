@@ -59,7 +59,7 @@ bool misalignedStays(const RealignPlan &plan)
 
 } // namespace
 
-QString realignPlanText(const RealignPlan &plan, qint64 ss)
+QString realignPlanText(const RealignPlan &plan)
 {
     QString text;
     QTextStream s(&text);
@@ -86,9 +86,6 @@ QString realignPlanText(const RealignPlan &plan, qint64 ss)
                      .arg(m.newEnd);
             continue;
         }
-        const qint64 bytes = plan.bytesInUse.value(m.number, -1) >= 0
-                                 ? std::min(plan.bytesInUse[m.number], m.bytesToMove(ss))
-                                 : m.bytesToMove(ss);
         s << QStringLiteral("  partition %1 (%2): sectors %3–%4 → %5–%6, %7")
                  .arg(m.number)
                  .arg(m.filesystem.isEmpty() ? QStringLiteral("no filesystem") : m.filesystem)
@@ -96,8 +93,9 @@ QString realignPlanText(const RealignPlan &plan, qint64 ss)
                  .arg(m.oldEnd)
                  .arg(m.newStart)
                  .arg(m.newEnd)
-                 .arg(m.recreateSwap ? QStringLiteral("swap recreated, nothing copied")
-                                     : QStringLiteral("%1 to move").arg(humanSize(bytes)));
+                 .arg(m.recreateSwap
+                          ? QStringLiteral("swap recreated, nothing copied")
+                          : QStringLiteral("%1 to move").arg(humanSize(plan.bytesToCopy(m))));
         if (m.shrinkSectors > 0)
             s << QStringLiteral(", filesystem shrunk by %1 sectors first").arg(m.shrinkSectors);
         s << "\n";
@@ -115,10 +113,9 @@ int runRealignCommand(const RealignCommandOptions &o, QTextStream &out, QTextStr
         err << "partwise-cli: " << prepared.error << "\n";
         return ExitBadInput;
     }
-    const qint64 ss = prepared.layout.device.topology.logicalSectorSize;
     out << "Realignment plan for " << o.target << " (grain "
         << humanSize(prepared.plan.geometry.grainBytes) << "):\n"
-        << realignPlanText(prepared.plan, ss);
+        << realignPlanText(prepared.plan);
     if (!prepared.plan.moves.isEmpty())
         out << QStringLiteral("  %1 to move; roughly %2 s at 100 MiB/s\n")
                    .arg(humanSize(prepared.plan.totalBytes()))

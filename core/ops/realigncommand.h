@@ -25,4 +25,4 @@ int runResumeCommand(const QString &target, const QString &journalPath, QTextStr
                      QTextStream &err);
 
 // The plan as a table, shared by the CLI and the GUI's log.
-QString realignPlanText(const RealignPlan &plan, qint64 sectorSize);
+QString realignPlanText(const RealignPlan &plan);

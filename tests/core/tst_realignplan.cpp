@@ -153,7 +153,7 @@ void RealignPlanTest::xfsShiftsItsNeighbourIntoFreeSpaceBeyond()
     QCOMPARE(p.moves[1].newStart, 2048);
     QCOMPARE(p.moves[1].newLength(), 199938);
     QCOMPARE(p.choices.size(), 1);
-    QCOMPARE(p.choices[0].options[p.choices[0].chosen].way, RealignWay::ShiftFollowing);
+    QCOMPARE(p.choices[0].taken().way, RealignWay::ShiftFollowing);
 }
 
 void RealignPlanTest::noRoomAnywhereAndXfsIsExplained()
@@ -273,7 +273,7 @@ void RealignPlanTest::usedBytesPriceTheWays()
     for (const RealignOption &o : p.choices[0].options)
         QVERIFY(o.bytesToMove >= qint64(1) << 20);
     // Partition 2's move is priced at what it holds, not its 95 MiB.
-    const RealignOption &taken = p.choices[0].options[p.choices[0].chosen];
+    const RealignOption &taken = p.choices[0].taken();
     QCOMPARE(taken.way, RealignWay::Shrink);
     QCOMPARE(taken.bytesToMove, qint64(1) << 20);
     QCOMPARE(p.totalBytes(), qint64(1) << 20);
@@ -322,7 +322,7 @@ void RealignPlanTest::precedingPartitionsShiftDown()
     QCOMPARE(p.moves[0].newLength(), 6151);
     QCOMPARE(p.moves[1].number, 2);
     QCOMPARE(p.moves[1].newStart, 10240);
-    QCOMPARE(p.choices[0].options[p.choices[0].chosen].way, RealignWay::ShiftPreceding);
+    QCOMPARE(p.choices[0].taken().way, RealignWay::ShiftPreceding);
 }
 
 void RealignPlanTest::fatWithNoFreeSpaceShrinks()
