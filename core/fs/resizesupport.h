@@ -7,7 +7,8 @@
 #include <functional>
 #include <optional>
 
-// Pieces the filesystem resizers (fatresize, btrfsresize, f2fsresize, filesystemresize) share.
+// Pieces the filesystem resizers (fatresize, btrfsresize, f2fsresize, filesystemresize) share,
+// and the read-only checks before and after a realignment (core/ops/partitionaccess).
 
 // A device node for the tools that cannot work at an offset inside a file: the partition node
 // itself, or a loop device over `bytes` from the filesystem's offset in an image (root only),

@@ -134,3 +134,11 @@ std::optional<std::vector<Extent>> usedExtents(const QString &device, qint64 off
     }
     return extents;
 }
+
+quint64 extentBytes(const std::vector<partwise::move::Extent> &extents)
+{
+    quint64 bytes = 0;
+    for (const auto &e : extents)
+        bytes += e.length;
+    return bytes;
+}

@@ -26,5 +26,8 @@ std::optional<std::vector<partwise::move::Extent>> usedExtents(const QString &de
                                                                const QString &filesystem,
                                                                QString *error = nullptr);
 
+// The bytes the extents cover.
+quint64 extentBytes(const std::vector<partwise::move::Extent> &extents);
+
 // True when usedExtents() can map this filesystem type (libblkid's TYPE).
 bool usedExtentsSupported(const QString &filesystem);

@@ -1,5 +1,9 @@
 #include "ops/partitionaccess.h"
 
+#include "fs/filesystemkinds.h"
+#include "fs/filesystemtools.h"
+#include "fs/resizesupport.h"
+
 #include <QFileInfo>
 
 FilesystemLocation partitionLocation(const DiskLayout &layout, qint64 startSector, int number)
@@ -15,4 +19,18 @@ FilesystemLocation partitionLocation(const DiskLayout &layout, qint64 startSecto
     where.path = layout.device.path;
     where.offset = startSector * layout.device.topology.logicalSectorSize;
     return where;
+}
+
+ToolResult checkPartitionReadOnly(const FilesystemLocation &where, qint64 sizeBytes,
+                                  const QString &filesystem, bool *noNode)
+{
+    if (where.isImage && isExtFilesystem(filesystem))
+        return checkFilesystem(e2fsprogsName(where), filesystem, false);
+    const FilesystemNode node(where, sizeBytes, true);
+    if (node.node().isEmpty()) {
+        if (noNode)
+            *noNode = true;
+        return ToolResult::failed(node.error());
+    }
+    return checkFilesystem(node.node(), filesystem, false);
 }

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "fs/filesystemsize.h"
+#include "fs/toolrunner.h"
 #include "table/disklayout.h"
 
 // How filesystem tools reach a partition: through its device node when the kernel has one,
@@ -8,3 +9,9 @@
 // been told about (no partition scanning, a loop device without partx) has no nodes, and
 // libparted still names them.
 FilesystemLocation partitionLocation(const DiskLayout &layout, qint64 startSector, int number);
+
+// The filesystem's own read-only check of the `sizeBytes` at `where`: e2fsprogs reads ext2/3/4
+// at an offset inside an image, the other tools need a device node, which inside an image is a
+// read-only loop device. When that cannot be had (not root), `*noNode` is set and error says why.
+ToolResult checkPartitionReadOnly(const FilesystemLocation &where, qint64 sizeBytes,
+                                  const QString &filesystem, bool *noNode = nullptr);

@@ -7,9 +7,12 @@
 #include "align/realignplan.h"
 #include "table/disklayout.h"
 
+#include <QSet>
+
 #include <functional>
 
 // An empty string when every filesystem the moves touch is clean (or cannot be checked here,
-// which `log` is told), otherwise what the check found and what to do about it.
+// which `log` is told), otherwise what the check found and what to do about it. Partitions in
+// `checked` are passed over; each clean one is added to it.
 QString checkBeforeRealigning(const DiskLayout &layout, const QList<PartitionMove> &moves,
-                              const std::function<void(const QString &)> &log);
+                              QSet<int> *checked, const std::function<void(const QString &)> &log);

@@ -1,415 +1,22 @@
 #include "ops/realignrunner.h"
 
 #include "device/busycheck.h"
-#include "device/loopattachment.h"
 #include "device/writeprotection.h"
-#include "fs/filesystemformatter.h"
-#include "fs/filesystemposition.h"
 #include "fs/filesystemresize.h"
-#include "fs/filesystemsize.h"
-#include "fs/filesystemtools.h"
 #include "fs/usedblocks.h"
-#include "move/DataMover.h"
-#include "move/MoveJournal.h"
-#include "ops/partitionaccess.h"
+#include "ops/realignexecution.h"
 #include "ops/realignjournal.h"
 #include "ops/realignpreflight.h"
 #include "ops/tablebackup.h"
-#include "ops/tableeditor.h"
 #include "table/diskreader.h"
 
 #include <QFile>
-
-using partwise::move::DataMover;
-using partwise::move::MoveOutcome;
-using partwise::move::MoveProgress;
-using partwise::move::MoveRequest;
+#include <QSet>
 
 namespace {
 
 // What a typical disk sustains moving data (a read and a write per byte); only for estimates.
 constexpr double kAssumedBytesPerSecond = 100.0 * (1 << 20);
-
-class RealignExecution
-{
-public:
-    RealignExecution(RealignJournal &journal, const QString &journalPath,
-                     const RealignCallbacks &callbacks)
-        : m_journal(journal), m_path(journalPath), m_callbacks(callbacks)
-    {
-    }
-
-    RealignResult run()
-    {
-        RealignResult result;
-        result.journalPath = m_path;
-        // Every filesystem shrinks before any data moves: a shrink that fails then leaves each
-        // partition where it was, its data in place.
-        for (int i = 0; i < m_journal.moves.size(); ++i) {
-            if (m_journal.phases[i] != Phase::Pending)
-                continue;
-            m_index = i;
-            QString error;
-            bool resumable = true;
-            if (!step(i, &error, &resumable))
-                return shrinkFailed(error);
-        }
-        for (int i = m_journal.nextUnfinished(); i >= 0; i = m_journal.nextUnfinished()) {
-            m_index = i;
-            m_check.clear();
-            QString error;
-            bool resumable = true;
-            if (!step(i, &error, &resumable)) {
-                result.error = error;
-                result.resumable = resumable;
-                return result;
-            }
-            if (!m_check.isEmpty())
-                result.checks << m_check;
-        }
-        RealignJournal::remove(m_path);
-        result.ok = true;
-        log(QStringLiteral("Realignment finished."));
-        return result;
-    }
-
-private:
-    using Phase = RealignJournal::Phase;
-
-    // Shrinks come before any move, so no partition has moved yet. When no filesystem was
-    // shrunk either, the disk is as it was and the journal has nothing to finish.
-    RealignResult shrinkFailed(const QString &error)
-    {
-        RealignResult result;
-        result.journalPath = m_path;
-        if (m_journal.nextUnfinished() == 0 &&
-            m_journal.phases.count(Phase::Pending) == m_journal.phases.size()) {
-            RealignJournal::remove(m_path);
-            result.error = error + QStringLiteral(" Nothing was changed.");
-            result.shrinkRefused = m_journal.moves[m_index].number;
-            return result;
-        }
-        result.resumable = true;
-        result.error = error + QStringLiteral(" No partition has moved. Fix that and run "
-                                              "`partwise-cli resume --journal %1 %2` to retry, "
-                                              "or delete %1 to leave every partition where it is.")
-                                   .arg(m_path, m_journal.target);
-        return result;
-    }
-
-    void log(const QString &line)
-    {
-        if (m_callbacks.log)
-            m_callbacks.log(line);
-    }
-
-    bool advance(int i, Phase phase, QString *error)
-    {
-        m_journal.phases[i] = phase;
-        return m_journal.save(m_path, error);
-    }
-
-    qint64 ss() const { return m_journal.sectorSize; }
-
-    bool readLayout(DiskLayout *layout, QString *error)
-    {
-        DiskReadOptions ro;
-        ro.forcedSectorSize = ss();
-        const DiskReadResult r = readDisk(m_journal.target, ro);
-        *error = r.error;
-        *layout = r.layout;
-        return r.ok;
-    }
-
-    FilesystemLocation location(qint64 startSector, const DiskLayout &layout, int number) const
-    {
-        return partitionLocation(layout, startSector, number);
-    }
-
-    bool step(int i, QString *error, bool *resumable)
-    {
-        const PartitionMove &m = m_journal.moves[i];
-        switch (m_journal.phases[i]) {
-        case Phase::Pending:
-            if (m.shrinkSectors > 0 && !shrink(m, error))
-                return false;
-            return advance(i, Phase::Shrunk, error);
-        case Phase::Shrunk:
-            log(QStringLiteral("Partition %1: %2–%3 → %4–%5")
-                    .arg(m.number)
-                    .arg(m.oldStart)
-                    .arg(m.oldEnd)
-                    .arg(m.newStart)
-                    .arg(m.newEnd));
-            if (m.tableOnly()) {
-                // An extended partition holds no data: only its place in the table changes.
-                if (!updateTable(m, error))
-                    return false;
-                return advance(i, Phase::Done, error);
-            }
-            if (m.kind == PartitionInfo::Kind::Logical && !placeEbrs(m, error))
-                return false;
-            if (!advance(i, Phase::Moving, error))
-                return false;
-            [[fallthrough]];
-        case Phase::Moving:
-            if (!move(m, error, resumable))
-                return false;
-            if (!advance(i, Phase::Moved, error))
-                return false;
-            [[fallthrough]];
-        case Phase::Moved:
-            // The copy is recorded as done, so its data journal has served. It must go before
-            // the next partition starts: a kill that left it behind would make that partition's
-            // move "resume" this finished copy and copy nothing.
-            partwise::move::MoveJournal::remove(m_journal.dataJournalPath(m_path));
-            if (!updateTable(m, error))
-                return false;
-            return advance(i, Phase::TableUpdated, error);
-        case Phase::TableUpdated:
-            if (!finishFilesystem(m, error)) {
-                // Resume redoes this step (and the check) before it goes on.
-                *error += QStringLiteral(" Repair the filesystem with its own tool, then run "
-                                         "`partwise-cli resume --journal %1 %2` to continue.")
-                              .arg(m_path, m_journal.target);
-                return false;
-            }
-            return advance(i, Phase::Done, error);
-        case Phase::Done:
-            return true;
-        }
-        return false;
-    }
-
-    bool shrink(const PartitionMove &m, QString *error)
-    {
-        DiskLayout layout;
-        if (!readLayout(&layout, error))
-            return false;
-        const FilesystemLocation where = location(m.oldStart, layout, m.number);
-        const qint64 newBytes = m.newLength() * ss();
-        log(QStringLiteral("  shrinking the %1 filesystem by %2 sectors to fit")
-                .arg(m.filesystem)
-                .arg(m.shrinkSectors));
-        const ToolResult r = resizeFilesystem(where, m.oldLength() * ss(), m.filesystem, newBytes);
-        if (!r.ok)
-            *error = QStringLiteral("Shrinking partition %1 failed, so nothing was moved: %2")
-                         .arg(m.number)
-                         .arg(r.error);
-        return r.ok;
-    }
-
-    // libparted writes each EBR in the sector after the previous logical partition, wherever
-    // an older tool had put it. Moving a logical partition's data up would overwrite the next
-    // partition's EBR right after its old end (losing that partition and every one after it),
-    // and moving it down may overwrite its own EBR in the gap before it. So, before the data
-    // moves, the table is written once: with the partition already at its new place when it
-    // moves up (the next EBR then lands after its new end), unchanged when it moves down (its
-    // EBR lands after the previous partition, below the new start). The planner keeps a sector
-    // free before every logical partition for this. Idempotent, so resume simply redoes it.
-    bool placeEbrs(const PartitionMove &m, QString *error)
-    {
-        DiskLayout layout;
-        if (!readLayout(&layout, error))
-            return false;
-        TableEditor editor;
-        if (!editor.open(layout, error) ||
-            (m.newStart > m.oldStart &&
-             !editor.setGeometry(m.number, m.newStart, m.newEnd, error)) ||
-            !editor.commit(error)) {
-            *error = QStringLiteral("Could not prepare the extended partition's boot records for "
-                                    "moving partition %1, so nothing was moved: %2")
-                         .arg(m.number)
-                         .arg(*error);
-            return false;
-        }
-        return true;
-    }
-
-    bool move(const PartitionMove &m, QString *error, bool *resumable)
-    {
-        if (m.recreateSwap) {
-            log(QStringLiteral("  swap: nothing to copy; it is recreated at the new place"));
-            return true;
-        }
-        const QString dataJournal = m_journal.dataJournalPath(m_path);
-        DataMover mover;
-        mover.setKeepJournal(true); // removed only once the journal records the move as done
-        mover.setCancelFlag(m_callbacks.cancel);
-        mover.setProgressCallback([this, &m](const MoveProgress &p) {
-            if (!m_callbacks.progress)
-                return;
-            RealignProgress rp;
-            rp.moveIndex = m_index;
-            rp.moveCount = m_journal.moves.size();
-            rp.partition = m.number;
-            rp.step = p.phase == MoveProgress::Phase::Verifying ? QStringLiteral("verifying")
-                                                                : QStringLiteral("moving");
-            rp.bytesDone = p.bytesDone;
-            rp.bytesTotal = p.bytesTotal;
-            rp.bytesPerSecond = p.bytesPerSecond;
-            rp.secondsLeft = p.secondsLeft;
-            m_callbacks.progress(rp);
-        });
-        MoveOutcome outcome;
-        if (QFile::exists(dataJournal)) {
-            log(QStringLiteral("  resuming the interrupted copy"));
-            outcome = mover.resume(dataJournal, m_journal.target);
-        } else {
-            DiskLayout layout;
-            if (!readLayout(&layout, error))
-                return false;
-            MoveRequest request;
-            request.devicePath = m_journal.target;
-            request.sourceOffset = quint64(m.oldStart * ss());
-            request.destinationOffset = quint64(m.newStart * ss());
-            qint64 length = std::min(m.oldLength(), m.newLength()) * ss();
-            // On a block device the tools read the partition node, which shows the source only
-            // while the table still has the partition there (placeEbrs() may have moved it).
-            const PartitionInfo *now = layout.partitionByNumber(m.number);
-            const bool nodeOnSource =
-                layout.device.isImage || (now && now->startSector == m.oldStart);
-            if (const auto fsBytes =
-                    nodeOnSource
-                        ? filesystemSizeBytes(location(m.oldStart, layout, m.number), m.filesystem)
-                        : std::nullopt)
-                length = std::min(length, (*fsBytes + ss() - 1) / ss() * ss());
-            request.length = quint64(length);
-            request.verify = m_journal.verify;
-            // Free blocks hold nothing worth copying: a mostly empty filesystem moves in
-            // proportion to its data. Unknown maps (other types, unclean ext) copy everything.
-            QString mapError;
-            if (auto used = usedExtents(m_journal.target, m.oldStart * ss(), length, m.filesystem,
-                                        &mapError)) {
-                request.extents = std::move(*used);
-                quint64 usedBytes = 0;
-                for (const auto &e : request.extents)
-                    usedBytes += e.length;
-                log(QStringLiteral("  moving the %1 bytes in use of %2")
-                        .arg(usedBytes)
-                        .arg(length));
-            } else {
-                if (!mapError.isEmpty())
-                    log(QStringLiteral("  copying every byte: %1").arg(mapError));
-                log(QStringLiteral("  moving %1 bytes").arg(length));
-            }
-            outcome = mover.run(request, dataJournal);
-        }
-        if (!outcome.ok()) {
-            // A refused resume (a damaged data journal) wrote nothing and cannot be retried.
-            const bool refused = outcome.status == MoveOutcome::Status::Refused;
-            *resumable = !refused && (outcome.resumable() || QFile::exists(dataJournal));
-            // The mover names its own journal; the person resumes the whole realignment.
-            const QString ours = DataMover::resumeCommand(m_path, m_journal.target);
-            QString message = outcome.message;
-            message.replace(DataMover::resumeCommand(dataJournal, m_journal.target), ours);
-            *error = QStringLiteral("Partition %1: %2").arg(m.number).arg(message);
-            if (*resumable && !message.contains(ours))
-                *error += QStringLiteral(" Run `%1` to finish.").arg(ours);
-            return false;
-        }
-        // bytesCopied counts every write, journal copies included: report time only.
-        log(QStringLiteral("  moved in %1 s").arg(outcome.seconds, 0, 'f', 1));
-        return true;
-    }
-
-    bool updateTable(const PartitionMove &m, QString *error)
-    {
-        DiskLayout layout;
-        if (!readLayout(&layout, error))
-            return false;
-        TableEditor editor;
-        if (!editor.open(layout, error) ||
-            !editor.setGeometry(m.number, m.newStart, m.newEnd, error) || !editor.commit(error)) {
-            *error = QStringLiteral(
-                         "The data of partition %1 is at its new place but the table could not be "
-                         "updated: %2 Run `partwise-cli resume --journal %3 %4` to retry.")
-                         .arg(m.number)
-                         .arg(*error, m_path, m_journal.target);
-            return false;
-        }
-        log(QStringLiteral("  table updated"));
-        return true;
-    }
-
-    template <typename Action>
-    ToolResult onDeviceNode(const PartitionMove &m, const DiskLayout &layout, bool readOnly,
-                            Action action)
-    {
-        const FilesystemLocation where = location(m.newStart, layout, m.number);
-        if (!where.isImage)
-            return action(where.path);
-        LoopAttachment loop(m_journal.target, m.newStart * ss(), m.newLength() * ss(), readOnly);
-        if (!loop.ok())
-            return ToolResult{false, -1, QString(), QString(), loop.error()};
-        return action(loop.device());
-    }
-
-    bool finishFilesystem(const PartitionMove &m, QString *error)
-    {
-        m_check.clear();
-        DiskLayout layout;
-        if (!readLayout(&layout, error))
-            return false;
-        const FilesystemLocation where = location(m.newStart, layout, m.number);
-        if (m.recreateSwap) {
-            FormatRequest req;
-            req.filesystem = QStringLiteral("swap");
-            req.label = m.label;
-            req.uuid = m.uuid;
-            req.targetIsImage = where.isImage;
-            req.target = where.isImage ? m_journal.target : where.path;
-            req.offsetBytes = m.newStart * ss();
-            req.sizeBytes = m.newLength() * ss();
-            req.logicalSectorSize = ss();
-            const ToolResult r = formatFilesystem(req);
-            if (!r.ok) {
-                *error = QStringLiteral("Recreating swap on partition %1 failed: %2")
-                             .arg(m.number)
-                             .arg(r.error);
-                return false;
-            }
-            m_check = QStringLiteral("partition %1 (swap): recreated with UUID %2")
-                          .arg(m.number)
-                          .arg(m.uuid);
-            log(QStringLiteral("  ") + m_check);
-            return true;
-        }
-        if (!updateHiddenSectors(where.isImage ? m_journal.target : where.path, where.offset,
-                                 m.newLength() * ss(), m.filesystem, m.newStart, error))
-            return false;
-        if (m.filesystem.isEmpty())
-            return true;
-        ToolResult r = m.filesystem.startsWith(QLatin1String("ext"))
-                           ? checkFilesystem(e2fsprogsName(where), m.filesystem, false)
-                           : onDeviceNode(m, layout, true, [&](const QString &node) {
-                                 return checkFilesystem(node, m.filesystem, false);
-                             });
-        if (!r.ok && r.exitCode == -1 && where.isImage) {
-            m_check = QStringLiteral("partition %1 (%2): not checked: %3")
-                          .arg(m.number)
-                          .arg(m.filesystem, r.error);
-            log(QStringLiteral("  ") + m_check);
-            return true;
-        }
-        m_check = QStringLiteral("partition %1 (%2): %3")
-                      .arg(m.number)
-                      .arg(m.filesystem, r.ok ? QStringLiteral("clean") : r.error);
-        log(QStringLiteral("  check: ") + m_check);
-        if (!r.ok)
-            *error = QStringLiteral(
-                         "Partition %1 was moved, but its read-only check reports problems: %2")
-                         .arg(m.number)
-                         .arg(r.error);
-        return r.ok;
-    }
-
-    RealignJournal &m_journal;
-    QString m_path;
-    const RealignCallbacks &m_callbacks;
-    int m_index = 0;
-    QString m_check;
-};
 
 } // namespace
 
@@ -451,12 +58,7 @@ PreparedRealign prepareRealignment(const QString &target, const RealignOptions &
             return -1;
         const auto used =
             usedExtents(target, p.startSector * ss, p.lengthSectors() * ss, p.filesystem);
-        if (!used)
-            return -1;
-        qint64 bytes = 0;
-        for (const auto &e : *used)
-            bytes += qint64(e.length);
-        return bytes;
+        return used ? qint64(extentBytes(*used)) : -1;
     };
     prepared.plan = planRealignment(
         layout, resolveAlignmentGeometry(layout.device.topology, options.policy), asked);
@@ -485,8 +87,10 @@ std::optional<RealignWay> nextWay(const RealignPlan &plan, int number)
     return std::nullopt;
 }
 
+// `checked`: partitions whose filesystems passed their check already (an earlier try).
 RealignResult runPlan(const QString &target, const PreparedRealign &prepared,
-                      const RealignOptions &options, const RealignCallbacks &callbacks);
+                      const RealignOptions &options, const RealignCallbacks &callbacks,
+                      QSet<int> *checked);
 
 } // namespace
 
@@ -496,7 +100,8 @@ RealignResult runPlan(const QString &target, const PreparedRealign &prepared,
 RealignResult runRealignment(const QString &target, const PreparedRealign &prepared,
                              const RealignOptions &options, const RealignCallbacks &callbacks)
 {
-    RealignResult result = runPlan(target, prepared, options, callbacks);
+    QSet<int> checked; // a second try only checks the neighbours it adds
+    RealignResult result = runPlan(target, prepared, options, callbacks, &checked);
     PreparedRealign again = prepared;
     while (!result.ok && result.shrinkRefused > 0) {
         const std::optional<RealignWay> way = nextWay(again.plan, result.shrinkRefused);
@@ -514,7 +119,7 @@ RealignResult runRealignment(const QString &target, const PreparedRealign &prepa
             result.error = again.error;
             return result;
         }
-        result = runPlan(target, again, options, callbacks);
+        result = runPlan(target, again, options, callbacks, &checked);
     }
     return result;
 }
@@ -522,7 +127,8 @@ RealignResult runRealignment(const QString &target, const PreparedRealign &prepa
 namespace {
 
 RealignResult runPlan(const QString &target, const PreparedRealign &prepared,
-                      const RealignOptions &options, const RealignCallbacks &callbacks)
+                      const RealignOptions &options, const RealignCallbacks &callbacks,
+                      QSet<int> *checked)
 {
     RealignResult result;
     const QString journalPath = options.journalPathFor(target);
@@ -551,8 +157,8 @@ RealignResult runPlan(const QString &target, const PreparedRealign &prepared,
         result.ok = true;
         return result;
     }
-    const QString damaged =
-        checkBeforeRealigning(prepared.layout, prepared.plan.moves, [&](const QString &line) {
+    const QString damaged = checkBeforeRealigning(
+        prepared.layout, prepared.plan.moves, checked, [&](const QString &line) {
             if (callbacks.log)
                 callbacks.log(QStringLiteral("Checking before moving: ") + line);
         });
@@ -583,7 +189,7 @@ RealignResult runPlan(const QString &target, const PreparedRealign &prepared,
         journal.phases << RealignJournal::Phase::Pending;
     if (!journal.save(journalPath, &result.error))
         return result;
-    return RealignExecution(journal, journalPath, callbacks).run();
+    return executeRealignment(journal, journalPath, callbacks);
 }
 
 } // namespace
@@ -607,5 +213,5 @@ RealignResult resumeRealignment(const QString &target, const QString &journalPat
     }
     if (callbacks.log)
         callbacks.log(QStringLiteral("Resuming the realignment recorded in %1").arg(path));
-    return RealignExecution(journal, path, callbacks).run();
+    return executeRealignment(journal, path, callbacks);
 }
