@@ -98,14 +98,25 @@ Layout gptDownChain()
     return l;
 }
 
-Layout matrixLayout(const QString &fs, Room room)
+Layout smallFat32Beyond()
+{
+    // 128 MiB of FAT32 gets 512-byte clusters from mkfs.fat, which libparted cannot resize: the
+    // shrink is refused, and the ext4 behind it shifts up instead. Sizes are kept.
+    Layout l = matrixLayout(QStringLiteral("fat32"), Room::Beyond, 262144);
+    l.name = QStringLiteral("small-fat32-beyond");
+    l.parts[0].shrinkBy = 0;
+    return l;
+}
+
+Layout matrixLayout(const QString &fs, Room room, qint64 regionSectors)
 {
     // Partition 1 fills 128 MiB up to a 1 MiB boundary (320 MiB for btrfs, which the kernel
     // resizes no smaller than 256 MiB, and FAT32, which libparted resizes only with clusters of
     // 4 KiB, which mkfs.fat gives it from 260 MiB up); partition 2 is an aligned 32 MiB ext4. Every
     // number follows from where the free space is.
-    const qint64 kRegion =
-        fs == QLatin1String("btrfs") || fs == QLatin1String("fat32") ? 655360 : 262144;
+    const qint64 kRegion = regionSectors > 0 ? regionSectors
+                           : fs == QLatin1String("btrfs") || fs == QLatin1String("fat32") ? 655360
+                                                                                          : 262144;
     constexpr qint64 kNeighbour = 65536;
     const bool shrinks = fs != QLatin1String("xfs") && fs != QLatin1String("exfat");
     const QString names[] = {QStringLiteral("after"), QStringLiteral("beyond"),

@@ -77,7 +77,11 @@ enum class Room {
 };
 // `fs` is a fsfixture type (ext4, xfs, btrfs, fat16, fat32, ntfs, exfat, swap). Shrinkable
 // filesystems are expected to give up the sectors up to the grain where there is no room after.
-Layout matrixLayout(const QString &fs, Room room);
+// `regionSectors` overrides the size of partition 1's region (0: what the filesystem needs).
+Layout matrixLayout(const QString &fs, Room room, qint64 regionSectors = 0);
+
+// FAT32 too small for libparted to shrink, with free space only beyond its neighbour.
+Layout smallFat32Beyond();
 
 // An extended partition that must shift up with its logical partitions to let XFS reach the grain.
 Layout mbrExtendedMoves();
