@@ -5,8 +5,6 @@
 #include <QCoreApplication>
 #include <QLabel>
 
-#include <algorithm>
-
 namespace realigntext {
 
 QLabel *wrappingLabel(const QString &text)
@@ -58,13 +56,6 @@ QString tableOnlyText(const PartitionMove &move)
                                                 "widened first, so its logical partitions can move")
                   : QCoreApplication::translate("RealignWizard",
                                                 "moved in the table with its logical partitions");
-}
-
-qint64 bytesCopied(const RealignPlan &plan, const PartitionMove &move, qint64 sectorSize)
-{
-    const qint64 whole = move.bytesToMove(sectorSize);
-    const qint64 used = plan.bytesInUse.value(move.number, -1);
-    return used >= 0 ? std::min(whole, used) : whole;
 }
 
 AlignmentPolicy withGrain(AlignmentPolicy policy, qint64 grain)

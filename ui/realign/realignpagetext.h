@@ -23,8 +23,6 @@ QString moveTitle(const PartitionMove &move);
 // What a table-only step of an extended partition does (it copies nothing), said beside its
 // moveTitle().
 QString tableOnlyText(const PartitionMove &move);
-// What a move copies: the filesystem's used blocks where the plan knows them, else all of it.
-qint64 bytesCopied(const RealignPlan &plan, const PartitionMove &move, qint64 sectorSize);
 AlignmentPolicy withGrain(AlignmentPolicy policy, qint64 grain);
 
 } // namespace realigntext

@@ -56,7 +56,7 @@ QMap<int, int> neighboursMakingRoom(const RealignPlan &plan)
     for (const RealignChoice &c : plan.choices) {
         if (c.chosen < 0 || c.chosen >= c.options.size())
             continue;
-        for (const PartitionMove &m : c.options.at(c.chosen).moves)
+        for (const PartitionMove &m : c.taken().moves)
             if (m.number != c.number && !roomFor.contains(m.number))
                 roomFor.insert(m.number, c.number);
     }
@@ -332,7 +332,7 @@ void RealignPlanPage::fillMoves(const RealignPlan &plan, qint64 ss)
             item->setText(PlanNote, tableOnlyText(m));
             continue;
         }
-        const qint64 copied = bytesCopied(plan, m, ss);
+        const qint64 copied = plan.bytesToCopy(m);
         item->setText(PlanBytes, humanSize(copied));
         if (copied < m.bytesToMove(ss))
             item->setToolTip(
