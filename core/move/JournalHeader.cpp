@@ -16,7 +16,9 @@ namespace partwise::move {
 
 namespace {
 
-constexpr char kHeaderMagic[8] = {'P', 'W', 'M', 'O', 'V', 'E', 'J', '1'};
+constexpr char kHeaderMagic[8] = {'P', 'W', 'M', 'O', 'V', 'E', 'J', '2'};
+// Formats 1-4, whose checksums were a hand-written hash this version no longer computes.
+constexpr char kOldChecksumMagic[8] = {'P', 'W', 'M', 'O', 'V', 'E', 'J', '1'};
 // The fixed fields before the JSON: magic, JSON length, JSON checksum.
 constexpr std::uint64_t kFixedBytes = 24;
 
@@ -89,6 +91,26 @@ bool refuse(JournalHeaderRead *read, const QString &what)
     return false;
 }
 
+// A journal of formats 1-4: its checksums cannot be checked, so it is never used. Its JSON is
+// read unchecked only to name its format; if that fails, it is reported as damaged.
+bool refuseOldChecksum(BlockIo &io, std::uint64_t jsonLength, JournalHeaderRead *read)
+{
+    AlignedBuffer head(roundUpToBlock(kFixedBytes + jsonLength));
+    if (io.readAt(head.data(), head.size(), 0) == 0) {
+        const char *json = reinterpret_cast<const char *>(head.data() + kFixedBytes);
+        const QJsonObject object =
+            QJsonDocument::fromJson(QByteArray(json, static_cast<qsizetype>(jsonLength))).object();
+        const int version = object.value(QStringLiteral("version")).toInt(0);
+        if (version > 0 && version < JournalHeader::kFormatVersion) {
+            read->status = JournalHeaderRead::Status::OtherFormat;
+            read->format = version;
+            return false;
+        }
+    }
+    return refuse(read, QStringLiteral("it starts like a journal of an earlier Partwise (format 4 "
+                                       "or older), but its header cannot be read"));
+}
+
 // The header's JSON, once its magic, length, checksum and padding check out.
 bool readJson(BlockIo &io, std::uint64_t fileSize, QByteArray *json, JournalHeaderRead *read)
 {
@@ -103,10 +125,13 @@ bool readJson(BlockIo &io, std::uint64_t fileSize, QByteArray *json, JournalHead
     std::uint64_t jsonChecksum = 0;
     std::memcpy(&jsonLength, first.data() + 8, 8);
     std::memcpy(&jsonChecksum, first.data() + 16, 8);
-    if (code != 0 || std::memcmp(first.data(), kHeaderMagic, 8) != 0)
+    const bool oldChecksum = code == 0 && std::memcmp(first.data(), kOldChecksumMagic, 8) == 0;
+    if (code != 0 || (!oldChecksum && std::memcmp(first.data(), kHeaderMagic, 8) != 0))
         return refuse(read, QStringLiteral("it does not start like a Partwise move journal"));
     if (jsonLength > (256ULL << 20) || kFixedBytes + jsonLength > fileSize)
         return refuse(read, QStringLiteral("the length of its header is impossible"));
+    if (oldChecksum)
+        return refuseOldChecksum(io, jsonLength, read);
     const std::uint64_t size = roundUpToBlock(kFixedBytes + jsonLength);
     AlignedBuffer head(size);
     code = io.readAt(head.data(), head.size(), 0);

@@ -10,7 +10,7 @@
 
 namespace partwise::move {
 
-// The first part of a move journal: which move it records. On disk: the magic "PWMOVEJ1", the
+// The first part of a move journal: which move it records. On disk: the magic "PWMOVEJ2", the
 // length and the checksum of the JSON that follows (8 bytes each), the JSON, then zeros to the
 // end of the block. The JSON holds the request and the identity of its plan.
 struct JournalHeader
@@ -18,7 +18,11 @@ struct JournalHeader
     // 3: window records (scanEnd), which a version-2 reader would take for plain records.
     // 4: records carry the checksum of the table entries they vouch for. Format 3 journals are
     // refused: nothing in them protects the table, whose entries decide what a resume rewrites.
-    static constexpr int kFormatVersion = 4;
+    // 5: every checksum (header, records, table, chunks, plan fingerprint) is XXH3 (libxxhash)
+    // instead of a hand-written hash, and the magic is "PWMOVEJ2". Formats 1-4 ("PWMOVEJ1")
+    // cannot be checked any more: they are refused as another format, their version read from
+    // the JSON without its checksum (only to name it in the message).
+    static constexpr int kFormatVersion = 5;
 
     MoveRequest request;
     std::uint64_t moveId = 0;

@@ -204,11 +204,15 @@ std::unique_ptr<MoveJournal> MoveJournal::open(const QString &path, const BlockI
         return refuse(read.damage);
     case JournalHeaderRead::Status::OtherFormat:
         *error = QStringLiteral("The move journal %1 has format %2, and this version of Partwise "
-                                "reads format %3. Nothing was changed; finish the move with the "
-                                "version of Partwise that started it.")
+                                "reads format %3.")
                      .arg(path)
                      .arg(read.format)
                      .arg(JournalHeader::kFormatVersion);
+        if (read.format < 5)
+            *error += QStringLiteral(" Journals before format 5 carry checksums of a hash this "
+                                     "version no longer computes, so it cannot check them.");
+        *error += QStringLiteral(" Nothing was changed; finish the move with the version of "
+                                 "Partwise that started it.");
         return nullptr;
     case JournalHeaderRead::Status::Sound:
         break;

@@ -35,10 +35,11 @@ struct JournalRecordHeader; // the fixed part of a record on disk (MoveJournal.c
 // the previous one intact: a crash can lose at most the steps since the previous record, which are
 // redone from their intact sources.
 //
-// Protection against the journal's own corruption (format 4): the header's JSON has a checksum
-// and its padding must be zero; each record header has a checksum, and also the checksum of the
-// table entries it vouches for (every chunk before it, or before its window's end), which are
-// durable before the record is written; a record's data has the chunk's checksum. A record slot
+// Protection against the journal's own corruption (format 4 on; the checksums are XXH3 from
+// format 5, see Checksum.h): the header's JSON has a checksum and its padding must be zero;
+// each record header has a checksum, and also the checksum of the table entries it vouches for
+// (every chunk before it, or before its window's end), which are durable before the record is
+// written; a record's data has the chunk's checksum. A record slot
 // is either all zero (never written) or a whole valid header: a torn write leaves one or the
 // other, as the 80-byte header lies in one sector, so anything else is damage and resume refuses
 // before its first write. A record whose data does not match (a torn write, or damage) is used

@@ -248,6 +248,36 @@ private slots:
         }
     }
 
+    // A journal of format 4, made by the version before the checksum became XXH3 (a 64 KiB
+    // shift by 4 KiB, killed at its 10th write): its checksums cannot be checked, so it is
+    // refused as another format, by name, before anything is opened for writing, and kept as
+    // it is. Read as format 5, its header would look damaged instead.
+    void oldChecksumJournalIsRefused()
+    {
+        const QByteArray old =
+            readWholeFile(QStringLiteral(MOVE_TEST_DATA "/journal-format4.partwise-move"));
+        QVERIFY(old.startsWith("PWMOVEJ1"));
+        QVERIFY(writeWholeFile(m_journal, old));
+        const MoveOutcome result = DataMover().resume(m_journal);
+        QCOMPARE(result.status, MoveOutcome::Status::Refused);
+        QVERIFY2(result.message.contains(QStringLiteral("has format 4")) &&
+                     result.message.contains(QStringLiteral("reads format 5")) &&
+                     result.message.contains(QStringLiteral("Nothing was changed")),
+                 qPrintable(result.message));
+        QCOMPARE(readWholeFile(m_journal), old);
+
+        // The same journal with its version unreadable is still refused, as damaged.
+        QByteArray garbled = old;
+        garbled.replace("\"version\":4", "\"version\":x");
+        QVERIFY(garbled != old);
+        QVERIFY(writeWholeFile(m_journal, garbled));
+        const MoveOutcome damaged = DataMover().resume(m_journal);
+        QCOMPARE(damaged.status, MoveOutcome::Status::Refused);
+        QVERIFY2(damaged.message.contains(QStringLiteral("format 4 or older")),
+                 qPrintable(damaged.message));
+        QFile::remove(m_journal);
+    }
+
     // Each interrupted state resumes to the right data when nothing is damaged.
     void intactJournalsResume()
     {
