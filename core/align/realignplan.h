@@ -22,6 +22,7 @@ struct PartitionMove
     qint64 newStart = 0, newEnd = 0;
     qint64 shrinkSectors = 0;  // the filesystem must first give up this many sectors
     bool recreateSwap = false; // swap holds nothing worth copying: mkswap it anew, same UUID/label
+    bool grow = false;         // afterwards the filesystem grows to fill the partition (Resize)
 
     qint64 oldLength() const { return oldEnd - oldStart + 1; }
     qint64 newLength() const { return newEnd - newStart + 1; }

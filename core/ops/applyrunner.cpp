@@ -1,268 +1,15 @@
 #include "ops/applyrunner.h"
 
-#include "align/alignmentgeometry.h"
-#include "device/busycheck.h"
-#include "device/loopattachment.h"
-#include "fs/filesystemformatter.h"
 #include "fs/filesystemresize.h"
 #include "fs/filesystemsize.h"
-#include "fs/filesystemtools.h"
+#include "ops/operationexecution.h"
 #include "ops/operationpreview.h"
 #include "ops/partitionaccess.h"
-#include "ops/realignrunner.h"
-#include "ops/tablebackup.h"
+#include "ops/realignexecution.h"
 #include "ops/tableeditor.h"
-#include "table/diskreader.h"
+#include "ops/writepreflight.h"
 
 namespace {
-
-class ApplySession
-{
-public:
-    ApplySession(const QString &target, const ApplyOptions &options,
-                 const ApplyCallbacks &callbacks, ApplyResult &result)
-        : m_target(target), m_options(options), m_callbacks(callbacks), m_result(result)
-    {
-    }
-
-    void log(const QString &line)
-    {
-        m_result.log << line;
-        if (m_callbacks.log)
-            m_callbacks.log(line);
-    }
-
-    bool read(DiskLayout *layout, QString *error)
-    {
-        DiskReadOptions ro;
-        ro.forcedSectorSize = m_options.forcedSectorSize;
-        const DiskReadResult r = readDisk(m_target, ro);
-        if (!r.ok) {
-            *error = r.error;
-            return false;
-        }
-        *layout = r.layout;
-        return true;
-    }
-
-    bool runOne(const Operation &op, QString *error)
-    {
-        DiskLayout before;
-        if (!read(&before, error))
-            return false;
-        if (op.type == Operation::Type::Resize)
-            return resize(op, before, error);
-        int number = op.number;
-        if (op.changesTable()) {
-            TableEditor editor(m_callbacks.ask);
-            if (!editor.open(before, error) ||
-                !editor.apply(op, m_options.policy, error, &number) || !editor.commit(error))
-                return false;
-        }
-        if (op.type == Operation::Type::Create && op.filesystem.isEmpty())
-            return true;
-        if (op.type == Operation::Type::Create || op.type == Operation::Type::Format)
-            return format(number, op, error);
-        if (op.type == Operation::Type::SetLabel || op.type == Operation::Type::Check)
-            return withDeviceNode(
-                number, op.type == Operation::Type::Check && !op.repair, error,
-                [&](const QString &node, const PartitionInfo &p) {
-                    const ToolResult r = op.type == Operation::Type::Check
-                                             ? checkFilesystem(node, p.filesystem, op.repair)
-                                             : relabelFilesystem(node, p.filesystem, op.label);
-                    log(QStringLiteral("  $ %1\n%2").arg(r.command, r.output.trimmed()));
-                    if (!r.ok)
-                        *error = r.error;
-                    return r.ok;
-                });
-        return true;
-    }
-
-private:
-    // Resize (and move, when the start changes): the filesystem shrinks before the partition
-    // does and grows after it did; a new start moves the data through the journaled
-    // realignment machinery, so a resize that moves is as crash-safe as a realignment.
-    bool resize(const Operation &op, const DiskLayout &before, QString *error)
-    {
-        const PartitionInfo *old = before.partitionByNumber(op.number);
-        if (!old) {
-            *error = QStringLiteral("There is no partition %1.").arg(op.number);
-            return false;
-        }
-        const qint64 ss = before.device.topology.logicalSectorSize;
-        qint64 newStart = 0, newEnd = 0;
-        {
-            TableEditor editor(m_callbacks.ask);
-            if (!editor.open(before, error) || !editor.apply(op, m_options.policy, error))
-                return false;
-            const PartitionInfo *p = editor.layout().partitionByNumber(op.number);
-            newStart = p->startSector;
-            newEnd = p->endSector;
-        }
-        const qint64 oldBytes = old->lengthSectors() * ss;
-        const qint64 newBytes = (newEnd - newStart + 1) * ss;
-        FilesystemLocation where = partitionLocation(before, old->startSector, op.number);
-        const qint64 fsBytes = filesystemSizeBytes(where, old->filesystem).value_or(oldBytes);
-        if (newBytes < fsBytes && !canShrinkUnmounted(old->filesystem)) {
-            *error =
-                QStringLiteral("The %1 filesystem on partition %2 cannot be shrunk by Partwise.")
-                    .arg(old->filesystem)
-                    .arg(op.number);
-            return false;
-        }
-        if (newStart != old->startSector) {
-            PreparedRealign prepared;
-            prepared.ok = true;
-            prepared.layout = before;
-            prepared.plan.geometry =
-                resolveAlignmentGeometry(before.device.topology, m_options.policy);
-            PartitionMove m;
-            m.number = op.number;
-            m.kind = old->kind;
-            m.filesystem = old->filesystem;
-            m.label = old->label;
-            m.uuid = old->uuid;
-            m.oldStart = old->startSector;
-            m.oldEnd = old->endSector;
-            m.newStart = newStart;
-            m.newEnd = newEnd;
-            m.recreateSwap = old->filesystem == QLatin1String("swap");
-            m.shrinkSectors = newBytes < fsBytes ? (fsBytes - newBytes + ss - 1) / ss : 0;
-            prepared.plan.moves << m;
-            RealignOptions ro;
-            ro.policy = m_options.policy;
-            ro.forcedSectorSize = m_options.forcedSectorSize;
-            ro.backupRoot = m_options.backupRoot;
-            ro.journalFolder = m_options.journalFolder;
-            RealignCallbacks rc;
-            rc.log = m_callbacks.log;
-            const RealignResult moved = runRealignment(m_target, prepared, ro, rc);
-            if (!moved.ok) {
-                *error = moved.error;
-                return false;
-            }
-            where.offset = newStart * ss;
-        } else {
-            if (newBytes < fsBytes &&
-                !resized(resizeFilesystem(where, oldBytes, old->filesystem, newBytes), error))
-                return false;
-            TableEditor editor(m_callbacks.ask);
-            if (!editor.open(before, error) || !editor.apply(op, m_options.policy, error) ||
-                !editor.commit(error))
-                return false;
-        }
-        if (newBytes > fsBytes && old->filesystem != QLatin1String("swap")) {
-            if (!canGrowUnmounted(old->filesystem)) {
-                log(QStringLiteral("  the %1 filesystem keeps its size; grow it once mounted")
-                        .arg(old->filesystem));
-                return true;
-            }
-            DiskLayout after;
-            if (!read(&after, error))
-                return false;
-            where = partitionLocation(after, newStart, op.number);
-            return resized(resizeFilesystem(where, newBytes, old->filesystem, newBytes), error);
-        }
-        if (old->filesystem == QLatin1String("swap") && newStart == old->startSector &&
-            newBytes != oldBytes)
-            return recreateSwap(op.number, *old, error);
-        return true;
-    }
-
-    bool resized(const ToolResult &r, QString *error)
-    {
-        log(QStringLiteral("  $ %1").arg(r.command));
-        if (!r.ok)
-            *error = r.error;
-        return r.ok;
-    }
-
-    bool recreateSwap(int number, const PartitionInfo &old, QString *error)
-    {
-        Operation op;
-        op.filesystem = QStringLiteral("swap");
-        op.label = old.label;
-        return format(number, op, error, old.uuid);
-    }
-
-    bool partition(int number, DiskLayout *layout, PartitionInfo *part, QString *error)
-    {
-        if (!read(layout, error))
-            return false;
-        const PartitionInfo *p = layout->partitionByNumber(number);
-        if (!p) {
-            *error = QStringLiteral("Partition %1 is not on the disk.").arg(number);
-            return false;
-        }
-        *part = *p;
-        return true;
-    }
-
-    bool format(int number, const Operation &op, QString *error, const QString &uuid = QString())
-    {
-        DiskLayout layout;
-        PartitionInfo p;
-        if (!partition(number, &layout, &p, error))
-            return false;
-        const qint64 ss = layout.device.topology.logicalSectorSize;
-        FormatRequest req;
-        req.filesystem = op.filesystem;
-        req.label = op.label;
-        req.uuid = uuid;
-        const FilesystemLocation where = partitionLocation(layout, p.startSector, number);
-        req.targetIsImage = where.isImage;
-        req.target = where.path;
-        req.offsetBytes = p.startSector * ss;
-        req.sizeBytes = p.lengthSectors() * ss;
-        req.startSector = p.startSector;
-        req.logicalSectorSize = ss;
-        req.grainBytes =
-            resolveAlignmentGeometry(layout.device.topology, m_options.policy).grainBytes;
-        const ToolResult r = formatFilesystem(req);
-        log(QStringLiteral("  $ %1").arg(r.command));
-        if (!r.ok)
-            *error = r.error;
-        return r.ok;
-    }
-
-    template <typename Action>
-    bool withDeviceNode(int number, bool readOnly, QString *error, Action action)
-    {
-        DiskLayout layout;
-        PartitionInfo p;
-        if (!partition(number, &layout, &p, error))
-            return false;
-        const FilesystemLocation where = partitionLocation(layout, p.startSector, number);
-        if (!where.isImage)
-            return action(where.path, p);
-        const qint64 ss = layout.device.topology.logicalSectorSize;
-        LoopAttachment loop(m_target, p.startSector * ss, p.lengthSectors() * ss, readOnly);
-        if (!loop.ok()) {
-            *error = loop.error();
-            return false;
-        }
-        return action(loop.device(), p);
-    }
-
-    QString m_target;
-    const ApplyOptions &m_options;
-    const ApplyCallbacks &m_callbacks;
-    ApplyResult &m_result;
-};
-
-QStringList busyFor(const QString &target, const QList<Operation> &operations)
-{
-    QStringList reasons;
-    for (const Operation &op : operations) {
-        if (op.type == Operation::Type::Create || (op.type == Operation::Type::Check && !op.repair))
-            continue;
-        const int number = op.type == Operation::Type::NewTable ? 0 : op.number;
-        for (const QString &r : busyReasons(target, number))
-            if (!reasons.contains(r))
-                reasons << r;
-    }
-    return reasons;
-}
 
 QString summary(const DiskLayout &layout)
 {
@@ -276,71 +23,255 @@ QString summary(const DiskLayout &layout)
     return rows.isEmpty() ? QStringLiteral("no partitions") : rows.join(QStringLiteral("; "));
 }
 
+// Runs the journal's operations one by one. Before each starts, the journal records the table
+// as it stands (and, for a Resize, the partition's move); after each, that it is done.
+class ApplyJob
+{
+public:
+    ApplyJob(WriteJournal &journal, const QString &path, const ApplyCallbacks &callbacks,
+             ApplyResult &result)
+        : m_journal(journal), m_path(path), m_callbacks(callbacks), m_result(result)
+    {
+        m_context.target = journal.target;
+        m_context.forcedSectorSize = journal.sectorSize;
+        m_context.policy = journal.policy;
+        m_context.ask = callbacks.ask;
+        m_context.log = [this](const QString &line) { log(line); };
+        m_result.journalPath = path;
+        m_result.backupFolder = journal.backupFolder;
+        m_result.completed = journal.nextOperation;
+    }
+
+    void log(const QString &line)
+    {
+        m_result.log << line;
+        if (m_callbacks.log)
+            m_callbacks.log(line);
+    }
+
+    bool run()
+    {
+        const QList<Operation> &ops = m_journal.operations;
+        for (int i = m_journal.nextOperation; i < ops.size(); ++i) {
+            log(QStringLiteral("[%1/%2] %3").arg(i + 1).arg(ops.size()).arg(ops[i].description()));
+            QString error;
+            bool resumable = false;
+            const bool done = ops[i].type == Operation::Type::Resize
+                                  ? resize(ops[i], &error, &resumable)
+                                  : other(ops[i], &error);
+            if (!done || !finished(i, &error))
+                return failed(i, error, resumable);
+            if (m_callbacks.progress)
+                m_callbacks.progress(i + 1, ops.size());
+        }
+        WriteJournal::remove(m_path);
+        m_result.ok = true;
+        log(QStringLiteral("All %1 operations applied.").arg(ops.size()));
+        return true;
+    }
+
+private:
+    bool other(const Operation &op, QString *error)
+    {
+        DiskLayout now;
+        if (!m_context.read(&now, error))
+            return false;
+        if (m_journal.tableBefore.isEmpty()) {
+            m_journal.tableBefore = tableSummary(now);
+            if (!m_journal.save(m_path, error))
+                return false;
+        }
+        return executeOperation(m_context, op, now, m_journal.tableBefore, error);
+    }
+
+    // Resize (and move, when the start changes) runs the journaled steps of a realignment:
+    // the filesystem shrinks before the partition does, the data moves, the table follows, the
+    // filesystem grows into a larger partition and is checked.
+    bool resize(const Operation &op, QString *error, bool *resumable)
+    {
+        if (m_journal.moves.isEmpty()) { // not started yet
+            PartitionMove m;
+            if (!planResize(op, &m, error))
+                return false;
+            if (m.oldStart == m.newStart && m.oldEnd == m.newEnd)
+                return true;
+            m_journal.moves = {m};
+            m_journal.phases = {WriteJournal::Phase::Pending};
+            if (!m_journal.save(m_path, error))
+                return false;
+        }
+        RealignCallbacks callbacks;
+        callbacks.log = [this](const QString &line) { log(line); };
+        const RealignResult r = executeMoves(m_journal, m_path, callbacks);
+        *error = r.error;
+        *resumable = r.resumable;
+        return r.ok;
+    }
+
+    bool planResize(const Operation &op, PartitionMove *m, QString *error)
+    {
+        DiskLayout before;
+        if (!m_context.read(&before, error))
+            return false;
+        const PartitionInfo *old = before.partitionByNumber(op.number);
+        if (!old) {
+            *error = QStringLiteral("There is no partition %1.").arg(op.number);
+            return false;
+        }
+        TableEditor editor(m_callbacks.ask);
+        if (!editor.open(before, error) || !editor.apply(op, m_journal.policy, error))
+            return false;
+        const PartitionInfo *now = editor.layout().partitionByNumber(op.number);
+        const qint64 ss = before.device.topology.logicalSectorSize;
+        *m = PartitionMove{};
+        m->number = op.number;
+        m->kind = old->kind;
+        m->filesystem = old->filesystem;
+        m->label = old->label;
+        m->uuid = old->uuid;
+        m->oldStart = old->startSector;
+        m->oldEnd = old->endSector;
+        m->newStart = now->startSector;
+        m->newEnd = now->endSector;
+        const qint64 newBytes = m->newLength() * ss;
+        const qint64 fsBytes =
+            filesystemSizeBytes(partitionLocation(before, old->startSector, op.number),
+                                old->filesystem)
+                .value_or(m->oldLength() * ss);
+        const bool swap = old->filesystem == QLatin1String("swap");
+        if (newBytes < fsBytes && !swap && !canShrinkUnmounted(old->filesystem)) {
+            *error =
+                QStringLiteral("The %1 filesystem on partition %2 cannot be shrunk by Partwise.")
+                    .arg(old->filesystem)
+                    .arg(op.number);
+            return false;
+        }
+        m->recreateSwap = swap;
+        m->shrinkSectors = !swap && newBytes < fsBytes ? (fsBytes - newBytes + ss - 1) / ss : 0;
+        m->grow = !swap && !old->filesystem.isEmpty() && newBytes > fsBytes;
+        return true;
+    }
+
+    bool finished(int i, QString *error)
+    {
+        m_journal.nextOperation = i + 1;
+        m_journal.tableBefore.clear();
+        m_journal.moves.clear();
+        m_journal.phases.clear();
+        m_result.completed = i + 1;
+        return m_journal.save(m_path, error);
+    }
+
+    bool failed(int i, const QString &error, bool resumable)
+    {
+        const QList<Operation> &ops = m_journal.operations;
+        DiskLayout now;
+        QString readError;
+        const QString state = m_context.read(&now, &readError) ? summary(now) : readError;
+        m_result.resumable = resumable;
+        if (!resumable)
+            WriteJournal::remove(m_path); // it failed as a whole: there is nothing to finish
+        m_result.error =
+            QStringLiteral("Operation %1 (%2) failed: %3\nOperations 1–%4 were applied; %5 The "
+                           "disk now holds: %6.\nThe table before Apply is saved in %7.")
+                .arg(i + 1)
+                .arg(ops[i].description(), error)
+                .arg(i)
+                .arg(resumable ? QStringLiteral("`partwise-cli resume --journal %1 %2` finishes "
+                                                "this one and applies the rest.")
+                                     .arg(m_path, m_journal.target)
+                               : QStringLiteral("the rest were not."),
+                     state, m_journal.backupFolder);
+        log(m_result.error);
+        return false;
+    }
+
+    WriteJournal &m_journal;
+    QString m_path;
+    const ApplyCallbacks &m_callbacks;
+    ApplyResult &m_result;
+    OperationContext m_context;
+};
+
+// The partitions the queue writes to (0: the whole disk), and the filesystems it resizes.
+void touched(const DiskLayout &layout, const QList<Operation> &operations, WriteRequest *request)
+{
+    for (const Operation &op : operations) {
+        if (op.type == Operation::Type::Create || (op.type == Operation::Type::Check && !op.repair))
+            continue;
+        const int number = op.type == Operation::Type::NewTable ? 0 : op.number;
+        if (!request->partitions.contains(number))
+            request->partitions << number;
+        const PartitionInfo *p = layout.partitionByNumber(op.number);
+        if (op.type != Operation::Type::Resize || !p)
+            continue;
+        PartitionMove m;
+        m.number = p->number;
+        m.kind = p->kind;
+        m.filesystem = p->filesystem;
+        m.oldStart = p->startSector;
+        m.oldEnd = p->endSector;
+        m.recreateSwap = p->filesystem == QLatin1String("swap");
+        request->checks << m;
+    }
+}
+
 } // namespace
 
 ApplyResult applyOperations(const QString &target, const QList<Operation> &operations,
                             const ApplyOptions &options, const ApplyCallbacks &callbacks)
 {
     ApplyResult result;
-    ApplySession session(target, options, callbacks, result);
-    DiskLayout current;
-    if (!session.read(&current, &result.error))
+    OperationContext context;
+    context.target = target;
+    context.forcedSectorSize = options.forcedSectorSize;
+    WriteRequest request;
+    if (!context.read(&request.layout, &result.error))
         return result;
-    if (current.device.readOnly) {
-        result.error = QStringLiteral("%1 is read-only; nothing was changed.").arg(target);
-        return result;
-    }
-    const PreviewResult preview = previewOperations(current, operations, options.policy);
+    const PreviewResult preview = previewOperations(request.layout, operations, options.policy);
     if (!preview.ok) {
         result.error = QStringLiteral("Operation %1 (%2) cannot be done: %3 Nothing was changed.")
                            .arg(preview.failedIndex + 1)
                            .arg(operations.value(preview.failedIndex).description(), preview.error);
         return result;
     }
-    if (const QStringList busy = busyFor(target, operations); !busy.isEmpty()) {
-        result.error = QStringLiteral("Refusing to change partitions in use: %1. Unmount them (or "
-                                      "swapoff) and try again; nothing was changed.")
-                           .arg(busy.join(QStringLiteral("; ")));
+    if (operations.isEmpty()) {
+        result.ok = true;
         return result;
     }
-
-    TableBackup backup;
-    const QString root = options.backupRoot.isEmpty() ? defaultBackupRoot() : options.backupRoot;
-    if (!backupPartitionTable(target, current.device.sizeBytes, root, &backup, &result.error)) {
-        result.error = QStringLiteral("Could not back up the partition table, so nothing was "
-                                      "changed: %1")
-                           .arg(result.error);
+    request.target = target;
+    touched(request.layout, operations, &request);
+    request.journalPath = WriteJournal::defaultPath(target, options.journalFolder);
+    request.backupRoot = options.backupRoot;
+    QSet<int> checked;
+    const WritePreflight preflight = prepareWrite(request, &checked, [&](const QString &line) {
+        result.log << line;
+        if (callbacks.log)
+            callbacks.log(line);
+    });
+    if (!preflight.ok()) {
+        result.error = preflight.error;
+        result.resumable = preflight.resumable;
+        result.journalPath = request.journalPath;
         return result;
     }
-    result.backupFolder = backup.folder;
-    session.log(QStringLiteral("Partition table backed up to %1\n%2")
-                    .arg(backup.folder, backup.restoreInstructions));
+    WriteJournal journal;
+    journal.target = target;
+    journal.sectorSize = request.layout.device.topology.logicalSectorSize;
+    journal.backupFolder = preflight.backup.folder;
+    journal.operations = operations;
+    journal.policy = options.policy;
+    if (!journal.save(request.journalPath, &result.error))
+        return result;
+    result.backupFolder = journal.backupFolder;
+    ApplyJob(journal, request.journalPath, callbacks, result).run();
+    return result;
+}
 
-    for (int i = 0; i < operations.size(); ++i) {
-        session.log(QStringLiteral("[%1/%2] %3")
-                        .arg(i + 1)
-                        .arg(operations.size())
-                        .arg(operations[i].description()));
-        QString error;
-        if (!session.runOne(operations[i], &error)) {
-            DiskLayout now;
-            QString readError;
-            const QString state = session.read(&now, &readError) ? summary(now) : readError;
-            result.error = QStringLiteral("Operation %1 (%2) failed: %3\nOperations 1–%4 were "
-                                          "applied; the rest were not. The disk now holds: %5.\n"
-                                          "The table before Apply is saved in %6.")
-                               .arg(i + 1)
-                               .arg(operations[i].description(), error)
-                               .arg(i)
-                               .arg(state, backup.folder);
-            session.log(result.error);
-            return result;
-        }
-        result.completed = i + 1;
-        if (callbacks.progress)
-            callbacks.progress(i + 1, operations.size());
-    }
-    result.ok = true;
-    session.log(QStringLiteral("All %1 operations applied.").arg(operations.size()));
+ApplyResult continueApply(WriteJournal &journal, const QString &journalPath,
+                          const ApplyCallbacks &callbacks)
+{
+    ApplyResult result;
+    ApplyJob(journal, journalPath, callbacks, result).run();
     return result;
 }

@@ -2,6 +2,7 @@
 
 #include "align/alignmentpolicy.h"
 #include "ops/operation.h"
+#include "ops/writejournal.h"
 #include "table/partedsession.h"
 
 #include <QList>
@@ -14,7 +15,7 @@ struct ApplyOptions
     AlignmentPolicy policy;
     qint64 forcedSectorSize = 0;
     QString backupRoot;    // empty: defaultBackupRoot()
-    QString journalFolder; // where moves of a disk keep their journals; empty: the default
+    QString journalFolder; // where the journals of a disk are kept; empty: the default
 };
 
 struct ApplyCallbacks
@@ -27,14 +28,23 @@ struct ApplyCallbacks
 struct ApplyResult
 {
     bool ok = false;
-    int completed = 0; // operations fully applied
-    QString error;     // what failed, and in what state the disk is
+    int completed = 0;      // operations fully applied
+    bool resumable = false; // stopped where `partwise-cli resume` continues
+    QString error;          // what failed, and in what state the disk is
     QString backupFolder;
+    QString journalPath;
     QStringList log;
 };
 
-// Applies the queue to a disk or image: validates the whole plan on libparted's in-memory copy,
-// refuses busy partitions (saying what holds them), backs the table up, then runs each operation
-// in order and stops at the first failure. Blocking: call it off the GUI thread.
+// Applies the queue to a disk or image. Before any write it validates the whole plan on
+// libparted's in-memory copy and passes the checks every write job passes (writepreflight.h:
+// writable, nothing in use, the filesystems to be resized clean, the table backed up). Then
+// it runs each operation in order, journaled (writejournal.h) so that `partwise-cli resume`
+// finishes the queue after a kill, and stops at the first failure. A Resize runs the same
+// journaled steps as a realignment. Blocking: call it off the GUI thread.
 ApplyResult applyOperations(const QString &target, const QList<Operation> &operations,
                             const ApplyOptions &options, const ApplyCallbacks &callbacks = {});
+
+// Runs the operations `journal` records from its next one on (resume). Blocking.
+ApplyResult continueApply(WriteJournal &journal, const QString &journalPath,
+                          const ApplyCallbacks &callbacks);

@@ -1,5 +1,7 @@
 #include "ops/realigncommand.h"
 
+#include "ops/jobresume.h"
+
 #include "report/checkcommand.h"
 #include "report/humansize.h"
 
@@ -143,5 +145,5 @@ int runRealignCommand(const RealignCommandOptions &o, QTextStream &out, QTextStr
 int runResumeCommand(const QString &target, const QString &journalPath, QTextStream &out,
                      QTextStream &err)
 {
-    return finish(resumeRealignment(target, journalPath, terminalCallbacks(out, err)), out, err);
+    return finish(resumeWriteJob(target, journalPath, terminalCallbacks(out, err)), out, err);
 }

@@ -24,7 +24,7 @@ namespace {
 class RealignExecution
 {
 public:
-    RealignExecution(RealignJournal &journal, const QString &journalPath,
+    RealignExecution(WriteJournal &journal, const QString &journalPath,
                      const RealignCallbacks &callbacks)
         : m_journal(journal), m_path(journalPath), m_callbacks(callbacks)
     {
@@ -58,14 +58,12 @@ public:
             if (!m_check.isEmpty())
                 result.checks << m_check;
         }
-        RealignJournal::remove(m_path);
         result.ok = true;
-        log(QStringLiteral("Realignment finished."));
         return result;
     }
 
 private:
-    using Phase = RealignJournal::Phase;
+    using Phase = WriteJournal::Phase;
 
     // Shrinks come before any move, so no partition has moved yet. When no filesystem was
     // shrunk either, the disk is as it was and the journal has nothing to finish.
@@ -74,8 +72,7 @@ private:
         RealignResult result;
         result.journalPath = m_path;
         if (m_journal.phases.count(Phase::Pending) == m_journal.phases.size()) {
-            RealignJournal::remove(m_path);
-            result.error = error + QStringLiteral(" Nothing was changed.");
+            result.error = error;
             result.shrinkRefused = m_journal.moves[m_index].number;
             return result;
         }
@@ -136,6 +133,12 @@ private:
                 if (!updateTable(m, error))
                     return false;
                 return advance(i, Phase::Done, error);
+            }
+            if (m.newStart == m.oldStart) {
+                // Resized in place: the data stays where it is.
+                if (!updateTable(m, error))
+                    return false;
+                return advance(i, Phase::TableUpdated, error);
             }
             if (m.kind == PartitionInfo::Kind::Logical && !placeEbrs(m, error))
                 return false;
@@ -354,6 +357,8 @@ private:
             return false;
         if (m.filesystem.isEmpty())
             return true;
+        if (m.grow && !grow(m, where, error))
+            return false;
         const ToolResult r = checkPartitionReadOnly(where, m.newLength() * ss(), m.filesystem);
         if (!r.ok && r.exitCode == -1 && where.isImage) {
             m_check = QStringLiteral("partition %1 (%2): not checked: %3")
@@ -374,7 +379,26 @@ private:
         return r.ok;
     }
 
-    RealignJournal &m_journal;
+    // Growing again to the same size changes nothing, so resume may simply redo it.
+    bool grow(const PartitionMove &m, const FilesystemLocation &where, QString *error)
+    {
+        if (!canGrowUnmounted(m.filesystem)) {
+            log(QStringLiteral("  the %1 filesystem keeps its size; grow it once mounted")
+                    .arg(m.filesystem));
+            return true;
+        }
+        const ToolResult r =
+            resizeFilesystem(where, m.newLength() * ss(), m.filesystem, m.newLength() * ss());
+        log(QStringLiteral("  $ %1").arg(r.command));
+        if (!r.ok)
+            *error = QStringLiteral("Growing the %1 filesystem of partition %2 failed: %3")
+                         .arg(m.filesystem)
+                         .arg(m.number)
+                         .arg(r.error);
+        return r.ok;
+    }
+
+    WriteJournal &m_journal;
     QString m_path;
     const RealignCallbacks &m_callbacks;
     int m_index = 0;
@@ -383,8 +407,22 @@ private:
 
 } // namespace
 
-RealignResult executeRealignment(RealignJournal &journal, const QString &journalPath,
-                                 const RealignCallbacks &callbacks)
+RealignResult executeMoves(WriteJournal &journal, const QString &journalPath,
+                           const RealignCallbacks &callbacks)
 {
     return RealignExecution(journal, journalPath, callbacks).run();
+}
+
+RealignResult runRealignmentJournal(WriteJournal &journal, const QString &path,
+                                    const RealignCallbacks &callbacks)
+{
+    RealignResult result = executeMoves(journal, path, callbacks);
+    if (result.ok || result.shrinkRefused > 0) {
+        WriteJournal::remove(path);
+        if (result.ok && callbacks.log)
+            callbacks.log(QStringLiteral("Realignment finished."));
+        if (!result.ok)
+            result.error += QStringLiteral(" Nothing was changed.");
+    }
+    return result;
 }

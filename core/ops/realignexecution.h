@@ -1,15 +1,25 @@
 #pragma once
 
-// Carrying out a realignment step by step, as its journal says. Each partition goes through the
+// Moving, shrinking and growing partitions step by step, as a write journal says: a
+// realignment's whole plan, or the Resize an Apply is running. Each partition goes through the
 // journal's phases: its filesystem shrinks (every shrink before any data moves), the EBRs of a
-// logical partition are placed, the data moves through the journaled mover, the table points at
-// the new place, and the filesystem's record of its own position is fixed and checked. An
-// extended partition's steps only change the table. The journal is saved after every phase, so
-// a run that is killed continues from where it stood.
+// logical partition are placed, the data moves through the journaled mover (unless the start
+// stays), the table points at the new place, and the filesystem's record of its own position
+// is fixed, it grows if asked, and it is checked. An extended partition's steps only change the
+// table. The journal is saved after every phase, so a run that is killed continues from where
+// it stood.
 
-#include "ops/realignjournal.h"
 #include "ops/realignrunner.h"
+#include "ops/writejournal.h"
 
-// Runs every unfinished step of `journal` (kept at `journalPath`). Blocking.
-RealignResult executeRealignment(RealignJournal &journal, const QString &journalPath,
-                                 const RealignCallbacks &callbacks);
+// Runs every unfinished step of `journal.moves` (the journal is kept at `journalPath`), and
+// leaves the journal file to the caller. When a filesystem's tool refused to shrink before
+// anything was changed, `shrinkRefused` names the partition and the journal holds nothing to
+// finish. Blocking.
+RealignResult executeMoves(WriteJournal &journal, const QString &journalPath,
+                           const RealignCallbacks &callbacks);
+
+// A realignment's whole run: executeMoves(), then the journal goes once there is nothing left
+// to finish (every move done, or a refused shrink that changed nothing).
+RealignResult runRealignmentJournal(WriteJournal &journal, const QString &journalPath,
+                                    const RealignCallbacks &callbacks);

@@ -1,13 +1,10 @@
 #include "ops/realignrunner.h"
 
-#include "device/busycheck.h"
-#include "device/writeprotection.h"
 #include "fs/filesystemresize.h"
 #include "fs/usedblocks.h"
 #include "ops/realignexecution.h"
-#include "ops/realignjournal.h"
-#include "ops/realignpreflight.h"
-#include "ops/tablebackup.h"
+#include "ops/writejournal.h"
+#include "ops/writepreflight.h"
 #include "table/diskreader.h"
 
 #include <QFile>
@@ -71,7 +68,7 @@ PreparedRealign prepareRealignment(const QString &target, const RealignOptions &
 
 QString RealignOptions::journalPathFor(const QString &target) const
 {
-    return journalPath.isEmpty() ? RealignJournal::defaultPath(target, journalFolder) : journalPath;
+    return journalPath.isEmpty() ? WriteJournal::defaultPath(target, journalFolder) : journalPath;
 }
 
 namespace {
@@ -131,87 +128,37 @@ RealignResult runPlan(const QString &target, const PreparedRealign &prepared,
                       QSet<int> *checked)
 {
     RealignResult result;
-    const QString journalPath = options.journalPathFor(target);
-    result.journalPath = journalPath;
-    if (QFile::exists(journalPath)) {
-        result.error = QStringLiteral("An interrupted realignment of this disk is recorded in %1; "
-                                      "finish it first with `partwise-cli resume --journal %1 %2`.")
-                           .arg(journalPath, target);
-        result.resumable = true;
-        return result;
-    }
-    if (prepared.layout.device.readOnly || isWriteProtected(target)) {
-        result.error = QStringLiteral("%1 is read-only; nothing was changed.").arg(target);
-        return result;
-    }
-    QStringList busy;
+    result.journalPath = options.journalPathFor(target);
+    WriteRequest request;
+    request.target = target;
+    request.layout = prepared.layout;
     for (const PartitionMove &m : prepared.plan.moves)
-        busy << busyReasons(target, m.number);
-    if (!busy.isEmpty()) {
-        result.error = QStringLiteral("Refusing to move partitions in use: %1. Unmount them (or "
-                                      "swapoff) and try again; nothing was changed.")
-                           .arg(busy.join(QStringLiteral("; ")));
+        request.partitions << m.number;
+    request.checks = prepared.plan.moves;
+    request.journalPath = result.journalPath;
+    request.backupRoot = options.backupRoot;
+    request.verb = QStringLiteral("move");
+    if (prepared.plan.moves.isEmpty() && !QFile::exists(result.journalPath)) {
+        result.ok = true; // nothing to write
         return result;
     }
-    if (prepared.plan.moves.isEmpty()) {
-        result.ok = true;
+    const WritePreflight preflight = prepareWrite(request, checked, callbacks.log);
+    if (!preflight.ok()) {
+        result.error = preflight.error;
+        result.resumable = preflight.resumable;
         return result;
     }
-    const QString damaged = checkBeforeRealigning(
-        prepared.layout, prepared.plan.moves, checked, [&](const QString &line) {
-            if (callbacks.log)
-                callbacks.log(QStringLiteral("Checking before moving: ") + line);
-        });
-    if (!damaged.isEmpty()) {
-        result.error = damaged;
-        return result;
-    }
-    TableBackup backup;
-    if (!backupPartitionTable(target, prepared.layout.device.sizeBytes,
-                              options.backupRoot.isEmpty() ? defaultBackupRoot()
-                                                           : options.backupRoot,
-                              &backup, &result.error)) {
-        result.error =
-            QStringLiteral("Could not back up the partition table, so nothing was changed: %1")
-                .arg(result.error);
-        return result;
-    }
-    if (callbacks.log)
-        callbacks.log(QStringLiteral("Partition table backed up to %1").arg(backup.folder));
-
-    RealignJournal journal;
+    WriteJournal journal;
     journal.target = target;
     journal.sectorSize = prepared.layout.device.topology.logicalSectorSize;
     journal.verify = options.verify;
-    journal.backupFolder = backup.folder;
+    journal.backupFolder = preflight.backup.folder;
     journal.moves = prepared.plan.moves;
     for (int i = 0; i < journal.moves.size(); ++i)
-        journal.phases << RealignJournal::Phase::Pending;
-    if (!journal.save(journalPath, &result.error))
+        journal.phases << WriteJournal::Phase::Pending;
+    if (!journal.save(result.journalPath, &result.error))
         return result;
-    return executeRealignment(journal, journalPath, callbacks);
+    return runRealignmentJournal(journal, result.journalPath, callbacks);
 }
 
 } // namespace
-
-RealignResult resumeRealignment(const QString &target, const QString &journalPath,
-                                const RealignCallbacks &callbacks)
-{
-    RealignResult result;
-    const QString path = journalPath.isEmpty() ? RealignJournal::defaultPath(target) : journalPath;
-    result.journalPath = path;
-    RealignJournal journal;
-    if (!RealignJournal::load(path, &journal, &result.error))
-        return result;
-    journal.target = target; // a loop device may come back under another name
-    if (isWriteProtected(target)) {
-        result.error = QStringLiteral("%1 is read-only; nothing was changed. Make it writable and "
-                                      "run `partwise-cli resume --journal %2 %1` again.")
-                           .arg(target, path);
-        result.resumable = true;
-        return result;
-    }
-    if (callbacks.log)
-        callbacks.log(QStringLiteral("Resuming the realignment recorded in %1").arg(path));
-    return executeRealignment(journal, path, callbacks);
-}

@@ -14,7 +14,7 @@ struct RealignOptions
 {
     AlignmentPolicy policy;
     qint64 forcedSectorSize = 0;
-    QString journalPath;   // empty: RealignJournal::defaultPath(target, journalFolder)
+    QString journalPath;   // empty: WriteJournal::defaultPath(target, journalFolder)
     QString journalFolder; // for disks (images keep theirs beside them); empty: the default
     QString backupRoot;    // empty: defaultBackupRoot()
     bool verify = true;
@@ -71,10 +71,6 @@ PreparedRealign prepareRealignment(const QString &target, const RealignOptions &
 // read-only. Every step is recorded in the realignment journal first. Blocking.
 RealignResult runRealignment(const QString &target, const PreparedRealign &prepared,
                              const RealignOptions &options, const RealignCallbacks &callbacks = {});
-
-// Finishes a realignment that was interrupted (killed, power cut, I/O error, cancelled).
-RealignResult resumeRealignment(const QString &target, const QString &journalPath,
-                                const RealignCallbacks &callbacks = {});
 
 // A rough duration for the plan shown before anything happens (seconds).
 double estimateRealignSeconds(const RealignPlan &plan);

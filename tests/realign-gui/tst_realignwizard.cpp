@@ -180,7 +180,7 @@ void RealignWizardTest::realignsFromTheBanner()
     const pwtest::ToolResult fsck = checkExt4(disk.image, now.find(1)->start);
     QVERIFY2(fsck.ok(), qPrintable(fsck.describe() + QString::fromUtf8(fsck.out)));
     QCOMPARE(changedFiles(disk, now.find(1)->start), QStringList());
-    QVERIFY(!QFile::exists(RealignJournal::defaultPath(disk.image)));
+    QVERIFY(!QFile::exists(WriteJournal::defaultPath(disk.image)));
 
     // The window read the disk again: no banner, nothing misaligned left.
     QVERIFY(QTest::qWaitFor(
@@ -286,7 +286,7 @@ void RealignWizardTest::cancelThenFinishAtStartUp()
     QVERIFY2(buildDisk(m_dir.path(), QStringLiteral("interrupted"), shape, &disk, &error),
              qPrintable(error));
     const qint64 expectedStart = nextBoundary(disk.p1Start, kGrainSectors);
-    const QString journal = RealignJournal::defaultPath(disk.image);
+    const QString journal = WriteJournal::defaultPath(disk.image);
     {
         Window w(m_backups);
         QVERIFY(w.open(disk.image));

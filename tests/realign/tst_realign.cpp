@@ -168,25 +168,6 @@ void TestRealign::realignLoopDevice()
     QFile::remove(image);
 }
 
-// Runs partwise-cli with SIGKILL after a random delay; returns whether it was killed.
-static bool runAndMaybeKill(const QStringList &args, qint64 delayMs, int *exitCode)
-{
-    QProcess p;
-    p.setProcessChannelMode(QProcess::ForwardedErrorChannel);
-    p.setStandardOutputFile(QProcess::nullDevice());
-    p.start(cliPath(), args);
-    if (!p.waitForStarted(10000))
-        return false;
-    if (p.waitForFinished(int(delayMs))) {
-        *exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-        return false;
-    }
-    p.kill(); // SIGKILL
-    p.waitForFinished(30000);
-    *exitCode = -1;
-    return true;
-}
-
 QStringList TestRealign::runToCompletion(const QString &target, const QString &journal,
                                          bool killResume, QRandomGenerator &rng, qint64 budgetMs)
 {
@@ -194,16 +175,16 @@ QStringList TestRealign::runToCompletion(const QString &target, const QString &j
     const QString backups = m_dir.filePath(QStringLiteral("backups"));
     int code = 0;
     const qint64 delay = rng.bounded(qint64(budgetMs));
-    const bool killed = runAndMaybeKill({QStringLiteral("realign"), QStringLiteral("--yes"),
-                                         QStringLiteral("--journal"), journal,
-                                         QStringLiteral("--backup-dir"), backups, target},
-                                        delay, &code);
+    const bool killed = runCliKilledAfter({QStringLiteral("realign"), QStringLiteral("--yes"),
+                                           QStringLiteral("--journal"), journal,
+                                           QStringLiteral("--backup-dir"), backups, target},
+                                          delay, &code);
     qInfo("  realign %s after %lld ms", killed ? "killed" : "finished", delay);
     if (!killed && code != 0)
         return problems << QStringLiteral("realign exited %1").arg(code);
     if (killed && killResume && QFile::exists(journal)) {
         const qint64 again = rng.bounded(qint64(budgetMs));
-        const bool k = runAndMaybeKill(
+        const bool k = runCliKilledAfter(
             {QStringLiteral("resume"), QStringLiteral("--journal"), journal, target}, again, &code);
         qInfo("  resume %s after %lld ms", k ? "killed" : "finished", again);
         if (!k && code != 0)

@@ -3,6 +3,7 @@
 #include "toolrun.h"
 
 #include <QFileInfo>
+#include <QProcess>
 
 namespace pwtest {
 
@@ -64,6 +65,24 @@ QJsonObject partitionByNumber(const QJsonObject &device, int number)
         if (v.toObject().value(QStringLiteral("number")).toInt() == number)
             return v.toObject();
     return {};
+}
+
+bool runCliKilledAfter(const QStringList &args, qint64 delayMs, int *exitCode)
+{
+    QProcess p;
+    p.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+    p.setStandardOutputFile(QProcess::nullDevice());
+    p.start(cliPath(), args);
+    *exitCode = -1;
+    if (!p.waitForStarted(10000))
+        return false;
+    if (p.waitForFinished(int(delayMs))) {
+        *exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+        return false;
+    }
+    p.kill(); // SIGKILL
+    p.waitForFinished(30000);
+    return true;
 }
 
 } // namespace pwtest

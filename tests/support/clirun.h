@@ -34,6 +34,11 @@ QString cliPath();
 
 CliResult runCli(const QStringList &args, int timeoutMs = 120000);
 
+// Runs partwise-cli and sends it SIGKILL once `delayMs` have passed; returns whether it was
+// killed (else `exitCode` is its exit code, -1 after a crash). Its output goes to the test's
+// stderr.
+bool runCliKilledAfter(const QStringList &args, qint64 delayMs, int *exitCode);
+
 // The partition with "number" n in a device object; empty object if none.
 QJsonObject partitionByNumber(const QJsonObject &device, int number);
 

@@ -10,7 +10,7 @@
 #include "journalpreferences.h"
 #include "move/JournalDurability.h"
 #include "ops/planfile.h"
-#include "ops/realignjournal.h"
+#include "ops/writejournal.h"
 #include "regionnames.h"
 
 #include <QAction>
@@ -559,7 +559,7 @@ void EditingController::apply()
                            .arg(operationCountText(queue->count()), path);
     if (movesData(queue->operations())) {
         const partwise::move::JournalDurability journal = partwise::move::journalDurability(
-            RealignJournal::defaultPath(path, JournalPreferences::folder()));
+            WriteJournal::defaultPath(path, JournalPreferences::folder()));
         if (!journal.survivesPowerCut)
             question += QStringLiteral("\n\n") +
                         tr("Moving data is journaled in memory here (%1, as in a live session): a "

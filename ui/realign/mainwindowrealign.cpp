@@ -7,7 +7,7 @@
 #include "editing/pendingoperations.h"
 #include "journalpreferences.h"
 #include "mainwindow.h"
-#include "ops/realignjournal.h"
+#include "ops/writejournal.h"
 #include "partitionmodel.h"
 #include "realign/realignbanner.h"
 #include "realign/realignwizard.h"
@@ -117,9 +117,9 @@ QString RealignController::journalPathFor(const QString &target) const
 
 int RealignController::unfinishedPartition(const QString &target) const
 {
-    RealignJournal journal;
+    WriteJournal journal;
     QString error;
-    if (!RealignJournal::load(journalPathFor(target), &journal, &error))
+    if (!WriteJournal::load(journalPathFor(target), &journal, &error))
         return 0;
     const int next = journal.nextUnfinished();
     return next >= 0 ? journal.moves.at(next).number : 0;
@@ -238,13 +238,13 @@ void RealignController::checkForJournal(const QString &path)
     }
     m_asked.insert(path);
     const QString journalPath = journalPathFor(path);
-    RealignJournal journal;
+    WriteJournal journal;
     QString error;
     QString progress;
-    if (RealignJournal::load(journalPath, &journal, &error)) {
+    if (WriteJournal::load(journalPath, &journal, &error)) {
         int done = 0;
-        for (RealignJournal::Phase phase : std::as_const(journal.phases))
-            done += phase == RealignJournal::Phase::Done ? 1 : 0;
+        for (WriteJournal::Phase phase : std::as_const(journal.phases))
+            done += phase == WriteJournal::Phase::Done ? 1 : 0;
         const int total = int(journal.moves.size());
         progress =
             total == 1

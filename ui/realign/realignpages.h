@@ -1,6 +1,6 @@
 #pragma once
 
-#include "ops/realignjournal.h"
+#include "ops/writejournal.h"
 #include "ops/realignrunner.h"
 
 #include <QWizardPage>

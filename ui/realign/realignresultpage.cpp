@@ -115,10 +115,10 @@ void RealignResultPage::initializePage()
                          .arg(target);
         setSubTitle(tr("The data was copied, the table updated and each filesystem checked."));
     } else if (result.resumable) {
-        RealignJournal journal;
+        WriteJournal journal;
         QString error;
         int partition = 0;
-        if (RealignJournal::load(result.journalPath, &journal, &error) &&
+        if (WriteJournal::load(result.journalPath, &journal, &error) &&
             journal.nextUnfinished() >= 0)
             partition = journal.moves.at(journal.nextUnfinished()).number;
         text = m_wizard->worker()->cancelRequested()

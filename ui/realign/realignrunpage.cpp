@@ -145,12 +145,12 @@ void RealignRunPage::begin()
     if (journalPath.isEmpty())
         journalPath = m_wizard->runOptions().journalPathFor(setup.target);
     if (m_resumeNext) {
-        RealignJournal journal;
+        WriteJournal journal;
         QString error;
-        if (RealignJournal::load(journalPath, &journal, &error)) {
+        if (WriteJournal::load(journalPath, &journal, &error)) {
             buildRows(journal.moves, journal.sectorSize);
             for (int i = 0; i < m_rows.size() && i < journal.phases.size(); ++i)
-                if (journal.phases.at(i) == RealignJournal::Phase::Done)
+                if (journal.phases.at(i) == WriteJournal::Phase::Done)
                     setRowState(i, tr("done"), true);
         }
         setTitle(tr("Finishing the interrupted realignment"));
@@ -228,17 +228,17 @@ void RealignRunPage::onFinished(const RealignResult &result, const DiskLayout &b
     m_after = after;
     m_afterOk = afterOk;
     // Where each partition got to: the journal says, while it exists.
-    RealignJournal journal;
+    WriteJournal journal;
     QString error;
-    if (!result.ok && RealignJournal::load(result.journalPath, &journal, &error)) {
+    if (!result.ok && WriteJournal::load(result.journalPath, &journal, &error)) {
         for (int i = 0; i < m_rows.size() && i < journal.phases.size(); ++i) {
-            const RealignJournal::Phase phase = journal.phases.at(i);
-            if (phase == RealignJournal::Phase::Done)
+            const WriteJournal::Phase phase = journal.phases.at(i);
+            if (phase == WriteJournal::Phase::Done)
                 setRowState(i, tr("done"), true);
-            else if (phase == RealignJournal::Phase::Pending)
+            else if (phase == WriteJournal::Phase::Pending)
                 setRowState(i, tr("not started"), false);
             else
-                setRowState(i, tr("stopped (%1)").arg(realignPhaseName(phase)), false);
+                setRowState(i, tr("stopped (%1)").arg(journalPhaseName(phase)), false);
         }
     } else if (result.ok) {
         for (int i = 0; i < m_rows.size(); ++i)

@@ -1,6 +1,7 @@
 #include "realign/realignworker.h"
 
 #include "device/busycheck.h"
+#include "ops/jobresume.h"
 #include "table/diskreader.h"
 
 #include <QElapsedTimer>
@@ -110,7 +111,7 @@ void RealignWorker::resume(const QString &target, const QString &journalPath,
     start(
         [this, target, journalPath, forcedSectorSize, cb = callbacks()] {
             const DiskReadResult before = readAgain(target, forcedSectorSize);
-            const RealignResult result = resumeRealignment(target, journalPath, cb);
+            const RealignResult result = resumeWriteJob(target, journalPath, cb);
             const DiskReadResult after = readAgain(target, forcedSectorSize);
             return std::function<void()>([this, result, before, after] {
                 emit finished(result, before.layout, after.layout, after.ok);

@@ -1,8 +1,9 @@
-#include "ops/realignjournal.h"
+#include "ops/writejournal.h"
 
 #include "move/Checksum.h"
 #include "move/MoveJournal.h"
-#include "ops/tablebackup.h"
+#include "ops/journaldamage.h"
+#include "ops/planfile.h"
 
 #include <QDir>
 #include <QFile>
@@ -18,7 +19,7 @@
 
 namespace {
 
-using Phase = RealignJournal::Phase;
+using Phase = WriteJournal::Phase;
 
 const Phase kPhases[] = {Phase::Pending, Phase::Shrunk,       Phase::Moving,
                          Phase::Moved,   Phase::TableUpdated, Phase::Done};
@@ -27,14 +28,17 @@ const PartitionInfo::Kind kKinds[] = {PartitionInfo::Kind::Primary, PartitionInf
 
 const QStringList kRootKeys{QStringLiteral("checksum"), QStringLiteral("format"),
                             QStringLiteral("journal")};
-const QStringList kJournalKeys{QStringLiteral("backup_folder"), QStringLiteral("moves"),
-                               QStringLiteral("sector_size"), QStringLiteral("target"),
-                               QStringLiteral("verify")};
+const QStringList kJournalKeys{QStringLiteral("backup_folder"), QStringLiteral("grain_bytes"),
+                               QStringLiteral("moves"),         QStringLiteral("next_operation"),
+                               QStringLiteral("operations"),    QStringLiteral("sector_size"),
+                               QStringLiteral("table_before"),  QStringLiteral("target"),
+                               QStringLiteral("trust_drive"),   QStringLiteral("verify")};
 const QStringList kMoveKeys{
-    QStringLiteral("filesystem"),    QStringLiteral("kind"),           QStringLiteral("label"),
-    QStringLiteral("new_end"),       QStringLiteral("new_start"),      QStringLiteral("number"),
-    QStringLiteral("old_end"),       QStringLiteral("old_start"),      QStringLiteral("phase"),
-    QStringLiteral("recreate_swap"), QStringLiteral("shrink_sectors"), QStringLiteral("uuid")};
+    QStringLiteral("filesystem"), QStringLiteral("grow"),          QStringLiteral("kind"),
+    QStringLiteral("label"),      QStringLiteral("new_end"),       QStringLiteral("new_start"),
+    QStringLiteral("number"),     QStringLiteral("old_end"),       QStringLiteral("old_start"),
+    QStringLiteral("phase"),      QStringLiteral("recreate_swap"), QStringLiteral("shrink_sectors"),
+    QStringLiteral("uuid")};
 
 bool syncFolderOf(const QString &path)
 {
@@ -60,7 +64,8 @@ QJsonObject moveToJson(const PartitionMove &m, Phase phase)
                        {QStringLiteral("new_end"), m.newEnd},
                        {QStringLiteral("shrink_sectors"), m.shrinkSectors},
                        {QStringLiteral("recreate_swap"), m.recreateSwap},
-                       {QStringLiteral("phase"), realignPhaseName(phase)}};
+                       {QStringLiteral("grow"), m.grow},
+                       {QStringLiteral("phase"), journalPhaseName(phase)}};
 }
 
 QString checksumText(const QJsonObject &content)
@@ -166,10 +171,11 @@ bool moveFromJson(const QJsonObject &o, int index, StrictReader &r, PartitionMov
                    .arg(m->oldLength())
                    .arg(m->newLength()));
     m->recreateSwap = r.boolean(o, QStringLiteral("recreate_swap"), where);
+    m->grow = r.boolean(o, QStringLiteral("grow"), where);
     const QString name = r.string(o, QStringLiteral("phase"), where);
     bool phaseKnown = false;
     for (Phase p : kPhases)
-        if (realignPhaseName(p) == name) {
+        if (journalPhaseName(p) == name) {
             *phase = p;
             phaseKnown = true;
         }
@@ -200,10 +206,10 @@ QString checkFile(const QByteArray &raw, QJsonObject *journal)
     const qint64 format = r.integer(root, QStringLiteral("format"), QStringLiteral("the file"), 0);
     if (!r.problem.isEmpty())
         return r.problem;
-    if (format != RealignJournal::kFormat)
+    if (format != WriteJournal::kFormat)
         return QStringLiteral("it has format %1, and this version of Partwise reads format %2")
             .arg(format)
-            .arg(RealignJournal::kFormat);
+            .arg(WriteJournal::kFormat);
     const QString stored = r.string(root, QStringLiteral("checksum"), QStringLiteral("the file"));
     if (!root.value(QStringLiteral("journal")).isObject())
         r.fail(QStringLiteral("\"journal\" is not an object"));
@@ -221,12 +227,71 @@ QString checkFile(const QByteArray &raw, QJsonObject *journal)
     return {};
 }
 
+// The operations of an Apply, read strictly: the plan-file parser refuses unknown ops and
+// nonsense values, and the numbers are checked against the list.
+QString checkOperations(const QJsonObject &o, StrictReader &r, WriteJournal *j)
+{
+    const QString where = QStringLiteral("the journal");
+    if (!o.value(QStringLiteral("operations")).isArray())
+        return QStringLiteral("\"operations\" is not a list");
+    const QJsonArray list = o.value(QStringLiteral("operations")).toArray();
+    QString why;
+    const QByteArray plan =
+        QJsonDocument(QJsonObject{{QStringLiteral("operations"), list}}).toJson();
+    if (!parsePlan(plan, &j->operations, &why))
+        return why;
+    j->nextOperation = int(r.integer(o, QStringLiteral("next_operation"), where, 0));
+    j->tableBefore = r.string(o, QStringLiteral("table_before"), where);
+    j->policy.grainBytes = r.integer(o, QStringLiteral("grain_bytes"), where, 512);
+    j->policy.trustDrive = r.boolean(o, QStringLiteral("trust_drive"), where);
+    if (!r.problem.isEmpty())
+        return r.problem;
+    if (j->nextOperation > j->operations.size())
+        return QStringLiteral("its next operation %1 is past its %2 operations")
+            .arg(j->nextOperation + 1)
+            .arg(j->operations.size());
+    if (j->operations.isEmpty() && (j->nextOperation != 0 || !j->tableBefore.isEmpty()))
+        return QStringLiteral("it has no operations, yet records progress through them");
+    // What tableSummary() writes: the table's type, then number:start-end of each partition.
+    static const QRegularExpression summary(QStringLiteral(R"(^table=[a-z]*(\|\d+:\d+-\d+)*$)"));
+    if (!j->tableBefore.isEmpty() && !summary.match(j->tableBefore).hasMatch())
+        return QStringLiteral("its \"table_before\" is not a table summary");
+    if (j->policy.grainBytes % 512 != 0)
+        return QStringLiteral("its grain of %1 bytes is not a whole number of sectors")
+            .arg(j->policy.grainBytes);
+    return {};
+}
+
+QString checkMoves(const QJsonArray &list, StrictReader &r, WriteJournal *j)
+{
+    for (int i = 0; i < list.size(); ++i) {
+        if (!list.at(i).isObject())
+            return QStringLiteral("move %1 is not an object").arg(i + 1);
+        PartitionMove m;
+        Phase phase = Phase::Pending;
+        if (!moveFromJson(list.at(i).toObject(), i, r, &m, &phase))
+            return r.problem;
+        j->moves << m;
+        j->phases << phase;
+    }
+    // Data moves run one after the other (every shrink may come first): after the first move
+    // not done, none has started moving.
+    const int next = j->nextUnfinished();
+    for (int i = next + 1; next >= 0 && i < j->phases.size(); ++i)
+        if (j->phases[i] != Phase::Pending && j->phases[i] != Phase::Shrunk)
+            return QStringLiteral("move %1 is \"%2\" while move %3 before it is not done")
+                .arg(i + 1)
+                .arg(journalPhaseName(j->phases[i]))
+                .arg(next + 1);
+    return {};
+}
+
 // The problem with the journal's content, or empty when it is sound (then `journal` is filled).
-QString checkContent(const QJsonObject &o, RealignJournal *journal)
+QString checkContent(const QJsonObject &o, WriteJournal *journal)
 {
     StrictReader r;
     const QString where = QStringLiteral("the journal");
-    RealignJournal j;
+    WriteJournal j;
     if (!r.keys(o, kJournalKeys, where))
         return r.problem;
     j.target = r.string(o, QStringLiteral("target"), where);
@@ -244,34 +309,19 @@ QString checkContent(const QJsonObject &o, RealignJournal *journal)
     if (j.sectorSize != 512 && j.sectorSize != 1024 && j.sectorSize != 2048 && j.sectorSize != 4096)
         return QStringLiteral("its sector size %1 is not 512, 1024, 2048 or 4096")
             .arg(j.sectorSize);
+    if (const QString problem = checkOperations(o, r, &j); !problem.isEmpty())
+        return problem;
     const QJsonArray list = o.value(QStringLiteral("moves")).toArray();
-    if (list.isEmpty())
-        return QStringLiteral("it lists no partition to move");
-    for (int i = 0; i < list.size(); ++i) {
-        if (!list.at(i).isObject())
-            return QStringLiteral("move %1 is not an object").arg(i + 1);
-        PartitionMove m;
-        Phase phase = Phase::Pending;
-        if (!moveFromJson(list.at(i).toObject(), i, r, &m, &phase))
-            return r.problem;
-        j.moves << m;
-        j.phases << phase;
-    }
-    // Data moves run one after the other (every shrink may come first): after the first move
-    // not done, none has started moving.
-    const int next = j.nextUnfinished();
-    for (int i = next + 1; next >= 0 && i < j.phases.size(); ++i)
-        if (j.phases[i] != Phase::Pending && j.phases[i] != Phase::Shrunk)
-            return QStringLiteral("move %1 is \"%2\" while move %3 before it is not done")
-                .arg(i + 1)
-                .arg(realignPhaseName(j.phases[i]))
-                .arg(next + 1);
+    if (list.isEmpty() && j.operations.isEmpty())
+        return QStringLiteral("it lists no partition to move and no operation to apply");
+    if (const QString problem = checkMoves(list, r, &j); !problem.isEmpty())
+        return problem;
     *journal = j;
     return {};
 }
 
 // The problem with `raw` as a journal, or empty when it is sound (then `journal` is filled).
-QString check(const QByteArray &raw, RealignJournal *journal)
+QString check(const QByteArray &raw, WriteJournal *journal)
 {
     QJsonObject content;
     if (const QString problem = checkFile(raw, &content); !problem.isEmpty())
@@ -279,188 +329,50 @@ QString check(const QByteArray &raw, RealignJournal *journal)
     return checkContent(content, journal);
 }
 
-bool isBackup(const QString &folder)
-{
-    return !folder.isEmpty() &&
-           QFileInfo::exists(QDir(folder).filePath(QStringLiteral("backup.json")));
-}
-
-// What can still be read from a damaged journal, field by field, with no trust in any of it.
-struct Scraped
-{
-    QString target, backupFolder;
-    QStringList paths; // every absolute path in it, in case the backup folder's key is damaged
-    QList<QMap<QString, QString>> moves;
-};
-
-Scraped scrape(const QByteArray &raw)
-{
-    Scraped s;
-    static const QRegularExpression pair(QStringLiteral(
-        R"re("((?:[^"\\\n]|\\.)+)"\s*:\s*("(?:[^"\\\n]|\\.)*"|-?[0-9]+|true|false))re"));
-    QMap<QString, QString> current;
-    auto it = pair.globalMatch(QString::fromUtf8(raw));
-    while (it.hasNext()) {
-        const QRegularExpressionMatch match = it.next();
-        const QString key = match.captured(1);
-        QString value = match.captured(2);
-        if (value.startsWith(QLatin1Char('"')))
-            value = QJsonDocument::fromJson(QStringLiteral("[%1]").arg(value).toUtf8())
-                        .array()
-                        .at(0)
-                        .toString();
-        if (value.startsWith(QLatin1Char('/')))
-            s.paths << value;
-        if (key == QLatin1String("target") && s.target.isEmpty())
-            s.target = value;
-        else if (key == QLatin1String("backup_folder") && s.backupFolder.isEmpty())
-            s.backupFolder = value;
-        if (!kMoveKeys.contains(key))
-            continue;
-        if (current.contains(key)) { // keys are unique per object: the next move starts
-            s.moves << current;
-            current.clear();
-        }
-        current.insert(key, value);
-    }
-    if (!current.isEmpty())
-        s.moves << current;
-    if (!isBackup(s.backupFolder)) {
-        // Its quotes may be damaged too: any run of text that looks like a path will do.
-        static const QRegularExpression bare(QStringLiteral(R"re(/[^"\s]+)re"));
-        for (auto paths = bare.globalMatch(QString::fromUtf8(raw)); paths.hasNext();)
-            s.paths << paths.next().captured(0);
-        for (const QString &path : std::as_const(s.paths))
-            if (isBackup(path))
-                s.backupFolder = path;
-    }
-    return s;
-}
-
-// A damaged name may still point into the right folder: the newest backups next to where it
-// points, or in the default backup folder.
-QString backupCandidates(const QString &named)
-{
-    QStringList found;
-    for (const QString &root : {QFileInfo(named).absolutePath(), defaultBackupRoot()}) {
-        if (named.isEmpty() && root != defaultBackupRoot())
-            continue;
-        QStringList here;
-        const QStringList names =
-            QDir(root).entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name | QDir::Reversed);
-        for (const QString &name : names)
-            if (isBackup(QDir(root).filePath(name)) && here.size() < 3)
-                here << QDir(root).filePath(name);
-        found += here;
-    }
-    found.removeDuplicates();
-    if (found.isEmpty())
-        return QStringLiteral("Look for the newest folder named after the disk under %1, or "
-                              "under the --backup-dir that was given.")
-            .arg(defaultBackupRoot());
-    return QStringLiteral("The newest backups found nearby (names end in the time they were "
-                          "taken): %1.")
-        .arg(found.join(QStringLiteral(", ")));
-}
-
-QString phaseMeaning(const QString &phase, const QString &newPlace, const QString &dataJournal)
-{
-    if (phase == QLatin1String("pending"))
-        return QStringLiteral("not started; its data is at the old place");
-    if (phase == QLatin1String("shrunk"))
-        return QStringLiteral("its filesystem was shrunk to fit; its data is at the old place");
-    if (phase == QLatin1String("moving"))
-        return QStringLiteral("its data was being copied: part of it may be at the new place and "
-                              "part at the old one; the data mover's journal %1 records which")
-            .arg(dataJournal);
-    if (phase == QLatin1String("moved"))
-        return QStringLiteral("its data is at the new place but the table still shows the old "
-                              "one: set the partition to sectors %1 (sfdisk, parted) instead of "
-                              "restoring the old table")
-            .arg(newPlace);
-    if (phase == QLatin1String("table-updated"))
-        return QStringLiteral("its data and the table are at the new place; only the "
-                              "filesystem's check was left");
-    if (phase == QLatin1String("done"))
-        return QStringLiteral("done");
-    return QStringLiteral("its phase cannot be read");
-}
-
-QString damaged(const QString &path, const QByteArray &raw, const QString &problem)
-{
-    const Scraped s = scrape(raw);
-    const QString target = s.target.isEmpty() ? QStringLiteral("DISK") : s.target;
-    QString text =
-        QStringLiteral("The realignment journal %1 cannot be trusted: %2. Resuming from it "
-                       "could write data to the wrong place, so Partwise will not.\n"
-                       "What is left to do by hand (read from the damaged journal, so "
-                       "unverified):\n")
-            .arg(path, problem);
-    if (isBackup(s.backupFolder))
-        text += QStringLiteral("  The partition table from before the realignment is backed up "
-                               "in %1; `partwise-cli restore %1 %2` puts it back, which is right "
-                               "only for partitions whose data is still at the old place.\n")
-                    .arg(s.backupFolder, target);
-    else
-        text += QStringLiteral("  The table backup folder it names (%1) cannot be found. %2 "
-                               "`partwise-cli restore FOLDER %3` puts the table from before the "
-                               "realignment back, which is right only for partitions whose "
-                               "data is still at the old place.\n")
-                    .arg(s.backupFolder.isEmpty() ? QStringLiteral("none") : s.backupFolder,
-                         backupCandidates(s.backupFolder), target);
-    auto field = [](const QMap<QString, QString> &m, const char *key) {
-        return m.value(QLatin1String(key), QStringLiteral("?"));
-    };
-    for (const QMap<QString, QString> &m : s.moves) {
-        const QString newPlace = field(m, "new_start") + QStringLiteral("–") + field(m, "new_end");
-        text += QStringLiteral("  partition %1 (%2): sectors %3–%4 → %5, phase %6: %7.\n")
-                    .arg(field(m, "number"), field(m, "kind"), field(m, "old_start"),
-                         field(m, "old_end"), newPlace, field(m, "phase"),
-                         phaseMeaning(m.value(QStringLiteral("phase")), newPlace,
-                                      path + QStringLiteral(".data")));
-    }
-    if (s.moves.isEmpty())
-        text += QStringLiteral("  No partition's state can be read from it.\n");
-    text += QStringLiteral("Once the disk is sorted out, delete %1.").arg(path);
-    return text;
-}
-
 } // namespace
 
-QString realignPhaseName(RealignJournal::Phase phase)
+QString journalPhaseName(WriteJournal::Phase phase)
 {
     switch (phase) {
-    case RealignJournal::Phase::Pending:
+    case WriteJournal::Phase::Pending:
         return QStringLiteral("pending");
-    case RealignJournal::Phase::Shrunk:
+    case WriteJournal::Phase::Shrunk:
         return QStringLiteral("shrunk");
-    case RealignJournal::Phase::Moving:
+    case WriteJournal::Phase::Moving:
         return QStringLiteral("moving");
-    case RealignJournal::Phase::Moved:
+    case WriteJournal::Phase::Moved:
         return QStringLiteral("moved");
-    case RealignJournal::Phase::TableUpdated:
+    case WriteJournal::Phase::TableUpdated:
         return QStringLiteral("table-updated");
-    case RealignJournal::Phase::Done:
+    case WriteJournal::Phase::Done:
         return QStringLiteral("done");
     }
     return QString();
 }
 
-QString RealignJournal::defaultPath(const QString &target, const QString &stateDir)
+QString WriteJournal::defaultPath(const QString &target, const QString &stateDir)
 {
     return partwise::move::MoveJournal::defaultPath(target, stateDir) + QStringLiteral(".realign");
 }
 
-bool RealignJournal::save(const QString &path, QString *error) const
+bool WriteJournal::save(const QString &path, QString *error) const
 {
     QJsonArray list;
     for (int i = 0; i < moves.size(); ++i)
         list.append(moveToJson(moves[i], phases.value(i)));
-    const QJsonObject journal{{QStringLiteral("target"), target},
-                              {QStringLiteral("sector_size"), sectorSize},
-                              {QStringLiteral("verify"), verify},
-                              {QStringLiteral("backup_folder"), backupFolder},
-                              {QStringLiteral("moves"), list}};
+    const QJsonObject journal{
+        {QStringLiteral("target"), target},
+        {QStringLiteral("sector_size"), sectorSize},
+        {QStringLiteral("verify"), verify},
+        {QStringLiteral("backup_folder"), backupFolder},
+        {QStringLiteral("moves"), list},
+        {QStringLiteral("operations"), QJsonDocument::fromJson(serializePlan(operations))
+                                           .object()
+                                           .value(QStringLiteral("operations"))},
+        {QStringLiteral("next_operation"), nextOperation},
+        {QStringLiteral("table_before"), tableBefore},
+        {QStringLiteral("grain_bytes"), policy.grainBytes},
+        {QStringLiteral("trust_drive"), policy.trustDrive}};
     const QByteArray data = fileBytes(
         QJsonObject{{QStringLiteral("format"), kFormat}, {QStringLiteral("journal"), journal}});
     QDir().mkpath(QFileInfo(path).absolutePath());
@@ -468,28 +380,27 @@ bool RealignJournal::save(const QString &path, QString *error) const
     QFile f(temp);
     if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate) || f.write(data) != data.size() ||
         !f.flush() || ::fsync(f.handle()) != 0) {
-        *error = QStringLiteral("Cannot write the realignment journal %1: %2")
-                     .arg(temp, f.errorString());
+        *error = QStringLiteral("Cannot write the journal %1: %2").arg(temp, f.errorString());
         return false;
     }
     f.close();
     if (::rename(temp.toLocal8Bit().constData(), path.toLocal8Bit().constData()) != 0 ||
         !syncFolderOf(path)) {
-        *error = QStringLiteral("Cannot put the realignment journal in place at %1.").arg(path);
+        *error = QStringLiteral("Cannot put the journal in place at %1.").arg(path);
         return false;
     }
     return true;
 }
 
-bool RealignJournal::load(const QString &path, RealignJournal *journal, QString *error)
+bool WriteJournal::load(const QString &path, WriteJournal *journal, QString *error)
 {
     QFile f(path);
     if (!f.exists()) {
-        *error = QStringLiteral("There is no interrupted realignment at %1.").arg(path);
+        *error = QStringLiteral("There is no interrupted realignment or Apply at %1.").arg(path);
         return false;
     }
     if (!f.open(QIODevice::ReadOnly)) {
-        *error = QStringLiteral("Cannot read the realignment journal %1: %2. Nothing was "
+        *error = QStringLiteral("Cannot read the journal %1: %2. Nothing was "
                                 "changed; run the command again once it is readable.")
                      .arg(path, f.errorString());
         return false;
@@ -497,18 +408,18 @@ bool RealignJournal::load(const QString &path, RealignJournal *journal, QString 
     const QByteArray raw = f.readAll();
     const QString problem = check(raw, journal);
     if (!problem.isEmpty()) {
-        *error = damaged(path, raw, problem);
+        *error = describeDamagedJournal(path, raw, problem, kMoveKeys);
         return false;
     }
     return true;
 }
 
-bool RealignJournal::remove(const QString &path)
+bool WriteJournal::remove(const QString &path)
 {
     return QFile::remove(path) && syncFolderOf(path);
 }
 
-int RealignJournal::nextUnfinished() const
+int WriteJournal::nextUnfinished() const
 {
     for (int i = 0; i < phases.size(); ++i)
         if (phases[i] != Phase::Done)

@@ -1,0 +1,50 @@
+#include "ops/jobresume.h"
+
+#include "device/writeprotection.h"
+#include "ops/applyrunner.h"
+#include "ops/realignexecution.h"
+#include "ops/writejournal.h"
+
+namespace {
+
+RealignResult finishApply(WriteJournal &journal, const QString &path,
+                          const RealignCallbacks &callbacks)
+{
+    ApplyCallbacks ac;
+    ac.log = callbacks.log;
+    const ApplyResult applied = continueApply(journal, path, ac);
+    RealignResult result;
+    result.ok = applied.ok;
+    result.resumable = applied.resumable;
+    result.error = applied.error;
+    result.journalPath = path;
+    return result;
+}
+
+} // namespace
+
+RealignResult resumeWriteJob(const QString &target, const QString &journalPath,
+                             const RealignCallbacks &callbacks)
+{
+    RealignResult result;
+    const QString path = journalPath.isEmpty() ? WriteJournal::defaultPath(target) : journalPath;
+    result.journalPath = path;
+    WriteJournal journal;
+    if (!WriteJournal::load(path, &journal, &result.error))
+        return result;
+    journal.target = target; // a loop device may come back under another name
+    if (isWriteProtected(target)) {
+        result.error = QStringLiteral("%1 is read-only; nothing was changed. Make it writable and "
+                                      "run `partwise-cli resume --journal %2 %1` again.")
+                           .arg(target, path);
+        result.resumable = true;
+        return result;
+    }
+    if (callbacks.log)
+        callbacks.log(
+            QStringLiteral("Resuming the %1 recorded in %2")
+                .arg(journal.isApply() ? QStringLiteral("Apply") : QStringLiteral("realignment"),
+                     path));
+    return journal.isApply() ? finishApply(journal, path, callbacks)
+                             : runRealignmentJournal(journal, path, callbacks);
+}

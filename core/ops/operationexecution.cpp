@@ -1,0 +1,161 @@
+#include "ops/operationexecution.h"
+
+#include "align/alignmentgeometry.h"
+#include "device/loopattachment.h"
+#include "fs/filesystemformatter.h"
+#include "fs/filesystemtools.h"
+#include "ops/partitionaccess.h"
+#include "ops/tableeditor.h"
+#include "table/diskreader.h"
+
+namespace {
+
+QString placeOf(const PartitionInfo &p)
+{
+    return QStringLiteral("%1:%2-%3").arg(p.number).arg(p.startSector).arg(p.endSector);
+}
+
+// The partition a Create added: in `now`, not in the table summarised as `before`.
+int createdPartition(const DiskLayout &now, const QString &before)
+{
+    const QStringList places = before.split(QLatin1Char('|'));
+    for (const PartitionInfo &p : now.partitions())
+        if (!places.contains(placeOf(p)))
+            return p.number;
+    return 0;
+}
+
+class OperationExecution
+{
+public:
+    explicit OperationExecution(const OperationContext &context) : m_context(context) {}
+
+    bool run(const Operation &op, const DiskLayout &before, const QString &tableBefore,
+             QString *error)
+    {
+        const bool tableWritten =
+            !tableBefore.isEmpty() && op.changesTable() && tableSummary(before) != tableBefore;
+        int number = op.number;
+        if (tableWritten) {
+            m_context.log(QStringLiteral("  the table change was already written"));
+            if (op.type == Operation::Type::Create)
+                number = createdPartition(before, tableBefore);
+            if (op.type == Operation::Type::Create && number <= 0) {
+                *error = QStringLiteral("The partition it created cannot be found.");
+                return false;
+            }
+        } else if (op.changesTable()) {
+            TableEditor editor(m_context.ask);
+            if (!editor.open(before, error) ||
+                !editor.apply(op, m_context.policy, error, &number) || !editor.commit(error))
+                return false;
+        }
+        if (op.type == Operation::Type::Create && op.filesystem.isEmpty())
+            return true;
+        if (op.type == Operation::Type::Create || op.type == Operation::Type::Format)
+            return format(number, op, error);
+        if (op.type == Operation::Type::SetLabel || op.type == Operation::Type::Check)
+            return withDeviceNode(
+                number, op.type == Operation::Type::Check && !op.repair, error,
+                [&](const QString &node, const PartitionInfo &p) {
+                    const ToolResult r = op.type == Operation::Type::Check
+                                             ? checkFilesystem(node, p.filesystem, op.repair)
+                                             : relabelFilesystem(node, p.filesystem, op.label);
+                    m_context.log(QStringLiteral("  $ %1\n%2").arg(r.command, r.output.trimmed()));
+                    if (!r.ok)
+                        *error = r.error;
+                    return r.ok;
+                });
+        return true;
+    }
+
+private:
+    bool partition(int number, DiskLayout *layout, PartitionInfo *part, QString *error)
+    {
+        if (!m_context.read(layout, error))
+            return false;
+        const PartitionInfo *p = layout->partitionByNumber(number);
+        if (!p) {
+            *error = QStringLiteral("Partition %1 is not on the disk.").arg(number);
+            return false;
+        }
+        *part = *p;
+        return true;
+    }
+
+    bool format(int number, const Operation &op, QString *error)
+    {
+        DiskLayout layout;
+        PartitionInfo p;
+        if (!partition(number, &layout, &p, error))
+            return false;
+        const qint64 ss = layout.device.topology.logicalSectorSize;
+        FormatRequest req;
+        req.filesystem = op.filesystem;
+        req.label = op.label;
+        const FilesystemLocation where = partitionLocation(layout, p.startSector, number);
+        req.targetIsImage = where.isImage;
+        req.target = where.path;
+        req.offsetBytes = p.startSector * ss;
+        req.sizeBytes = p.lengthSectors() * ss;
+        req.startSector = p.startSector;
+        req.logicalSectorSize = ss;
+        req.grainBytes =
+            resolveAlignmentGeometry(layout.device.topology, m_context.policy).grainBytes;
+        const ToolResult r = formatFilesystem(req);
+        m_context.log(QStringLiteral("  $ %1").arg(r.command));
+        if (!r.ok)
+            *error = r.error;
+        return r.ok;
+    }
+
+    template <typename Action>
+    bool withDeviceNode(int number, bool readOnly, QString *error, Action action)
+    {
+        DiskLayout layout;
+        PartitionInfo p;
+        if (!partition(number, &layout, &p, error))
+            return false;
+        const FilesystemLocation where = partitionLocation(layout, p.startSector, number);
+        if (!where.isImage)
+            return action(where.path, p);
+        const qint64 ss = layout.device.topology.logicalSectorSize;
+        LoopAttachment loop(m_context.target, p.startSector * ss, p.lengthSectors() * ss, readOnly);
+        if (!loop.ok()) {
+            *error = loop.error();
+            return false;
+        }
+        return action(loop.device(), p);
+    }
+
+    const OperationContext &m_context;
+};
+
+} // namespace
+
+bool OperationContext::read(DiskLayout *layout, QString *error) const
+{
+    DiskReadOptions ro;
+    ro.forcedSectorSize = forcedSectorSize;
+    const DiskReadResult r = readDisk(target, ro);
+    if (!r.ok) {
+        *error = r.error;
+        return false;
+    }
+    *layout = r.layout;
+    return true;
+}
+
+bool executeOperation(const OperationContext &context, const Operation &op,
+                      const DiskLayout &before, const QString &tableBefore, QString *error)
+{
+    return OperationExecution(context).run(op, before, tableBefore, error);
+}
+
+QString tableSummary(const DiskLayout &layout)
+{
+    QStringList parts{QStringLiteral("table=") + layout.tableType};
+    for (const PartitionInfo &p : layout.partitions())
+        parts << placeOf(p);
+    return parts.join(QLatin1Char('|'));
+}

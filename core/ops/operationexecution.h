@@ -1,0 +1,36 @@
+#pragma once
+
+// Carrying out one queued operation other than Resize (Resize moves, shrinks and grows, and
+// runs through the journaled steps of realignexecution.h): its table change through libparted,
+// then what follows on the filesystem (mkfs, a label, a check).
+//
+// A table change reaches the disk in one commit, so after a kill it either happened or not.
+// The Apply's journal keeps the table as it stood before the operation (tableSummary()); on
+// resume, a table that differs from it says the change was written, and only the filesystem
+// part runs again. Everything after the table change can simply be redone.
+
+#include "align/alignmentpolicy.h"
+#include "ops/operation.h"
+#include "table/disklayout.h"
+#include "table/partedsession.h"
+
+#include <functional>
+
+struct OperationContext
+{
+    QString target;
+    qint64 forcedSectorSize = 0;
+    AlignmentPolicy policy;
+    PartedSession::Resolver ask; // libparted's questions; empty: safe answers
+    std::function<void(const QString &)> log;
+
+    bool read(DiskLayout *layout, QString *error) const;
+};
+
+// Runs `op` on the disk `before` shows. When `tableBefore` is set and the table no longer
+// matches it, the table change of `op` is already on the disk and only the rest runs.
+bool executeOperation(const OperationContext &context, const Operation &op,
+                      const DiskLayout &before, const QString &tableBefore, QString *error);
+
+// The table's type and every partition's number and place: what a table change changes.
+QString tableSummary(const DiskLayout &layout);

@@ -1,0 +1,62 @@
+#pragma once
+
+#include "align/alignmentpolicy.h"
+#include "align/realignplan.h"
+#include "ops/operation.h"
+
+#include <QString>
+
+// The record of one write job (a realignment, or an Apply of the pending queue), kept outside
+// the disk being changed. Both run through the same steps, so one journal serves both:
+//  - `moves`: partitions being shrunk, moved, grown, each with the phase it reached (a
+//    realignment's whole plan, or the Resize operation an Apply is running);
+//  - `operations`: an Apply's queue, `nextOperation` the first not yet finished, and
+//    `tableBefore` the table as it stood when that operation started, so that resume can tell
+//    whether its table change was already written.
+// Saved atomically (write, fsync, rename, fsync the folder) after every step, so
+// `partwise-cli resume` and the GUI's start-up check always know what to do next. The bytes of
+// the partition being moved are protected by the data mover's journal next to it.
+//
+// On disk (format 3) it is indented JSON, {"checksum": HEX, "format": 3, "journal": {...}},
+// where the checksum (Checksum.h) covers the compact JSON of {"format", "journal"}. load()
+// accepts a file only if it is byte for byte what save() writes for its content, the checksum
+// holds and every field is present, of its type and sane: a damaged journal could otherwise
+// send resume to write data to the wrong place.
+struct WriteJournal
+{
+    enum class Phase { Pending, Shrunk, Moving, Moved, TableUpdated, Done };
+    static constexpr int kFormat = 3;
+
+    QString target;
+    qint64 sectorSize = 512;
+    bool verify = true;
+    QString backupFolder;
+    QList<PartitionMove> moves;
+    QList<Phase> phases; // parallel to moves
+
+    QList<Operation> operations; // an Apply's queue; empty for a realignment
+    int nextOperation = 0;
+    QString tableBefore;    // tableSummary() when operations[nextOperation] started; empty before
+    AlignmentPolicy policy; // what the operations still to run align to
+
+    // Where the journals of a target live by default: next to an image, or in `stateDir`
+    // (default /var/lib/partwise/moves) for a block device.
+    static QString defaultPath(const QString &target, const QString &stateDir = QString());
+    // The data mover's journal for the move in progress.
+    QString dataJournalPath(const QString &journalPath) const
+    {
+        return journalPath + QStringLiteral(".data");
+    }
+
+    bool save(const QString &path, QString *error) const;
+    // Fails (with `journal` untouched) unless every part of the file checks out. The error then
+    // says what is wrong and what is left to do by hand: where the table backup is, and the
+    // state of each partition as far as the damaged file can still be read.
+    static bool load(const QString &path, WriteJournal *journal, QString *error);
+    static bool remove(const QString &path);
+
+    int nextUnfinished() const; // -1 when every move is done
+    bool isApply() const { return !operations.isEmpty(); }
+};
+
+QString journalPhaseName(WriteJournal::Phase phase);

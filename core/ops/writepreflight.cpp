@@ -1,0 +1,96 @@
+#include "ops/writepreflight.h"
+
+#include "device/busycheck.h"
+#include "device/writeprotection.h"
+#include "ops/partitionaccess.h"
+
+#include <QFile>
+
+namespace {
+
+// Moving a damaged filesystem moves the damage, and shrinking one can make it worse: such a
+// partition is left alone, and the tool's own words say why.
+QString checkFilesystems(const DiskLayout &layout, const QList<PartitionMove> &moves,
+                         QSet<int> *checked, const std::function<void(const QString &)> &log)
+{
+    for (const PartitionMove &m : moves) {
+        if (m.tableOnly() || m.recreateSwap || m.filesystem.isEmpty() ||
+            checked->contains(m.number))
+            continue;
+        const FilesystemLocation where = partitionLocation(layout, m.oldStart, m.number);
+        bool noNode = false; // inside an image without root: no loop device for the tool
+        const ToolResult r = checkPartitionReadOnly(
+            where, m.oldLength() * layout.device.topology.logicalSectorSize, m.filesystem, &noNode);
+        if (noNode) {
+            log(QStringLiteral("Partition %1 (%2): not checked first: %3")
+                    .arg(m.number)
+                    .arg(m.filesystem, r.error));
+            continue;
+        }
+        if (!r.ok)
+            return QStringLiteral("Partition %1 (%2) did not pass its own read-only check, so "
+                                  "nothing was changed: %3 Repair it first (Check Filesystem "
+                                  "with repair, or the filesystem's own tool), then try again.")
+                .arg(m.number)
+                .arg(m.filesystem, r.error.isEmpty() ? r.output.right(600) : r.error);
+        checked->insert(m.number);
+        log(QStringLiteral("Partition %1 (%2): clean").arg(m.number).arg(m.filesystem));
+    }
+    return QString();
+}
+
+QString busyPartitions(const WriteRequest &request)
+{
+    QStringList reasons;
+    for (int number : request.partitions)
+        for (const QString &r : busyReasons(request.target, number))
+            if (!reasons.contains(r))
+                reasons << r;
+    if (reasons.isEmpty())
+        return {};
+    return QStringLiteral("Refusing to %1 partitions in use: %2. Unmount them (or swapoff) and "
+                          "try again; nothing was changed.")
+        .arg(request.verb, reasons.join(QStringLiteral("; ")));
+}
+
+} // namespace
+
+WritePreflight prepareWrite(const WriteRequest &request, QSet<int> *checked,
+                            const std::function<void(const QString &)> &log)
+{
+    WritePreflight result;
+    if (QFile::exists(request.journalPath)) {
+        result.error = QStringLiteral("An interrupted realignment or Apply of this disk is "
+                                      "recorded in %1; finish it first with `partwise-cli resume "
+                                      "--journal %1 %2`.")
+                           .arg(request.journalPath, request.target);
+        result.resumable = true;
+        return result;
+    }
+    if (request.layout.device.readOnly || isWriteProtected(request.target)) {
+        result.error = QStringLiteral("%1 is read-only; nothing was changed.").arg(request.target);
+        return result;
+    }
+    result.error = busyPartitions(request);
+    if (!result.error.isEmpty())
+        return result;
+    result.error =
+        checkFilesystems(request.layout, request.checks, checked, [&log](const QString &line) {
+            if (log)
+                log(QStringLiteral("Checking first: ") + line);
+        });
+    if (!result.error.isEmpty())
+        return result;
+    const QString root = request.backupRoot.isEmpty() ? defaultBackupRoot() : request.backupRoot;
+    if (!backupPartitionTable(request.target, request.layout.device.sizeBytes, root, &result.backup,
+                              &result.error)) {
+        result.error =
+            QStringLiteral("Could not back up the partition table, so nothing was changed: %1")
+                .arg(result.error);
+        return result;
+    }
+    if (log)
+        log(QStringLiteral("Partition table backed up to %1\n%2")
+                .arg(result.backup.folder, result.backup.restoreInstructions));
+    return result;
+}

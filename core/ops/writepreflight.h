@@ -1,0 +1,42 @@
+#pragma once
+
+// What every write job (a realignment, an Apply) checks before its first write, in one place so
+// that both refuse the same disks for the same reasons and back the table up the same way:
+//  1. no earlier job of this disk is left unfinished (its journal would be lost, and the disk
+//     is not in the state the new job was planned on);
+//  2. the disk is writable (libparted's view, and the kernel's read-only flag);
+//  3. no partition the job touches is mounted, an active swap, or held by another device;
+//  4. every filesystem that will be shrunk, moved or grown passes its own read-only check;
+//  5. the partition table is backed up.
+// Nothing is written by these checks; a refusal says that nothing was changed.
+
+#include "align/realignplan.h"
+#include "ops/tablebackup.h"
+#include "table/disklayout.h"
+
+#include <QSet>
+
+#include <functional>
+
+struct WriteRequest
+{
+    QString target;
+    DiskLayout layout;           // as read just before
+    QList<int> partitions;       // the partitions written to; 0 stands for the whole disk
+    QList<PartitionMove> checks; // filesystems to check first (their old place)
+    QString journalPath;         // where the job's journal will be
+    QString backupRoot;          // empty: defaultBackupRoot()
+    QString verb = QStringLiteral("change"); // "Refusing to <verb> partitions in use"
+};
+
+struct WritePreflight
+{
+    QString error;          // empty when the job may start
+    bool resumable = false; // an earlier job of this disk waits to be resumed
+    TableBackup backup;
+    bool ok() const { return error.isEmpty(); }
+};
+
+// `checked`: partitions whose filesystems passed already (an earlier try); clean ones are added.
+WritePreflight prepareWrite(const WriteRequest &request, QSet<int> *checked,
+                            const std::function<void(const QString &)> &log);
