@@ -1645,20 +1645,8 @@ Die Partitionstabelle wird vorher gesichert; das Protokoll sagt, wo und wie sie 
         <translation>%1 hat ausstehende Vorgänge. Das Neuausrichten arbeitet auf dem Datenträger, wie er ist: Wenden Sie sie zuerst an oder verwerfen Sie sie.</translation>
     </message>
     <message>
-        <source>Its journal cannot be read: %1</source>
-        <translation>Sein Journal kann nicht gelesen werden: %1</translation>
-    </message>
-    <message>
         <source>Interrupted Realignment</source>
         <translation>Unterbrochenes Neuausrichten</translation>
-    </message>
-    <message>
-        <source>A realignment of %1 was interrupted. %2
-
-Nothing is lost: the journal %3 records how far it got. Until it is finished, the partition being moved may not be usable. Finish it now?</source>
-        <translation>Ein Neuausrichten von %1 wurde unterbrochen. %2
-
-Nichts ist verloren: Das Journal %3 hält fest, wie weit es kam. Bis es abgeschlossen ist, ist die Partition, die gerade verschoben wurde, vielleicht nicht nutzbar. Jetzt abschließen?</translation>
     </message>
     <message>
         <source>&amp;Finish Now</source>
@@ -1675,6 +1663,34 @@ Nichts ist verloren: Das Journal %3 hält fest, wie weit es kam. Bis es abgeschl
     <message>
         <source>%1 of %2 partitions were done.</source>
         <translation>%1 von %2 Partitionen wurden fertig.</translation>
+    </message>
+    <message>
+        <source>Apply on %1 was interrupted after %2 of %3 operations, during: %4
+
+The journal %5 records how far it got. Finishing completes that operation and the ones after it. Until then, the partitions it changes may not be usable. Finish it now?</source>
+        <translation>Das Anwenden auf %1 wurde nach %2 von %3 Operationen unterbrochen, während: %4
+
+Das Journal %5 hält fest, wie weit es kam. Fertigstellen schließt diese Operation und die folgenden ab. Bis dahin sind die betroffenen Partitionen eventuell nicht nutzbar. Jetzt fertigstellen?</translation>
+    </message>
+    <message>
+        <source>A realignment of %1 was interrupted. %2
+
+The journal %3 records how far it got. Until it is finished, the partition being moved may not be usable. Finish it now?</source>
+        <translation>Eine Neuausrichtung von %1 wurde unterbrochen. %2
+
+Das Journal %3 hält fest, wie weit sie kam. Bis sie abgeschlossen ist, ist die verschobene Partition eventuell nicht nutzbar. Jetzt fertigstellen?</translation>
+    </message>
+    <message>
+        <source>Interrupted Work Cannot Be Finished</source>
+        <translation>Unterbrochene Arbeit kann nicht fertiggestellt werden</translation>
+    </message>
+    <message>
+        <source>A realignment or Apply of %1 was interrupted, and its journal cannot be trusted, so Partwise will not finish it.</source>
+        <translation>Eine Neuausrichtung oder ein Anwenden auf %1 wurde unterbrochen, und dem Journal ist nicht zu trauen; Partwise stellt es daher nicht fertig.</translation>
+    </message>
+    <message>
+        <source>Interrupted Apply</source>
+        <translation>Unterbrochenes Anwenden</translation>
     </message>
 </context>
 <context>

@@ -47,6 +47,7 @@ private slots:
     void mountedPartitionIsNamedAndBlocksTheRun();
     void journalInMemoryIsWarnedAbout();
     void noRoomIsExplained();
+    void damagedJournalIsNotOffered();
     void selectionAndPendingEdits();
 
 private:
@@ -503,6 +504,40 @@ void RealignWizardTest::noRoomIsExplained()
     screenshot(wizard, QStringLiteral("realign-3-plan-no-room"));
     wizard->reject();
     QVERIFY(w.wizardClosed());
+}
+
+// A journal that does not check out is never offered for finishing: the notice says why, and
+// the journal stays for the person to read.
+void RealignWizardTest::damagedJournalIsNotOffered()
+{
+    const QString image = m_dir.filePath(QStringLiteral("damaged-journal.img"));
+    {
+        QFile f(image);
+        QVERIFY(f.open(QIODevice::WriteOnly) && f.resize(16 << 20));
+    }
+    const pwtest::ToolResult table =
+        runTool(QStringLiteral("sfdisk"), {image}, "label: dos\nstart=63, size=20000, type=83\n");
+    QVERIFY2(table.ok(), qPrintable(table.describe()));
+    const QString journal = WriteJournal::defaultPath(image);
+    QFile damaged(journal);
+    QVERIFY(damaged.open(QIODevice::WriteOnly));
+    damaged.write(R"({"checksum": "0000000000000000", "format": 3, "journal": {"moves": []}})");
+    damaged.close();
+
+    Window w(m_backups);
+    w.window.openImage(image);
+    QVERIFY(QTest::qWaitFor([&] { return w.realign->resumeOffer() != nullptr; }, 60000));
+    QMessageBox *notice = w.realign->resumeOffer();
+    QCOMPARE(notice->objectName(), QStringLiteral("damagedJournalNotice"));
+    QVERIFY(!notice->findChild<QPushButton *>(QStringLiteral("finishNowButton")));
+    QVERIFY2(notice->informativeText().contains(QStringLiteral("cannot be trusted")),
+             qPrintable(notice->informativeText()));
+    QVERIFY2(notice->informativeText().contains(journal), qPrintable(notice->informativeText()));
+    screenshot(notice, QStringLiteral("realign-13-damaged-journal"));
+    notice->button(QMessageBox::Close)->click();
+    QVERIFY(QTest::qWaitFor([&] { return !w.realign->resumeOffer(); }, 5000));
+    QVERIFY(!w.realign->wizard());
+    QVERIFY(QFile::exists(journal));
 }
 
 // Realign… on a selected partition that is only off the grain chooses it too; with edits

@@ -227,6 +227,38 @@ RealignWizard *RealignController::showWizard(RealignWizard *wizard)
     return wizard;
 }
 
+// What the journal says was under way, for the offer to finish it.
+QString RealignController::interruptedText(const QString &path, const WriteJournal &journal,
+                                           const QString &journalPath)
+{
+    if (journal.isApply()) {
+        const int next = journal.nextOperation;
+        const QString current = next < journal.operations.size()
+                                    ? journal.operations.at(next).description()
+                                    : QString();
+        return tr("Apply on %1 was interrupted after %2 of %3 operations, during: %4\n\nThe "
+                  "journal %5 records how far it got. Finishing completes that operation and "
+                  "the ones after it. Until then, the partitions it changes may not be usable. "
+                  "Finish it now?")
+            .arg(path)
+            .arg(next)
+            .arg(journal.operations.size())
+            .arg(current, journalPath);
+    }
+    int done = 0;
+    for (WriteJournal::Phase phase : std::as_const(journal.phases))
+        done += phase == WriteJournal::Phase::Done ? 1 : 0;
+    const int total = int(journal.moves.size());
+    const QString progress =
+        total == 1
+            ? tr("Partition %1 had not finished moving.").arg(journal.moves.constFirst().number)
+            : tr("%1 of %2 partitions were done.").arg(done).arg(total);
+    return tr("A realignment of %1 was interrupted. %2\n\nThe journal %3 records how far it "
+              "got. Until it is finished, the partition being moved may not be usable. Finish "
+              "it now?")
+        .arg(path, progress, journalPath);
+}
+
 void RealignController::checkForJournal(const QString &path)
 {
     if (path.isEmpty() || m_asked.contains(path) || !QFile::exists(journalPathFor(path)))
@@ -240,26 +272,29 @@ void RealignController::checkForJournal(const QString &path)
     const QString journalPath = journalPathFor(path);
     WriteJournal journal;
     QString error;
-    QString progress;
-    if (WriteJournal::load(journalPath, &journal, &error)) {
-        int done = 0;
-        for (WriteJournal::Phase phase : std::as_const(journal.phases))
-            done += phase == WriteJournal::Phase::Done ? 1 : 0;
-        const int total = int(journal.moves.size());
-        progress =
-            total == 1
-                ? tr("Partition %1 had not finished moving.").arg(journal.moves.constFirst().number)
-                : tr("%1 of %2 partitions were done.").arg(done).arg(total);
-    } else {
-        progress = tr("Its journal cannot be read: %1").arg(error);
+    if (!WriteJournal::load(journalPath, &journal, &error)) {
+        // A journal that does not check out is never resumed: say so, and what is left to do.
+        auto *box = new QMessageBox(
+            QMessageBox::Warning, tr("Interrupted Work Cannot Be Finished"),
+            tr("A realignment or Apply of %1 was interrupted, and its journal cannot be "
+               "trusted, so Partwise will not finish it.")
+                .arg(path),
+            QMessageBox::Close, m_window);
+        box->setObjectName(QStringLiteral("damagedJournalNotice"));
+        box->setInformativeText(error);
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        m_offer = box;
+        connect(box, &QMessageBox::finished, this, [this] {
+            m_offer = nullptr;
+            offerNext();
+        });
+        box->open();
+        return;
     }
     auto *box = new QMessageBox(
-        QMessageBox::Question, tr("Interrupted Realignment"),
-        tr("A realignment of %1 was interrupted. %2\n\nNothing is lost: the journal %3 records "
-           "how far it got. Until it is finished, the partition being moved may not be usable. "
-           "Finish it now?")
-            .arg(path, progress, journalPath),
-        QMessageBox::NoButton, m_window);
+        QMessageBox::Question,
+        journal.isApply() ? tr("Interrupted Apply") : tr("Interrupted Realignment"),
+        interruptedText(path, journal, journalPath), QMessageBox::NoButton, m_window);
     box->setObjectName(QStringLiteral("realignResumeOffer"));
     QPushButton *finish = box->addButton(tr("&Finish Now"), QMessageBox::AcceptRole);
     finish->setObjectName(QStringLiteral("finishNowButton"));

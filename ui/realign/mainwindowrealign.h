@@ -3,6 +3,8 @@
 #include "ops/realignrunner.h"
 #include "realign/realignwizard.h"
 
+struct WriteJournal;
+
 #include <QMessageBox>
 #include <QObject>
 #include <QPointer>
@@ -56,6 +58,8 @@ private:
     int unfinishedPartition(const QString &target) const; // 0: unknown
     void checkForJournal(const QString &path);
     void offerNext();
+    static QString interruptedText(const QString &path, const WriteJournal &journal,
+                                   const QString &journalPath);
     RealignWizard *showWizard(RealignWizard *wizard);
 
     MainWindow *m_window;
