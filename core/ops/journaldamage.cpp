@@ -23,6 +23,8 @@ struct Scraped
     QString target, backupFolder;
     QStringList paths; // every absolute path in it, in case the backup folder's key is damaged
     QList<QMap<QString, QString>> moves;
+    QStringList operations; // an Apply's queue: each operation's "op"
+    QString nextOperation;
 };
 
 Scraped scrape(const QByteArray &raw, const QStringList &moveKeys)
@@ -43,6 +45,10 @@ Scraped scrape(const QByteArray &raw, const QStringList &moveKeys)
                         .toString();
         if (value.startsWith(QLatin1Char('/')))
             s.paths << value;
+        if (key == QLatin1String("op"))
+            s.operations << value;
+        else if (key == QLatin1String("next_operation"))
+            s.nextOperation = value;
         if (key == QLatin1String("target") && s.target.isEmpty())
             s.target = value;
         else if (key == QLatin1String("backup_folder") && s.backupFolder.isEmpty())
@@ -131,7 +137,7 @@ QString describeDamagedJournal(const QString &path, const QByteArray &raw, const
                                   "unverified):\n")
                        .arg(path, problem);
     if (isBackup(s.backupFolder))
-        text += QStringLiteral("  The partition table from before the realignment is backed up "
+        text += QStringLiteral("  The partition table from before it started is backed up "
                                "in %1; `partwise-cli restore %1 %2` puts it back, which is right "
                                "only for partitions whose data is still at the old place.\n")
                     .arg(s.backupFolder, target);
@@ -155,6 +161,13 @@ QString describeDamagedJournal(const QString &path, const QByteArray &raw, const
     }
     if (s.moves.isEmpty())
         text += QStringLiteral("  No partition's state can be read from it.\n");
+    if (!s.operations.isEmpty())
+        text += QStringLiteral("  It was applying a queue of %1 operations (%2); the number of "
+                               "those done reads %3. Check the disk against that queue before "
+                               "applying what is left again.\n")
+                    .arg(s.operations.size())
+                    .arg(s.operations.join(QStringLiteral(", ")),
+                         s.nextOperation.isEmpty() ? QStringLiteral("?") : s.nextOperation);
     text += QStringLiteral("Once the disk is sorted out, delete %1.").arg(path);
     return text;
 }
