@@ -1,5 +1,7 @@
 #include "usedblocks.h"
 
+#include "fs/partclonemap.h"
+
 #include <QFile>
 
 #include <algorithm>
@@ -41,12 +43,17 @@ void append(std::vector<Extent> &extents, std::uint64_t offset, std::uint64_t en
     extents.push_back({offset, end - offset});
 }
 
+bool isExt(const QString &filesystem)
+{
+    return filesystem == QLatin1String("ext2") || filesystem == QLatin1String("ext3") ||
+           filesystem == QLatin1String("ext4") || filesystem == QLatin1String("ext4dev");
+}
+
 } // namespace
 
 bool usedExtentsSupported(const QString &filesystem)
 {
-    return filesystem == QLatin1String("ext2") || filesystem == QLatin1String("ext3") ||
-           filesystem == QLatin1String("ext4") || filesystem == QLatin1String("ext4dev");
+    return isExt(filesystem) || !partcloneProgram(filesystem).isEmpty();
 }
 
 std::optional<std::vector<Extent>> usedExtents(const QString &device, qint64 offsetBytes,
@@ -57,6 +64,8 @@ std::optional<std::vector<Extent>> usedExtents(const QString &device, qint64 off
         error->clear();
     if (!usedExtentsSupported(filesystem))
         return std::nullopt;
+    if (!isExt(filesystem))
+        return partcloneUsedExtents(device, offsetBytes, sizeBytes, filesystem, error);
     auto unknown = [&](const QString &why) -> std::optional<std::vector<Extent>> {
         if (error)
             *error = why;

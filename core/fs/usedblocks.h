@@ -8,19 +8,28 @@
 #include <vector>
 
 // Which bytes of a filesystem hold something, so a move can copy only those ("used-blocks
-// mode"). For ext2/3/4 the answer comes from the block bitmap read through libext2fs: every
-// allocated block (file data, directories, inode tables, the journal, group descriptors and
-// bitmaps) is reported, plus the first 64 KiB (boot block and primary superblock).
+// mode"). Two sources:
+// - ext2/3/4: the block bitmap read through libext2fs: every allocated block (file data,
+//   directories, inode tables, the journal, group descriptors and bitmaps), plus the first
+//   64 KiB (boot block and primary superblock).
+// - NTFS, FAT16/32 (vfat), exFAT, XFS, btrfs, F2FS and HFS+ (hfsplus): partclone's map of
+//   used blocks (`partclone.<fs> --domain`, core/fs/partclonemap), plus the first 64 KiB,
+//   btrfs's superblock copies and whatever lies past the end of the filesystem's last block
+//   (NTFS's backup boot sector). It needs partclone installed, and root when the filesystem
+//   does not start at byte 0 of a file (a read-only loop device over it). Refused, so copied
+//   whole: FAT12 (partclone maps it wrongly), and filesystems with a log or journal to replay.
+// Every other type (swap, LUKS, classic HFS, ...) has no map: it is copied whole.
 //
 // `device` is a block device or an image file; the filesystem starts `offsetBytes` into it and
-// its partition is `sizeBytes` long. `filesystem` is libblkid's TYPE (ext2, ext3, ext4, ...).
+// its partition is `sizeBytes` long. `filesystem` is libblkid's TYPE (ext4, ntfs, vfat, ...).
 //
 // Returns the used extents in bytes relative to the filesystem's start, sorted, disjoint and
 // inside [0, sizeBytes). Returns std::nullopt when the map is unknown, and the caller must copy
-// everything: another filesystem type, a filesystem that cannot be opened, or one whose bitmap
-// cannot be trusted (not cleanly unmounted, errors recorded, a journal still to be replayed,
-// larger than its partition). `error` (optional) receives the reason for an ext* filesystem
-// and stays empty for a type that simply has no map.
+// everything: another filesystem type, a filesystem that cannot be opened, or one whose
+// allocation state cannot be trusted (not cleanly unmounted, errors recorded, a journal or log
+// still to be replayed, larger than its partition), a missing partclone, a malformed map.
+// `error` (optional) receives the reason for a type that has a map source, and stays empty for
+// a type that simply has no map.
 std::optional<std::vector<partwise::move::Extent>> usedExtents(const QString &device,
                                                                qint64 offsetBytes, qint64 sizeBytes,
                                                                const QString &filesystem,
