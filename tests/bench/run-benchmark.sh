@@ -1,10 +1,15 @@
 #!/bin/bash
 # Side-by-side move benchmark: partwise-cli realign vs sfdisk --move-data vs dd (direct I/O),
-# on identical disk images attached as loop devices, page cache dropped before every run.
-# Not a ctest test. Needs root (loop devices, drop_caches).
+# on identical disk images attached as loop devices, or used as image files directly, page
+# cache dropped before every run. Not a ctest test. Needs root (loop devices, drop_caches).
 #
-#   sudo tests/bench/run-benchmark.sh [--runs N] [--cases LIST] [--build DIR] [--dir DIR]
-#                                     [--csv FILE]
+#   sudo tests/bench/run-benchmark.sh [--runs N] [--cases LIST] [--targets LIST] [--tools LIST]
+#                                     [--build DIR] [--dir DIR] [--csv FILE]
+#
+# Targets (LIST is comma-separated, default loop): `loop` attaches each fresh image as a loop
+# device (--direct-io=on, with its partition nodes); `image` gives every tool the image file
+# itself, as for practice disks and virtual machine images. With both, every run times each
+# case on a loop device and then on an image file, side by side, and rows are named CASE@TARGET.
 #
 # Cases (LIST is comma-separated, default all):
 #   gpt34      1 GiB of random data at GPT sector 34, realigned to 2048 (overlapping, right)
@@ -14,7 +19,7 @@
 #   left       1 GiB at GPT sector 4001 ending at the last usable sector: moves left to 2048
 #   ext4-63    2 GiB ext4, 10% used, at MBR sector 63, realigned to 2048 (used blocks only)
 #
-# Rows per case (median of N runs; the CSV has every run):
+# Rows per case (median of N runs; the CSV has every run; --tools LIST times only some):
 #   realign          partwise-cli realign --yes (journaled, verified: the default)
 #   realign-noverify partwise-cli realign --yes --no-verify
 #   engine-noverify  the mover alone, journaled, no verification (move-bench --no-verify):
@@ -44,6 +49,8 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 RUNS=3
 CASES=gpt34,gpt34-4k,gpt34-64m,left,ext4-63
+TARGETS=loop
+TOOLS="realign realign-noverify engine-noverify engine-verify engine-unsafe sfdisk dd dd-read journal-write barrier"
 BUILD=$ROOT/build-bench
 WORK=/var/tmp/partwise-bench
 CSV=
@@ -52,10 +59,12 @@ while [ $# -gt 0 ]; do
     case $1 in
     --runs) RUNS=$2; shift 2 ;;
     --cases) CASES=$2; shift 2 ;;
+    --targets) TARGETS=$2; shift 2 ;;
+    --tools) TOOLS=${2//,/ }; shift 2 ;;
     --build) BUILD=$2; shift 2 ;;
     --dir) WORK=$2; shift 2 ;;
     --csv) CSV=$2; shift 2 ;;
-    -h | --help) sed -n '2,28p' "$0"; exit 0 ;;
+    -h | --help) sed -n '2,38p' "$0"; exit 0 ;;
     *) echo "run-benchmark.sh: unknown argument $1" >&2; exit 2 ;;
     esac
 done
@@ -116,7 +125,7 @@ record() { # CASE TOOL RUN SECONDS BYTES
     BYTES_OF["$1 $2"]=$5
     printf '  %-10s %-17s run %d: %7.2f s  %8.1f MiB/s\n' "$1" "$2" "$3" "$4" "$mibps"
 }
-median() { tr ' ' '\n' | { grep -v '^$' || true; } | sort -g | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
+median() { tr ' ' '\n' | { grep -v '^$' || true; } | sort -g | awk '{ a[NR] = $1 } END { if (NR) print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
 
 RANDOM_FILE=$WORK/random-1g.bin
 if [ ! -s "$RANDOM_FILE" ] || [ "$(stat -c %s "$RANDOM_FILE")" -ne 1073741824 ]; then
@@ -178,13 +187,20 @@ prepare() {
 }
 
 # A fresh copy of the case's image, attached with its partition nodes (as a real disk has
-# them); prints the loop device.
-fresh() {
+# them) for TARGET loop; prints the loop device, or the image file for TARGET image.
+fresh() { # CASE TARGET
     local dev
     cp --sparse=always "$WORK/$1.img" "$WORK/run.img"
+    if [ "$2" = image ]; then
+        echo "$WORK/run.img"
+        return
+    fi
     dev=$(attach "$WORK/run.img")
     partx -a "$dev" 2>/dev/null || true
     echo "$dev"
+}
+release() { # what fresh() printed
+    [ ! -b "$1" ] || detach "$1"
 }
 
 check_result() { # CASE LOOP: the moved data is intact at DST
@@ -209,24 +225,35 @@ check_result() { # CASE LOOP: the moved data is intact at DST
 
 FAILED=0
 IFS=, read -r -a CASE_LIST <<<"$CASES"
+IFS=, read -r -a TARGET_LIST <<<"$TARGETS"
+ROWS=()
+row_of() { # CASE TARGET: the name results are kept under
+    if [ "$TARGETS" = loop ]; then echo "$1"; else echo "$1@$2"; fi
+}
 for name in "${CASE_LIST[@]}"; do
     prepare "$name"
     echo "== $name: $LEN bytes from byte $SRC to byte $DST"
-    SHIFT_OF[$name]=$((DST > SRC ? DST - SRC : SRC - DST))
-    LEN_OF[$name]=$LEN
     # A barrier is timed after a write of the size a shift-sized piece would have (capped).
-    BARRIER_BLOCK=$((SHIFT_OF[$name] < 32 * 1048576 ? SHIFT_OF[$name] : 32 * 1048576))
+    shift_bytes=$((DST > SRC ? DST - SRC : SRC - DST))
+    BARRIER_BLOCK=$((shift_bytes < 32 * 1048576 ? shift_bytes : 32 * 1048576))
     BARRIER_COUNT=$((LEN / BARRIER_BLOCK < 64 ? LEN / BARRIER_BLOCK : 64))
-    BARRIERS_OF[$name]=$BARRIER_COUNT
+    for target in "${TARGET_LIST[@]}"; do
+        row=$(row_of "$name" "$target")
+        ROWS+=("$row")
+        SHIFT_OF[$row]=$shift_bytes
+        LEN_OF[$row]=$LEN
+        BARRIERS_OF[$row]=$BARRIER_COUNT
+    done
     for run in $(seq 1 "$RUNS"); do
-        for tool in realign realign-noverify engine-noverify engine-verify engine-unsafe sfdisk dd dd-read \
-            journal-write barrier; do
-            dev=$(fresh "$name")
+      for target in "${TARGET_LIST[@]}"; do
+        row=$(row_of "$name" "$target")
+        for tool in $TOOLS; do
+            dev=$(fresh "$name" "$target")
             bytes=$LEN
             drop_caches
             # The journal-write row times the write alone: its data comes from the cache.
             [ "$tool" != journal-write ] ||
-                head -c "${BYTES_OF["$name engine-noverify"]:-$LEN}" "$RANDOM_FILE" >/dev/null
+                head -c "${BYTES_OF["$row engine-noverify"]:-$LEN}" "$RANDOM_FILE" >/dev/null
             t0=$(now)
             case $tool in
             realign)
@@ -261,7 +288,7 @@ for name in "${CASE_LIST[@]}"; do
                 # As many bytes as the journaled mover copied, from the page cache (primed
                 # before the clock starts), so only the write is timed.
                 dd if="$RANDOM_FILE" of="$WORK/journal-write.bin" bs=4M iflag=count_bytes \
-                    count="${BYTES_OF["$name engine-noverify"]:-$LEN}" oflag=direct conv=fsync \
+                    count="${BYTES_OF["$row engine-noverify"]:-$LEN}" oflag=direct conv=fsync \
                     status=none
                 rm -f "$WORK/journal-write.bin" ;;
             barrier)
@@ -289,25 +316,26 @@ for name in "${CASE_LIST[@]}"; do
                 bytes=${bytes:-$LEN}
             fi
             case $tool in
-            journal-write) bytes=${BYTES_OF["$name engine-noverify"]:-$LEN} ;;
+            journal-write) bytes=${BYTES_OF["$row engine-noverify"]:-$LEN} ;;
             barrier) bytes=$((BARRIER_COUNT * BARRIER_BLOCK)) ;;
             esac
-            record "$name" "$tool" "$run" "$seconds" "$bytes"
-            case $tool in realign | realign-noverify | engine-* | sfdisk) check_result "$name" "$dev" "$tool" ;; esac
+            record "$row" "$tool" "$run" "$seconds" "$bytes"
+            case $tool in realign | realign-noverify | engine-* | sfdisk) check_result "$row" "$dev" "$tool" ;; esac
             rm -f "$WORK/realign.journal" "$WORK/engine.journal" "$WORK"/sfdisk.move*
-            detach "$dev"
+            release "$dev"
             rm -f "$WORK/run.img"
         done
+      done
     done
 done
 
 med() { echo "${SECONDS_OF["$1 $2"]:-}" | median; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0 && a != "") printf "%.2f", a / b; else print "-" }'; }
 echo
 echo "== medians of $RUNS runs (seconds); CSV: $CSV"
 printf '%-10s %8s %8s %8s %8s %8s %8s %8s | %8s %8s %8s %8s %8s\n' case realign noverify engine unsafe sfdisk dd dd-read \
     "rl/dd" "rl/sfd" "safety" "serial" "verify"
-for name in "${CASE_LIST[@]}"; do
+for name in "${ROWS[@]}"; do
     r=$(med "$name" realign); n=$(med "$name" realign-noverify); u=$(med "$name" engine-unsafe)
     e=$(med "$name" engine-noverify); ev=$(med "$name" engine-verify)
     s=$(med "$name" sfdisk); d=$(med "$name" dd); rd=$(med "$name" dd-read)
