@@ -91,12 +91,14 @@ private:
     {
         if (m_journal.moves.isEmpty()) { // not started yet
             PartitionMove m;
-            if (!planResize(op, &m, error))
+            QString table;
+            if (!planResize(op, &m, &table, error))
                 return false;
             if (m.oldStart == m.newStart && m.oldEnd == m.newEnd)
                 return true;
             m_journal.moves = {m};
             m_journal.phases = {WriteJournal::Phase::Pending};
+            m_journal.tableBefore = table;
             if (!m_journal.save(m_path, error))
                 return false;
         }
@@ -108,11 +110,12 @@ private:
         return r.ok;
     }
 
-    bool planResize(const Operation &op, PartitionMove *m, QString *error)
+    bool planResize(const Operation &op, PartitionMove *m, QString *table, QString *error)
     {
         DiskLayout before;
         if (!m_context.read(&before, error))
             return false;
+        *table = tableSummary(before);
         const PartitionInfo *old = before.partitionByNumber(op.number);
         if (!old) {
             *error = QStringLiteral("There is no partition %1.").arg(op.number);

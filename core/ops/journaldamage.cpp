@@ -33,6 +33,7 @@ Scraped scrape(const QByteArray &raw, const QStringList &moveKeys)
     static const QRegularExpression pair(QStringLiteral(
         R"re("((?:[^"\\\n]|\\.)+)"\s*:\s*("(?:[^"\\\n]|\\.)*"|-?[0-9]+|true|false))re"));
     QMap<QString, QString> current;
+    bool pastMoves = false;
     auto it = pair.globalMatch(QString::fromUtf8(raw));
     while (it.hasNext()) {
         const QRegularExpressionMatch match = it.next();
@@ -45,15 +46,18 @@ Scraped scrape(const QByteArray &raw, const QStringList &moveKeys)
                         .toString();
         if (value.startsWith(QLatin1Char('/')))
             s.paths << value;
+        // Keys are written sorted: the operations (whose "number" is no move's) follow the moves.
         if (key == QLatin1String("op"))
             s.operations << value;
         else if (key == QLatin1String("next_operation"))
             s.nextOperation = value;
+        pastMoves = pastMoves || key == QLatin1String("next_operation") ||
+                    key == QLatin1String("op") || key == QLatin1String("operations");
         if (key == QLatin1String("target") && s.target.isEmpty())
             s.target = value;
         else if (key == QLatin1String("backup_folder") && s.backupFolder.isEmpty())
             s.backupFolder = value;
-        if (!moveKeys.contains(key))
+        if (pastMoves || !moveKeys.contains(key))
             continue;
         if (current.contains(key)) { // keys are unique per object: the next move starts
             s.moves << current;
@@ -77,12 +81,32 @@ Scraped scrape(const QByteArray &raw, const QStringList &moveKeys)
 
 // A damaged name may still point into the right folder: the newest backups next to where it
 // points, or in the default backup folder.
-QString backupCandidates(const QString &named)
+// The nearest folder that exists at or above `path`, at most two levels up: a damaged byte
+// may have turned a '.' of the folder's name into a '/'.
+QString existingFolderNear(const QString &path)
 {
+    QString folder = QFileInfo(path).absolutePath();
+    for (int up = 0; up < 3 && !folder.isEmpty() && folder != QLatin1String("/"); ++up) {
+        if (QFileInfo(folder).isDir())
+            return folder;
+        folder = QFileInfo(folder).absolutePath();
+    }
+    return {};
+}
+
+// The newest backups in the folders the damaged journal still points near (the folder it
+// names, any other path in it) and in the default backup folder.
+QString backupCandidates(const QString &named, const QStringList &paths)
+{
+    QStringList roots;
+    for (const QString &path : QStringList{named} + paths)
+        if (const QString folder = existingFolderNear(path);
+            !path.isEmpty() && !folder.isEmpty() && folder != QLatin1String("/tmp"))
+            roots << folder;
+    roots << defaultBackupRoot();
+    roots.removeDuplicates();
     QStringList found;
-    for (const QString &root : {QFileInfo(named).absolutePath(), defaultBackupRoot()}) {
-        if (named.isEmpty() && root != defaultBackupRoot())
-            continue;
+    for (const QString &root : std::as_const(roots)) {
         QStringList here;
         const QStringList names =
             QDir(root).entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name | QDir::Reversed);
@@ -147,7 +171,7 @@ QString describeDamagedJournal(const QString &path, const QByteArray &raw, const
                                "realignment back, which is right only for partitions whose "
                                "data is still at the old place.\n")
                     .arg(s.backupFolder.isEmpty() ? QStringLiteral("none") : s.backupFolder,
-                         backupCandidates(s.backupFolder), target);
+                         backupCandidates(s.backupFolder, s.paths), target);
     auto field = [](const QMap<QString, QString> &m, const char *key) {
         return m.value(QLatin1String(key), QStringLiteral("?"));
     };

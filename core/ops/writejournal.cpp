@@ -240,6 +240,24 @@ QString checkOperations(const QJsonObject &o, StrictReader &r, WriteJournal *j)
         QJsonDocument(QJsonObject{{QStringLiteral("operations"), list}}).toJson();
     if (!parsePlan(plan, &j->operations, &why))
         return why;
+    // The parser fills in defaults and passes over fields it does not know: each operation
+    // must be exactly what save() writes for it.
+    const QJsonArray written = QJsonDocument::fromJson(serializePlan(j->operations))
+                                   .object()
+                                   .value(QStringLiteral("operations"))
+                                   .toArray();
+    for (int i = 0; i < list.size(); ++i) {
+        const QJsonObject stored = list.at(i).toObject(), expected = written.at(i).toObject();
+        const QString op = QStringLiteral("operation %1").arg(i + 1);
+        for (const QString &key : expected.keys())
+            if (!stored.contains(key))
+                return QStringLiteral("%1 has no \"%2\"").arg(op, key);
+        for (const QString &key : stored.keys())
+            if (!expected.contains(key))
+                return QStringLiteral("%1 has an unknown field \"%2\"").arg(op, key);
+        if (stored != expected)
+            return QStringLiteral("%1 is not as Partwise writes it").arg(op);
+    }
     j->nextOperation = int(r.integer(o, QStringLiteral("next_operation"), where, 0));
     j->tableBefore = r.string(o, QStringLiteral("table_before"), where);
     j->policy.grainBytes = r.integer(o, QStringLiteral("grain_bytes"), where, 512);
@@ -286,6 +304,25 @@ QString checkMoves(const QJsonArray &list, StrictReader &r, WriteJournal *j)
     return {};
 }
 
+// An Apply records the table before each operation starts; a Resize under way also has its
+// move. One without the other is damage: resume would plan the Resize again from a disk whose
+// data may be half moved.
+QString checkProgress(const WriteJournal &j)
+{
+    if (!j.isApply())
+        return {};
+    const bool started = !j.tableBefore.isEmpty();
+    const bool resizing = j.nextOperation < j.operations.size() &&
+                          j.operations.at(j.nextOperation).type == Operation::Type::Resize;
+    if (!j.moves.isEmpty() && !(started && resizing))
+        return QStringLiteral("it records a move, but operation %1 is no Resize under way")
+            .arg(j.nextOperation + 1);
+    if (j.moves.isEmpty() && started && resizing)
+        return QStringLiteral("operation %1, a Resize, was under way, but no move is recorded")
+            .arg(j.nextOperation + 1);
+    return {};
+}
+
 // The problem with the journal's content, or empty when it is sound (then `journal` is filled).
 QString checkContent(const QJsonObject &o, WriteJournal *journal)
 {
@@ -315,6 +352,8 @@ QString checkContent(const QJsonObject &o, WriteJournal *journal)
     if (list.isEmpty() && j.operations.isEmpty())
         return QStringLiteral("it lists no partition to move and no operation to apply");
     if (const QString problem = checkMoves(list, r, &j); !problem.isEmpty())
+        return problem;
+    if (const QString problem = checkProgress(j); !problem.isEmpty())
         return problem;
     *journal = j;
     return {};

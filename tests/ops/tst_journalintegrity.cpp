@@ -1,9 +1,9 @@
-// The write journal against its own corruption. A realignment is killed while it moves a
-// partition; then its journal is damaged field by field (changed, of the wrong type, deleted,
-// unknown names and impossible numbers, with the checksum left as it was and recomputed) and
-// byte by byte, and each time `partwise-cli resume` must exit non-zero, name the table backup,
-// and leave the image untouched (its mtime per trial, its SHA-256 over the whole run). Finally
-// the intact journal must resume, which shows the trials could have written.
+// The write journal against its own corruption, as a realignment and as an Apply leave it. Each
+// is killed while it moves a partition; then its journal is damaged field by field (changed, of the
+// wrong type, deleted, unknown names and impossible numbers, with the checksum left as it was and
+// recomputed) and byte by byte, and each time `partwise-cli resume` must exit non-zero, name the
+// table backup, and leave the image untouched (its mtime per trial, its SHA-256 over the whole
+// run). Finally the intact journal must resume, which shows the trials could have written.
 
 #include "clirun.h"
 #include "filebytes.h"
@@ -80,7 +80,13 @@ struct Variant
 // The ways a value can be damaged, and whether the result is invalid on its own.
 QList<Variant> variantsOf(const QString &key, const QJsonValue &v)
 {
-    QList<Variant> list{{QStringLiteral("deleted"), QJsonValue(QJsonValue::Undefined), true}};
+    // An operation's optional fields (the plan file's) may be absent: deleting one only
+    // changes the value, which the checksum, not the checks, is there to catch.
+    const bool optional =
+        QStringList{QStringLiteral("start"), QStringLiteral("fs"), QStringLiteral("label"),
+                    QStringLiteral("name"), QStringLiteral("flags")}
+            .contains(key);
+    QList<Variant> list{{QStringLiteral("deleted"), QJsonValue(QJsonValue::Undefined), !optional}};
     if (v.isDouble()) {
         list << Variant{QStringLiteral("+1"), v.toDouble() + 1, key == QLatin1String("format")}
              << Variant{QStringLiteral("as text"), QString::number(v.toInteger()), true}
@@ -96,9 +102,11 @@ QList<Variant> variantsOf(const QString &key, const QJsonValue &v)
             list << Variant{QStringLiteral("past the end"), 1e12, true};
     } else if (v.isString()) {
         // Any text is a valid name, label, UUID or folder; resume takes the target it is given.
+        // So is a flag's, a partition's or a filesystem's name in an Apply's operation.
         const bool free = key == QLatin1String("filesystem") || key == QLatin1String("label") ||
                           key == QLatin1String("uuid") || key == QLatin1String("target") ||
-                          key == QLatin1String("backup_folder");
+                          key == QLatin1String("backup_folder") || key == QLatin1String("flag") ||
+                          key == QLatin1String("name") || key == QLatin1String("fs");
         list << Variant{QStringLiteral("changed"), v.toString() + QStringLiteral("x"), !free}
              << Variant{QStringLiteral("as number"), 7, true};
         if (key == QLatin1String("phase"))
@@ -123,11 +131,12 @@ QList<Variant> variantsOf(const QString &key, const QJsonValue &v)
 
 } // namespace
 
-class TestJournalIntegrity : public QObject
+// The trials, on the journal a subclass's initTestCase() leaves in m_pristine.
+class JournalIntegrityTest : public QObject
 {
     Q_OBJECT
 
-private:
+protected:
     QTemporaryDir m_dir;
     QString m_image, m_journal, m_backup;
     QByteArray m_pristine, m_dataJournal, m_imageSha;
@@ -188,6 +197,14 @@ private:
         for (int i = 0; i < moves; ++i)
             paths << QStringList{QStringLiteral("journal"), QStringLiteral("moves"),
                                  QString::number(i)};
+        const int operations = root.value(QStringLiteral("journal"))
+                                   .toObject()
+                                   .value(QStringLiteral("operations"))
+                                   .toArray()
+                                   .size();
+        for (int i = 0; i < operations; ++i)
+            paths << QStringList{QStringLiteral("journal"), QStringLiteral("operations"),
+                                 QString::number(i)};
         return paths;
     }
 
@@ -233,15 +250,13 @@ private:
             .toObject();
     }
 
-private slots:
-    void initTestCase()
+    // Two partitions off the 4 KiB grid with data in them; 48 MiB to move in all, so the
+    // first move is still under way when the kill comes.
+    void makeImage(const QString &name)
     {
         setCliPath(QStringLiteral(PARTWISE_CLI));
         QVERIFY(m_dir.isValid());
-        m_image = m_dir.filePath(QStringLiteral("legacy.img"));
-        m_journal = m_dir.filePath(QStringLiteral("legacy.journal"));
-        // Two partitions off the 4 KiB grid with data in them; 48 MiB to move in all, so the
-        // first move is still under way when the kill comes.
+        m_image = m_dir.filePath(name + QStringLiteral(".img"));
         QFile f(m_image);
         QVERIFY(f.open(QIODevice::WriteOnly) && f.resize(131072 * kSector));
         QRandomGenerator random(42);
@@ -257,33 +272,34 @@ private slots:
                      "type=83\n");
         sfdisk.closeWriteChannel();
         QVERIFY(sfdisk.waitForFinished() && sfdisk.exitCode() == 0);
+    }
 
-        QProcess realign;
-        realign.setProcessChannelMode(QProcess::ForwardedErrorChannel);
-        realign.setStandardOutputFile(QProcess::nullDevice());
-        realign.start(cliPath(),
-                      {QStringLiteral("realign"), QStringLiteral("--yes"),
-                       QStringLiteral("--journal"), m_journal, QStringLiteral("--backup-dir"),
-                       m_dir.filePath(QStringLiteral("backups")), m_image});
-        QVERIFY(realign.waitForStarted());
+    // Runs partwise-cli with `args` and kills it once the journal says a partition is moving
+    // and its data journal exists; keeps what the kill left.
+    void catchMoving(const QStringList &args, int moves)
+    {
+        QProcess job;
+        job.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+        job.setStandardOutputFile(QProcess::nullDevice());
+        job.start(cliPath(), args);
+        QVERIFY(job.waitForStarted());
         QElapsedTimer timer;
         timer.start();
-        // Killed once the journal says a partition is moving and its data journal exists.
         while (!(readWholeFile(m_journal).contains("\"moving\"") &&
                  QFile::exists(WriteJournal().dataJournalPath(m_journal))) &&
-               timer.elapsed() < 20000 && realign.state() == QProcess::Running)
+               timer.elapsed() < 20000 && job.state() == QProcess::Running)
             QThread::usleep(500);
-        realign.kill();
-        realign.waitForFinished();
+        job.kill();
+        job.waitForFinished();
         m_pristine = readWholeFile(m_journal);
         m_dataJournal = readWholeFile(WriteJournal().dataJournalPath(m_journal));
         QVERIFY2(m_pristine.contains("\"moving\"") && !m_dataJournal.isEmpty(),
-                 "the realignment was not caught moving");
+                 "the job was not caught moving");
 
         WriteJournal journal;
         QString error;
         QVERIFY2(WriteJournal::load(m_journal, &journal, &error), qPrintable(error));
-        QCOMPARE(journal.moves.size(), 2);
+        QCOMPARE(journal.moves.size(), moves);
         m_backup = journal.backupFolder;
         QVERIFY(QFile::exists(m_backup + QStringLiteral("/backup.json")));
         m_imageSha = fileSha256(m_image);
@@ -293,6 +309,7 @@ private slots:
               qint64(m_dataJournal.size()));
     }
 
+private slots:
     void init() { m_failures.clear(), m_trials = 0; }
 
     void everyFieldDamaged()
@@ -323,12 +340,17 @@ private slots:
                           QStringLiteral("extra"));
         }
         // A later move cannot be under way while an earlier one is.
-        const QJsonObject second =
-            edited(
-                root, {QStringLiteral("journal"), QStringLiteral("moves"), QStringLiteral("1")},
-                [](QJsonObject &o) { o.insert(QStringLiteral("phase"), QStringLiteral("moved")); })
-                .toObject();
-        expectRefused(resigned(second), QStringLiteral("second move ahead of the first"));
+        if (objectPaths().contains(QStringList{QStringLiteral("journal"), QStringLiteral("moves"),
+                                               QStringLiteral("1")})) {
+            const QJsonObject second =
+                edited(root,
+                       {QStringLiteral("journal"), QStringLiteral("moves"), QStringLiteral("1")},
+                       [](QJsonObject &o) {
+                           o.insert(QStringLiteral("phase"), QStringLiteral("moved"));
+                       })
+                    .toObject();
+            expectRefused(resigned(second), QStringLiteral("second move ahead of the first"));
+        }
         // An older journal without a checksum, and a future format.
         expectRefused(QJsonDocument(root.value(QStringLiteral("journal")).toObject()).toJson(),
                       QStringLiteral("format 1"), false, QStringLiteral("older version"));
@@ -363,6 +385,39 @@ private slots:
         finishTrials();
     }
 
+    // The intact journal resumes and finishes: the refusals above were not for want of a way
+    // to write.
+    void intactJournalResumes()
+    {
+        QVERIFY(writeWholeFile(m_journal, m_pristine));
+        QVERIFY(writeWholeFile(WriteJournal().dataJournalPath(m_journal), m_dataJournal) ||
+                m_dataJournal.isEmpty());
+        if (m_dataJournal.isEmpty())
+            QFile::remove(WriteJournal().dataJournalPath(m_journal));
+        const CliResult r = runCli(
+            {QStringLiteral("resume"), QStringLiteral("--journal"), m_journal, m_image}, 120000);
+        QVERIFY2(r.exitCode == 0, qPrintable(r.describe()));
+        QVERIFY(!QFile::exists(m_journal));
+        QVERIFY(fileSha256(m_image) != m_imageSha);
+    }
+};
+
+// A realignment of both partitions, killed while it moves the first.
+class RealignJournalIntegrity : public JournalIntegrityTest
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase()
+    {
+        makeImage(QStringLiteral("legacy"));
+        m_journal = m_dir.filePath(QStringLiteral("legacy.journal"));
+        catchMoving({QStringLiteral("realign"), QStringLiteral("--yes"),
+                     QStringLiteral("--journal"), m_journal, QStringLiteral("--backup-dir"),
+                     m_dir.filePath(QStringLiteral("backups")), m_image},
+                    2);
+    }
+
     // What the safety measure is for: the reader before format 2 took most of these
     // damaged journals as they were, with other numbers or phases than the ones written.
     void theLenientReaderTookThem()
@@ -390,23 +445,37 @@ private slots:
               total);
         QVERIFY(accepted > total / 2);
     }
+};
 
-    // The intact journal resumes and finishes: the refusals above were not for want of a way
-    // to write.
-    void intactJournalResumes()
+// An Apply whose first operation moves partition 1 to 1 MiB, killed during that move, with two
+// operations after it.
+class ApplyJournalIntegrity : public JournalIntegrityTest
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase()
     {
-        QVERIFY(writeWholeFile(m_journal, m_pristine));
-        QVERIFY(writeWholeFile(WriteJournal().dataJournalPath(m_journal), m_dataJournal) ||
-                m_dataJournal.isEmpty());
-        if (m_dataJournal.isEmpty())
-            QFile::remove(WriteJournal().dataJournalPath(m_journal));
-        const CliResult r = runCli(
-            {QStringLiteral("resume"), QStringLiteral("--journal"), m_journal, m_image}, 120000);
-        QVERIFY2(r.exitCode == 0, qPrintable(r.describe()));
-        QVERIFY(!QFile::exists(m_journal));
-        QVERIFY(fileSha256(m_image) != m_imageSha);
+        makeImage(QStringLiteral("apply"));
+        m_journal = WriteJournal::defaultPath(m_image);
+        const QString plan = m_dir.filePath(QStringLiteral("plan.json"));
+        QVERIFY(writeWholeFile(plan, R"({"operations":[
+            {"op":"resize","number":1,"start":"1MiB","size":20480000},
+            {"op":"flag","number":2,"flag":"boot","state":true},
+            {"op":"resize","number":2,"size":20480000}]})"));
+        catchMoving({QStringLiteral("apply"), QStringLiteral("--yes"),
+                     QStringLiteral("--backup-dir"), m_dir.filePath(QStringLiteral("backups")),
+                     plan, m_image},
+                    1);
     }
 };
 
-QTEST_GUILESS_MAIN(TestJournalIntegrity)
+int main(int argc, char **argv)
+{
+    QCoreApplication app(argc, argv);
+    RealignJournalIntegrity realign;
+    ApplyJournalIntegrity apply;
+    return QTest::qExec(&realign, argc, argv) | QTest::qExec(&apply, argc, argv);
+}
+
 #include "tst_journalintegrity.moc"
