@@ -1,0 +1,144 @@
+#include "device/drivemeasurements.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+namespace {
+
+QString readSysfs(const QString &path)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return {};
+    return QString::fromUtf8(f.readAll()).trimmed();
+}
+
+// The /sys/block folder of the whole disk holding `devicePath`.
+QString sysfsDiskFolder(const QString &devicePath)
+{
+    struct stat st;
+    if (::stat(QFile::encodeName(devicePath).constData(), &st) != 0 || !S_ISBLK(st.st_mode))
+        return {};
+    const QString link =
+        QStringLiteral("/sys/dev/block/%1:%2").arg(major(st.st_rdev)).arg(minor(st.st_rdev));
+    QString folder = QFileInfo(link).canonicalFilePath();
+    if (folder.isEmpty())
+        return {};
+    if (QFile::exists(folder + QStringLiteral("/partition"))) // a partition: its parent disk
+        folder = QFileInfo(folder).absolutePath();
+    return folder;
+}
+
+QJsonObject readStore()
+{
+    QFile f(driveMeasurementStorePath());
+    if (!f.open(QIODevice::ReadOnly))
+        return {};
+    return QJsonDocument::fromJson(f.readAll()).object();
+}
+
+bool writeStore(const QJsonObject &store, QString *error)
+{
+    const QString path = driveMeasurementStorePath();
+    QDir().mkpath(QFileInfo(path).absolutePath());
+    const QString temp = path + QStringLiteral(".new");
+    QFile f(temp);
+    const QByteArray data = QJsonDocument(store).toJson(QJsonDocument::Indented);
+    if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate) || f.write(data) != data.size() ||
+        !f.flush() || ::fsync(f.handle()) != 0) {
+        *error = QStringLiteral("Cannot write %1: %2").arg(temp, f.errorString());
+        return false;
+    }
+    f.close();
+    if (::rename(QFile::encodeName(temp).constData(), QFile::encodeName(path).constData()) != 0) {
+        *error = QStringLiteral("Cannot put %1 in place.").arg(path);
+        return false;
+    }
+    return true;
+}
+
+} // namespace
+
+QString driveKey(const QString &devicePath)
+{
+    const QString folder = sysfsDiskFolder(devicePath);
+    if (folder.isEmpty())
+        return {};
+    for (const char *name : {"wwid", "device/wwid"})
+        if (const QString wwid = readSysfs(folder + QLatin1Char('/') + QLatin1String(name));
+            !wwid.isEmpty())
+            return QStringLiteral("wwn:") + wwid;
+    if (const QString serial = readSysfs(folder + QStringLiteral("/device/serial"));
+        !serial.isEmpty())
+        return QStringLiteral("serial:") + serial;
+    if (const QString backing = readSysfs(folder + QStringLiteral("/loop/backing_file"));
+        !backing.isEmpty())
+        return QStringLiteral("loop:") + backing;
+    return {};
+}
+
+QString driveMeasurementStorePath()
+{
+    if (const QString path = qEnvironmentVariable("PARTWISE_DRIVE_STORE"); !path.isEmpty())
+        return path;
+    if (::geteuid() == 0)
+        return QStringLiteral("/var/lib/partwise/drives.json");
+    // Qt 6.4 has no state location: $XDG_STATE_HOME, by its specification's default.
+    QString state = qEnvironmentVariable("XDG_STATE_HOME");
+    if (state.isEmpty())
+        state = QDir::homePath() + QStringLiteral("/.local/state");
+    return state + QStringLiteral("/partwise/drives.json");
+}
+
+std::optional<DriveMeasurement> loadDriveMeasurement(const QString &key)
+{
+    if (key.isEmpty())
+        return std::nullopt;
+    const QJsonObject o = readStore().value(key).toObject();
+    DriveMeasurement m;
+    m.physicalSectorSize = o.value(QStringLiteral("physical_sector_size")).toInteger();
+    m.alignmentOffset = o.value(QStringLiteral("alignment_offset")).toInteger();
+    m.penaltyRatio = o.value(QStringLiteral("penalty_ratio")).toDouble(1.0);
+    m.measuredAt =
+        QDateTime::fromString(o.value(QStringLiteral("measured_at")).toString(), Qt::ISODate);
+    // Only what a probe could have written: a power of two from 512 bytes, an offset inside it.
+    const qint64 size = m.physicalSectorSize;
+    if (size < 512 || (size & (size - 1)) != 0 || m.alignmentOffset < 0 ||
+        m.alignmentOffset >= size || m.alignmentOffset % 512 != 0)
+        return std::nullopt;
+    return m;
+}
+
+bool saveDriveMeasurement(const QString &key, const DriveMeasurement &measurement, QString *error)
+{
+    if (key.isEmpty()) {
+        *error = QStringLiteral("This device cannot be told apart from others (no WWN, serial "
+                                "or backing file), so the measurement is not remembered.");
+        return false;
+    }
+    QJsonObject store = readStore();
+    store.insert(
+        key,
+        QJsonObject{{QStringLiteral("physical_sector_size"), measurement.physicalSectorSize},
+                    {QStringLiteral("alignment_offset"), measurement.alignmentOffset},
+                    {QStringLiteral("penalty_ratio"), measurement.penaltyRatio},
+                    {QStringLiteral("measured_at"), measurement.measuredAt.toString(Qt::ISODate)}});
+    return writeStore(store, error);
+}
+
+bool forgetDriveMeasurement(const QString &key, QString *error)
+{
+    QJsonObject store = readStore();
+    if (!store.contains(key))
+        return true;
+    store.remove(key);
+    return writeStore(store, error);
+}
