@@ -61,7 +61,7 @@ bool misalignedStays(const RealignPlan &plan)
 
 } // namespace
 
-QString realignPlanText(const RealignPlan &plan)
+QString realignPlanText(const RealignPlan &plan, const QMap<int, QString> &copiedWhole)
 {
     QString text;
     QTextStream s(&text);
@@ -98,6 +98,10 @@ QString realignPlanText(const RealignPlan &plan)
                  .arg(m.recreateSwap
                           ? QStringLiteral("swap recreated, nothing copied")
                           : QStringLiteral("%1 to move").arg(humanSize(plan.bytesToCopy(m))));
+        if (!m.recreateSwap && plan.bytesInUse.value(m.number, -1) >= 0)
+            s << QStringLiteral(" (the blocks in use)");
+        else if (!m.recreateSwap && copiedWhole.contains(m.number))
+            s << QStringLiteral(" (every byte: %1)").arg(copiedWhole.value(m.number));
         if (m.shrinkSectors > 0)
             s << QStringLiteral(", filesystem shrunk by %1 sectors first").arg(m.shrinkSectors);
         s << "\n";
@@ -117,7 +121,7 @@ int runRealignCommand(const RealignCommandOptions &o, QTextStream &out, QTextStr
     }
     out << "Realignment plan for " << o.target << " (grain "
         << humanSize(prepared.plan.geometry.grainBytes) << "):\n"
-        << realignPlanText(prepared.plan);
+        << realignPlanText(prepared.plan, prepared.copiedWhole);
     if (!prepared.plan.moves.isEmpty())
         out << QStringLiteral("  %1 to move; roughly %2 s at 100 MiB/s\n")
                    .arg(humanSize(prepared.plan.totalBytes()))

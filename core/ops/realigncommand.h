@@ -25,4 +25,5 @@ int runResumeCommand(const QString &target, const QString &journalPath, QTextStr
                      QTextStream &err);
 
 // The plan as a table, shared by the CLI and the GUI's log.
-QString realignPlanText(const RealignPlan &plan);
+// `copiedWhole`: why a partition is copied byte for byte (PreparedRealign::copiedWhole).
+QString realignPlanText(const RealignPlan &plan, const QMap<int, QString> &copiedWhole = {});

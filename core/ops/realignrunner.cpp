@@ -50,12 +50,22 @@ PreparedRealign prepareRealignment(const QString &target, const RealignOptions &
     // The plan prices each way in the bytes it will really copy: a filesystem's used blocks.
     const DiskLayout &layout = read.layout;
     const qint64 ss = layout.device.topology.logicalSectorSize;
-    asked.bytesInUse = [&target, ss](const PartitionInfo &p) -> qint64 {
-        if (!usedExtentsSupported(p.filesystem))
-            return -1;
-        const auto used =
-            usedExtents(target, p.startSector * ss, p.lengthSectors() * ss, p.filesystem);
-        return used ? qint64(extentBytes(*used)) : -1;
+    QMap<int, QString> &whole = prepared.copiedWhole;
+    asked.bytesInUse = [&target, ss, &whole](const PartitionInfo &p) -> qint64 {
+        QString why;
+        const auto used = usedExtentsSupported(p.filesystem)
+                              ? usedExtents(target, p.startSector * ss, p.lengthSectors() * ss,
+                                            p.filesystem, &why)
+                              : std::nullopt;
+        if (used)
+            return qint64(extentBytes(*used));
+        whole.insert(
+            p.number,
+            !why.isEmpty() ? why
+            : p.filesystem.isEmpty()
+                ? QStringLiteral("no filesystem was found")
+                : QStringLiteral("Partwise has no map of the blocks %1 uses").arg(p.filesystem));
+        return -1;
     };
     prepared.plan = planRealignment(
         layout, resolveAlignmentGeometry(layout.device.topology, options.policy), asked);

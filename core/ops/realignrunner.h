@@ -56,6 +56,9 @@ struct PreparedRealign
     DiskLayout layout;
     RealignPlan plan;
     RealignRequest request; // what was asked, to plan again when a way turns out impossible
+    // Why a partition would be copied whole: its filesystem has no trustworthy map of the
+    // blocks in use (by partition number; absent when the map is known).
+    QMap<int, QString> copiedWhole;
     // Where the journals would be kept, and whether they would survive a power cut there.
     QString journalPath;
     partwise::move::JournalDurability journal;

@@ -172,7 +172,7 @@ void RealignRunPage::begin()
            "is opened again."));
     appendLog(tr("Plan for %1 (grain %2):")
                   .arg(setup.target, grainName(prepared.plan.geometry.grainBytes)));
-    for (const QString &line : realignPlanText(prepared.plan).split(QLatin1Char('\n')))
+    for (const QString &line : realignPlanText(prepared.plan, prepared.copiedWhole).split(QLatin1Char('\n')))
         if (!line.isEmpty())
             appendLog(line);
     m_wizard->worker()->run(setup.target, prepared, m_wizard->runOptions());
