@@ -18,6 +18,9 @@
 #              overlaps its own source, so no data needs a second copy
 #   left       1 GiB at GPT sector 4001 ending at the last usable sector: moves left to 2048
 #   ext4-63    2 GiB ext4, 10% used, at MBR sector 63, realigned to 2048 (used blocks only)
+#   FS-PCT     2 GiB of FS (ext4, ntfs, vfat, exfat, xfs, btrfs) at MBR sector 63, PCT (10 or
+#              60) per cent used by the files of ext4-63 (and 1 GiB more for 60), realigned to
+#              2048: only the blocks in use are copied (libext2fs, partclone's maps)
 #
 # Rows per case (median of N runs; the CSV has every run; --tools LIST times only some):
 #   realign          partwise-cli realign --yes (journaled, verified: the default)
@@ -182,8 +185,70 @@ prepare() {
             mkfs.ext4 -q -F -E offset=$SRC -d "$tree" "$img" $((LEN / 1024))k
         fi
         ;;
+    ext4-10 | ext4-60 | ntfs-10 | ntfs-60 | vfat-10 | vfat-60 | exfat-10 | exfat-60 | xfs-10 | \
+        xfs-60 | btrfs-10 | btrfs-60)
+        LEN=$((2048 * 1048576)); SRC=$((63 * 512)); DST=$((2048 * 512)); SFDISK_START=2048
+        REALIGN_ARGS=(--grain 1m); FS=${name%-*}
+        [ -s "$img" ] || build_fs_image "$img" "$FS" "${name#*-}"
+        ;;
     *) echo "run-benchmark.sh: unknown case $name" >&2; exit 2 ;;
     esac
+}
+
+# The files of a filesystem case: ~205 MiB (10 % of 2 GiB), plus 1 GiB of random data for 60 %.
+fs_tree() { # PCT -> prints the folder
+    local tree=$WORK/fs-tree-$1 i
+    if [ ! -d "$tree" ]; then
+        mkdir -p "$tree/big" "$tree/small"
+        head -c $((120 * 1048576)) "$RANDOM_FILE" >"$tree/big/large.bin"
+        for i in $(seq 0 1999); do
+            mkdir -p "$tree/small/d$((i / 100))"
+            dd if="$RANDOM_FILE" of="$tree/small/d$((i / 100))/f$i" bs=4096 \
+                skip=$((30000 + i * 11)) count=$((1 + i % 20)) status=none
+        done
+        [ "$1" -lt 60 ] || cp "$RANDOM_FILE" "$tree/big/huge.bin"
+    fi
+    echo "$tree"
+}
+
+# Mounts the filesystem FS on DEVICE at DIR (read-only with ro): the kernel's driver, or the
+# FUSE one where the kernel has none.
+mount_fs() { # FS DEVICE DIR [ro]
+    local opts=${4:-rw}
+    case $1 in
+    ntfs) ntfs-3g -o "$opts" "$2" "$3" ;;
+    exfat) mount.exfat-fuse -o "$opts" "$2" "$3" ;;
+    *) mount -o "$opts" "$2" "$3" ;;
+    esac
+}
+
+build_fs_image() { # IMAGE FS PCT
+    local img=$1 fs=$2 tree part mnt=$WORK/mnt type=83
+    tree=$(fs_tree "$3")
+    echo "== building a 2 GiB $fs, $3 % used, at MBR sector 63"
+    case $fs in ntfs | exfat) type=7 ;; vfat) type=c ;; esac
+    truncate -s $((SRC + LEN + 8 * 1048576)) "$img"
+    printf 'label: dos\nstart=63, size=%d, type=%s\n' $((LEN / 512)) "$type" | sfdisk -q "$img" >/dev/null
+    part=$(losetup -f --show -o "$SRC" --sizelimit "$LEN" "$img")
+    LOOPS+=("$part")
+    case $fs in
+    ext4) mkfs.ext4 -q -F "$part" ;;
+    ntfs) mkfs.ntfs -q -F -Q -p 63 -H 255 -S 63 "$part" >/dev/null ;;
+    vfat) mkfs.vfat -F 32 -h 63 "$part" >/dev/null ;;
+    exfat) mkfs.exfat "$part" >/dev/null ;;
+    xfs) mkfs.xfs -q -f "$part" ;;
+    btrfs) mkfs.btrfs -q -f "$part" >/dev/null ;;
+    esac
+    if [ "$fs" = vfat ]; then # no vfat driver in some kernels: mtools writes it
+        MTOOLS_SKIP_CHECK=1 mcopy -s -Q -i "$part" "$tree/big" "$tree/small" ::/
+    else
+        mkdir -p "$mnt"
+        mount_fs "$fs" "$part" "$mnt"
+        cp -a "$tree/." "$mnt/"
+        umount "$mnt"
+        udevadm settle 2>/dev/null || true
+    fi
+    detach "$part"
 }
 
 # A fresh copy of the case's image, attached with its partition nodes (as a real disk has
@@ -205,7 +270,9 @@ release() { # what fresh() printed
 
 check_result() { # CASE LOOP: the moved data is intact at DST
     local name=$1 dev=$2
-    if [ -n "$FS" ]; then
+    if [ -n "$FS" ] && [ "$name" != ext4-63 ]; then
+        check_fs_files "$dev" "$3"
+    elif [ -n "$FS" ]; then
         local part
         part=$(losetup -f --show -r -o "$DST" --sizelimit "$LEN" "$dev")
         LOOPS+=("$part")
@@ -221,6 +288,30 @@ check_result() { # CASE LOOP: the moved data is intact at DST
         cmp -s -n "$LEN" -i "$DST:0" "$dev" "$RANDOM_FILE" ||
             { echo "  !! data differs after $3" >&2; FAILED=1; }
     fi
+}
+
+# Every file of a filesystem case read back from its new place, and its own check clean.
+check_fs_files() { # DEVICE WHAT
+    local part out=$WORK/dump mnt=$WORK/mnt tree
+    tree=$(fs_tree "${name#*-}")
+    part=$(losetup -f --show -r -o "$DST" --sizelimit "$LEN" "$1")
+    LOOPS+=("$part")
+    case $FS in
+    ext4) e2fsck -fn "$part" ;;
+    ntfs) ntfsfix -n "$part" ;;
+    vfat) fsck.vfat -n "$part" ;;
+    exfat) fsck.exfat -n "$part" ;;
+    xfs) xfs_repair -n "$part" ;;
+    btrfs) btrfs check --readonly "$part" ;;
+    esac >/dev/null 2>&1 || { echo "  !! the $FS check failed after $2" >&2; FAILED=1; }
+    rm -rf "$out"; mkdir -p "$out" "$mnt"
+    if [ "$FS" = vfat ]; then
+        MTOOLS_SKIP_CHECK=1 mcopy -s -Q -i "$part" ::/big ::/small "$out/" 2>/dev/null
+    else
+        mount_fs "$FS" "$part" "$mnt" ro 2>/dev/null && { cp -a "$mnt/big" "$mnt/small" "$out/"; umount "$mnt"; }
+    fi
+    diff -rq "$tree" "$out" >/dev/null 2>&1 || { echo "  !! files differ after $2" >&2; FAILED=1; }
+    detach "$part"
 }
 
 FAILED=0
