@@ -5,6 +5,10 @@
 #
 #   sudo tests/bench/run-benchmark.sh [--runs N] [--cases LIST] [--targets LIST] [--tools LIST]
 #                                     [--build DIR] [--dir DIR] [--csv FILE]
+#                                     [--binaries DIR]
+#
+# --binaries DIR times the partwise-cli and move-bench found in DIR instead of building them
+# (a fixed snapshot, for a long run while the sources change).
 #
 # Targets (LIST is comma-separated, default loop): `loop` attaches each fresh image as a loop
 # device (--direct-io=on, with its partition nodes); `image` gives every tool the image file
@@ -57,6 +61,7 @@ TOOLS="realign realign-noverify engine-noverify engine-verify engine-unsafe sfdi
 BUILD=$ROOT/build-bench
 WORK=/var/tmp/partwise-bench
 CSV=
+BINARIES=
 
 while [ $# -gt 0 ]; do
     case $1 in
@@ -67,7 +72,8 @@ while [ $# -gt 0 ]; do
     --build) BUILD=$2; shift 2 ;;
     --dir) WORK=$2; shift 2 ;;
     --csv) CSV=$2; shift 2 ;;
-    -h | --help) sed -n '2,38p' "$0"; exit 0 ;;
+    --binaries) BINARIES=$2; shift 2 ;;
+    -h | --help) sed -n '2,45p' "$0"; exit 0 ;;
     *) echo "run-benchmark.sh: unknown argument $1" >&2; exit 2 ;;
     esac
 done
@@ -81,11 +87,16 @@ for tool in sfdisk losetup partx dd mkfs.ext4 e2fsck debugfs cmake; do
     command -v "$tool" >/dev/null || { echo "run-benchmark.sh: $tool is missing (.ci/install-deps)" >&2; exit 2; }
 done
 
-echo "== building partwise-cli and move-bench in $BUILD"
-if [ -f "$BUILD/CMakeCache.txt" ]; then cmake -S "$ROOT" -B "$BUILD" >/dev/null; else cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release >/dev/null; fi
-cmake --build "$BUILD" -j"$(nproc)" --target partwise-cli move-bench >/dev/null
-CLI=$BUILD/app/partwise-cli
-BENCH=$BUILD/tests/bench/move-bench
+if [ -n "$BINARIES" ]; then
+    CLI=$BINARIES/partwise-cli
+    BENCH=$BINARIES/move-bench
+else
+    echo "== building partwise-cli and move-bench in $BUILD"
+    if [ -f "$BUILD/CMakeCache.txt" ]; then cmake -S "$ROOT" -B "$BUILD" >/dev/null; else cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release >/dev/null; fi
+    cmake --build "$BUILD" -j"$(nproc)" --target partwise-cli move-bench >/dev/null
+    CLI=$BUILD/app/partwise-cli
+    BENCH=$BUILD/tests/bench/move-bench
+fi
 
 mkdir -p "$WORK"
 LOOPS=()
