@@ -14,7 +14,28 @@ bool isSaneOptimalIo(qint64 optimal, qint64 grain, qint64 physical)
            optimal % physical == 0;
 }
 
+// A measurement Partwise can use: a whole number of logical sectors, its offset inside it.
+bool isUsableMeasurement(const SectorTopology &t, qint64 logical)
+{
+    const qint64 size = t.physicalSectorSizeMeasured;
+    return size >= logical && size % logical == 0 && t.alignmentOffsetMeasured >= 0 &&
+           t.alignmentOffsetMeasured < size;
+}
+
 } // namespace
+
+QString physicalSourceName(PhysicalSource source)
+{
+    switch (source) {
+    case PhysicalSource::Reported:
+        return QStringLiteral("reported");
+    case PhysicalSource::Assumed:
+        return QStringLiteral("assumed");
+    case PhysicalSource::Measured:
+        return QStringLiteral("measured");
+    }
+    return QString();
+}
 
 qint64 boundaryAtOrAfter(qint64 sector, qint64 unit, qint64 phase)
 {
@@ -41,9 +62,25 @@ AlignmentGeometry resolveAlignmentGeometry(const SectorTopology &topology,
     AlignmentGeometry g;
     g.logicalSectorSize = std::max<qint64>(topology.logicalSectorSize, 512);
     g.physicalReported = std::max(topology.physicalSectorSize, g.logicalSectorSize);
-    g.physicalAssumed =
-        policy.trustDrive ? g.physicalReported : std::max<qint64>(g.physicalReported, 4096);
+    g.physicalDrive = topology.physicalSectorSizeDrive > 0
+                          ? std::max(topology.physicalSectorSizeDrive, g.logicalSectorSize)
+                          : 0;
+    g.alignmentOffsetReported = topology.alignmentOffset;
     g.alignmentOffset = topology.alignmentOffset;
+
+    const qint64 reported = std::max(g.physicalReported, g.physicalDrive);
+    g.physicalAssumed = policy.trustDrive ? reported : std::max<qint64>(reported, 4096);
+    g.physicalSource =
+        g.physicalAssumed == reported ? PhysicalSource::Reported : PhysicalSource::Assumed;
+    if (isUsableMeasurement(topology, g.logicalSectorSize)) {
+        g.physicalMeasured = topology.physicalSectorSizeMeasured;
+        g.alignmentOffsetMeasured = topology.alignmentOffsetMeasured;
+        if (g.physicalMeasured >= g.physicalAssumed) {
+            g.physicalAssumed = g.physicalMeasured;
+            g.alignmentOffset = g.alignmentOffsetMeasured;
+            g.physicalSource = PhysicalSource::Measured;
+        }
+    }
 
     // A grain is a whole number of logical sectors; round odd requests up to the next one.
     qint64 grain = std::max(policy.grainBytes, g.logicalSectorSize);

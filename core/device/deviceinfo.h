@@ -1,5 +1,6 @@
 #pragma once
 
+#include "device/drivereport.h"
 #include "device/sectortopology.h"
 
 #include <QString>
@@ -14,4 +15,5 @@ struct DeviceInfo
     bool isImage = false;     // a regular file rather than a block device
     bool readOnly = false;    // opened or openable read-only only
     SectorTopology topology;
+    DriveReport drive; // what the drive said through smartctl, when readDisk was asked to ask
 };

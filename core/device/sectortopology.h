@@ -13,6 +13,13 @@ struct SectorTopology
     qint64 minimumIoSize = 512;
     qint64 optimalIoSize = 0;
     qint64 alignmentOffset = 0;
+    // Beyond the kernel's word, for block devices (0 where unknown): the physical sector size
+    // the drive itself answers (ATA IDENTIFY, SCSI READ CAPACITY(16), through smartctl), and the
+    // size and offset a timing probe measured and Partwise remembers for this drive
+    // (device/drivemeasurements.h). The offset means something only with a measured size.
+    qint64 physicalSectorSizeDrive = 0;
+    qint64 physicalSectorSizeMeasured = 0;
+    qint64 alignmentOffsetMeasured = 0;
     // Where the numbers came from, for the info panel ("sysfs/libblkid", "image file",
     // "simulated").
     QString source;
@@ -21,6 +28,9 @@ struct SectorTopology
     {
         return logicalSectorSize == o.logicalSectorSize &&
                physicalSectorSize == o.physicalSectorSize && minimumIoSize == o.minimumIoSize &&
-               optimalIoSize == o.optimalIoSize && alignmentOffset == o.alignmentOffset;
+               optimalIoSize == o.optimalIoSize && alignmentOffset == o.alignmentOffset &&
+               physicalSectorSizeDrive == o.physicalSectorSizeDrive &&
+               physicalSectorSizeMeasured == o.physicalSectorSizeMeasured &&
+               alignmentOffsetMeasured == o.alignmentOffsetMeasured;
     }
 };

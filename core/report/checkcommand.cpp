@@ -26,6 +26,7 @@ int runCheck(const CheckOptions &options, QTextStream &out, QTextStream &err)
     QJsonArray errors;
     DiskReadOptions readOptions;
     readOptions.forcedSectorSize = options.forcedSectorSize;
+    readOptions.askDrive = true; // the report shows what the drive says (see DiskReadOptions)
     for (const QString &target : targets) {
         const DiskReadResult read = readDisk(target, readOptions);
         if (!read.ok) {

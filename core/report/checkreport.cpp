@@ -31,6 +31,73 @@ QJsonObject partitionToJson(const PartitionInfo &p, const AlignmentVerdict &v, q
     return o;
 }
 
+QJsonValue optionalBytes(qint64 bytes)
+{
+    return bytes > 0 ? QJsonValue(bytes) : QJsonValue(QJsonValue::Null);
+}
+
+// What the drive said about itself through smartctl; null when it was not asked.
+QJsonValue driveToJson(const DriveReport &d)
+{
+    if (!d.asked && d.reason.isEmpty())
+        return QJsonValue::Null;
+    QJsonObject o;
+    o[QStringLiteral("answered")] = d.answered;
+    if (!d.answered) {
+        o[QStringLiteral("reason")] = d.reason;
+        return o;
+    }
+    o[QStringLiteral("protocol")] = optionalString(d.protocol);
+    o[QStringLiteral("model")] = optionalString(d.model);
+    o[QStringLiteral("serial")] = optionalString(d.serial);
+    o[QStringLiteral("firmware")] = optionalString(d.firmware);
+    o[QStringLiteral("wwn")] = optionalString(d.wwn);
+    o[QStringLiteral("rotation_rate")] =
+        d.rotationRate ? QJsonValue(*d.rotationRate) : QJsonValue(QJsonValue::Null);
+    o[QStringLiteral("logical_block_size")] = optionalBytes(d.logicalBlockSize);
+    o[QStringLiteral("physical_block_size")] = optionalBytes(d.physicalBlockSize);
+    o[QStringLiteral("smart_passed")] =
+        d.smartPassed ? QJsonValue(*d.smartPassed) : QJsonValue(QJsonValue::Null);
+    return o;
+}
+
+QString bytesOrNone(qint64 bytes)
+{
+    return bytes > 0 ? QStringLiteral("%1 B").arg(bytes) : QStringLiteral("nothing");
+}
+
+// "drive reports 4096 B, measured 8192 B at offset 0 B, Partwise assumes 8192 B (measured)"
+QString physicalLine(const AlignmentGeometry &g)
+{
+    QString measured = bytesOrNone(g.physicalMeasured);
+    if (g.physicalMeasured > 0)
+        measured += QStringLiteral(" at offset %1 B").arg(g.alignmentOffsetMeasured);
+    return QStringLiteral("physical sector: drive reports %1, measured %2, Partwise assumes %3 B "
+                          "(%4)")
+        .arg(bytesOrNone(g.physicalDrive), measured)
+        .arg(g.physicalAssumed)
+        .arg(physicalSourceName(g.physicalSource));
+}
+
+// "ST4000DM004, serial ZFN0ABCD, firmware 0001, 5400 rpm, SMART health passed"
+QString driveLine(const DriveReport &d)
+{
+    if (!d.answered)
+        return QStringLiteral("not asked: ") + d.reason;
+    QStringList parts{d.model.isEmpty() ? QStringLiteral("unknown model") : d.model};
+    if (!d.serial.isEmpty())
+        parts << QStringLiteral("serial ") + d.serial;
+    if (!d.firmware.isEmpty())
+        parts << QStringLiteral("firmware ") + d.firmware;
+    if (d.rotationRate)
+        parts << (*d.rotationRate == 0 ? QStringLiteral("solid state")
+                                       : QStringLiteral("%1 rpm").arg(*d.rotationRate));
+    if (d.smartPassed)
+        parts << (*d.smartPassed ? QStringLiteral("SMART health passed")
+                                 : QStringLiteral("SMART health FAILED"));
+    return parts.join(QStringLiteral(", "));
+}
+
 QString statusText(const AlignmentVerdict &v)
 {
     if (v.status == AlignmentStatus::Misaligned)
@@ -51,11 +118,18 @@ QJsonObject diskCheckToJson(const DiskCheck &check)
     o[QStringLiteral("logical_sector_size")] = g.logicalSectorSize;
     o[QStringLiteral("physical_sector_size_reported")] = g.physicalReported;
     o[QStringLiteral("physical_sector_size_assumed")] = g.physicalAssumed;
-    o[QStringLiteral("alignment_offset")] = g.alignmentOffset;
+    o[QStringLiteral("alignment_offset")] = g.alignmentOffsetReported;
+    o[QStringLiteral("physical_sector_size_drive")] = optionalBytes(g.physicalDrive);
+    o[QStringLiteral("physical_sector_size_measured")] = optionalBytes(g.physicalMeasured);
+    o[QStringLiteral("alignment_offset_measured")] = g.physicalMeasured > 0
+                                                         ? QJsonValue(g.alignmentOffsetMeasured)
+                                                         : QJsonValue(QJsonValue::Null);
+    o[QStringLiteral("physical_sector_source")] = physicalSourceName(g.physicalSource);
     o[QStringLiteral("minimum_io_size")] = l.device.topology.minimumIoSize;
     o[QStringLiteral("optimal_io_size")] = l.device.topology.optimalIoSize;
     o[QStringLiteral("grain_bytes")] = g.grainBytes;
     o[QStringLiteral("table")] = optionalString(l.tableType);
+    o[QStringLiteral("drive")] = driveToJson(l.device.drive);
     if (!l.wholeDiskFilesystem.isEmpty())
         o[QStringLiteral("whole_disk_filesystem")] = l.wholeDiskFilesystem;
     QJsonArray parts;
@@ -81,7 +155,11 @@ QString diskCheckToText(const DiskCheck &check)
       << (l.tableType.isEmpty() ? QStringLiteral("no partition table") : l.tableType) << "\n";
     s << "  sectors: logical " << g.logicalSectorSize << " B, physical " << g.physicalReported
       << " B reported, " << g.physicalAssumed << " B assumed; grain " << humanSize(g.grainBytes)
-      << "; alignment offset " << g.alignmentOffset << " B\n";
+      << "; alignment offset " << g.alignmentOffsetReported << " B\n";
+    if (!l.device.isImage)
+        s << "  " << physicalLine(g) << "\n";
+    if (l.device.drive.asked || !l.device.drive.reason.isEmpty())
+        s << "  drive: " << driveLine(l.device.drive) << "\n";
     for (const QString &w : l.warnings)
         s << "  warning: " << w << "\n";
     if (!l.wholeDiskFilesystem.isEmpty())

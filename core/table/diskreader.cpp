@@ -1,5 +1,7 @@
 #include "table/diskreader.h"
 
+#include "device/drivemeasurements.h"
+#include "device/drivereport.h"
 #include "device/imagesectorsize.h"
 #include "device/topologyprobe.h"
 #include "device/writeprotection.h"
@@ -81,6 +83,22 @@ QString truncationError(const DiskLayout &layout)
     return QString();
 }
 
+// What the drive itself says and what was measured on it, beyond the kernel's topology.
+void addDriveKnowledge(const QString &path, const DiskReadOptions &options, DeviceInfo &device)
+{
+    if (options.askDrive) {
+        device.drive = readDriveReport(path);
+        if (device.drive.answered)
+            device.topology.physicalSectorSizeDrive = device.drive.physicalBlockSize;
+    }
+    if (options.useMeasurements) {
+        if (const auto m = loadDriveMeasurement(driveKey(path))) {
+            device.topology.physicalSectorSizeMeasured = m->physicalSectorSize;
+            device.topology.alignmentOffsetMeasured = m->alignmentOffset;
+        }
+    }
+}
+
 } // namespace
 
 DiskReadResult readDisk(const QString &path, const DiskReadOptions &options)
@@ -128,6 +146,7 @@ DiskReadResult readDisk(const QString &path, const DiskReadOptions &options)
         layout.device.topology.physicalSectorSize = dev->phys_sector_size;
         probeBlockDeviceTopology(path, layout.device.topology);
         layout.device.model = QString::fromLocal8Bit(dev->model).trimmed();
+        addDriveKnowledge(path, options, layout.device);
     }
     if (options.topologyOverride)
         layout.device.topology = *options.topologyOverride;

@@ -9,6 +9,14 @@ struct DiskReadOptions
     qint64 forcedSectorSize = 0; // images only: 0 detects (GPT header at byte 4096 means 4Kn)
     std::optional<SectorTopology> topologyOverride; // simulate what a drive reports
     bool probeFilesystems = true;
+    // Block devices: look up what a timing probe measured on this drive (a sysfs read and a
+    // small JSON file; check, create and realign then align to it).
+    bool useMeasurements = true;
+    // Block devices: ask the drive itself through smartctl (device/drivereport.h). It costs
+    // 50–300 ms per drive, a process, and may wake a sleeping disk, so only callers that show
+    // the answer (check, the window's info panel) ask; the verdicts then also use the drive's
+    // own physical size when it is larger than the kernel's.
+    bool askDrive = false;
 };
 
 struct DiskReadResult
