@@ -6,6 +6,7 @@
 
 #include "blkidprobe.h"
 #include "clirun.h"
+#include "extimage.h"
 #include "filebytes.h"
 #include "filechecksum.h"
 #include "ops/operationexecution.h"
@@ -35,33 +36,6 @@ const char kPlan[] = R"({"operations":[
     {"op":"create","start":"140MiB","size":"60MiB","fs":"ext4","label":"fresh"},
     {"op":"resize","number":1,"size":"110MiB"},
     {"op":"name","number":2,"name":"second"}]})";
-
-QString fsAt(const QString &image, qint64 startSector)
-{
-    return QStringLiteral("%1?offset=%2").arg(image).arg(startSector * kSector);
-}
-
-QByteArray fileIn(const QString &image, qint64 startSector, const QString &name)
-{
-    return runTool(QStringLiteral("debugfs"),
-                   {QStringLiteral("-R"), QStringLiteral("cat /%1").arg(name),
-                    fsAt(image, startSector)})
-        .out;
-}
-
-qint64 ext4Bytes(const QString &image, qint64 startSector)
-{
-    const QString out = QString::fromUtf8(
-        runTool(QStringLiteral("dumpe2fs"), {QStringLiteral("-h"), fsAt(image, startSector)}).out);
-    qint64 blocks = 0, size = 0;
-    for (const QString &line : out.split(QLatin1Char('\n'))) {
-        if (line.startsWith(QLatin1String("Block count:")))
-            blocks = line.section(QLatin1Char(':'), 1).trimmed().toLongLong();
-        if (line.startsWith(QLatin1String("Block size:")))
-            size = line.section(QLatin1Char(':'), 1).trimmed().toLongLong();
-    }
-    return blocks * size;
-}
 
 } // namespace
 
@@ -122,7 +96,7 @@ void TestApplyResume::initTestCase()
         const ToolResult w =
             runTool(QStringLiteral("debugfs"),
                     {QStringLiteral("-w"), QStringLiteral("-R"),
-                     QStringLiteral("write %1 %2").arg(source, name), fsAt(m_template, 2048)});
+                     QStringLiteral("write %1 %2").arg(source, name), extAt(m_template, 2048)});
         QVERIFY2(w.ok(), qPrintable(w.describe()));
         m_files.insert(name, data);
     }
@@ -156,15 +130,15 @@ QStringList TestApplyResume::problemsWith(const QString &image)
         problems << QStringLiteral("partition 2 is named '%1'").arg(QString::fromUtf8(name.out));
     for (const SfdiskPartition *p : {one, two}) {
         const ToolResult fsck =
-            runTool(QStringLiteral("e2fsck"), {QStringLiteral("-fn"), fsAt(image, p->start)});
+            runTool(QStringLiteral("e2fsck"), {QStringLiteral("-fn"), extAt(image, p->start)});
         if (!fsck.ok())
             problems << QStringLiteral("partition %1: %2").arg(p->number).arg(fsck.describe());
     }
-    if (ext4Bytes(image, one->start) != 110 * kMiB)
+    if (extBytes(image, one->start) != 110 * kMiB)
         problems << QStringLiteral("partition 1's ext4 is %1 bytes, not grown to 110 MiB")
-                        .arg(ext4Bytes(image, one->start));
+                        .arg(extBytes(image, one->start));
     for (auto it = m_files.cbegin(); it != m_files.cend(); ++it)
-        if (fileIn(image, one->start, it.key()) != it.value())
+        if (extFile(image, one->start, it.key()) != it.value())
             problems << QStringLiteral("partition 1: %1 differs").arg(it.key());
     const BlkidInfo fresh = blkidProbe(image, two->start * kSector);
     if (fresh.type != QLatin1String("ext4") || fresh.label != QLatin1String("fresh"))

@@ -1,5 +1,6 @@
 // Resizing and moving partitions through plans: the filesystem follows (resize2fs), the data
 // survives (a file written with debugfs reads back the same), sfdisk and e2fsck agree.
+#include "extimage.h"
 #include "loopdevice.h"
 #include "ops/applyrunner.h"
 #include "ops/planfile.h"
@@ -24,36 +25,9 @@ QList<Operation> plan(const QByteArray &json)
     return ops;
 }
 
-QString fsName(const QString &img, qint64 startSector)
-{
-    return QStringLiteral("%1?offset=%2").arg(img).arg(startSector * 512);
-}
-
-qint64 ext4Bytes(const QString &img, qint64 startSector)
-{
-    const QString out = QString::fromUtf8(
-        runTool(QStringLiteral("dumpe2fs"), {QStringLiteral("-h"), fsName(img, startSector)}).out);
-    qint64 blocks = 0, size = 0;
-    for (const QString &line : out.split(QLatin1Char('\n'))) {
-        if (line.startsWith(QLatin1String("Block count:")))
-            blocks = line.section(QLatin1Char(':'), 1).trimmed().toLongLong();
-        if (line.startsWith(QLatin1String("Block size:")))
-            size = line.section(QLatin1Char(':'), 1).trimmed().toLongLong();
-    }
-    return blocks * size;
-}
-
-QByteArray readFile(const QString &img, qint64 startSector, const QString &name)
-{
-    return runTool(QStringLiteral("debugfs"),
-                   {QStringLiteral("-R"), QStringLiteral("cat /%1").arg(name),
-                    fsName(img, startSector)})
-        .out;
-}
-
 bool fsckClean(const QString &img, qint64 startSector)
 {
-    return runTool(QStringLiteral("e2fsck"), {QStringLiteral("-fn"), fsName(img, startSector)})
+    return runTool(QStringLiteral("e2fsck"), {QStringLiteral("-fn"), extAt(img, startSector)})
                .exitCode == 0;
 }
 
@@ -103,9 +77,9 @@ void ResizeTest::init()
     QVERIFY(
         runTool(QStringLiteral("debugfs"),
                 {QStringLiteral("-w"), QStringLiteral("-R"),
-                 QStringLiteral("write %1 payload").arg(payload.fileName()), fsName(m_img, 2048)})
+                 QStringLiteral("write %1 payload").arg(payload.fileName()), extAt(m_img, 2048)})
             .ok());
-    QCOMPARE(readFile(m_img, 2048, QStringLiteral("payload")), m_payload);
+    QCOMPARE(extFile(m_img, 2048, QStringLiteral("payload")), m_payload);
 }
 
 void ResizeTest::growKeepsData()
@@ -119,9 +93,9 @@ void ResizeTest::growKeepsData()
     QCOMPARE(QFileInfo(m_img).size(), qint64(256) << 20); // the image keeps its size
     QVERIFY(runTool(QStringLiteral("sgdisk"), {QStringLiteral("-v"), m_img})
                 .out.contains("No problems found"));
-    QCOMPARE(ext4Bytes(m_img, 2048), qint64(150) << 20);
+    QCOMPARE(extBytes(m_img, 2048), qint64(150) << 20);
     QVERIFY(fsckClean(m_img, 2048));
-    QCOMPARE(readFile(m_img, 2048, QStringLiteral("payload")), m_payload);
+    QCOMPARE(extFile(m_img, 2048, QStringLiteral("payload")), m_payload);
 }
 
 void ResizeTest::shrinkKeepsData()
@@ -131,12 +105,12 @@ void ResizeTest::shrinkKeepsData()
     QVERIFY2(r.ok, qPrintable(r.error));
     const SfdiskTable t = SfdiskTable::read(m_img);
     QCOMPARE(t.partitions.at(0).size * 512, qint64(60) << 20);
-    QVERIFY(ext4Bytes(m_img, 2048) <= qint64(60) << 20);
+    QVERIFY(extBytes(m_img, 2048) <= qint64(60) << 20);
     QCOMPARE(QFileInfo(m_img).size(), qint64(256) << 20);
     QVERIFY(runTool(QStringLiteral("sgdisk"), {QStringLiteral("-v"), m_img})
                 .out.contains("No problems found"));
     QVERIFY(fsckClean(m_img, 2048));
-    QCOMPARE(readFile(m_img, 2048, QStringLiteral("payload")), m_payload);
+    QCOMPARE(extFile(m_img, 2048, QStringLiteral("payload")), m_payload);
 }
 
 void ResizeTest::moveKeepsData()
@@ -148,7 +122,7 @@ void ResizeTest::moveKeepsData()
     QCOMPARE(t.partitions.at(0).start, 40960); // 20 MiB in 512-byte sectors
     QCOMPARE(t.partitions.at(0).size * 512, qint64(100) << 20);
     QVERIFY(fsckClean(m_img, 40960));
-    QCOMPARE(readFile(m_img, 40960, QStringLiteral("payload")), m_payload);
+    QCOMPARE(extFile(m_img, 40960, QStringLiteral("payload")), m_payload);
     QVERIFY(!QFile::exists(m_img + QStringLiteral(".partwise-move.realign"))); // journal gone
 }
 
