@@ -6,7 +6,7 @@
 #include <optional>
 
 // What the user asks for: the grain partitions should start on, and whether to believe the
-// physical sector size the drive reports. Defaults follow DESIGN.md: 1 MiB, don't trust.
+// physical sector size the drive reports. Defaults follow ARCHITECTURE.md: 1 MiB, don't trust.
 struct AlignmentPolicy
 {
     static constexpr qint64 kDefaultGrain = 1 << 20;

@@ -39,7 +39,7 @@ struct Placement
     QString error;
 };
 
-// The rules of DESIGN.md: a partition starts on the first boundary of the chosen unit inside
+// The rules of ARCHITECTURE.md: a partition starts on the first boundary of the chosen unit inside
 // the free space (for a logical partition, one unit past the space's start so its EBR sits in
 // front), and ends just before a boundary so the next one can start on it; never past the
 // table's last usable sector.

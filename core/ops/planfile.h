@@ -6,6 +6,6 @@
 #include <QList>
 
 // Plan files: the pending queue as JSON ({"operations":[{"op":"create", ...}, ...]}), the
-// shape DESIGN.md gives and README documents. The GUI saves them; `partwise-cli apply` runs them.
+// shape README documents. The GUI saves them; `partwise-cli apply` runs them.
 bool parsePlan(const QByteArray &json, QList<Operation> *operations, QString *error);
 QByteArray serializePlan(const QList<Operation> &operations);

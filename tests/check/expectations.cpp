@@ -39,7 +39,7 @@ int Policy::physicalAssumed() const
 
 ExpectedStatus expectedStatus(const SfdiskPartition &p, const Policy &policy)
 {
-    // misalignment_bytes is pure geometry (DESIGN.md), so a container reports it too.
+    // misalignment_bytes is pure geometry (ARCHITECTURE.md), so a container reports it too.
     const qint64 firstByte = p.start * policy.logicalSectorSize;
     const qint64 past = firstByte % policy.physicalAssumed();
     if (p.kind == QLatin1String("extended"))

@@ -1,5 +1,5 @@
 // Expected check results computed in the test from independent tools' numbers
-// (sfdisk geometry, blkid, parted align-check) and the rules of DESIGN.md.
+// (sfdisk geometry, blkid, parted align-check) and the rules of ARCHITECTURE.md.
 #pragma once
 
 #include "diskimagebuilder.h"
@@ -27,7 +27,7 @@ struct ExpectedStatus
     qint64 misalignmentBytes = 0;
 };
 
-// DESIGN.md: misaligned if the first byte is not on the physical sector; aligned if it is on
+// ARCHITECTURE.md: misaligned if the first byte is not on the physical sector; aligned if it is on
 // the grain; sector-aligned otherwise; an extended partition is a container (exempt, but its
 // misalignment_bytes is still the start's distance past the physical-sector boundary).
 ExpectedStatus expectedStatus(const SfdiskPartition &p, const Policy &policy);

@@ -1,4 +1,4 @@
-// The alignment rules of DESIGN.md, on simulated drives: each expectation is worked out by hand
+// The alignment rules of ARCHITECTURE.md, on simulated drives: each expectation is worked out by hand
 // from the rule, not by calling the code under test.
 #include "align/alignmentgeometry.h"
 #include "align/alignmentverdict.h"

@@ -1,5 +1,5 @@
 // The room a resize or move may use and where it lands, on hand-made tables: every expected
-// sector is worked out by hand from DESIGN.md's grain rule (2048 sectors of 512 bytes, 256 of
+// sector is worked out by hand from ARCHITECTURE.md's grain rule (2048 sectors of 512 bytes, 256 of
 // 4096), not by calling the code under test.
 #include "align/alignmentgeometry.h"
 #include "align/resizeplacement.h"

@@ -1,5 +1,5 @@
 // Helpers shared by the GUI suites: waiting for the worker thread, screenshots, pixel counts,
-// and the DESIGN.md alignment rule computed independently of core/align.
+// and the ARCHITECTURE.md alignment rule computed independently of core/align.
 #pragma once
 
 #include <QImage>
@@ -14,7 +14,7 @@ namespace guitest {
 
 enum class Expected { Aligned, SectorAligned, Misaligned, Container };
 
-// DESIGN.md: the first byte (start × logical size) on a multiple of the physical size is
+// ARCHITECTURE.md: the first byte (start × logical size) on a multiple of the physical size is
 // at least sector-aligned; on a multiple of the grain it is aligned. Extended partitions
 // are containers.
 Expected expectedStatus(qint64 startSector, qint64 logicalSize, qint64 physicalSize,

@@ -1,6 +1,6 @@
 // The main window against images with known layouts: which partitions the map highlights
 // (state and pixels), selection between map, list and info panel, preferences, errors,
-// export. Expected values come from sfdisk -J and the DESIGN.md rule, never from core/align.
+// export. Expected values come from sfdisk -J and the ARCHITECTURE.md rule, never from core/align.
 #include "alignmentpreferences.h"
 #include "diskimagebuilder.h"
 #include "disklistmodel.h"

@@ -1,5 +1,5 @@
 // Every practice preset, created through the window (File → New Practice Disk does the same),
-// shows the statuses sfdisk's starts and the DESIGN.md rule predict; one screenshot each.
+// shows the statuses sfdisk's starts and the ARCHITECTURE.md rule predict; one screenshot each.
 #include "diskmapwidget.h"
 #include "guitestsupport.h"
 #include "mainwindow.h"

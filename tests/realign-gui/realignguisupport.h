@@ -20,10 +20,10 @@ class RealignRunPage;
 class RealignWizard;
 
 constexpr qint64 kSector = 512;
-constexpr qint64 kGrainSectors = 2048; // DESIGN.md: 1 MiB of 512-byte sectors
+constexpr qint64 kGrainSectors = 2048; // ARCHITECTURE.md: 1 MiB of 512-byte sectors
 constexpr qint64 kFourKSectors = 8;
 
-// DESIGN.md: a partition with room after it moves up to the next boundary, keeping its size.
+// ARCHITECTURE.md: a partition with room after it moves up to the next boundary, keeping its size.
 qint64 nextBoundary(qint64 start, qint64 unit);
 
 // For initTestCase: the suite's own settings (organisation PartwiseTests, `application`),

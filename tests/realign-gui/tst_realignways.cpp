@@ -2,7 +2,7 @@
 // with an aligned ext4 right behind it and free space at the end can be realigned by shrinking
 // it or by shifting its neighbour up. The page offers both, the cheapest checked; picking the
 // other plans again and the neighbour moves; after the run only Finish is offered. Every
-// expectation on the disk comes from sfdisk, e2fsck and debugfs, or from DESIGN.md's rule.
+// expectation on the disk comes from sfdisk, e2fsck and debugfs, or from ARCHITECTURE.md's rule.
 #include "realign/mainwindowrealign.h"
 #include "realign/realignpages.h"
 #include "realign/realignwaychooser.h"
@@ -235,7 +235,7 @@ void RealignWaysTest::extendedNeighbourMovesInTheTable()
     wizard->accept();
     QVERIFY(w.wizardClosed());
 
-    // DESIGN.md: partition 1 to its next MiB, whole; the container pushed to the next MiB after
+    // ARCHITECTURE.md: partition 1 to its next MiB, whole; the container pushed to the next MiB after
     // it, the logical partition keeping its place inside it (so its alignment).
     const SfdiskTable now = SfdiskTable::read(disk.image);
     QVERIFY2(now.ok && now.find(1) && now.find(2) && now.find(5), qPrintable(now.error));

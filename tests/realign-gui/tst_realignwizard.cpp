@@ -1,6 +1,6 @@
 // The realignment wizard driven as a person would: from the banner of the main window, through
 // its pages, to a disk whose ext4 partition now starts on the grain. Every expectation comes from
-// sfdisk, e2fsck and debugfs, or from DESIGN.md's rule computed here, never from core/align.
+// sfdisk, e2fsck and debugfs, or from ARCHITECTURE.md's rule computed here, never from core/align.
 #include "diskmapwidget.h"
 #include "editing/editingcontroller.h"
 #include "editing/mainwindowediting.h"
