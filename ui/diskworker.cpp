@@ -11,6 +11,7 @@ void DiskWorker::read(const QString &path, qint64 forcedSectorSize)
 {
     DiskReadOptions options;
     options.forcedSectorSize = forcedSectorSize;
+    options.askDrive = true; // the info panel shows the drive's own report (off the GUI thread)
     emit diskRead(path, readDisk(path, options));
 }
 

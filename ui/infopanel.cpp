@@ -10,12 +10,15 @@
 #include <QCoreApplication>
 #include <QFileInfo>
 #include <QFormLayout>
+#include <QGridLayout>
 #include <QItemSelectionModel>
 #include <QLabel>
 #include <QLocale>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace {
 
@@ -76,15 +79,24 @@ InfoPanel::InfoPanel(QWidget *parent) : QDockWidget(tr("Sector Info"), parent)
     addRow(QStringLiteral("grain"), tr("Grain"));
     addGroup(tr("Disk"));
     addRow(QStringLiteral("logicalSector"), tr("Logical sector"));
-    addRow(QStringLiteral("physicalReported"), tr("Physical sector (reported)"),
-           tr("What the drive (or the image file) says"));
-    addRow(QStringLiteral("physicalAssumed"), tr("Physical sector (assumed)"),
-           tr("What alignment is checked against"));
+    addPhysicalGrid();
+    addRow(QStringLiteral("physicalSource"), tr("Checked against"),
+           tr("The physical sector size and offset every verdict and new partition uses"));
     addRow(QStringLiteral("minimumIo"), tr("Minimum I/O size"));
     addRow(QStringLiteral("optimalIo"), tr("Optimal I/O size"));
-    addRow(QStringLiteral("alignmentOffset"), tr("Alignment offset"));
     addRow(QStringLiteral("topologySource"), tr("Reported by"));
     addRow(QStringLiteral("tableType"), tr("Partition table"));
+    addGroup(tr("Drive"));
+    addRow(QStringLiteral("driveAnswer"), tr("Own report"),
+           tr("What the drive answers to ATA IDENTIFY, SCSI READ CAPACITY or NVMe Identify, "
+              "asked through smartctl"));
+    addRow(QStringLiteral("driveModel"), tr("Model"));
+    addRow(QStringLiteral("driveSerial"), tr("Serial number"));
+    addRow(QStringLiteral("driveFirmware"), tr("Firmware"));
+    addRow(QStringLiteral("driveWwn"), tr("World Wide Name"));
+    addRow(QStringLiteral("driveRotation"), tr("Rotation"));
+    addRow(QStringLiteral("driveHealth"), tr("SMART health"),
+           tr("The drive's own overall-health self-assessment"));
     addGroup(tr("Contents"));
     addRow(QStringLiteral("filesystem"), tr("Filesystem"));
     addRow(QStringLiteral("label"), tr("Label"));
@@ -143,20 +155,68 @@ void InfoPanel::addGroup(const QString &title)
     m_form->addRow(label);
 }
 
-void InfoPanel::addRow(const QString &key, const QString &title, const QString &toolTip)
+QLabel *InfoPanel::makeValue(const QString &key, const QString &title, const QString &toolTip)
 {
     auto *valueLabel = new QLabel;
     valueLabel->setObjectName(key);
     valueLabel->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
     valueLabel->setToolTip(toolTip);
+    m_values.insert(key, valueLabel);
+    m_titles.insert(key, title);
+    m_order << key;
+    return valueLabel;
+}
+
+void InfoPanel::addRow(const QString &key, const QString &title, const QString &toolTip)
+{
+    QLabel *valueLabel = makeValue(key, title, toolTip);
     valueLabel->setWordWrap(true); // long values wrap rather than widen the dock
     auto *titleLabel = new QLabel(title + QLatin1Char(':'));
     titleLabel->setToolTip(toolTip);
     titleLabel->setBuddy(valueLabel);
     m_form->addRow(titleLabel, valueLabel);
-    m_values.insert(key, valueLabel);
-    m_titles.insert(key, title);
-    m_order << key;
+}
+
+// The physical sector size and its offset as the kernel, the drive itself and the timing probe
+// give them, and the one Partwise checks against, side by side.
+void InfoPanel::addPhysicalGrid()
+{
+    auto *box = new QWidget;
+    box->setObjectName(QStringLiteral("physicalGrid"));
+    auto *grid = new QGridLayout(box);
+    grid->setContentsMargins(0, 0, 0, 0);
+    grid->setHorizontalSpacing(12);
+    const QStringList columns{tr("Kernel"), tr("Drive"), tr("Measured"), tr("Assumed")};
+    const QStringList tips{tr("What the kernel passes on (or what the image file implies)"),
+                           tr("What the drive itself answers, asked through smartctl"),
+                           tr("What a timing probe measured on this drive (Drive → Measure "
+                              "Physical Sector…)"),
+                           tr("What alignment is checked against")};
+    for (int c = 0; c < columns.size(); ++c) {
+        auto *header = new QLabel(columns[c]);
+        header->setToolTip(tips[c]);
+        header->setObjectName(QStringLiteral("physicalHeader%1").arg(c));
+        grid->addWidget(header, 0, c + 1, Qt::AlignRight);
+    }
+    grid->addWidget(new QLabel(tr("Physical sector:")), 1, 0);
+    grid->addWidget(new QLabel(tr("Offset:")), 2, 0);
+    const QStringList sizeKeys{QStringLiteral("physicalReported"), QStringLiteral("physicalDrive"),
+                               QStringLiteral("physicalMeasured"),
+                               QStringLiteral("physicalAssumed")};
+    const QStringList sizeTitles{tr("Physical sector (kernel)"), tr("Physical sector (drive)"),
+                                 tr("Physical sector (measured)"), tr("Physical sector (assumed)")};
+    const QStringList offsetKeys{QStringLiteral("offsetReported"), QStringLiteral("offsetDrive"),
+                                 QStringLiteral("offsetMeasured"),
+                                 QStringLiteral("alignmentOffset")};
+    const QStringList offsetTitles{tr("Alignment offset (kernel)"), tr("Alignment offset (drive)"),
+                                   tr("Alignment offset (measured)"), tr("Alignment offset")};
+    for (int c = 0; c < columns.size(); ++c) {
+        grid->addWidget(makeValue(sizeKeys[c], sizeTitles[c], tips[c]), 1, c + 1, Qt::AlignRight);
+        grid->addWidget(makeValue(offsetKeys[c], offsetTitles[c], tips[c]), 2, c + 1,
+                        Qt::AlignRight);
+    }
+    grid->setColumnStretch(0, 1);
+    m_form->addRow(box);
 }
 
 void InfoPanel::setValue(const QString &key, const QString &text)
@@ -191,14 +251,12 @@ void InfoPanel::showDisk()
     const SectorTopology &t = layout.device.topology;
     const AlignmentGeometry &g = m_model->report().geometry;
     setValue(QStringLiteral("logicalSector"), tr("%1 bytes").arg(bytes(t.logicalSectorSize)));
-    setValue(QStringLiteral("physicalReported"), tr("%1 bytes").arg(bytes(g.physicalReported)));
-    setValue(QStringLiteral("physicalAssumed"), tr("%1 bytes").arg(bytes(g.physicalAssumed)));
+    showPhysical(layout.device, g);
     setValue(QStringLiteral("minimumIo"), tr("%1 bytes").arg(bytes(t.minimumIoSize)));
     setValue(QStringLiteral("optimalIo"),
              t.optimalIoSize == 0  ? tr("not reported")
              : g.optimalIoHonoured ? tr("%1 bytes (used as the grain)").arg(bytes(t.optimalIoSize))
                                    : tr("%1 bytes").arg(bytes(t.optimalIoSize)));
-    setValue(QStringLiteral("alignmentOffset"), tr("%1 bytes").arg(bytes(g.alignmentOffset)));
     setValue(QStringLiteral("topologySource"), t.source);
     setValue(QStringLiteral("tableType"),
              layout.tableType.isEmpty() ? tr("none") : layout.tableType);
@@ -210,7 +268,19 @@ void InfoPanel::showDisk()
     m_heading->setToolTip(layout.device.path);
     // Why two physical sizes: drives lie, and the policy decides what is believed.
     QString why;
-    if (g.physicalAssumed != g.physicalReported)
+    if (g.physicalSource == PhysicalSource::Measured)
+        why = tr("A timing probe measured %1-byte physical sectors starting at byte %2 on this "
+                 "drive, so Partwise checks starts against that rather than the %3 bytes the "
+                 "disk reports.")
+                  .arg(g.physicalMeasured)
+                  .arg(g.alignmentOffsetMeasured)
+                  .arg(std::max(g.physicalReported, g.physicalDrive));
+    else if (g.physicalDrive > g.physicalReported && g.physicalAssumed == g.physicalDrive)
+        why = tr("The kernel reports %1-byte physical sectors, but the drive itself answers %2, "
+                 "and starts are checked against %2 bytes.")
+                  .arg(g.physicalReported)
+                  .arg(g.physicalDrive);
+    else if (g.physicalAssumed != g.physicalReported)
         why = tr("The disk reports %1-byte physical sectors. Many Advanced Format drives "
                  "report 512 although they write 4096-byte sectors inside, so Partwise checks "
                  "starts against %2 bytes (Preferences → trust the drive to change this).")
@@ -221,6 +291,67 @@ void InfoPanel::showDisk()
                  "that size.")
                   .arg(g.physicalReported);
     m_explanation->setText(why);
+}
+
+// Column cells of the side-by-side grid, the "Checked against" row and the Drive group.
+void InfoPanel::showPhysical(const DeviceInfo &device, const AlignmentGeometry &g)
+{
+    const QString unknown = QStringLiteral("–");
+    const auto cell = [&](qint64 value) { return value > 0 ? bytes(value) : unknown; };
+    setValue(QStringLiteral("physicalReported"), bytes(g.physicalReported));
+    setValue(QStringLiteral("offsetReported"), bytes(g.alignmentOffsetReported));
+    setValue(QStringLiteral("physicalDrive"), cell(g.physicalDrive));
+    setValue(QStringLiteral("offsetDrive"), unknown); // smartctl's JSON does not carry it
+    setValue(QStringLiteral("physicalMeasured"), cell(g.physicalMeasured));
+    setValue(QStringLiteral("offsetMeasured"),
+             g.physicalMeasured > 0 ? bytes(g.alignmentOffsetMeasured) : unknown);
+    setValue(QStringLiteral("physicalAssumed"), bytes(g.physicalAssumed));
+    setValue(QStringLiteral("alignmentOffset"), bytes(g.alignmentOffset));
+    QString source;
+    switch (g.physicalSource) {
+    case PhysicalSource::Reported:
+        source = tr("%1 bytes, as reported");
+        break;
+    case PhysicalSource::Assumed:
+        source = tr("%1 bytes, assumed");
+        break;
+    case PhysicalSource::Measured:
+        source = tr("%1 bytes, as measured");
+        break;
+    }
+    setValue(QStringLiteral("physicalSource"),
+             source.arg(bytes(g.physicalAssumed)) +
+                 tr(" (offset %1 bytes)").arg(bytes(g.alignmentOffset)));
+
+    const DriveReport &d = device.drive;
+    if (device.isImage)
+        setValue(QStringLiteral("driveAnswer"),
+                 tr("none: a disk image file has no drive behind it to ask"));
+    else if (!d.asked && d.reason.isEmpty())
+        setValue(QStringLiteral("driveAnswer"), tr("not asked"));
+    else if (!d.answered)
+        setValue(QStringLiteral("driveAnswer"), d.reason); // core's sentence, in English
+    else
+        setValue(QStringLiteral("driveAnswer"),
+                 d.deviceType.isEmpty()
+                     ? tr("%1, through smartctl %2").arg(d.protocol, d.smartctlVersion)
+                     : tr("%1, through smartctl %2 (-d %3)")
+                           .arg(d.protocol, d.smartctlVersion, d.deviceType));
+    if (!d.answered)
+        return;
+    setValue(QStringLiteral("driveModel"), d.model);
+    setValue(QStringLiteral("driveSerial"), d.serial);
+    setValue(QStringLiteral("driveFirmware"), d.firmware);
+    setValue(QStringLiteral("driveWwn"), d.wwn);
+    if (d.rotationRate)
+        setValue(QStringLiteral("driveRotation"), *d.rotationRate == 0
+                                                      ? tr("none: solid state")
+                                                      : tr("%1 rpm").arg(*d.rotationRate));
+    if (d.smartPassed)
+        setValue(QStringLiteral("driveHealth"),
+                 *d.smartPassed ? tr("passed") : tr("FAILED: back up this drive now"));
+    else
+        setValue(QStringLiteral("driveHealth"), tr("not reported"));
 }
 
 void InfoPanel::showRegion(int row)

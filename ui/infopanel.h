@@ -4,13 +4,18 @@
 #include <QHash>
 #include <QPointer>
 
+struct AlignmentGeometry;
+struct DeviceInfo;
 class PartitionModel;
 class QFormLayout;
 class QItemSelectionModel;
 class QLabel;
 
 // The numbers behind the selected region: sectors, byte offsets, where the start falls
-// against 4 KiB and the grain, and the disk's sector sizes as reported and as assumed.
+// against 4 KiB and the grain, and the disk's physical sector as the kernel, the drive itself
+// and a timing probe give it, next to the one alignment is checked against; then what the drive
+// says about itself (model, serial, firmware, rotation, SMART health) or why it could not be
+// asked.
 // Every value is a selectable label, and "Copy all" puts the lot on the clipboard.
 class InfoPanel : public QDockWidget
 {
@@ -28,7 +33,10 @@ public:
 
 private:
     void addGroup(const QString &title);
+    QLabel *makeValue(const QString &key, const QString &title, const QString &toolTip);
     void addRow(const QString &key, const QString &title, const QString &toolTip = QString());
+    void addPhysicalGrid();
+    void showPhysical(const DeviceInfo &device, const AlignmentGeometry &g);
     void setValue(const QString &key, const QString &text);
     void refresh();
     void showRegion(int row);

@@ -723,14 +723,6 @@ Die Partitionstabelle wird vorher gesichert; das Protokoll sagt, wo und wie sie 
         <translation>Logischer Sektor</translation>
     </message>
     <message>
-        <source>Physical sector (reported)</source>
-        <translation>Physischer Sektor (gemeldet)</translation>
-    </message>
-    <message>
-        <source>What the drive (or the image file) says</source>
-        <translation>Was das Laufwerk (oder die Abbilddatei) angibt</translation>
-    </message>
-    <message>
         <source>Physical sector (assumed)</source>
         <translation>Physischer Sektor (angenommen)</translation>
     </message>
@@ -833,6 +825,166 @@ Die Partitionstabelle wird vorher gesichert; das Protokoll sagt, wo und wie sie 
     <message>
         <source>%1 MiB · %2 GiB</source>
         <translation>%1 MiB · %2 GiB</translation>
+    </message>
+    <message>
+        <source>Checked against</source>
+        <translation>Geprüft gegen</translation>
+    </message>
+    <message>
+        <source>The physical sector size and offset every verdict and new partition uses</source>
+        <translation>Die physische Sektorgröße und der Versatz, die jede Bewertung und jede neue Partition verwendet</translation>
+    </message>
+    <message>
+        <source>Drive</source>
+        <translation>Laufwerk</translation>
+    </message>
+    <message>
+        <source>Own report</source>
+        <translation>Eigene Angabe</translation>
+    </message>
+    <message>
+        <source>What the drive answers to ATA IDENTIFY, SCSI READ CAPACITY or NVMe Identify, asked through smartctl</source>
+        <translation>Was das Laufwerk auf ATA IDENTIFY, SCSI READ CAPACITY oder NVMe Identify antwortet, über smartctl gefragt</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>Modell</translation>
+    </message>
+    <message>
+        <source>Serial number</source>
+        <translation>Seriennummer</translation>
+    </message>
+    <message>
+        <source>Firmware</source>
+        <translation>Firmware</translation>
+    </message>
+    <message>
+        <source>World Wide Name</source>
+        <translation>World Wide Name</translation>
+    </message>
+    <message>
+        <source>Rotation</source>
+        <translation>Drehzahl</translation>
+    </message>
+    <message>
+        <source>SMART health</source>
+        <translation>SMART-Zustand</translation>
+    </message>
+    <message>
+        <source>The drive&apos;s own overall-health self-assessment</source>
+        <translation>Die eigene Gesamtbewertung des Laufwerks über seinen Zustand</translation>
+    </message>
+    <message>
+        <source>Kernel</source>
+        <translation>Kernel</translation>
+    </message>
+    <message>
+        <source>Measured</source>
+        <translation>Gemessen</translation>
+    </message>
+    <message>
+        <source>Assumed</source>
+        <translation>Angenommen</translation>
+    </message>
+    <message>
+        <source>What the kernel passes on (or what the image file implies)</source>
+        <translation>Was der Kernel weitergibt (oder was aus der Abbilddatei folgt)</translation>
+    </message>
+    <message>
+        <source>What the drive itself answers, asked through smartctl</source>
+        <translation>Was das Laufwerk selbst antwortet, über smartctl gefragt</translation>
+    </message>
+    <message>
+        <source>What a timing probe measured on this drive (Drive → Measure Physical Sector…)</source>
+        <translation>Was eine Zeitmessung auf diesem Laufwerk ergab (Laufwerk → Physischen Sektor messen …)</translation>
+    </message>
+    <message>
+        <source>Physical sector:</source>
+        <translation>Physischer Sektor:</translation>
+    </message>
+    <message>
+        <source>Offset:</source>
+        <translation>Versatz:</translation>
+    </message>
+    <message>
+        <source>Physical sector (kernel)</source>
+        <translation>Physischer Sektor (Kernel)</translation>
+    </message>
+    <message>
+        <source>Physical sector (drive)</source>
+        <translation>Physischer Sektor (Laufwerk)</translation>
+    </message>
+    <message>
+        <source>Physical sector (measured)</source>
+        <translation>Physischer Sektor (gemessen)</translation>
+    </message>
+    <message>
+        <source>Alignment offset (kernel)</source>
+        <translation>Ausrichtungsversatz (Kernel)</translation>
+    </message>
+    <message>
+        <source>Alignment offset (drive)</source>
+        <translation>Ausrichtungsversatz (Laufwerk)</translation>
+    </message>
+    <message>
+        <source>Alignment offset (measured)</source>
+        <translation>Ausrichtungsversatz (gemessen)</translation>
+    </message>
+    <message>
+        <source>A timing probe measured %1-byte physical sectors starting at byte %2 on this drive, so Partwise checks starts against that rather than the %3 bytes the disk reports.</source>
+        <translation>Eine Zeitmessung ergab auf diesem Laufwerk physische Sektoren von %1 Bytes ab Byte %2, daher prüft Partwise Partitionsanfänge dagegen statt gegen die %3 Bytes, die die Platte meldet.</translation>
+    </message>
+    <message>
+        <source>The kernel reports %1-byte physical sectors, but the drive itself answers %2, and starts are checked against %2 bytes.</source>
+        <translation>Der Kernel meldet physische Sektoren von %1 Bytes, das Laufwerk selbst antwortet jedoch %2, und Partitionsanfänge werden gegen %2 Bytes geprüft.</translation>
+    </message>
+    <message>
+        <source>%1 bytes, as reported</source>
+        <translation>%1 Bytes, wie gemeldet</translation>
+    </message>
+    <message>
+        <source>%1 bytes, assumed</source>
+        <translation>%1 Bytes, angenommen</translation>
+    </message>
+    <message>
+        <source>%1 bytes, as measured</source>
+        <translation>%1 Bytes, wie gemessen</translation>
+    </message>
+    <message>
+        <source> (offset %1 bytes)</source>
+        <translation> (Versatz %1 Bytes)</translation>
+    </message>
+    <message>
+        <source>none: a disk image file has no drive behind it to ask</source>
+        <translation>keine: hinter einer Abbilddatei steht kein Laufwerk, das man fragen könnte</translation>
+    </message>
+    <message>
+        <source>not asked</source>
+        <translation>nicht gefragt</translation>
+    </message>
+    <message>
+        <source>%1, through smartctl %2</source>
+        <translation>%1, über smartctl %2</translation>
+    </message>
+    <message>
+        <source>%1, through smartctl %2 (-d %3)</source>
+        <translation>%1, über smartctl %2 (-d %3)</translation>
+    </message>
+    <message>
+        <source>none: solid state</source>
+        <translation>keine: Halbleiterlaufwerk</translation>
+    </message>
+    <message>
+        <source>%1 rpm</source>
+        <translation>%1 U/min</translation>
+    </message>
+    <message>
+        <source>passed</source>
+        <translation>bestanden</translation>
+    </message>
+    <message>
+        <source>FAILED: back up this drive now</source>
+        <translation>FEHLGESCHLAGEN: Sichern Sie dieses Laufwerk jetzt</translation>
     </message>
 </context>
 <context>
