@@ -175,7 +175,8 @@ void RealignWayChooser::rebuild()
         // idClicked, not toggled: only a person's click plans again, never setChoices().
         connect(m_blocks.last().group, &QButtonGroup::idClicked, this, [this, i](int id) {
             const RealignChoice &c = m_offered[i];
-            if (id >= 0 && id < c.options.size())
+            // Clicking the way already taken changes nothing: no new plan.
+            if (id >= 0 && id < c.options.size() && id != c.chosen)
                 emit wayPicked(c.number, c.options[id].way);
         });
         m_layout->addWidget(m_blocks.last().host);
