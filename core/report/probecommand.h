@@ -1,0 +1,65 @@
+#pragma once
+
+// `partwise-cli probe`: the timing probe (device/sectorprobe.h) as a command, and what follows
+// from its verdict (device/probeanalysis.h): the table and the sentence people read, the JSON
+// scripts read, and what Partwise remembers for the drive.
+//
+// What is remembered (device/drivemeasurements.h) is always the last probe's word:
+//  - a penalty measured: its size and offset are saved for the drive, and check, create and
+//    realign align to them from then on where they are larger than what the drive reports;
+//  - no penalty measured: an earlier measurement is forgotten. A cache that hides the penalty
+//    now may have hidden nothing before, but a drive that changed (a jumper pulled, a firmware
+//    update, a different drive behind the same bridge) must not be judged by an old
+//    measurement, and forgetting is safe: Partwise then assumes at least 4096-byte sectors
+//    again, as it does for every drive it has not measured;
+//  - unclear, cancelled, failed or refused: nothing changes.
+// A drive with no WWN, serial or backing file cannot be told apart from others, and nothing
+// is remembered for it (the output says so).
+
+#include "device/probeanalysis.h"
+#include "device/sectorprobe.h"
+
+#include <QDateTime>
+#include <QJsonObject>
+#include <QTextStream>
+
+#include <functional>
+
+struct ProbeCommandOptions
+{
+    QString target;
+    bool json = false;
+    bool assumeYes = false;
+    SectorProbeOptions probe;
+};
+
+// What happened to the drive's remembered measurement after a probe.
+struct ProbeMemory
+{
+    QString key;            // the drive's key in the store; empty: cannot be told apart
+    bool saved = false;     // the verdict's size and offset are now remembered
+    bool forgotten = false; // an earlier measurement was dropped
+    QString note;           // one sentence for people (empty when there is nothing to say)
+};
+
+// Applies the rule above for the drive at `devicePath`.
+ProbeMemory rememberProbeVerdict(const QString &devicePath, const SectorProbeRun &run,
+                                 const ProbeVerdict &verdict,
+                                 const QDateTime &when = QDateTime::currentDateTimeUtc());
+
+// The device object of `probe --json` (see README): the drive's facts, the measured size and
+// offset (null unless a penalty was measured), and a "probe" object with every timing.
+QJsonObject probeToJson(const SectorProbeRun &run, const ProbeVerdict &verdict,
+                        const ProbeMemory &memory);
+// The same for people: what was probed, the verdict, the table of times.
+QString probeToText(const SectorProbeRun &run, const ProbeVerdict &verdict,
+                    const ProbeMemory &memory);
+
+// The question asked before writing.
+QString probeQuestion(const QString &target, int places, qint64 budgetMs);
+
+// Refuses (exit 2) unusable targets before asking, asks unless --yes (exit 1 when not
+// confirmed), probes with progress on `err`, prints the result to `out`. Exit 0 once measured
+// (penalty or not), 1 when cancelled or failed, 2 when refused.
+int runProbeCommand(const ProbeCommandOptions &options, QTextStream &out, QTextStream &err,
+                    const std::function<bool(const QString &)> &confirm);
