@@ -11,6 +11,7 @@
 #include "partitionmodel.h"
 #include "practicediskdialog.h"
 #include "preferencesdialog.h"
+#include "probe/probedialog.h"
 #include "recentimages.h"
 #include "report/humansize.h"
 #include "selectionbridge.h"
@@ -168,6 +169,15 @@ void MainWindow::createActions()
     refreshAction->setObjectName(QStringLiteral("refreshAction"));
     setStandardShortcut(refreshAction, QKeySequence::Refresh, QKeySequence(Qt::Key_F5));
     view->addAction(m_info->toggleViewAction());
+
+    QMenu *drive = menuBar()->addMenu(tr("D&rive"));
+    drive->setObjectName(QStringLiteral("driveMenu"));
+    QAction *measure = drive->addAction(tr("Measure Physical &Sector…"), this, [this] {
+        ProbeDialog *dialog = openProbeDialog(this, m_shownPath);
+        connect(dialog, &ProbeDialog::measurementChanged, this, &MainWindow::reread);
+    });
+    measure->setObjectName(QStringLiteral("measureSectorAction"));
+    measure->setToolTip(tr("Time writes to find the drive's real physical sector size"));
 
     QMenu *settings = menuBar()->addMenu(tr("&Settings"));
     QAction *preferences =

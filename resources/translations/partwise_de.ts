@@ -1149,6 +1149,18 @@ Die Partitionstabelle wird vorher gesichert; das Protokoll sagt, wo und wie sie 
         <source>&lt;h3&gt;Partwise %1&lt;/h3&gt;&lt;p&gt;A partition editor that gets alignment right: misaligned partitions are outlined in red, partitions on a physical sector but off the grain in amber.&lt;/p&gt;</source>
         <translation>&lt;h3&gt;Partwise %1&lt;/h3&gt;&lt;p&gt;Ein Partitionseditor, der die Ausrichtung richtig macht: Falsch ausgerichtete Partitionen sind rot umrandet, Partitionen auf einem physischen Sektor, aber neben dem Raster, bernsteinfarben.&lt;/p&gt;</translation>
     </message>
+    <message>
+        <source>D&amp;rive</source>
+        <translation>&amp;Laufwerk</translation>
+    </message>
+    <message>
+        <source>Measure Physical &amp;Sector…</source>
+        <translation>Physischen &amp;Sektor messen…</translation>
+    </message>
+    <message>
+        <source>Time writes to find the drive&apos;s real physical sector size</source>
+        <translation>Schreibzeiten messen, um die wahre physische Sektorgröße des Laufwerks zu finden</translation>
+    </message>
 </context>
 <context>
     <name>MapExporter</name>
@@ -1642,6 +1654,100 @@ Die Partitionstabelle wird vorher gesichert; das Protokoll sagt, wo und wie sie 
     <message>
         <source>%1 is in memory (%2), as in a live session: a power cut during a move would lose its journal. Choose a folder on another disk; a USB stick will do.</source>
         <translation>%1 liegt im Arbeitsspeicher (%2), wie in einer Live-Sitzung: Ein Stromausfall während eines Verschiebens würde sein Journal löschen. Wählen Sie einen Ordner auf einem anderen Datenträger; ein USB-Stick genügt.</translation>
+    </message>
+</context>
+<context>
+    <name>ProbeChart</name>
+    <message>
+        <source>Write time per offset</source>
+        <translation>Schreibzeit je Versatz</translation>
+    </message>
+    <message>
+        <source>The write times appear here.</source>
+        <translation>Hier erscheinen die Schreibzeiten.</translation>
+    </message>
+    <message>
+        <source>ms per write</source>
+        <translation>ms je Schreibvorgang</translation>
+    </message>
+    <message>
+        <source>%1 KiB writes</source>
+        <translation>Schreibvorgänge zu %1 KiB</translation>
+    </message>
+    <message>
+        <source>offset of the write (KiB)</source>
+        <translation>Versatz des Schreibvorgangs (KiB)</translation>
+    </message>
+    <message>
+        <source>covers whole physical sectors</source>
+        <translation>deckt ganze physische Sektoren ab</translation>
+    </message>
+    <message>
+        <source>straddles a physical sector</source>
+        <translation>überschreitet eine Sektorgrenze</translation>
+    </message>
+</context>
+<context>
+    <name>ProbeDialog</name>
+    <message>
+        <source>Measure Physical Sector</source>
+        <translation>Physischen Sektor messen</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;Partwise times writes to &lt;b&gt;%1&lt;/b&gt;: 4 KiB at every 512-byte offset, and 8 to 32 KiB at every 4 KiB step, at several places over the drive. A write that covers only part of a physical sector takes the drive longer, so the slow offsets give its real sector size away, whatever it reports.&lt;/p&gt;&lt;p&gt;Each write puts back the bytes that were there, and only free space and partitions nothing uses are written to. It takes about 10 seconds. A power cut during a write could damage the sector being written.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Partwise misst Schreibvorgänge auf &lt;b&gt;%1&lt;/b&gt;: 4 KiB an jedem 512-Byte-Versatz und 8 bis 32 KiB in Schritten von 4 KiB, an mehreren Stellen über das Laufwerk verteilt. Ein Schreibvorgang, der einen physischen Sektor nur teilweise abdeckt, dauert für das Laufwerk länger; die langsamen Versätze verraten so seine wahre Sektorgröße, was immer es meldet.&lt;/p&gt;&lt;p&gt;Jeder Schreibvorgang schreibt die Bytes zurück, die schon dort standen, und nur freier Bereich und unbenutzte Partitionen werden beschrieben. Es dauert etwa 10 Sekunden. Ein Stromausfall während eines Schreibvorgangs könnte den gerade geschriebenen Sektor beschädigen.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&amp;Measure</source>
+        <translation>&amp;Messen</translation>
+    </message>
+    <message>
+        <source>Stopping…</source>
+        <translation>Wird angehalten…</translation>
+    </message>
+    <message>
+        <source>Timing writes… %p%</source>
+        <translation>Schreibzeiten werden gemessen… %p %</translation>
+    </message>
+    <message>
+        <source>Physical sector %1 bytes, offset %2: writes that straddle it took %3× as long.</source>
+        <translation>Physischer Sektor %1 Byte, Versatz %2: Schreibvorgänge über seine Grenzen dauerten %3-mal so lange.</translation>
+    </message>
+    <message>
+        <source>Unclear: writes straddling %1-byte sectors at offset %2 took %3× as long overall, but only at %4 of %5 places. Nothing is concluded; measure again while the drive is otherwise idle.</source>
+        <translation>Unklar: Schreibvorgänge über die Grenzen von %1-Byte-Sektoren bei Versatz %2 dauerten insgesamt %3-mal so lange, aber nur an %4 von %5 Stellen. Daraus wird nichts geschlossen; messen Sie erneut, während das Laufwerk sonst nichts zu tun hat.</translation>
+    </message>
+    <message>
+        <source>No penalty measured: the drive behaves like %1-byte sectors here, or a cache hides it.</source>
+        <translation>Keine Verzögerung gemessen: Das Laufwerk verhält sich hier wie eines mit %1-Byte-Sektoren, oder ein Cache verbirgt sie.</translation>
+    </message>
+    <message>
+        <source>Remembered for this drive: check, create and realign use it where it is larger than what the drive reports.</source>
+        <translation>Für dieses Laufwerk gespeichert: Prüfen, Anlegen und Neuausrichten verwenden den Wert, wo er größer ist als der vom Laufwerk gemeldete.</translation>
+    </message>
+    <message>
+        <source>An earlier measurement of this drive is forgotten: Partwise assumes at least 4096-byte sectors again.</source>
+        <translation>Eine frühere Messung dieses Laufwerks wurde verworfen: Partwise nimmt wieder Sektoren von mindestens 4096 Byte an.</translation>
+    </message>
+    <message>
+        <source>Not remembered: this drive cannot be told apart from others (it has no WWN, serial number or backing file).</source>
+        <translation>Nicht gespeichert: Dieses Laufwerk lässt sich nicht von anderen unterscheiden (es hat keine WWN, keine Seriennummer und keine zugrunde liegende Datei).</translation>
+    </message>
+    <message>
+        <source>&amp;Measure Again</source>
+        <translation>Erneut &amp;messen</translation>
+    </message>
+    <message>
+        <source>Cancelled: nothing is concluded, and every write done had put back the bytes that were there.</source>
+        <translation>Abgebrochen: Es wird nichts geschlossen, und jeder erfolgte Schreibvorgang hatte die Bytes zurückgeschrieben, die dort standen.</translation>
+    </message>
+    <message>
+        <source>The drive was not measured.</source>
+        <translation>Das Laufwerk wurde nicht gemessen.</translation>
+    </message>
+    <message>
+        <source>%1 writes at %2 places in %3 s (%4 rounds, %5).</source>
+        <translation>%1 Schreibvorgänge an %2 Stellen in %3 s (%4 Durchgänge, %5).</translation>
     </message>
 </context>
 <context>

@@ -181,8 +181,9 @@ void TranslationsTest::windowMenusInGerman()
     QCOMPARE(menuTitle(window, 0), QStringLiteral("&Datei"));
     QCOMPARE(menuTitle(window, 1), QStringLiteral("&Bearbeiten"));
     QCOMPARE(menuTitle(window, 2), QStringLiteral("A&nsicht"));
-    QCOMPARE(menuTitle(window, 3), QStringLiteral("&Einstellungen"));
-    QCOMPARE(menuTitle(window, 4), QStringLiteral("&Hilfe"));
+    QCOMPARE(menuTitle(window, 3), QStringLiteral("&Laufwerk"));
+    QCOMPARE(menuTitle(window, 4), QStringLiteral("&Einstellungen"));
+    QCOMPARE(menuTitle(window, 5), QStringLiteral("&Hilfe"));
     QCOMPARE(window.infoPanel()->windowTitle(), QStringLiteral("Sektorinfo"));
     QCOMPARE(window.diskMap()->accessibleName(), QStringLiteral("Datenträgerkarte"));
     auto *dock = window.findChild<QDockWidget *>(QStringLiteral("pendingOperationsDock"));

@@ -1,0 +1,213 @@
+// Drive → Measure Physical Sector…: the dialog shows a result as words and a chart (a made-up
+// result, grabbed to <build>/screenshots/), measures a lying drive in the background and
+// remembers what it found, can be cancelled, and says why an image file is not measured. The
+// main window offers it in its Drive menu. The drives need root; under CI=true they must run.
+#include "alignmentstyle.h"
+#include "clirun.h"
+#include "filechecksum.h"
+#include "guitestsupport.h"
+#include "loopdevice.h"
+#include "lyingdrivefixture.h"
+#include "mainwindow.h"
+#include "probe/probechart.h"
+#include "probe/probedialog.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLabel>
+#include <QMenu>
+#include <QMenuBar>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace pwtest;
+
+namespace {
+
+// A result as a 512e drive with the XP jumper would give it: 4 KiB writes pay 2 ms except at
+// offset 3584, larger writes all straddle.
+ProbeResult madeUpResult()
+{
+    ProbeResult r;
+    r.run.outcome = SectorProbeRun::Outcome::Measured;
+    r.run.path = QStringLiteral("/dev/sdz");
+    r.run.cells = probeCells(512);
+    for (int p = 0; p < 8; ++p)
+        r.run.places << ProbePlace{(p + 1) * (64LL << 20), QStringLiteral("free space")};
+    for (int p = 0; p < 8; ++p)
+        for (int c = 0; c < r.run.cells.size(); ++c) {
+            const ProbeCell &cell = r.run.cells[c];
+            const bool whole = cell.unitBytes == 4096 && cell.offsetBytes == 3584;
+            r.run.samples << ProbeSample{p, c, (whole ? 400.0 : 2400.0) + cell.unitBytes / 100.0};
+        }
+    r.run.roundsDone = 1;
+    r.run.elapsedMs = 1234;
+    r.verdict = analyseProbe(r.run);
+    r.memory.key = QStringLiteral("serial:Z0000");
+    r.memory.saved = true;
+    return r;
+}
+
+int countColour(const QImage &image, const QColor &target)
+{
+    int count = 0;
+    for (int y = 0; y < image.height(); ++y)
+        for (int x = 0; x < image.width(); ++x)
+            count += image.pixelColor(x, y) == target;
+    return count;
+}
+
+} // namespace
+
+class TestProbeDialog : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void showsVerdictAndChart();
+    void measuresLyingDrive();
+    void cancels();
+    void refusesImageFile();
+    void mainWindowOffersIt();
+
+private:
+    QTemporaryDir m_dir;
+    QString m_store;
+};
+
+void TestProbeDialog::initTestCase()
+{
+    QVERIFY(m_dir.isValid());
+    guitest::useTestSettings();
+    m_store = m_dir.filePath(QStringLiteral("drives.json"));
+    qputenv("PARTWISE_DRIVE_STORE", QFile::encodeName(m_store));
+}
+
+void TestProbeDialog::showsVerdictAndChart()
+{
+    ProbeDialog dialog(QStringLiteral("/dev/sdz"));
+    dialog.show();
+    const ProbeResult result = madeUpResult();
+    QCOMPARE(result.verdict.kind, ProbeVerdict::Kind::Penalty);
+    dialog.showResult(result);
+    QVERIFY(dialog.verdictShown().startsWith(
+        QStringLiteral("Physical sector 4096 bytes, offset 3584: writes that straddle it took")));
+    QCOMPARE(dialog.chart()->timings().size(), probeCells(512).size());
+    QVERIFY(dialog.findChild<QLabel *>(QStringLiteral("probeDetails"))
+                ->text()
+                .contains(QStringLiteral("Remembered for this drive")));
+    const QString shot = guitest::saveScreenshot(&dialog, QStringLiteral("probe-dialog-xp"));
+    const QImage chart = dialog.chart()->grab().toImage();
+    // One green bar (4 KiB at 3584) and 21 red ones, in the disk map's colours.
+    const int red = countColour(chart, QColor(211, 32, 32));
+    const int green = countColour(chart, AlignmentStyle::outlineColor(AlignmentStatus::Aligned));
+    QVERIFY2(red > 10 * green && green > 20,
+             qPrintable(QStringLiteral("%1 red, %2 green in %3").arg(red).arg(green).arg(shot)));
+}
+
+void TestProbeDialog::measuresLyingDrive()
+{
+    PW_REQUIRE_ROOT_OR_SKIP();
+    const QString backing = m_dir.filePath(QStringLiteral("gui.img"));
+    QFile f(backing);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    QVERIFY(f.resize(64 << 20));
+    f.close();
+    const QByteArray before = fileSha256(backing);
+    {
+        LyingDriveSpec spec;
+        spec.physical = 8192;
+        LyingDrive drive(QStringLiteral(LYING_DRIVE), backing, m_dir.filePath(QStringLiteral("g")),
+                         spec);
+        QVERIFY2(drive.ok(), qPrintable(drive.error()));
+        ProbeDialog dialog(drive.device());
+        dialog.show();
+        QSignalSpy finished(&dialog, &ProbeDialog::probeFinished);
+        QSignalSpy changed(&dialog, &ProbeDialog::measurementChanged);
+        dialog.findChild<QPushButton *>(QStringLiteral("probeMeasure"))->click();
+        QVERIFY(dialog.isRunning());
+        QVERIFY(finished.wait(30000));
+        QVERIFY2(dialog.verdictShown().startsWith(QStringLiteral("Physical sector 8192 bytes, "
+                                                                 "offset 0:")),
+                 qPrintable(dialog.verdictShown()));
+        QCOMPARE(changed.size(), 1);
+        guitest::saveScreenshot(&dialog, QStringLiteral("probe-dialog-lying-8192"));
+        QFile store(m_store);
+        QVERIFY(store.open(QIODevice::ReadOnly));
+        const QJsonObject saved =
+            QJsonDocument::fromJson(store.readAll())
+                .object()
+                .value(QStringLiteral("loop:") + QFileInfo(drive.file()).canonicalFilePath())
+                .toObject();
+        QCOMPARE(saved.value(QStringLiteral("physical_sector_size")).toInteger(), 8192);
+    }
+    QCOMPARE(fileSha256(backing), before);
+}
+
+void TestProbeDialog::cancels()
+{
+    PW_REQUIRE_ROOT_OR_SKIP();
+    const QString backing = m_dir.filePath(QStringLiteral("cancel.img"));
+    QFile f(backing);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    QVERIFY(f.resize(64 << 20));
+    f.close();
+    LyingDriveSpec spec;
+    spec.penaltyMs = 20; // slow enough to be caught in the middle
+    LyingDrive drive(QStringLiteral(LYING_DRIVE), backing, m_dir.filePath(QStringLiteral("c")),
+                     spec);
+    QVERIFY2(drive.ok(), qPrintable(drive.error()));
+    ProbeDialog dialog(drive.device());
+    dialog.show();
+    QSignalSpy finished(&dialog, &ProbeDialog::probeFinished);
+    dialog.start();
+    QTest::qWait(500);
+    QVERIFY(dialog.isRunning());
+    dialog.findChild<QPushButton *>(QStringLiteral("probeCancel"))->click();
+    QVERIFY(finished.wait(5000));
+    QVERIFY(dialog.verdictShown().startsWith(QStringLiteral("Cancelled")));
+}
+
+void TestProbeDialog::refusesImageFile()
+{
+    const QString image = m_dir.filePath(QStringLiteral("file.img"));
+    QFile f(image);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    QVERIFY(f.resize(8 << 20));
+    f.close();
+    ProbeDialog dialog(image);
+    dialog.show();
+    QSignalSpy finished(&dialog, &ProbeDialog::probeFinished);
+    dialog.start();
+    QVERIFY(finished.wait(10000));
+    QCOMPARE(dialog.verdictShown(), QStringLiteral("The drive was not measured."));
+    QVERIFY(dialog.findChild<QLabel *>(QStringLiteral("probeDetails"))
+                ->text()
+                .contains(QStringLiteral("is not a block device")));
+    QVERIFY(!dialog.findChild<QPushButton *>(QStringLiteral("probeMeasure"))->isEnabled());
+    guitest::saveScreenshot(&dialog, QStringLiteral("probe-dialog-image-refused"));
+}
+
+void TestProbeDialog::mainWindowOffersIt()
+{
+    MainWindow window;
+    QAction *action = window.findChild<QAction *>(QStringLiteral("measureSectorAction"));
+    QVERIFY(action);
+    auto *menu = window.findChild<QMenu *>(QStringLiteral("driveMenu"));
+    QVERIFY(menu && menu->actions().contains(action));
+    action->trigger();
+    auto *dialog = window.findChild<ProbeDialog *>(QStringLiteral("probeDialog"));
+    QVERIFY(dialog);
+    QVERIFY(dialog->isVisible());
+    dialog->close();
+}
+
+QTEST_MAIN(TestProbeDialog)
+#include "tst_probedialog.moc"

@@ -1,0 +1,63 @@
+#pragma once
+
+#include "probe/probeworker.h"
+
+#include <QDialog>
+
+class ProbeChart;
+class QDialogButtonBox;
+class QLabel;
+class QProgressBar;
+class QPushButton;
+
+// Drive → Measure Physical Sector…: says what the timing probe will do to the drive and waits
+// for Measure (the confirmation), runs the probe on ProbeWorker's thread with a progress bar
+// and Cancel, then shows the verdict in words, the write times as a chart, and what Partwise
+// now remembers for the drive (the probe's own rule, core/report/probecommand.h).
+class ProbeDialog : public QDialog
+{
+    Q_OBJECT
+
+public:
+    explicit ProbeDialog(const QString &devicePath, QWidget *parent = nullptr);
+    ~ProbeDialog() override;
+
+    QString devicePath() const { return m_path; }
+    bool isRunning() const { return m_worker->isBusy(); }
+    // Starts measuring, as the Measure button does.
+    void start();
+    // Shows a result as if a probe had just given it (the worker calls it; tests too).
+    void showResult(const ProbeResult &result);
+
+    // The verdict in the window's language.
+    static QString verdictText(const ProbeVerdict &verdict);
+    QString verdictShown() const;
+    ProbeChart *chart() const { return m_chart; }
+
+signals:
+    // The remembered measurement of the drive was saved or forgotten: what is on screen about
+    // it should be read again.
+    void measurementChanged(const QString &devicePath);
+    void probeFinished();
+
+protected:
+    void closeEvent(QCloseEvent *event) override;
+    void reject() override;
+
+private:
+    QString memoryText(const ProbeMemory &memory) const;
+
+    QString m_path;
+    ProbeWorker *m_worker;
+    QLabel *m_intro;
+    QProgressBar *m_progress;
+    QLabel *m_verdict;
+    ProbeChart *m_chart;
+    QLabel *m_details;
+    QDialogButtonBox *m_buttons;
+    QPushButton *m_measure;
+    QPushButton *m_cancel;
+};
+
+// Opens the dialog for the drive at `devicePath` (window-modal, deleted on close).
+ProbeDialog *openProbeDialog(QWidget *parent, const QString &devicePath);
