@@ -45,22 +45,58 @@ QJsonObject readStore()
     return QJsonDocument::fromJson(f.readAll()).object();
 }
 
+void setError(QString *error, const QString &message)
+{
+    if (error)
+        *error = message;
+}
+
+// A store that cannot be read as a JSON object is not overwritten: the measurements of every
+// other drive would go with it.
+bool readStoreForUpdate(QJsonObject *store, QString *error)
+{
+    QFile f(driveMeasurementStorePath());
+    if (!f.exists()) {
+        *store = {};
+        return true;
+    }
+    QJsonParseError parse{};
+    const QJsonDocument doc = f.open(QIODevice::ReadOnly)
+                                  ? QJsonDocument::fromJson(f.readAll(), &parse)
+                                  : QJsonDocument();
+    if (!doc.isObject()) {
+        setError(error, QStringLiteral("%1 is not a store of drive measurements (%2); it is left "
+                                       "as it is and nothing is remembered.")
+                            .arg(f.fileName(), f.isOpen() ? parse.errorString() : f.errorString()));
+        return false;
+    }
+    *store = doc.object();
+    return true;
+}
+
 bool writeStore(const QJsonObject &store, QString *error)
 {
     const QString path = driveMeasurementStorePath();
-    QDir().mkpath(QFileInfo(path).absolutePath());
+    const QString folder = QFileInfo(path).absolutePath();
+    QDir().mkpath(folder);
     const QString temp = path + QStringLiteral(".new");
     QFile f(temp);
     const QByteArray data = QJsonDocument(store).toJson(QJsonDocument::Indented);
     if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate) || f.write(data) != data.size() ||
         !f.flush() || ::fsync(f.handle()) != 0) {
-        *error = QStringLiteral("Cannot write %1: %2").arg(temp, f.errorString());
+        setError(error, QStringLiteral("Cannot write %1: %2").arg(temp, f.errorString()));
         return false;
     }
     f.close();
     if (::rename(QFile::encodeName(temp).constData(), QFile::encodeName(path).constData()) != 0) {
-        *error = QStringLiteral("Cannot put %1 in place.").arg(path);
+        setError(error, QStringLiteral("Cannot put %1 in place.").arg(path));
         return false;
+    }
+    // The rename itself survives a power cut only once the folder is on disk.
+    if (const int dir = ::open(QFile::encodeName(folder).constData(), O_RDONLY | O_DIRECTORY);
+        dir >= 0) {
+        ::fsync(dir);
+        ::close(dir);
     }
     return true;
 }
@@ -120,11 +156,14 @@ std::optional<DriveMeasurement> loadDriveMeasurement(const QString &key)
 bool saveDriveMeasurement(const QString &key, const DriveMeasurement &measurement, QString *error)
 {
     if (key.isEmpty()) {
-        *error = QStringLiteral("This device cannot be told apart from others (no WWN, serial "
-                                "or backing file), so the measurement is not remembered.");
+        setError(error, QStringLiteral("This device cannot be told apart from others (no WWN, "
+                                       "serial or backing file), so the measurement is not "
+                                       "remembered."));
         return false;
     }
-    QJsonObject store = readStore();
+    QJsonObject store;
+    if (!readStoreForUpdate(&store, error))
+        return false;
     store.insert(
         key,
         QJsonObject{{QStringLiteral("physical_sector_size"), measurement.physicalSectorSize},
@@ -136,7 +175,9 @@ bool saveDriveMeasurement(const QString &key, const DriveMeasurement &measuremen
 
 bool forgetDriveMeasurement(const QString &key, QString *error)
 {
-    QJsonObject store = readStore();
+    QJsonObject store;
+    if (!readStoreForUpdate(&store, error))
+        return false;
     if (!store.contains(key))
         return true;
     store.remove(key);

@@ -8,7 +8,9 @@
 //
 // The store is one small JSON file: /var/lib/partwise/drives.json for root,
 // $XDG_STATE_HOME/partwise/drives.json otherwise; `PARTWISE_DRIVE_STORE` names another file
-// (tests). It is written atomically (write, fsync, rename).
+// (tests). It is written atomically (write, fsync, rename, fsync of its folder); a file that is
+// not a JSON object is never overwritten (it would take every other drive's measurement with
+// it): saving and forgetting then fail with a sentence saying so. `error` may be null.
 
 #include <QDateTime>
 #include <QString>
