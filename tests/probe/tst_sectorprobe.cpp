@@ -185,6 +185,14 @@ void TestSectorProbe::lyingDrives()
         const QJsonObject stored = readStore(m_store).value(loopKey(drive.file())).toObject();
         QCOMPARE(stored.value(QStringLiteral("physical_sector_size")).toInteger(), physical);
         QCOMPARE(stored.value(QStringLiteral("alignment_offset")).toInteger(), offset);
+        // And check reads it back for the drive (DESIGN.md's contract fields).
+        const CliResult c =
+            runCli({QStringLiteral("check"), QStringLiteral("--json"), drive.device()});
+        QVERIFY2(c.jsonValid, qPrintable(c.describe()));
+        const QJsonObject checked = c.device(drive.device());
+        QCOMPARE(checked.value(QStringLiteral("physical_sector_size_measured")).toInteger(),
+                 physical);
+        QCOMPARE(checked.value(QStringLiteral("alignment_offset_measured")).toInteger(), offset);
     }
     QCOMPARE(fileSha256(backing), before);
 }
