@@ -117,7 +117,8 @@ attach() { # IMAGE -> prints the loop device
 }
 detach() {
     partx -d "$1" 2>/dev/null || true
-    losetup -d "$1"
+    # A FUSE driver's unmount may let go of the device late; a device already gone is fine.
+    losetup -d "$1" 2>/dev/null || [ ! -b "$1" ] || losetup -d "$1" || true
     local keep=()
     for l in "${LOOPS[@]}"; do [ "$l" = "$1" ] || keep+=("$l"); done
     LOOPS=("${keep[@]+"${keep[@]}"}")
