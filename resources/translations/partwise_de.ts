@@ -1686,6 +1686,10 @@ Die Partitionstabelle wird vorher gesichert; das Protokoll sagt, wo und wie sie 
         <source>straddles a physical sector</source>
         <translation>überschreitet eine Sektorgrenze</translation>
     </message>
+    <message>
+        <source>%1 KiB</source>
+        <translation>%1 KiB</translation>
+    </message>
 </context>
 <context>
     <name>ProbeDialog</name>
@@ -1746,8 +1750,8 @@ Die Partitionstabelle wird vorher gesichert; das Protokoll sagt, wo und wie sie 
         <translation>Das Laufwerk wurde nicht gemessen.</translation>
     </message>
     <message>
-        <source>%1 writes at %2 places in %3 s (%4 rounds, %5).</source>
-        <translation>%1 Schreibvorgänge an %2 Stellen in %3 s (%4 Durchgänge, %5).</translation>
+        <source>Writes: %1 · places: %2 · rounds: %3 · time: %4 s · %5.</source>
+        <translation>Schreibvorgänge: %1 · Stellen: %2 · Durchgänge: %3 · Dauer: %4 s · %5.</translation>
     </message>
 </context>
 <context>

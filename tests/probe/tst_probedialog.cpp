@@ -11,6 +11,7 @@
 #include "mainwindow.h"
 #include "probe/probechart.h"
 #include "probe/probedialog.h"
+#include "uitranslations.h"
 
 #include <QAction>
 #include <QApplication>
@@ -76,6 +77,7 @@ private slots:
     void cancels();
     void refusesImageFile();
     void mainWindowOffersIt();
+    void speaksGerman(); // last: the catalogue stays installed
 
 private:
     QTemporaryDir m_dir;
@@ -207,6 +209,24 @@ void TestProbeDialog::mainWindowOffersIt()
     QVERIFY(dialog);
     QVERIFY(dialog->isVisible());
     dialog->close();
+}
+
+void TestProbeDialog::speaksGerman()
+{
+    QVERIFY(UiTranslations::install(qApp, QLocale(QLocale::German, QLocale::Germany)));
+    QLocale::setDefault(QLocale(QLocale::German, QLocale::Germany));
+    ProbeDialog dialog(QStringLiteral("/dev/sdz"));
+    dialog.show();
+    QVERIFY(dialog.findChild<QLabel *>(QStringLiteral("probeIntro"))
+                ->text()
+                .contains(QStringLiteral("Partwise misst Schreibvorgänge")));
+    dialog.showResult(madeUpResult());
+    QVERIFY2(dialog.verdictShown().startsWith(
+                 QStringLiteral("Physischer Sektor 4096 Byte, Versatz 3584: Schreibvorgänge")),
+             qPrintable(dialog.verdictShown()));
+    QVERIFY(dialog.verdictShown().contains(QStringLiteral(","))); // 5,5-mal
+    guitest::saveScreenshot(&dialog, QStringLiteral("probe-dialog-de"));
+    QLocale::setDefault(QLocale::c());
 }
 
 QTEST_MAIN(TestProbeDialog)

@@ -124,7 +124,10 @@ void ProbeChart::paintEvent(QPaintEvent *)
             ++index;
         }
         // The unit's name under its bars, centred, wider than them if it must.
-        const QString name = tr("%1 KiB writes").arg(units[u] / 1024);
+        // "4 KiB writes", or just "4 KiB" where the unit's few bars leave too little room.
+        QString name = tr("%1 KiB writes").arg(units[u] / 1024);
+        if (fm.horizontalAdvance(name) > slot * (index - firstIndex + 1))
+            name = tr("%1 KiB").arg(units[u] / 1024);
         const double centre = plot.left() + slot * (firstIndex + index) / 2.0;
         const double nameWidth =
             std::max<double>(fm.horizontalAdvance(name) + 4, slot * (index - firstIndex));

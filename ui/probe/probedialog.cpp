@@ -9,6 +9,7 @@
 #include <QLocale>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QSpacerItem>
 #include <QVBoxLayout>
 
 namespace {
@@ -39,6 +40,7 @@ ProbeDialog::ProbeDialog(const QString &devicePath, QWidget *parent)
     m_intro->setObjectName(QStringLiteral("probeIntro"));
     m_intro->setWordWrap(true);
     m_intro->setTextFormat(Qt::RichText);
+    m_intro->setAlignment(Qt::AlignLeft | Qt::AlignTop);
     layout->addWidget(m_intro);
 
     m_progress = new QProgressBar;
@@ -68,6 +70,10 @@ ProbeDialog::ProbeDialog(const QString &devicePath, QWidget *parent)
     m_details->setVisible(false);
     layout->addWidget(m_details);
 
+    // Takes the room the chart leaves while it is hidden, so the texts stay together on top.
+    m_filler = new QSpacerItem(0, 0, QSizePolicy::Minimum, QSizePolicy::Expanding);
+    layout->addItem(m_filler);
+
     m_buttons = new QDialogButtonBox;
     m_measure = m_buttons->addButton(tr("&Measure"), QDialogButtonBox::AcceptRole);
     m_measure->setObjectName(QStringLiteral("probeMeasure"));
@@ -87,7 +93,7 @@ ProbeDialog::ProbeDialog(const QString &devicePath, QWidget *parent)
     connect(m_worker, &ProbeWorker::progress, this,
             [this](double fraction) { m_progress->setValue(int(fraction * 100)); });
     connect(m_worker, &ProbeWorker::finished, this, &ProbeDialog::showResult);
-    resize(720, 300);
+    resize(720, 260);
 }
 
 ProbeDialog::~ProbeDialog() = default;
@@ -172,7 +178,7 @@ void ProbeDialog::showResult(const ProbeResult &result)
                                      : AlignmentStyle::errorStyleSheet(palette()));
         m_details->setText(run.outcome == SectorProbeRun::Outcome::Cancelled ? QString()
                                                                              : run.reason);
-        m_chart->setVisible(false);
+        showChart(false);
         m_measure->setEnabled(run.outcome != SectorProbeRun::Outcome::Refused);
         emit probeFinished();
         return;
@@ -181,13 +187,13 @@ void ProbeDialog::showResult(const ProbeResult &result)
     m_verdict->setText(verdictText(result.verdict));
     m_chart->setTimings(result.verdict.timings,
                         result.verdict.kind != ProbeVerdict::Kind::NoPenalty);
-    m_chart->setVisible(true);
+    showChart(true);
     QStringList details;
-    details << tr("%1 writes at %2 places in %3 s (%4 rounds, %5).")
+    details << tr("Writes: %1 · places: %2 · rounds: %3 · time: %4 s · %5.")
                    .arg(run.samples.size())
                    .arg(run.places.size())
-                   .arg(QLocale().toString(double(run.elapsedMs) / 1000.0, 'f', 1))
                    .arg(run.roundsDone)
+                   .arg(QLocale().toString(double(run.elapsedMs) / 1000.0, 'f', 1))
                    .arg(probeWriteModeName(run.writeMode));
     if (const QString memory = memoryText(result.memory); !memory.isEmpty())
         details << memory;
@@ -197,6 +203,14 @@ void ProbeDialog::showResult(const ProbeResult &result)
     if (result.memory.saved || result.memory.forgotten)
         emit measurementChanged(m_path);
     emit probeFinished();
+}
+
+void ProbeDialog::showChart(bool shown)
+{
+    m_chart->setVisible(shown);
+    m_filler->changeSize(0, 0, QSizePolicy::Minimum,
+                         shown ? QSizePolicy::Fixed : QSizePolicy::Expanding);
+    layout()->invalidate();
 }
 
 void ProbeDialog::closeEvent(QCloseEvent *event)

@@ -9,6 +9,7 @@ class QDialogButtonBox;
 class QLabel;
 class QProgressBar;
 class QPushButton;
+class QSpacerItem;
 
 // Drive → Measure Physical Sector…: says what the timing probe will do to the drive and waits
 // for Measure (the confirmation), runs the probe on ProbeWorker's thread with a progress bar
@@ -46,6 +47,7 @@ protected:
 
 private:
     QString memoryText(const ProbeMemory &memory) const;
+    void showChart(bool shown);
 
     QString m_path;
     ProbeWorker *m_worker;
@@ -54,6 +56,7 @@ private:
     QLabel *m_verdict;
     ProbeChart *m_chart;
     QLabel *m_details;
+    QSpacerItem *m_filler;
     QDialogButtonBox *m_buttons;
     QPushButton *m_measure;
     QPushButton *m_cancel;
