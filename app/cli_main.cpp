@@ -32,7 +32,7 @@ const char *const kUsage =
     "Commands:\n"
     "  check     report the alignment of each partition (default: every disk)\n"
     "  realign   move misaligned partitions (and their data) to the grain\n"
-    "  resume    finish a realignment that was interrupted\n"
+    "  resume    finish a realignment or Apply that was interrupted\n"
     "  apply     run a plan file (JSON) of operations on a disk or image\n"
     "  restore   put a partition-table backup taken before Apply back\n"
     "  probe     time writes to find a drive's real physical sector size and offset\n"
