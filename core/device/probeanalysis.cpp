@@ -1,5 +1,8 @@
 #include "device/probeanalysis.h"
 
+#include <QCoreApplication>
+#include <QLocale>
+
 #include <QMap>
 
 #include <algorithm>
@@ -111,7 +114,8 @@ int placesAgreeing(const SectorProbeRun &run, qint64 size, qint64 offset, qint64
 
 QString ratioText(double ratio)
 {
-    return QString::number(ratio, 'f', ratio < 10 ? 1 : 0);
+    const QLocale locale(QCoreApplication::translate("HumanSize", "en_US"));
+    return locale.toString(ratio, 'f', ratio < 10 ? 1 : 0);
 }
 
 } // namespace
@@ -187,28 +191,35 @@ ProbeVerdict analyseProbe(const SectorProbeRun &run, double threshold)
     return v;
 }
 
+// Translated where the window installed a catalogue (the probe dialog); partwise-cli has none
+// and stays English. Numbers follow the catalogue's locale, as sizes do (humansize.h).
 QString probeVerdictSentence(const ProbeVerdict &v)
 {
+    const QString ratio = ratioText(v.ratio);
     switch (v.kind) {
     case ProbeVerdict::Kind::Penalty:
-        return QStringLiteral("Physical sector %1 bytes, offset %2: writes that straddle it took "
-                              "%3× as long.")
+        return QCoreApplication::translate("ProbeVerdict",
+                                           "Physical sector %1 bytes, offset %2: writes that "
+                                           "straddle it took %3× as long.")
             .arg(v.physicalSectorSize)
             .arg(v.alignmentOffset)
-            .arg(ratioText(v.ratio));
+            .arg(ratio);
     case ProbeVerdict::Kind::Unclear:
-        return QStringLiteral("Unclear: writes straddling %1-byte sectors at offset %2 took %3× "
-                              "as long overall, but only at %4 of %5 places. Nothing is "
-                              "concluded; measure again while the drive is otherwise idle.")
+        return QCoreApplication::translate(
+                   "ProbeVerdict",
+                   "Unclear: writes straddling %1-byte sectors at offset %2 took %3× as long "
+                   "overall, but only at %4 of %5 places. Nothing is concluded; measure again "
+                   "while the drive is otherwise idle.")
             .arg(v.physicalSectorSize)
             .arg(v.alignmentOffset)
-            .arg(ratioText(v.ratio))
+            .arg(ratio)
             .arg(v.placesAgreeing)
             .arg(v.placesTotal);
     case ProbeVerdict::Kind::NoPenalty:
         break;
     }
-    return QStringLiteral("No penalty measured: the drive behaves like %1-byte sectors here, or a "
-                          "cache hides it.")
+    return QCoreApplication::translate("ProbeVerdict",
+                                       "No penalty measured: the drive behaves like %1-byte "
+                                       "sectors here, or a cache hides it.")
         .arg(v.logicalSectorSize);
 }

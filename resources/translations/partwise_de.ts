@@ -1714,18 +1714,6 @@ Die Partitionstabelle wird vorher gesichert; das Protokoll sagt, wo und wie sie 
         <translation>Schreibzeiten werden gemessen… %p %</translation>
     </message>
     <message>
-        <source>Physical sector %1 bytes, offset %2: writes that straddle it took %3× as long.</source>
-        <translation>Physischer Sektor %1 Byte, Versatz %2: Schreibvorgänge über seine Grenzen dauerten %3-mal so lange.</translation>
-    </message>
-    <message>
-        <source>Unclear: writes straddling %1-byte sectors at offset %2 took %3× as long overall, but only at %4 of %5 places. Nothing is concluded; measure again while the drive is otherwise idle.</source>
-        <translation>Unklar: Schreibvorgänge über die Grenzen von %1-Byte-Sektoren bei Versatz %2 dauerten insgesamt %3-mal so lange, aber nur an %4 von %5 Stellen. Daraus wird nichts geschlossen; messen Sie erneut, während das Laufwerk sonst nichts zu tun hat.</translation>
-    </message>
-    <message>
-        <source>No penalty measured: the drive behaves like %1-byte sectors here, or a cache hides it.</source>
-        <translation>Keine Verzögerung gemessen: Das Laufwerk verhält sich hier wie eines mit %1-Byte-Sektoren, oder ein Cache verbirgt sie.</translation>
-    </message>
-    <message>
         <source>Remembered for this drive: check, create and realign use it where it is larger than what the drive reports.</source>
         <translation>Für dieses Laufwerk gespeichert: Prüfen, Anlegen und Neuausrichten verwenden den Wert, wo er größer ist als der vom Laufwerk gemeldete.</translation>
     </message>
@@ -1752,6 +1740,21 @@ Die Partitionstabelle wird vorher gesichert; das Protokoll sagt, wo und wie sie 
     <message>
         <source>Writes: %1 · places: %2 · rounds: %3 · time: %4 s · %5.</source>
         <translation>Schreibvorgänge: %1 · Stellen: %2 · Durchgänge: %3 · Dauer: %4 s · %5.</translation>
+    </message>
+</context>
+<context>
+    <name>ProbeVerdict</name>
+    <message>
+        <source>Physical sector %1 bytes, offset %2: writes that straddle it took %3× as long.</source>
+        <translation>Physischer Sektor %1 Byte, Versatz %2: Schreibvorgänge über seine Grenzen dauerten %3-mal so lange.</translation>
+    </message>
+    <message>
+        <source>Unclear: writes straddling %1-byte sectors at offset %2 took %3× as long overall, but only at %4 of %5 places. Nothing is concluded; measure again while the drive is otherwise idle.</source>
+        <translation>Unklar: Schreibvorgänge über die Grenzen von %1-Byte-Sektoren bei Versatz %2 dauerten insgesamt %3-mal so lange, aber nur an %4 von %5 Stellen. Daraus wird nichts geschlossen; messen Sie erneut, während das Laufwerk sonst nichts zu tun hat.</translation>
+    </message>
+    <message>
+        <source>No penalty measured: the drive behaves like %1-byte sectors here, or a cache hides it.</source>
+        <translation>Keine Verzögerung gemessen: Das Laufwerk verhält sich hier wie eines mit %1-Byte-Sektoren, oder ein Cache verbirgt sie.</translation>
     </message>
 </context>
 <context>

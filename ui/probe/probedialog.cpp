@@ -12,15 +12,6 @@
 #include <QSpacerItem>
 #include <QVBoxLayout>
 
-namespace {
-
-QString ratioText(double ratio)
-{
-    return QLocale().toString(ratio, 'f', ratio < 10 ? 1 : 0);
-}
-
-} // namespace
-
 ProbeDialog::ProbeDialog(const QString &devicePath, QWidget *parent)
     : QDialog(parent), m_path(devicePath), m_worker(new ProbeWorker(this))
 {
@@ -115,28 +106,7 @@ void ProbeDialog::start()
 
 QString ProbeDialog::verdictText(const ProbeVerdict &v)
 {
-    switch (v.kind) {
-    case ProbeVerdict::Kind::Penalty:
-        return tr("Physical sector %1 bytes, offset %2: writes that straddle it took %3× as "
-                  "long.")
-            .arg(v.physicalSectorSize)
-            .arg(v.alignmentOffset)
-            .arg(ratioText(v.ratio));
-    case ProbeVerdict::Kind::Unclear:
-        return tr("Unclear: writes straddling %1-byte sectors at offset %2 took %3× as long "
-                  "overall, but only at %4 of %5 places. Nothing is concluded; measure again "
-                  "while the drive is otherwise idle.")
-            .arg(v.physicalSectorSize)
-            .arg(v.alignmentOffset)
-            .arg(ratioText(v.ratio))
-            .arg(v.placesAgreeing)
-            .arg(v.placesTotal);
-    case ProbeVerdict::Kind::NoPenalty:
-        break;
-    }
-    return tr("No penalty measured: the drive behaves like %1-byte sectors here, or a cache "
-              "hides it.")
-        .arg(v.logicalSectorSize);
+    return probeVerdictSentence(v); // core's sentence, in the window's language
 }
 
 QString ProbeDialog::verdictShown() const
