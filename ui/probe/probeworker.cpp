@@ -1,7 +1,6 @@
 #include "probe/probeworker.h"
 
 #include <QElapsedTimer>
-#include <QThread>
 
 #include <memory>
 
@@ -9,16 +8,12 @@ ProbeWorker::ProbeWorker(QObject *parent) : QObject(parent) {}
 
 ProbeWorker::~ProbeWorker()
 {
-    if (m_thread) {
-        m_cancel.store(true);
-        m_thread->wait();
-        delete m_thread;
-    }
+    m_cancel.store(true); // the probe stops between two writes; m_job then waits for it
 }
 
 void ProbeWorker::run(const QString &devicePath, const SectorProbeOptions &options)
 {
-    if (m_thread)
+    if (m_job.isBusy())
         return;
     m_cancel.store(false);
     SectorProbeOptions o = options;
@@ -32,24 +27,15 @@ void ProbeWorker::run(const QString &devicePath, const SectorProbeOptions &optio
         QMetaObject::invokeMethod(
             this, [this, fraction] { emit progress(fraction); }, Qt::QueuedConnection);
     };
-    m_thread = QThread::create([this, devicePath, o] {
-        ProbeResult result;
-        result.run = runSectorProbe(devicePath, o);
-        if (result.run.outcome == SectorProbeRun::Outcome::Measured) {
-            result.verdict = analyseProbe(result.run);
-            result.memory = rememberProbeVerdict(devicePath, result.run, result.verdict);
-        }
-        m_deliver = [this, result] { emit finished(result); };
-    });
-    m_thread->setObjectName(QStringLiteral("partwise-probe"));
-    connect(m_thread, &QThread::finished, this, [this] {
-        m_thread->wait();
-        delete m_thread;
-        m_thread = nullptr;
-        const std::function<void()> deliver = std::move(m_deliver);
-        m_deliver = nullptr;
-        if (deliver)
-            deliver();
-    });
-    m_thread->start();
+    m_job.start(
+        [this, devicePath, o]() -> std::function<void()> {
+            ProbeResult result;
+            result.run = runSectorProbe(devicePath, o);
+            if (result.run.outcome == SectorProbeRun::Outcome::Measured) {
+                result.verdict = analyseProbe(result.run);
+                result.memory = rememberProbeVerdict(devicePath, result.run, result.verdict);
+            }
+            return [this, result] { emit finished(result); };
+        },
+        QStringLiteral("partwise-probe"));
 }

@@ -4,12 +4,12 @@
 #include "device/sectorprobe.h"
 #include "report/probecommand.h"
 
+#include "backgroundjob.h"
+
 #include <QObject>
 
 #include <atomic>
 #include <functional>
-
-class QThread;
 
 // Everything one probe gave: what was timed, what it means, what is now remembered.
 struct ProbeResult
@@ -19,10 +19,10 @@ struct ProbeResult
     ProbeMemory memory;
 };
 
-// Runs the timing probe (core/device/sectorprobe.h, which blocks for seconds) on a thread of its
-// own, the way RealignWorker runs a realignment: QThread::create for the job, progress handed to
-// the GUI thread through queued calls, the result delivered once the thread has ended, and a
-// cooperative cancel through an atomic flag the probe checks between two writes.
+// Runs the timing probe (core/device/sectorprobe.h, which blocks for seconds) as a BackgroundJob,
+// as RealignWorker runs a realignment: progress handed to the GUI thread through queued calls,
+// the result delivered once the thread has ended, and a cooperative cancel through an atomic
+// flag the probe checks between two writes.
 class ProbeWorker : public QObject
 {
     Q_OBJECT
@@ -31,7 +31,7 @@ public:
     explicit ProbeWorker(QObject *parent = nullptr);
     ~ProbeWorker() override; // cancels and waits: the probe stops between two writes
 
-    bool isBusy() const { return m_thread != nullptr; }
+    bool isBusy() const { return m_job.isBusy(); }
     // Probes `devicePath`, analyses the times and remembers the verdict for the drive.
     void run(const QString &devicePath, const SectorProbeOptions &options = {});
     void cancel() { m_cancel.store(true); }
@@ -41,7 +41,6 @@ signals:
     void finished(const ProbeResult &result);
 
 private:
-    QThread *m_thread = nullptr;
-    std::function<void()> m_deliver; // written by the job's thread, read after it ended
-    std::atomic<bool> m_cancel{false};
+    std::atomic<bool> m_cancel{false}; // before m_job: destroyed after the job was waited for
+    BackgroundJob m_job;
 };

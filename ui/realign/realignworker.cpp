@@ -5,7 +5,6 @@
 #include "table/diskreader.h"
 
 #include <QElapsedTimer>
-#include <QThread>
 
 #include <memory>
 
@@ -24,29 +23,12 @@ RealignWorker::RealignWorker(QObject *parent) : QObject(parent) {}
 
 RealignWorker::~RealignWorker()
 {
-    if (m_thread) {
-        m_cancel.store(true); // a move stops at its next chunk, resumable
-        m_thread->wait();
-        delete m_thread;
-    }
+    m_cancel.store(true); // a move stops at its next chunk, resumable; m_job then waits for it
 }
 
-void RealignWorker::start(std::function<std::function<void()>()> job, const char *name)
+void RealignWorker::start(BackgroundJob::Job job, const char *name)
 {
-    if (m_thread)
-        return;
-    m_thread = QThread::create([this, job = std::move(job)] { m_deliver = job(); });
-    m_thread->setObjectName(QString::fromLatin1(name));
-    connect(m_thread, &QThread::finished, this, [this] {
-        m_thread->wait();
-        delete m_thread;
-        m_thread = nullptr;
-        const std::function<void()> deliver = std::move(m_deliver);
-        m_deliver = nullptr;
-        if (deliver)
-            deliver();
-    });
-    m_thread->start();
+    m_job.start(std::move(job), QString::fromLatin1(name));
 }
 
 RealignCallbacks RealignWorker::callbacks()

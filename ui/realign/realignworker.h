@@ -1,5 +1,6 @@
 #pragma once
 
+#include "backgroundjob.h"
 #include "ops/realignrunner.h"
 #include "table/disklayout.h"
 
@@ -23,7 +24,7 @@ public:
     explicit RealignWorker(QObject *parent = nullptr);
     ~RealignWorker() override; // waits for the job: the disk must not be left mid-step
 
-    bool isBusy() const { return m_thread != nullptr; }
+    bool isBusy() const { return m_job.isBusy(); }
 
     void prepare(const QString &target, const RealignOptions &options,
                  const RealignRequest &request);
@@ -45,12 +46,9 @@ signals:
                   bool afterOk);
 
 private:
-    // Runs `job` on a new thread; what it returns is called on the GUI thread once the thread
-    // has ended, so a slot may start the next job at once.
-    void start(std::function<std::function<void()>()> job, const char *name);
+    void start(BackgroundJob::Job job, const char *name);
     RealignCallbacks callbacks();
 
-    QThread *m_thread = nullptr;
-    std::function<void()> m_deliver; // written by the job's thread, read after it ended
-    std::atomic<bool> m_cancel{false};
+    std::atomic<bool> m_cancel{false}; // before m_job: destroyed after the job was waited for
+    BackgroundJob m_job;
 };

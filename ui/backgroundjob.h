@@ -1,0 +1,32 @@
+#pragma once
+
+// The GUI's one way to run blocking core work (a realignment, a probe): a thread of its own per
+// job, made with QThread::create. The job returns what to do with its result; that is called
+// on the GUI thread once the thread has ended, so a slot may start the next job at once.
+// Progress goes to the GUI thread through queued calls made by the job itself, and cancelling
+// is cooperative: the owner sets the flag its job polls before the job is waited for.
+
+#include <QObject>
+
+#include <functional>
+
+class QThread;
+
+class BackgroundJob : public QObject
+{
+    Q_OBJECT
+
+public:
+    using Job = std::function<std::function<void()>()>;
+
+    explicit BackgroundJob(QObject *parent = nullptr);
+    ~BackgroundJob() override; // waits for a job still running: cancel it first
+
+    bool isBusy() const { return m_thread != nullptr; }
+    // Starts `job` on a thread named `name`; does nothing while another job runs.
+    bool start(Job job, const QString &name);
+
+private:
+    QThread *m_thread = nullptr;
+    std::function<void()> m_deliver; // written by the job's thread, read after it ended
+};
