@@ -143,7 +143,8 @@ int main(int argc, char **argv)
     }
 
     MainWindow window;
-    installRealign(&window); // Realign…, the banner, finishing interrupted realignments
+    // Realign…, the banner, finishing interrupted work; beside the window's editing half.
+    installRealign(&window, window.editing());
     window.show();
 
     // The demo image lives as long as the session: QTemporaryDir removes it on exit.

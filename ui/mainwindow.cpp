@@ -63,7 +63,8 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
 
     createCentralArea();
     createActions();
-    installEditing(this); // Edit menu, pending-operations dock, the queue previewed on the map
+    // Edit menu, pending-operations dock, the queue previewed on the map.
+    m_editing = installEditing(this);
 
     connect(m_service, &DiskService::disksListed, this, [this](const QStringList &paths) {
         m_disks->setDisks(paths);

@@ -11,6 +11,7 @@
 class DiskListModel;
 class DiskMapWidget;
 class DiskService;
+class EditingController;
 class InfoPanel;
 class PartitionModel;
 class QComboBox;
@@ -58,6 +59,9 @@ public:
     InfoPanel *infoPanel() const { return m_info; }
     PartitionModel *partitionModel() const { return m_partitions; }
     QItemSelectionModel *regionSelection() const { return m_selection; }
+    // The editing half the window installs (Edit menu, pending operations); for features
+    // composed on top of it, such as realignment (app/gui_main.cpp).
+    EditingController *editing() const { return m_editing; }
     QSortFilterProxyModel *sortedPartitions() const { return m_sorted; }
     DiskListModel *diskList() const { return m_disks; }
 
@@ -89,6 +93,7 @@ private:
     DiskListModel *m_disks = nullptr;
     PartitionModel *m_partitions = nullptr;
     QItemSelectionModel *m_selection = nullptr;
+    EditingController *m_editing = nullptr;
     QSortFilterProxyModel *m_sorted = nullptr;
     QComboBox *m_chooser = nullptr;
     DiskMapWidget *m_map = nullptr;

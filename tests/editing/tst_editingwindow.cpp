@@ -130,7 +130,7 @@ void EditingWindowTest::newUserCreatesThreeAlignedPartitions()
 {
     const QString img = blankImage(m_dir, QStringLiteral("practice.img"), 256 * kMiB);
     MainWindow window;
-    auto *editing = window.findChild<EditingController *>(); // MainWindow installs it
+    EditingController *editing = window.editing(); // MainWindow installs it
     QVERIFY(editing);
     QSignalSpy shown(&window, &MainWindow::diskShown);
     window.show();
@@ -278,7 +278,7 @@ void EditingWindowTest::closingAsksAboutPendingOperations()
 {
     const QString img = blankImage(m_dir, QStringLiteral("close.img"), 64 * kMiB);
     MainWindow window;
-    auto *editing = window.findChild<EditingController *>();
+    EditingController *editing = window.editing();
     QVERIFY(editing);
     QSignalSpy shown(&window, &MainWindow::diskShown);
     window.show();
@@ -312,7 +312,7 @@ void EditingWindowTest::policyChangeKeepsPreviewAndSelection()
 {
     const QString img = blankImage(m_dir, QStringLiteral("policy.img"), 128 * kMiB);
     MainWindow window;
-    auto *editing = window.findChild<EditingController *>();
+    EditingController *editing = window.editing();
     QVERIFY(editing);
     QSignalSpy shown(&window, &MainWindow::diskShown);
     window.show();

@@ -1,13 +1,12 @@
 // The German catalogue: it loads like the window loads it, translates the window's menus and
 // core's verdicts (with German number formatting), leaves partwise-cli and the JSON contract
 // English, and is complete for the current sources.
-#include "ops/operation.h"
 #include "align/alignmentverdict.h"
 #include "diskmapwidget.h"
-#include "editing/mainwindowediting.h"
 #include "guitestsupport.h"
 #include "infopanel.h"
 #include "mainwindow.h"
+#include "ops/operation.h"
 #include "practicediskdialog.h"
 #include "preferencesdialog.h"
 #include "report/humansize.h"
@@ -176,8 +175,7 @@ void TranslationsTest::englishNeedsNoCatalogue()
 
 void TranslationsTest::windowMenusInGerman()
 {
-    MainWindow window;
-    installEditing(&window);
+    MainWindow window; // with its editing half
     QCOMPARE(menuTitle(window, 0), QStringLiteral("&Datei"));
     QCOMPARE(menuTitle(window, 1), QStringLiteral("&Bearbeiten"));
     QCOMPARE(menuTitle(window, 2), QStringLiteral("A&nsicht"));
@@ -215,8 +213,7 @@ void TranslationsTest::numbersFollowTheCatalogue()
 void TranslationsTest::mainActionsHaveShortcuts()
 {
     // Keys work the same in every language (a translated "Ctrl+E" must stay a valid key).
-    MainWindow window;
-    installEditing(&window);
+    MainWindow window; // with its editing half
     const QList<QPair<const char *, QKeySequence>> expected = {
         {"openAction", QKeySequence(QKeySequence::Open)},
         {"refreshAction", QKeySequence(Qt::Key_F5)},
@@ -303,8 +300,7 @@ void TranslationsTest::cliStaysEnglish()
 
 void TranslationsTest::germanWindowScreenshots()
 {
-    MainWindow window;
-    installEditing(&window);
+    MainWindow window; // with its editing half
     window.resize(1280, 800);
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
@@ -345,8 +341,7 @@ void TranslationsTest::darkPaletteScreenshot()
     dark.setColor(QPalette::HighlightedText, Qt::white);
     QApplication::setPalette(dark);
     {
-        MainWindow window;
-        installEditing(&window);
+        MainWindow window; // with its editing half
         window.resize(1280, 800);
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));

@@ -1,6 +1,5 @@
 #include "realignguisupport.h"
 
-#include "editing/mainwindowediting.h"
 #include "partitionmodel.h"
 #include "realign/realignpages.h"
 #include "realign/realignwizard.h"
@@ -216,8 +215,7 @@ RealignRunPage *runPlan(RealignWizard *wizard)
 
 Window::Window(const QString &backupRoot)
 {
-    installEditing(&window);
-    realign = installRealign(&window);
+    realign = installRealign(&window, window.editing());
     RealignOptions options;
     options.backupRoot = backupRoot;
     realign->setDefaultOptions(options);

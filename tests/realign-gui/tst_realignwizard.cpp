@@ -571,7 +571,7 @@ void RealignWizardTest::selectionAndPendingEdits()
     wizard->reject();
     QVERIFY(w.wizardClosed());
 
-    auto *editing = w.window.findChild<EditingController *>();
+    EditingController *editing = w.window.editing();
     QVERIFY(editing);
     Operation label;
     label.type = Operation::Type::SetLabel;

@@ -11,9 +11,6 @@
 
 EditingController *installEditing(MainWindow *window)
 {
-    // The window installs editing itself; a second call must not add a second Edit menu.
-    if (auto *existing = window->findChild<EditingController *>())
-        return existing;
     EditingHooks hooks;
     hooks.currentPath = [window] { return window->currentPath(); };
     hooks.currentLayout = [window] { return window->currentLayout(); };

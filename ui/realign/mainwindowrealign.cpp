@@ -23,17 +23,18 @@
 #include <QToolBar>
 #include <QTreeView>
 
-RealignController *installRealign(MainWindow *window)
+RealignController *installRealign(MainWindow *window, EditingController *editing)
 {
-    return RealignController::install(window);
+    return RealignController::install(window, editing);
 }
 
-RealignController *RealignController::install(MainWindow *window)
+RealignController *RealignController::install(MainWindow *window, EditingController *editing)
 {
-    return new RealignController(window);
+    return new RealignController(window, editing);
 }
 
-RealignController::RealignController(MainWindow *window) : QObject(window), m_window(window)
+RealignController::RealignController(MainWindow *window, EditingController *editing)
+    : QObject(window), m_window(window), m_editing(editing)
 {
     setObjectName(QStringLiteral("realignController"));
     m_action = new QAction(tr("Rea&lign…"), this);
@@ -45,7 +46,7 @@ RealignController::RealignController(MainWindow *window) : QObject(window), m_wi
 
     // The Edit menu when the editing half is there (after its partition actions), otherwise a
     // Disk menu of its own before View.
-    if (auto *edit = window->findChild<QMenu *>(QStringLiteral("editMenu"))) {
+    if (QMenu *edit = editing ? editing->editMenu() : nullptr) {
         QAction *before = nullptr;
         const QList<QAction *> actions = edit->actions();
         for (int i = 0; i < actions.size(); ++i)
@@ -158,8 +159,8 @@ RealignWizard *RealignController::openWizard(bool withSelection)
         return nullptr;
     if (QFile::exists(journalPathFor(path)))
         return finishInterrupted(path);
-    if (auto *editing = m_window->findChild<EditingController *>()) {
-        if (editing->pending() && !editing->pending()->isEmpty()) {
+    if (m_editing) {
+        if (m_editing->pending() && !m_editing->pending()->isEmpty()) {
             auto *box = new QMessageBox(
                 QMessageBox::Information, tr("Realign"),
                 tr("%1 has pending operations. Realigning works on the disk as it is: apply or "

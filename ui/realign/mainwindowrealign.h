@@ -3,6 +3,7 @@
 #include "ops/realignrunner.h"
 #include "realign/realignwizard.h"
 
+class EditingController;
 struct WriteJournal;
 
 #include <QMessageBox>
@@ -23,7 +24,7 @@ class RealignController : public QObject
     Q_OBJECT
 
 public:
-    static RealignController *install(MainWindow *window);
+    static RealignController *install(MainWindow *window, EditingController *editing);
 
     QAction *realignAction() const { return m_action; }
     RealignBanner *banner() const { return m_banner; }
@@ -53,7 +54,7 @@ signals:
     void resumeOffered(const QString &target);
 
 private:
-    explicit RealignController(MainWindow *window);
+    RealignController(MainWindow *window, EditingController *editing);
     void updateState();
     int unfinishedPartition(const QString &target) const; // 0: unknown
     void checkForJournal(const QString &path);
@@ -63,6 +64,7 @@ private:
     RealignWizard *showWizard(RealignWizard *wizard);
 
     MainWindow *m_window;
+    EditingController *m_editing; // null when the window has no editing half
     QAction *m_action = nullptr;
     RealignBanner *m_banner = nullptr;
     QPointer<RealignWizard> m_wizard;
@@ -73,4 +75,4 @@ private:
 };
 
 // Call once after installEditing(): the realignment half of the window.
-RealignController *installRealign(MainWindow *window);
+RealignController *installRealign(MainWindow *window, EditingController *editing);
