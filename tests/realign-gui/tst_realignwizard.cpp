@@ -83,6 +83,8 @@ void RealignWizardTest::realignsFromTheBanner()
     QVERIFY(banner->isVisible());
     QVERIFY(w.realign->realignAction()->isEnabled());
     QVERIFY(w.window.diskMap()->actions().contains(w.realign->realignAction()));
+    // Composed with the window's editing half: Realign… sits in its Edit menu.
+    QVERIFY(w.window.editing()->editMenu()->actions().contains(w.realign->realignAction()));
     QVERIFY(w.window.partitionView()->actions().contains(w.realign->realignAction()));
     auto *editMenu = w.window.findChild<QMenu *>(QStringLiteral("editMenu"));
     QVERIFY(editMenu && editMenu->actions().contains(w.realign->realignAction()));
