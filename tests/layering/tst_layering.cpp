@@ -1,0 +1,111 @@
+// The layering ARCHITECTURE.md describes, kept true: core never sees Qt Gui or Widgets nor
+// ui/, and inside core the folders depend downwards in the order
+//   move < device < table < fs < align < report < ops
+// (a folder may include its own files and those of folders before it). The edges that still go
+// upwards are listed as known debts; a new one fails this test, and a debt paid off must be
+// struck from the list, so the list only shrinks.
+
+#include <QDirIterator>
+#include <QFile>
+#include <QRegularExpression>
+#include <QSet>
+#include <QtTest>
+
+namespace {
+
+const QStringList kOrder{QStringLiteral("move"), QStringLiteral("device"), QStringLiteral("table"),
+                         QStringLiteral("fs"),   QStringLiteral("align"),  QStringLiteral("report"),
+                         QStringLiteral("ops")};
+
+// Upward edges that exist today (issue "A codebase others would copy" pays them off).
+const QSet<QString> kKnownDebts{QStringLiteral("device -> fs"), QStringLiteral("device -> table"),
+                                QStringLiteral("table -> fs"), QStringLiteral("align -> report")};
+
+struct Include
+{
+    QString file;
+    QString target; // as written between the quotes or brackets
+};
+
+QList<Include> includesUnder(const QString &folder)
+{
+    static const QRegularExpression include(
+        QStringLiteral("^\\s*#\\s*include\\s*[<\"]([^>\"]+)[>\"]"));
+    QList<Include> found;
+    QDirIterator it(folder, {QStringLiteral("*.cpp"), QStringLiteral("*.h")}, QDir::Files,
+                    QDirIterator::Subdirectories);
+    while (it.hasNext()) {
+        const QString path = it.next();
+        QFile file(path);
+        if (!file.open(QIODevice::ReadOnly))
+            continue;
+        for (const QByteArray &line : file.readAll().split('\n'))
+            if (const auto m = include.match(QString::fromUtf8(line)); m.hasMatch())
+                found << Include{path, m.captured(1)};
+    }
+    return found;
+}
+
+QString folderOf(const QString &path, const QString &core)
+{
+    return path.mid(core.size() + 1).section(QLatin1Char('/'), 0, 0);
+}
+
+} // namespace
+
+class TestLayering : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void coreSeesNoWidgets();
+    void coreFoldersDependDownwards();
+};
+
+void TestLayering::coreSeesNoWidgets()
+{
+    const QString core = QStringLiteral(PARTWISE_SOURCE_DIR "/core");
+    QStringList wrong;
+    for (const Include &i : includesUnder(core))
+        if (i.target.startsWith(QLatin1String("QtWidgets")) ||
+            i.target.startsWith(QLatin1String("QtGui")) ||
+            i.target.startsWith(QLatin1String("ui/")) ||
+            QStringList{QStringLiteral("QWidget"), QStringLiteral("QApplication"),
+                        QStringLiteral("QGuiApplication"), QStringLiteral("QPainter"),
+                        QStringLiteral("QColor"), QStringLiteral("QIcon")}
+                .contains(i.target))
+            wrong << QStringLiteral("%1 includes %2").arg(i.file, i.target);
+    QVERIFY2(wrong.isEmpty(), qPrintable(wrong.join(QLatin1Char('\n'))));
+}
+
+void TestLayering::coreFoldersDependDownwards()
+{
+    const QString core = QStringLiteral(PARTWISE_SOURCE_DIR "/core");
+    QSet<QString> upwards;
+    QStringList examples;
+    for (const Include &i : includesUnder(core)) {
+        const QString from = folderOf(i.file, core);
+        const QString to = i.target.section(QLatin1Char('/'), 0, 0);
+        if (!kOrder.contains(from) || !kOrder.contains(to) || i.target.count('/') == 0)
+            continue;
+        if (kOrder.indexOf(to) > kOrder.indexOf(from)) {
+            const QString edge = QStringLiteral("%1 -> %2").arg(from, to);
+            if (!upwards.contains(edge))
+                examples << QStringLiteral("%1 (%2 includes %3)").arg(edge, i.file, i.target);
+            upwards.insert(edge);
+        }
+    }
+    const QSet<QString> added = upwards - kKnownDebts;
+    const QSet<QString> paid = kKnownDebts - upwards;
+    QStringList addedExamples;
+    for (const QString &e : std::as_const(examples))
+        if (added.contains(e.section(QStringLiteral(" ("), 0, 0)))
+            addedExamples << e;
+    QVERIFY2(added.isEmpty(), qPrintable(QStringLiteral("new upward dependencies:\n") +
+                                         addedExamples.join(QLatin1Char('\n'))));
+    QVERIFY2(paid.isEmpty(), qPrintable(QStringLiteral("paid off, strike from kKnownDebts: ") +
+                                        QStringList(paid.values()).join(QStringLiteral(", "))));
+}
+
+QTEST_GUILESS_MAIN(TestLayering)
+#include "tst_layering.moc"
