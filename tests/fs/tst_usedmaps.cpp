@@ -7,19 +7,17 @@
 
 #include "fs/partclonemap.h"
 #include "fs/usedblocks.h"
-#include "move/DataMover.h"
 #include "move/MovePlan.h"
 
 #include "filetree.h"
 #include "fsaging.h"
 #include "fsfixture.h"
 #include "loopdevice.h"
+#include "mappedcopy.h"
 
 #include <QDir>
-#include <QDirIterator>
 #include <QElapsedTimer>
 #include <QFile>
-#include <QHash>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -92,116 +90,6 @@ std::vector<Extent> without(const std::vector<Extent> &extents, std::uint64_t cu
             out.push_back({cut + length, end - cut - length});
     }
     return out;
-}
-
-// A sparse file of `size` zeros holding only `extents` of `source`'s filesystem at kOffset,
-// copied there by the data mover itself: the filesystem is parked past the end of the zeros,
-// the mover moves it down to kOffset with the map (verifying what it copied), and the file is
-// cut back to `size`. What the mover leaves out of a map is what a realignment would lose.
-bool copyExtents(const QString &source, const QString &target, qint64 size,
-                 const std::vector<Extent> &extents, QString *error)
-{
-    const qint64 fsBytes = size - kOffset;
-    const qint64 parked = (size + kMiB - 1) / kMiB * kMiB;
-    QFile in(source);
-    QFile out(target);
-    QFile::remove(target);
-    if (!in.open(QIODevice::ReadOnly) || !out.open(QIODevice::WriteOnly) ||
-        !out.resize(parked + fsBytes)) {
-        *error = QStringLiteral("cannot open %1 or %2").arg(source, target);
-        return false;
-    }
-    for (qint64 done = 0; done < fsBytes;) {
-        const qint64 n = std::min<qint64>(fsBytes - done, 4 * kMiB);
-        if (!in.seek(kOffset + done) || !out.seek(parked + done)) {
-            *error = QStringLiteral("seek to %1 failed").arg(done);
-            return false;
-        }
-        const QByteArray data = in.read(n);
-        if (data.size() != n || out.write(data) != n) {
-            *error = QStringLiteral("parking %1 bytes at %2 failed").arg(n).arg(done);
-            return false;
-        }
-        done += n;
-    }
-    out.close();
-    partwise::move::MoveRequest request;
-    request.devicePath = target;
-    request.sourceOffset = std::uint64_t(parked);
-    request.destinationOffset = std::uint64_t(kOffset);
-    request.length = std::uint64_t(fsBytes);
-    request.extents = extents;
-    request.verify = true;
-    partwise::move::DataMover mover;
-    const partwise::move::MoveOutcome outcome =
-        mover.run(request, target + QStringLiteral(".journal"));
-    if (!outcome.ok()) {
-        *error = outcome.message;
-        return false;
-    }
-    if (!QFile::resize(target, size)) {
-        *error = QStringLiteral("cannot cut %1 back to %2 bytes").arg(target).arg(size);
-        return false;
-    }
-    return true;
-}
-
-// Where the first 4 KiB of `needle` lie in the filesystem at kOffset of `image`; -1 if nowhere.
-qint64 locate(const QString &image, qint64 fsSize, const QByteArray &needle)
-{
-    QFile file(image);
-    if (!file.open(QIODevice::ReadOnly))
-        return -1;
-    const QByteArray head = needle.left(4096);
-    constexpr qint64 kStep = 8 * kMiB;
-    for (qint64 at = 0; at < fsSize; at += kStep) {
-        file.seek(kOffset + at);
-        const QByteArray chunk = file.read(kStep + head.size());
-        const qsizetype found = chunk.indexOf(head);
-        if (found >= 0)
-            return at + found;
-    }
-    return -1;
-}
-
-// Without a driver (F2FS here), where each whole 4 KiB block of the expected files lies in the
-// source image: found by content (the files are random, so every block is unique), offsets from
-// the filesystem's start. Blocks not in a block of their own (inline data, a partial last
-// block) are left out; `required` files must be found whole.
-bool locateFileBlocks(const QString &image, qint64 fsSize, const QString &expectedDir,
-                      const QStringList &required, QList<QPair<qint64, QByteArray>> *blocks,
-                      QString *error)
-{
-    QFile file(image);
-    if (!file.open(QIODevice::ReadOnly) || !file.seek(kOffset)) {
-        *error = QStringLiteral("cannot read %1").arg(image);
-        return false;
-    }
-    QHash<QByteArray, qint64> index;
-    const QByteArray zeros(4096, '\0');
-    for (qint64 at = 0; at < fsSize; at += 4096) {
-        const QByteArray block = file.read(4096);
-        if (block.size() == 4096 && block != zeros)
-            index.insert(block.left(32), at);
-    }
-    QDirIterator it(expectedDir, QDir::Files, QDirIterator::Subdirectories);
-    while (it.hasNext()) {
-        QFile source(it.next());
-        if (!source.open(QIODevice::ReadOnly))
-            return false;
-        const bool mustFind = required.contains(it.fileName());
-        for (QByteArray block = source.read(4096); block.size() == 4096;
-             block = source.read(4096)) {
-            const qint64 at = index.value(block.left(32), -1);
-            if (at >= 0 && file.seek(kOffset + at) && file.read(4096) == block)
-                blocks->append({at, block});
-            else if (mustFind) {
-                *error = QStringLiteral("a block of %1 is not in the image").arg(it.fileName());
-                return false;
-            }
-        }
-    }
-    return true;
 }
 
 } // namespace
@@ -536,14 +424,14 @@ private slots:
         QFile largeFile(expectedDir + QStringLiteral("/large.bin"));
         QVERIFY(largeFile.open(QIODevice::ReadOnly));
         const QByteArray large = largeFile.readAll();
-        const qint64 largeAt = locate(image, size, large);
+        const qint64 largeAt = locate(image, kOffset, size, large);
         QVERIFY(largeAt >= 0);
         const QString copy = m_dir.filePath(fs + QStringLiteral("-copy.img"));
         QList<QPair<qint64, QByteArray>> f2fsBlocks;
         auto verdict = [&](const std::vector<Extent> &map, QStringList *differences,
                            pwtest::ToolResult *check) {
             QString why;
-            if (!copyExtents(image, copy, imageSize, map, &why)) {
+            if (!copyExtents(image, copy, kOffset, imageSize, map, &why)) {
                 *differences << why;
                 return;
             }
@@ -576,7 +464,7 @@ private slots:
             *check = pwtest::checkFilesystemReadOnly(loop.path(), fs);
         };
         if (fs == QLatin1String("f2fs")) {
-            QVERIFY2(locateFileBlocks(image, size, expectedDir,
+            QVERIFY2(locateFileBlocks(image, kOffset, size, expectedDir,
                                       {QStringLiteral("large.bin"), QStringLiteral("FRAGA.BIN"),
                                        QStringLiteral("FRAGB.BIN")},
                                       &f2fsBlocks, &error),
