@@ -60,7 +60,7 @@ public:
     PartitionModel *partitionModel() const { return m_partitions; }
     QItemSelectionModel *regionSelection() const { return m_selection; }
     // The editing half the window installs (Edit menu, pending operations); for features
-    // composed on top of it, such as realignment (app/gui_main.cpp).
+    // composed on top of it, such as realignment (app/guimain.cpp).
     EditingController *editing() const { return m_editing; }
     QSortFilterProxyModel *sortedPartitions() const { return m_sorted; }
     DiskListModel *diskList() const { return m_disks; }

@@ -1,6 +1,6 @@
 #include "preferencesdialog.h"
 
-#include "move/JournalDurability.h"
+#include "move/journaldurability.h"
 #include "report/humansize.h"
 
 #include <QCheckBox>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "move/MoveRequest.h"
+#include "move/moverequest.h"
 
 #include <QByteArray>
 #include <QString>

@@ -2,7 +2,7 @@
 
 #include "align/alignmentpolicy.h"
 #include "align/realignplan.h"
-#include "move/JournalDurability.h"
+#include "move/journaldurability.h"
 #include "table/disklayout.h"
 
 #include <QStringList>

@@ -1,7 +1,7 @@
 #include "ops/writejournal.h"
 
-#include "move/Checksum.h"
-#include "move/MoveJournal.h"
+#include "move/checksum.h"
+#include "move/movejournal.h"
 #include "ops/journaldamage.h"
 #include "ops/planfile.h"
 

@@ -18,7 +18,7 @@
 // the partition being moved are protected by the data mover's journal next to it.
 //
 // On disk (format 3) it is indented JSON, {"checksum": HEX, "format": 3, "journal": {...}},
-// where the checksum (Checksum.h) covers the compact JSON of {"format", "journal"}. load()
+// where the checksum (checksum.h) covers the compact JSON of {"format", "journal"}. load()
 // accepts a file only if it is byte for byte what save() writes for its content, the checksum
 // holds and every field is present, of its type and sane: a damaged journal could otherwise
 // send resume to write data to the wrong place.

@@ -1,6 +1,6 @@
 #include "mappedcopy.h"
 
-#include "move/DataMover.h"
+#include "move/datamover.h"
 
 #include <QDirIterator>
 #include <QFile>

@@ -2,7 +2,7 @@
 // used-map tests compare against. `offset` is where the filesystem starts in its image.
 #pragma once
 
-#include "move/MoveRequest.h"
+#include "move/moverequest.h"
 
 #include <QByteArray>
 #include <QList>

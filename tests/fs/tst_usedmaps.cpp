@@ -7,7 +7,7 @@
 
 #include "fs/partclonemap.h"
 #include "fs/usedblocks.h"
-#include "move/MovePlan.h"
+#include "move/moveplan.h"
 
 #include "filetree.h"
 #include "fsaging.h"

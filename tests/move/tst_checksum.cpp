@@ -3,7 +3,7 @@
 // also tests/sanity_test_vectors.h, in github.com/Cyan4973/xxHash), which hashes the first N
 // bytes of a fixed pseudo-random buffer with seed 0 and with seed PRIME64.
 
-#include "move/Checksum.h"
+#include "move/checksum.h"
 
 #include <QtTest>
 

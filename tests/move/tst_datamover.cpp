@@ -1,12 +1,12 @@
 // The data mover on real files and loop devices: every case checks what a user would check,
 // that the bytes at the destination are the bytes that were at the source.
 
-#include "FaultyBlockIo.h"
-#include "MoveTestData.h"
+#include "faultyblockio.h"
 #include "loopdevice.h"
-#include "move/DataMover.h"
-#include "move/MoveJournal.h"
-#include "move/MovePlan.h"
+#include "move/datamover.h"
+#include "move/movejournal.h"
+#include "move/moveplan.h"
+#include "movetestdata.h"
 
 #include <QElapsedTimer>
 #include <QFile>

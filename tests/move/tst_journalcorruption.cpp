@@ -6,10 +6,10 @@
 // byte equal to the original: never silently wrong data. Damage the journal can tell (the
 // header, the table entries a record vouches for, a record's header) must be refused.
 
-#include "MoveTestData.h"
-#include "PowerCutBlockIo.h"
 #include "filebytes.h"
-#include "move/DataMover.h"
+#include "move/datamover.h"
+#include "movetestdata.h"
+#include "powercutblockio.h"
 
 #include <QFile>
 #include <QJsonDocument>
@@ -42,7 +42,7 @@ std::uint64_t u64At(const QByteArray &data, std::uint64_t offset)
     return value;
 }
 
-// A region of the journal file, from its documented layout (MoveJournal.h).
+// A region of the journal file, from its documented layout (movejournal.h).
 struct Region
 {
     QString name;

@@ -4,7 +4,7 @@
 #include "clirun.h"
 #include "diskimagebuilder.h"
 #include "loopdevice.h"
-#include "move/JournalDurability.h"
+#include "move/journaldurability.h"
 #include "toolrun.h"
 
 #include <QDir>

@@ -3,8 +3,8 @@
 // the journaled mover, keeps the process under 256 MiB resident. The image is a sparse file,
 // so only the used blocks take space; each holds its own bytes, read back at the destination.
 
-#include "move/DataMover.h"
-#include "move/MoveRequest.h"
+#include "move/datamover.h"
+#include "move/moverequest.h"
 
 #include <QFile>
 #include <QTemporaryDir>

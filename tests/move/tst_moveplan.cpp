@@ -1,7 +1,7 @@
 // The mover's plan and the order a finished move is read back in: pure arithmetic, checked on
 // hand-worked ranges.
-#include "move/MovePlan.h"
-#include "move/VerifySpans.h"
+#include "move/moveplan.h"
+#include "move/verifyspans.h"
 
 #include <QTest>
 

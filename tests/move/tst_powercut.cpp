@@ -1,12 +1,12 @@
 // Power cuts during a move and during its resume, simulated on the write level (see
-// PowerCutBlockIo.h): whatever part of the unsynced writes reached the disk, a resume must finish
+// powercutblockio.h): whatever part of the unsynced writes reached the disk, a resume must finish
 // the move with every byte where it belongs. A missing or misplaced sync in the mover shows up
 // here as a destination that differs from the source.
 
-#include "MoveTestData.h"
-#include "PowerCutBlockIo.h"
-#include "move/DataMover.h"
-#include "move/MovePlan.h"
+#include "move/datamover.h"
+#include "move/moveplan.h"
+#include "movetestdata.h"
+#include "powercutblockio.h"
 
 #include <QFile>
 #include <QRandomGenerator>

@@ -8,7 +8,7 @@
 #include "clirun.h"
 #include "filebytes.h"
 #include "filechecksum.h"
-#include "move/Checksum.h"
+#include "move/checksum.h"
 #include "ops/writejournal.h"
 
 #include <QFile>

@@ -4,7 +4,7 @@
 #pragma once
 
 #include "mainwindow.h"
-#include "realign/mainwindowrealign.h"
+#include "realign/realigncontroller.h"
 #include "toolrun.h"
 
 #include <QByteArray>

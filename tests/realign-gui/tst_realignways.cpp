@@ -3,7 +3,7 @@
 // it or by shifting its neighbour up. The page offers both, the cheapest checked; picking the
 // other plans again and the neighbour moves; after the run only Finish is offered. Every
 // expectation on the disk comes from sfdisk, e2fsck and debugfs, or from ARCHITECTURE.md's rule.
-#include "realign/mainwindowrealign.h"
+#include "realign/realigncontroller.h"
 #include "realign/realignpages.h"
 #include "realign/realignwaychooser.h"
 #include "realign/realignwizard.h"
@@ -238,8 +238,8 @@ void RealignWaysTest::extendedNeighbourMovesInTheTable()
     wizard->accept();
     QVERIFY(w.wizardClosed());
 
-    // ARCHITECTURE.md: partition 1 to its next MiB, whole; the container pushed to the next MiB after
-    // it, the logical partition keeping its place inside it (so its alignment).
+    // ARCHITECTURE.md: partition 1 to its next MiB, whole; the container pushed to the next MiB
+    // after it, the logical partition keeping its place inside it (so its alignment).
     const SfdiskTable now = SfdiskTable::read(disk.image);
     QVERIFY2(now.ok && now.find(1) && now.find(2) && now.find(5), qPrintable(now.error));
     const qint64 p1Target = nextBoundary(disk.p1Start, kGrainSectors);

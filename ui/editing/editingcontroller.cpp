@@ -8,7 +8,7 @@
 #include "editing/pendingoperationsdock.h"
 #include "editing/resizepartitiondialog.h"
 #include "journalpreferences.h"
-#include "move/JournalDurability.h"
+#include "move/journaldurability.h"
 #include "ops/planfile.h"
 #include "ops/writejournal.h"
 #include "regionnames.h"

@@ -10,11 +10,11 @@
 // what crash safety costs. A kill during an --unsafe move of overlapping ranges loses data.
 
 #include "fs/usedblocks.h"
-#include "move/AlignedBuffer.h"
-#include "move/BlockIo.h"
-#include "move/DataMover.h"
-#include "move/MoveJournal.h"
-#include "move/MovePlan.h"
+#include "move/alignedbuffer.h"
+#include "move/blockio.h"
+#include "move/datamover.h"
+#include "move/movejournal.h"
+#include "move/moveplan.h"
 
 #include <QCoreApplication>
 #include <QStringList>

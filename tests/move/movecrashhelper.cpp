@@ -1,12 +1,12 @@
 // Runs (or resumes) one move so that a test can SIGKILL it at any instant.
 //   move-crash-helper run DEVICE JOURNAL SOURCE DESTINATION LENGTH CHUNK [options]
 //   move-crash-helper resume JOURNAL [options]
-// Options: --kill-at-write N --tear-seed S (die inside the Nth write, see FaultyBlockIo.h),
+// Options: --kill-at-write N --tear-seed S (die inside the Nth write, see faultyblockio.h),
 //          --extents OFFSET:LENGTH,...  --no-verify
 // Exit status: 0 completed, 3 stopped, 2 bad arguments.
 
-#include "FaultyBlockIo.h"
-#include "move/DataMover.h"
+#include "faultyblockio.h"
+#include "move/datamover.h"
 
 #include <QCoreApplication>
 #include <QStringList>
@@ -55,7 +55,7 @@ int main(int argc, char **argv)
     } else if (args.size() == 2 && args.at(0) == QLatin1String("resume")) {
         outcome = mover.resume(args.at(1));
     } else {
-        std::fprintf(stderr, "usage: see the comment at the top of move_crash_helper.cpp\n");
+        std::fprintf(stderr, "usage: see the comment at the top of movecrashhelper.cpp\n");
         return 2;
     }
     std::printf("%s\n", qPrintable(outcome.message));

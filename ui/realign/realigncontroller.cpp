@@ -1,4 +1,4 @@
-#include "realign/mainwindowrealign.h"
+#include "realign/realigncontroller.h"
 
 #include "align/misalignmentreport.h"
 #include "disklistmodel.h"

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "BlockIo.h"
-#include "MoveRequest.h"
+#include "blockio.h"
+#include "moverequest.h"
 
 #include <QByteArray>
 #include <QString>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "MoveRequest.h"
+#include "moverequest.h"
 
 #include <cstdint>
 #include <vector>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "MovePlan.h"
+#include "moveplan.h"
 
 #include <QString>
 

@@ -1,7 +1,7 @@
-#include "MoveJournal.h"
+#include "movejournal.h"
 
-#include "Checksum.h"
-#include "JournalLayout.h"
+#include "checksum.h"
+#include "journallayout.h"
 
 #include <QDir>
 #include <QFile>

@@ -1,6 +1,6 @@
-#include "VerifySpans.h"
+#include "verifyspans.h"
 
-#include "MovePlan.h"
+#include "moveplan.h"
 
 namespace partwise::move {
 

@@ -1,4 +1,4 @@
-#include "BlockIo.h"
+#include "blockio.h"
 
 #include <QFile>
 

@@ -7,15 +7,15 @@
 // written since the last sync. Compared with a record per chunk this saves two journal syncs per
 // chunk; compared with journaling the data it saves writing every byte twice.
 
-#include "DataMover.h"
+#include "datamover.h"
 
-#include "AlignedBuffer.h"
-#include "Checksum.h"
-#include "MoveJournal.h"
-#include "MoveMessages.h"
-#include "MovePlan.h"
-#include "ReadAheadGuard.h"
-#include "ResumeMessages.h"
+#include "alignedbuffer.h"
+#include "checksum.h"
+#include "movejournal.h"
+#include "movemessages.h"
+#include "moveplan.h"
+#include "readaheadguard.h"
+#include "resumemessages.h"
 
 #include <algorithm>
 #include <future>

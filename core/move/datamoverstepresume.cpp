@@ -1,4 +1,4 @@
-// Resuming a move from a step record (plans not cut to the shift; see MoveJournal.h).
+// Resuming a move from a step record (plans not cut to the shift; see movejournal.h).
 // The recorded chunk may be half written. If its source went into the journal, the source may be
 // half overwritten too, so the journal's copy is written; otherwise the source is untouched and is
 // simply copied again. No new record is written for this chunk: the current one must stay valid
@@ -12,14 +12,14 @@
 // Where each chunk comes from is decided, and checked against the record, before anything is
 // written.
 
-#include "DataMover.h"
+#include "datamover.h"
 
-#include "AlignedBuffer.h"
-#include "Checksum.h"
-#include "MoveJournal.h"
-#include "MoveMessages.h"
-#include "MovePlan.h"
-#include "ResumeMessages.h"
+#include "alignedbuffer.h"
+#include "checksum.h"
+#include "movejournal.h"
+#include "movemessages.h"
+#include "moveplan.h"
+#include "resumemessages.h"
 
 #include <vector>
 

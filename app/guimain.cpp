@@ -1,7 +1,7 @@
 // partwise: the desktop window. Parses the command line and opens the window; everything
 // else lives in ui/.
 #include "mainwindow.h"
-#include "realign/mainwindowrealign.h"
+#include "realign/realigncontroller.h"
 #include "uiresources.h"
 #include "uitranslations.h"
 #include "version.h"

@@ -1,4 +1,4 @@
-#include "MoveMessages.h"
+#include "movemessages.h"
 
 #include <cstring>
 

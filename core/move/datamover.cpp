@@ -1,12 +1,12 @@
-#include "DataMover.h"
+#include "datamover.h"
 
-#include "AlignedBuffer.h"
-#include "Checksum.h"
-#include "MoveJournal.h"
-#include "MoveMessages.h"
-#include "MovePlan.h"
-#include "ReadAheadGuard.h"
-#include "VerifySpans.h"
+#include "alignedbuffer.h"
+#include "checksum.h"
+#include "movejournal.h"
+#include "movemessages.h"
+#include "moveplan.h"
+#include "readaheadguard.h"
+#include "verifyspans.h"
 
 #include <QRegularExpression>
 

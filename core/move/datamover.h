@@ -1,9 +1,9 @@
 #pragma once
 
-#include "BlockIo.h"
-#include "MoveJournal.h"
-#include "MoveProgress.h"
-#include "MoveRequest.h"
+#include "blockio.h"
+#include "movejournal.h"
+#include "moveprogress.h"
+#include "moverequest.h"
 
 #include <QString>
 
@@ -56,14 +56,14 @@ private:
     // Chunks that may overlap their own sources, with a step record per journaled chunk.
     MoveOutcome execute(BlockIo &device, MoveJournal &journal, const MovePlan &plan,
                         AlignedBuffer &buffer, std::size_t firstChunk);
-    // Plans cut to the shift (WindowedCopy.cpp): a window record per window of chunks, a sync
+    // Plans cut to the shift (datamoverwindows.cpp): a window record per window of chunks, a sync
     // between chunks, and a resume that checks the window's destinations against the table.
     MoveOutcome copyInWindows(BlockIo &device, MoveJournal &journal, const MovePlan &plan,
                               AlignedBuffer &recordBuffer, std::size_t firstChunk, bool unsynced);
     MoveOutcome resumeWindow(BlockIo &device, MoveJournal &journal, const MovePlan &plan,
                              AlignedBuffer &recordBuffer, const MoveJournal::Record &record);
-    // The other plans (StepResume.cpp): finishes the chunks the newest step record leaves under
-    // way, deciding where each comes from before anything is written, then copies on.
+    // The other plans (datamoverstepresume.cpp): finishes the chunks the newest step record leaves
+    // under way, deciding where each comes from before anything is written, then copies on.
     MoveOutcome resumeStep(BlockIo &device, MoveJournal &journal, const MovePlan &plan,
                            AlignedBuffer &buffer, const MoveJournal::Record &record);
     struct Replay;

@@ -1,8 +1,8 @@
-#include "JournalHeader.h"
+#include "journalheader.h"
 
-#include "AlignedBuffer.h"
-#include "Checksum.h"
-#include "JournalLayout.h"
+#include "alignedbuffer.h"
+#include "checksum.h"
+#include "journallayout.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -1,10 +1,10 @@
 #pragma once
 
-#include "AlignedBuffer.h"
-#include "BlockIo.h"
-#include "JournalHeader.h"
-#include "MovePlan.h"
-#include "MoveRequest.h"
+#include "alignedbuffer.h"
+#include "blockio.h"
+#include "journalheader.h"
+#include "moveplan.h"
+#include "moverequest.h"
 
 #include <QString>
 
@@ -14,12 +14,12 @@
 
 namespace partwise::move {
 
-struct JournalRecordHeader; // the fixed part of a record on disk (MoveJournal.cpp)
+struct JournalRecordHeader; // the fixed part of a record on disk (movejournal.cpp)
 
 // The on-disk journal of one move, kept outside the range being moved (next to the image or
 // in a state folder). Layout, every part 4096-aligned:
 //   header   magic, then the request and the plan's identity as JSON, with a checksum
-//            (JournalHeader.h)
+//            (journalheader.h)
 //   table    one checksum per chunk, taken from the source while copying, used by verify
 //   slot 0/1 step records, alternating: each record goes to the slot the previous one did not
 // A step record N says "every chunk before N is done and durable; chunks from N on may be under
@@ -36,7 +36,7 @@ struct JournalRecordHeader; // the fixed part of a record on disk (MoveJournal.c
 // redone from their intact sources.
 //
 // Protection against the journal's own corruption (format 4 on; the checksums are XXH3 from
-// format 5, see Checksum.h): the header's JSON has a checksum and its padding must be zero;
+// format 5, see checksum.h): the header's JSON has a checksum and its padding must be zero;
 // each record header has a checksum, and also the checksum of the table entries it vouches for
 // (every chunk before it, or before its window's end), which are durable before the record is
 // written; a record's data has the chunk's checksum. A record slot

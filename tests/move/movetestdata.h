@@ -6,7 +6,7 @@
 #include <QFile>
 #include <QString>
 
-#include "move/MoveRequest.h"
+#include "move/moverequest.h"
 
 #include <cstdint>
 #include <cstring>

@@ -1,4 +1,4 @@
-#include "JournalDurability.h"
+#include "journaldurability.h"
 
 #include <QDir>
 #include <QFile>

@@ -4,7 +4,7 @@
 // offset of a chosen file, or a kill in the middle of the Nth write (only part of its 4 KiB
 // blocks reach the file, as after a power cut). Shared by the tests and move-crash-helper.
 
-#include "move/BlockIo.h"
+#include "move/blockio.h"
 
 #include <QFileInfo>
 

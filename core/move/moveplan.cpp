@@ -1,6 +1,6 @@
-#include "MovePlan.h"
+#include "moveplan.h"
 
-#include "Checksum.h"
+#include "checksum.h"
 
 #include <algorithm>
 

@@ -1,6 +1,6 @@
-#include "ResumeMessages.h"
+#include "resumemessages.h"
 
-#include "MoveMessages.h"
+#include "movemessages.h"
 
 namespace partwise::move {
 

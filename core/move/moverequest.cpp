@@ -1,4 +1,4 @@
-#include "MoveRequest.h"
+#include "moverequest.h"
 
 namespace partwise::move {
 

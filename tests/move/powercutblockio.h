@@ -7,8 +7,8 @@
 // unsynced blocks are rolled back, and every later call fails with EIO, as on a dead disk.
 // Unlike a SIGKILL, this catches a missing sync: a write that the mover assumed durable.
 
-#include "move/AlignedBuffer.h"
-#include "move/BlockIo.h"
+#include "move/alignedbuffer.h"
+#include "move/blockio.h"
 
 #include <QFileInfo>
 

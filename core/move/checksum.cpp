@@ -1,4 +1,4 @@
-#include "Checksum.h"
+#include "checksum.h"
 
 #include <xxhash.h>
 

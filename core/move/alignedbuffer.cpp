@@ -1,4 +1,4 @@
-#include "AlignedBuffer.h"
+#include "alignedbuffer.h"
 
 #include <cstdlib>
 #include <cstring>
