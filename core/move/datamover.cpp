@@ -135,9 +135,14 @@ MoveOutcome DataMover::run(const MoveRequest &request, const QString &journalPat
 MoveOutcome DataMover::copyFrom(BlockIo &device, MoveJournal &journal, const MovePlan &plan,
                                 AlignedBuffer &buffer, std::size_t firstChunk)
 {
+    // Chunks are read back as soon as they are durable; only a fresh move's verifier sees every
+    // chunk, so a resumed one leaves the whole read-back to the pass after the copy.
+    std::unique_ptr<BackgroundVerifier> behind;
+    if (journal.request().verify && firstChunk == 0)
+        behind = std::make_unique<BackgroundVerifier>(device, plan, m_cancel);
     if (plan.cutToShift)
-        return copyInWindows(device, journal, plan, buffer, firstChunk, false);
-    return execute(device, journal, plan, buffer, firstChunk);
+        return copyInWindows(device, journal, plan, buffer, firstChunk, false, behind.get());
+    return execute(device, journal, plan, buffer, firstChunk, behind.get());
 }
 
 MoveOutcome DataMover::resume(const QString &journalPath, const QString &devicePath)
@@ -207,7 +212,8 @@ MoveOutcome DataMover::resume(const QString &journalPath, const QString &deviceP
 }
 
 MoveOutcome DataMover::execute(BlockIo &device, MoveJournal &journal, const MovePlan &plan,
-                               AlignedBuffer &buffer, std::size_t firstChunk)
+                               AlignedBuffer &buffer, std::size_t firstChunk,
+                               BackgroundVerifier *behind)
 {
     const QString &journalPath = journal.path();
     const QString again = resumeCommand(journalPath, device.path());
@@ -312,6 +318,8 @@ MoveOutcome DataMover::execute(BlockIo &device, MoveJournal &journal, const Move
                 // be durable before the destination is touched.
                 if (unsynced && (code = device.sync()) != 0)
                     return writeFailed(plan.chunks[i - 1], code);
+                if (unsynced && behind)
+                    behind->durable();
                 unsynced = false;
                 code = journal.writeRecord(i, read.checksum, current,
                                            chunk.needsJournal ? chunk.length : 0);
@@ -347,6 +355,10 @@ MoveOutcome DataMover::execute(BlockIo &device, MoveJournal &journal, const Move
                                                   next.length, true);
             if ((code = written.get()) != 0)
                 return writeFailed(chunk, code);
+            if (behind) {
+                behind->written(i, read.checksum);
+                behind->durable();
+            }
             if (nextRead.error != 0)
                 return readFailed(next, nextRead.error);
             if (journalCode != 0)
@@ -361,6 +373,8 @@ MoveOutcome DataMover::execute(BlockIo &device, MoveJournal &journal, const Move
                 device.writeAt(MoveJournal::dataOf(current), chunk.length, chunk.destinationOffset);
             if (code != 0)
                 return writeFailed(chunk, code);
+            if (behind)
+                behind->written(i, read.checksum);
             unsynced = true;
         }
         done += chunk.length;
@@ -372,14 +386,16 @@ MoveOutcome DataMover::execute(BlockIo &device, MoveJournal &journal, const Move
         if (const int code = device.sync())
             return writeFailed(plan.chunks.back(), code);
     }
+    if (behind)
+        behind->durable();
     // Every read has completed: verification needs the memory for its own buffers.
     second = AlignedBuffer();
     third = AlignedBuffer();
-    return copied(device, journal, plan, buffer);
+    return copied(device, journal, plan, buffer, behind);
 }
 
 MoveOutcome DataMover::copied(BlockIo &device, MoveJournal &journal, const MovePlan &plan,
-                              AlignedBuffer &buffer)
+                              AlignedBuffer &buffer, BackgroundVerifier *behind)
 {
     if (const int code = journal.writeRecord(journal.copyFinishedSequence(), 0, buffer, 0))
         return stoppedPartWay(
@@ -388,7 +404,7 @@ MoveOutcome DataMover::copied(BlockIo &device, MoveJournal &journal, const MoveP
                            "to record it and verify.")
                 .arg(journal.path(), errorText(code), resumeCommand(journal.path(), device.path())),
             journal.path());
-    return verify(device, journal, plan, buffer);
+    return verify(device, journal, plan, buffer, behind);
 }
 
 MoveOutcome DataMover::stoppedPartWay(MoveOutcome::Status status, const QString &message,
@@ -401,84 +417,115 @@ MoveOutcome DataMover::stoppedPartWay(MoveOutcome::Status status, const QString 
 }
 
 MoveOutcome DataMover::verify(BlockIo &device, MoveJournal &journal, const MovePlan &plan,
-                              AlignedBuffer &buffer)
+                              AlignedBuffer &buffer, BackgroundVerifier *behind)
 {
     const QString &journalPath = journal.path();
-    const QString again = resumeCommand(journalPath, device.path());
     if (journal.request().verify) {
-        // Read the destination back in ascending order, in large reads that span several
-        // chunks when they are contiguous, with the next read under way while the previous
-        // one is checksummed: about the cost of one sequential read of the moved data.
-        const std::uint64_t spanLimit = std::max(plan.largestChunk, kVerifySpanBytes);
-        const VerifyOrder order = verifyOrder(plan, spanLimit);
-        const std::vector<VerifySpan> &spans = order.spans;
-        AlignedBuffer first(spanLimit);
-        AlignedBuffer second(spanLimit);
-        if (first.isNull() || second.isNull())
-            return outcome(MoveOutcome::Status::Cancelled,
-                           QStringLiteral("Not enough memory for a %1 buffer to verify the "
-                                          "move. Run `%2` to verify it.")
-                               .arg(formatSize(spanLimit), again),
-                           journalPath);
-        AlignedBuffer *const buffers[2] = {&first, &second};
-        auto readSpan = [&device, &spans, &buffers](std::size_t index) {
-            return std::async(std::launch::async, [&device, &spans, &buffers, index] {
-                const VerifySpan &span = spans[index];
-                return device.readAt(buffers[index % 2]->data(), span.length, span.offset);
-            });
-        };
-        std::future<int> ahead = readSpan(0);
-        const ReadAheadGuard<int> drain(ahead);
-
-        std::uint64_t done = 0;
-        for (std::size_t s = 0; s < spans.size(); ++s) {
-            const VerifySpan &span = spans[s];
-            const int code = ahead.get();
-            if (code != 0)
-                return outcome(MoveOutcome::Status::IoError,
-                               QStringLiteral("Reading back %1 at byte %2 of %3 to verify it "
-                                              "failed: %4. The data is moved; run `%5` to "
-                                              "verify again once the disk is readable.")
-                                   .arg(formatSize(span.length))
-                                   .arg(span.offset)
-                                   .arg(device.path(), errorText(code), again),
-                               journalPath);
-            if (cancelled())
-                return outcome(MoveOutcome::Status::Cancelled,
-                               QStringLiteral("The data is moved but verification was "
-                                              "stopped. Run `%1` to verify it.")
-                                   .arg(again),
-                               journalPath);
-            if (s + 1 < spans.size())
-                ahead = readSpan(s + 1);
-            const unsigned char *data = buffers[s % 2]->data();
-            for (std::size_t k = span.first; k < span.first + span.count; ++k) {
-                const std::size_t index = order.chunks[k];
-                const MoveChunk &chunk = plan.chunks[index];
-                if (checksum64(data, chunk.length) != journal.chunkChecksum(index))
-                    return outcome(MoveOutcome::Status::VerifyFailed,
-                                   QStringLiteral("Verification failed: the %1 written at byte "
-                                                  "%2 of %3 read back differently. The disk may "
-                                                  "be failing; copy what you can from it "
-                                                  "before writing anything else.")
-                                       .arg(formatSize(chunk.length))
-                                       .arg(chunk.destinationOffset)
-                                       .arg(device.path()),
-                                   journalPath);
-                data += chunk.length;
-            }
-            done += span.length;
-            m_bytesThisRun += span.length;
-            report(MoveProgress::Phase::Verifying, done, plan.bytesToCopy);
-        }
+        VerifyFailure failure = behind ? behind->finish() : VerifyFailure();
+        if (behind)
+            m_bytesThisRun += behind->coveredBytes();
+        if (!failure && (!behind || behind->covered() < plan.chunks.size()))
+            failure = readBackAll(device, journal, plan);
+        else if (!failure)
+            report(MoveProgress::Phase::Verifying, plan.bytesToCopy, plan.bytesToCopy);
+        if (failure)
+            return verifyFailed(failure, device, journalPath);
     }
     if (const int code = journal.writeRecord(journal.verifiedSequence(), 0, buffer, 0))
-        return outcome(MoveOutcome::Status::IoError,
-                       QStringLiteral("Writing the move journal %1 failed: %2. The data is "
-                                      "moved; run `%3` to record it.")
-                           .arg(journalPath, errorText(code), again),
-                       journalPath);
+        return outcome(
+            MoveOutcome::Status::IoError,
+            QStringLiteral("Writing the move journal %1 failed: %2. The data is "
+                           "moved; run `%3` to record it.")
+                .arg(journalPath, errorText(code), resumeCommand(journalPath, device.path())),
+            journalPath);
     return finish(journal);
+}
+
+VerifyFailure DataMover::readBackAll(BlockIo &device, MoveJournal &journal, const MovePlan &plan)
+{
+    // Read the destination back in ascending order, in large reads that span several chunks
+    // when they are contiguous, with the next read under way while the previous one is
+    // checksummed: about the cost of one sequential read of the moved data.
+    const std::uint64_t spanLimit = std::max(plan.largestChunk, kVerifySpanBytes);
+    const VerifyOrder order = verifyOrder(plan, spanLimit);
+    const std::vector<VerifySpan> &spans = order.spans;
+    AlignedBuffer first(spanLimit);
+    AlignedBuffer second(spanLimit);
+    if (first.isNull() || second.isNull())
+        return {VerifyFailure::Kind::Cancelled, ENOMEM, 0, spanLimit};
+    AlignedBuffer *const buffers[2] = {&first, &second};
+    auto readSpan = [&device, &spans, &buffers](std::size_t index) {
+        return std::async(std::launch::async, [&device, &spans, &buffers, index] {
+            const VerifySpan &span = spans[index];
+            return device.readAt(buffers[index % 2]->data(), span.length, span.offset);
+        });
+    };
+    std::future<int> ahead = readSpan(0);
+    const ReadAheadGuard<int> drain(ahead);
+
+    std::uint64_t done = 0;
+    for (std::size_t s = 0; s < spans.size(); ++s) {
+        const VerifySpan &span = spans[s];
+        if (const int code = ahead.get())
+            return {VerifyFailure::Kind::Unreadable, code, span.offset, span.length};
+        if (cancelled())
+            return {VerifyFailure::Kind::Cancelled, 0, span.offset, span.length};
+        if (s + 1 < spans.size())
+            ahead = readSpan(s + 1);
+        const unsigned char *data = buffers[s % 2]->data();
+        for (std::size_t k = span.first; k < span.first + span.count; ++k) {
+            const std::size_t index = order.chunks[k];
+            const MoveChunk &chunk = plan.chunks[index];
+            if (checksum64(data, chunk.length) != journal.chunkChecksum(index))
+                return {VerifyFailure::Kind::Mismatch, 0, chunk.destinationOffset, chunk.length};
+            data += chunk.length;
+        }
+        done += span.length;
+        m_bytesThisRun += span.length;
+        report(MoveProgress::Phase::Verifying, done, plan.bytesToCopy);
+    }
+    return {};
+}
+
+MoveOutcome DataMover::verifyFailed(const VerifyFailure &failure, const BlockIo &device,
+                                    const QString &journalPath) const
+{
+    const QString again = resumeCommand(journalPath, device.path());
+    switch (failure.kind) {
+    case VerifyFailure::Kind::Unreadable:
+        return outcome(MoveOutcome::Status::IoError,
+                       QStringLiteral("Reading back %1 at byte %2 of %3 to verify it "
+                                      "failed: %4. The data is moved; run `%5` to "
+                                      "verify again once the disk is readable.")
+                           .arg(formatSize(failure.length))
+                           .arg(failure.offset)
+                           .arg(device.path(), errorText(failure.error), again),
+                       journalPath);
+    case VerifyFailure::Kind::Mismatch:
+        return outcome(MoveOutcome::Status::VerifyFailed,
+                       QStringLiteral("Verification failed: the %1 written at byte "
+                                      "%2 of %3 read back differently. The disk may "
+                                      "be failing; copy what you can from it "
+                                      "before writing anything else.")
+                           .arg(formatSize(failure.length))
+                           .arg(failure.offset)
+                           .arg(device.path()),
+                       journalPath);
+    case VerifyFailure::Kind::Cancelled:
+    case VerifyFailure::Kind::None:
+        break;
+    }
+    if (failure.error == ENOMEM)
+        return outcome(MoveOutcome::Status::Cancelled,
+                       QStringLiteral("Not enough memory for a %1 buffer to verify the "
+                                      "move. Run `%2` to verify it.")
+                           .arg(formatSize(failure.length), again),
+                       journalPath);
+    return outcome(MoveOutcome::Status::Cancelled,
+                   QStringLiteral("The data is moved but verification was "
+                                  "stopped. Run `%1` to verify it.")
+                       .arg(again),
+                   journalPath);
 }
 
 MoveOutcome DataMover::finish(MoveJournal &journal)

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "backgroundverifier.h"
 #include "blockio.h"
 #include "movejournal.h"
 #include "moveprogress.h"
@@ -14,6 +15,7 @@ namespace partwise::move {
 
 struct MovePlan;
 class AlignedBuffer;
+class BackgroundVerifier;
 
 // Runs a journaled, crash-safe move of a byte range inside one device or image file, and
 // finishes one that was interrupted. Blocking: call it from a worker thread. Before a chunk's
@@ -55,11 +57,13 @@ private:
                          AlignedBuffer &buffer, std::size_t firstChunk);
     // Chunks that may overlap their own sources, with a step record per journaled chunk.
     MoveOutcome execute(BlockIo &device, MoveJournal &journal, const MovePlan &plan,
-                        AlignedBuffer &buffer, std::size_t firstChunk);
+                        AlignedBuffer &buffer, std::size_t firstChunk,
+                        BackgroundVerifier *behind = nullptr);
     // Plans cut to the shift (datamoverwindows.cpp): a window record per window of chunks, a sync
     // between chunks, and a resume that checks the window's destinations against the table.
     MoveOutcome copyInWindows(BlockIo &device, MoveJournal &journal, const MovePlan &plan,
-                              AlignedBuffer &recordBuffer, std::size_t firstChunk, bool unsynced);
+                              AlignedBuffer &recordBuffer, std::size_t firstChunk, bool unsynced,
+                              BackgroundVerifier *behind = nullptr);
     MoveOutcome resumeWindow(BlockIo &device, MoveJournal &journal, const MovePlan &plan,
                              AlignedBuffer &recordBuffer, const MoveJournal::Record &record);
     // The other plans (datamoverstepresume.cpp): finishes the chunks the newest step record leaves
@@ -74,9 +78,14 @@ private:
                                    const Replay &replay);
     // Records the copy as finished, then verifies.
     MoveOutcome copied(BlockIo &device, MoveJournal &journal, const MovePlan &plan,
-                       AlignedBuffer &buffer);
+                       AlignedBuffer &buffer, BackgroundVerifier *behind = nullptr);
+    // Verifies what `behind` (if any) has not read back already, then records the move done.
     MoveOutcome verify(BlockIo &device, MoveJournal &journal, const MovePlan &plan,
-                       AlignedBuffer &buffer);
+                       AlignedBuffer &buffer, BackgroundVerifier *behind = nullptr);
+    // The pass after the copy: every destination read back in ascending order.
+    VerifyFailure readBackAll(BlockIo &device, MoveJournal &journal, const MovePlan &plan);
+    MoveOutcome verifyFailed(const VerifyFailure &failure, const BlockIo &device,
+                             const QString &journalPath) const;
     MoveOutcome finish(MoveJournal &journal);
     // An outcome for a move stopped part way, with this run's bytes and time.
     MoveOutcome stoppedPartWay(MoveOutcome::Status status, const QString &message,

@@ -125,7 +125,7 @@ struct UnsyncedSources
 
 MoveOutcome DataMover::copyInWindows(BlockIo &device, MoveJournal &journal, const MovePlan &plan,
                                      AlignedBuffer &recordBuffer, std::size_t firstChunk,
-                                     bool unsynced)
+                                     bool unsynced, BackgroundVerifier *behind)
 {
     const QString &journalPath = journal.path();
     const QString again = resumeCommand(journalPath, device.path());
@@ -166,6 +166,8 @@ MoveOutcome DataMover::copyInWindows(BlockIo &device, MoveJournal &journal, cons
         int code = journal.setChunkChecksums(window.first, read.checksums);
         if (code == 0 && unsynced && (code = device.sync()) != 0)
             return writeFailed(plan.chunks[window.first - 1], code);
+        if (code == 0 && unsynced && behind)
+            behind->durable();
         if (code == 0)
             code = journal.writeWindowRecord(window.first, window.end, recordBuffer);
         if (code != 0)
@@ -186,12 +188,16 @@ MoveOutcome DataMover::copyInWindows(BlockIo &device, MoveJournal &journal, cons
                 if ((code = device.sync()) != 0)
                     return writeFailed(plan.chunks[index - 1], code);
                 written.clear();
+                if (behind)
+                    behind->durable();
             }
             const unsigned char *data =
                 memory[parity].data() + window.memoryOffset[index - window.first];
             if ((code = device.writeAt(data, chunk.length, chunk.destinationOffset)) != 0)
                 return writeFailed(chunk, code);
             written.add(chunk);
+            if (behind)
+                behind->written(index, read.checksums[index - window.first]);
             done += chunk.length;
             m_bytesThisRun += chunk.length;
             report(MoveProgress::Phase::Copying, done, plan.bytesToCopy);
@@ -204,10 +210,12 @@ MoveOutcome DataMover::copyInWindows(BlockIo &device, MoveJournal &journal, cons
         if (const int code = device.sync())
             return writeFailed(plan.chunks.back(), code);
     }
+    if (behind)
+        behind->durable();
     // Verification needs the memory for its own buffers.
     memory[0] = AlignedBuffer();
     memory[1] = AlignedBuffer();
-    return copied(device, journal, plan, recordBuffer);
+    return copied(device, journal, plan, recordBuffer, behind);
 }
 
 MoveOutcome DataMover::resumeWindow(BlockIo &device, MoveJournal &journal, const MovePlan &plan,

@@ -12,6 +12,7 @@
 #include <QFile>
 #include <QProcess>
 #include <QRandomGenerator>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -290,6 +291,44 @@ private slots:
         QVERIFY2(finished.ok(), qPrintable(finished.message));
         QVERIFY(!QFile::exists(m_journal));
         expectMoved(m_image, request);
+    }
+
+    // A fresh move reads each chunk back as soon as it is durable; a resumed one has not seen
+    // the chunks copied before the stop, so it must read them back after the copy. Here one of
+    // those is damaged while the move is stopped, outside the window the resume rescans.
+    void resumedMoveVerifiesWhatWasCopiedBeforeTheStop()
+    {
+        freshImage(96 * MiB);
+        const MoveRequest request = requestFor(m_image, 34 * 512, 2048 * 512, 80 * MiB, MiB);
+        std::atomic<bool> cancel{false};
+        DataMover mover;
+        mover.setCancelFlag(&cancel);
+        mover.setProgressCallback([&](const MoveProgress &p) {
+            if (p.bytesDone >= 40 * MiB)
+                cancel = true;
+        });
+        QCOMPARE(mover.run(request, m_journal).status, MoveOutcome::Status::Cancelled);
+
+        // The first chunk of a move to the right is the top of the range, copied long ago.
+        QFile image(m_image);
+        QVERIFY(image.open(QIODevice::ReadWrite));
+        const qint64 damaged = qint64(request.destinationOffset + request.length - 100);
+        QVERIFY(image.seek(damaged));
+        char byte = 0;
+        QVERIFY(image.getChar(&byte));
+        QVERIFY(image.seek(damaged));
+        QVERIFY(image.putChar(char(byte ^ 0x5A)));
+        image.close();
+
+        const MoveOutcome finished = resumeMove(m_journal);
+        QCOMPARE(finished.status, MoveOutcome::Status::VerifyFailed);
+        // It names the damaged chunk: at most a shift (1031168 bytes) below the damaged byte.
+        static const QRegularExpression atByte(QStringLiteral("at byte (\\d+) of"));
+        const QRegularExpressionMatch at = atByte.match(finished.message);
+        QVERIFY2(at.hasMatch(), qPrintable(finished.message));
+        const qint64 chunkStart = at.captured(1).toLongLong();
+        QVERIFY2(chunkStart <= damaged && damaged < chunkStart + 1031168,
+                 qPrintable(finished.message));
     }
 
     void ioErrorStopsCleanlyThenResumes_data()
