@@ -46,8 +46,13 @@ QString alignmentStatusName(AlignmentStatus status)
 
 AlignmentVerdict judgeStart(qint64 startSector, const AlignmentGeometry &g)
 {
+    return judgeByte(startSector * g.logicalSectorSize, g);
+}
+
+AlignmentVerdict judgeByte(qint64 absoluteByte, const AlignmentGeometry &g)
+{
     AlignmentVerdict v;
-    v.startByte = startSector * g.logicalSectorSize - g.alignmentOffset;
+    v.startByte = absoluteByte - g.alignmentOffset;
     v.misalignmentBytes = positiveModulo(v.startByte, g.physicalAssumed);
     v.offsetInPhysical = v.misalignmentBytes;
     v.offsetIn4KiB = positiveModulo(v.startByte, 4096);

@@ -28,4 +28,7 @@ struct AlignmentVerdict
 };
 
 AlignmentVerdict judgeStart(qint64 startSector, const AlignmentGeometry &geometry);
+// The same for a byte offset from the disk's start: where a layer's data (a LUKS payload, an
+// LVM physical volume's first extent) begins is judged exactly like a partition's start.
+AlignmentVerdict judgeByte(qint64 absoluteByte, const AlignmentGeometry &geometry);
 AlignmentVerdict judgePartition(const PartitionInfo &partition, const AlignmentGeometry &geometry);

@@ -30,7 +30,7 @@ QString findTool(const QString &program)
 }
 
 ToolResult runTool(const QString &program, const QStringList &arguments, const QString &package,
-                   int timeoutMs)
+                   int timeoutMs, ToolChannels channels)
 {
     ToolResult r;
     r.command = (QStringList{program} + arguments).join(QLatin1Char(' '));
@@ -42,7 +42,8 @@ ToolResult runTool(const QString &program, const QStringList &arguments, const Q
         return r;
     }
     QProcess proc;
-    proc.setProcessChannelMode(QProcess::MergedChannels);
+    proc.setProcessChannelMode(channels == ToolChannels::Merged ? QProcess::MergedChannels
+                                                                : QProcess::SeparateChannels);
     // Tools must never wait for an answer on a terminal we don't have.
     proc.setStandardInputFile(QProcess::nullDevice());
     // Their output is parsed ("minimum size of the filesystem: N"), so it must not come in the
@@ -60,13 +61,14 @@ ToolResult runTool(const QString &program, const QStringList &arguments, const Q
             QStringLiteral("%1 did not finish within %2 s.").arg(program).arg(timeoutMs / 1000);
         return r;
     }
-    r.output = QString::fromLocal8Bit(proc.readAll());
+    r.output = QString::fromLocal8Bit(proc.readAllStandardOutput());
+    r.errorOutput = QString::fromLocal8Bit(proc.readAllStandardError());
     r.exitCode = proc.exitStatus() == QProcess::NormalExit ? proc.exitCode() : -1;
     r.ok = r.exitCode == 0;
     if (!r.ok)
         r.error = QStringLiteral("%1 failed (exit %2): %3")
                       .arg(program)
                       .arg(r.exitCode)
-                      .arg(r.output.trimmed().section(QLatin1Char('\n'), -3));
+                      .arg((r.output + r.errorOutput).trimmed().section(QLatin1Char('\n'), -3));
     return r;
 }

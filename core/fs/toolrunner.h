@@ -8,9 +8,10 @@ struct ToolResult
 {
     bool ok = false;
     int exitCode = -1;
-    QString command; // the command line, for logs
-    QString output;  // stdout and stderr, merged
-    QString error;   // a sentence a person can act on when !ok
+    QString command;     // the command line, for logs
+    QString output;      // stdout and stderr, merged (stdout alone with ToolChannels::Separate)
+    QString errorOutput; // stderr, with ToolChannels::Separate
+    QString error;       // a sentence a person can act on when !ok
 
     // Outcomes decided without running a program (nothing to do, or refused beforehand).
     static ToolResult succeeded(const QString &output);
@@ -22,5 +23,9 @@ QString findTool(const QString &program);
 
 // Runs a program without a shell and waits for it. A missing program gives a clear error
 // naming the Debian package that provides it when `package` is set.
+// Separate: for tools whose standard output is a report to parse (JSON) while warnings go to
+// standard error and could land in the middle of it.
+enum class ToolChannels { Merged, Separate };
 ToolResult runTool(const QString &program, const QStringList &arguments,
-                   const QString &package = QString(), int timeoutMs = 10 * 60 * 1000);
+                   const QString &package = QString(), int timeoutMs = 10 * 60 * 1000,
+                   ToolChannels channels = ToolChannels::Merged);

@@ -1,6 +1,7 @@
 #include "report/checkcommand.h"
 
 #include "device/diskenumerator.h"
+#include "layer/layerreader.h"
 #include "report/checkreport.h"
 #include "table/diskreader.h"
 
@@ -38,8 +39,11 @@ int runCheck(const CheckOptions &options, QTextStream &out, QTextStream &err)
                                       {QStringLiteral("error"), read.error}});
             continue;
         }
-        DiskCheck check{read.layout, analyzeAlignment(read.layout, options.policy)};
-        anyMisaligned = anyMisaligned || check.alignment.hasMisaligned();
+        DiskCheck check{read.layout, analyzeAlignment(read.layout, options.policy), {}};
+        for (const PartitionInfo &p : read.layout.partitions())
+            if (StorageLayers layers = readPartitionLayers(read.layout, p); !layers.isEmpty())
+                check.layers.insert(p.number, layers);
+        anyMisaligned = anyMisaligned || check.hasMisaligned();
         if (options.json)
             devices.append(diskCheckToJson(check));
         else

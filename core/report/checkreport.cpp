@@ -1,6 +1,7 @@
 #include "report/checkreport.h"
 
 #include "report/humansize.h"
+#include "report/layerreport.h"
 
 #include <QJsonArray>
 #include <QTextStream>
@@ -107,6 +108,15 @@ QString statusText(const AlignmentVerdict &v)
 
 } // namespace
 
+int DiskCheck::misalignedLayerCount() const
+{
+    int count = 0;
+    for (const StorageLayers &list : layers)
+        for (const StorageLayer &layer : list)
+            count += layerMisaligned(layer, alignment.geometry) ? 1 : 0;
+    return count;
+}
+
 QJsonObject diskCheckToJson(const DiskCheck &check)
 {
     const DiskLayout &l = check.layout;
@@ -133,11 +143,16 @@ QJsonObject diskCheckToJson(const DiskCheck &check)
     if (!l.wholeDiskFilesystem.isEmpty())
         o[QStringLiteral("whole_disk_filesystem")] = l.wholeDiskFilesystem;
     QJsonArray parts;
-    for (int i = 0; i < l.regions.size(); ++i)
-        if (!l.regions[i].isFree())
-            parts.append(
-                partitionToJson(l.regions[i], check.alignment.verdicts[i], g.logicalSectorSize));
+    for (int i = 0; i < l.regions.size(); ++i) {
+        const PartitionInfo &p = l.regions[i];
+        if (p.isFree())
+            continue;
+        QJsonObject part = partitionToJson(p, check.alignment.verdicts[i], g.logicalSectorSize);
+        part[QStringLiteral("layers")] = layersToJson(check.layers.value(p.number), g);
+        parts.append(part);
+    }
     o[QStringLiteral("partitions")] = parts;
+    o[QStringLiteral("misaligned_layer_count")] = check.misalignedLayerCount();
     o[QStringLiteral("misaligned_count")] = check.alignment.misalignedCount();
     o[QStringLiteral("warnings")] = QJsonArray::fromStringList(l.warnings);
     return o;
@@ -192,10 +207,16 @@ QString diskCheckToText(const DiskCheck &check)
                  .arg(p.label.isEmpty() ? QStringLiteral("-") : p.label, -12)
                  .arg(statusText(check.alignment.verdicts[i]));
     }
+    for (auto it = check.layers.cbegin(); it != check.layers.cend(); ++it)
+        for (const QString &line : layerLines(it.key(), it.value(), g))
+            s << "  " << line << "\n";
     const MisalignmentReport &a = check.alignment;
     s << "  " << a.misalignedCount() << " of " << a.partitionCount() << " partitions misaligned";
     if (a.sectorAlignedCount() > 0)
         s << ", " << a.sectorAlignedCount() << " on a physical sector but off the grain";
+    if (const int layers = check.misalignedLayerCount())
+        s << "; " << layers << (layers == 1 ? " layer" : " layers")
+          << " inside partitions misaligned";
     s << "\n";
     return out;
 }

@@ -1,6 +1,9 @@
 #pragma once
 
 #include "align/misalignmentreport.h"
+#include "layer/storagelayer.h"
+
+#include <QMap>
 
 #include <QJsonObject>
 
@@ -9,6 +12,11 @@ struct DiskCheck
 {
     DiskLayout layout;
     MisalignmentReport alignment;
+    QMap<int, StorageLayers> layers; // by partition number, for partitions that hold some
+
+    int misalignedLayerCount() const;
+    // A misaligned layer counts as a misaligned partition does (`check` exits 1).
+    bool hasMisaligned() const { return alignment.hasMisaligned() || misalignedLayerCount() > 0; }
 };
 
 // The JSON object for one device, exactly as the command-line contract in DESIGN.md specifies

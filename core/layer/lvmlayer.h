@@ -1,0 +1,14 @@
+#pragma once
+
+// LVM2 physical volumes, read through the LVM tools' own JSON report (`pvs --reportformat
+// json`): the start of the first physical extent (pe_start), where every logical volume's data
+// is laid out from. pvs only reads block devices, so inside an image the range is attached as a
+// read-only loop device, which needs root.
+
+#include "layer/partitionbytes.h"
+#include "layer/storagelayer.h"
+
+StorageLayer readLvmLayer(const PartitionBytes &bytes);
+
+// The pe_start pvs reports for `device` in bytes, or -1 with `error` set. For tests too.
+qint64 lvmFirstExtentBytes(const QString &device, QString *uuid, QString *error);
