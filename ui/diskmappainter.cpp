@@ -14,6 +14,7 @@
 namespace {
 
 constexpr qreal kIconSize = 16;
+constexpr qreal kLayerBandHeight = 12;
 
 } // namespace
 
@@ -115,6 +116,9 @@ void DiskMapPainter::paintRegion(QPainter &painter, const QRectF &rect, const Pa
         painter.drawRect(rect.adjusted(1, 1, -1, -1));
     }
 
+    if (model.misalignedLayer(row))
+        paintLayerBand(painter, rect);
+
     if (region.isContainer()) {
         const QRectF title(rect.left() + 4, rect.top(), rect.width() - 8,
                            DiskMapGeometry::kExtendedTitleHeight);
@@ -126,6 +130,24 @@ void DiskMapPainter::paintRegion(QPainter &painter, const QRectF &rect, const Pa
         return;
     }
     paintRegionText(painter, rect, model, row, text);
+}
+
+// A partition whose inner layer (LUKS, LVM) is misaligned: a cross-hatched band along its
+// bottom edge, inside its own outline, so that the partition's own verdict stays readable and
+// the two can never be confused.
+void DiskMapPainter::paintLayerBand(QPainter &painter, const QRectF &rect) const
+{
+    const QColor color = AlignmentStyle::outlineColor(AlignmentStatus::Misaligned);
+    const qreal height = std::min<qreal>(kLayerBandHeight, rect.height() / 3);
+    const QRectF band(rect.left() + 3, rect.bottom() - height - 3, rect.width() - 6, height);
+    if (band.width() < 2)
+        return;
+    painter.setBrush(m_palette.color(QPalette::Base));
+    painter.setPen(Qt::NoPen);
+    painter.drawRect(band);
+    painter.setBrush(QBrush(color, Qt::DiagCrossPattern));
+    painter.setPen(QPen(color, 1, Qt::DotLine));
+    painter.drawRect(band);
 }
 
 void DiskMapPainter::paintRegionText(QPainter &painter, const QRectF &rect,
@@ -207,6 +229,18 @@ void DiskMapPainter::paintLegend(QPainter &painter, const QRectF &rect,
     };
     swatch(AlignmentStatus::Misaligned, Qt::SolidLine, tr("misaligned"));
     swatch(AlignmentStatus::SectorAligned, Qt::DashLine, tr("on a physical sector, not the grain"));
+    if (model.hasMisalignedLayer()) {
+        const QColor color = AlignmentStyle::outlineColor(AlignmentStatus::Misaligned);
+        painter.setBrush(QBrush(color, Qt::DiagCrossPattern));
+        painter.setPen(QPen(color, 1, Qt::DotLine));
+        painter.drawRect(QRectF(x + 1, swatchY + 4, 18, 8));
+        x += 24;
+        const QString label = tr("LUKS/LVM data inside misaligned");
+        painter.setPen(m_palette.color(QPalette::WindowText));
+        painter.drawText(QRectF(x, rect.top(), metrics.horizontalAdvance(label) + 2, rect.height()),
+                         Qt::AlignLeft | Qt::AlignVCenter, label);
+        x += metrics.horizontalAdvance(label) + 16;
+    }
     const AlignmentGeometry &g = model.report().geometry;
     const QString policy = tr("grain %1, physical sector checked as %2 B")
                                .arg(humanSize(g.grainBytes))

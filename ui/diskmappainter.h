@@ -35,6 +35,7 @@ private:
                      int row) const;
     void paintRegionText(QPainter &painter, const QRectF &rect, const PartitionModel &model,
                          int row, const QColor &color) const;
+    void paintLayerBand(QPainter &painter, const QRectF &rect) const;
     void paintSelection(QPainter &painter, const QRectF &rect, bool hasFocus) const;
     void paintLegend(QPainter &painter, const QRectF &rect, const PartitionModel &model) const;
     void paintMessage(QPainter &painter, const QRectF &rect, const QString &message) const;

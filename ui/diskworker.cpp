@@ -1,6 +1,7 @@
 #include "diskworker.h"
 
 #include "device/diskenumerator.h"
+#include "layer/layerreader.h"
 
 void DiskWorker::listDisks()
 {
@@ -12,7 +13,9 @@ void DiskWorker::read(const QString &path, qint64 forcedSectorSize)
     DiskReadOptions options;
     options.forcedSectorSize = forcedSectorSize;
     options.askDrive = true; // the info panel shows the drive's own report (off the GUI thread)
-    emit diskRead(path, readDisk(path, options));
+    DiskReadResult result = readDisk(path, options);
+    readLayers(&result.layout); // LUKS and LVM inside partitions, for the map and the panel
+    emit diskRead(path, result);
 }
 
 void DiskWorker::createPracticeDisk(const PracticeDiskSpec &spec)

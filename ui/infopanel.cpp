@@ -1,5 +1,7 @@
 #include "infopanel.h"
 
+#include "report/layerreport.h"
+
 #include "alignmentstyle.h"
 #include "partitionmodel.h"
 #include "regionnames.h"
@@ -103,6 +105,9 @@ InfoPanel::InfoPanel(QWidget *parent) : QDockWidget(tr("Sector Info"), parent)
     addRow(QStringLiteral("name"), tr("GPT name"));
     addRow(QStringLiteral("uuid"), tr("UUID"));
     addRow(QStringLiteral("flags"), tr("Flags"));
+    addRow(QStringLiteral("layers"), tr("Layers inside"),
+           tr("Where the data of a LUKS volume or an LVM physical volume starts: it must be "
+              "aligned too, or every write of the filesystem on top straddles sectors"));
 
     auto *copy = new QPushButton(tr("&Copy All"));
     copy->setObjectName(QStringLiteral("copyAllButton"));
@@ -381,6 +386,7 @@ void InfoPanel::showRegion(int row)
     setValue(QStringLiteral("name"), r.name);
     setValue(QStringLiteral("uuid"), r.uuid);
     setValue(QStringLiteral("flags"), r.flags.join(QStringLiteral(", ")));
+    setValue(QStringLiteral("layers"), layersText(r.layers));
     const QString why = v.explanation(m_model->report().geometry);
     if (why.isEmpty())
         return;
@@ -390,5 +396,34 @@ void InfoPanel::showRegion(int row)
         sentence = why + QLatin1Char('.');
         sentence[0] = sentence.at(0).toUpper();
     }
+    if (const StorageLayer *layer = m_model->misalignedLayer(row))
+        sentence += QLatin1Char(' ') +
+                    tr("Its %1 data starts %2 bytes past a physical sector, "
+                       "so it is misaligned all the same; moving the "
+                       "partition cannot fix that: %3.")
+                        .arg(layerDisplayName(*layer))
+                        .arg(judgeLayer(*layer, m_model->report().geometry).misalignmentBytes)
+                        .arg(layer->remedy);
     m_explanation->setText(sentence + QLatin1Char(' ') + m_explanation->text());
+}
+
+// One line per layer: its kind, where its data starts (in the partition and on the disk) and
+// its verdict, or why it could not be read.
+QString InfoPanel::layersText(const StorageLayers &layers) const
+{
+    if (layers.isEmpty())
+        return tr("none");
+    QStringList lines;
+    for (const StorageLayer &layer : layers) {
+        if (!layer.readable()) {
+            lines << tr("%1: unreadable (%2)").arg(layerDisplayName(layer), layer.error);
+            continue;
+        }
+        const AlignmentVerdict v = judgeLayer(layer, m_model->report().geometry);
+        //: %1 kind of layer, %2 and %3 byte offsets, %4 a status such as "Aligned".
+        lines << tr("%1: data at byte %2 of the partition, %3 of the disk: %4")
+                     .arg(layerDisplayName(layer), bytes(layer.dataOffsetBytes),
+                          bytes(layer.absoluteOffsetBytes), AlignmentStyle::title(v.status));
+    }
+    return lines.join(QLatin1Char('\n'));
 }

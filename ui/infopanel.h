@@ -4,6 +4,8 @@
 #include <QHash>
 #include <QPointer>
 
+#include "table/storagelayer.h"
+
 struct AlignmentGeometry;
 struct DeviceInfo;
 class PartitionModel;
@@ -32,6 +34,7 @@ public:
     QString toPlainText() const; // "First sector: 2048" lines, for the clipboard
 
 private:
+    QString layersText(const StorageLayers &layers) const;
     void addGroup(const QString &title);
     QLabel *makeValue(const QString &key, const QString &title, const QString &toolTip);
     void addRow(const QString &key, const QString &title, const QString &toolTip = QString());

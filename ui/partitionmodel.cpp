@@ -1,5 +1,7 @@
 #include "partitionmodel.h"
 
+#include "report/layerreport.h"
+
 #include "alignmentstyle.h"
 #include "regionnames.h"
 #include "report/humansize.h"
@@ -34,6 +36,28 @@ void PartitionModel::clear()
     emit verdictsChanged();
 }
 
+const StorageLayer *PartitionModel::misalignedLayer(int row) const
+{
+    return row >= 0 && row < m_layout.regions.size() ? misalignedLayer(m_layout.regions.at(row))
+                                                     : nullptr;
+}
+
+const StorageLayer *PartitionModel::misalignedLayer(const PartitionInfo &region) const
+{
+    for (const StorageLayer &layer : region.layers)
+        if (layerMisaligned(layer, m_report.geometry))
+            return &layer;
+    return nullptr;
+}
+
+bool PartitionModel::hasMisalignedLayer() const
+{
+    for (const PartitionInfo &region : m_layout.regions)
+        if (misalignedLayer(region))
+            return true;
+    return false;
+}
+
 AlignmentVerdict PartitionModel::verdict(int row) const
 {
     return row >= 0 && row < m_report.verdicts.size() ? m_report.verdicts.at(row)
@@ -63,13 +87,19 @@ QVariant PartitionModel::data(const QModelIndex &index, int role) const
         return sortData(r, v, index.column());
     case StatusRole:
         return int(v.status);
+    case LayerMisalignedRole:
+        return misalignedLayer(index.row()) != nullptr;
     case Qt::DecorationRole:
         if (index.column() == AlignmentColumn)
             return AlignmentStyle::icon(v.status);
         break;
     case Qt::ToolTipRole:
-        if (!r.isFree())
-            return v.explanation(m_report.geometry);
+        if (!r.isFree()) {
+            QString tip = v.explanation(m_report.geometry);
+            if (const StorageLayer *layer = misalignedLayer(index.row()))
+                tip += QLatin1Char('\n') + layerMisalignedText(*layer);
+            return tip;
+        }
         break;
     case Qt::TextAlignmentRole:
         if (index.column() == FirstSectorColumn || index.column() == LastSectorColumn ||
@@ -104,11 +134,25 @@ QVariant PartitionModel::displayData(const PartitionInfo &r, const AlignmentVerd
     case FlagsColumn:
         return r.flags.join(QStringLiteral(", "));
     case AlignmentColumn:
+        if (const StorageLayer *layer = misalignedLayer(r))
+            //: The list's alignment column: the partition's status, then its inner layer's.
+            return tr("%1; %2 data misaligned")
+                .arg(AlignmentStyle::title(v.status), layerDisplayName(*layer));
         return AlignmentStyle::title(v.status);
     default:
         break;
     }
     return QVariant();
+}
+
+QString PartitionModel::layerMisalignedText(const StorageLayer &layer) const
+{
+    const AlignmentVerdict v = judgeLayer(layer, m_report.geometry);
+    //: %1 is "LUKS1", "LUKS2" or "LVM physical volume"; %2 a byte count.
+    return tr("Its %1 data starts %2 bytes past a physical sector: every write to it straddles "
+              "two. Moving the partition cannot fix that.")
+        .arg(layerDisplayName(layer))
+        .arg(v.misalignmentBytes);
 }
 
 QVariant PartitionModel::sortData(const PartitionInfo &r, const AlignmentVerdict &v,

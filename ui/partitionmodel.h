@@ -28,6 +28,7 @@ public:
     enum Role {
         SortRole = Qt::UserRole + 1, // raw numbers for numeric columns, text otherwise
         StatusRole,                  // int(AlignmentStatus)
+        LayerMisalignedRole,         // bool: a layer inside is misaligned
     };
 
     explicit PartitionModel(QObject *parent = nullptr);
@@ -43,6 +44,10 @@ public:
     const MisalignmentReport &report() const { return m_report; }
     const PartitionInfo &region(int row) const { return m_layout.regions.at(row); }
     AlignmentVerdict verdict(int row) const;
+    // The first layer inside the partition (LUKS, LVM) whose data is misaligned; null if none.
+    const StorageLayer *misalignedLayer(int row) const;
+    const StorageLayer *misalignedLayer(const PartitionInfo &region) const;
+    bool hasMisalignedLayer() const;
 
     int rowCount(const QModelIndex &parent = QModelIndex()) const override;
     int columnCount(const QModelIndex &parent = QModelIndex()) const override;
@@ -54,6 +59,7 @@ signals:
     void verdictsChanged();
 
 private:
+    QString layerMisalignedText(const StorageLayer &layer) const;
     QVariant displayData(const PartitionInfo &region, const AlignmentVerdict &verdict,
                          int column) const;
     QVariant sortData(const PartitionInfo &region, const AlignmentVerdict &verdict,

@@ -23,3 +23,9 @@ StorageLayers readPartitionLayers(const DiskLayout &layout, const PartitionInfo 
         return {readLuksLayer(bytes)};
     return {readLvmLayer(bytes)};
 }
+
+void readLayers(DiskLayout *layout)
+{
+    for (PartitionInfo &p : layout->regions)
+        p.layers = readPartitionLayers(*layout, p);
+}

@@ -7,10 +7,13 @@
 // md RAID members are not read yet: this machine's kernel has no md driver, so no member could
 // be made to test against, and a reader nobody has seen work is worse than none.
 
-#include "layer/storagelayer.h"
 #include "table/disklayout.h"
+#include "table/storagelayer.h"
 
 // Whether `filesystem` (libblkid's name) is a layer Partwise reads.
 bool isReadableLayer(const QString &filesystem);
 
 StorageLayers readPartitionLayers(const DiskLayout &layout, const PartitionInfo &partition);
+
+// Fills every partition's `layers`: what `check` and the window show after readDisk().
+void readLayers(DiskLayout *layout);

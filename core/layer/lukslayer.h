@@ -6,6 +6,6 @@
 // partition's first bytes, so this needs no root.
 
 #include "layer/partitionbytes.h"
-#include "layer/storagelayer.h"
+#include "table/storagelayer.h"
 
 StorageLayer readLuksLayer(const PartitionBytes &bytes);

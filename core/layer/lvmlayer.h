@@ -6,7 +6,7 @@
 // read-only loop device, which needs root.
 
 #include "layer/partitionbytes.h"
-#include "layer/storagelayer.h"
+#include "table/storagelayer.h"
 
 StorageLayer readLvmLayer(const PartitionBytes &bytes);
 

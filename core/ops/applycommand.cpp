@@ -44,7 +44,7 @@ int runApplyCommand(const ApplyCommandOptions &options, QTextStream &out, QTextS
         out << "  " << i + 1 << ". " << operations[i].description() << "\n";
     out << "\nThe disk afterwards:\n"
         << diskCheckToText(
-               {preview.layout, analyzeAlignment(preview.layout, options.apply.policy), {}});
+               {preview.layout, analyzeAlignment(preview.layout, options.apply.policy)});
     out.flush();
     if (!options.assumeYes &&
         !(confirm && confirm(QStringLiteral("Write these changes to %1?").arg(options.target)))) {

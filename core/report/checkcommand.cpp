@@ -29,7 +29,7 @@ int runCheck(const CheckOptions &options, QTextStream &out, QTextStream &err)
     readOptions.forcedSectorSize = options.forcedSectorSize;
     readOptions.askDrive = true; // the report shows what the drive says (see DiskReadOptions)
     for (const QString &target : targets) {
-        const DiskReadResult read = readDisk(target, readOptions);
+        DiskReadResult read = readDisk(target, readOptions);
         if (!read.ok) {
             // Scanning every disk, one the system won't let us open (a sandbox, a locked
             // device) is reported but is not the user's bad input.
@@ -39,10 +39,8 @@ int runCheck(const CheckOptions &options, QTextStream &out, QTextStream &err)
                                       {QStringLiteral("error"), read.error}});
             continue;
         }
-        DiskCheck check{read.layout, analyzeAlignment(read.layout, options.policy), {}};
-        for (const PartitionInfo &p : read.layout.partitions())
-            if (StorageLayers layers = readPartitionLayers(read.layout, p); !layers.isEmpty())
-                check.layers.insert(p.number, layers);
+        readLayers(&read.layout);
+        DiskCheck check{read.layout, analyzeAlignment(read.layout, options.policy)};
         anyMisaligned = anyMisaligned || check.hasMisaligned();
         if (options.json)
             devices.append(diskCheckToJson(check));

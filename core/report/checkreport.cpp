@@ -111,8 +111,8 @@ QString statusText(const AlignmentVerdict &v)
 int DiskCheck::misalignedLayerCount() const
 {
     int count = 0;
-    for (const StorageLayers &list : layers)
-        for (const StorageLayer &layer : list)
+    for (const PartitionInfo &p : layout.regions)
+        for (const StorageLayer &layer : p.layers)
             count += layerMisaligned(layer, alignment.geometry) ? 1 : 0;
     return count;
 }
@@ -148,7 +148,7 @@ QJsonObject diskCheckToJson(const DiskCheck &check)
         if (p.isFree())
             continue;
         QJsonObject part = partitionToJson(p, check.alignment.verdicts[i], g.logicalSectorSize);
-        part[QStringLiteral("layers")] = layersToJson(check.layers.value(p.number), g);
+        part[QStringLiteral("layers")] = layersToJson(p.layers, g);
         parts.append(part);
     }
     o[QStringLiteral("partitions")] = parts;
@@ -207,8 +207,8 @@ QString diskCheckToText(const DiskCheck &check)
                  .arg(p.label.isEmpty() ? QStringLiteral("-") : p.label, -12)
                  .arg(statusText(check.alignment.verdicts[i]));
     }
-    for (auto it = check.layers.cbegin(); it != check.layers.cend(); ++it)
-        for (const QString &line : layerLines(it.key(), it.value(), g))
+    for (const PartitionInfo &p : l.regions)
+        for (const QString &line : layerLines(p.number, p.layers, g))
             s << "  " << line << "\n";
     const MisalignmentReport &a = check.alignment;
     s << "  " << a.misalignedCount() << " of " << a.partitionCount() << " partitions misaligned";

@@ -1,9 +1,6 @@
 #pragma once
 
 #include "align/misalignmentreport.h"
-#include "layer/storagelayer.h"
-
-#include <QMap>
 
 #include <QJsonObject>
 
@@ -12,8 +9,6 @@ struct DiskCheck
 {
     DiskLayout layout;
     MisalignmentReport alignment;
-    QMap<int, StorageLayers> layers; // by partition number, for partitions that hold some
-
     int misalignedLayerCount() const;
     // A misaligned layer counts as a misaligned partition does (`check` exits 1).
     bool hasMisaligned() const { return alignment.hasMisaligned() || misalignedLayerCount() > 0; }

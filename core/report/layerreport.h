@@ -8,7 +8,7 @@
 
 #include "align/alignmentgeometry.h"
 #include "align/alignmentverdict.h"
-#include "layer/storagelayer.h"
+#include "table/storagelayer.h"
 
 #include <QJsonArray>
 #include <QStringList>

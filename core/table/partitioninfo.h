@@ -1,5 +1,7 @@
 #pragma once
 
+#include "table/storagelayer.h"
+
 #include <QString>
 #include <QStringList>
 
@@ -20,6 +22,8 @@ struct PartitionInfo
     QString label;
     QString uuid;
     bool insideExtended = false; // free space between logical partitions
+    // LUKS or LVM inside, outermost first; filled by readLayers (core/layer), not by readDisk.
+    StorageLayers layers;
 
     qint64 lengthSectors() const { return endSector - startSector + 1; }
     bool isFree() const { return kind == Kind::Free; }

@@ -332,6 +332,10 @@
         <extracomment>A filesystem label in the language&apos;s quotation marks.</extracomment>
         <translation>„%1“</translation>
     </message>
+    <message>
+        <source>LUKS/LVM data inside misaligned</source>
+        <translation>LUKS-/LVM-Daten darin falsch ausgerichtet</translation>
+    </message>
 </context>
 <context>
     <name>DiskMapWidget</name>
@@ -986,6 +990,27 @@ Die Partitionstabelle wird vorher gesichert; das Protokoll sagt, wo und wie sie 
         <source>FAILED: back up this drive now</source>
         <translation>FEHLGESCHLAGEN: Sichern Sie dieses Laufwerk jetzt</translation>
     </message>
+    <message>
+        <source>Layers inside</source>
+        <translation>Schichten darin</translation>
+    </message>
+    <message>
+        <source>Where the data of a LUKS volume or an LVM physical volume starts: it must be aligned too, or every write of the filesystem on top straddles sectors</source>
+        <translation>Wo die Daten eines LUKS-Datenträgers oder eines physischen LVM-Volumes beginnen: Auch sie müssen ausgerichtet sein, sonst überspannt jeder Schreibvorgang des Dateisystems darüber zwei Sektoren</translation>
+    </message>
+    <message>
+        <source>Its %1 data starts %2 bytes past a physical sector, so it is misaligned all the same; moving the partition cannot fix that: %3.</source>
+        <translation>Die %1-Daten beginnen %2 Byte nach einem physischen Sektor und sind damit trotzdem falsch ausgerichtet; Verschieben der Partition behebt das nicht: %3.</translation>
+    </message>
+    <message>
+        <source>%1: unreadable (%2)</source>
+        <translation>%1: nicht lesbar (%2)</translation>
+    </message>
+    <message>
+        <source>%1: data at byte %2 of the partition, %3 of the disk: %4</source>
+        <extracomment>%1 kind of layer, %2 and %3 byte offsets, %4 a status such as &quot;Aligned&quot;.</extracomment>
+        <translation>%1: Daten ab Byte %2 der Partition, %3 des Datenträgers: %4</translation>
+    </message>
 </context>
 <context>
     <name>MainWindow</name>
@@ -1414,6 +1439,16 @@ Die Partitionstabelle wird vorher gesichert; das Protokoll sagt, wo und wie sie 
     <message>
         <source>Alignment</source>
         <translation>Ausrichtung</translation>
+    </message>
+    <message>
+        <source>%1; %2 data misaligned</source>
+        <extracomment>The list&apos;s alignment column: the partition&apos;s status, then its inner layer&apos;s.</extracomment>
+        <translation>%1; %2-Daten falsch ausgerichtet</translation>
+    </message>
+    <message>
+        <source>Its %1 data starts %2 bytes past a physical sector: every write to it straddles two. Moving the partition cannot fix that.</source>
+        <extracomment>%1 is &quot;LUKS1&quot;, &quot;LUKS2&quot; or &quot;LVM physical volume&quot;; %2 a byte count.</extracomment>
+        <translation>Die %1-Daten beginnen %2 Byte nach einem physischen Sektor: Jeder Schreibvorgang überspannt zwei. Verschieben der Partition behebt das nicht.</translation>
     </message>
 </context>
 <context>

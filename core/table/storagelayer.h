@@ -1,12 +1,13 @@
 #pragma once
 
-// A storage layer inside a partition: a LUKS volume, an LVM physical volume, an md RAID member.
+// A storage layer inside a partition: a LUKS volume, an LVM physical volume. Plain data, kept
+// with the partition it belongs to (PartitionInfo::layers); core/layer reads them.
 //
 // A partition that starts on the grain is not enough when its data starts further in: a LUKS
 // payload or an LVM physical volume's first extent sits at an offset inside the partition, and
-// the filesystem on top is only as aligned as that offset. These are read with the layer's own
-// library or tool (libcryptsetup, the LVM tools' JSON report), never by parsing headers here;
-// how they are judged is align's business (judgeByte), like a partition's start.
+// the filesystem on top is only as aligned as that offset. core/layer reads them with the
+// layer's own library or tool (libcryptsetup, the LVM tools' JSON report), never by parsing
+// headers; how they are judged is align's business (judgeByte), like a partition's start.
 
 #include <QList>
 #include <QString>
