@@ -18,7 +18,12 @@ struct FormatRequest
     qint64 sizeBytes = 0;
     qint64 startSector = 0; // for filesystems that record it (NTFS hidden sectors)
     qint64 logicalSectorSize = 512;
-    qint64 grainBytes = 0; // a RAID stripe-like grain above 1 MiB becomes stride hints
+    qint64 grainBytes = 0;          // a RAID stripe-like grain above 1 MiB becomes stride hints
+    qint64 physicalSectorBytes = 0; // the size in force; LUKS2 encrypts in 4 KiB from 4096 up
+    // LUKS: the passphrase comes from this file (plan files) or from `passphrase` (the window),
+    // which goes to cryptsetup on its standard input, never on a command line.
+    QString keyFile;
+    QByteArray passphrase;
 };
 
 QStringList formattableFilesystems();

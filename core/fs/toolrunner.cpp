@@ -29,8 +29,10 @@ QString findTool(const QString &program)
     return path;
 }
 
-ToolResult runTool(const QString &program, const QStringList &arguments, const QString &package,
-                   int timeoutMs, ToolChannels channels)
+namespace {
+
+ToolResult run(const QString &program, const QStringList &arguments, const QString &package,
+               int timeoutMs, ToolChannels channels, const QByteArray *input)
 {
     ToolResult r;
     r.command = (QStringList{program} + arguments).join(QLatin1Char(' '));
@@ -45,7 +47,8 @@ ToolResult runTool(const QString &program, const QStringList &arguments, const Q
     proc.setProcessChannelMode(channels == ToolChannels::Merged ? QProcess::MergedChannels
                                                                 : QProcess::SeparateChannels);
     // Tools must never wait for an answer on a terminal we don't have.
-    proc.setStandardInputFile(QProcess::nullDevice());
+    if (!input)
+        proc.setStandardInputFile(QProcess::nullDevice());
     // Their output is parsed ("minimum size of the filesystem: N"), so it must not come in the
     // user's language; UTF-8 keeps labels and paths intact.
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
@@ -53,6 +56,10 @@ ToolResult runTool(const QString &program, const QStringList &arguments, const Q
     env.remove(QStringLiteral("LANGUAGE"));
     proc.setProcessEnvironment(env);
     proc.start(path, arguments);
+    if (input && proc.waitForStarted(timeoutMs)) {
+        proc.write(*input);
+        proc.closeWriteChannel();
+    }
     if (!proc.waitForFinished(timeoutMs)) {
         proc.kill();
         proc.waitForFinished();
@@ -62,7 +69,8 @@ ToolResult runTool(const QString &program, const QStringList &arguments, const Q
         return r;
     }
     r.output = QString::fromLocal8Bit(proc.readAllStandardOutput());
-    r.errorOutput = QString::fromLocal8Bit(proc.readAllStandardError());
+    if (channels == ToolChannels::Separate)
+        r.errorOutput = QString::fromLocal8Bit(proc.readAllStandardError());
     r.exitCode = proc.exitStatus() == QProcess::NormalExit ? proc.exitCode() : -1;
     r.ok = r.exitCode == 0;
     if (!r.ok)
@@ -71,4 +79,18 @@ ToolResult runTool(const QString &program, const QStringList &arguments, const Q
                       .arg(r.exitCode)
                       .arg((r.output + r.errorOutput).trimmed().section(QLatin1Char('\n'), -3));
     return r;
+}
+
+} // namespace
+
+ToolResult runTool(const QString &program, const QStringList &arguments, const QString &package,
+                   int timeoutMs, ToolChannels channels)
+{
+    return run(program, arguments, package, timeoutMs, channels, nullptr);
+}
+
+ToolResult runToolWithInput(const QString &program, const QStringList &arguments,
+                            const QString &package, const QByteArray &input, int timeoutMs)
+{
+    return run(program, arguments, package, timeoutMs, ToolChannels::Merged, &input);
 }

@@ -29,3 +29,8 @@ enum class ToolChannels { Merged, Separate };
 ToolResult runTool(const QString &program, const QStringList &arguments,
                    const QString &package = QString(), int timeoutMs = 10 * 60 * 1000,
                    ToolChannels channels = ToolChannels::Merged);
+// The same, writing `input` to the program's standard input: how a secret (a LUKS
+// passphrase) reaches a tool without ever being on a command line.
+ToolResult runToolWithInput(const QString &program, const QStringList &arguments,
+                            const QString &package, const QByteArray &input,
+                            int timeoutMs = 10 * 60 * 1000);

@@ -34,6 +34,10 @@ public:
     QString label;
     QString name;
     QStringList flags; // Create: flags to set
+    // Create and Format as "luks2": where the passphrase comes from. A plan file names a key
+    // file; the window holds a typed passphrase in memory only, never saved in a plan.
+    QString keyFile;
+    QByteArray passphrase;
 
     // SetFlag
     QString flag;

@@ -4,6 +4,7 @@
 #include "device/loopattachment.h"
 #include "fs/filesystemformatter.h"
 #include "fs/filesystemtools.h"
+#include "layer/layercreator.h"
 #include "ops/partitionaccess.h"
 #include "ops/tableeditor.h"
 #include "table/diskreader.h"
@@ -100,9 +101,14 @@ private:
         req.sizeBytes = p.lengthSectors() * ss;
         req.startSector = p.startSector;
         req.logicalSectorSize = ss;
-        req.grainBytes =
-            resolveAlignmentGeometry(layout.device.topology, m_context.policy).grainBytes;
-        const ToolResult r = formatFilesystem(req);
+        const AlignmentGeometry geometry =
+            resolveAlignmentGeometry(layout.device.topology, m_context.policy);
+        req.grainBytes = geometry.grainBytes;
+        req.physicalSectorBytes = geometry.physicalAssumed;
+        req.keyFile = op.keyFile;
+        req.passphrase = op.passphrase;
+        const ToolResult r =
+            isCreatableLayer(req.filesystem) ? createLayer(req) : formatFilesystem(req);
         m_context.log(QStringLiteral("  $ %1").arg(r.command));
         if (!r.ok)
             *error = r.error;

@@ -1,6 +1,7 @@
 #include "ops/planfile.h"
 
 #include "align/alignmentpolicy.h"
+#include "layer/layercreator.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -57,12 +58,23 @@ bool parseOne(const QJsonObject &o, Operation *op, QString *why)
     op->tableType = o.value(QStringLiteral("type")).toString();
     op->filesystem = o.value(QStringLiteral("fs")).toString();
     op->label = o.value(QStringLiteral("label")).toString();
+    op->keyFile = o.value(QStringLiteral("key_file")).toString();
     op->name = o.value(QStringLiteral("name")).toString();
     op->flag = o.value(QStringLiteral("flag")).toString();
     op->flagState = o.value(QStringLiteral("state")).toBool(true);
     op->repair = o.value(QStringLiteral("repair")).toBool(false);
     for (const QJsonValue &f : o.value(QStringLiteral("flags")).toArray())
         op->flags << f.toString();
+    if (!op->filesystem.isEmpty() && !creatableContents().contains(op->filesystem)) {
+        *why = QStringLiteral("\"fs\" must be one of %1")
+                   .arg(creatableContents().join(QStringLiteral(", ")));
+        return false;
+    }
+    if (op->filesystem == QLatin1String("luks2") && op->keyFile.isEmpty()) {
+        *why = QStringLiteral("a LUKS2 volume needs \"key_file\": the file holding its passphrase "
+                              "(a passphrase is never written in a plan)");
+        return false;
+    }
     if (op->type == Operation::Type::NewTable && op->tableType != QLatin1String("gpt") &&
         op->tableType != QLatin1String("msdos")) {
         *why = QStringLiteral("\"type\" must be \"gpt\" or \"msdos\"");
@@ -170,6 +182,9 @@ QByteArray serializePlan(const QList<Operation> &operations)
             o[QStringLiteral("fs")] = op.filesystem;
         if (!op.label.isEmpty())
             o[QStringLiteral("label")] = op.label;
+        // Never the passphrase: a plan is a file anyone may read or mail around.
+        if (!op.keyFile.isEmpty())
+            o[QStringLiteral("key_file")] = op.keyFile;
         if (!op.name.isEmpty())
             o[QStringLiteral("name")] = op.name;
         list.append(o);
