@@ -8,8 +8,6 @@
 #include "ops/tablebackup.h"
 #include "partitionmodel.h"
 #include "realign/realignpagetext.h"
-#include "realign/realignwizard.h"
-#include "realign/realignworker.h"
 #include "report/humansize.h"
 
 #include <QButtonGroup>
@@ -35,7 +33,7 @@
 
 using namespace realigntext;
 
-RealignIntroPage::RealignIntroPage(RealignWizard *wizard) : m_wizard(wizard)
+RealignIntroPage::RealignIntroPage(RealignWizardState *state) : m_state(state)
 {
     setObjectName(QStringLiteral("realignIntroPage"));
     setTitle(tr("Partitions out of step with the drive"));
@@ -61,7 +59,7 @@ RealignIntroPage::RealignIntroPage(RealignWizard *wizard) : m_wizard(wizard)
 
 void RealignIntroPage::initializePage()
 {
-    const RealignSetup &setup = m_wizard->setup();
+    const RealignSetup &setup = m_state->setup();
     m_map->setDisk(setup.layout, setup.policy);
     const MisalignmentReport report = analyzeAlignment(setup.layout, setup.policy);
     const AlignmentGeometry &g = report.geometry;

@@ -8,8 +8,6 @@
 #include "ops/tablebackup.h"
 #include "partitionmodel.h"
 #include "realign/realignpagetext.h"
-#include "realign/realignwizard.h"
-#include "realign/realignworker.h"
 #include "report/humansize.h"
 
 #include <QButtonGroup>
