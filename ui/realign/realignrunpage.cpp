@@ -198,7 +198,8 @@ void RealignRunPage::onProgress(const RealignProgress &p)
     const int value =
         p.bytesTotal ? int(qint64(kBarSteps) * qint64(p.bytesDone) / qint64(p.bytesTotal)) : 0;
     row.bar->setValue(std::clamp(value, 0, kBarSteps));
-    const QString step = p.step == QLatin1String("verifying") ? tr("verifying") : tr("moving");
+    const bool verifying = p.stepKind() == RealignProgress::Step::Verifying;
+    const QString step = verifying ? tr("verifying") : tr("moving");
     QString detail =
         tr("%1: %2 of %3")
             .arg(step, humanSize(qint64(p.bytesDone)), humanSize(qint64(p.bytesTotal)));
@@ -207,9 +208,8 @@ void RealignRunPage::onProgress(const RealignProgress &p)
     if (p.bytesDone < p.bytesTotal && p.secondsLeft > 0)
         detail += tr(" · %1 left").arg(realignDurationText(p.secondsLeft));
     row.detail->setText(detail);
-    m_status->setText((p.step == QLatin1String("verifying")
-                           ? tr("Verifying partition %1 (%2 of %3)…")
-                           : tr("Moving partition %1 (%2 of %3)…"))
+    m_status->setText((verifying ? tr("Verifying partition %1 (%2 of %3)…")
+                                 : tr("Moving partition %1 (%2 of %3)…"))
                           .arg(p.partition)
                           .arg(p.moveIndex + 1)
                           .arg(p.moveCount));
