@@ -1,51 +1,65 @@
 #include "diskservice.h"
 
+#include "device/diskenumerator.h"
+#include "layer/layerreader.h"
+
 DiskService::DiskService(QObject *parent) : QObject(parent)
 {
+    // For queued connections and QSignalSpy on the signals.
     qRegisterMetaType<DiskReadResult>();
     qRegisterMetaType<PracticeDiskSpec>();
-    m_thread.setObjectName(QStringLiteral("partwise-disk-worker"));
-    m_worker = new DiskWorker;
-    m_worker->moveToThread(&m_thread);
-    connect(&m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
-    connect(m_worker, &DiskWorker::disksListed, this, &DiskService::disksListed);
-    connect(m_worker, &DiskWorker::diskRead, this, &DiskService::diskRead);
-    connect(m_worker, &DiskWorker::imageCreated, this, &DiskService::imageCreated);
-    m_thread.start();
-}
-
-DiskService::~DiskService()
-{
-    // Let the current job finish (libparted cannot be interrupted), drop the queued ones.
-    m_thread.quit();
-    m_thread.wait();
 }
 
 void DiskService::listDisks()
 {
-    DiskWorker *worker = m_worker;
-    QMetaObject::invokeMethod(
-        worker, [worker] { worker->listDisks(); }, Qt::QueuedConnection);
+    m_jobs.enqueue(
+        [this] {
+            const QStringList paths = ::listDisks();
+            return std::function<void()>([this, paths] { emit disksListed(paths); });
+        },
+        QStringLiteral("partwise-disk-list"));
 }
 
 void DiskService::read(const QString &path, qint64 forcedSectorSize)
 {
-    DiskWorker *worker = m_worker;
-    QMetaObject::invokeMethod(
-        worker, [worker, path, forcedSectorSize] { worker->read(path, forcedSectorSize); },
-        Qt::QueuedConnection);
+    m_jobs.enqueue(
+        [this, path, forcedSectorSize] {
+            DiskReadOptions options;
+            options.forcedSectorSize = forcedSectorSize;
+            options.askDrive = true; // the info panel shows the drive's own report
+            DiskReadResult result = readDisk(path, options);
+            readLayers(&result.layout); // LUKS and LVM inside partitions, for map and panel
+            return std::function<void()>([this, path, result] { emit diskRead(path, result); });
+        },
+        QStringLiteral("partwise-disk-read"));
 }
 
 void DiskService::createPracticeDisk(const PracticeDiskSpec &spec)
 {
-    DiskWorker *worker = m_worker;
-    QMetaObject::invokeMethod(
-        worker, [worker, spec] { worker->createPracticeDisk(spec); }, Qt::QueuedConnection);
+    m_jobs.enqueue(
+        [this, spec] {
+            QString error;
+            QString path;
+            if (::createPracticeDisk(spec, &error)) {
+                path = spec.path;
+                error.clear();
+            } else if (error.isEmpty()) {
+                error = tr("The image could not be created.");
+            }
+            return std::function<void()>([this, path, error] { emit imageCreated(path, error); });
+        },
+        QStringLiteral("partwise-practice-disk"));
 }
 
 void DiskService::createDemoDisk(const QString &folder)
 {
-    DiskWorker *worker = m_worker;
-    QMetaObject::invokeMethod(
-        worker, [worker, folder] { worker->createDemoDisk(folder); }, Qt::QueuedConnection);
+    m_jobs.enqueue(
+        [this, folder] {
+            QString error;
+            const QString path = ::createDemoDisk(folder, &error);
+            if (path.isEmpty() && error.isEmpty())
+                error = tr("The demo disk could not be created.");
+            return std::function<void()>([this, path, error] { emit imageCreated(path, error); });
+        },
+        QStringLiteral("partwise-demo-disk"));
 }

@@ -1,19 +1,23 @@
 #pragma once
 
-#include "diskworker.h"
+#include "backgroundjob.h"
+#include "table/diskreader.h"
+#include "table/practicedisk.h"
 
 #include <QObject>
-#include <QThread>
 
-// Owns the thread the DiskWorker runs on, so the window paints at once and fills in as disks
-// are read. One thread is enough: libparted serialises everything behind one lock anyway.
+// The slow disk work, off the GUI thread so the window paints at once and fills in as disks
+// are read: listing disks, reading a table (libparted, blkid probing, the drive's own report)
+// and creating practice images (mkfs tools). The jobs run one after another, in the order they
+// were asked for, as BackgroundJobs; their results come back as signals on the GUI thread.
 class DiskService : public QObject
 {
     Q_OBJECT
 
 public:
     explicit DiskService(QObject *parent = nullptr);
-    ~DiskService() override;
+    // Lets the job under way finish (libparted cannot be interrupted) and drops the others.
+    ~DiskService() override = default;
 
     void listDisks();
     void read(const QString &path, qint64 forcedSectorSize = 0);
@@ -23,9 +27,12 @@ public:
 signals:
     void disksListed(const QStringList &paths);
     void diskRead(const QString &path, const DiskReadResult &result);
+    // `path` is the image created; `error` says why not when it is empty.
     void imageCreated(const QString &path, const QString &error);
 
 private:
-    QThread m_thread;
-    DiskWorker *m_worker = nullptr; // owned by m_thread once started
+    BackgroundJob m_jobs;
 };
+
+Q_DECLARE_METATYPE(DiskReadResult)
+Q_DECLARE_METATYPE(PracticeDiskSpec)

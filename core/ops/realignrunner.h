@@ -24,12 +24,18 @@ struct RealignOptions
 
 struct RealignProgress
 {
+    // What is being done to the partition's data. Code that acts on the step (the GUI words
+    // it in the user's language) compares this, never the text.
+    enum class Step { Moving, Verifying };
+
     int moveIndex = 0; // 0-based
     int moveCount = 0;
     int partition = 0;
-    QString step; // "moving", "checking", ...
+    QString step; // "moving" or "verifying": English, for logs and the command line
     quint64 bytesDone = 0, bytesTotal = 0;
     double bytesPerSecond = 0, secondsLeft = 0;
+
+    Step stepKind() const;
 };
 
 struct RealignCallbacks

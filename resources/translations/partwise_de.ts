@@ -353,7 +353,7 @@
     </message>
 </context>
 <context>
-    <name>DiskWorker</name>
+    <name>DiskService</name>
     <message>
         <source>The image could not be created.</source>
         <translation>Das Abbild konnte nicht erstellt werden.</translation>

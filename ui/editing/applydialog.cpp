@@ -14,7 +14,6 @@
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
-#include <QThread>
 #include <QVBoxLayout>
 
 namespace {
@@ -79,17 +78,11 @@ ApplyDialog::ApplyDialog(const QString &target, const QList<Operation> &operatio
     layout->addWidget(m_buttons);
 }
 
-ApplyDialog::~ApplyDialog()
-{
-    if (m_thread) {
-        m_thread->wait();
-        delete m_thread;
-    }
-}
+ApplyDialog::~ApplyDialog() = default;
 
 void ApplyDialog::start()
 {
-    if (m_thread)
+    if (m_running || m_finished)
         return;
     m_running = true;
     m_buttons->button(QDialogButtonBox::Close)->setEnabled(false);
@@ -102,34 +95,34 @@ void ApplyDialog::start()
     const QString target = m_target;
     const QList<Operation> operations = m_operations;
     const ApplyOptions options = m_options;
-    m_thread = QThread::create([this, target, operations, options] {
-        ApplyCallbacks callbacks;
-        callbacks.log = [this](const QString &line) {
-            QMetaObject::invokeMethod(
-                this,
-                [this, line] {
-                    m_sawLog = true;
-                    appendLog(line);
-                },
-                Qt::QueuedConnection);
-        };
-        callbacks.progress = [this](int done, int total) {
-            QMetaObject::invokeMethod(
-                this, [this, done, total] { onProgress(done, total); }, Qt::QueuedConnection);
-        };
-        callbacks.ask = [this](const PartedMessage &message) {
-            // The worker waits here until the person has answered on the GUI thread.
-            QString answer;
-            QMetaObject::invokeMethod(
-                this, [this, &message, &answer] { answer = askUser(message); },
-                Qt::BlockingQueuedConnection);
-            return answer;
-        };
-        m_result = applyOperations(target, operations, options, callbacks);
-    });
-    m_thread->setObjectName(QStringLiteral("partwise-apply"));
-    connect(m_thread, &QThread::finished, this, &ApplyDialog::onWorkerDone);
-    m_thread->start();
+    m_job.start(
+        [this, target, operations, options] {
+            ApplyCallbacks callbacks;
+            callbacks.log = [this](const QString &line) {
+                QMetaObject::invokeMethod(
+                    this,
+                    [this, line] {
+                        m_sawLog = true;
+                        appendLog(line);
+                    },
+                    Qt::QueuedConnection);
+            };
+            callbacks.progress = [this](int done, int total) {
+                QMetaObject::invokeMethod(
+                    this, [this, done, total] { onProgress(done, total); }, Qt::QueuedConnection);
+            };
+            callbacks.ask = [this](const PartedMessage &message) {
+                // The worker waits here until the person has answered on the GUI thread.
+                QString answer;
+                QMetaObject::invokeMethod(
+                    this, [this, &message, &answer] { answer = askUser(message); },
+                    Qt::BlockingQueuedConnection);
+                return answer;
+            };
+            const ApplyResult result = applyOperations(target, operations, options, callbacks);
+            return std::function<void()>([this, result] { onWorkerDone(result); });
+        },
+        QStringLiteral("partwise-apply"));
 }
 
 int ApplyDialog::exec()
@@ -177,8 +170,9 @@ void ApplyDialog::onProgress(int done, int total)
         m_status->setText(tr("Applying operation %1 of %2…").arg(done + 1).arg(total));
 }
 
-void ApplyDialog::onWorkerDone()
+void ApplyDialog::onWorkerDone(const ApplyResult &result)
 {
+    m_result = result;
     m_running = false;
     m_finished = true;
     if (!m_sawLog)

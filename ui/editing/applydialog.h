@@ -1,5 +1,6 @@
 #pragma once
 
+#include "backgroundjob.h"
 #include "ops/applyrunner.h"
 
 #include <QDialog>
@@ -11,9 +12,8 @@ class QLabel;
 class QPlainTextEdit;
 class QProgressBar;
 class QPushButton;
-class QThread;
 
-// Applies a queue to one disk: applyOperations() runs on a worker thread while this dialog
+// Applies a queue to one disk: applyOperations() runs as a BackgroundJob while this dialog
 // shows its progress and its detailed log (which can be saved). Apply stops at the first
 // failure; the error it reports says what state the disk is in and where the backup is.
 // libparted's questions come back to the GUI thread (BlockingQueuedConnection) and are asked
@@ -25,7 +25,7 @@ class ApplyDialog : public QDialog
 public:
     ApplyDialog(const QString &target, const QList<Operation> &operations,
                 const ApplyOptions &options, QWidget *parent = nullptr);
-    ~ApplyDialog() override;
+    ~ApplyDialog() override; // waits for the job: Apply cannot stop halfway
 
     // Starts the worker (once). exec() starts it too.
     void start();
@@ -53,14 +53,13 @@ private:
     QString askUser(const PartedMessage &message);
     void appendLog(const QString &line);
     void onProgress(int done, int total);
-    void onWorkerDone();
+    void onWorkerDone(const ApplyResult &result);
     void chooseLogFile();
 
     QString m_target;
     QList<Operation> m_operations;
     ApplyOptions m_options;
     QuestionHandler m_questionHandler;
-    QThread *m_thread = nullptr;
     bool m_running = false;
     bool m_finished = false;
     bool m_sawLog = false;
@@ -71,4 +70,5 @@ private:
     QPlainTextEdit *m_log = nullptr;
     QPushButton *m_saveLog = nullptr;
     QDialogButtonBox *m_buttons = nullptr;
+    BackgroundJob m_job; // last: waited for before anything it reports to is gone
 };

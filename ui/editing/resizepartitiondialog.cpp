@@ -16,12 +16,10 @@
 #include <QPushButton>
 #include <QSignalBlocker>
 #include <QSpinBox>
-#include <QThread>
 #include <QTimer>
 #include <QVBoxLayout>
 
 #include <algorithm>
-#include <memory>
 
 namespace {
 
@@ -157,12 +155,8 @@ ResizePartitionDialog::ResizePartitionDialog(const DiskLayout &base,
     runPreview();
 }
 
-ResizePartitionDialog::~ResizePartitionDialog()
-{
-    // The tool cannot be interrupted; its result has nowhere to go once the dialog is gone.
-    if (m_measuring)
-        m_measuring->wait();
-}
+// The tool cannot be interrupted: m_measuring waits for it, and its result goes nowhere.
+ResizePartitionDialog::~ResizePartitionDialog() = default;
 
 void ResizePartitionDialog::findMinimum(const DiskLayout &base)
 {
@@ -183,24 +177,23 @@ void ResizePartitionDialog::findMinimum(const DiskLayout &base)
     // resize2fs -P reads every block group: seconds on a large disk, so not on the GUI thread.
     const FilesystemLocation where =
         partitionLocation(base, asRead->startSector, m_partition.number);
-    auto measured = std::make_shared<std::optional<qint64>>();
-    m_measuring = QThread::create([where, fs, measured] {
-        // A filesystem that cannot shrink keeps at least the size it has.
-        *measured = canShrinkUnmounted(fs) ? filesystemMinimumBytes(where, fs)
-                                           : filesystemSizeBytes(where, fs);
-    });
-    connect(m_measuring, &QThread::finished, this, [this, measured, current, fs] {
-        m_measuring->deleteLater();
-        m_measuring = nullptr;
-        m_minimumMeasured = measured->has_value();
-        m_minimumBytes = *measured ? **measured : (canShrinkUnmounted(fs) ? kMiB : current);
-        m_minimumBytes = std::clamp(m_minimumBytes, std::min(kMiB, current), current);
-        m_minimumKnown = true;
-        applyMinimum();
-        schedulePreview();
-        emit minimumKnown();
-    });
-    m_measuring->start();
+    m_measuring.start(
+        [this, where, fs, current]() -> std::function<void()> {
+            // A filesystem that cannot shrink keeps at least the size it has.
+            const std::optional<qint64> measured = canShrinkUnmounted(fs)
+                                                       ? filesystemMinimumBytes(where, fs)
+                                                       : filesystemSizeBytes(where, fs);
+            return [this, measured, current, fs] {
+                m_minimumMeasured = measured.has_value();
+                m_minimumBytes = measured ? *measured : (canShrinkUnmounted(fs) ? kMiB : current);
+                m_minimumBytes = std::clamp(m_minimumBytes, std::min(kMiB, current), current);
+                m_minimumKnown = true;
+                applyMinimum();
+                schedulePreview();
+                emit minimumKnown();
+            };
+        },
+        QStringLiteral("partwise-measure-fs"));
 }
 
 void ResizePartitionDialog::applyMinimum()

@@ -2,6 +2,7 @@
 
 #include "align/alignmentpolicy.h"
 #include "align/resizeplacement.h"
+#include "backgroundjob.h"
 #include "ops/operation.h"
 #include "table/disklayout.h"
 
@@ -15,7 +16,6 @@ class QComboBox;
 class QDialogButtonBox;
 class QLabel;
 class QSpinBox;
-class QThread;
 
 // Resize/Move of one partition, as in GParted: free space before, new size and free space
 // after in MiB, bounded by the free space next to it on the preview of the queue
@@ -80,7 +80,6 @@ private:
     qint64 m_minimumBytes = 0;
     bool m_minimumMeasured = false;
     bool m_minimumKnown = false;
-    QThread *m_measuring = nullptr;
     QLabel *m_minimumLabel = nullptr;
     int m_initialBefore = 0; // the spin boxes' first values: unchanged means "keep"
     int m_initialSize = 0;
@@ -93,4 +92,5 @@ private:
     QComboBox *m_align = nullptr;
     QLabel *m_result = nullptr;
     QDialogButtonBox *m_buttons = nullptr;
+    BackgroundJob m_measuring; // last: waited for before anything its result goes to is gone
 };

@@ -1,43 +1,26 @@
 #include "realign/realignpages.h"
 
 #include "align/alignmentgeometry.h"
+#include "align/alignmentverdict.h"
 #include "align/misalignmentreport.h"
 #include "alignmentstyle.h"
-#include "diskmapwidget.h"
-#include "ops/realigncommand.h"
-#include "ops/tablebackup.h"
-#include "partitionmodel.h"
 #include "realign/realignpagetext.h"
-#include "realign/realignwizard.h"
-#include "realign/realignworker.h"
 #include "report/humansize.h"
 
 #include <QButtonGroup>
 #include <QCheckBox>
-#include <QCoreApplication>
-#include <QFile>
-#include <QFontDatabase>
-#include <QGridLayout>
 #include <QGroupBox>
 #include <QHeaderView>
-#include <QItemSelectionModel>
 #include <QLabel>
-#include <QPlainTextEdit>
-#include <QProgressBar>
-#include <QPushButton>
 #include <QRadioButton>
-#include <QScrollArea>
 #include <QTreeWidget>
 #include <QVBoxLayout>
-
-#include <algorithm>
-#include <cmath>
 
 using namespace realigntext;
 
 enum ChooseColumn { NumberColumn, FsColumn, StartColumn, StatusColumn };
 
-RealignChoosePage::RealignChoosePage(RealignWizard *wizard) : m_wizard(wizard)
+RealignChoosePage::RealignChoosePage(RealignWizardState *state) : m_state(state)
 {
     setObjectName(QStringLiteral("realignChoosePage"));
     setTitle(tr("Choose the partitions and the target"));
@@ -66,7 +49,7 @@ RealignChoosePage::RealignChoosePage(RealignWizard *wizard) : m_wizard(wizard)
     targetLayout->addWidget(fourKHint);
     group->addButton(m_mib);
     group->addButton(m_fourK);
-    const qint64 preferred = m_wizard->setup().policy.grainBytes;
+    const qint64 preferred = m_state->setup().policy.grainBytes;
     if (preferred != kMiB && preferred != kFourK) {
         m_preferred =
             new QRadioButton(tr("%1 grain, as in the preferences").arg(grainName(preferred)));
@@ -90,14 +73,22 @@ RealignChoosePage::RealignChoosePage(RealignWizard *wizard) : m_wizard(wizard)
 
     m_verify = new QCheckBox(tr("&Verify the moved data (read it back and compare; slower)"));
     m_verify->setObjectName(QStringLiteral("verifyData"));
-    m_verify->setChecked(m_wizard->setup().options.verify);
+    m_verify->setChecked(m_state->setup().options.verify);
     layout->addWidget(m_verify);
 
     connect(group, &QButtonGroup::buttonToggled, this, [this](QAbstractButton *, bool on) {
         if (on)
             refreshStatuses();
     });
-    connect(m_list, &QTreeWidget::itemChanged, this, &RealignChoosePage::completeChanged);
+    connect(m_list, &QTreeWidget::itemChanged, this, &RealignChoosePage::publish);
+    connect(m_verify, &QCheckBox::toggled, this, &RealignChoosePage::publish);
+    connect(m_state, &RealignWizardState::choiceChanged, this, &RealignChoosePage::completeChanged);
+    publish();
+}
+
+void RealignChoosePage::publish()
+{
+    m_state->setChoice(checkedPartitions(), grainBytes(), verify());
 }
 
 void RealignChoosePage::initializePage()
@@ -105,7 +96,7 @@ void RealignChoosePage::initializePage()
     if (m_filled)
         return; // coming back from the plan: keep the choices
     m_filled = true;
-    const RealignSetup &setup = m_wizard->setup();
+    const RealignSetup &setup = m_state->setup();
     const MisalignmentReport report = analyzeAlignment(setup.layout, setup.policy);
     QSignalBlocker block(m_list);
     for (int i = 0; i < setup.layout.regions.size(); ++i) {
@@ -131,7 +122,7 @@ void RealignChoosePage::initializePage()
 
 void RealignChoosePage::refreshStatuses()
 {
-    const RealignSetup &setup = m_wizard->setup();
+    const RealignSetup &setup = m_state->setup();
     const AlignmentGeometry g = resolveAlignmentGeometry(setup.layout.device.topology,
                                                          withGrain(setup.policy, grainBytes()));
     QSignalBlocker block(m_list);
@@ -171,12 +162,13 @@ void RealignChoosePage::refreshStatuses()
                                                   ? Qt::Checked
                                                   : Qt::Unchecked);
     }
+    publish(); // the list's signals were blocked
     emit completeChanged();
 }
 
 bool RealignChoosePage::isComplete() const
 {
-    return !checkedPartitions().isEmpty();
+    return !m_state->partitions().isEmpty();
 }
 
 qint64 RealignChoosePage::grainBytes() const
@@ -184,7 +176,7 @@ qint64 RealignChoosePage::grainBytes() const
     if (m_fourK->isChecked())
         return kFourK;
     if (m_preferred && m_preferred->isChecked())
-        return m_wizard->setup().policy.grainBytes;
+        return m_state->setup().policy.grainBytes;
     return kMiB;
 }
 
@@ -192,7 +184,7 @@ void RealignChoosePage::setGrainBytes(qint64 bytes)
 {
     if (bytes == kFourK)
         m_fourK->setChecked(true);
-    else if (m_preferred && bytes == m_wizard->setup().policy.grainBytes)
+    else if (m_preferred && bytes == m_state->setup().policy.grainBytes)
         m_preferred->setChecked(true);
     else
         m_mib->setChecked(true);

@@ -23,6 +23,22 @@
 #include <QToolBar>
 #include <QTreeView>
 
+namespace {
+
+// A message box over the window that deletes itself once closed; the caller adds to it and
+// opens it (window-modal, so the event loop keeps running).
+QMessageBox *newMessageBox(QMessageBox::Icon icon, const QString &title, const QString &text,
+                           QMessageBox::StandardButtons buttons, const QString &objectName,
+                           QWidget *parent)
+{
+    auto *box = new QMessageBox(icon, title, text, buttons, parent);
+    box->setObjectName(objectName);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    return box;
+}
+
+} // namespace
+
 RealignController *installRealign(MainWindow *window, EditingController *editing)
 {
     return RealignController::install(window, editing);
@@ -161,15 +177,12 @@ RealignWizard *RealignController::openWizard(bool withSelection)
         return finishInterrupted(path);
     if (m_editing) {
         if (m_editing->pending() && !m_editing->pending()->isEmpty()) {
-            auto *box = new QMessageBox(
-                QMessageBox::Information, tr("Realign"),
-                tr("%1 has pending operations. Realigning works on the disk as it is: apply or "
-                   "clear them first.")
-                    .arg(path),
-                QMessageBox::Ok, m_window);
-            box->setObjectName(QStringLiteral("realignPendingNotice"));
-            box->setAttribute(Qt::WA_DeleteOnClose);
-            box->open();
+            newMessageBox(QMessageBox::Information, tr("Realign"),
+                          tr("%1 has pending operations. Realigning works on the disk as it is: "
+                             "apply or clear them first.")
+                              .arg(path),
+                          QMessageBox::Ok, QStringLiteral("realignPendingNotice"), m_window)
+                ->open();
             return nullptr;
         }
     }
@@ -275,15 +288,13 @@ void RealignController::checkForJournal(const QString &path)
     QString error;
     if (!WriteJournal::load(journalPath, &journal, &error)) {
         // A journal that does not check out is never resumed: say so, and what is left to do.
-        auto *box = new QMessageBox(
+        QMessageBox *box = newMessageBox(
             QMessageBox::Warning, tr("Interrupted Work Cannot Be Finished"),
             tr("A realignment or Apply of %1 was interrupted, and its journal cannot be "
                "trusted, so Partwise will not finish it.")
                 .arg(path),
-            QMessageBox::Close, m_window);
-        box->setObjectName(QStringLiteral("damagedJournalNotice"));
+            QMessageBox::Close, QStringLiteral("damagedJournalNotice"), m_window);
         box->setInformativeText(error);
-        box->setAttribute(Qt::WA_DeleteOnClose);
         m_offer = box;
         connect(box, &QMessageBox::finished, this, [this] {
             m_offer = nullptr;
@@ -292,18 +303,17 @@ void RealignController::checkForJournal(const QString &path)
         box->open();
         return;
     }
-    auto *box = new QMessageBox(
-        QMessageBox::Question,
-        journal.isApply() ? tr("Interrupted Apply") : tr("Interrupted Realignment"),
-        interruptedText(path, journal, journalPath), QMessageBox::NoButton, m_window);
-    box->setObjectName(QStringLiteral("realignResumeOffer"));
+    QMessageBox *box =
+        newMessageBox(QMessageBox::Question,
+                      journal.isApply() ? tr("Interrupted Apply") : tr("Interrupted Realignment"),
+                      interruptedText(path, journal, journalPath), QMessageBox::NoButton,
+                      QStringLiteral("realignResumeOffer"), m_window);
     QPushButton *finish = box->addButton(tr("&Finish Now"), QMessageBox::AcceptRole);
     finish->setObjectName(QStringLiteral("finishNowButton"));
     QPushButton *later = box->addButton(tr("&Later"), QMessageBox::RejectRole);
     later->setObjectName(QStringLiteral("laterButton"));
     box->setDefaultButton(finish);
     box->setEscapeButton(later);
-    box->setAttribute(Qt::WA_DeleteOnClose);
     connect(box, &QMessageBox::finished, this, [this, box, finish, path] {
         const bool now = box->clickedButton() == finish;
         m_offer = nullptr;

@@ -2,40 +2,15 @@
 
 #include "align/alignmentgeometry.h"
 #include "align/misalignmentreport.h"
-#include "alignmentstyle.h"
-#include "diskmapwidget.h"
-#include "ops/realigncommand.h"
-#include "ops/tablebackup.h"
-#include "partitionmodel.h"
 #include "realign/realignpagetext.h"
-#include "realign/realignwizard.h"
-#include "realign/realignworker.h"
 #include "report/humansize.h"
 
-#include <QButtonGroup>
-#include <QCheckBox>
-#include <QCoreApplication>
-#include <QFile>
-#include <QFontDatabase>
-#include <QGridLayout>
-#include <QGroupBox>
-#include <QHeaderView>
-#include <QItemSelectionModel>
 #include <QLabel>
-#include <QPlainTextEdit>
-#include <QProgressBar>
-#include <QPushButton>
-#include <QRadioButton>
-#include <QScrollArea>
-#include <QTreeWidget>
 #include <QVBoxLayout>
-
-#include <algorithm>
-#include <cmath>
 
 using namespace realigntext;
 
-RealignIntroPage::RealignIntroPage(RealignWizard *wizard) : m_wizard(wizard)
+RealignIntroPage::RealignIntroPage(RealignWizardState *state) : m_state(state)
 {
     setObjectName(QStringLiteral("realignIntroPage"));
     setTitle(tr("Partitions out of step with the drive"));
@@ -61,7 +36,7 @@ RealignIntroPage::RealignIntroPage(RealignWizard *wizard) : m_wizard(wizard)
 
 void RealignIntroPage::initializePage()
 {
-    const RealignSetup &setup = m_wizard->setup();
+    const RealignSetup &setup = m_state->setup();
     m_map->setDisk(setup.layout, setup.policy);
     const MisalignmentReport report = analyzeAlignment(setup.layout, setup.policy);
     const AlignmentGeometry &g = report.geometry;

@@ -1,39 +1,15 @@
 #include "realign/realignpages.h"
 
-#include "align/alignmentgeometry.h"
 #include "align/misalignmentreport.h"
-#include "alignmentstyle.h"
 #include "diskmapwidget.h"
-#include "ops/realigncommand.h"
-#include "ops/tablebackup.h"
 #include "partitionmodel.h"
-#include "realign/realignpagetext.h"
-#include "realign/realignwizard.h"
-#include "realign/realignworker.h"
-#include "report/humansize.h"
 
-#include <QButtonGroup>
-#include <QCheckBox>
 #include <QCoreApplication>
-#include <QFile>
-#include <QFontDatabase>
-#include <QGridLayout>
-#include <QGroupBox>
-#include <QHeaderView>
 #include <QItemSelectionModel>
-#include <QLabel>
-#include <QPlainTextEdit>
-#include <QProgressBar>
-#include <QPushButton>
-#include <QRadioButton>
-#include <QScrollArea>
-#include <QTreeWidget>
 #include <QVBoxLayout>
 
 #include <algorithm>
 #include <cmath>
-
-using namespace realigntext;
 
 QString realignDurationText(double seconds)
 {

@@ -1,7 +1,8 @@
 #pragma once
 
-#include "ops/writejournal.h"
 #include "ops/realignrunner.h"
+#include "ops/writejournal.h"
+#include "realign/realignwizardstate.h"
 
 #include <QWizardPage>
 
@@ -19,7 +20,7 @@ class QRadioButton;
 class QScrollArea;
 class QTreeWidget;
 class RealignWayChooser;
-class RealignWizard;
+class RealignWorker;
 
 // A small disk map that only shows: no selection, no focus. It owns its model.
 class RealignMap : public QWidget
@@ -37,19 +38,22 @@ private:
     DiskMapWidget *m_map = nullptr;
 };
 
+// The pages share the wizard's RealignWizardState, handed to each in its constructor: what
+// one page decides, the next reads from there.
+
 // Page 1: what is wrong, on the map.
 class RealignIntroPage : public QWizardPage
 {
     Q_OBJECT
 
 public:
-    explicit RealignIntroPage(RealignWizard *wizard);
+    explicit RealignIntroPage(RealignWizardState *state);
     void initializePage() override;
     RealignMap *map() const { return m_map; }
     QString explanation() const;
 
 private:
-    RealignWizard *m_wizard;
+    RealignWizardState *m_state;
     RealignMap *m_map = nullptr;
     QLabel *m_summary = nullptr;
     QLabel *m_details = nullptr;
@@ -61,7 +65,7 @@ class RealignChoosePage : public QWizardPage
     Q_OBJECT
 
 public:
-    explicit RealignChoosePage(RealignWizard *wizard);
+    explicit RealignChoosePage(RealignWizardState *state);
     void initializePage() override;
     bool isComplete() const override;
 
@@ -75,8 +79,9 @@ public:
 
 private:
     void refreshStatuses();
+    void publish(); // the choice, to the state
 
-    RealignWizard *m_wizard;
+    RealignWizardState *m_state;
     QRadioButton *m_mib = nullptr;
     QRadioButton *m_fourK = nullptr;
     QRadioButton *m_preferred = nullptr; // the preferences' own grain, when it is neither
@@ -87,24 +92,25 @@ private:
 
 // Page 3: the plan and what it needs. Commit page: its button starts the realignment.
 // Where a partition can be given room in more than one way, the page offers them (cheapest
-// checked); a pick plans again on the wizard's worker and the page shows the new plan.
+// checked); a pick plans again on the wizard's worker and the page shows the new plan. The
+// plan and the picks go to the state, and the page shows the plan the state holds.
 class RealignPlanPage : public QWizardPage
 {
     Q_OBJECT
 
 public:
-    explicit RealignPlanPage(RealignWizard *wizard);
+    RealignPlanPage(RealignWizardState *state, RealignWorker *worker);
     void initializePage() override;
     bool isComplete() const override;
 
-    bool isReady() const { return m_ready; }
-    const PreparedRealign &prepared() const { return m_prepared; }
-    QStringList busy() const { return m_busy; }
+    bool isReady() const { return m_state->isPlanReady(); }
+    const PreparedRealign &prepared() const { return m_state->prepared(); }
+    QStringList busy() const { return m_state->busy(); }
     QTreeWidget *moveTable() const { return m_moves; }
     QCheckBox *backupConfirmation() const { return m_backup; }
     RealignWayChooser *wayChooser() const { return m_ways; }
     // The ways picked on this page since it was entered from the choose page.
-    QMap<int, RealignWay> pickedWays() const { return m_picked; }
+    QMap<int, RealignWay> pickedWays() const { return m_state->ways(); }
 
 signals:
     void planReady();
@@ -121,8 +127,9 @@ private:
     void showBusy(const RealignPlan &plan, const QStringList &busy);
     void showParts();
     void onPrepared(const PreparedRealign &prepared, const QStringList &busy);
+    void showPlan(); // the state's plan, once it is ready
 
-    RealignWizard *m_wizard;
+    RealignWizardState *m_state;
     QLabel *m_status = nullptr;
     RealignWayChooser *m_ways = nullptr;
     QTreeWidget *m_moves = nullptr;
@@ -134,10 +141,7 @@ private:
     QGroupBox *m_needs = nullptr;
     QLabel *m_advice = nullptr;
     QCheckBox *m_backup = nullptr;
-    PreparedRealign m_prepared;
-    QStringList m_busy;
-    QMap<int, RealignWay> m_picked;
-    bool m_ready = false;
+    RealignWorker *m_worker;
     bool m_planAgain = false; // the worker was busy with an older plan
 };
 
@@ -147,7 +151,7 @@ class RealignRunPage : public QWizardPage
     Q_OBJECT
 
 public:
-    explicit RealignRunPage(RealignWizard *wizard);
+    RealignRunPage(RealignWizardState *state, RealignWorker *worker);
     void initializePage() override;
     bool isComplete() const override;
 
@@ -158,9 +162,9 @@ public:
     QString logText() const;
     QProgressBar *progressBar(int moveIndex) const;
     QAbstractButton *cancelButton() const;
-    const DiskLayout &before() const { return m_before; }
-    const DiskLayout &after() const { return m_after; }
-    bool afterRead() const { return m_afterOk; }
+    const DiskLayout &before() const { return m_state->before(); }
+    const DiskLayout &after() const { return m_state->after(); }
+    bool afterRead() const { return m_state->afterRead(); }
 
 signals:
     void runFinished(bool ok);
@@ -182,7 +186,7 @@ private:
     void appendLog(const QString &line);
     void begin();
 
-    RealignWizard *m_wizard;
+    RealignWizardState *m_state;
     QLabel *m_status = nullptr;
     QWidget *m_rowsHost = nullptr;
     QScrollArea *m_rowsScroll = nullptr;
@@ -195,8 +199,7 @@ private:
     bool m_finished = false;
     bool m_resumeNext = false;
     bool m_started = false;
-    DiskLayout m_before, m_after;
-    bool m_afterOk = false;
+    RealignWorker *m_worker;
 };
 
 // Page 5: before and after, the checks, or what went wrong and how to finish.
@@ -205,7 +208,7 @@ class RealignResultPage : public QWizardPage
     Q_OBJECT
 
 public:
-    explicit RealignResultPage(RealignWizard *wizard);
+    explicit RealignResultPage(RealignWizardState *state);
     void initializePage() override;
 
     RealignMap *beforeMap() const { return m_before; }
@@ -214,8 +217,11 @@ public:
     QString outcomeText() const;
     QPushButton *resumeButton() const { return m_resume; }
 
+signals:
+    void resumeRequested(); // Resume Now: the wizard goes back to the run page
+
 private:
-    RealignWizard *m_wizard;
+    RealignWizardState *m_state;
     QLabel *m_outcome = nullptr;
     QPlainTextEdit *m_details = nullptr;
     QLabel *m_beforeCaption = nullptr;

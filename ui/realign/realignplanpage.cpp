@@ -1,38 +1,23 @@
 #include "realign/realignpages.h"
 
-#include "align/alignmentgeometry.h"
-#include "align/misalignmentreport.h"
+#include "align/alignmentverdict.h"
 #include "alignmentstyle.h"
-#include "diskmapwidget.h"
-#include "ops/realigncommand.h"
 #include "ops/tablebackup.h"
-#include "partitionmodel.h"
 #include "realign/realignpagetext.h"
 #include "realign/realignwaychooser.h"
-#include "realign/realignwizard.h"
 #include "realign/realignworker.h"
 #include "report/humansize.h"
 
-#include <QButtonGroup>
 #include <QCheckBox>
-#include <QCoreApplication>
 #include <QFile>
-#include <QFontDatabase>
-#include <QGridLayout>
 #include <QGroupBox>
 #include <QHeaderView>
-#include <QItemSelectionModel>
 #include <QLabel>
-#include <QPlainTextEdit>
-#include <QProgressBar>
 #include <QPushButton>
-#include <QRadioButton>
-#include <QScrollArea>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
 #include <algorithm>
-#include <cmath>
 
 using namespace realigntext;
 
@@ -65,7 +50,8 @@ QMap<int, int> neighboursMakingRoom(const RealignPlan &plan)
 
 } // namespace
 
-RealignPlanPage::RealignPlanPage(RealignWizard *wizard) : m_wizard(wizard)
+RealignPlanPage::RealignPlanPage(RealignWizardState *state, RealignWorker *worker)
+    : m_state(state), m_worker(worker)
 {
     setObjectName(QStringLiteral("realignPlanPage"));
     setTitle(tr("The plan"));
@@ -122,33 +108,33 @@ RealignPlanPage::RealignPlanPage(RealignWizard *wizard) : m_wizard(wizard)
 
     connect(m_backup, &QCheckBox::toggled, this, &RealignPlanPage::completeChanged);
     connect(m_recheck, &QPushButton::clicked, this, &RealignPlanPage::startPlanning);
-    connect(m_wizard->worker(), &RealignWorker::prepared, this, &RealignPlanPage::onPrepared);
+    connect(m_worker, &RealignWorker::prepared, this, &RealignPlanPage::onPrepared);
     connect(m_ways, &RealignWayChooser::wayPicked, this, &RealignPlanPage::planAgain);
+    connect(m_state, &RealignWizardState::planChanged, this, &RealignPlanPage::showPlan);
 }
 
 void RealignPlanPage::initializePage()
 {
     // Entered from the choose page: other partitions or another grain may offer other ways,
     // so the planner's cheapest pick comes first again.
-    m_picked.clear();
+    m_state->clearWays();
     startPlanning();
 }
 
 void RealignPlanPage::startPlanning()
 {
-    m_ready = false;
+    m_state->planRequested();
     clearOutputs();
     showParts();
     m_status->setStyleSheet(QString());
-    m_status->setText(tr("Reading %1 and planning…").arg(m_wizard->setup().target));
+    m_status->setText(tr("Reading %1 and planning…").arg(m_state->setup().target));
     m_advice->setText(
         tr("Moving a partition rewrites its data in place. Partwise saves the partition table to "
            "%1 first and journals every step, but a failing drive or a bug can still lose data: "
            "back up what you cannot replace before you start.")
-            .arg(m_wizard->setup().options.backupRoot.isEmpty()
+            .arg(m_state->setup().options.backupRoot.isEmpty()
                      ? defaultBackupRoot()
-                     : m_wizard->setup().options.backupRoot));
-    emit completeChanged();
+                     : m_state->setup().options.backupRoot));
     requestPlan();
 }
 
@@ -164,27 +150,25 @@ void RealignPlanPage::clearOutputs()
 
 void RealignPlanPage::planAgain(int number, RealignWay way)
 {
-    m_picked.insert(number, way);
+    m_state->pickWay(number, way);
     // The old plan stays in view, greyed, until the new one is in: the page does not jump, and
     // Realign waits for the plan that matches the pick.
-    m_ready = false;
+    m_state->planRequested();
     m_ways->setEnabled(false);
     m_moves->setEnabled(false);
     m_status->setStyleSheet(QString());
     m_status->setText(tr("Planning again with the way you picked…"));
-    emit completeChanged();
     requestPlan();
 }
 
 void RealignPlanPage::requestPlan()
 {
-    if (m_wizard->worker()->isBusy()) {
+    if (m_worker->isBusy()) {
         m_planAgain = true; // an older plan is still being made; plan again when it is in
         return;
     }
-    // The wizard's request carries pickedWays().
-    m_wizard->worker()->prepare(m_wizard->setup().target, m_wizard->runOptions(),
-                                m_wizard->request());
+    // The state's request carries the picked ways.
+    m_worker->prepare(m_state->setup().target, m_state->runOptions(), m_state->request());
 }
 
 void RealignPlanPage::onPrepared(const PreparedRealign &prepared, const QStringList &busy)
@@ -194,9 +178,20 @@ void RealignPlanPage::onPrepared(const PreparedRealign &prepared, const QStringL
         requestPlan();
         return;
     }
-    m_prepared = prepared;
-    m_busy = busy;
-    m_ready = true;
+    QStringList blockers = busy;
+    // An interrupted run of this disk must be finished before another starts.
+    const QString journal = m_state->runOptions().journalPathFor(m_state->setup().target);
+    if (prepared.ok && QFile::exists(journal))
+        blockers << journal;
+    m_state->setPlan(prepared, blockers);
+}
+
+void RealignPlanPage::showPlan()
+{
+    emit completeChanged();
+    if (!m_state->isPlanReady())
+        return; // the last plan stays in view until the new one is in
+    const PreparedRealign &prepared = m_state->prepared();
     clearOutputs(); // a re-plan left the last plan's outputs in place
     m_ways->setEnabled(true);
     m_moves->setEnabled(true);
@@ -205,7 +200,6 @@ void RealignPlanPage::onPrepared(const PreparedRealign &prepared, const QStringL
         m_status->setStyleSheet(AlignmentStyle::errorStyleSheet(palette()));
         m_ways->setChoices({});
         showParts();
-        emit completeChanged();
         emit planReady();
         return;
     }
@@ -228,9 +222,8 @@ void RealignPlanPage::onPrepared(const PreparedRealign &prepared, const QStringL
                                     realignDurationText(estimateRealignSeconds(plan))));
     fitMovesTable(plan.moves.size());
     m_stays->setText(staysText(prepared));
-    showBusy(plan, busy);
+    showBusy(plan, m_state->busy());
     showParts();
-    emit completeChanged();
     emit planReady();
 }
 
@@ -290,26 +283,28 @@ QString RealignPlanPage::staysText(const PreparedRealign &prepared) const
 }
 
 // What must be settled before the run: partitions in use, or an interrupted run of this disk
-// (which joins m_busy).
+// (which onPrepared() added to the blockers).
 void RealignPlanPage::showBusy(const RealignPlan &plan, const QStringList &busy)
 {
-    if (!busy.isEmpty()) {
+    const QString journal = m_state->runOptions().journalPathFor(m_state->setup().target);
+    const bool interrupted = busy.contains(journal);
+    QStringList inUse = busy;
+    inUse.removeAll(journal);
+    if (!inUse.isEmpty()) {
         m_busyLabel->setText(tr("These partitions are in use and must be unmounted (or swapped "
                                 "off) first:\n%1")
-                                 .arg(busy.join(QLatin1Char('\n'))));
+                                 .arg(inUse.join(QLatin1Char('\n'))));
         m_busyLabel->setStyleSheet(AlignmentStyle::errorStyleSheet(palette()));
         m_recheck->setVisible(true);
     } else if (!plan.moves.isEmpty()) {
         m_busyLabel->setText(tr("None of these partitions is mounted or otherwise in use."));
         m_busyLabel->setStyleSheet(QString());
     }
-    const QString journal = m_wizard->runOptions().journalPathFor(m_wizard->setup().target);
-    if (QFile::exists(journal)) {
+    if (interrupted) {
         m_busyLabel->setText(tr("An interrupted realignment of this disk is recorded in %1: "
                                 "finish it first (close this wizard and open the disk again).")
                                  .arg(journal));
         m_busyLabel->setStyleSheet(AlignmentStyle::errorStyleSheet(palette()));
-        m_busy << journal;
     }
 }
 
@@ -357,7 +352,8 @@ void RealignPlanPage::showParts()
 {
     // Only what has something to say: no empty table or blank lines while planning, and
     // nothing to prepare for when nothing will move.
-    const bool moves = m_ready && m_prepared.ok && !m_prepared.plan.moves.isEmpty();
+    const PreparedRealign &prepared = m_state->prepared();
+    const bool moves = m_state->isPlanReady() && prepared.ok && !prepared.plan.moves.isEmpty();
     m_moves->setVisible(moves);
     m_ways->setVisible(moves && m_ways->hasChoices());
     m_summary->setVisible(!m_summary->text().isEmpty());
@@ -369,6 +365,7 @@ void RealignPlanPage::showParts()
 
 bool RealignPlanPage::isComplete() const
 {
-    return m_ready && m_prepared.ok && !m_prepared.plan.moves.isEmpty() && m_busy.isEmpty() &&
-           m_backup->isChecked();
+    const PreparedRealign &prepared = m_state->prepared();
+    return m_state->isPlanReady() && prepared.ok && !prepared.plan.moves.isEmpty() &&
+           m_state->busy().isEmpty() && m_backup->isChecked();
 }

@@ -1,41 +1,21 @@
 #include "realign/realignpages.h"
 
-#include "align/alignmentgeometry.h"
 #include "align/misalignmentreport.h"
 #include "alignmentstyle.h"
 #include "diskmapwidget.h"
-#include "ops/realigncommand.h"
 #include "ops/tablebackup.h"
-#include "partitionmodel.h"
 #include "realign/realignpagetext.h"
-#include "realign/realignwizard.h"
-#include "realign/realignworker.h"
-#include "report/humansize.h"
 
-#include <QButtonGroup>
-#include <QCheckBox>
-#include <QCoreApplication>
-#include <QFile>
-#include <QFontDatabase>
-#include <QGridLayout>
-#include <QGroupBox>
-#include <QHeaderView>
-#include <QItemSelectionModel>
 #include <QLabel>
 #include <QPlainTextEdit>
-#include <QProgressBar>
 #include <QPushButton>
-#include <QRadioButton>
 #include <QScrollArea>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
-#include <algorithm>
-#include <cmath>
-
 using namespace realigntext;
 
-RealignResultPage::RealignResultPage(RealignWizard *wizard) : m_wizard(wizard)
+RealignResultPage::RealignResultPage(RealignWizardState *state) : m_state(state)
 {
     setObjectName(QStringLiteral("realignResultPage"));
     setFinalPage(true);
@@ -81,28 +61,27 @@ RealignResultPage::RealignResultPage(RealignWizard *wizard) : m_wizard(wizard)
     m_checks->setMaximumHeight(m_checks->fontMetrics().lineSpacing() * 6);
     layout->addWidget(m_checks);
     layout->addStretch(1);
-    connect(m_resume, &QPushButton::clicked, m_wizard, &RealignWizard::resumeNow);
+    connect(m_resume, &QPushButton::clicked, this, &RealignResultPage::resumeRequested);
 }
 
 void RealignResultPage::initializePage()
 {
-    const RealignResult result = m_wizard->result();
-    const RealignRunPage *run = m_wizard->runPage();
-    const AlignmentPolicy policy = m_wizard->chosenPolicy();
-    const QString target = m_wizard->setup().target;
+    const RealignResult &result = m_state->result();
+    const AlignmentPolicy policy = m_state->chosenPolicy();
+    const QString target = m_state->setup().target;
     setTitle(result.ok ? tr("Realignment finished") : tr("Realignment stopped"));
-    m_beforeCaption->setText(m_wizard->isResume()
+    m_beforeCaption->setText(m_state->isResume()
                                  ? tr("<b>Before</b> (as the interrupted run left it)")
                                  : tr("<b>Before</b>"));
-    m_before->setDisk(run->before(), policy);
+    m_before->setDisk(m_state->before(), policy);
     m_afterCaption->setText(result.ok ? tr("<b>After</b>") : tr("<b>Now</b>"));
-    m_after->setDisk(run->after(), policy);
-    if (!run->afterRead())
+    m_after->setDisk(m_state->after(), policy);
+    if (!m_state->afterRead())
         m_after->map()->setMessage(tr("The disk could not be read again."));
 
     QString text;
     if (result.ok) {
-        const MisalignmentReport report = analyzeAlignment(run->after(), policy);
+        const MisalignmentReport report = analyzeAlignment(m_state->after(), policy);
         const int left = report.misalignedCount();
         text = left == 0 ? tr("No partition on %1 is misaligned any more.").arg(target)
                : left == 1
@@ -121,7 +100,7 @@ void RealignResultPage::initializePage()
         if (WriteJournal::load(result.journalPath, &journal, &error) &&
             journal.nextUnfinished() >= 0)
             partition = journal.moves.at(journal.nextUnfinished()).number;
-        text = m_wizard->worker()->cancelRequested()
+        text = m_state->wasCancelled()
                    ? tr("You cancelled the realignment. It stopped at a safe point: nothing is "
                         "lost.")
                    : tr("The realignment stopped at a safe point: nothing is lost.");
@@ -141,9 +120,9 @@ void RealignResultPage::initializePage()
         text = tr("The realignment failed, and it cannot simply be resumed. The partition table "
                   "as it was before is saved under %1 (the log on the previous page names the "
                   "folder); the details say what went wrong.")
-                   .arg(m_wizard->setup().options.backupRoot.isEmpty()
+                   .arg(m_state->setup().options.backupRoot.isEmpty()
                             ? defaultBackupRoot()
-                            : m_wizard->setup().options.backupRoot);
+                            : m_state->setup().options.backupRoot);
         setSubTitle(tr("The realignment failed."));
     }
     m_outcome->setText(text);

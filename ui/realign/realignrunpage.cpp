@@ -1,41 +1,27 @@
 #include "realign/realignpages.h"
 
-#include "align/alignmentgeometry.h"
-#include "align/misalignmentreport.h"
 #include "alignmentstyle.h"
-#include "diskmapwidget.h"
 #include "ops/realigncommand.h"
-#include "ops/tablebackup.h"
-#include "partitionmodel.h"
 #include "realign/realignpagetext.h"
-#include "realign/realignwizard.h"
 #include "realign/realignworker.h"
 #include "report/humansize.h"
 
-#include <QButtonGroup>
-#include <QCheckBox>
-#include <QCoreApplication>
-#include <QFile>
+#include <QAbstractButton>
 #include <QFontDatabase>
 #include <QGridLayout>
-#include <QGroupBox>
-#include <QHeaderView>
-#include <QItemSelectionModel>
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QProgressBar>
-#include <QPushButton>
-#include <QRadioButton>
 #include <QScrollArea>
-#include <QTreeWidget>
 #include <QVBoxLayout>
+#include <QWizard>
 
 #include <algorithm>
-#include <cmath>
 
 using namespace realigntext;
 
-RealignRunPage::RealignRunPage(RealignWizard *wizard) : m_wizard(wizard)
+RealignRunPage::RealignRunPage(RealignWizardState *state, RealignWorker *worker)
+    : m_state(state), m_worker(worker)
 {
     setObjectName(QStringLiteral("realignRunPage"));
     setTitle(tr("Realigning"));
@@ -65,10 +51,9 @@ RealignRunPage::RealignRunPage(RealignWizard *wizard) : m_wizard(wizard)
     // Leaving this page means the work has run: Back on the result page would only confuse.
     setCommitPage(true);
     setButtonText(QWizard::CommitButton, tr("&Next >"));
-    RealignWorker *worker = m_wizard->worker();
-    connect(worker, &RealignWorker::logLine, this, &RealignRunPage::appendLog);
-    connect(worker, &RealignWorker::progress, this, &RealignRunPage::onProgress);
-    connect(worker, &RealignWorker::finished, this, &RealignRunPage::onFinished);
+    connect(m_worker, &RealignWorker::logLine, this, &RealignRunPage::appendLog);
+    connect(m_worker, &RealignWorker::progress, this, &RealignRunPage::onProgress);
+    connect(m_worker, &RealignWorker::finished, this, &RealignRunPage::onFinished);
 }
 
 void RealignRunPage::initializePage()
@@ -76,7 +61,7 @@ void RealignRunPage::initializePage()
     if (m_started)
         return; // back from the result page: resumeNow() decides what runs
     m_started = true;
-    m_resumeNext = m_wizard->isResume();
+    m_resumeNext = m_state->isResume();
     begin();
 }
 
@@ -138,12 +123,12 @@ void RealignRunPage::begin()
     m_hint->setVisible(true);
     m_status->setStyleSheet(QString());
     emit completeChanged();
-    const RealignSetup &setup = m_wizard->setup();
+    const RealignSetup &setup = m_state->setup();
     QString journalPath = setup.resumeJournal;
     if (journalPath.isEmpty())
-        journalPath = m_wizard->result().journalPath;
+        journalPath = m_state->result().journalPath;
     if (journalPath.isEmpty())
-        journalPath = m_wizard->runOptions().journalPathFor(setup.target);
+        journalPath = m_state->runOptions().journalPathFor(setup.target);
     if (m_resumeNext) {
         WriteJournal journal;
         QString error;
@@ -156,10 +141,10 @@ void RealignRunPage::begin()
         setTitle(tr("Finishing the interrupted realignment"));
         m_status->setText(
             tr("Finishing the realignment of %1 recorded in %2…").arg(setup.target, journalPath));
-        m_wizard->worker()->resume(setup.target, journalPath, setup.forcedSectorSize);
+        m_worker->resume(setup.target, journalPath, setup.forcedSectorSize);
         return;
     }
-    const PreparedRealign &prepared = m_wizard->planPage()->prepared();
+    const PreparedRealign &prepared = m_state->prepared();
     const qint64 ss = prepared.layout.device.topology.logicalSectorSize;
     buildRows(prepared.plan.moves, ss);
     m_status->setText(
@@ -172,10 +157,11 @@ void RealignRunPage::begin()
            "is opened again."));
     appendLog(tr("Plan for %1 (grain %2):")
                   .arg(setup.target, grainName(prepared.plan.geometry.grainBytes)));
-    for (const QString &line : realignPlanText(prepared.plan, prepared.copiedWhole).split(QLatin1Char('\n')))
+    for (const QString &line :
+         realignPlanText(prepared.plan, prepared.copiedWhole).split(QLatin1Char('\n')))
         if (!line.isEmpty())
             appendLog(line);
-    m_wizard->worker()->run(setup.target, prepared, m_wizard->runOptions());
+    m_worker->run(setup.target, prepared, m_state->runOptions());
 }
 
 void RealignRunPage::setRowState(int index, const QString &text, bool done)
@@ -198,7 +184,8 @@ void RealignRunPage::onProgress(const RealignProgress &p)
     const int value =
         p.bytesTotal ? int(qint64(kBarSteps) * qint64(p.bytesDone) / qint64(p.bytesTotal)) : 0;
     row.bar->setValue(std::clamp(value, 0, kBarSteps));
-    const QString step = p.step == QLatin1String("verifying") ? tr("verifying") : tr("moving");
+    const bool verifying = p.stepKind() == RealignProgress::Step::Verifying;
+    const QString step = verifying ? tr("verifying") : tr("moving");
     QString detail =
         tr("%1: %2 of %3")
             .arg(step, humanSize(qint64(p.bytesDone)), humanSize(qint64(p.bytesTotal)));
@@ -207,9 +194,8 @@ void RealignRunPage::onProgress(const RealignProgress &p)
     if (p.bytesDone < p.bytesTotal && p.secondsLeft > 0)
         detail += tr(" · %1 left").arg(realignDurationText(p.secondsLeft));
     row.detail->setText(detail);
-    m_status->setText((p.step == QLatin1String("verifying")
-                           ? tr("Verifying partition %1 (%2 of %3)…")
-                           : tr("Moving partition %1 (%2 of %3)…"))
+    m_status->setText((verifying ? tr("Verifying partition %1 (%2 of %3)…")
+                                 : tr("Moving partition %1 (%2 of %3)…"))
                           .arg(p.partition)
                           .arg(p.moveIndex + 1)
                           .arg(p.moveCount));
@@ -224,9 +210,6 @@ void RealignRunPage::onFinished(const RealignResult &result, const DiskLayout &b
     // Next shows the outcome, whose page offers Finish only.
     cancelButton()->setEnabled(false);
     m_hint->setVisible(false);
-    m_before = before;
-    m_after = after;
-    m_afterOk = afterOk;
     // Where each partition got to: the journal says, while it exists.
     WriteJournal journal;
     QString error;
@@ -256,16 +239,16 @@ void RealignRunPage::onFinished(const RealignResult &result, const DiskLayout &b
                                                  : AlignmentStyle::errorStyleSheet(palette()));
         appendLog(tr("Stopped: %1").arg(result.error));
     }
-    m_wizard->onFinished(result);
+    m_state->setOutcome(result, before, after, afterOk, m_worker->cancelRequested());
     emit completeChanged();
     emit runFinished(result.ok);
 }
 
 void RealignRunPage::requestCancel()
 {
-    if (!m_running || m_wizard->worker()->cancelRequested())
+    if (!m_running || m_worker->cancelRequested())
         return;
-    m_wizard->worker()->cancel();
+    m_worker->cancel();
     cancelButton()->setEnabled(false);
     m_status->setText(tr("Stopping after the current chunk…"));
     appendLog(tr("Cancel requested: stopping at the next safe point."));
@@ -279,7 +262,7 @@ bool RealignRunPage::isComplete() const
 QAbstractButton *RealignRunPage::cancelButton() const
 {
     // The wizard's own Cancel: while the work runs, it asks the work to stop (see reject()).
-    return m_wizard->button(QWizard::CancelButton);
+    return wizard()->button(QWizard::CancelButton);
 }
 
 QString RealignRunPage::logText() const

@@ -5,68 +5,40 @@
 
 #include <QCloseEvent>
 
-RealignWizard::RealignWizard(const RealignSetup &setup, QWidget *parent)
-    : QWizard(parent), m_setup(setup)
+RealignWizard::RealignWizard(const RealignSetup &setup, QWidget *parent) : QWizard(parent)
 {
     setObjectName(QStringLiteral("realignWizard"));
+    m_state = new RealignWizardState(setup, this);
     setWindowTitle(isResume() ? tr("Finish the Realignment — %1").arg(setup.target)
                               : tr("Realign Partitions — %1").arg(setup.target));
     setWizardStyle(QWizard::ClassicStyle);
     setOption(QWizard::NoBackButtonOnStartPage);
     setOption(QWizard::NoCancelButtonOnLastPage);
     m_worker = new RealignWorker(this);
-    m_intro = new RealignIntroPage(this);
-    m_choose = new RealignChoosePage(this);
-    m_plan = new RealignPlanPage(this);
-    m_run = new RealignRunPage(this);
-    m_result = new RealignResultPage(this);
+    m_intro = new RealignIntroPage(m_state);
+    m_choose = new RealignChoosePage(m_state);
+    m_plan = new RealignPlanPage(m_state, m_worker);
+    m_run = new RealignRunPage(m_state, m_worker);
+    m_result = new RealignResultPage(m_state);
     setPage(IntroPageId, m_intro);
     setPage(ChoosePageId, m_choose);
     setPage(PlanPageId, m_plan);
     setPage(RunPageId, m_run);
     setPage(ResultPageId, m_result);
     setStartId(isResume() ? RunPageId : IntroPageId);
+    connect(m_state, &RealignWizardState::outcomeChanged, this, [this] {
+        const RealignResult &result = m_state->result();
+        emit realignmentFinished(m_state->setup().target, result.ok, result.resumable);
+    });
+    connect(m_result, &RealignResultPage::resumeRequested, this, &RealignWizard::resumeNow);
     resize(900, 700);
 }
 
 RealignWizard::~RealignWizard() = default;
 
-AlignmentPolicy RealignWizard::chosenPolicy() const
-{
-    AlignmentPolicy policy = m_setup.policy;
-    if (!isResume())
-        policy.grainBytes = m_choose->grainBytes();
-    return policy;
-}
-
-RealignOptions RealignWizard::runOptions() const
-{
-    RealignOptions options = m_setup.options;
-    options.policy = chosenPolicy();
-    options.forcedSectorSize = m_setup.forcedSectorSize;
-    options.verify = m_choose->verify();
-    return options;
-}
-
-RealignRequest RealignWizard::request() const
-{
-    RealignRequest request;
-    request.partitions = m_choose->checkedPartitions();
-    request.includeSectorAligned = true; // the chosen partitions are exactly what is moved
-    request.ways = m_plan->pickedWays(); // empty until a way is picked: the cheapest is taken
-    return request;
-}
-
 bool RealignWizard::isRunning() const
 {
     return m_run->isRunning();
-}
-
-void RealignWizard::onFinished(const RealignResult &result)
-{
-    m_hasRun = true;
-    m_lastResult = result;
-    emit realignmentFinished(m_setup.target, result.ok, result.resumable);
 }
 
 void RealignWizard::resumeNow()

@@ -1,8 +1,6 @@
 #pragma once
 
-#include "align/alignmentpolicy.h"
-#include "ops/realignrunner.h"
-#include "table/disklayout.h"
+#include "realign/realignwizardstate.h"
 
 #include <QWizard>
 
@@ -12,19 +10,6 @@ class RealignPlanPage;
 class RealignResultPage;
 class RealignRunPage;
 class RealignWorker;
-
-// What the wizard works on: one disk as read, the policy from the preferences, and the options
-// that say where the journal and the table backup go.
-struct RealignSetup
-{
-    QString target;
-    qint64 forcedSectorSize = 0;
-    DiskLayout layout;      // the disk as read (not a preview of pending edits)
-    AlignmentPolicy policy; // from the preferences; the wizard chooses the grain
-    QList<int> preselect;   // partitions checked at first besides the misaligned ones
-    RealignOptions options; // journalPath, backupRoot, verify; policy is filled in
-    QString resumeJournal;  // set: finish the interrupted realignment it records
-};
 
 // The guided realignment: explain the problem on the map, choose partitions and the target,
 // show the plan and what it needs, run it on a worker thread with per-partition progress and a
@@ -40,12 +25,10 @@ public:
     explicit RealignWizard(const RealignSetup &setup, QWidget *parent = nullptr);
     ~RealignWizard() override;
 
-    const RealignSetup &setup() const { return m_setup; }
-    bool isResume() const { return !m_setup.resumeJournal.isEmpty(); }
-    // The options the run uses: the setup's, with the chosen grain and verification.
-    RealignOptions runOptions() const;
-    RealignRequest request() const;
-    AlignmentPolicy chosenPolicy() const;
+    const RealignSetup &setup() const { return m_state->setup(); }
+    bool isResume() const { return m_state->isResume(); }
+    // What the pages chose and what came of it; the pages share it.
+    RealignWizardState *state() const { return m_state; }
 
     RealignWorker *worker() const { return m_worker; }
     RealignIntroPage *introPage() const { return m_intro; }
@@ -55,8 +38,7 @@ public:
     RealignResultPage *resultPage() const { return m_result; }
 
     bool isRunning() const;
-    bool hasRun() const { return m_hasRun; }
-    RealignResult result() const { return m_lastResult; }
+    RealignResult result() const { return m_state->result(); }
 
     // From the result page: back to the run page, finishing the stopped work.
     void resumeNow();
@@ -73,16 +55,11 @@ protected:
     void closeEvent(QCloseEvent *event) override;
 
 private:
-    friend class RealignRunPage;
-    void onFinished(const RealignResult &result);
-
-    RealignSetup m_setup;
+    RealignWizardState *m_state = nullptr;
     RealignWorker *m_worker = nullptr;
     RealignIntroPage *m_intro = nullptr;
     RealignChoosePage *m_choose = nullptr;
     RealignPlanPage *m_plan = nullptr;
     RealignRunPage *m_run = nullptr;
     RealignResultPage *m_result = nullptr;
-    bool m_hasRun = false;
-    RealignResult m_lastResult;
 };

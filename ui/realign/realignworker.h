@@ -10,9 +10,7 @@
 #include <atomic>
 #include <functional>
 
-class QThread;
-
-// Runs the blocking realignment calls of core/ops on a thread of their own, one job at a time,
+// Runs the blocking realignment calls of core/ops as BackgroundJobs, one job at a time,
 // and reports back on the GUI thread through signals: planning (prepareRealignment and the busy
 // check), running a plan, or resuming an interrupted one. After a run or a resume the disk is
 // read again so the wizard can show it as it is now.
