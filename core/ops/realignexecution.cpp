@@ -236,8 +236,10 @@ private:
             rp.moveIndex = m_index;
             rp.moveCount = m_journal.moves.size();
             rp.partition = m.number;
-            rp.step = p.phase == MoveProgress::Phase::Verifying ? QStringLiteral("verifying")
-                                                                : QStringLiteral("moving");
+            const bool verifying = p.phase == MoveProgress::Phase::Verifying;
+            rp.stepKind =
+                verifying ? RealignProgress::Step::Verifying : RealignProgress::Step::Moving;
+            rp.step = verifying ? QStringLiteral("verifying") : QStringLiteral("moving");
             rp.bytesDone = p.bytesDone;
             rp.bytesTotal = p.bytesTotal;
             rp.bytesPerSecond = p.bytesPerSecond;

@@ -17,12 +17,6 @@ constexpr double kAssumedBytesPerSecond = 100.0 * (1 << 20);
 
 } // namespace
 
-RealignProgress::Step RealignProgress::stepKind() const
-{
-    // The one place the text is read back: realignexecution.cpp reports the step as text only.
-    return step == QLatin1String("verifying") ? Step::Verifying : Step::Moving;
-}
-
 double estimateRealignSeconds(const RealignPlan &plan)
 {
     return double(plan.totalBytes()) / kAssumedBytesPerSecond;

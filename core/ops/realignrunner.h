@@ -31,11 +31,10 @@ struct RealignProgress
     int moveIndex = 0; // 0-based
     int moveCount = 0;
     int partition = 0;
+    Step stepKind = Step::Moving;
     QString step; // "moving" or "verifying": English, for logs and the command line
     quint64 bytesDone = 0, bytesTotal = 0;
     double bytesPerSecond = 0, secondsLeft = 0;
-
-    Step stepKind() const;
 };
 
 struct RealignCallbacks

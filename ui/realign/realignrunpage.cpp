@@ -184,7 +184,7 @@ void RealignRunPage::onProgress(const RealignProgress &p)
     const int value =
         p.bytesTotal ? int(qint64(kBarSteps) * qint64(p.bytesDone) / qint64(p.bytesTotal)) : 0;
     row.bar->setValue(std::clamp(value, 0, kBarSteps));
-    const bool verifying = p.stepKind() == RealignProgress::Step::Verifying;
+    const bool verifying = p.stepKind == RealignProgress::Step::Verifying;
     const QString step = verifying ? tr("verifying") : tr("moving");
     QString detail =
         tr("%1: %2 of %3")

@@ -42,7 +42,7 @@ RealignCallbacks RealignWorker::callbacks()
     auto timer = std::make_shared<QElapsedTimer>();
     auto last = std::make_shared<RealignProgress>();
     callbacks.progress = [this, timer, last](const RealignProgress &p) {
-        const bool news = p.moveIndex != last->moveIndex || p.stepKind() != last->stepKind() ||
+        const bool news = p.moveIndex != last->moveIndex || p.stepKind != last->stepKind ||
                           p.bytesDone >= p.bytesTotal || !timer->isValid() ||
                           timer->elapsed() >= 100;
         if (!news)
