@@ -25,6 +25,14 @@ int runApplyCommand(const ApplyCommandOptions &options, QTextStream &out, QTextS
         err << "partwise-cli: " << options.planPath << ": " << error << "\n";
         return ExitBadInput;
     }
+    // A plan file has no other way to give a passphrase; refused before anything is written.
+    for (int i = 0; i < operations.size(); ++i)
+        if (operations[i].filesystem == QLatin1String("luks2") && operations[i].keyFile.isEmpty()) {
+            err << "partwise-cli: " << options.planPath << ": operation " << i + 1
+                << ": a LUKS2 volume needs \"key_file\", the file holding its passphrase (a "
+                   "plan never holds a passphrase itself).\n";
+            return ExitBadInput;
+        }
     DiskReadOptions ro;
     ro.forcedSectorSize = options.apply.forcedSectorSize;
     const DiskReadResult read = readDisk(options.target, ro);

@@ -70,11 +70,6 @@ bool parseOne(const QJsonObject &o, Operation *op, QString *why)
                    .arg(creatableContents().join(QStringLiteral(", ")));
         return false;
     }
-    if (op->filesystem == QLatin1String("luks2") && op->keyFile.isEmpty()) {
-        *why = QStringLiteral("a LUKS2 volume needs \"key_file\": the file holding its passphrase "
-                              "(a passphrase is never written in a plan)");
-        return false;
-    }
     if (op->type == Operation::Type::NewTable && op->tableType != QLatin1String("gpt") &&
         op->tableType != QLatin1String("msdos")) {
         *why = QStringLiteral("\"type\" must be \"gpt\" or \"msdos\"");

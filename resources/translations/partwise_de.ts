@@ -1452,6 +1452,29 @@ Die Partitionstabelle wird vorher gesichert; das Protokoll sagt, wo und wie sie 
     </message>
 </context>
 <context>
+    <name>PassphraseFields</name>
+    <message>
+        <source>&amp;Passphrase:</source>
+        <translation>&amp;Passphrase:</translation>
+    </message>
+    <message>
+        <source>&amp;Repeat:</source>
+        <translation>&amp;Wiederholen:</translation>
+    </message>
+    <message>
+        <source>The volume is encrypted with this passphrase; it is asked for whenever the volume is opened. It is not saved anywhere.</source>
+        <translation>Der Datenträger wird mit dieser Passphrase verschlüsselt; sie wird bei jedem Öffnen abgefragt. Sie wird nirgends gespeichert.</translation>
+    </message>
+    <message>
+        <source>The two passphrases differ.</source>
+        <translation>Die beiden Passphrasen unterscheiden sich.</translation>
+    </message>
+    <message>
+        <source>The passphrases match.</source>
+        <translation>Die Passphrasen stimmen überein.</translation>
+    </message>
+</context>
+<context>
     <name>PendingOperationsDock</name>
     <message>
         <source>Pending Operations</source>

@@ -4,6 +4,7 @@
 // layer with the offsets `cryptsetup luksDump` gives.
 
 #include "diskmapwidget.h"
+#include "editing/operationdialogs.h"
 #include "guitestsupport.h"
 #include "infopanel.h"
 #include "mainwindow.h"
@@ -11,8 +12,12 @@
 #include "sfdisktable.h"
 #include "toolrun.h"
 
+#include <QComboBox>
+#include <QDialogButtonBox>
 #include <QFile>
 #include <QItemSelectionModel>
+#include <QLineEdit>
+#include <QPushButton>
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
@@ -131,6 +136,39 @@ private slots:
                  qPrintable(layers));
         QVERIFY(layers.contains(QString::number(table.find(1)->start * 512 + offset1)));
         guitest::saveScreenshot(window.infoPanel(), QStringLiteral("layers-info-panel"));
+    }
+
+    // Format offers LUKS2 with a passphrase typed twice; it can only be queued once both agree,
+    // and the queued operation carries it (in memory: plan files never hold it).
+    void formatAsLuks2AsksForThePassphraseTwice()
+    {
+        PartitionInfo partition;
+        partition.number = 1;
+        partition.startSector = 2048;
+        partition.endSector = 4095;
+        FormatDialog dialog(partition);
+        auto *filesystem = dialog.findChild<QComboBox *>(QStringLiteral("filesystem"));
+        auto *first = dialog.findChild<QLineEdit *>(QStringLiteral("passphrase"));
+        auto *second = dialog.findChild<QLineEdit *>(QStringLiteral("passphraseAgain"));
+        QPushButton *ok = dialog.findChild<QDialogButtonBox *>()->button(QDialogButtonBox::Ok);
+        QVERIFY(filesystem && first && second && ok);
+        QVERIFY(filesystem->findData(QStringLiteral("lvm-pv")) >= 0);
+        filesystem->setCurrentIndex(filesystem->findData(QStringLiteral("luks2")));
+        QVERIFY(first->isVisibleTo(&dialog));
+        QCOMPARE(first->echoMode(), QLineEdit::Password);
+        QVERIFY(!ok->isEnabled());
+        first->setText(QStringLiteral("open sesame"));
+        second->setText(QStringLiteral("open sesami"));
+        QVERIFY(!ok->isEnabled());
+        second->setText(QStringLiteral("open sesame"));
+        QVERIFY(ok->isEnabled());
+        const Operation op = dialog.operation();
+        QCOMPARE(op.filesystem, QStringLiteral("luks2"));
+        QCOMPARE(op.passphrase, QByteArray("open sesame"));
+        filesystem->setCurrentIndex(filesystem->findData(QStringLiteral("ext4")));
+        QVERIFY(!first->isVisibleTo(&dialog));
+        QVERIFY(ok->isEnabled());
+        QVERIFY(dialog.operation().passphrase.isEmpty());
     }
 };
 

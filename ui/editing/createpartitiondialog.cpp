@@ -2,8 +2,10 @@
 
 #include "alignmentstyle.h"
 #include "editing/partitionflags.h"
+#include "editing/passphrasefields.h"
 #include "editing/placementcontrols.h"
 #include "fs/filesystemformatter.h"
+#include "layer/layercreator.h"
 #include "report/humansize.h"
 
 #include <QComboBox>
@@ -106,10 +108,13 @@ CreatePartitionDialog::CreatePartitionDialog(const DiskLayout &base,
     m_filesystem = new QComboBox;
     m_filesystem->setObjectName(QStringLiteral("filesystem"));
     m_filesystem->addItem(tr("unformatted"), QString());
-    for (const QString &fs : formattableFilesystems())
+    for (const QString &fs : creatableContents())
         m_filesystem->addItem(fs, fs);
     m_filesystem->setCurrentIndex(m_filesystem->findData(QStringLiteral("ext4")));
     form->addRow(tr("&Filesystem:"), m_filesystem);
+    m_passphrase = new PassphraseFields;
+    form->addRow(m_passphrase);
+    m_passphrase->setVisible(false);
 
     m_label = new QLineEdit;
     m_label->setObjectName(QStringLiteral("label"));
@@ -169,7 +174,11 @@ CreatePartitionDialog::CreatePartitionDialog(const DiskLayout &base,
         m_flags->setEnabled(!extended);
         schedulePreview();
     });
-    connect(m_filesystem, &QComboBox::currentIndexChanged, this,
+    connect(m_filesystem, &QComboBox::currentIndexChanged, this, [this] {
+        m_passphrase->setVisible(m_filesystem->currentData().toString() == QLatin1String("luks2"));
+        schedulePreview();
+    });
+    connect(m_passphrase, &PassphraseFields::changed, this,
             &CreatePartitionDialog::schedulePreview);
     connect(m_name, &QLineEdit::textChanged, this, &CreatePartitionDialog::schedulePreview);
     connect(m_flags, &QListWidget::itemChanged, this, &CreatePartitionDialog::schedulePreview);
@@ -295,6 +304,8 @@ Operation CreatePartitionDialog::operation() const
     if (op.kind != PartitionInfo::Kind::Extended) {
         op.filesystem = m_filesystem->currentData().toString();
         op.label = op.filesystem.isEmpty() ? QString() : m_label->text().trimmed();
+        if (op.filesystem == QLatin1String("luks2"))
+            op.passphrase = m_passphrase->passphrase();
         for (int i = 0; i < m_flags->count(); ++i)
             if (m_flags->item(i)->checkState() == Qt::Checked)
                 op.flags << m_flags->item(i)->text();
@@ -349,5 +360,6 @@ void CreatePartitionDialog::runPreview()
                                 ? AlignmentStyle::errorStyleSheet(palette())
                                 : QString());
     m_after->setText(humanSize((m_free.endSector - p.endSector) * m_sectorSize));
-    ok->setEnabled(true);
+    // A LUKS2 volume needs its passphrase typed twice alike before it can be queued.
+    ok->setEnabled(!m_passphrase->isVisibleTo(this) || m_passphrase->complete());
 }

@@ -17,6 +17,7 @@ class QDoubleSpinBox;
 class QLabel;
 class QLineEdit;
 class QListWidget;
+class PassphraseFields;
 
 // New partition in one free region: size and free space before it in MiB or GiB, bounded by
 // the region; "Align to" (MiB by default: the preferences' grain); kind on MBR, name on GPT;
@@ -78,6 +79,7 @@ private:
     QLineEdit *m_name = nullptr;
     QComboBox *m_filesystem = nullptr;
     QLineEdit *m_label = nullptr;
+    PassphraseFields *m_passphrase = nullptr;
     QListWidget *m_flags = nullptr;
     QLabel *m_result = nullptr;
     QDialogButtonBox *m_buttons = nullptr;

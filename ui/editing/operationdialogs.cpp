@@ -2,7 +2,9 @@
 
 #include "editing/editingtext.h"
 #include "editing/partitionflags.h"
+#include "editing/passphrasefields.h"
 #include "fs/filesystemformatter.h"
+#include "layer/layercreator.h"
 #include "regionnames.h"
 #include "report/humansize.h"
 
@@ -94,7 +96,7 @@ FormatDialog::FormatDialog(const PartitionInfo &partition, QWidget *parent)
     auto *form = new QFormLayout;
     m_filesystem = new QComboBox;
     m_filesystem->setObjectName(QStringLiteral("filesystem"));
-    for (const QString &fs : formattableFilesystems())
+    for (const QString &fs : creatableContents())
         m_filesystem->addItem(fs, fs);
     const int current = m_filesystem->findData(partition.filesystem);
     m_filesystem->setCurrentIndex(current >= 0 ? current : 0);
@@ -102,8 +104,19 @@ FormatDialog::FormatDialog(const PartitionInfo &partition, QWidget *parent)
     m_label = new QLineEdit(partition.label);
     m_label->setObjectName(QStringLiteral("label"));
     form->addRow(tr("&Label:"), m_label);
+    m_passphrase = new PassphraseFields;
+    form->addRow(m_passphrase);
     layout->addLayout(form);
-    addButtons(this, layout, tr("&Add to Queue"));
+    QPushButton *ok = addButtons(this, layout, tr("&Add to Queue"))->button(QDialogButtonBox::Ok);
+    // A LUKS2 volume needs its passphrase typed twice alike before it can be queued.
+    auto update = [this, ok] {
+        const bool luks = m_filesystem->currentData().toString() == QLatin1String("luks2");
+        m_passphrase->setVisible(luks);
+        ok->setEnabled(!luks || m_passphrase->complete());
+    };
+    connect(m_filesystem, &QComboBox::currentIndexChanged, this, update);
+    connect(m_passphrase, &PassphraseFields::changed, this, update);
+    update();
 }
 
 Operation FormatDialog::operation() const
@@ -113,6 +126,8 @@ Operation FormatDialog::operation() const
     op.number = m_number;
     op.filesystem = m_filesystem->currentData().toString();
     op.label = m_label->text().trimmed();
+    if (op.filesystem == QLatin1String("luks2"))
+        op.passphrase = m_passphrase->passphrase();
     return op;
 }
 

@@ -12,6 +12,7 @@ class QCheckBox;
 class QComboBox;
 class QLineEdit;
 class QListWidget;
+class PassphraseFields;
 
 // The small dialogs of the Edit menu. Each returns the operations to queue; none touches a disk.
 
@@ -39,6 +40,7 @@ private:
     int m_number = 0;
     QComboBox *m_filesystem = nullptr;
     QLineEdit *m_label = nullptr;
+    PassphraseFields *m_passphrase = nullptr;
 };
 
 // Flags: one check box per flag the table type knows; returns a SetFlag per change.
