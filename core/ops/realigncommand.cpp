@@ -61,7 +61,8 @@ bool misalignedStays(const RealignPlan &plan)
 
 } // namespace
 
-QString realignPlanText(const RealignPlan &plan, const QMap<int, QString> &copiedWhole)
+QString realignPlanText(const RealignPlan &plan, const QMap<int, QString> &copiedWhole,
+                        const QStringList &layerNotes)
 {
     QString text;
     QTextStream s(&text);
@@ -108,6 +109,8 @@ QString realignPlanText(const RealignPlan &plan, const QMap<int, QString> &copie
     }
     for (const RealignSkip &k : plan.skipped)
         s << QStringLiteral("  partition %1 stays: %2\n").arg(k.number).arg(k.reason);
+    for (const QString &note : layerNotes)
+        s << QStringLiteral("  note: %1\n").arg(note);
     return text;
 }
 
@@ -121,7 +124,7 @@ int runRealignCommand(const RealignCommandOptions &o, QTextStream &out, QTextStr
     }
     out << "Realignment plan for " << o.target << " (grain "
         << humanSize(prepared.plan.geometry.grainBytes) << "):\n"
-        << realignPlanText(prepared.plan, prepared.copiedWhole);
+        << realignPlanText(prepared.plan, prepared.copiedWhole, prepared.layerNotes);
     if (!prepared.plan.moves.isEmpty())
         out << QStringLiteral("  %1 to move; roughly %2 s at 100 MiB/s\n")
                    .arg(humanSize(prepared.plan.totalBytes()))

@@ -26,4 +26,5 @@ int runResumeCommand(const QString &target, const QString &journalPath, QTextStr
 
 // The plan as a table, shared by the CLI and the GUI's log.
 // `copiedWhole`: why a partition is copied byte for byte (PreparedRealign::copiedWhole).
-QString realignPlanText(const RealignPlan &plan, const QMap<int, QString> &copiedWhole = {});
+QString realignPlanText(const RealignPlan &plan, const QMap<int, QString> &copiedWhole = {},
+                        const QStringList &layerNotes = {});

@@ -2,7 +2,9 @@
 
 #include "fs/filesystemresize.h"
 #include "fs/usedblocks.h"
+#include "layer/layerreader.h"
 #include "ops/realignexecution.h"
+#include "ops/realignlayernotes.h"
 #include "ops/writejournal.h"
 #include "ops/writepreflight.h"
 #include "table/diskreader.h"
@@ -69,6 +71,9 @@ PreparedRealign prepareRealignment(const QString &target, const RealignOptions &
     };
     prepared.plan = planRealignment(
         layout, resolveAlignmentGeometry(layout.device.topology, options.policy), asked);
+    DiskLayout withLayers = layout;
+    readLayers(&withLayers);
+    prepared.layerNotes = realignLayerNotes(withLayers, prepared.plan);
     prepared.request = request;
     prepared.journalPath = options.journalPathFor(target);
     prepared.journal = partwise::move::journalDurability(prepared.journalPath);

@@ -64,6 +64,8 @@ struct PreparedRealign
     // Why a partition would be copied whole: its filesystem has no trustworthy map of the
     // blocks in use (by partition number; absent when the map is known).
     QMap<int, QString> copiedWhole;
+    // What the plan means for LUKS and LVM inside the partitions (realignlayernotes.h).
+    QStringList layerNotes;
     // Where the journals would be kept, and whether they would survive a power cut there.
     QString journalPath;
     partwise::move::JournalDurability journal;

@@ -264,6 +264,50 @@ private slots:
         QCOMPARE(pwtest::fileSha256(image), before);
     }
 
+    // Realigning moves a partition with its layers. On the old fdisk layout (sector 63) a
+    // LUKS1 payload of 4097 sectors happens to sit on a 4 KiB boundary; once the partition
+    // moves to sector 2048 it will not. And a layer misaligned inside an aligned partition stays
+    // so. The plan says both, with what would fix it; --dry-run writes nothing.
+    void realignPlanSaysWhatMovingDoesToLayers()
+    {
+        const QString image = path(QStringLiteral("xp-luks.img"));
+        QFile f(image);
+        QVERIFY(f.open(QIODevice::WriteOnly) && f.resize(120 * MiB));
+        f.close();
+        QVERIFY(runTool(QStringLiteral("sfdisk"), {QStringLiteral("-q"), image},
+                        "label: dos\nstart=63, size=40M, type=83\nstart=100M, size=16M, type=83\n")
+                    .ok());
+        QString dump;
+        QVERIFY(luksInto(image, 1,
+                         {QStringLiteral("--type"), QStringLiteral("luks1"),
+                          QStringLiteral("--align-payload"), QStringLiteral("4097")},
+                         &dump));
+        const qint64 offset = luksDumpOffset(dump);
+        QCOMPARE((63 * 512 + offset) % 4096, 0); // aligned where it is now
+        const QByteArray before = pwtest::fileSha256(image);
+        const auto dry = runCli({QStringLiteral("realign"), QStringLiteral("--dry-run"), image});
+        QCOMPARE(dry.exitCode, 0);
+        const qint64 after = (2048 * 512 + offset) % 4096; // at the 1 MiB boundary
+        QVERIFY(after != 0);
+        QVERIFY2(dry.out.contains(QStringLiteral("after the move it will start %1 bytes past a "
+                                                 "physical sector")
+                                      .arg(after)
+                                      .toUtf8()),
+                 dry.out.constData());
+        QCOMPARE(pwtest::fileSha256(image), before);
+
+        const QString aligned = fourPartitions(QStringLiteral("stays.img"));
+        QVERIFY(luksInto(aligned, 1,
+                         {QStringLiteral("--type"), QStringLiteral("luks1"),
+                          QStringLiteral("--align-payload"), QStringLiteral("4097")}));
+        const auto stays =
+            runCli({QStringLiteral("realign"), QStringLiteral("--dry-run"), aligned});
+        QVERIFY2(stays.out.contains("partition 1 stays where it is, but its LUKS1 data is 512 "
+                                    "bytes past a physical sector"),
+                 stays.out.constData());
+        QVERIFY(stays.out.contains("cannot fix"));
+    }
+
     // pvcreate with a data alignment offset of one sector puts the first extent 512 bytes off;
     // without it, on the grain. Checked on the image file and on a loop device with its nodes.
     void lvmOffsetsMatchPvs()

@@ -221,7 +221,12 @@ void RealignPlanPage::showPlan()
                                .arg(humanSize(plan.totalBytes()),
                                     realignDurationText(estimateRealignSeconds(plan))));
     fitMovesTable(plan.moves.size());
-    m_stays->setText(staysText(prepared));
+    // LUKS and LVM inside: what moving can and cannot do for them (core's words, as for the
+    // reasons a partition stays).
+    QStringList stays{staysText(prepared)};
+    stays.removeAll(QString());
+    stays += prepared.layerNotes;
+    m_stays->setText(stays.join(QStringLiteral("\n")));
     showBusy(plan, m_state->busy());
     showParts();
     emit planReady();

@@ -158,7 +158,8 @@ void RealignRunPage::begin()
     appendLog(tr("Plan for %1 (grain %2):")
                   .arg(setup.target, grainName(prepared.plan.geometry.grainBytes)));
     for (const QString &line :
-         realignPlanText(prepared.plan, prepared.copiedWhole).split(QLatin1Char('\n')))
+         realignPlanText(prepared.plan, prepared.copiedWhole, prepared.layerNotes)
+             .split(QLatin1Char('\n')))
         if (!line.isEmpty())
             appendLog(line);
     m_worker->run(setup.target, prepared, m_state->runOptions());
