@@ -322,6 +322,13 @@ private slots:
         const qint64 aligned = pvcreateInto(image, 2, {});
         QCOMPARE(off, MiB + 512);
         QVERIFY(aligned > 0);
+        // And a LUKS1 in partition 3, read on the loop device through its partition node.
+        QString dump;
+        QVERIFY(luksInto(image, 3,
+                         {QStringLiteral("--type"), QStringLiteral("luks1"),
+                          QStringLiteral("--align-payload"), QStringLiteral("4097")},
+                         &dump));
+        const qint64 luksOffset = luksDumpOffset(dump);
 
         auto expect = [&](const pwtest::CliResult &r) {
             QVERIFY2(r.jsonValid, qPrintable(r.describe()));
@@ -336,6 +343,10 @@ private slots:
             const QJsonObject l2 = layerOf(r, 2);
             QCOMPARE(l2.value(QStringLiteral("data_offset_bytes")).toInteger(), aligned);
             QCOMPARE(l2.value(QStringLiteral("status")).toString(), QStringLiteral("aligned"));
+            const QJsonObject l3 = layerOf(r, 3);
+            QCOMPARE(l3.value(QStringLiteral("data_offset_bytes")).toInteger(), luksOffset);
+            QCOMPARE(l3.value(QStringLiteral("absolute_offset_bytes")).toInteger(),
+                     partitionStartBytes(image, 3) + luksOffset);
         };
         expect(runCli({QStringLiteral("check"), QStringLiteral("--json"), image}));
 
