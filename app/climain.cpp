@@ -1,6 +1,7 @@
 // partwise-cli: argument parsing only; every command is a core API.
 #include "align/alignmentpolicy.h"
 #include "ops/applycommand.h"
+#include "ops/practicecommand.h"
 #include "ops/realigncommand.h"
 #include "report/checkcommand.h"
 #include "report/probecommand.h"
@@ -36,6 +37,7 @@ const char *const kUsage =
     "  apply     run a plan file (JSON) of operations on a disk or image\n"
     "  restore   put a partition-table backup taken before Apply back\n"
     "  probe     time writes to find a drive's real physical sector size and offset\n"
+    "  practice  create a practice disk image from a preset (--list shows them)\n"
     "\n"
     "Run 'partwise-cli COMMAND --help' for a command's options.\n"
     "Exit status: 0 nothing misaligned, 1 something misaligned or the work "
@@ -287,6 +289,37 @@ int runProbeCommandLine(const QStringList &args)
     return runProbeCommand(o, stdOut(), stdErr(), askOnTerminal);
 }
 
+int runPracticeCommandLine(const QStringList &args)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "Create IMAGE, a sparse practice disk laid out as PRESET, with real filesystems and a "
+        "few sample files in each partition. Needs no root. --list shows the presets."));
+    parser.addHelpOption();
+    parser.addPositionalArgument(QStringLiteral("PRESET"), QStringLiteral("A preset's name."));
+    parser.addPositionalArgument(QStringLiteral("IMAGE"), QStringLiteral("The image to create."));
+    const SharedOptions shared;
+    const QCommandLineOption list(QStringLiteral("list"),
+                                  QStringLiteral("List the presets, one a line."));
+    const QCommandLineOption size(
+        QStringLiteral("size"), QStringLiteral("Image size (default 1g)."), QStringLiteral("SIZE"));
+    parser.addOptions({list, size, shared.sectorSize});
+    if (!parser.parse(args))
+        return usageError(parser.errorText());
+    PracticeCommandOptions o;
+    o.list = parser.isSet(list);
+    if (const int exit = parseOrExit(parser, args, o.list ? 0 : 2); exit >= 0)
+        return exit;
+    if (!readSectorSize(parser, shared, &o.sectorSize))
+        return ExitBadInput;
+    if (!o.list) {
+        o.preset = parser.positionalArguments().at(0);
+        o.image = parser.positionalArguments().at(1);
+    }
+    o.size = parser.value(size);
+    return runPracticeCommand(o, stdOut(), stdErr());
+}
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -318,5 +351,7 @@ int main(int argc, char **argv)
         return runRestoreCommandLine(args);
     if (command == QLatin1String("probe"))
         return runProbeCommandLine(args);
+    if (command == QLatin1String("practice"))
+        return runPracticeCommandLine(args);
     return usageError(QStringLiteral("unknown command '%1'.").arg(command));
 }

@@ -16,21 +16,7 @@ namespace {
 
 QString fileStem(PracticePreset preset)
 {
-    switch (preset) {
-    case PracticePreset::Empty:
-        return QStringLiteral("practice-empty");
-    case PracticePreset::WindowsXp:
-        return QStringLiteral("practice-windows-xp");
-    case PracticePreset::OldFdiskLogical:
-        return QStringLiteral("practice-old-fdisk");
-    case PracticePreset::GptAt34:
-        return QStringLiteral("practice-gpt-34");
-    case PracticePreset::ModernMiB:
-        return QStringLiteral("practice-modern");
-    case PracticePreset::Demo:
-        break;
-    }
-    return QStringLiteral("practice-demo");
+    return QStringLiteral("practice-") + practicePresetName(preset);
 }
 
 // The presets' names on screen (core's practicePresetTitle() is the English original).
@@ -45,6 +31,8 @@ QString presetTitle(PracticePreset preset)
         return PracticeDiskDialog::tr("Old fdisk with logical partitions");
     case PracticePreset::GptAt34:
         return PracticeDiskDialog::tr("GPT at sector 34");
+    case PracticePreset::Gpt4Kn:
+        return PracticeDiskDialog::tr("4Kn disk (4096-byte sectors)");
     case PracticePreset::ModernMiB:
         return PracticeDiskDialog::tr("Modern 1 MiB layout");
     case PracticePreset::Demo:
@@ -104,6 +92,14 @@ PracticeDiskDialog::PracticeDiskDialog(const QString &folder, QWidget *parent)
     connect(m_buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     connect(browseButton, &QPushButton::clicked, this, &PracticeDiskDialog::browse);
     connect(m_preset, &QComboBox::currentIndexChanged, this, &PracticeDiskDialog::suggestPath);
+    // The 4Kn preset has 4096-byte sectors by definition.
+    connect(m_preset, &QComboBox::currentIndexChanged, this, [this] {
+        const qint64 forced =
+            practicePresetSectorSize(PracticePreset(m_preset->currentData().toInt()));
+        if (forced > 0)
+            m_sectorSize->setCurrentIndex(m_sectorSize->findData(int(forced)));
+        m_sectorSize->setEnabled(forced == 0);
+    });
     connect(m_path, &QLineEdit::textEdited, this, [this] { m_pathEdited = true; });
     connect(m_path, &QLineEdit::textChanged, this, &PracticeDiskDialog::updateState);
     suggestPath();
@@ -114,8 +110,10 @@ PracticeDiskSpec PracticeDiskDialog::spec() const
     PracticeDiskSpec spec;
     spec.path = m_path->text().trimmed();
     spec.sizeBytes = qint64(m_sizeMiB->value()) << 20;
-    spec.sectorSize = m_sectorSize->currentData().toLongLong();
     spec.preset = PracticePreset(m_preset->currentData().toInt());
+    spec.sectorSize = practicePresetSectorSize(spec.preset);
+    if (spec.sectorSize == 0)
+        spec.sectorSize = m_sectorSize->currentData().toLongLong();
     return spec;
 }
 

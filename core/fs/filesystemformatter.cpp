@@ -30,6 +30,8 @@ MkfsCommand mkfsCommand(const FormatRequest &r, bool onFile)
                          QStringLiteral("-b"), QString::number(kBlockSize)};
         if (!r.label.isEmpty())
             args << QStringLiteral("-L") << r.label;
+        if (onFile && !r.contentFrom.isEmpty())
+            args << QStringLiteral("-d") << r.contentFrom;
         // A grain larger than 1 MiB is a RAID stripe or erase block: tell ext4 about it.
         if (r.grainBytes > (1 << 20))
             args << QStringLiteral("-E")
@@ -92,6 +94,34 @@ std::unique_ptr<QTemporaryDir> scratchDirNear(const QString &image)
     return dir;
 }
 
+// Copies the files of `folder` into the filesystem just made in `scratch` (ext* took them at
+// mkfs time with -d).
+ToolResult populate(const FormatRequest &r, const QString &scratch)
+{
+    const QDir folder(r.contentFrom);
+    const QStringList names = folder.entryList(QDir::Files | QDir::Dirs | QDir::NoDotAndDotDot);
+    if (r.contentFrom.isEmpty() || names.isEmpty() || isExtFilesystem(r.filesystem))
+        return ToolResult::succeeded(QString());
+    if (isFatFilesystem(r.filesystem)) {
+        QStringList args{QStringLiteral("-s"), QStringLiteral("-Q"), QStringLiteral("-i"), scratch};
+        for (const QString &name : names)
+            args << folder.filePath(name);
+        args << QStringLiteral("::/");
+        return runTool(QStringLiteral("mcopy"), args, QStringLiteral("mtools"));
+    }
+    if (r.filesystem == QLatin1String("ntfs")) {
+        ToolResult last = ToolResult::succeeded(QString());
+        for (const QString &name : folder.entryList(QDir::Files))
+            if (!(last = runTool(QStringLiteral("ntfscp"),
+                                 {QStringLiteral("-q"), scratch, folder.filePath(name), name},
+                                 QStringLiteral("ntfs-3g")))
+                     .ok)
+                break;
+        return last;
+    }
+    return ToolResult::succeeded(QString()); // swap holds no files
+}
+
 } // namespace
 
 QStringList formattableFilesystems()
@@ -130,6 +160,8 @@ ToolResult formatFilesystem(const FormatRequest &request)
     ToolResult r = runTool(cmd.program, cmd.arguments + QStringList{scratch}, cmd.package);
     if (!r.ok)
         return r;
+    if (const ToolResult filled = populate(request, scratch); !filled.ok)
+        return filled;
     QString error;
     if (!zeroFileRange(request.target, request.offsetBytes, request.sizeBytes, &error) ||
         !copySparseInto(scratch, request.target, request.offsetBytes, &error)) {

@@ -24,6 +24,10 @@ struct FormatRequest
     // which goes to cryptsetup on its standard input, never on a command line.
     QString keyFile;
     QByteArray passphrase;
+    // Files to put into the new filesystem (practice disks), copied by the filesystems' own
+    // tools: mkfs.ext4 -d, mcopy, ntfscp. Only for image targets, which are built in a scratch
+    // file where no mount (and no root) is needed; flat folders only for NTFS.
+    QString contentFrom;
 };
 
 QStringList formattableFilesystems();

@@ -5,6 +5,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QTemporaryDir>
 
 namespace {
 
@@ -76,6 +77,15 @@ Layout presetLayout(PracticePreset preset, qint64 total512)
                  part(Kind::Primary, p3Start, roundDown(gptEnd, kMiB512) - 1,
                       QStringLiteral("ext4"), QStringLiteral("home"), QStringLiteral("home"))}};
     }
+    case PracticePreset::Gpt4Kn: {
+        // In 512-byte units like the others: 48 is LBA 6 once divided by 8.
+        const qint64 p1End = 48 + roundDown(total512 / 4, kMiB512) - 1;
+        return {QStringLiteral("gpt"),
+                {part(Kind::Primary, 48, p1End, QStringLiteral("vfat"), QStringLiteral("EFI"),
+                      QStringLiteral("EFI system"), {QStringLiteral("esp")}),
+                 part(Kind::Primary, p1End + 1, roundDown(gptEnd, kMiB512) - 1,
+                      QStringLiteral("ext4"), QStringLiteral("root"), QStringLiteral("root"))}};
+    }
     case PracticePreset::ModernMiB: {
         const qint64 p1End = kMiB512 + roundDown(total512 / 8, kMiB512) - 1;
         const qint64 p2End = p1End + roundDown(total512 / 2, kMiB512);
@@ -118,12 +128,107 @@ void convertToSectorSize(Layout &layout, qint64 sectorSize, qint64 firstUsable)
     }
 }
 
+// The sample files of one partition: something to look at, and something whose every byte a
+// student (or a test) can compare after a realignment. Flat, since NTFS is filled file by file.
+bool writeSampleFiles(const QString &folder, PracticePreset preset, const PartitionSpec &p)
+{
+    QFile readme(QDir(folder).filePath(QStringLiteral("README.txt")));
+    QFile numbers(QDir(folder).filePath(QStringLiteral("numbers.txt")));
+    QFile pattern(QDir(folder).filePath(QStringLiteral("pattern.bin")));
+    if (!readme.open(QIODevice::WriteOnly) || !numbers.open(QIODevice::WriteOnly) ||
+        !pattern.open(QIODevice::WriteOnly))
+        return false;
+    readme.write(QStringLiteral("Partwise practice disk: %1.\n%2.\n\nThis partition starts at "
+                                "sector %3. Check its alignment, realign it, and see that these "
+                                "files come through unchanged.\n")
+                     .arg(practicePresetTitle(preset), practicePresetLesson(preset))
+                     .arg(p.startSector)
+                     .toUtf8());
+    for (int i = 1; i <= 2000; ++i)
+        numbers.write(QByteArray::number(i) + '\n');
+    QByteArray bytes(256 * 1024, Qt::Uninitialized);
+    quint32 x = 0x9E3779B9u ^ quint32(p.startSector);
+    for (char &c : bytes) { // xorshift: the same bytes every time, no pattern a filesystem packs
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        c = char(x & 0xFF);
+    }
+    return pattern.write(bytes) == bytes.size();
+}
+
 } // namespace
 
 QList<PracticePreset> allPracticePresets()
 {
-    return {PracticePreset::Empty, PracticePreset::WindowsXp, PracticePreset::OldFdiskLogical,
-            PracticePreset::GptAt34, PracticePreset::ModernMiB};
+    return {PracticePreset::Empty,   PracticePreset::WindowsXp, PracticePreset::OldFdiskLogical,
+            PracticePreset::GptAt34, PracticePreset::Gpt4Kn,    PracticePreset::ModernMiB};
+}
+
+QList<PracticePreset> namedPracticePresets()
+{
+    return allPracticePresets() << PracticePreset::Demo;
+}
+
+QString practicePresetName(PracticePreset preset)
+{
+    switch (preset) {
+    case PracticePreset::Empty:
+        return QStringLiteral("empty");
+    case PracticePreset::WindowsXp:
+        return QStringLiteral("windows-xp");
+    case PracticePreset::OldFdiskLogical:
+        return QStringLiteral("old-fdisk");
+    case PracticePreset::GptAt34:
+        return QStringLiteral("gpt-34");
+    case PracticePreset::Gpt4Kn:
+        return QStringLiteral("4kn");
+    case PracticePreset::ModernMiB:
+        return QStringLiteral("modern");
+    case PracticePreset::Demo:
+        return QStringLiteral("demo");
+    }
+    return QString();
+}
+
+QString practicePresetLesson(PracticePreset preset)
+{
+    switch (preset) {
+    case PracticePreset::Empty:
+        return QStringLiteral("no partition table: start from nothing and create aligned "
+                              "partitions");
+    case PracticePreset::WindowsXp:
+        return QStringLiteral("MBR with one NTFS partition at sector 63, as the Windows XP "
+                              "installer made it: 3,584 bytes past a 4 KiB boundary");
+    case PracticePreset::OldFdiskLogical:
+        return QStringLiteral("MBR on cylinder boundaries with logical partitions behind their "
+                              "EBRs, as old fdisk made it");
+    case PracticePreset::GptAt34:
+        return QStringLiteral("GPT with its first partition at sector 34, the first usable one, "
+                              "and the next right behind it");
+    case PracticePreset::Gpt4Kn:
+        return QStringLiteral("4096-byte sectors (4Kn), GPT at LBA 6: every start is on a "
+                              "physical sector, none on the 1 MiB grain");
+    case PracticePreset::ModernMiB:
+        return QStringLiteral("GPT on 1 MiB boundaries, the layout Partwise itself creates");
+    case PracticePreset::Demo:
+        return QStringLiteral("MBR mixing misaligned, sector-aligned and aligned partitions, "
+                              "primary and logical");
+    }
+    return QString();
+}
+
+std::optional<PracticePreset> practicePresetNamed(const QString &name)
+{
+    for (PracticePreset preset : namedPracticePresets())
+        if (practicePresetName(preset) == name)
+            return preset;
+    return std::nullopt;
+}
+
+qint64 practicePresetSectorSize(PracticePreset preset)
+{
+    return preset == PracticePreset::Gpt4Kn ? 4096 : 0;
 }
 
 QString practicePresetTitle(PracticePreset preset)
@@ -137,6 +242,8 @@ QString practicePresetTitle(PracticePreset preset)
         return QStringLiteral("Old fdisk with logical partitions");
     case PracticePreset::GptAt34:
         return QStringLiteral("GPT at sector 34");
+    case PracticePreset::Gpt4Kn:
+        return QStringLiteral("4Kn disk (4096-byte sectors)");
     case PracticePreset::ModernMiB:
         return QStringLiteral("Modern 1 MiB layout");
     case PracticePreset::Demo:
@@ -147,6 +254,13 @@ QString practicePresetTitle(PracticePreset preset)
 
 bool createPracticeDisk(const PracticeDiskSpec &spec, QString *error)
 {
+    if (const qint64 forced = practicePresetSectorSize(spec.preset);
+        forced > 0 && spec.sectorSize != forced) {
+        *error = QStringLiteral("The %1 preset has %2-byte sectors.")
+                     .arg(practicePresetName(spec.preset))
+                     .arg(forced);
+        return false;
+    }
     if (spec.sectorSize != 512 && spec.sectorSize != 4096) {
         *error = QStringLiteral("A practice disk has 512- or 4096-byte sectors.");
         return false;
@@ -178,7 +292,13 @@ bool createPracticeDisk(const PracticeDiskSpec &spec, QString *error)
     for (const PartitionSpec &p : layout.parts) {
         if (p.filesystem.isEmpty())
             continue;
+        QTemporaryDir samples;
+        if (!samples.isValid() || !writeSampleFiles(samples.path(), spec.preset, p)) {
+            *error = QStringLiteral("Cannot write the sample files in a temporary folder.");
+            return false;
+        }
         FormatRequest request;
+        request.contentFrom = samples.path();
         request.filesystem = p.filesystem;
         request.label = p.label;
         request.target = spec.path;

@@ -1642,6 +1642,10 @@ Die Partitionstabelle wird vorher gesichert; das Protokoll sagt, wo und wie sie 
         <source>Demo: misaligned and aligned partitions</source>
         <translation>Demo: falsch und richtig ausgerichtete Partitionen</translation>
     </message>
+    <message>
+        <source>4Kn disk (4096-byte sectors)</source>
+        <translation>4Kn-Datenträger (4096-Byte-Sektoren)</translation>
+    </message>
 </context>
 <context>
     <name>PreferencesDialog</name>

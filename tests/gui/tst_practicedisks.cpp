@@ -46,7 +46,8 @@ void TestPracticeDisks::presetShowsExpectedStatuses_data()
     QTest::addColumn<int>("sectorSize");
     for (PracticePreset preset : allPracticePresets()) {
         const QByteArray title = practicePresetTitle(preset).toUtf8();
-        QTest::newRow(title + " 512") << preset << 512;
+        const int sectorSize = preset == PracticePreset::Gpt4Kn ? 4096 : 512; // 4Kn by nature
+        QTest::newRow(title + ' ' + QByteArray::number(sectorSize)) << preset << sectorSize;
     }
     // 4Kn: sfdisk reads only GPT images with another sector size (fdisk -b 4096).
     QTest::newRow("GPT at 34 4096") << PracticePreset::GptAt34 << 4096;
