@@ -73,6 +73,22 @@ MkfsCommand mkfsCommand(const FormatRequest &r, bool onFile)
             args << QStringLiteral("-L") << r.label;
         return {QStringLiteral("mkntfs"), args, QStringLiteral("ntfs-3g")};
     }
+    if (fs == QLatin1String("exfat")) {
+        // The FAT and the cluster heap start on the grain (the partition does too).
+        QStringList args{QStringLiteral("-b"),
+                         QStringLiteral("%1K").arg(std::max<qint64>(r.grainBytes, 1 << 20) / 1024)};
+        if (!r.label.isEmpty())
+            args << QStringLiteral("-L") << r.label.left(11);
+        return {QStringLiteral("mkfs.exfat"), args, QStringLiteral("exfatprogs")};
+    }
+    if (fs == QLatin1String("f2fs")) {
+        // F2FS writes in 4 KiB blocks and lays its segments out from the partition's start,
+        // which is on the grain.
+        QStringList args{QStringLiteral("-f"), QStringLiteral("-q")};
+        if (!r.label.isEmpty())
+            args << QStringLiteral("-l") << r.label;
+        return {QStringLiteral("mkfs.f2fs"), args, QStringLiteral("f2fs-tools")};
+    }
     if (fs == QLatin1String("swap")) {
         QStringList args;
         if (!r.label.isEmpty())
@@ -129,7 +145,7 @@ QStringList formattableFilesystems()
     return {QStringLiteral("ext4"),  QStringLiteral("ext3"),  QStringLiteral("ext2"),
             QStringLiteral("xfs"),   QStringLiteral("btrfs"), QStringLiteral("vfat"),
             QStringLiteral("fat16"), QStringLiteral("fat32"), QStringLiteral("ntfs"),
-            QStringLiteral("swap")};
+            QStringLiteral("exfat"), QStringLiteral("f2fs"),  QStringLiteral("swap")};
 }
 
 bool isFormattable(const QString &filesystem)

@@ -28,6 +28,11 @@ ToolResult relabelFilesystem(const QString &device, const QString &fs, const QSt
         return runTool(QStringLiteral("btrfs"),
                        {QStringLiteral("filesystem"), QStringLiteral("label"), device, label},
                        QStringLiteral("btrfs-progs"));
+    if (fs == QLatin1String("exfat"))
+        return runTool(QStringLiteral("exfatlabel"), {device, label.left(11)},
+                       QStringLiteral("exfatprogs"));
+    if (fs == QLatin1String("f2fs"))
+        return runTool(QStringLiteral("f2fslabel"), {device, label}, QStringLiteral("f2fs-tools"));
     if (fs == QLatin1String("swap"))
         return runTool(QStringLiteral("swaplabel"), {QStringLiteral("-L"), label, device},
                        QStringLiteral("util-linux"));

@@ -111,6 +111,8 @@ class EditingWindowTest : public QObject
 private slots:
     void initTestCase();
     void newUserCreatesThreeAlignedPartitions();
+    void newUserFormatsAUsbStick_data();
+    void newUserFormatsAUsbStick();
     void closingAsksAboutPendingOperations();
     void policyChangeKeepsPreviewAndSelection();
 
@@ -272,6 +274,78 @@ void EditingWindowTest::newUserCreatesThreeAlignedPartitions()
         QCOMPARE(same.at(i).toObject().value(QStringLiteral("type")),
                  parts.at(i).toObject().value(QStringLiteral("type")));
     }
+}
+
+void EditingWindowTest::newUserFormatsAUsbStick_data()
+{
+    QTest::addColumn<QString>("fs");
+    QTest::newRow("exFAT") << QStringLiteral("exfat");
+    QTest::newRow("F2FS") << QStringLiteral("f2fs");
+}
+
+// A USB stick (or SD card) image: one partition over the whole of it, exFAT for sharing with
+// Windows and macOS, F2FS for Android, everything else left at its default.
+void EditingWindowTest::newUserFormatsAUsbStick()
+{
+    QFETCH(QString, fs);
+    const QString img = blankImage(m_dir, QStringLiteral("stick-%1.img").arg(fs), 256 * kMiB);
+    MainWindow window;
+    EditingController *editing = window.editing();
+    QSignalSpy shown(&window, &MainWindow::diskShown);
+    window.show();
+    window.openImage(img);
+    QVERIFY(waitShown(window, img, shown));
+    {
+        ModalDriver driver([](QWidget *modal) {
+            if (auto *d = qobject_cast<NewTableDialog *>(modal))
+                d->accept();
+        });
+        editing->action(EditingController::Action::NewTable)->trigger();
+    }
+    window.regionSelection()->setCurrentIndex(
+        window.partitionModel()->index(largestFreeRow(*window.partitionModel()), 0),
+        QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    {
+        ModalDriver driver([&](QWidget *modal) {
+            if (auto *d = qobject_cast<CreatePartitionDialog *>(modal)) {
+                d->setFilesystem(fs);
+                d->setLabel(QStringLiteral("STICK"));
+                QCoreApplication::processEvents();
+                d->accept();
+            }
+        });
+        editing->action(EditingController::Action::Create)->trigger();
+    }
+    shown.clear();
+    bool applyOk = false;
+    {
+        ModalDriver driver([&](QWidget *modal) {
+            if (auto *box = qobject_cast<QMessageBox *>(modal)) {
+                clickButton(box, QMessageBox::Yes);
+            } else if (auto *d = qobject_cast<ApplyDialog *>(modal); d && d->isFinished()) {
+                applyOk = d->result().ok;
+                if (!applyOk)
+                    qWarning() << d->logText();
+                d->accept();
+            }
+        });
+        editing->action(EditingController::Action::Apply)->trigger();
+    }
+    QVERIFY(applyOk);
+    QVERIFY(waitShown(window, img, shown));
+
+    const QJsonArray parts = sfdiskPartitions(img);
+    QCOMPARE(parts.size(), 1);
+    const qint64 start = parts.first().toObject().value(QStringLiteral("start")).toInteger();
+    QCOMPARE(start % 2048, 0); // the default: aligned to 1 MiB
+    int status = -1;
+    const QString blkid =
+        run(QStringLiteral("blkid"),
+            {QStringLiteral("-p"), QStringLiteral("-O"), QString::number(start * 512),
+             QStringLiteral("-o"), QStringLiteral("export"), img},
+            &status);
+    QVERIFY2(blkid.contains(QStringLiteral("TYPE=") + fs), qPrintable(blkid));
+    QVERIFY2(blkid.contains(QStringLiteral("LABEL=STICK")), qPrintable(blkid));
 }
 
 void EditingWindowTest::closingAsksAboutPendingOperations()
