@@ -1,5 +1,6 @@
 // partwise-cli: argument parsing only; every command is a core API.
 #include "align/alignmentpolicy.h"
+#include "device/automountinhibitor.h"
 #include "ops/applycommand.h"
 #include "ops/practicecommand.h"
 #include "ops/realigncommand.h"
@@ -325,6 +326,8 @@ int runPracticeCommandLine(const QStringList &args)
 int main(int argc, char **argv)
 {
     QCoreApplication app(argc, argv);
+    // A run killed while it wrote to a disk left its automount inhibition behind.
+    AutomountInhibitor::removeStaleInhibitions();
     QCoreApplication::setApplicationName(QStringLiteral("partwise-cli"));
     QCoreApplication::setApplicationVersion(QString::fromLatin1(kPartwiseVersion));
 

@@ -1,5 +1,6 @@
 // partwise: the desktop window. Parses the command line and opens the window; everything
 // else lives in ui/.
+#include "device/automountinhibitor.h"
 #include "mainwindow.h"
 #include "realign/realigncontroller.h"
 #include "uiresources.h"
@@ -120,6 +121,8 @@ int main(int argc, char **argv)
         return 1;
 
     QApplication app(argc, argv);
+    // A run killed while it wrote to a disk left its automount inhibition behind.
+    AutomountInhibitor::removeStaleInhibitions();
     setApplicationNames();
     UiTranslations::install(&app); // the system locale's catalogue, before any text is made
     QApplication::setApplicationDisplayName(QStringLiteral("Partwise"));

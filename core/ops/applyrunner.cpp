@@ -1,5 +1,6 @@
 #include "ops/applyrunner.h"
 
+#include "device/automountinhibitor.h"
 #include "fs/filesystemresize.h"
 #include "fs/filesystemsize.h"
 #include "ops/operationexecution.h"
@@ -224,6 +225,8 @@ void touched(const DiskLayout &layout, const QList<Operation> &operations, Write
 ApplyResult applyOperations(const QString &target, const QList<Operation> &operations,
                             const ApplyOptions &options, const ApplyCallbacks &callbacks)
 {
+    // No desktop automounter may mount a partition of the disk while it is written.
+    const AutomountInhibitor noAutomount(target);
     ApplyResult result;
     OperationContext context;
     context.target = target;

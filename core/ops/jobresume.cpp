@@ -1,5 +1,6 @@
 #include "ops/jobresume.h"
 
+#include "device/automountinhibitor.h"
 #include "device/writeprotection.h"
 #include "ops/applyrunner.h"
 #include "ops/realignexecution.h"
@@ -26,6 +27,8 @@ RealignResult finishApply(WriteJournal &journal, const QString &path,
 RealignResult resumeWriteJob(const QString &target, const QString &journalPath,
                              const RealignCallbacks &callbacks)
 {
+    // No desktop automounter may mount a partition of the disk while it is written.
+    const AutomountInhibitor noAutomount(target);
     RealignResult result;
     const QString path = journalPath.isEmpty() ? WriteJournal::defaultPath(target) : journalPath;
     result.journalPath = path;

@@ -1,5 +1,6 @@
 #include "ops/realignrunner.h"
 
+#include "device/automountinhibitor.h"
 #include "fs/filesystemresize.h"
 #include "fs/usedblocks.h"
 #include "layer/layerreader.h"
@@ -112,6 +113,8 @@ RealignResult runPlan(const QString &target, const PreparedRealign &prepared,
 RealignResult runRealignment(const QString &target, const PreparedRealign &prepared,
                              const RealignOptions &options, const RealignCallbacks &callbacks)
 {
+    // No desktop automounter may mount a partition of the disk while it is written.
+    const AutomountInhibitor noAutomount(target);
     QSet<int> checked; // a second try only checks the neighbours it adds
     RealignResult result = runPlan(target, prepared, options, callbacks, &checked);
     PreparedRealign again = prepared;
