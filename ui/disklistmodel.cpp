@@ -1,5 +1,7 @@
 #include "disklistmodel.h"
 
+#include "device/drivehealth.h"
+
 #include "alignmentstyle.h"
 #include "report/humansize.h"
 
@@ -137,5 +139,19 @@ QString DiskListModel::displayText(const DiskEntry &entry) const
     parts << tr("%1/%2 B sectors")
                  .arg(d.topology.logicalSectorSize)
                  .arg(d.topology.physicalSectorSize);
+    // The drive's health at a glance; only drives that answered have one.
+    switch (judgeDriveHealth(d.drive).status) {
+    case DriveHealthStatus::Good:
+        parts << tr("SMART good");
+        break;
+    case DriveHealthStatus::Warning:
+        parts << tr("⚠ SMART warning");
+        break;
+    case DriveHealthStatus::Failing:
+        parts << tr("⚠ SMART FAILING");
+        break;
+    case DriveHealthStatus::Unknown:
+        break;
+    }
     return parts.join(QStringLiteral(" — "));
 }

@@ -1,5 +1,6 @@
 #include "infopanel.h"
 
+#include "device/drivehealth.h"
 #include "report/layerreport.h"
 
 #include "alignmentstyle.h"
@@ -352,11 +353,7 @@ void InfoPanel::showPhysical(const DeviceInfo &device, const AlignmentGeometry &
         setValue(QStringLiteral("driveRotation"), *d.rotationRate == 0
                                                       ? tr("none: solid state")
                                                       : tr("%1 rpm").arg(*d.rotationRate));
-    if (d.smartPassed)
-        setValue(QStringLiteral("driveHealth"),
-                 *d.smartPassed ? tr("passed") : tr("FAILED: back up this drive now"));
-    else
-        setValue(QStringLiteral("driveHealth"), tr("not reported"));
+    setValue(QStringLiteral("driveHealth"), healthText(judgeDriveHealth(d)));
 }
 
 void InfoPanel::showRegion(int row)
@@ -405,6 +402,28 @@ void InfoPanel::showRegion(int row)
                         .arg(judgeLayer(*layer, m_model->report().geometry).misalignmentBytes)
                         .arg(layer->remedy);
     m_explanation->setText(sentence + QLatin1Char(' ') + m_explanation->text());
+}
+
+// SMART's verdict and the counters that predict a failure, as the drive reported them.
+QString InfoPanel::healthText(const DriveHealth &health) const
+{
+    const QString findings = health.findings.join(QStringLiteral(", "));
+    switch (health.status) {
+    case DriveHealthStatus::Good:
+        return tr("good: SMART passed, no reallocated, pending or uncorrectable sectors");
+    case DriveHealthStatus::Warning:
+        //: %1 lists what SMART found, e.g. "8 reallocated sectors".
+        return tr("warning: %1. Back up this drive soon; copy your data off before moving "
+                  "anything on it.")
+            .arg(findings);
+    case DriveHealthStatus::Failing:
+        return tr("FAILING: %1. Copy your data off now; moving data on a failing drive risks "
+                  "losing it.")
+            .arg(findings);
+    case DriveHealthStatus::Unknown:
+        break;
+    }
+    return tr("not reported");
 }
 
 // One line per layer: its kind, where its data starts (in the partition and on the disk) and

@@ -7,6 +7,7 @@
 #include "table/storagelayer.h"
 
 struct AlignmentGeometry;
+struct DriveHealth;
 struct DeviceInfo;
 class PartitionModel;
 class QFormLayout;
@@ -35,6 +36,7 @@ public:
 
 private:
     QString layersText(const StorageLayers &layers) const;
+    QString healthText(const DriveHealth &health) const;
     void addGroup(const QString &title);
     QLabel *makeValue(const QString &key, const QString &title, const QString &toolTip);
     void addRow(const QString &key, const QString &title, const QString &toolTip = QString());

@@ -86,6 +86,40 @@ Run runSmartctl(const QString &program, const QStringList &arguments, int timeou
     return run;
 }
 
+// The failure predictors: ATA attributes by their standard ids (raw values are counts), and
+// the NVMe health log's own fields.
+void readHealthCounters(const QJsonObject &root, DriveReport *r)
+{
+    const QJsonArray table = root.value(QStringLiteral("ata_smart_attributes"))
+                                 .toObject()
+                                 .value(QStringLiteral("table"))
+                                 .toArray();
+    for (const QJsonValue &v : table) {
+        const QJsonObject a = v.toObject();
+        const qint64 raw =
+            a.value(QStringLiteral("raw")).toObject().value(QStringLiteral("value")).toInteger();
+        switch (a.value(QStringLiteral("id")).toInt()) {
+        case 5:
+            r->reallocatedSectors = raw;
+            break;
+        case 197:
+            r->pendingSectors = raw;
+            break;
+        case 198:
+            r->uncorrectableSectors = raw;
+            break;
+        default:
+            break;
+        }
+    }
+    const QJsonObject nvme =
+        root.value(QStringLiteral("nvme_smart_health_information_log")).toObject();
+    if (nvme.contains(QStringLiteral("media_errors")))
+        r->mediaErrors = nvme.value(QStringLiteral("media_errors")).toInteger();
+    if (nvme.contains(QStringLiteral("percentage_used")))
+        r->percentageUsed = nvme.value(QStringLiteral("percentage_used")).toInteger();
+}
+
 } // namespace
 
 DriveReport parseSmartctlJson(const QByteArray &json)
@@ -146,6 +180,7 @@ DriveReport parseSmartctlJson(const QByteArray &json)
     const QJsonObject status = root.value(QStringLiteral("smart_status")).toObject();
     if (status.contains(QStringLiteral("passed")))
         r.smartPassed = status.value(QStringLiteral("passed")).toBool();
+    readHealthCounters(root, &r);
 
     const QString messages = errorMessages(smartctl);
     r.deviceTypeUnknown = messages.contains(QLatin1String("Unable to detect device type")) ||
@@ -194,7 +229,7 @@ DriveReport readDriveReport(const QString &devicePath, int timeoutMs, const QStr
     }
 
     const QStringList question{QStringLiteral("--json=c"), QStringLiteral("-i"),
-                               QStringLiteral("-H")};
+                               QStringLiteral("-H"), QStringLiteral("-A")};
     Run run = runSmartctl(program, question + QStringList{devicePath}, timeoutMs);
     if (!run.started) {
         none.reason = QStringLiteral("smartctl is not installed, so the drive's own report cannot "

@@ -10,7 +10,7 @@
 // whether it spins, and carries SMART's overall health verdict.
 //
 // Partwise does not send those commands itself: smartmontools already knows every bridge and
-// quirk, so `smartctl --json=c -i -H DEVICE` is asked, and its JSON is read with QJsonDocument.
+// quirk, so `smartctl --json=c -i -H -A DEVICE` is asked, and its JSON is read with QJsonDocument.
 // When smartctl cannot tell what sits behind the device node (the usual answer of a USB bridge
 // it does not know) the question is asked again with `-d sat`, the SCSI-to-ATA translation most
 // bridges speak. A drive that cannot be asked (an image file, a loop device, no smartctl, no
@@ -50,7 +50,14 @@ struct DriveReport
     qint64 logicalBlockSize = 0;     // bytes; 0 when not reported
     qint64 physicalBlockSize = 0;    // bytes; 0 when not reported
     std::optional<bool> smartPassed; // SMART's overall-health self-assessment
-    QString smartctlVersion;         // "7.3"
+    // The counters that predict a failure (ATA attributes 5, 197, 198; NVMe's health log);
+    // absent where the drive did not report them.
+    std::optional<qint64> reallocatedSectors;
+    std::optional<qint64> pendingSectors;
+    std::optional<qint64> uncorrectableSectors;
+    std::optional<qint64> mediaErrors;    // NVMe
+    std::optional<qint64> percentageUsed; // NVMe: the vendor's estimate of life used
+    QString smartctlVersion;              // "7.3"
     // smartctl could not tell what kind of device this is and wants a -d TYPE (its answer for
     // loop devices, virtual disks and USB bridges it does not know).
     bool deviceTypeUnknown = false;

@@ -1,6 +1,7 @@
 #include "ops/applycommand.h"
 
 #include "align/misalignmentreport.h"
+#include "device/drivehealth.h"
 #include "ops/operationpreview.h"
 #include "ops/planfile.h"
 #include "ops/tablebackup.h"
@@ -54,6 +55,12 @@ int runApplyCommand(const ApplyCommandOptions &options, QTextStream &out, QTextS
         << diskCheckToText(
                {preview.layout, analyzeAlignment(preview.layout, options.apply.policy)});
     out.flush();
+    if (!read.layout.device.isImage) {
+        const DriveHealth health = judgeDriveHealth(readDriveReport(options.target));
+        if (health.risky())
+            err << "partwise-cli: warning: " << riskyDriveWarning(options.target, health) << "\n";
+        err.flush();
+    }
     if (!options.assumeYes &&
         !(confirm && confirm(QStringLiteral("Write these changes to %1?").arg(options.target)))) {
         err << "partwise-cli: not confirmed; nothing was changed (use --yes in scripts).\n";

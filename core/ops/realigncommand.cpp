@@ -131,6 +131,9 @@ int runRealignCommand(const RealignCommandOptions &o, QTextStream &out, QTextStr
                    .arg(qint64(estimateRealignSeconds(prepared.plan)) + 1);
     if (!prepared.plan.moves.isEmpty() && !prepared.journal.survivesPowerCut)
         err << "partwise-cli: warning: " << prepared.journal.warning << "\n";
+    if (!prepared.plan.moves.isEmpty() && prepared.driveHealth.risky())
+        err << "partwise-cli: warning: " << riskyDriveWarning(o.target, prepared.driveHealth)
+            << "\n";
     out.flush();
     err.flush();
     if (o.dryRun)

@@ -1,6 +1,7 @@
 #include "ops/realignrunner.h"
 
 #include "device/automountinhibitor.h"
+#include "device/drivehealth.h"
 #include "fs/filesystemresize.h"
 #include "fs/usedblocks.h"
 #include "layer/layerreader.h"
@@ -72,6 +73,8 @@ PreparedRealign prepareRealignment(const QString &target, const RealignOptions &
     };
     prepared.plan = planRealignment(
         layout, resolveAlignmentGeometry(layout.device.topology, options.policy), asked);
+    if (!layout.device.isImage)
+        prepared.driveHealth = judgeDriveHealth(readDriveReport(target));
     DiskLayout withLayers = layout;
     readLayers(&withLayers);
     prepared.layerNotes = realignLayerNotes(withLayers, prepared.plan);

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "device/drivehealth.h"
+
 #include "align/alignmentpolicy.h"
 #include "align/realignplan.h"
 #include "move/journaldurability.h"
@@ -66,6 +68,8 @@ struct PreparedRealign
     QMap<int, QString> copiedWhole;
     // What the plan means for LUKS and LVM inside the partitions (realignlayernotes.h).
     QStringList layerNotes;
+    // The drive's health (images: unknown); a risky one is said before anything moves.
+    DriveHealth driveHealth;
     // Where the journals would be kept, and whether they would survive a power cut there.
     QString journalPath;
     partwise::move::JournalDurability journal;

@@ -1,5 +1,6 @@
 #include "report/checkreport.h"
 
+#include "device/drivehealth.h"
 #include "report/humansize.h"
 #include "report/layerreport.h"
 
@@ -59,6 +60,17 @@ QJsonValue driveToJson(const DriveReport &d)
     o[QStringLiteral("physical_block_size")] = optionalBytes(d.physicalBlockSize);
     o[QStringLiteral("smart_passed")] =
         d.smartPassed ? QJsonValue(*d.smartPassed) : QJsonValue(QJsonValue::Null);
+    const auto counter = [](const std::optional<qint64> &v) {
+        return v ? QJsonValue(*v) : QJsonValue(QJsonValue::Null);
+    };
+    o[QStringLiteral("reallocated_sectors")] = counter(d.reallocatedSectors);
+    o[QStringLiteral("pending_sectors")] = counter(d.pendingSectors);
+    o[QStringLiteral("uncorrectable_sectors")] = counter(d.uncorrectableSectors);
+    o[QStringLiteral("media_errors")] = counter(d.mediaErrors);
+    o[QStringLiteral("percentage_used")] = counter(d.percentageUsed);
+    const DriveHealth health = judgeDriveHealth(d);
+    o[QStringLiteral("health")] = driveHealthName(health.status);
+    o[QStringLiteral("health_findings")] = QJsonArray::fromStringList(health.findings);
     return o;
 }
 
@@ -93,9 +105,14 @@ QString driveLine(const DriveReport &d)
     if (d.rotationRate)
         parts << (*d.rotationRate == 0 ? QStringLiteral("solid state")
                                        : QStringLiteral("%1 rpm").arg(*d.rotationRate));
-    if (d.smartPassed)
-        parts << (*d.smartPassed ? QStringLiteral("SMART health passed")
-                                 : QStringLiteral("SMART health FAILED"));
+    const DriveHealth health = judgeDriveHealth(d);
+    if (health.status != DriveHealthStatus::Unknown)
+        parts << QStringLiteral("health %1%2")
+                     .arg(driveHealthName(health.status),
+                          health.findings.isEmpty()
+                              ? QString()
+                              : QStringLiteral(" (%1)").arg(
+                                    health.findings.join(QStringLiteral(", "))));
     return parts.join(QStringLiteral(", "));
 }
 

@@ -288,6 +288,18 @@
         <source>%1/%2 B sectors</source>
         <translation>Sektoren zu %1/%2 B</translation>
     </message>
+    <message>
+        <source>SMART good</source>
+        <translation>SMART gut</translation>
+    </message>
+    <message>
+        <source>⚠ SMART warning</source>
+        <translation>⚠ SMART-Warnung</translation>
+    </message>
+    <message>
+        <source>⚠ SMART FAILING</source>
+        <translation>⚠ SMART: FÄLLT AUS</translation>
+    </message>
 </context>
 <context>
     <name>DiskMapPainter</name>
@@ -567,6 +579,18 @@ Die Partitionstabelle wird vorher gesichert; das Protokoll sagt, wo und wie sie 
     <message>
         <source>Moving data is journaled in memory here (%1, as in a live session): a power cut during the move would lose the journal, and with it the record of where the data is. Choose a folder for move journals on another disk in Preferences, or keep the computer on mains power.</source>
         <translation>Das Verschieben von Daten wird hier im Arbeitsspeicher protokolliert (%1, wie in einer Live-Sitzung): Ein Stromausfall während des Verschiebens würde das Journal löschen, und mit ihm die Aufzeichnung, wo die Daten liegen. Wählen Sie in den Einstellungen einen Ordner für Verschiebe-Journale auf einem anderen Datenträger, oder lassen Sie den Rechner am Netzstrom.</translation>
+    </message>
+    <message>
+        <source>Warning: this drive %1 (%2). Copy your data off first; moving data on a failing drive risks losing it.</source>
+        <translation>Warnung: Dieses Laufwerk %1 (%2). Sichern Sie zuerst Ihre Daten; Daten auf einem ausfallenden Laufwerk zu verschieben, kann sie kosten.</translation>
+    </message>
+    <message>
+        <source>is failing</source>
+        <translation>fällt aus</translation>
+    </message>
+    <message>
+        <source>shows signs of failing</source>
+        <translation>zeigt Anzeichen eines Ausfalls</translation>
     </message>
 </context>
 <context>
@@ -983,14 +1007,6 @@ Die Partitionstabelle wird vorher gesichert; das Protokoll sagt, wo und wie sie 
         <translation>%1 U/min</translation>
     </message>
     <message>
-        <source>passed</source>
-        <translation>bestanden</translation>
-    </message>
-    <message>
-        <source>FAILED: back up this drive now</source>
-        <translation>FEHLGESCHLAGEN: Sichern Sie dieses Laufwerk jetzt</translation>
-    </message>
-    <message>
         <source>Layers inside</source>
         <translation>Schichten darin</translation>
     </message>
@@ -1010,6 +1026,19 @@ Die Partitionstabelle wird vorher gesichert; das Protokoll sagt, wo und wie sie 
         <source>%1: data at byte %2 of the partition, %3 of the disk: %4</source>
         <extracomment>%1 kind of layer, %2 and %3 byte offsets, %4 a status such as &quot;Aligned&quot;.</extracomment>
         <translation>%1: Daten ab Byte %2 der Partition, %3 des Datenträgers: %4</translation>
+    </message>
+    <message>
+        <source>good: SMART passed, no reallocated, pending or uncorrectable sectors</source>
+        <translation>gut: SMART bestanden, keine umgelagerten, schwebenden oder unkorrigierbaren Sektoren</translation>
+    </message>
+    <message>
+        <source>warning: %1. Back up this drive soon; copy your data off before moving anything on it.</source>
+        <extracomment>%1 lists what SMART found, e.g. &quot;8 reallocated sectors&quot;.</extracomment>
+        <translation>Warnung: %1. Sichern Sie dieses Laufwerk bald; sichern Sie Ihre Daten, bevor Sie darauf etwas verschieben.</translation>
+    </message>
+    <message>
+        <source>FAILING: %1. Copy your data off now; moving data on a failing drive risks losing it.</source>
+        <translation>FÄLLT AUS: %1. Sichern Sie Ihre Daten jetzt; Daten auf einem ausfallenden Laufwerk zu verschieben, kann sie kosten.</translation>
     </message>
 </context>
 <context>
@@ -2217,6 +2246,10 @@ Das Journal %3 hält fest, wie weit sie kam. Bis sie abgeschlossen ist, ist die 
     <message>
         <source>shrunk by %1 first</source>
         <translation>zuerst um %1 verkleinert</translation>
+    </message>
+    <message>
+        <source>This drive shows signs of failing (%1): copy your data off first; moving data on a failing drive risks losing it.</source>
+        <translation>Dieses Laufwerk zeigt Anzeichen eines Ausfalls (%1): Sichern Sie zuerst Ihre Daten; Daten auf einem ausfallenden Laufwerk zu verschieben, kann sie kosten.</translation>
     </message>
 </context>
 <context>

@@ -2,6 +2,7 @@
 // a SAS disk, an NVMe SSD, a USB bridge that passes nothing and a refused open (see
 // fixtures/README.md for where their shapes come from), then the real smartctl against a loop
 // device, which has no drive behind it to ask.
+#include "device/drivehealth.h"
 #include "device/drivereport.h"
 #include "table/diskreader.h"
 
@@ -45,6 +46,8 @@ private slots:
     void usbBridgeAskedAsSatAnswersNothing();
     void permissionDenied();
     void failingHealth();
+    void healthAtAGlance_data();
+    void healthAtAGlance();
     void notJson();
     void imageFileIsNotAsked();
     void missingSmartctlNamesThePackage();
@@ -159,6 +162,54 @@ void DriveReportTest::failingHealth()
             "physical_block_size":4096,"smart_status":{"passed":false}})");
     QVERIFY(r.answered);
     QCOMPARE(r.smartPassed, std::optional<bool>(false));
+}
+
+// The failure predictors, from `smartctl -A`'s attributes and NVMe health log as recorded in
+// the fixtures (fixtures/README.md), and the one status a person acts on.
+void DriveReportTest::healthAtAGlance_data()
+{
+    QTest::addColumn<QString>("fixture");
+    QTest::addColumn<QString>("status");
+    QTest::addColumn<qint64>("reallocated");
+    QTest::addColumn<QString>("finding");
+    QTest::newRow("healthy ATA") << QStringLiteral("ata-512e-hdd-attributes.json")
+                                 << QStringLiteral("good") << qint64(0) << QString();
+    QTest::newRow("reallocating ATA") << QStringLiteral("ata-reallocating-hdd.json")
+                                      << QStringLiteral("warning") << qint64(8)
+                                      << QStringLiteral("8 reallocated sectors");
+    QTest::newRow("failing ATA") << QStringLiteral("ata-failing-hdd.json")
+                                 << QStringLiteral("failing") << qint64(1520)
+                                 << QStringLiteral("48 sectors pending reallocation");
+    QTest::newRow("NVMe") << QStringLiteral("nvme-ssd-attributes.json") << QStringLiteral("good")
+                          << qint64(-1) << QString();
+    QTest::newRow("no attributes asked") << QStringLiteral("ata-512e-hdd.json")
+                                         << QStringLiteral("good") << qint64(-1) << QString();
+}
+
+void DriveReportTest::healthAtAGlance()
+{
+    QFETCH(QString, fixture);
+    QFETCH(QString, status);
+    QFETCH(qint64, reallocated);
+    QFETCH(QString, finding);
+    QFile f(QStringLiteral(DRIVE_FIXTURES "/") + fixture);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const DriveReport r = parseSmartctlJson(f.readAll());
+    QVERIFY(r.answered);
+    QCOMPARE(r.reallocatedSectors.value_or(-1), reallocated);
+    const DriveHealth health = judgeDriveHealth(r);
+    QCOMPARE(driveHealthName(health.status), status);
+    if (!finding.isEmpty())
+        QVERIFY2(health.findings.contains(finding),
+                 qPrintable(health.findings.join(QLatin1Char('|'))));
+    QCOMPARE(health.risky(), status != QLatin1String("good"));
+    if (health.risky())
+        QVERIFY(riskyDriveWarning(QStringLiteral("/dev/sdb"), health)
+                    .contains(QLatin1String("copy your data off first")));
+    if (fixture.startsWith(QLatin1String("nvme"))) {
+        QCOMPARE(r.percentageUsed.value_or(-1), 3);
+        QCOMPARE(r.mediaErrors.value_or(-1), 0);
+    }
 }
 
 void DriveReportTest::notJson()

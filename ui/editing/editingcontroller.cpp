@@ -1,5 +1,7 @@
 #include "editing/editingcontroller.h"
 
+#include "device/drivehealth.h"
+
 #include "editing/applydialog.h"
 #include "editing/createpartitiondialog.h"
 #include "editing/editingtext.h"
@@ -567,6 +569,18 @@ void EditingController::apply()
                            "record of where the data is. Choose a folder for move journals on "
                            "another disk in Preferences, or keep the computer on mains power.")
                             .arg(journal.filesystem);
+    }
+    if (m_base && !m_base->device.isImage) {
+        // The drive's report came with the disk (DiskService asks it off the GUI thread).
+        const DriveHealth health = judgeDriveHealth(m_base->device.drive);
+        if (health.risky())
+            question +=
+                QStringLiteral("\n\n") +
+                tr("Warning: this drive %1 (%2). Copy your data off first; moving data on "
+                   "a failing drive risks losing it.")
+                    .arg(health.status == DriveHealthStatus::Failing ? tr("is failing")
+                                                                     : tr("shows signs of failing"),
+                         health.findings.join(QStringLiteral(", ")));
     }
     if (QMessageBox::question(m_window, tr("Apply Pending Operations"), question) !=
         QMessageBox::Yes)

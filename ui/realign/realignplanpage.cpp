@@ -205,13 +205,21 @@ void RealignPlanPage::showPlan()
     }
     const RealignPlan &plan = prepared.plan;
     const qint64 ss = prepared.layout.device.topology.logicalSectorSize;
+    // Said before anything moves: a drive SMART calls failing, then a journal kept in memory.
+    QStringList warnings;
+    if (prepared.driveHealth.risky())
+        warnings << tr("This drive shows signs of failing (%1): copy your data off first; "
+                       "moving data on a failing drive risks losing it.")
+                        .arg(prepared.driveHealth.findings.join(QStringLiteral(", ")));
     if (!prepared.journal.survivesPowerCut)
-        m_journalWarning->setText(
-            tr("The journal of this move would be kept in memory (%1, as in a live session): a "
-               "power cut during the move would lose it, and with it the record of where the "
-               "data is. Choose a folder for move journals on another disk in Preferences (a USB "
-               "stick will do), or keep the computer on mains power.")
-                .arg(prepared.journal.filesystem));
+        warnings
+            << tr("The journal of this move would be kept in memory (%1, as in a live session): a "
+                  "power cut during the move would lose it, and with it the record of where the "
+                  "data is. Choose a folder for move journals on another disk in Preferences (a "
+                  "USB "
+                  "stick will do), or keep the computer on mains power.")
+                   .arg(prepared.journal.filesystem);
+    m_journalWarning->setText(warnings.join(QStringLiteral("\n\n")));
     m_status->setText(statusText(plan));
     m_ways->setChoices(plan.choices);
     fillMoves(plan, ss);
