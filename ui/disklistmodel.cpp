@@ -1,7 +1,7 @@
 #include "disklistmodel.h"
 
 #include "alignmentstyle.h"
-#include "report/humansize.h"
+#include "base/humansize.h"
 
 #include <QFileInfo>
 

@@ -1,7 +1,7 @@
 #pragma once
 
+#include "ops/practicedisk.h"
 #include "table/diskreader.h"
-#include "table/practicedisk.h"
 
 #include <QObject>
 

@@ -1,9 +1,9 @@
 #include "infopanel.h"
 
 #include "alignmentstyle.h"
+#include "base/humansize.h"
 #include "partitionmodel.h"
 #include "regionnames.h"
-#include "report/humansize.h"
 
 #include <QApplication>
 #include <QClipboard>

@@ -1,8 +1,8 @@
 #include "partitionmodel.h"
 
 #include "alignmentstyle.h"
+#include "base/humansize.h"
 #include "regionnames.h"
-#include "report/humansize.h"
 
 PartitionModel::PartitionModel(QObject *parent) : QAbstractTableModel(parent) {}
 

@@ -2,8 +2,8 @@
 
 #include "ops/jobresume.h"
 
+#include "base/humansize.h"
 #include "report/checkcommand.h"
-#include "report/humansize.h"
 
 #include <QElapsedTimer>
 

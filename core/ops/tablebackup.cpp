@@ -1,6 +1,6 @@
 #include "ops/tablebackup.h"
 
-#include "fs/toolrunner.h"
+#include "base/toolrunner.h"
 
 #include <QDateTime>
 #include <QDir>

@@ -1,6 +1,6 @@
 #include "report/checkreport.h"
 
-#include "report/humansize.h"
+#include "base/humansize.h"
 
 #include <QJsonArray>
 #include <QTextStream>

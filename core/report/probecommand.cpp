@@ -1,9 +1,9 @@
 #include "report/probecommand.h"
 
+#include "base/humansize.h"
 #include "device/drivemeasurements.h"
-#include "device/probeplaces.h"
+#include "probe/probeplaces.h"
 #include "report/checkcommand.h"
-#include "report/humansize.h"
 
 #include <QElapsedTimer>
 #include <QJsonArray>

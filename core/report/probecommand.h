@@ -1,7 +1,7 @@
 #pragma once
 
-// `partwise-cli probe`: the timing probe (device/sectorprobe.h) as a command, and what follows
-// from its verdict (device/probeanalysis.h): the table and the sentence people read, the JSON
+// `partwise-cli probe`: the timing probe (probe/sectorprobe.h) as a command, and what follows
+// from its verdict (probe/probeanalysis.h): the table and the sentence people read, the JSON
 // scripts read, and what Partwise remembers for the drive.
 //
 // What is remembered (device/drivemeasurements.h) is always the last probe's word:
@@ -16,8 +16,8 @@
 // A drive with no WWN, serial or backing file cannot be told apart from others, and nothing
 // is remembered for it (the output says so).
 
-#include "device/probeanalysis.h"
-#include "device/sectorprobe.h"
+#include "probe/probeanalysis.h"
+#include "probe/sectorprobe.h"
 
 #include <QDateTime>
 #include <QJsonObject>

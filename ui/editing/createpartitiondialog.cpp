@@ -1,10 +1,10 @@
 #include "editing/createpartitiondialog.h"
 
 #include "alignmentstyle.h"
+#include "base/humansize.h"
 #include "editing/partitionflags.h"
 #include "editing/placementcontrols.h"
 #include "fs/filesystemformatter.h"
-#include "report/humansize.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>

@@ -1,10 +1,10 @@
 #include "editing/operationdialogs.h"
 
+#include "base/humansize.h"
 #include "editing/editingtext.h"
 #include "editing/partitionflags.h"
 #include "fs/filesystemformatter.h"
 #include "regionnames.h"
-#include "report/humansize.h"
 
 #include <QCheckBox>
 #include <QComboBox>

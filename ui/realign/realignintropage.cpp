@@ -3,6 +3,7 @@
 #include "align/alignmentgeometry.h"
 #include "align/misalignmentreport.h"
 #include "alignmentstyle.h"
+#include "base/humansize.h"
 #include "diskmapwidget.h"
 #include "ops/realigncommand.h"
 #include "ops/tablebackup.h"
@@ -10,7 +11,6 @@
 #include "realign/realignpagetext.h"
 #include "realign/realignwizard.h"
 #include "realign/realignworker.h"
-#include "report/humansize.h"
 
 #include <QButtonGroup>
 #include <QCheckBox>

@@ -3,6 +3,7 @@
 #include "align/alignmentgeometry.h"
 #include "align/misalignmentreport.h"
 #include "alignmentstyle.h"
+#include "base/humansize.h"
 #include "diskmapwidget.h"
 #include "ops/realigncommand.h"
 #include "ops/tablebackup.h"
@@ -11,7 +12,6 @@
 #include "realign/realignwaychooser.h"
 #include "realign/realignwizard.h"
 #include "realign/realignworker.h"
-#include "report/humansize.h"
 
 #include <QButtonGroup>
 #include <QCheckBox>

@@ -10,7 +10,7 @@
 #include "realign/realignpagetext.h"
 #include "realign/realignwizard.h"
 #include "realign/realignworker.h"
-#include "report/humansize.h"
+#include "base/humansize.h"
 
 #include <QButtonGroup>
 #include <QCheckBox>

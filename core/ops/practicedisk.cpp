@@ -1,4 +1,4 @@
-#include "table/practicedisk.h"
+#include "ops/practicedisk.h"
 
 #include "fs/filesystemformatter.h"
 #include "table/tablewriter.h"

@@ -1,4 +1,4 @@
-#include "device/probeplaces.h"
+#include "probe/probeplaces.h"
 
 #include "device/busycheck.h"
 #include "device/writeprotection.h"
