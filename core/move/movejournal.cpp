@@ -304,7 +304,7 @@ int MoveJournal::writeTableEntry(std::uint64_t index, std::uint64_t checksum)
     tableChanged(index);
     std::memcpy(m_table.data() + index * 8, &checksum, 8);
     // Only the block holding the entry is rewritten: O_DIRECT needs whole aligned blocks.
-    const std::uint64_t block = index * 8 / kJournalBlock * kJournalBlock;
+    const std::uint64_t block = roundDown(index * 8, kJournalBlock);
     return m_io->writeAt(m_table.data() + block, kJournalBlock, m_headerSize + block);
 }
 
@@ -338,7 +338,7 @@ int MoveJournal::setChunkChecksums(std::uint64_t first, const std::vector<std::u
     tableChanged(first);
     std::memcpy(m_table.data() + first * 8, checksums.data(), checksums.size() * 8);
     // The whole blocks holding the entries, in one write.
-    const std::uint64_t begin = first * 8 / kJournalBlock * kJournalBlock;
+    const std::uint64_t begin = roundDown(first * 8, kJournalBlock);
     const std::uint64_t end = roundUpToBlock((first + checksums.size()) * 8);
     return m_io->writeAt(m_table.data() + begin, end - begin, m_headerSize + begin);
 }
