@@ -1,5 +1,6 @@
 #include "movejournal.h"
 
+#include "base/atomicfile.h"
 #include "checksum.h"
 #include "journallayout.h"
 
@@ -54,17 +55,6 @@ std::uint64_t journalFileSize(std::uint64_t headerSize, std::uint64_t tableSize,
                               std::uint64_t largestChunk)
 {
     return headerSize + tableSize + 2 * slotSize(largestChunk);
-}
-
-// A new file's name only survives a power cut once its directory is synced too.
-void syncDirectoryOf(const QString &path)
-{
-    const QByteArray dir = QFile::encodeName(QFileInfo(path).absolutePath());
-    const int fd = ::open(dir.constData(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (fd >= 0) {
-        ::fsync(fd);
-        ::close(fd);
-    }
 }
 
 } // namespace
@@ -170,7 +160,7 @@ std::unique_ptr<MoveJournal> MoveJournal::create(const QString &path, const Move
                      .arg(path, QString::fromLocal8Bit(std::strerror(code)));
         return nullptr;
     }
-    syncDirectoryOf(path);
+    syncFolderOf(path); // the file's new name survives a power cut only with its folder
     return journal;
 }
 
@@ -255,7 +245,7 @@ bool MoveJournal::remove(const QString &path)
 {
     const bool removed = ::unlink(QFile::encodeName(path).constData()) == 0;
     if (removed)
-        syncDirectoryOf(path);
+        syncFolderOf(path); // a removal, too, is on the disk only once its folder is
     return removed;
 }
 
