@@ -1,9 +1,9 @@
 // partwise-cli: argument parsing only; every command is a core API.
 #include "align/alignmentpolicy.h"
-#include "ops/applycommand.h"
-#include "ops/realigncommand.h"
-#include "report/checkcommand.h"
-#include "report/probecommand.h"
+#include "cli/applycommand.h"
+#include "cli/checkcommand.h"
+#include "cli/probecommand.h"
+#include "cli/realigncommand.h"
 #include "version.h"
 
 #include <QCommandLineParser>

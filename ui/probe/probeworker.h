@@ -2,7 +2,7 @@
 
 #include "probe/probeanalysis.h"
 #include "probe/sectorprobe.h"
-#include "report/probecommand.h"
+#include "report/probereport.h"
 
 #include "backgroundjob.h"
 

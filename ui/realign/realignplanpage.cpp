@@ -5,7 +5,7 @@
 #include "alignmentstyle.h"
 #include "base/humansize.h"
 #include "diskmapwidget.h"
-#include "ops/realigncommand.h"
+#include "ops/realignrunner.h"
 #include "ops/tablebackup.h"
 #include "partitionmodel.h"
 #include "realign/realignpagetext.h"

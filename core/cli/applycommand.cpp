@@ -1,10 +1,9 @@
-#include "ops/applycommand.h"
+#include "cli/applycommand.h"
 
 #include "align/misalignmentreport.h"
 #include "ops/operationpreview.h"
 #include "ops/planfile.h"
 #include "ops/tablebackup.h"
-#include "report/checkcommand.h"
 #include "report/checkreport.h"
 #include "table/diskreader.h"
 
