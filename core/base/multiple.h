@@ -14,7 +14,8 @@
 // Code that rounds for reasons of its own (O_DIRECT blocks of a journal) uses these directly.
 //
 // Values must be >= 0 and units > 0. roundUp() computes through the remainder, so it never
-// overflows when the result fits; checkedRoundUp() says when the result does not fit.
+// overflows when the result fits; checkedRoundUp() says when the result does not fit, for
+// values read from outside (the move journal's chunk count).
 
 #include <optional>
 #include <type_traits>

@@ -12,6 +12,7 @@
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
+#include <optional>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -208,7 +209,16 @@ std::unique_ptr<MoveJournal> MoveJournal::open(const QString &path, const BlockI
         break;
     }
     journal->m_headerSize = read.size;
-    journal->m_tableSize = roundUpToBlock(read.header.chunkCount * 8);
+    // The chunk count comes from the file: a table size that does not fit is damage, not a
+    // number to wrap around.
+    std::uint64_t tableBytes = 0;
+    std::optional<std::uint64_t> tableSize;
+    if (!__builtin_mul_overflow(read.header.chunkCount, std::uint64_t(8), &tableBytes))
+        tableSize = checkedRoundUp(tableBytes, kJournalBlock);
+    if (!tableSize)
+        return refuse(QStringLiteral("it claims %1 chunks, more than any file can hold a table for")
+                          .arg(read.header.chunkCount));
+    journal->m_tableSize = *tableSize;
     const std::uint64_t expected =
         journalFileSize(journal->m_headerSize, journal->m_tableSize, read.header.largestChunk);
     if (fileSize != expected)
