@@ -1,11 +1,11 @@
 // partwise-cli: argument parsing only; every command is a core API.
 #include "align/alignmentpolicy.h"
+#include "cli/applycommand.h"
+#include "cli/checkcommand.h"
+#include "cli/practicecommand.h"
+#include "cli/probecommand.h"
+#include "cli/realigncommand.h"
 #include "device/automountinhibitor.h"
-#include "ops/applycommand.h"
-#include "ops/practicecommand.h"
-#include "ops/realigncommand.h"
-#include "report/checkcommand.h"
-#include "report/probecommand.h"
 #include "version.h"
 
 #include <QCommandLineParser>

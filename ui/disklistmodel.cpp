@@ -3,7 +3,7 @@
 #include "device/drivehealth.h"
 
 #include "alignmentstyle.h"
-#include "report/humansize.h"
+#include "base/humansize.h"
 
 #include <QFileInfo>
 

@@ -1,10 +1,10 @@
 #include "diskmappainter.h"
 
 #include "alignmentstyle.h"
+#include "base/humansize.h"
 #include "filesystemcolors.h"
 #include "partitionmodel.h"
 #include "regionnames.h"
-#include "report/humansize.h"
 
 #include <QCoreApplication>
 #include <QFileInfo>

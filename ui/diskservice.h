@@ -2,7 +2,7 @@
 
 #include "backgroundjob.h"
 #include "table/diskreader.h"
-#include "table/practicedisk.h"
+#include "ops/practicedisk.h"
 
 #include <QObject>
 

@@ -4,9 +4,9 @@
 #include "report/layerreport.h"
 
 #include "alignmentstyle.h"
+#include "base/humansize.h"
 #include "partitionmodel.h"
 #include "regionnames.h"
-#include "report/humansize.h"
 
 #include <QApplication>
 #include <QClipboard>

@@ -1,6 +1,7 @@
 #include "mainwindow.h"
 
 #include "alignmentpreferences.h"
+#include "base/humansize.h"
 #include "disklistmodel.h"
 #include "diskmapwidget.h"
 #include "diskservice.h"
@@ -13,7 +14,6 @@
 #include "preferencesdialog.h"
 #include "probe/probedialog.h"
 #include "recentimages.h"
-#include "report/humansize.h"
 #include "selectionbridge.h"
 #include "uiresources.h"
 #include "version.h"

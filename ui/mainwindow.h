@@ -1,8 +1,8 @@
 #pragma once
 
 #include "align/alignmentpolicy.h"
+#include "ops/practicedisk.h"
 #include "table/disklayout.h"
-#include "table/practicedisk.h"
 
 #include <QMainWindow>
 

@@ -3,8 +3,8 @@
 #include "report/layerreport.h"
 
 #include "alignmentstyle.h"
+#include "base/humansize.h"
 #include "regionnames.h"
-#include "report/humansize.h"
 
 PartitionModel::PartitionModel(QObject *parent) : QAbstractTableModel(parent) {}
 

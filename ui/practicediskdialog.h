@@ -1,6 +1,6 @@
 #pragma once
 
-#include "table/practicedisk.h"
+#include "ops/practicedisk.h"
 
 #include <QDialog>
 

@@ -1,7 +1,7 @@
 #include "preferencesdialog.h"
 
+#include "base/humansize.h"
 #include "move/journaldurability.h"
-#include "report/humansize.h"
 
 #include <QCheckBox>
 #include <QComboBox>

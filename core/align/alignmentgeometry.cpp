@@ -1,5 +1,7 @@
 #include "align/alignmentgeometry.h"
 
+#include "base/multiple.h"
+
 #include <algorithm>
 #include <numeric>
 
@@ -40,13 +42,13 @@ QString physicalSourceName(PhysicalSource source)
 qint64 boundaryAtOrAfter(qint64 sector, qint64 unit, qint64 phase)
 {
     const qint64 k = sector - phase;
-    return (k <= 0 ? 0 : (k + unit - 1) / unit * unit) + phase;
+    return (k <= 0 ? 0 : partwise::roundUp(k, unit)) + phase;
 }
 
 qint64 boundaryAtOrBefore(qint64 sector, qint64 unit, qint64 phase)
 {
     const qint64 k = sector - phase;
-    return (k <= 0 ? 0 : k / unit * unit) + phase;
+    return (k <= 0 ? 0 : partwise::roundDown(k, unit)) + phase;
 }
 
 qint64 boundaryPhase(const AlignmentGeometry &g, qint64 unit)
@@ -84,7 +86,7 @@ AlignmentGeometry resolveAlignmentGeometry(const SectorTopology &topology,
 
     // A grain is a whole number of logical sectors; round odd requests up to the next one.
     qint64 grain = std::max(policy.grainBytes, g.logicalSectorSize);
-    grain = (grain + g.logicalSectorSize - 1) / g.logicalSectorSize * g.logicalSectorSize;
+    grain = partwise::roundUp(grain, g.logicalSectorSize);
     if (isSaneOptimalIo(topology.optimalIoSize, grain, g.physicalAssumed)) {
         grain = std::lcm(grain, topology.optimalIoSize);
         g.optimalIoHonoured = true;

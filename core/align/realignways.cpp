@@ -1,6 +1,7 @@
 #include "align/realignways.h"
 
 #include "align/partitionplacement.h"
+#include "base/multiple.h"
 
 #include <algorithm>
 
@@ -13,7 +14,7 @@ constexpr qint64 kMiB = 1 << 20;
 
 qint64 ceilToMultiple(qint64 value, qint64 unit)
 {
-    return value <= 0 ? 0 : (value + unit - 1) / unit * unit;
+    return value <= 0 ? 0 : partwise::roundUp(value, unit);
 }
 
 bool isSwap(const PartitionInfo &p)

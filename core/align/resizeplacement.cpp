@@ -1,6 +1,6 @@
 #include "align/resizeplacement.h"
 
-#include "report/humansize.h"
+#include "base/humansize.h"
 
 #include <QCoreApplication>
 

@@ -1,6 +1,6 @@
 #include "device/automountinhibitor.h"
 
-#include "fs/toolrunner.h"
+#include "base/toolrunner.h"
 
 #include <QDir>
 #include <QFileInfo>

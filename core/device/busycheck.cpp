@@ -1,9 +1,10 @@
 #include "device/busycheck.h"
 
+#include "base/mounttable.h"
+
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
-#include <QRegularExpression>
 
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -52,32 +53,29 @@ QString devNumber(const QString &sysName, const QString &diskName)
     return readLine(base);
 }
 
+// `majorMinor` as sysfs gives it ("8:1").
 QStringList mountsOf(const QString &majorMinor, const QString &node)
 {
     QStringList out;
-    QFile f(QStringLiteral("/proc/self/mountinfo"));
-    if (!f.open(QIODevice::ReadOnly))
+    bool okMajor = false;
+    bool okMinor = false;
+    const unsigned major = majorMinor.section(QLatin1Char(':'), 0, 0).toUInt(&okMajor);
+    const unsigned minor = majorMinor.section(QLatin1Char(':'), 1, 1).toUInt(&okMinor);
+    if (!okMajor || !okMinor)
         return out;
-    // /proc files report size 0: read to EOF rather than trusting atEnd().
-    for (const QByteArray &line : f.readAll().split('\n')) {
-        const QStringList fields = QString::fromLocal8Bit(line).split(QLatin1Char(' '));
-        if (fields.size() > 4 && fields[2] == majorMinor)
-            out << QStringLiteral("%1 is mounted on %2").arg(node, fields[4]);
-    }
+    const dev_t device = makedev(major, minor);
+    for (const MountEntry &mount : readMountTable())
+        if (mount.device == device)
+            out << QStringLiteral("%1 is mounted on %2").arg(node, mount.target);
     return out;
 }
 
 bool isSwapOn(const QString &node)
 {
-    QFile f(QStringLiteral("/proc/swaps"));
-    if (!f.open(QIODevice::ReadOnly))
-        return false;
     const QString canonical = QFileInfo(node).canonicalFilePath();
-    for (const QByteArray &line : f.readAll().split('\n')) {
-        const QString dev = QString::fromLocal8Bit(line).section(QLatin1Char(' '), 0, 0);
+    for (const QString &dev : activeSwaps())
         if (!dev.isEmpty() && (dev == node || QFileInfo(dev).canonicalFilePath() == canonical))
             return true;
-    }
     return false;
 }
 

@@ -1,6 +1,6 @@
 #include "device/loopattachment.h"
 
-#include "fs/toolrunner.h"
+#include "base/toolrunner.h"
 
 #include <QFile>
 #include <QFileInfo>

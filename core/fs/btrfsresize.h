@@ -1,7 +1,7 @@
 #pragma once
 
+#include "base/toolrunner.h"
 #include "fs/filesystemsize.h"
-#include "fs/toolrunner.h"
 
 // Resizing a single-device btrfs. btrfs resizes only while mounted (the kernel relocates the
 // chunks past the new end), so Partwise mounts it privately for the few seconds it takes: in a

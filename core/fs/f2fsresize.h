@@ -1,7 +1,7 @@
 #pragma once
 
+#include "base/toolrunner.h"
 #include "fs/filesystemsize.h"
-#include "fs/toolrunner.h"
 
 // Resizing F2FS offline with resize.f2fs (f2fs-tools). Shrinking needs its "safe resize" mode
 // (-s), which moves data out of the segments past the new end but keeps the metadata areas

@@ -1,6 +1,6 @@
 #include "fs/fatresize.h"
 
-#include "fs/filesystemprobe.h"
+#include "device/filesystemprobe.h"
 #include "fs/filesystemtools.h"
 #include "fs/resizesupport.h"
 #include "table/parteddevice.h"

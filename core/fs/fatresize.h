@@ -1,7 +1,7 @@
 #pragma once
 
+#include "base/toolrunner.h"
 #include "fs/filesystemsize.h"
-#include "fs/toolrunner.h"
 
 // Resizing FAT16/FAT32 in place, through libparted's filesystem resizer (libparted-fs-resize).
 //

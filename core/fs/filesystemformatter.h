@@ -1,6 +1,6 @@
 #pragma once
 
-#include "fs/toolrunner.h"
+#include "base/toolrunner.h"
 
 #include <QStringList>
 

@@ -1,7 +1,7 @@
 #pragma once
 
+#include "base/toolrunner.h"
 #include "fs/filesystemsize.h"
-#include "fs/toolrunner.h"
 
 // Changing a filesystem's size with its own tool, before a partition shrinks or after it grows.
 // ext2/3/4 and NTFS go through resize2fs and ntfsresize on a device node (the partition, or a

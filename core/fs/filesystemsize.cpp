@@ -1,6 +1,6 @@
 #include "fs/filesystemsize.h"
 
-#include "fs/toolrunner.h"
+#include "base/toolrunner.h"
 
 #include <QRegularExpression>
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "fs/toolrunner.h"
+#include "base/toolrunner.h"
 
 // Labelling and checking a filesystem with its own tools, on a device node.
 ToolResult relabelFilesystem(const QString &device, const QString &filesystem,

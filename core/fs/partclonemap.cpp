@@ -1,7 +1,7 @@
 #include "fs/partclonemap.h"
 
+#include "base/toolrunner.h"
 #include "device/loopattachment.h"
-#include "fs/toolrunner.h"
 
 #include <QElapsedTimer>
 #include <QFile>

@@ -1,8 +1,8 @@
 #pragma once
 
+#include "base/toolrunner.h"
 #include "device/loopattachment.h"
 #include "fs/filesystemsize.h"
-#include "fs/toolrunner.h"
 
 #include <functional>
 #include <optional>

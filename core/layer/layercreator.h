@@ -9,7 +9,7 @@
 // key file the user named; it is never put on a command line, in a log or in a plan file.
 
 #include "fs/filesystemformatter.h"
-#include "fs/toolrunner.h"
+#include "base/toolrunner.h"
 
 // "luks2" and "lvm-pv": what New Partition and Format offer besides filesystems.
 QStringList creatableLayers();

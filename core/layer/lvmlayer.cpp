@@ -1,6 +1,6 @@
 #include "layer/lvmlayer.h"
 
-#include "fs/toolrunner.h"
+#include "base/toolrunner.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -1,5 +1,7 @@
 #include "alignedbuffer.h"
 
+#include "base/multiple.h"
+
 #include <cstdlib>
 #include <cstring>
 #include <utility>
@@ -8,7 +10,7 @@ namespace partwise::move {
 
 AlignedBuffer::AlignedBuffer(std::size_t size)
 {
-    const std::size_t rounded = (size + kAlignment - 1) / kAlignment * kAlignment;
+    const std::size_t rounded = roundUp(size, std::size_t(kAlignment));
     void *memory = nullptr;
     if (rounded > 0 && posix_memalign(&memory, kAlignment, rounded) == 0) {
         m_data = static_cast<unsigned char *>(memory);

@@ -1,9 +1,9 @@
 #include "journaldurability.h"
 
-#include <QDir>
+#include "base/mounttable.h"
+
 #include <QFile>
 #include <QFileInfo>
-#include <QStringList>
 
 #include <linux/magic.h>
 #include <sys/vfs.h>
@@ -37,51 +37,22 @@ bool inMemory(const QString &dir, QString *name)
     return false;
 }
 
-// mountinfo escapes blanks and backslashes in paths as octal.
-QString unescape(const QString &field)
-{
-    QString out;
-    for (int i = 0; i < field.size(); ++i) {
-        if (field[i] == QLatin1Char('\\') && i + 3 < field.size()) {
-            out += QChar(field.mid(i + 1, 3).toInt(nullptr, 8));
-            i += 3;
-        } else {
-            out += field[i];
-        }
-    }
-    return out;
-}
-
 // The writable layer of the overlay mounted at the deepest mount point holding `dir`.
 QString overlayUpperDir(const QString &dir)
 {
-    QFile mountinfo(QStringLiteral("/proc/self/mountinfo"));
-    if (!mountinfo.open(QIODevice::ReadOnly))
-        return QString();
     QString bestMount;
     QString upper;
-    const QStringList lines = QString::fromLocal8Bit(mountinfo.readAll()).split(QLatin1Char('\n'));
-    for (const QString &line : lines) {
-        // id parent major:minor root mountpoint options [optional...] - type source super-options
-        const int dash = line.indexOf(QLatin1String(" - "));
-        if (dash < 0)
-            continue;
-        const QStringList left = line.left(dash).split(QLatin1Char(' '));
-        const QStringList right = line.mid(dash + 3).split(QLatin1Char(' '));
-        if (left.size() < 5 || right.size() < 3)
-            continue;
-        const QString mountPoint = unescape(left[4]);
+    for (const MountEntry &mount : readMountTable()) {
+        const QString &mountPoint = mount.target;
         const bool holds = dir == mountPoint || mountPoint == QLatin1String("/") ||
                            dir.startsWith(mountPoint + QLatin1Char('/'));
+        // Equal lengths: the later entry is mounted over the earlier one.
         if (!holds || mountPoint.size() < bestMount.size())
             continue;
         bestMount = mountPoint;
-        upper.clear();
-        if (right[0] != QLatin1String("overlay"))
-            continue;
-        for (const QString &option : right[2].split(QLatin1Char(',')))
-            if (option.startsWith(QLatin1String("upperdir=")))
-                upper = unescape(option.mid(9));
+        upper = mount.type == QLatin1String("overlay")
+                    ? mountOption(mount.fsOptions, QStringLiteral("upperdir"))
+                    : QString();
     }
     return upper;
 }

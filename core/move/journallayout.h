@@ -1,5 +1,7 @@
 #pragma once
 
+#include "base/multiple.h"
+
 #include <cstdint>
 
 namespace partwise::move {
@@ -10,7 +12,7 @@ constexpr std::uint64_t kJournalBlock = 4096;
 
 inline std::uint64_t roundUpToBlock(std::uint64_t value)
 {
-    return (value + kJournalBlock - 1) / kJournalBlock * kJournalBlock;
+    return roundUp(value, kJournalBlock);
 }
 
 inline bool allZero(const unsigned char *data, std::uint64_t length)

@@ -1,5 +1,6 @@
 #include "movejournal.h"
 
+#include "base/atomicfile.h"
 #include "checksum.h"
 #include "journallayout.h"
 
@@ -11,6 +12,7 @@
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
+#include <optional>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -54,17 +56,6 @@ std::uint64_t journalFileSize(std::uint64_t headerSize, std::uint64_t tableSize,
                               std::uint64_t largestChunk)
 {
     return headerSize + tableSize + 2 * slotSize(largestChunk);
-}
-
-// A new file's name only survives a power cut once its directory is synced too.
-void syncDirectoryOf(const QString &path)
-{
-    const QByteArray dir = QFile::encodeName(QFileInfo(path).absolutePath());
-    const int fd = ::open(dir.constData(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (fd >= 0) {
-        ::fsync(fd);
-        ::close(fd);
-    }
 }
 
 } // namespace
@@ -170,7 +161,7 @@ std::unique_ptr<MoveJournal> MoveJournal::create(const QString &path, const Move
                      .arg(path, QString::fromLocal8Bit(std::strerror(code)));
         return nullptr;
     }
-    syncDirectoryOf(path);
+    syncFolderOf(path); // the file's new name survives a power cut only with its folder
     return journal;
 }
 
@@ -218,7 +209,16 @@ std::unique_ptr<MoveJournal> MoveJournal::open(const QString &path, const BlockI
         break;
     }
     journal->m_headerSize = read.size;
-    journal->m_tableSize = roundUpToBlock(read.header.chunkCount * 8);
+    // The chunk count comes from the file: a table size that does not fit is damage, not a
+    // number to wrap around.
+    std::uint64_t tableBytes = 0;
+    std::optional<std::uint64_t> tableSize;
+    if (!__builtin_mul_overflow(read.header.chunkCount, std::uint64_t(8), &tableBytes))
+        tableSize = checkedRoundUp(tableBytes, kJournalBlock);
+    if (!tableSize)
+        return refuse(QStringLiteral("it claims %1 chunks, more than any file can hold a table for")
+                          .arg(read.header.chunkCount));
+    journal->m_tableSize = *tableSize;
     const std::uint64_t expected =
         journalFileSize(journal->m_headerSize, journal->m_tableSize, read.header.largestChunk);
     if (fileSize != expected)
@@ -255,7 +255,7 @@ bool MoveJournal::remove(const QString &path)
 {
     const bool removed = ::unlink(QFile::encodeName(path).constData()) == 0;
     if (removed)
-        syncDirectoryOf(path);
+        syncFolderOf(path); // a removal, too, is on the disk only once its folder is
     return removed;
 }
 
@@ -304,7 +304,7 @@ int MoveJournal::writeTableEntry(std::uint64_t index, std::uint64_t checksum)
     tableChanged(index);
     std::memcpy(m_table.data() + index * 8, &checksum, 8);
     // Only the block holding the entry is rewritten: O_DIRECT needs whole aligned blocks.
-    const std::uint64_t block = index * 8 / kJournalBlock * kJournalBlock;
+    const std::uint64_t block = roundDown(index * 8, kJournalBlock);
     return m_io->writeAt(m_table.data() + block, kJournalBlock, m_headerSize + block);
 }
 
@@ -338,7 +338,7 @@ int MoveJournal::setChunkChecksums(std::uint64_t first, const std::vector<std::u
     tableChanged(first);
     std::memcpy(m_table.data() + first * 8, checksums.data(), checksums.size() * 8);
     // The whole blocks holding the entries, in one write.
-    const std::uint64_t begin = first * 8 / kJournalBlock * kJournalBlock;
+    const std::uint64_t begin = roundDown(first * 8, kJournalBlock);
     const std::uint64_t end = roundUpToBlock((first + checksums.size()) * 8);
     return m_io->writeAt(m_table.data() + begin, end - begin, m_headerSize + begin);
 }

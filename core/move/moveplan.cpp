@@ -1,5 +1,6 @@
 #include "moveplan.h"
 
+#include "base/multiple.h"
 #include "checksum.h"
 
 #include <algorithm>
@@ -27,10 +28,9 @@ std::vector<Extent> mergedExtents(const MoveRequest &request, std::uint64_t alig
     std::vector<Extent> rounded;
     rounded.reserve(request.extents.size());
     for (const Extent &extent : request.extents) {
-        const std::uint64_t start = extent.offset / alignment * alignment;
+        const std::uint64_t start = roundDown(extent.offset, alignment);
         const std::uint64_t end =
-            std::min(request.length,
-                     (extent.offset + extent.length + alignment - 1) / alignment * alignment);
+            std::min(request.length, roundUp(extent.offset + extent.length, alignment));
         rounded.push_back({start, end - start});
     }
     std::sort(rounded.begin(), rounded.end(),
@@ -90,7 +90,7 @@ MovePlan planMove(const MoveRequest &request, ShiftCut cut)
         // then ends inside a physical sector of a 512e disk, which the disk would have to
         // read, modify and write back.
         const std::uint64_t unit = shift >= 4096 ? 4096 : alignment;
-        piece = shift / unit * unit;
+        piece = roundDown(shift, unit);
         plan.cutToShift = true;
     }
 

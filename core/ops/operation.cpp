@@ -1,6 +1,6 @@
 #include "ops/operation.h"
 
-#include "report/humansize.h"
+#include "base/humansize.h"
 
 QString operationTypeName(Operation::Type type)
 {

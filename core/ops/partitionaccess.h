@@ -1,7 +1,7 @@
 #pragma once
 
+#include "base/toolrunner.h"
 #include "fs/filesystemsize.h"
-#include "fs/toolrunner.h"
 #include "table/disklayout.h"
 
 // How filesystem tools reach a partition: through its device node when the kernel has one,

@@ -1,6 +1,7 @@
 #include "ops/tablebackup.h"
 
-#include "fs/toolrunner.h"
+#include "base/atomicfile.h"
+#include "base/toolrunner.h"
 
 #include <QDateTime>
 #include <QDir>
@@ -37,12 +38,12 @@ bool readRange(const QString &path, qint64 offset, qint64 length, QByteArray *ou
     return true;
 }
 
+// A backup is only a backup once every file of it, name included, is on the disk.
 bool writeFileSynced(const QString &path, const QByteArray &data, QString *error)
 {
-    QFile f(path);
-    if (!f.open(QIODevice::WriteOnly) || f.write(data) != data.size() || !f.flush() ||
-        ::fsync(f.handle()) != 0) {
-        *error = QStringLiteral("Cannot write %1: %2").arg(path, f.errorString());
+    const AtomicWrite written = writeFileAtomically(path, data);
+    if (!written.ok()) {
+        *error = QStringLiteral("Cannot write %1: %2").arg(path, written.reason);
         return false;
     }
     return true;

@@ -1,5 +1,6 @@
 #include "ops/writejournal.h"
 
+#include "base/atomicfile.h"
 #include "move/checksum.h"
 #include "move/movejournal.h"
 #include "ops/journaldamage.h"
@@ -39,17 +40,6 @@ const QStringList kMoveKeys{
     QStringLiteral("number"),     QStringLiteral("old_end"),       QStringLiteral("old_start"),
     QStringLiteral("phase"),      QStringLiteral("recreate_swap"), QStringLiteral("shrink_sectors"),
     QStringLiteral("uuid")};
-
-bool syncFolderOf(const QString &path)
-{
-    const int fd =
-        ::open(QFileInfo(path).absolutePath().toLocal8Bit().constData(), O_RDONLY | O_DIRECTORY);
-    if (fd < 0)
-        return false;
-    const bool ok = ::fsync(fd) == 0;
-    ::close(fd);
-    return ok;
-}
 
 QJsonObject moveToJson(const PartitionMove &m, Phase phase)
 {
@@ -415,16 +405,13 @@ bool WriteJournal::save(const QString &path, QString *error) const
     const QByteArray data = fileBytes(
         QJsonObject{{QStringLiteral("format"), kFormat}, {QStringLiteral("journal"), journal}});
     QDir().mkpath(QFileInfo(path).absolutePath());
-    const QString temp = path + QStringLiteral(".new");
-    QFile f(temp);
-    if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate) || f.write(data) != data.size() ||
-        !f.flush() || ::fsync(f.handle()) != 0) {
-        *error = QStringLiteral("Cannot write the journal %1: %2").arg(temp, f.errorString());
+    const AtomicWrite written = writeFileAtomically(path, data);
+    if (written.failure == AtomicWrite::Failure::Write) {
+        *error =
+            QStringLiteral("Cannot write the journal %1: %2").arg(written.tempPath, written.reason);
         return false;
     }
-    f.close();
-    if (::rename(temp.toLocal8Bit().constData(), path.toLocal8Bit().constData()) != 0 ||
-        !syncFolderOf(path)) {
+    if (!written.ok()) {
         *error = QStringLiteral("Cannot put the journal in place at %1.").arg(path);
         return false;
     }

@@ -1,7 +1,7 @@
 #include "report/checkreport.h"
 
+#include "base/humansize.h"
 #include "device/drivehealth.h"
-#include "report/humansize.h"
 #include "report/layerreport.h"
 
 #include <QJsonArray>

@@ -2,10 +2,10 @@
 
 #include "device/drivemeasurements.h"
 #include "device/drivereport.h"
+#include "device/filesystemprobe.h"
 #include "device/imagesectorsize.h"
 #include "device/topologyprobe.h"
 #include "device/writeprotection.h"
-#include "fs/filesystemprobe.h"
 #include "table/parteddevice.h"
 #include "table/partedlayout.h"
 #include "table/partedsession.h"

@@ -1,6 +1,6 @@
 #include "table/partedlayout.h"
 
-#include "fs/filesystemprobe.h"
+#include "device/filesystemprobe.h"
 
 #include <parted/parted.h>
 

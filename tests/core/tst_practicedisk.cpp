@@ -1,5 +1,5 @@
 // Practice disks: the layouts must be what their titles promise, as sfdisk and blkid see them.
-#include "table/practicedisk.h"
+#include "ops/practicedisk.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

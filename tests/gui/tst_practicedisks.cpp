@@ -3,10 +3,10 @@
 #include "diskmapwidget.h"
 #include "guitestsupport.h"
 #include "mainwindow.h"
+#include "ops/practicedisk.h"
 #include "partitionmodel.h"
 #include "practicediskdialog.h"
 #include "sfdisktable.h"
-#include "table/practicedisk.h"
 
 #include <QComboBox>
 #include <QLineEdit>

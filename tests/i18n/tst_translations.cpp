@@ -2,15 +2,15 @@
 // core's verdicts (with German number formatting), leaves partwise-cli and the JSON contract
 // English, and is complete for the current sources.
 #include "align/alignmentverdict.h"
+#include "base/humansize.h"
 #include "diskmapwidget.h"
 #include "guitestsupport.h"
 #include "infopanel.h"
 #include "mainwindow.h"
 #include "ops/operation.h"
+#include "ops/practicedisk.h"
 #include "practicediskdialog.h"
 #include "preferencesdialog.h"
-#include "report/humansize.h"
-#include "table/practicedisk.h"
 #include "uitranslations.h"
 
 #include <QAction>

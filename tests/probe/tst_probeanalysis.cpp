@@ -1,8 +1,8 @@
 // The probe's statistics and its choice of places, without a drive: write times made up the
 // way a drive with a given physical sector would give them (plus noise and bursts of slow
 // writes), and disk layouts made up by hand. No root needed.
-#include "device/probeanalysis.h"
-#include "device/probeplaces.h"
+#include "probe/probeanalysis.h"
+#include "probe/probeplaces.h"
 
 #include <QRandomGenerator>
 #include <QtTest>

@@ -1,12 +1,13 @@
 #include "editing/createpartitiondialog.h"
 
 #include "alignmentstyle.h"
+#include "base/humansize.h"
 #include "editing/partitionflags.h"
 #include "editing/passphrasefields.h"
 #include "editing/placementcontrols.h"
 #include "fs/filesystemformatter.h"
 #include "layer/layercreator.h"
-#include "report/humansize.h"
+#include "base/humansize.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>

@@ -1,12 +1,12 @@
 #include "editing/operationdialogs.h"
 
+#include "base/humansize.h"
 #include "editing/editingtext.h"
 #include "editing/partitionflags.h"
 #include "editing/passphrasefields.h"
 #include "fs/filesystemformatter.h"
 #include "layer/layercreator.h"
 #include "regionnames.h"
-#include "report/humansize.h"
 
 #include <QCheckBox>
 #include <QComboBox>

@@ -2,7 +2,7 @@
 
 #include "align/misalignmentreport.h"
 #include "alignmentstyle.h"
-#include "report/humansize.h"
+#include "base/humansize.h"
 
 #include <QComboBox>
 #include <QCoreApplication>

@@ -1,13 +1,13 @@
 #include "editing/resizepartitiondialog.h"
 
 #include "alignmentstyle.h"
+#include "base/humansize.h"
 #include "editing/placementcontrols.h"
 #include "fs/filesystemminimum.h"
 #include "fs/filesystemresize.h"
 #include "fs/filesystemsize.h"
 #include "ops/operationpreview.h"
 #include "ops/partitionaccess.h"
-#include "report/humansize.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>

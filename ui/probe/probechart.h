@@ -1,6 +1,6 @@
 #pragma once
 
-#include "device/probeanalysis.h"
+#include "probe/probeanalysis.h"
 
 #include <QWidget>
 

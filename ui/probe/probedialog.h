@@ -14,7 +14,7 @@ class QSpacerItem;
 // Drive → Measure Physical Sector…: says what the timing probe will do to the drive and waits
 // for Measure (the confirmation), runs the probe on ProbeWorker's thread with a progress bar
 // and Cancel, then shows the verdict in words, the write times as a chart, and what Partwise
-// now remembers for the drive (the probe's own rule, core/report/probecommand.h).
+// now remembers for the drive (the probe's own rule, core/report/probereport.h).
 class ProbeDialog : public QDialog
 {
     Q_OBJECT

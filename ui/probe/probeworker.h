@@ -1,8 +1,8 @@
 #pragma once
 
-#include "device/probeanalysis.h"
-#include "device/sectorprobe.h"
-#include "report/probecommand.h"
+#include "probe/probeanalysis.h"
+#include "probe/sectorprobe.h"
+#include "report/probereport.h"
 
 #include "backgroundjob.h"
 
@@ -19,7 +19,7 @@ struct ProbeResult
     ProbeMemory memory;
 };
 
-// Runs the timing probe (core/device/sectorprobe.h, which blocks for seconds) as a BackgroundJob,
+// Runs the timing probe (core/probe/sectorprobe.h, which blocks for seconds) as a BackgroundJob,
 // as RealignWorker runs a realignment: progress handed to the GUI thread through queued calls,
 // the result delivered once the thread has ended, and a cooperative cancel through an atomic
 // flag the probe checks between two writes.

@@ -5,7 +5,7 @@
 #include "align/misalignmentreport.h"
 #include "alignmentstyle.h"
 #include "realign/realignpagetext.h"
-#include "report/humansize.h"
+#include "base/humansize.h"
 
 #include <QButtonGroup>
 #include <QCheckBox>

@@ -3,7 +3,7 @@
 #include "align/alignmentgeometry.h"
 #include "align/misalignmentreport.h"
 #include "realign/realignpagetext.h"
-#include "report/humansize.h"
+#include "base/humansize.h"
 
 #include <QLabel>
 #include <QVBoxLayout>

@@ -1,6 +1,6 @@
 #include "realign/realignpagetext.h"
 
-#include "report/humansize.h"
+#include "base/humansize.h"
 
 #include <QCoreApplication>
 #include <QLabel>

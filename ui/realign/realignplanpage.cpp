@@ -1,12 +1,12 @@
 #include "realign/realignpages.h"
 
 #include "align/alignmentverdict.h"
+#include "base/humansize.h"
 #include "alignmentstyle.h"
 #include "ops/tablebackup.h"
 #include "realign/realignpagetext.h"
 #include "realign/realignwaychooser.h"
 #include "realign/realignworker.h"
-#include "report/humansize.h"
 
 #include <QCheckBox>
 #include <QFile>

@@ -2,6 +2,7 @@
 
 #include "align/misalignmentreport.h"
 #include "alignmentstyle.h"
+#include "base/humansize.h"
 #include "diskmapwidget.h"
 #include "ops/tablebackup.h"
 #include "realign/realignpagetext.h"

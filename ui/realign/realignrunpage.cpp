@@ -1,10 +1,10 @@
 #include "realign/realignpages.h"
 
 #include "alignmentstyle.h"
-#include "ops/realigncommand.h"
+#include "ops/realignplantext.h"
 #include "realign/realignpagetext.h"
 #include "realign/realignworker.h"
-#include "report/humansize.h"
+#include "base/humansize.h"
 
 #include <QAbstractButton>
 #include <QFontDatabase>

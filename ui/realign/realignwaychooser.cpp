@@ -1,7 +1,7 @@
 #include "realign/realignwaychooser.h"
 
+#include "base/humansize.h"
 #include "realign/realignpagetext.h"
-#include "report/humansize.h"
 
 #include <QButtonGroup>
 #include <QLabel>

@@ -1,4 +1,4 @@
-#include "fs/filesystemprobe.h"
+#include "device/filesystemprobe.h"
 
 #include <blkid/blkid.h>
 #include <fcntl.h>

@@ -1,9 +1,9 @@
-#include "ops/practicecommand.h"
+#include "cli/practicecommand.h"
 
 #include "align/alignmentpolicy.h"
-#include "report/checkcommand.h"
-#include "report/humansize.h"
-#include "table/practicedisk.h"
+#include "cli/exitstatus.h"
+#include "base/humansize.h"
+#include "ops/practicedisk.h"
 
 #include <QStringList>
 

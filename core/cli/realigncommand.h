@@ -1,5 +1,6 @@
 #pragma once
 
+#include "cli/exitstatus.h"
 #include "ops/realignrunner.h"
 
 #include <QTextStream>
@@ -23,8 +24,3 @@ int runRealignCommand(const RealignCommandOptions &options, QTextStream &out, QT
 // `partwise-cli resume`.
 int runResumeCommand(const QString &target, const QString &journalPath, QTextStream &out,
                      QTextStream &err);
-
-// The plan as a table, shared by the CLI and the GUI's log.
-// `copiedWhole`: why a partition is copied byte for byte (PreparedRealign::copiedWhole).
-QString realignPlanText(const RealignPlan &plan, const QMap<int, QString> &copiedWhole = {},
-                        const QStringList &layerNotes = {});

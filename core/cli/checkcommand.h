@@ -1,6 +1,7 @@
 #pragma once
 
 #include "align/alignmentpolicy.h"
+#include "cli/exitstatus.h"
 
 #include <QStringList>
 #include <QTextStream>
@@ -12,9 +13,6 @@ struct CheckOptions
     qint64 forcedSectorSize = 0;
     bool json = false;
 };
-
-// Exit statuses of partwise-cli, as the command-line contract defines them.
-enum ExitStatus { ExitOk = 0, ExitMisalignedOrFailed = 1, ExitBadInput = 2 };
 
 // `partwise-cli check`: reads each target, prints a table or the contract's JSON to `out` and
 // problems to `err`. Returns 0 (nothing misaligned), 1 (something misaligned) or 2 (a target

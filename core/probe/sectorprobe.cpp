@@ -1,6 +1,6 @@
-#include "device/sectorprobe.h"
+#include "probe/sectorprobe.h"
 
-#include "device/probeplaces.h"
+#include "probe/probeplaces.h"
 
 #include <QElapsedTimer>
 #include <QFile>

@@ -1,4 +1,4 @@
-#include "report/checkcommand.h"
+#include "cli/checkcommand.h"
 
 #include "device/diskenumerator.h"
 #include "layer/layerreader.h"

@@ -11,7 +11,7 @@
 // it back (read-modify-write), and that write takes clearly longer than one that covers whole
 // sectors. So the probe writes 4 KiB at every 512-byte offset within 4 KiB, and 8, 16 and 32 KiB
 // at every 4 KiB step within their own size, and the offsets that cost more give the size and
-// its offset away (core/device/probeanalysis.h reads the times).
+// its offset away (core/probe/probeanalysis.h reads the times).
 //
 // How it writes, and why that changes nothing: each write is O_DIRECT (no page cache between
 // us and the drive) and O_DSYNC (on a block device a FUA write, or a write followed by a cache
@@ -25,7 +25,7 @@
 // Where it writes: only in free space and in partitions nothing uses (no mount, swap or
 // holder), never in the first or last MiB of the drive (partition tables, boot loaders kept
 // after the MBR, the GPT backup), at a handful of places spread over the drive
-// (core/device/probeplaces.h). Image files are refused: their timings are the filesystem's and
+// (core/probe/probeplaces.h). Image files are refused: their timings are the filesystem's and
 // the page cache's, not a drive's. So are read-only devices, and disks in use as a whole.
 //
 // How long: rounds over every place and every write in a random order, until the rounds are

@@ -1,5 +1,6 @@
-#include "device/probeplaces.h"
+#include "probe/probeplaces.h"
 
+#include "base/multiple.h"
 #include "device/busycheck.h"
 #include "device/writeprotection.h"
 #include "table/diskreader.h"
@@ -130,8 +131,9 @@ QList<ProbePlace> chooseProbePlaces(const QList<ProbeRange> &ranges, int count, 
     QList<Slots> room;
     qint64 total = 0;
     for (const ProbeRange &r : ranges) {
-        const qint64 first = (r.start + window - 1) / window * window;
-        const qint64 last = r.end / window * window - window; // start of the last whole window
+        const qint64 first = partwise::roundUp(r.start, window);
+        const qint64 last =
+            partwise::roundDown(r.end, window) - window; // start of the last whole window
         if (last < first)
             continue;
         room << Slots{first, (last - first) / window + 1, r.where};

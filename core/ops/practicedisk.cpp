@@ -1,5 +1,6 @@
-#include "table/practicedisk.h"
+#include "ops/practicedisk.h"
 
+#include "base/multiple.h"
 #include "fs/filesystemformatter.h"
 #include "table/tablewriter.h"
 
@@ -10,6 +11,7 @@
 namespace {
 
 using Kind = PartitionInfo::Kind;
+using partwise::roundDown;
 
 constexpr qint64 kMiB512 = 2048;    // 1 MiB in 512-byte sectors
 constexpr qint64 kCylinder = 16065; // 255 heads × 63 sectors, as old fdisk counted
@@ -34,11 +36,6 @@ PartitionSpec part(Kind kind, qint64 first512, qint64 last512, const QString &fs
     p.name = name;
     p.flags = std::move(flags);
     return p;
-}
-
-qint64 roundDown(qint64 value, qint64 unit)
-{
-    return value / unit * unit;
 }
 
 Layout presetLayout(PracticePreset preset, qint64 total512)

@@ -1,4 +1,4 @@
-#include "report/humansize.h"
+#include "base/humansize.h"
 
 #include <QCoreApplication>
 #include <QLocale>

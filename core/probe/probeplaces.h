@@ -19,7 +19,7 @@
 // is in use as a whole, or has no window left to write to.
 
 #include "device/deviceinfo.h"
-#include "device/sectorprobe.h"
+#include "probe/sectorprobe.h"
 #include "table/disklayout.h"
 
 #include <QList>

@@ -1,4 +1,4 @@
-#include "device/probeanalysis.h"
+#include "probe/probeanalysis.h"
 
 #include <QCoreApplication>
 #include <QLocale>

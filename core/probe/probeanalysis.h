@@ -31,7 +31,7 @@
 // to 4 KiB (larger units step by 4 KiB); a drive whose write cache absorbs synchronous writes
 // shows no penalty.
 
-#include "device/sectorprobe.h"
+#include "probe/sectorprobe.h"
 
 #include <QList>
 #include <QString>

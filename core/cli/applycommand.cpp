@@ -1,11 +1,10 @@
-#include "ops/applycommand.h"
+#include "cli/applycommand.h"
 
 #include "align/misalignmentreport.h"
 #include "device/drivehealth.h"
 #include "ops/operationpreview.h"
 #include "ops/planfile.h"
 #include "ops/tablebackup.h"
-#include "report/checkcommand.h"
 #include "report/checkreport.h"
 #include "table/diskreader.h"
 

@@ -1,4 +1,4 @@
-#include "fs/toolrunner.h"
+#include "base/toolrunner.h"
 
 #include <QProcess>
 #include <QStandardPaths>

@@ -1,8 +1,8 @@
 #pragma once
 
-// `partwise-cli probe`: the timing probe (device/sectorprobe.h) as a command, and what follows
-// from its verdict (device/probeanalysis.h): the table and the sentence people read, the JSON
-// scripts read, and what Partwise remembers for the drive.
+// What follows from a timing probe's verdict (probe/probeanalysis.h): the table and the
+// sentence people read, the JSON scripts read, and what Partwise remembers for the drive.
+// `partwise-cli probe` (cli/probecommand.h) and the GUI's probe dialog both use it.
 //
 // What is remembered (device/drivemeasurements.h) is always the last probe's word:
 //  - a penalty measured: its size and offset are saved for the drive, and check, create and
@@ -16,22 +16,11 @@
 // A drive with no WWN, serial or backing file cannot be told apart from others, and nothing
 // is remembered for it (the output says so).
 
-#include "device/probeanalysis.h"
-#include "device/sectorprobe.h"
+#include "probe/probeanalysis.h"
+#include "probe/sectorprobe.h"
 
 #include <QDateTime>
 #include <QJsonObject>
-#include <QTextStream>
-
-#include <functional>
-
-struct ProbeCommandOptions
-{
-    QString target;
-    bool json = false;
-    bool assumeYes = false;
-    SectorProbeOptions probe;
-};
 
 // What happened to the drive's remembered measurement after a probe.
 struct ProbeMemory
@@ -57,9 +46,3 @@ QString probeToText(const SectorProbeRun &run, const ProbeVerdict &verdict,
 
 // The question asked before writing.
 QString probeQuestion(const QString &target, int places, qint64 budgetMs);
-
-// Refuses (exit 2) unusable targets before asking, asks unless --yes (exit 1 when not
-// confirmed), probes with progress on `err`, prints the result to `out`. Exit 0 once measured
-// (penalty or not), 1 when cancelled or failed, 2 when refused.
-int runProbeCommand(const ProbeCommandOptions &options, QTextStream &out, QTextStream &err,
-                    const std::function<bool(const QString &)> &confirm);

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "cli/exitstatus.h"
 #include "ops/applyrunner.h"
 
 #include <QTextStream>

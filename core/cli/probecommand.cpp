@@ -1,0 +1,70 @@
+#include "cli/probecommand.h"
+
+#include "probe/probeanalysis.h"
+#include "probe/probeplaces.h"
+#include "report/probereport.h"
+
+#include <QElapsedTimer>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+#include <memory>
+
+int runProbeCommand(const ProbeCommandOptions &o, QTextStream &out, QTextStream &err,
+                    const std::function<bool(const QString &)> &confirm)
+{
+    auto refuse = [&](const QString &reason) {
+        err << "partwise-cli: " << reason << "\n";
+        if (o.json) {
+            const QJsonObject error{{QStringLiteral("path"), o.target},
+                                    {QStringLiteral("error"), reason}};
+            out << QJsonDocument(QJsonObject{{QStringLiteral("devices"), QJsonArray()},
+                                             {QStringLiteral("errors"), QJsonArray{error}}})
+                       .toJson(QJsonDocument::Indented);
+        }
+        out.flush();
+        err.flush();
+        return int(ExitBadInput);
+    };
+    const ProbeTarget target = examineProbeTarget(o.target);
+    if (!target.ok)
+        return refuse(target.refusal);
+    if (!o.assumeYes) {
+        const int places =
+            int(chooseProbePlaces(target.ranges, o.probe.places, probeWindowBytes()).size());
+        if (!(confirm && confirm(probeQuestion(o.target, places, o.probe.budgetMs)))) {
+            err << "partwise-cli: not confirmed; nothing was written (use --yes in scripts).\n";
+            return ExitMisalignedOrFailed;
+        }
+    }
+
+    SectorProbeOptions options = o.probe;
+    auto lastPrint = std::make_shared<QElapsedTimer>();
+    lastPrint->start();
+    options.progress = [&err, lastPrint](double fraction) {
+        if (lastPrint->elapsed() < 250 && fraction < 1.0)
+            return;
+        lastPrint->restart();
+        err << QStringLiteral("\r  probing: %1%   ").arg(int(fraction * 100));
+        if (fraction >= 1.0)
+            err << "\n";
+        err.flush();
+    };
+    const SectorProbeRun run = runSectorProbe(o.target, options);
+    if (run.outcome == SectorProbeRun::Outcome::Refused)
+        return refuse(run.reason);
+    const ProbeVerdict verdict = analyseProbe(run);
+    const ProbeMemory memory = rememberProbeVerdict(o.target, run, verdict);
+    if (o.json)
+        out << QJsonDocument(QJsonObject{{QStringLiteral("devices"),
+                                          QJsonArray{probeToJson(run, verdict, memory)}}})
+                   .toJson(QJsonDocument::Indented);
+    else if (run.outcome == SectorProbeRun::Outcome::Measured)
+        out << probeToText(run, verdict, memory);
+    if (run.outcome != SectorProbeRun::Outcome::Measured)
+        err << "partwise-cli: " << run.reason << "\n";
+    out.flush();
+    err.flush();
+    return run.outcome == SectorProbeRun::Outcome::Measured ? ExitOk : ExitMisalignedOrFailed;
+}
