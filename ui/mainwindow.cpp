@@ -1,5 +1,7 @@
 #include "mainwindow.h"
 
+#include "filesystemsupportdialog.h"
+
 #include "alignmentpreferences.h"
 #include "base/humansize.h"
 #include "disklistmodel.h"
@@ -189,6 +191,11 @@ void MainWindow::createActions()
     preferences->setMenuRole(QAction::PreferencesRole);
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
+    QAction *support = help->addAction(tr("&Filesystem Support"), this, [this] {
+        FilesystemSupportDialog dialog(this);
+        dialog.exec();
+    });
+    support->setObjectName(QStringLiteral("filesystemSupportAction"));
     help->addAction(tr("&About Partwise"), this, &MainWindow::showAbout);
 
     auto *toolbar = findChild<QToolBar *>(QStringLiteral("diskToolbar"));

@@ -120,6 +120,14 @@ bool parsePlan(const QByteArray &json, QList<Operation> *operations, QString *er
         *error = QStringLiteral("The plan has no \"operations\" list.");
         return false;
     }
+    // A disk holds at most 128 GPT entries or a few dozen logical partitions; a plan thousands
+    // of operations long is a mistake or an attack, and previewing it would take minutes.
+    if (list.toArray().size() > kMaxPlanOperations) {
+        *error = QStringLiteral("The plan has %1 operations; a plan may have at most %2.")
+                     .arg(list.toArray().size())
+                     .arg(kMaxPlanOperations);
+        return false;
+    }
     operations->clear();
     int index = 0;
     for (const QJsonValue &v : list.toArray()) {

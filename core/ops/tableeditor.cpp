@@ -1,5 +1,7 @@
 #include "ops/tableeditor.h"
 
+#include "table/partedread.h"
+
 #include "align/alignmentgeometry.h"
 #include "align/resizeplacement.h"
 #include "table/parteddevice.h"
@@ -54,7 +56,14 @@ bool TableEditor::open(const DiskLayout &current, QString *error)
         return false;
     }
     if (!current.tableType.isEmpty()) {
-        m_disk = ped_disk_new(m_device);
+        QString assertion;
+        m_disk = newDiskSurvivingAssertions(m_device, &assertion);
+        if (!m_disk && !assertion.isEmpty()) {
+            *error = tr("The partition table of %1 is damaged: libparted stopped reading it on "
+                        "an internal check (%2).")
+                         .arg(d.path, assertion);
+            return false;
+        }
         if (!m_disk) {
             *error =
                 failureText(tr("Cannot read the partition table of %1.").arg(d.path), m_session);

@@ -1,5 +1,7 @@
 #include "table/diskreader.h"
 
+#include "table/partedread.h"
+
 #include "device/drivemeasurements.h"
 #include "device/drivereport.h"
 #include "device/filesystemprobe.h"
@@ -197,7 +199,27 @@ DiskReadResult readDisk(const QString &path, const DiskReadOptions &options)
         return result;
     }
 
-    PedDisk *disk = ped_disk_new(dev);
+    // libparted 3.5 crashes (a null dereference, not an assertion) reading a GPT from a device
+    // too short to hold both headers and both entry arrays, where parted itself only says "too
+    // small": found by tests/fuzz cutting an image at every sector. Such a disk cannot hold a
+    // valid GPT, so it is refused before libparted reads it.
+    const qint64 ss = dev->sector_size;
+    const qint64 entrySectors = (16384 + ss - 1) / ss;
+    if (qstrcmp(type->name, "gpt") == 0 && dev->length < 4 + 2 * entrySectors)
+        return failure(QStringLiteral("%1 is too small for the GPT it starts with (%2 sectors of "
+                                      "%3 bytes; a GPT needs at least %4): the image is "
+                                      "truncated.")
+                           .arg(path)
+                           .arg(dev->length)
+                           .arg(ss)
+                           .arg(4 + 2 * entrySectors));
+    QString assertion;
+    PedDisk *disk = newDiskSurvivingAssertions(dev, &assertion);
+    if (!disk && !assertion.isEmpty())
+        return failure(QStringLiteral("The %1 partition table of %2 is damaged: libparted stopped "
+                                      "reading it on an internal check (%3). Nothing was written; "
+                                      "a tool such as testdisk can look for the partitions.")
+                           .arg(QString::fromLatin1(type->name), path, assertion));
     if (!disk) {
         const bool shortRead = session.errorText().contains(QLatin1String("end of file"));
         return failure(withDetails(

@@ -1,5 +1,7 @@
 #include "table/partedsession.h"
 
+#include "table/partedrecovery.h"
+
 #include <QRecursiveMutex>
 
 #include <parted/parted.h>
@@ -73,6 +75,10 @@ struct PartedSessionAccess
 namespace {
 PedExceptionOption partedExceptionHandler(PedException *ex)
 {
+    // libparted aborts after a bug exception: leave for the recovery point first, if a table
+    // is being read under one (partedread.h). No local of ours lives yet in this frame.
+    if (ex->type == PED_EXCEPTION_BUG)
+        recoverFromPartedAssertion(ex->message);
     return PartedSessionAccess::handle(ex);
 }
 } // namespace

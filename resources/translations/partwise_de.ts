@@ -594,6 +594,66 @@ Die Partitionstabelle wird vorher gesichert; das Protokoll sagt, wo und wie sie 
     </message>
 </context>
 <context>
+    <name>FilesystemSupportDialog</name>
+    <message>
+        <source>Create</source>
+        <translation>Anlegen</translation>
+    </message>
+    <message>
+        <source>Label</source>
+        <translation>Bezeichnung</translation>
+    </message>
+    <message>
+        <source>Check</source>
+        <translation>Prüfen</translation>
+    </message>
+    <message>
+        <source>Repair</source>
+        <translation>Reparieren</translation>
+    </message>
+    <message>
+        <source>Grow</source>
+        <translation>Vergrößern</translation>
+    </message>
+    <message>
+        <source>Shrink</source>
+        <translation>Verkleinern</translation>
+    </message>
+    <message>
+        <source>Move</source>
+        <translation>Verschieben</translation>
+    </message>
+    <message>
+        <source>Used blocks only</source>
+        <translation>Nur belegte Blöcke</translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation>nein</translation>
+    </message>
+    <message>
+        <source>install %1</source>
+        <extracomment>A cell of the support table: what to install.</extracomment>
+        <translation>%1 installieren</translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation>ja</translation>
+    </message>
+    <message>
+        <source>Filesystem Support</source>
+        <translation>Dateisystem-Unterstützung</translation>
+    </message>
+    <message>
+        <source>What Partwise can do with each filesystem with the tools installed on this computer. Hover over a cell for the programs it runs.</source>
+        <translation>Was Partwise mit den auf diesem Rechner installierten Werkzeugen mit jedem Dateisystem tun kann. Zeigen Sie auf eine Zelle, um die verwendeten Programme zu sehen.</translation>
+    </message>
+    <message>
+        <source>&amp;Rescan</source>
+        <translation>&amp;Neu prüfen</translation>
+    </message>
+</context>
+<context>
     <name>FlagsDialog</name>
     <message>
         <source>Flags of %1</source>
@@ -1214,6 +1274,10 @@ Die Partitionstabelle wird vorher gesichert; das Protokoll sagt, wo und wie sie 
     <message>
         <source>Time writes to find the drive&apos;s real physical sector size</source>
         <translation>Schreibzeiten messen, um die wahre physische Sektorgröße des Laufwerks zu finden</translation>
+    </message>
+    <message>
+        <source>&amp;Filesystem Support</source>
+        <translation>&amp;Dateisystem-Unterstützung</translation>
     </message>
 </context>
 <context>
@@ -2785,6 +2849,10 @@ Das Journal %3 hält fest, wie weit sie kam. Bis sie abgeschlossen ist, ist die 
     <message>
         <source>Writing the partition table of %1 failed.</source>
         <translation>Das Schreiben der Partitionstabelle von %1 ist fehlgeschlagen.</translation>
+    </message>
+    <message>
+        <source>The partition table of %1 is damaged: libparted stopped reading it on an internal check (%2).</source>
+        <translation>Die Partitionstabelle von %1 ist beschädigt: libparted hat das Lesen bei einer internen Prüfung abgebrochen (%2).</translation>
     </message>
 </context>
 <context>

@@ -6,8 +6,8 @@
 #include "editing/passphrasefields.h"
 #include "editing/placementcontrols.h"
 #include "fs/filesystemformatter.h"
+#include "fs/filesystemsupport.h"
 #include "layer/layercreator.h"
-#include "base/humansize.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>
@@ -109,7 +109,7 @@ CreatePartitionDialog::CreatePartitionDialog(const DiskLayout &base,
     m_filesystem = new QComboBox;
     m_filesystem->setObjectName(QStringLiteral("filesystem"));
     m_filesystem->addItem(tr("unformatted"), QString());
-    for (const QString &fs : creatableContents())
+    for (const QString &fs : creatableHere()) // only what the installed tools can make
         m_filesystem->addItem(fs, fs);
     m_filesystem->setCurrentIndex(m_filesystem->findData(QStringLiteral("ext4")));
     form->addRow(tr("&Filesystem:"), m_filesystem);

@@ -5,6 +5,7 @@
 #include "editing/partitionflags.h"
 #include "editing/passphrasefields.h"
 #include "fs/filesystemformatter.h"
+#include "fs/filesystemsupport.h"
 #include "layer/layercreator.h"
 #include "regionnames.h"
 
@@ -96,7 +97,7 @@ FormatDialog::FormatDialog(const PartitionInfo &partition, QWidget *parent)
     auto *form = new QFormLayout;
     m_filesystem = new QComboBox;
     m_filesystem->setObjectName(QStringLiteral("filesystem"));
-    for (const QString &fs : creatableContents())
+    for (const QString &fs : creatableHere()) // only what the installed tools can make
         m_filesystem->addItem(fs, fs);
     const int current = m_filesystem->findData(partition.filesystem);
     m_filesystem->setCurrentIndex(current >= 0 ? current : 0);

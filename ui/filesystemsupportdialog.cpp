@@ -1,0 +1,107 @@
+#include "filesystemsupportdialog.h"
+
+#include "fs/filesystemsupport.h"
+
+#include <QDialogButtonBox>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPushButton>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+namespace {
+
+QString actionTitle(FilesystemAction action)
+{
+    switch (action) {
+    case FilesystemAction::Create:
+        return FilesystemSupportDialog::tr("Create");
+    case FilesystemAction::Label:
+        return FilesystemSupportDialog::tr("Label");
+    case FilesystemAction::Check:
+        return FilesystemSupportDialog::tr("Check");
+    case FilesystemAction::Repair:
+        return FilesystemSupportDialog::tr("Repair");
+    case FilesystemAction::Grow:
+        return FilesystemSupportDialog::tr("Grow");
+    case FilesystemAction::Shrink:
+        return FilesystemSupportDialog::tr("Shrink");
+    case FilesystemAction::Move:
+        return FilesystemSupportDialog::tr("Move");
+    case FilesystemAction::UsedBlocks:
+        return FilesystemSupportDialog::tr("Used blocks only");
+    }
+    return {};
+}
+
+QTableWidgetItem *cellItem(const SupportCell &c)
+{
+    QStringList programs;
+    for (const ToolNeed &t : c.tools)
+        if (!t.program.isEmpty())
+            programs << t.program;
+    QString text;
+    QString tip = programs.join(QStringLiteral(", "));
+    if (!c.supported)
+        text = FilesystemSupportDialog::tr("no");
+    else if (!c.missing.isEmpty())
+        //: A cell of the support table: what to install.
+        text = FilesystemSupportDialog::tr("install %1").arg(c.missing.join(QStringLiteral(", ")));
+    else
+        text = FilesystemSupportDialog::tr("yes");
+    if (!c.note.isEmpty())
+        tip += (tip.isEmpty() ? QString() : QStringLiteral("\n")) + c.note;
+    auto *item = new QTableWidgetItem(text);
+    item->setToolTip(tip);
+    item->setData(Qt::UserRole, c.available());
+    item->setFlags(Qt::ItemIsEnabled | Qt::ItemIsSelectable);
+    if (c.supported && !c.missing.isEmpty())
+        item->setForeground(QColor(0xb0, 0x40, 0x00));
+    else if (!c.supported)
+        item->setForeground(QColor(0x80, 0x80, 0x80));
+    return item;
+}
+
+} // namespace
+
+FilesystemSupportDialog::FilesystemSupportDialog(QWidget *parent) : QDialog(parent)
+{
+    setWindowTitle(tr("Filesystem Support"));
+    setObjectName(QStringLiteral("filesystemSupportDialog"));
+    auto *layout = new QVBoxLayout(this);
+    auto *intro = new QLabel(tr("What Partwise can do with each filesystem with the tools "
+                                "installed on this computer. Hover over a cell for the programs "
+                                "it runs."));
+    intro->setWordWrap(true);
+    layout->addWidget(intro);
+    m_table = new QTableWidget;
+    m_table->setObjectName(QStringLiteral("supportTable"));
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    layout->addWidget(m_table);
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close);
+    QPushButton *rescanButton = buttons->addButton(tr("&Rescan"), QDialogButtonBox::ActionRole);
+    rescanButton->setObjectName(QStringLiteral("rescanButton"));
+    connect(rescanButton, &QPushButton::clicked, this, &FilesystemSupportDialog::rescan);
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    layout->addWidget(buttons);
+    rescan();
+    resize(900, 420);
+}
+
+void FilesystemSupportDialog::rescan()
+{
+    const QStringList filesystems = supportedFilesystemNames();
+    const QList<FilesystemAction> actions = allFilesystemActions();
+    m_table->clear();
+    m_table->setRowCount(filesystems.size());
+    m_table->setColumnCount(actions.size());
+    m_table->setVerticalHeaderLabels(filesystems);
+    QStringList headers;
+    for (FilesystemAction a : actions)
+        headers << actionTitle(a);
+    m_table->setHorizontalHeaderLabels(headers);
+    for (int r = 0; r < filesystems.size(); ++r)
+        for (int c = 0; c < actions.size(); ++c)
+            m_table->setItem(r, c, cellItem(filesystemSupport(filesystems[r], actions[c])));
+    m_table->resizeColumnsToContents();
+}
