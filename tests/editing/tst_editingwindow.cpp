@@ -103,6 +103,27 @@ void clickButton(QMessageBox *box, QMessageBox::StandardButton which)
         button->click();
 }
 
+// Apply with the window's own dialogs: confirm, let the worker finish, close the dialog (saving
+// a screenshot of it as `screenshot` when named). Returns whether the Apply succeeded.
+bool applyQueue(EditingController *editing, const QString &screenshot = QString())
+{
+    bool applyOk = false;
+    ModalDriver driver([&](QWidget *modal) {
+        if (auto *box = qobject_cast<QMessageBox *>(modal)) {
+            clickButton(box, QMessageBox::Yes);
+        } else if (auto *d = qobject_cast<ApplyDialog *>(modal); d && d->isFinished()) {
+            applyOk = d->result().ok;
+            if (!applyOk)
+                qWarning() << d->logText();
+            if (!screenshot.isEmpty())
+                d->grab().save(screenshotPath(screenshot));
+            d->accept();
+        }
+    });
+    editing->action(EditingController::Action::Apply)->trigger();
+    return applyOk;
+}
+
 } // namespace
 
 class EditingWindowTest : public QObject
@@ -206,22 +227,7 @@ void EditingWindowTest::newUserCreatesThreeAlignedPartitions()
 
     // Apply: confirm, let the worker finish, close the dialog; the disk is read again.
     shown.clear();
-    bool applyOk = false;
-    {
-        ModalDriver driver([&](QWidget *modal) {
-            if (auto *box = qobject_cast<QMessageBox *>(modal)) {
-                clickButton(box, QMessageBox::Yes);
-            } else if (auto *d = qobject_cast<ApplyDialog *>(modal); d && d->isFinished()) {
-                applyOk = d->result().ok;
-                if (!applyOk)
-                    qWarning() << d->logText();
-                d->grab().save(screenshotPath(QStringLiteral("mainwindow-apply-done")));
-                d->accept();
-            }
-        });
-        editing->action(EditingController::Action::Apply)->trigger();
-    }
-    QVERIFY(applyOk);
+    QVERIFY(applyQueue(editing, QStringLiteral("mainwindow-apply-done")));
     QVERIFY(waitShown(window, img, shown));
     QVERIFY(editing->pending()->isEmpty());
     QCOMPARE(window.partitionModel()->layout().partitions().size(), 3);
@@ -317,21 +323,7 @@ void EditingWindowTest::newUserFormatsAUsbStick()
         editing->action(EditingController::Action::Create)->trigger();
     }
     shown.clear();
-    bool applyOk = false;
-    {
-        ModalDriver driver([&](QWidget *modal) {
-            if (auto *box = qobject_cast<QMessageBox *>(modal)) {
-                clickButton(box, QMessageBox::Yes);
-            } else if (auto *d = qobject_cast<ApplyDialog *>(modal); d && d->isFinished()) {
-                applyOk = d->result().ok;
-                if (!applyOk)
-                    qWarning() << d->logText();
-                d->accept();
-            }
-        });
-        editing->action(EditingController::Action::Apply)->trigger();
-    }
-    QVERIFY(applyOk);
+    QVERIFY(applyQueue(editing));
     QVERIFY(waitShown(window, img, shown));
 
     const QJsonArray parts = sfdiskPartitions(img);
