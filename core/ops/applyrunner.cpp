@@ -125,7 +125,9 @@ private:
         TableEditor editor(m_callbacks.ask);
         if (!editor.open(before, error) || !editor.apply(op, m_journal.policy, error))
             return false;
-        const PartitionInfo *now = editor.layout().partitionByNumber(op.number);
+        // Kept: layout() returns a copy, and `now` points into it (ASan found it dangling).
+        const DiskLayout after = editor.layout();
+        const PartitionInfo *now = after.partitionByNumber(op.number);
         const qint64 ss = before.device.topology.logicalSectorSize;
         *m = PartitionMove{};
         m->number = op.number;
