@@ -1,11 +1,11 @@
 #include "device/automountinhibitor.h"
 
+#include "base/atomicfile.h"
 #include "base/toolrunner.h"
 
 #include <QDir>
 #include <QFileInfo>
 #include <QRegularExpression>
-#include <QSaveFile>
 
 #include <cerrno>
 #include <csignal>
@@ -66,22 +66,19 @@ AutomountInhibitor::AutomountInhibitor(const QString &target)
     }
     const QString path = QDir(folder).filePath(
         QStringLiteral("%1%2-%3.rules").arg(kPrefix).arg(::getpid()).arg(name));
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly)) {
-        m_error = file.errorString();
-        return;
-    }
-    file.write(QStringLiteral("# Written by Partwise (process %1) while it writes to /dev/%2, so "
-                              "that no desktop\n# automounter mounts its partitions meanwhile. "
-                              "Removed when the write ends; a\n# leftover is removed at "
-                              "Partwise's next start.\n"
-                              "SUBSYSTEM==\"block\", KERNEL==\"%3\", ENV{UDISKS_IGNORE}=\"1\", "
-                              "ENV{UDISKS_AUTO}=\"0\"\n")
-                   .arg(::getpid())
-                   .arg(name, kernelPattern(name))
-                   .toUtf8());
-    if (!file.commit()) {
-        m_error = file.errorString();
+    // Written whole or not at all: udev reads rule files as they appear.
+    const AtomicWrite written = writeFileAtomically(
+        path, QStringLiteral("# Written by Partwise (process %1) while it writes to /dev/%2, so "
+                             "that no desktop\n# automounter mounts its partitions meanwhile. "
+                             "Removed when the write ends; a\n# leftover is removed at "
+                             "Partwise's next start.\n"
+                             "SUBSYSTEM==\"block\", KERNEL==\"%3\", ENV{UDISKS_IGNORE}=\"1\", "
+                             "ENV{UDISKS_AUTO}=\"0\"\n")
+                  .arg(::getpid())
+                  .arg(name, kernelPattern(name))
+                  .toUtf8());
+    if (!written.ok()) {
+        m_error = written.reason;
         return;
     }
     m_rule = path;

@@ -163,6 +163,20 @@ ToolResult formatFilesystem(const FormatRequest &request)
         return runTool(cmd.program, cmd.arguments + QStringList{request.target}, cmd.package);
     }
 
+    return buildInScratch(request, [&request](const QString &scratch) {
+        const MkfsCommand cmd = mkfsCommand(request, true);
+        const ToolResult made =
+            runTool(cmd.program, cmd.arguments + QStringList{scratch}, cmd.package);
+        if (!made.ok)
+            return made;
+        const ToolResult filled = populate(request, scratch);
+        return filled.ok ? made : filled;
+    });
+}
+
+ToolResult buildInScratch(const FormatRequest &request,
+                          const std::function<ToolResult(const QString &scratch)> &make)
+{
     const std::unique_ptr<QTemporaryDir> scratchDir = scratchDirNear(request.target);
     const QString scratch = scratchDir->filePath(QStringLiteral("fs.img"));
     {
@@ -172,12 +186,9 @@ ToolResult formatFilesystem(const FormatRequest &request)
                 QStringLiteral("Cannot create a scratch file for the new filesystem in %1.")
                     .arg(scratchDir->path()));
     }
-    const MkfsCommand cmd = mkfsCommand(request, true);
-    ToolResult r = runTool(cmd.program, cmd.arguments + QStringList{scratch}, cmd.package);
+    ToolResult r = make(scratch);
     if (!r.ok)
         return r;
-    if (const ToolResult filled = populate(request, scratch); !filled.ok)
-        return filled;
     QString error;
     if (!zeroFileRange(request.target, request.offsetBytes, request.sizeBytes, &error) ||
         !copySparseInto(scratch, request.target, request.offsetBytes, &error)) {

@@ -1,5 +1,7 @@
 #pragma once
 
+#include <functional>
+
 #include "base/toolrunner.h"
 
 #include <QStringList>
@@ -33,3 +35,9 @@ struct FormatRequest
 QStringList formattableFilesystems();
 bool isFormattable(const QString &filesystem);
 ToolResult formatFilesystem(const FormatRequest &request);
+
+// Inside an image: makes a scratch file the size of the partition next to it, lets `make` build
+// the volume there (mkfs, cryptsetup: no root, no loop device), and copies the result into the
+// partition's range sparsely. `request` gives the image, the offset and the size.
+ToolResult buildInScratch(const FormatRequest &request,
+                          const std::function<ToolResult(const QString &scratch)> &make);

@@ -1,12 +1,10 @@
 #include "layer/layercreator.h"
 
-#include "device/loopattachment.h"
-#include "fs/imageregion.h"
+#include "layer/lvmlayer.h"
 
-#include <QDir>
-#include <QFile>
+#include "device/loopattachment.h"
+
 #include <QFileInfo>
-#include <QTemporaryDir>
 
 namespace {
 
@@ -43,36 +41,8 @@ ToolResult pvcreate(const FormatRequest &r, const QString &target)
     return runTool(QStringLiteral("pvcreate"),
                    {QStringLiteral("--yes"), QStringLiteral("--force"),
                     QStringLiteral("--dataalignment"), QStringLiteral("%1k").arg(grain / 1024),
-                    QStringLiteral("--config"),
-                    QStringLiteral("devices { obtain_device_list_from_udev=0 }"), target},
+                    QStringLiteral("--config"), lvmWithoutUdevConfig(), target},
                    QStringLiteral("lvm2"));
-}
-
-// LUKS inside an image: formatted in a scratch file the size of the partition, then copied in,
-// so no root is needed (cryptsetup writes only the header to a file).
-ToolResult luksIntoImage(const FormatRequest &r)
-{
-    QTemporaryDir dir(
-        QDir(QFileInfo(r.target).absolutePath()).filePath(QStringLiteral(".partwise-luks-XXXXXX")));
-    QTemporaryDir fallback;
-    const QString scratch = (dir.isValid() ? dir : fallback).filePath(QStringLiteral("luks.img"));
-    {
-        QFile f(scratch);
-        if (!f.open(QIODevice::WriteOnly) || !f.resize(r.sizeBytes))
-            return ToolResult::failed(QStringLiteral("Cannot create a scratch file for the new "
-                                                     "LUKS volume next to %1.")
-                                          .arg(r.target));
-    }
-    ToolResult result = luksFormat(r, scratch);
-    if (!result.ok)
-        return result;
-    QString error;
-    if (!zeroFileRange(r.target, r.offsetBytes, r.sizeBytes, &error) ||
-        !copySparseInto(scratch, r.target, r.offsetBytes, &error)) {
-        result.ok = false;
-        result.error = error;
-    }
-    return result;
 }
 
 } // namespace
@@ -111,7 +81,12 @@ ToolResult createLayer(const FormatRequest &request)
     if (const QString problem = layerRequestProblem(request); !problem.isEmpty())
         return ToolResult::failed(problem);
     if (request.filesystem == kLuks2)
-        return request.targetIsImage ? luksIntoImage(request) : luksFormat(request, request.target);
+        // Inside an image cryptsetup formats a scratch file (it writes only the header there).
+        return request.targetIsImage ? buildInScratch(request,
+                                                      [&request](const QString &scratch) {
+                                                          return luksFormat(request, scratch);
+                                                      })
+                                     : luksFormat(request, request.target);
     if (!request.targetIsImage)
         return pvcreate(request, request.target);
     // pvcreate only writes to block devices: a loop device over the image's range (root).

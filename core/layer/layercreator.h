@@ -8,8 +8,8 @@
 // The passphrase of a new LUKS volume reaches cryptsetup on its standard input or through a
 // key file the user named; it is never put on a command line, in a log or in a plan file.
 
-#include "fs/filesystemformatter.h"
 #include "base/toolrunner.h"
+#include "fs/filesystemformatter.h"
 
 // "luks2" and "lvm-pv": what New Partition and Format offer besides filesystems.
 QStringList creatableLayers();

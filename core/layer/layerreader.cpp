@@ -15,7 +15,6 @@ StorageLayers readPartitionLayers(const DiskLayout &layout, const PartitionInfo 
     const qint64 ss = layout.device.topology.logicalSectorSize;
     PartitionBytes bytes;
     bytes.target = layout.device.path;
-    bytes.isImage = layout.device.isImage;
     bytes.partitionNode = partition.devicePath;
     bytes.offsetBytes = partition.startSector * ss;
     bytes.lengthBytes = partition.lengthSectors() * ss;

@@ -6,9 +6,16 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 
+QString lvmWithoutUdevConfig()
+{
+    return QStringLiteral("devices { obtain_device_list_from_udev=0 }");
+}
+
+namespace {
+
+// The pe_start pvs reports for `device` in bytes, or -1 with `error` set.
 qint64 lvmFirstExtentBytes(const QString &device, QString *uuid, QString *error)
 {
-    // udev may not run (live sessions, containers): LVM must not wait for its database.
     const QStringList args{QStringLiteral("--readonly"),
                            QStringLiteral("--reportformat"),
                            QStringLiteral("json"),
@@ -18,7 +25,7 @@ qint64 lvmFirstExtentBytes(const QString &device, QString *uuid, QString *error)
                            QStringLiteral("-o"),
                            QStringLiteral("pv_name,pv_uuid,pe_start"),
                            QStringLiteral("--config"),
-                           QStringLiteral("devices { obtain_device_list_from_udev=0 }"),
+                           lvmWithoutUdevConfig(),
                            device};
     const ToolResult run = runTool(QStringLiteral("pvs"), args, QStringLiteral("lvm2"), 60 * 1000,
                                    ToolChannels::Separate);
@@ -57,6 +64,8 @@ qint64 lvmFirstExtentBytes(const QString &device, QString *uuid, QString *error)
     *uuid = pv.value(QStringLiteral("pv_uuid")).toString();
     return start;
 }
+
+} // namespace
 
 StorageLayer readLvmLayer(const PartitionBytes &bytes)
 {

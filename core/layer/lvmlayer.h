@@ -10,5 +10,6 @@
 
 StorageLayer readLvmLayer(const PartitionBytes &bytes);
 
-// The pe_start pvs reports for `device` in bytes, or -1 with `error` set. For tests too.
-qint64 lvmFirstExtentBytes(const QString &device, QString *uuid, QString *error);
+// What every LVM tool Partwise runs is told: udev may not run (live sessions, containers), so
+// LVM must not wait for its database.
+QString lvmWithoutUdevConfig();

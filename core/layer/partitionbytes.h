@@ -12,8 +12,7 @@ class LoopAttachment;
 
 struct PartitionBytes
 {
-    QString target; // the disk or image file
-    bool isImage = false;
+    QString target;        // the disk or image file
     QString partitionNode; // "/dev/sdb2"; empty for images and nodes the kernel has not made
     qint64 offsetBytes = 0;
     qint64 lengthBytes = 0;

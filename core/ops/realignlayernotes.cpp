@@ -1,14 +1,9 @@
 #include "ops/realignlayernotes.h"
 
 #include "align/alignmentverdict.h"
+#include "report/layerreport.h"
 
 namespace {
-
-QString layerName(const StorageLayer &layer)
-{
-    return layer.type == QLatin1String("crypto_LUKS") ? QStringLiteral("LUKS%1").arg(layer.version)
-                                                      : QStringLiteral("LVM physical volume");
-}
 
 const PartitionMove *moveOf(const RealignPlan &plan, int number)
 {
@@ -38,7 +33,7 @@ QStringList realignLayerNotes(const DiskLayout &layout, const RealignPlan &plan)
                                  "the move it will start %4 bytes past a physical sector: moving "
                                  "the partition cannot align its data too; %5.")
                                  .arg(p.number)
-                                 .arg(layerName(layer))
+                                 .arg(layerDisplayName(layer))
                                  .arg(layer.dataOffsetBytes)
                                  .arg(v.misalignmentBytes)
                                  .arg(layer.remedy);
@@ -50,7 +45,7 @@ QStringList realignLayerNotes(const DiskLayout &layout, const RealignPlan &plan)
                                         "bytes past a physical sector inside it; moving the "
                                         "partition cannot fix that: %4.")
                              .arg(p.number)
-                             .arg(layerName(layer))
+                             .arg(layerDisplayName(layer))
                              .arg(v.misalignmentBytes)
                              .arg(layer.remedy);
         }

@@ -376,6 +376,22 @@
     </message>
 </context>
 <context>
+    <name>DriveHealthText</name>
+    <message>
+        <source>is failing</source>
+        <translation>fällt aus</translation>
+    </message>
+    <message>
+        <source>shows signs of failing</source>
+        <translation>zeigt Anzeichen eines Ausfalls</translation>
+    </message>
+    <message>
+        <source>This drive %1 (%2): copy your data off first; moving data on a failing drive risks losing it.</source>
+        <extracomment>%1 is &quot;is failing&quot; or &quot;shows signs of failing&quot;; %2 lists what SMART found.</extracomment>
+        <translation>Dieses Laufwerk %1 (%2): Sichern Sie zuerst Ihre Daten; Daten auf einem ausfallenden Laufwerk zu verschieben, kann sie kosten.</translation>
+    </message>
+</context>
+<context>
     <name>Editing</name>
     <message>
         <source>1 operation</source>
@@ -579,18 +595,6 @@ Die Partitionstabelle wird vorher gesichert; das Protokoll sagt, wo und wie sie 
     <message>
         <source>Moving data is journaled in memory here (%1, as in a live session): a power cut during the move would lose the journal, and with it the record of where the data is. Choose a folder for move journals on another disk in Preferences, or keep the computer on mains power.</source>
         <translation>Das Verschieben von Daten wird hier im Arbeitsspeicher protokolliert (%1, wie in einer Live-Sitzung): Ein Stromausfall während des Verschiebens würde das Journal löschen, und mit ihm die Aufzeichnung, wo die Daten liegen. Wählen Sie in den Einstellungen einen Ordner für Verschiebe-Journale auf einem anderen Datenträger, oder lassen Sie den Rechner am Netzstrom.</translation>
-    </message>
-    <message>
-        <source>Warning: this drive %1 (%2). Copy your data off first; moving data on a failing drive risks losing it.</source>
-        <translation>Warnung: Dieses Laufwerk %1 (%2). Sichern Sie zuerst Ihre Daten; Daten auf einem ausfallenden Laufwerk zu verschieben, kann sie kosten.</translation>
-    </message>
-    <message>
-        <source>is failing</source>
-        <translation>fällt aus</translation>
-    </message>
-    <message>
-        <source>shows signs of failing</source>
-        <translation>zeigt Anzeichen eines Ausfalls</translation>
     </message>
 </context>
 <context>
@@ -2310,10 +2314,6 @@ Das Journal %3 hält fest, wie weit sie kam. Bis sie abgeschlossen ist, ist die 
     <message>
         <source>shrunk by %1 first</source>
         <translation>zuerst um %1 verkleinert</translation>
-    </message>
-    <message>
-        <source>This drive shows signs of failing (%1): copy your data off first; moving data on a failing drive risks losing it.</source>
-        <translation>Dieses Laufwerk zeigt Anzeichen eines Ausfalls (%1): Sichern Sie zuerst Ihre Daten; Daten auf einem ausfallenden Laufwerk zu verschieben, kann sie kosten.</translation>
     </message>
 </context>
 <context>

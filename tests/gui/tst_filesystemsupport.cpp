@@ -104,12 +104,16 @@ private slots:
         MainWindow window;
         QAction *action = window.findChild<QAction *>(QStringLiteral("filesystemSupportAction"));
         QVERIFY(action);
-        QTimer::singleShot(0, [] {
+        bool opened = false;
+        QTimer::singleShot(0, [&opened] {
             for (QWidget *w : QApplication::topLevelWidgets())
-                if (auto *d = qobject_cast<FilesystemSupportDialog *>(w))
+                if (auto *d = qobject_cast<FilesystemSupportDialog *>(w)) {
+                    opened = d->table()->rowCount() > 0;
                     d->reject();
+                }
         });
         action->trigger();
+        QVERIFY(opened); // the Help entry showed the table
     }
 };
 

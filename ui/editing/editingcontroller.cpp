@@ -1,7 +1,6 @@
 #include "editing/editingcontroller.h"
 
-#include "device/drivehealth.h"
-
+#include "editing/applyconfirmation.h"
 #include "editing/applydialog.h"
 #include "editing/createpartitiondialog.h"
 #include "editing/editingtext.h"
@@ -10,9 +9,7 @@
 #include "editing/pendingoperationsdock.h"
 #include "editing/resizepartitiondialog.h"
 #include "journalpreferences.h"
-#include "move/journaldurability.h"
 #include "ops/planfile.h"
-#include "ops/writejournal.h"
 #include "regionnames.h"
 
 #include <QAction>
@@ -538,14 +535,6 @@ void EditingController::loadPlan()
         warn(tr("Load Plan"), error);
 }
 
-// A resize that gives a partition a new start copies its data through the journaled mover.
-static bool movesData(const QList<Operation> &operations)
-{
-    return std::any_of(operations.cbegin(), operations.cend(), [](const Operation &op) {
-        return op.type == Operation::Type::Resize && op.startBytes >= 0;
-    });
-}
-
 void EditingController::apply()
 {
     PendingOperations *queue = pending();
@@ -556,32 +545,7 @@ void EditingController::apply()
         return;
     }
     const QString path = m_path;
-    QString question = tr("Write %1 to %2 now?\n\nThe partition table is backed up first; the "
-                          "log says where and how to restore it.")
-                           .arg(operationCountText(queue->count()), path);
-    if (movesData(queue->operations())) {
-        const partwise::move::JournalDurability journal = partwise::move::journalDurability(
-            WriteJournal::defaultPath(path, JournalPreferences::folder()));
-        if (!journal.survivesPowerCut)
-            question += QStringLiteral("\n\n") +
-                        tr("Moving data is journaled in memory here (%1, as in a live session): a "
-                           "power cut during the move would lose the journal, and with it the "
-                           "record of where the data is. Choose a folder for move journals on "
-                           "another disk in Preferences, or keep the computer on mains power.")
-                            .arg(journal.filesystem);
-    }
-    if (m_base && !m_base->device.isImage) {
-        // The drive's report came with the disk (DiskService asks it off the GUI thread).
-        const DriveHealth health = judgeDriveHealth(m_base->device.drive);
-        if (health.risky())
-            question +=
-                QStringLiteral("\n\n") +
-                tr("Warning: this drive %1 (%2). Copy your data off first; moving data on "
-                   "a failing drive risks losing it.")
-                    .arg(health.status == DriveHealthStatus::Failing ? tr("is failing")
-                                                                     : tr("shows signs of failing"),
-                         health.findings.join(QStringLiteral(", ")));
-    }
+    const QString question = ApplyConfirmation::question(path, queue->operations(), *m_base);
     if (QMessageBox::question(m_window, tr("Apply Pending Operations"), question) !=
         QMessageBox::Yes)
         return;

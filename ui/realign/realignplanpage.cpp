@@ -1,8 +1,9 @@
 #include "realign/realignpages.h"
 
 #include "align/alignmentverdict.h"
-#include "base/humansize.h"
 #include "alignmentstyle.h"
+#include "base/humansize.h"
+#include "drivehealthtext.h"
 #include "ops/tablebackup.h"
 #include "realign/realignpagetext.h"
 #include "realign/realignwaychooser.h"
@@ -208,9 +209,7 @@ void RealignPlanPage::showPlan()
     // Said before anything moves: a drive SMART calls failing, then a journal kept in memory.
     QStringList warnings;
     if (prepared.driveHealth.risky())
-        warnings << tr("This drive shows signs of failing (%1): copy your data off first; "
-                       "moving data on a failing drive risks losing it.")
-                        .arg(prepared.driveHealth.findings.join(QStringLiteral(", ")));
+        warnings << riskyDriveSentence(prepared.driveHealth);
     if (!prepared.journal.survivesPowerCut)
         warnings
             << tr("The journal of this move would be kept in memory (%1, as in a live session): a "

@@ -1,0 +1,48 @@
+#include "editing/applyconfirmation.h"
+
+#include "device/drivehealth.h"
+#include "drivehealthtext.h"
+#include "editing/editingtext.h"
+#include "journalpreferences.h"
+#include "move/journaldurability.h"
+#include "ops/writejournal.h"
+
+#include <algorithm>
+
+namespace {
+
+// A resize that gives a partition a new start copies its data through the journaled mover.
+bool movesData(const QList<Operation> &operations)
+{
+    return std::any_of(operations.cbegin(), operations.cend(), [](const Operation &op) {
+        return op.type == Operation::Type::Resize && op.startBytes >= 0;
+    });
+}
+
+} // namespace
+
+QString ApplyConfirmation::question(const QString &path, const QList<Operation> &operations,
+                                    const DiskLayout &disk)
+{
+    QString question = tr("Write %1 to %2 now?\n\nThe partition table is backed up first; the "
+                          "log says where and how to restore it.")
+                           .arg(operationCountText(operations.size()), path);
+    if (movesData(operations)) {
+        const partwise::move::JournalDurability journal = partwise::move::journalDurability(
+            WriteJournal::defaultPath(path, JournalPreferences::folder()));
+        if (!journal.survivesPowerCut)
+            question += QStringLiteral("\n\n") +
+                        tr("Moving data is journaled in memory here (%1, as in a live session): a "
+                           "power cut during the move would lose the journal, and with it the "
+                           "record of where the data is. Choose a folder for move journals on "
+                           "another disk in Preferences, or keep the computer on mains power.")
+                            .arg(journal.filesystem);
+    }
+    // The drive's report came with the disk (DiskService asks it off the GUI thread).
+    if (!disk.device.isImage) {
+        const DriveHealth health = judgeDriveHealth(disk.device.drive);
+        if (health.risky())
+            question += QStringLiteral("\n\n") + riskyDriveSentence(health);
+    }
+    return question;
+}

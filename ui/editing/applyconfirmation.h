@@ -1,0 +1,24 @@
+#pragma once
+
+// What the window asks before Apply writes: how many operations go to which disk, that the
+// table is backed up first, and the two things that could make the write lose data on this
+// machine: a move journal kept in memory (a live session), and a drive whose SMART health is
+// at risk.
+
+#include "ops/operation.h"
+#include "table/disklayout.h"
+
+#include <QList>
+#include <QString>
+
+#include <QCoreApplication>
+
+struct ApplyConfirmation
+{
+    // The texts were the editing controller's, and keep their translations under its name.
+    Q_DECLARE_TR_FUNCTIONS(EditingController)
+
+public:
+    static QString question(const QString &path, const QList<Operation> &operations,
+                            const DiskLayout &disk);
+};
