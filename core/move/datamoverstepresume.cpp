@@ -8,7 +8,9 @@
 // slot was reused, which only happens once the chunk is durable. Without journaled data, the
 // chunk's source may already be overwritten by the next chunk, which only started once this one
 // was durable: so a destination that already matches the checksum is left alone. A record whose
-// copy does not match (torn, or damaged) is treated the same way.
+// copy does not match (torn, or damaged) is treated the same way; when its chunk is then taken
+// from the source, that copy is journaled again before the chunk is written, since the write
+// may overwrite the source.
 // Where each chunk comes from is decided, and checked against the record, before anything is
 // written.
 
@@ -64,9 +66,17 @@ MoveOutcome DataMover::resumeStep(BlockIo &device, MoveJournal &journal, const M
             prepareReplay(device, journal, plan, index, record, buffer, false, &replays.back());
         !result.ok())
         return result;
-    for (const Replay &replay : replays)
+    for (const Replay &replay : replays) {
+        if (replay.index == index && record.dataLost && replay.write) {
+            // The chunk was taken from its source, which its own write may overwrite: that copy
+            // goes into the journal (durably) first, as the first run would have done.
+            if (const int code = journal.rewriteLatestRecord(record, buffer))
+                return outcome(MoveOutcome::Status::IoError,
+                               journalUnwritable(journalPath, code, again), journalPath);
+        }
         if (const MoveOutcome result = applyReplay(device, journal, plan, replay); !result.ok())
             return result;
+    }
     return execute(device, journal, plan, buffer, index + 1);
 }
 

@@ -390,6 +390,30 @@ int MoveJournal::syncPendingTable()
 
 int MoveJournal::writeSlot(JournalRecordHeader &header, const AlignedBuffer &buffer)
 {
+    const int slot = m_nextSlot;
+    if (const int code = writeSlotAt(slot, header, buffer))
+        return code;
+    m_nextSlot = 1 - slot;
+    return 0;
+}
+
+int MoveJournal::rewriteLatestRecord(const Record &record, const AlignedBuffer &buffer)
+{
+    // Its own slot, not the other one: the other may hold the record of the chunk before it, and
+    // two slots with one sequence would make the journal ambiguous. A rewrite torn again leaves
+    // the same header (it is written whole) with its data lost, as before.
+    JournalRecordHeader header{};
+    header.sequence = record.sequence;
+    header.flags = kFlagHasData;
+    header.dataLength = record.dataLength;
+    header.chunkChecksum = record.chunkChecksum;
+    header.doneBefore = record.sequence;
+    header.tableChecksum = record.tableChecksum;
+    return writeSlotAt(1 - m_nextSlot, header, buffer);
+}
+
+int MoveJournal::writeSlotAt(int slot, JournalRecordHeader &header, const AlignedBuffer &buffer)
+{
     std::memcpy(header.magic, kRecordMagic, 8);
     header.moveId = m_header.moveId;
     header.headerChecksum = headerChecksumOf(header);
@@ -397,13 +421,9 @@ int MoveJournal::writeSlot(JournalRecordHeader &header, const AlignedBuffer &buf
     std::memcpy(buffer.data(), &header, sizeof header);
     // Header and data in one sequential write; the tail of the last block is padding.
     const std::uint64_t bytes = kRecordHeaderSize + roundUpToBlock(header.dataLength);
-    const int slot = m_nextSlot;
     if (const int code = m_io->writeAt(buffer.data(), bytes, slotOffset(slot)))
         return code;
-    if (const int code = m_io->sync())
-        return code;
-    m_nextSlot = 1 - slot;
-    return 0;
+    return m_io->sync();
 }
 
 MoveJournal::Record MoveJournal::readSlot(int slot, const AlignedBuffer &buffer, bool withData,

@@ -119,6 +119,10 @@ public:
     // checks both record slots and the table entries the record vouches for: when anything is
     // damaged, `damage` says what (and the record is not valid).
     Record latestRecord(const AlignedBuffer &buffer, int *error, QString *damage);
+    // After latestRecord(): writes `record` again in its own slot, with its data from `buffer`
+    // (read from the chunk's source, as its copy was lost), marked as the only chunk under way;
+    // then syncs. Returns 0 or an errno value.
+    int rewriteLatestRecord(const Record &record, const AlignedBuffer &buffer);
     // After latestRecord(): the record in the other slot, with its data, if it is valid.
     Record previousRecord(const AlignedBuffer &buffer, int *error);
 
@@ -142,6 +146,7 @@ private:
     // Completes `header` (magic, move, checksum) and writes it, with its data from `buffer`, to
     // the slot after the newest record; then syncs.
     int writeSlot(JournalRecordHeader &header, const AlignedBuffer &buffer);
+    int writeSlotAt(int slot, JournalRecordHeader &header, const AlignedBuffer &buffer);
     // A slot never written is not valid and leaves `damage` empty; a damaged one sets it.
     Record readSlot(int slot, const AlignedBuffer &buffer, bool withData, int *error,
                     QString *damage = nullptr);

@@ -16,6 +16,7 @@
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <random>
@@ -25,8 +26,15 @@ namespace movetest {
 
 struct PowerCutState
 {
+    struct Unsynced;
+
     long cutAtWrite = -1; // counts writes to every file, from 1; -1: never
     std::uint64_t seed = 0;
+    // Which writes cutAtWrite counts (every write if unset), by file and length.
+    std::function<bool(const QString &file, std::size_t length)> counts;
+    // Whether a 4 KiB block of an unsynced write reaches the medium at the cut (a coin toss
+    // from `seed` if unset): lets a test stage one torn write exactly.
+    std::function<bool(const Unsynced &write, std::uint64_t block, bool cutWrite)> survives;
 
     // Filled in as the move runs.
     long writesSeen = 0;
@@ -50,8 +58,10 @@ struct PowerCutState
         std::mt19937_64 random(seed);
         for (auto write = unsynced.rbegin(); write != unsynced.rend(); ++write) {
             const std::uint64_t end = write->offset + write->before.size();
+            const bool cutWrite = write == unsynced.rbegin();
             for (std::uint64_t block = write->offset / 4096 * 4096; block < end; block += 4096) {
-                if (random() % 2 == 0)
+                const bool kept = survives ? survives(*write, block, cutWrite) : random() % 2 == 0;
+                if (kept)
                     continue;
                 const std::uint64_t from = std::max(block, write->offset);
                 const std::uint64_t to = std::min(block + 4096, end);
@@ -104,7 +114,8 @@ public:
         // new bytes is one of the outcomes anyway.
         if (existing > 0)
             m_state->unsynced.push_back(std::move(undo));
-        if (++m_state->writesSeen == m_state->cutAtWrite) {
+        if ((!m_state->counts || m_state->counts(m_file, length)) &&
+            ++m_state->writesSeen == m_state->cutAtWrite) {
             m_state->cutPower();
             return EIO;
         }

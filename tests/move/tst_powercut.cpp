@@ -155,6 +155,60 @@ private slots:
             QVERIFY(!QFile::exists(m_journal));
         }
     }
+
+    // A record written while the previous chunk is still being written is torn by a power cut:
+    // its header reached the disk, its copy of the next chunk did not. That chunk's source is
+    // still intact, so a resume can take it from there; but the chunk overlaps its own source,
+    // and writing it puts the only good copy at risk. Power fails again during that write: the
+    // resume after it must still find every byte (the data must have been journaled again first).
+    void tornRecordThenCutReplay_data()
+    {
+        QTest::addColumn<long>("resumeCutAt");
+        QTest::newRow("cut at the resume's first device write") << 1L;
+        QTest::newRow("cut at its second") << 2L;
+        QTest::newRow("cut at its third") << 3L;
+    }
+
+    void tornRecordThenCutReplay()
+    {
+        QFETCH(long, resumeCutAt);
+        MoveRequest request = requestFor(34 * 512, 40 * 512, 24 * MiB, MiB);
+        request.devicePath = m_image;
+        QVERIFY(freshImage());
+        const auto isJournal = [](const QString &file) {
+            return file.contains(QStringLiteral(".partwise-move"));
+        };
+
+        auto tear = std::make_shared<movetest::PowerCutState>();
+        tear->counts = [isJournal](const QString &file, std::size_t length) {
+            return isJournal(file) && length > 4096; // records that carry a chunk's data
+        };
+        tear->cutAtWrite = 4; // a record written beside the chunk before it
+        tear->survives = [](const movetest::PowerCutState::Unsynced &write, std::uint64_t block,
+                            bool cutWrite) { return cutWrite && block == write.offset; };
+        DataMover first;
+        first.setBlockIoOpener(movetest::powerCutOpener(tear));
+        QVERIFY(!first.run(request, m_journal).ok());
+        QVERIFY(tear->cut);
+        QVERIFY(QFile::exists(m_journal));
+
+        auto again = std::make_shared<movetest::PowerCutState>();
+        again->counts = [isJournal](const QString &file, std::size_t) { return !isJournal(file); };
+        again->cutAtWrite = resumeCutAt;
+        again->survives = [](const movetest::PowerCutState::Unsynced &, std::uint64_t block, bool) {
+            return block / 4096 % 2 == 0;
+        };
+        DataMover second;
+        second.setBlockIoOpener(movetest::powerCutOpener(again));
+        const MoveOutcome cut = second.resume(m_journal);
+        QVERIFY2(!cut.ok() && again->cut, "the resume's power cut did not happen");
+
+        DataMover last;
+        const MoveOutcome resumed = last.resume(m_journal);
+        QVERIFY2(resumed.ok(), qPrintable(resumed.message));
+        const QString problem = movetest::moveProblem(m_image, request, kImageSize, kSeed);
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestPowerCut)
