@@ -3,6 +3,7 @@
 #include "device/automountinhibitor.h"
 #include "mainwindow.h"
 #include "realign/realigncontroller.h"
+#include "ruler/sectorrulerpanel.h"
 #include "uiresources.h"
 #include "uitranslations.h"
 #include "version.h"
@@ -148,6 +149,8 @@ int main(int argc, char **argv)
     MainWindow window;
     // Realign…, the banner, finishing interrupted work; beside the window's editing half.
     installRealign(&window, window.editing());
+    // View → Sector Ruler, below the map.
+    installSectorRuler(&window);
     window.show();
 
     // The demo image lives as long as the session: QTemporaryDir removes it on exit.

@@ -216,3 +216,14 @@ void DiskMapWidget::updateAccessibleDescription()
             ? tr("%1: no misaligned partitions").arg(disk)
             : tr("%1: misaligned partitions: %2").arg(disk, misaligned.join(QStringLiteral(", "))));
 }
+
+PictureExporter::Picture DiskMapWidget::picture()
+{
+    PictureExporter::Picture picture;
+    picture.size = size();
+    picture.render = [this](QPainter &painter, const QRectF &bounds) { render(painter, bounds); };
+    picture.grab = [this] { return grab(); };
+    picture.title = tr("Partwise disk map");
+    picture.description = accessibleDescription();
+    return picture;
+}

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "diskmapgeometry.h"
+#include "pictureexporter.h"
 
 #include <QPointer>
 #include <QWidget>
@@ -34,6 +35,8 @@ public:
 
     // Draws the map into any painter (SVG export) at the given size.
     void render(QPainter &painter, const QRectF &bounds) const;
+    // The map for File → Export Map….
+    PictureExporter::Picture picture();
 
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;

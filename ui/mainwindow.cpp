@@ -10,8 +10,8 @@
 #include "editing/mainwindowediting.h"
 #include "infopanel.h"
 #include "journalpreferences.h"
-#include "mapexporter.h"
 #include "partitionmodel.h"
+#include "pictureexporter.h"
 #include "practicediskdialog.h"
 #include "preferencesdialog.h"
 #include "probe/probedialog.h"
@@ -167,7 +167,7 @@ void MainWindow::createActions()
     setStandardShortcut(quit, QKeySequence::Quit, QKeySequence(Qt::CTRL | Qt::Key_Q));
     quit->setMenuRole(QAction::QuitRole);
 
-    QMenu *view = menuBar()->addMenu(tr("&View"));
+    QMenu *view = m_viewMenu = menuBar()->addMenu(tr("&View"));
     QAction *refreshAction = view->addAction(tr("&Refresh"), this, &MainWindow::refresh);
     refreshAction->setObjectName(QStringLiteral("refreshAction"));
     setStandardShortcut(refreshAction, QKeySequence::Refresh, QKeySequence(Qt::Key_F5));
@@ -477,21 +477,13 @@ void MainWindow::choosePracticeDisk()
 
 void MainWindow::chooseExportFile()
 {
-    const QString png = tr("PNG image (*.png)");
-    const QString svg = tr("SVG drawing (*.svg)");
-    QString filter = png;
-    const QString suggested =
-        QDir(QSettings().value("exportFolder", QDir::homePath()).toString())
-            .filePath(QFileInfo(m_shownPath).completeBaseName() + QStringLiteral("-map.png"));
-    QString path = QFileDialog::getSaveFileName(this, tr("Export Map"), suggested,
-                                                png + QStringLiteral(";;") + svg, &filter);
+    const QString path = PictureExporter::choosePath(this, tr("Export Map"),
+                                                     QFileInfo(m_shownPath).completeBaseName() +
+                                                         QStringLiteral("-map.png"));
     if (path.isEmpty())
         return;
-    if (QFileInfo(path).suffix().isEmpty())
-        path += filter == svg ? QStringLiteral(".svg") : QStringLiteral(".png");
-    QSettings().setValue("exportFolder", QFileInfo(path).absolutePath());
     QString error;
-    if (MapExporter::exportMap(*m_map, path, &error))
+    if (PictureExporter::exportPicture(m_map->picture(), path, &error))
         statusBar()->showMessage(tr("Map saved to %1").arg(path), 5000);
     else
         reportError(tr("Export Map"), error);

@@ -57,6 +57,8 @@ public:
     DiskMapWidget *diskMap() const { return m_map; }
     QTreeView *partitionView() const { return m_list; }
     InfoPanel *infoPanel() const { return m_info; }
+    // Where features composed from app/ add their panels' toggles.
+    QMenu *viewMenu() const { return m_viewMenu; }
     PartitionModel *partitionModel() const { return m_partitions; }
     QItemSelectionModel *regionSelection() const { return m_selection; }
     // The editing half the window installs (Edit menu, pending operations); for features
@@ -99,6 +101,7 @@ private:
     DiskMapWidget *m_map = nullptr;
     QTreeView *m_list = nullptr;
     InfoPanel *m_info = nullptr;
+    QMenu *m_viewMenu = nullptr;
     QLabel *m_status = nullptr;
     QMenu *m_recentMenu = nullptr;
     QString m_shownPath;

@@ -77,6 +77,7 @@ AlignmentGeometry resolveAlignmentGeometry(const SectorTopology &topology,
     if (isUsableMeasurement(topology, g.logicalSectorSize)) {
         g.physicalMeasured = topology.physicalSectorSizeMeasured;
         g.alignmentOffsetMeasured = topology.alignmentOffsetMeasured;
+        g.writePenaltyMeasured = topology.writePenaltyMeasured;
         if (g.physicalMeasured >= g.physicalAssumed) {
             g.physicalAssumed = g.physicalMeasured;
             g.alignmentOffset = g.alignmentOffsetMeasured;

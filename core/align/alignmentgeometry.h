@@ -27,6 +27,7 @@ struct AlignmentGeometry
     qint64 physicalDrive = 0;           // the drive's own answer through smartctl; 0 = not known
     qint64 physicalMeasured = 0;        // the timing probe's remembered size; 0 = none
     qint64 alignmentOffsetMeasured = 0; // bytes; meaningful only with physicalMeasured
+    double writePenaltyMeasured = 0;    // the probe's straddling/whole write time; 0: none
     qint64 physicalAssumed = 4096;      // the size every verdict and placement uses
     PhysicalSource physicalSource = PhysicalSource::Assumed;
     qint64 grainBytes = 1 << 20;        // the policy's grain, or a sane larger optimal I/O size

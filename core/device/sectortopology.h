@@ -20,6 +20,7 @@ struct SectorTopology
     qint64 physicalSectorSizeDrive = 0;
     qint64 physicalSectorSizeMeasured = 0;
     qint64 alignmentOffsetMeasured = 0;
+    double writePenaltyMeasured = 0; // straddling writes took this many times as long; 0: not
     // Where the numbers came from, for the info panel ("sysfs/libblkid", "image file",
     // "simulated").
     QString source;

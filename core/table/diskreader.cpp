@@ -97,6 +97,7 @@ void addDriveKnowledge(const QString &path, const DiskReadOptions &options, Devi
         if (const auto m = loadDriveMeasurement(driveKey(path))) {
             device.topology.physicalSectorSizeMeasured = m->physicalSectorSize;
             device.topology.alignmentOffsetMeasured = m->alignmentOffset;
+            device.topology.writePenaltyMeasured = m->penaltyRatio;
         }
     }
 }

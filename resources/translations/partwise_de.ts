@@ -363,6 +363,10 @@
         <source>%1: misaligned partitions: %2</source>
         <translation>%1: falsch ausgerichtete Partitionen: %2</translation>
     </message>
+    <message>
+        <source>Partwise disk map</source>
+        <translation>Partwise-Datenträgerkarte</translation>
+    </message>
 </context>
 <context>
     <name>DiskService</name>
@@ -1244,14 +1248,6 @@ Die Partitionstabelle wird vorher gesichert; das Protokoll sagt, wo und wie sie 
         <translation>Datenträgerabbilder (*.img *.raw *.bin *.iso);;Alle Dateien (*)</translation>
     </message>
     <message>
-        <source>PNG image (*.png)</source>
-        <translation>PNG-Bild (*.png)</translation>
-    </message>
-    <message>
-        <source>SVG drawing (*.svg)</source>
-        <translation>SVG-Zeichnung (*.svg)</translation>
-    </message>
-    <message>
         <source>Export Map</source>
         <translation>Karte exportieren</translation>
     </message>
@@ -1282,17 +1278,6 @@ Die Partitionstabelle wird vorher gesichert; das Protokoll sagt, wo und wie sie 
     <message>
         <source>&amp;Filesystem Support</source>
         <translation>&amp;Dateisystem-Unterstützung</translation>
-    </message>
-</context>
-<context>
-    <name>MapExporter</name>
-    <message>
-        <source>Partwise disk map</source>
-        <translation>Partwise-Datenträgerkarte</translation>
-    </message>
-    <message>
-        <source>Cannot write %1.</source>
-        <translation>%1 kann nicht geschrieben werden.</translation>
     </message>
 </context>
 <context>
@@ -1604,6 +1589,21 @@ Die Partitionstabelle wird vorher gesichert; das Protokoll sagt, wo und wie sie 
     <message>
         <source>&amp;Apply</source>
         <translation>&amp;Anwenden</translation>
+    </message>
+</context>
+<context>
+    <name>PictureExporter</name>
+    <message>
+        <source>Cannot write %1.</source>
+        <translation>%1 kann nicht geschrieben werden.</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png)</source>
+        <translation>PNG-Bild (*.png)</translation>
+    </message>
+    <message>
+        <source>SVG drawing (*.svg)</source>
+        <translation>SVG-Zeichnung (*.svg)</translation>
     </message>
 </context>
 <context>
@@ -2315,6 +2315,26 @@ Das Journal %3 hält fest, wie weit sie kam. Bis sie abgeschlossen ist, ist die 
         <source>shrunk by %1 first</source>
         <translation>zuerst um %1 verkleinert</translation>
     </message>
+    <message>
+        <source>Its first blocks, now and after the move</source>
+        <translation>Ihre ersten Blöcke, jetzt und nach dem Verschieben</translation>
+    </message>
+    <message>
+        <source>Sector ruler where the partition is now</source>
+        <translation>Sektorlineal an der jetzigen Stelle der Partition</translation>
+    </message>
+    <message>
+        <source>Sector ruler where the partition will be</source>
+        <translation>Sektorlineal an der künftigen Stelle der Partition</translation>
+    </message>
+    <message>
+        <source>Now:</source>
+        <translation>Jetzt:</translation>
+    </message>
+    <message>
+        <source>After:</source>
+        <translation>Danach:</translation>
+    </message>
 </context>
 <context>
     <name>RealignResultPage</name>
@@ -2802,6 +2822,175 @@ Das Journal %3 hält fest, wie weit sie kam. Bis sie abgeschlossen ist, ist die 
     <message>
         <source>measuring… (until then the partition can only grow or move)</source>
         <translation>wird gemessen … (bis dahin kann die Partition nur wachsen oder verschoben werden)</translation>
+    </message>
+</context>
+<context>
+    <name>RulerCaption</name>
+    <message>
+        <source>reported</source>
+        <translation>gemeldet</translation>
+    </message>
+    <message>
+        <source>assumed</source>
+        <translation>angenommen</translation>
+    </message>
+    <message>
+        <source>measured</source>
+        <translation>gemessen</translation>
+    </message>
+    <message>
+        <source>physical sector %1</source>
+        <translation>physischer Sektor %1</translation>
+    </message>
+    <message>
+        <source>physical sectors %1–%2</source>
+        <translation>physische Sektoren %1–%2</translation>
+    </message>
+    <message>
+        <source>Block %1 (bytes %2–%3): %4, %5 in part.</source>
+        <translation>Block %1 (Bytes %2–%3): %4, %5 davon nur teilweise.</translation>
+    </message>
+    <message>
+        <source>Block %1 (bytes %2–%3): %4, whole.</source>
+        <translation>Block %1 (Bytes %2–%3): %4, vollständig.</translation>
+    </message>
+    <message>
+        <source>The partition starts at byte %1</source>
+        <translation>Die Partition beginnt bei Byte %1</translation>
+    </message>
+    <message>
+        <source>The partition ends before byte %1</source>
+        <translation>Die Partition endet vor Byte %1</translation>
+    </message>
+    <message>
+        <source>A new partition here would start at byte %1</source>
+        <translation>Eine neue Partition würde hier bei Byte %1 beginnen</translation>
+    </message>
+    <message>
+        <source>%1, on a %2-byte physical sector boundary and on the %3 grain.</source>
+        <translation>%1, auf einer Grenze physischer Sektoren zu %2 Byte und auf dem Raster von %3.</translation>
+    </message>
+    <message>
+        <source>%1, on a %2-byte physical sector boundary, %3 bytes past a grain boundary.</source>
+        <translation>%1, auf einer Grenze physischer Sektoren zu %2 Byte, %3 Byte hinter einer Rastergrenze.</translation>
+    </message>
+    <message>
+        <source>%1, %2 bytes into a %3-byte physical sector.</source>
+        <translation>%1, %2 Byte weit in einem physischen Sektor zu %3 Byte.</translation>
+    </message>
+    <message>
+        <source>Every %1 block covers whole physical sectors: the drive writes it without reading first.</source>
+        <translation>Jeder Block zu %1 deckt ganze physische Sektoren ab: Das Laufwerk schreibt ihn, ohne vorher zu lesen.</translation>
+    </message>
+    <message>
+        <source>Each %1 block touches %2 physical sectors and covers %3 of them only in part, so one write of it makes the drive read %2 sectors, change them, and write %2.</source>
+        <translation>Jeder Block zu %1 berührt %2 physische Sektoren und deckt %3 davon nur teilweise ab. Ein Schreibvorgang lässt das Laufwerk also %2 Sektoren lesen, ändern und %2 schreiben.</translation>
+    </message>
+    <message>
+        <source>Measured on this drive: such writes took %1 times as long.</source>
+        <translation>Auf diesem Laufwerk gemessen: Solche Schreibvorgänge dauerten %1-mal so lange.</translation>
+    </message>
+    <message>
+        <source>Not measured on this drive; published benchmarks found such writes 3 to 25 times slower (Drive → Measure Physical Sector… measures it).</source>
+        <translation>Auf diesem Laufwerk nicht gemessen; veröffentlichte Messungen fanden solche Schreibvorgänge 3- bis 25-mal langsamer (Laufwerk → Physischen Sektor messen… misst es).</translation>
+    </message>
+</context>
+<context>
+    <name>SectorRulerPanel</name>
+    <message>
+        <source>Sector Ruler</source>
+        <translation>Sektorlineal</translation>
+    </message>
+    <message>
+        <source>Start</source>
+        <translation>Anfang</translation>
+    </message>
+    <message>
+        <source>End</source>
+        <translation>Ende</translation>
+    </message>
+    <message>
+        <source>Edge of the partition</source>
+        <translation>Rand der Partition</translation>
+    </message>
+    <message>
+        <source>&amp;Edge:</source>
+        <translation>&amp;Rand:</translation>
+    </message>
+    <message>
+        <source>The filesystem&apos;s block (cluster) size laid over the sectors</source>
+        <translation>Die Block- (Cluster-)Größe des Dateisystems, über die Sektoren gelegt</translation>
+    </message>
+    <message>
+        <source>&amp;Block:</source>
+        <translation>&amp;Block:</translation>
+    </message>
+    <message>
+        <source>Zoom: bytes shown</source>
+        <translation>Zoom: angezeigte Bytes</translation>
+    </message>
+    <message>
+        <source>&amp;Zoom:</source>
+        <translation>&amp;Zoom:</translation>
+    </message>
+    <message>
+        <source>E&amp;xport…</source>
+        <translation>E&amp;xportieren…</translation>
+    </message>
+    <message>
+        <source>Select a partition or free space to see its sectors.</source>
+        <translation>Wählen Sie eine Partition oder freien Platz, um die Sektoren zu sehen.</translation>
+    </message>
+    <message>
+        <source>Export Sector Ruler</source>
+        <translation>Sektorlineal exportieren</translation>
+    </message>
+</context>
+<context>
+    <name>SectorRulerWidget</name>
+    <message>
+        <source>grain (%1)</source>
+        <translation>Raster (%1)</translation>
+    </message>
+    <message>
+        <source>end, byte %1</source>
+        <translation>Ende, Byte %1</translation>
+    </message>
+    <message>
+        <source>new start, byte %1</source>
+        <translation>neuer Anfang, Byte %1</translation>
+    </message>
+    <message>
+        <source>start, byte %1</source>
+        <translation>Anfang, Byte %1</translation>
+    </message>
+    <message>
+        <source>Sector ruler</source>
+        <translation>Sektorlineal</translation>
+    </message>
+    <message>
+        <source>Logical (%1)</source>
+        <translation>Logisch (%1)</translation>
+    </message>
+    <message>
+        <source>Physical (%1)</source>
+        <translation>Physisch (%1)</translation>
+    </message>
+    <message>
+        <source>Physical (%1, %2)</source>
+        <translation>Physisch (%1, %2)</translation>
+    </message>
+    <message>
+        <source>Blocks (%1)</source>
+        <translation>Blöcke (%1)</translation>
+    </message>
+    <message>
+        <source>%1 shown</source>
+        <translation>%1 angezeigt</translation>
+    </message>
+    <message>
+        <source>Partwise sector ruler</source>
+        <translation>Partwise-Sektorlineal</translation>
     </message>
 </context>
 <context>

@@ -9,7 +9,7 @@
 #include "guitestsupport.h"
 #include "infopanel.h"
 #include "mainwindow.h"
-#include "mapexporter.h"
+#include "pictureexporter.h"
 #include "partitionmodel.h"
 #include "preferencesdialog.h"
 #include "sfdisktable.h"
@@ -411,8 +411,8 @@ void TestMainWindow::exportMapWritesPngAndSvg()
     QString error;
     const QString png = m_dir.filePath(QStringLiteral("map.png"));
     const QString svg = m_dir.filePath(QStringLiteral("map.svg"));
-    QVERIFY2(MapExporter::exportMap(*window.diskMap(), png, &error), qPrintable(error));
-    QVERIFY2(MapExporter::exportMap(*window.diskMap(), svg, &error), qPrintable(error));
+    QVERIFY2(PictureExporter::exportPicture(window.diskMap()->picture(), png, &error), qPrintable(error));
+    QVERIFY2(PictureExporter::exportPicture(window.diskMap()->picture(), svg, &error), qPrintable(error));
     const QImage image(png);
     QCOMPARE(image.size(), window.diskMap()->size());
     QVERIFY(countRedPixels(image, image.rect()) > 0);

@@ -6,9 +6,12 @@
 #include "ops/practicedisk.h"
 #include "partitionmodel.h"
 #include "practicediskdialog.h"
+#include "ruler/sectorrulerpanel.h"
+#include "ruler/sectorrulerwidget.h"
 #include "sfdisktable.h"
 
 #include <QComboBox>
+#include <QItemSelectionModel>
 #include <QLineEdit>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -130,6 +133,20 @@ void TestPracticeDisks::presetShowsExpectedStatuses()
                  QStringLiteral("%1 of %2 partition").arg(misaligned).arg(judged)),
              qPrintable(window.statusText()));
     saveScreenshot(&window, QStringLiteral("preset-") + tag);
+
+    // The sector ruler of its first partition that is not a container: blocks straddle
+    // exactly when sfdisk's start is off a 4 KiB boundary.
+    SectorRulerPanel *ruler = installSectorRuler(&window);
+    const auto first =
+        std::find_if(table.partitions.begin(), table.partitions.end(),
+                     [](const auto &p) { return p.kind != QLatin1String("extended"); });
+    QVERIFY(first != table.partitions.end());
+    window.regionSelection()->setCurrentIndex(
+        model->index(rowOfPartition(*model, first->number), 0),
+        QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    QCOMPARE(ruler->ruler()->ruler().focusByte, first->start * sectorSize);
+    QCOMPARE(ruler->ruler()->ruler().blocksStraddle(), (first->start * sectorSize) % 4096 != 0);
+    saveScreenshot(ruler, QStringLiteral("ruler-preset-") + tag);
 }
 
 void TestPracticeDisks::dialogBuildsTheSpec()

@@ -14,6 +14,7 @@
 #include "realign/realignwizard.h"
 #include "realign/realignworker.h"
 #include "realignguisupport.h"
+#include "ruler/sectorrulerwidget.h"
 #include "sfdisktable.h"
 #include "toolrun.h"
 
@@ -130,6 +131,14 @@ void RealignWizardTest::realignsFromTheBanner()
     QCOMPARE(row->text(3).toLongLong(), expectedStart);
     QCOMPARE(row->text(4).toLongLong(), expectedEnd);
     QVERIFY(plan->busy().isEmpty());
+    // Before and after on the sector ruler: sector 63's blocks straddle, the new start's do not.
+    const auto *rulerNow = plan->findChild<SectorRulerWidget *>(QStringLiteral("planRulerBefore"));
+    const auto *rulerAfter = plan->findChild<SectorRulerWidget *>(QStringLiteral("planRulerAfter"));
+    QVERIFY(rulerNow && rulerAfter && rulerNow->isVisible() && rulerAfter->isVisible());
+    QCOMPARE(rulerNow->ruler().focusByte, disk.p1Start * 512);
+    QVERIFY(rulerNow->ruler().blocksStraddle());
+    QCOMPARE(rulerAfter->ruler().focusByte, expectedStart * 512);
+    QVERIFY(!rulerAfter->ruler().blocksStraddle());
     QVERIFY(!wizard->button(QWizard::CommitButton)->isEnabled()); // the backup box first
     screenshot(wizard, QStringLiteral("realign-3-plan"));
     plan->backupConfirmation()->setChecked(true);

@@ -13,6 +13,7 @@ class QCheckBox;
 class QGridLayout;
 class QGroupBox;
 class QLabel;
+class SectorRulerWidget;
 class QPlainTextEdit;
 class QProgressBar;
 class QPushButton;
@@ -128,6 +129,8 @@ private:
     void showParts();
     void onPrepared(const PreparedRealign &prepared, const QStringList &busy);
     void showPlan(); // the state's plan, once it is ready
+    QWidget *makeRulers();
+    void showRulers(int move);
 
     RealignWizardState *m_state;
     QLabel *m_status = nullptr;
@@ -135,6 +138,9 @@ private:
     QTreeWidget *m_moves = nullptr;
     QLabel *m_summary = nullptr;
     QLabel *m_stays = nullptr;
+    QGroupBox *m_rulers = nullptr;
+    SectorRulerWidget *m_before = nullptr;
+    SectorRulerWidget *m_after = nullptr;
     QLabel *m_busyLabel = nullptr;
     QLabel *m_journalWarning = nullptr; // the journal would be kept in memory
     QPushButton *m_recheck = nullptr;

@@ -8,9 +8,12 @@
 #include "realign/realignpagetext.h"
 #include "realign/realignwaychooser.h"
 #include "realign/realignworker.h"
+#include "ruler/rulercaption.h"
+#include "ruler/sectorrulerwidget.h"
 
 #include <QCheckBox>
 #include <QFile>
+#include <QGridLayout>
 #include <QGroupBox>
 #include <QHeaderView>
 #include <QLabel>
@@ -76,6 +79,9 @@ RealignPlanPage::RealignPlanPage(RealignWizardState *state, RealignWorker *worke
     m_moves->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_moves->header()->setStretchLastSection(true);
     layout->addWidget(m_moves);
+    layout->addWidget(makeRulers());
+    connect(m_moves, &QTreeWidget::currentItemChanged, this,
+            [this](QTreeWidgetItem *item) { showRulers(m_moves->indexOfTopLevelItem(item)); });
     m_summary = wrappingLabel();
     m_summary->setObjectName(QStringLiteral("planSummary"));
     layout->addWidget(m_summary);
@@ -228,6 +234,8 @@ void RealignPlanPage::showPlan()
                                .arg(humanSize(plan.totalBytes()),
                                     realignDurationText(estimateRealignSeconds(plan))));
     fitMovesTable(plan.moves.size());
+    if (m_moves->topLevelItemCount() > 0)
+        m_moves->setCurrentItem(m_moves->topLevelItem(0));
     // LUKS and LVM inside: what moving can and cannot do for them (core's words, as for the
     // reasons a partition stays).
     QStringList stays{staysText(prepared)};
@@ -367,6 +375,7 @@ void RealignPlanPage::showParts()
     const PreparedRealign &prepared = m_state->prepared();
     const bool moves = m_state->isPlanReady() && prepared.ok && !prepared.plan.moves.isEmpty();
     m_moves->setVisible(moves);
+    m_rulers->setVisible(moves);
     m_ways->setVisible(moves && m_ways->hasChoices());
     m_summary->setVisible(!m_summary->text().isEmpty());
     m_stays->setVisible(!m_stays->text().isEmpty());
@@ -380,4 +389,47 @@ bool RealignPlanPage::isComplete() const
     const PreparedRealign &prepared = m_state->prepared();
     return m_state->isPlanReady() && prepared.ok && !prepared.plan.moves.isEmpty() &&
            m_state->busy().isEmpty() && m_backup->isChecked();
+}
+
+QWidget *RealignPlanPage::makeRulers()
+{
+    // The selected move's first byte where it is and where it will be: the same sector ruler as
+    // the main window's, so the straddling blocks are seen to become whole.
+    m_rulers = new QGroupBox(tr("Its first blocks, now and after the move"));
+    m_rulers->setObjectName(QStringLiteral("planRulers"));
+    auto *grid = new QGridLayout(m_rulers);
+    m_before = new SectorRulerWidget;
+    m_before->setObjectName(QStringLiteral("planRulerBefore"));
+    m_before->setAccessibleName(tr("Sector ruler where the partition is now"));
+    m_after = new SectorRulerWidget;
+    m_after->setObjectName(QStringLiteral("planRulerAfter"));
+    m_after->setAccessibleName(tr("Sector ruler where the partition will be"));
+    grid->addWidget(new QLabel(tr("Now:")), 0, 0, Qt::AlignTop);
+    grid->addWidget(m_before, 0, 1);
+    grid->addWidget(new QLabel(tr("After:")), 1, 0, Qt::AlignTop);
+    grid->addWidget(m_after, 1, 1);
+    grid->setColumnStretch(1, 1);
+    return m_rulers;
+}
+
+void RealignPlanPage::showRulers(int index)
+{
+    const RealignPlan &plan = m_state->prepared().plan;
+    if (index < 0 || index >= plan.moves.size()) {
+        m_before->clear(QString());
+        m_after->clear(QString());
+        return;
+    }
+    const PartitionMove &move = plan.moves.at(index);
+    auto show = [&plan](SectorRulerWidget *widget, qint64 first, qint64 last) {
+        RulerRequest request;
+        request.regionFirstSector = first;
+        request.regionLastSector = last;
+        request.windowBytes = SectorRulerWidget::windowForStep(widget->zoomStep());
+        const SectorRuler ruler = buildSectorRuler(plan.geometry, request);
+        widget->setRuler(ruler, RulerCaption::details(ruler, plan.geometry),
+                         RulerCaption::physicalSource(plan.geometry.physicalSource));
+    };
+    show(m_before, move.oldStart, move.oldEnd);
+    show(m_after, move.newStart, move.newEnd);
 }
