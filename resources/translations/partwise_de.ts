@@ -2894,6 +2894,10 @@ Das Journal %3 hält fest, wie weit sie kam. Bis sie abgeschlossen ist, ist die 
         <source>Not measured on this drive; published benchmarks found such writes 3 to 25 times slower (Drive → Measure Physical Sector… measures it).</source>
         <translation>Auf diesem Laufwerk nicht gemessen; veröffentlichte Messungen fanden solche Schreibvorgänge 3- bis 25-mal langsamer (Laufwerk → Physischen Sektor messen… misst es).</translation>
     </message>
+    <message>
+        <source>Each %1 block fills only part of one physical sector, so one write of it makes the drive read that sector, change it, and write it back.</source>
+        <translation>Jeder Block zu %1 füllt nur einen Teil eines physischen Sektors. Ein Schreibvorgang lässt das Laufwerk also diesen Sektor lesen, ändern und zurückschreiben.</translation>
+    </message>
 </context>
 <context>
     <name>SectorRulerPanel</name>

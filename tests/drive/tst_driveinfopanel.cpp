@@ -12,6 +12,8 @@
 
 #include "guitestsupport.h"
 #include "loopdevice.h"
+#include "ruler/sectorrulerpanel.h"
+#include "ruler/sectorrulerwidget.h"
 #include "toolrun.h"
 
 #include <QFile>
@@ -79,6 +81,7 @@ void DriveInfoPanelTest::measuredLoopDevice()
     QVERIFY2(saveDriveMeasurement(driveKey(loop.path()), m, &error), qPrintable(error));
 
     MainWindow window;
+    SectorRulerPanel *ruler = installSectorRuler(&window);
     window.resize(1200, 900);
     window.show();
     QVERIFY(guitest::openAndWait(window, loop.path()));
@@ -102,6 +105,15 @@ void DriveInfoPanelTest::measuredLoopDevice()
                                               QItemSelectionModel::ClearAndSelect);
     QCOMPARE(panel->value(QStringLiteral("startModPhysical")), QStringLiteral("4,096 bytes"));
     savePanel(panel, QStringLiteral("driveinfo-measured-loop"));
+
+    // The sector ruler draws the measured 8 KiB sectors and quotes the measured penalty.
+    QCOMPARE(ruler->ruler()->ruler().physicalSize, 8192);
+    QVERIFY(ruler->ruler()->ruler().blocksStraddle());
+    QVERIFY2(ruler->caption().contains(QLatin1String("Measured on this drive")) &&
+                 ruler->caption().contains(QLatin1String("4.2 times")),
+             qPrintable(ruler->caption()));
+    QVERIFY(!ruler->caption().contains(QLatin1String("3 to 25")));
+    guitest::saveScreenshot(ruler, QStringLiteral("ruler-measured-loop"));
 }
 
 // A drive SMART calls failing: the panel says so with the counters, and the device chooser's

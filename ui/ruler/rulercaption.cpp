@@ -53,12 +53,16 @@ QString RulerCaption::costSentence(const SectorRuler &r, const AlignmentGeometry
     const RulerBlock &block = *std::find_if(r.blocks.begin(), r.blocks.end(),
                                             [](const RulerBlock &b) { return b.straddles(); });
     const qint64 touched = block.lastPhysical - block.firstPhysical + 1;
-    QString what = tr("Each %1 block touches %2 physical sectors and covers %3 of them only in "
-                      "part, so one write of it makes the drive read %2 sectors, change them, "
-                      "and write %2.")
-                       .arg(humanSize(r.blockSize))
-                       .arg(touched)
-                       .arg(block.partialSectors);
+    QString what =
+        touched == 1
+            ? tr("Each %1 block fills only part of one physical sector, so one write of it makes "
+                 "the drive read that sector, change it, and write it back.")
+                  .arg(humanSize(r.blockSize))
+            : tr("Each %1 block touches %2 physical sectors and covers %3 of them only in part, "
+                 "so one write of it makes the drive read %2 sectors, change them, and write %2.")
+                  .arg(humanSize(r.blockSize))
+                  .arg(touched)
+                  .arg(block.partialSectors);
     if (g.writePenaltyMeasured > 1.0)
         what += QLatin1Char(' ') + tr("Measured on this drive: such writes took %1 times as long.")
                                        .arg(QLocale().toString(g.writePenaltyMeasured, 'f', 1));
@@ -104,4 +108,3 @@ QString RulerCaption::details(const SectorRuler &ruler, const AlignmentGeometry 
     }
     return lines.join(QLatin1Char('\n'));
 }
-
