@@ -1,7 +1,7 @@
 // partwise: the desktop window. Parses the command line and opens the window; everything
 // else lives in ui/.
 #include "device/automountinhibitor.h"
-#include "mainwindow.h"
+#include "window/mainwindow.h"
 #include "realign/realigncontroller.h"
 #include "ruler/sectorrulerpanel.h"
 #include "uiresources.h"

@@ -6,7 +6,7 @@
 #include "device/drivereport.h"
 #include "disklistmodel.h"
 #include "infopanel.h"
-#include "mainwindow.h"
+#include "window/mainwindow.h"
 #include "partitionmodel.h"
 #include "table/diskreader.h"
 

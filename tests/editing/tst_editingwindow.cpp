@@ -8,7 +8,7 @@
 #include "editing/operationdialogs.h"
 #include "editing/pendingoperations.h"
 #include "editingtestsupport.h"
-#include "mainwindow.h"
+#include "window/mainwindow.h"
 #include "partitionmodel.h"
 
 #include <QAbstractButton>

@@ -1,7 +1,7 @@
 #include "guitestsupport.h"
 
 #include "disklistmodel.h"
-#include "mainwindow.h"
+#include "window/mainwindow.h"
 #include "partitionmodel.h"
 
 #include <QCoreApplication>

@@ -5,7 +5,7 @@
 
 #include "editing/operationdialogs.h"
 #include "filesystemsupportdialog.h"
-#include "mainwindow.h"
+#include "window/mainwindow.h"
 
 #include <QApplication>
 #include <QComboBox>

@@ -7,7 +7,7 @@
 #include "editing/operationdialogs.h"
 #include "guitestsupport.h"
 #include "infopanel.h"
-#include "mainwindow.h"
+#include "window/mainwindow.h"
 #include "partitionmodel.h"
 #include "sfdisktable.h"
 #include "toolrun.h"

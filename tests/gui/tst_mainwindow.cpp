@@ -8,7 +8,7 @@
 #include "diskmapwidget.h"
 #include "guitestsupport.h"
 #include "infopanel.h"
-#include "mainwindow.h"
+#include "window/mainwindow.h"
 #include "pictureexporter.h"
 #include "partitionmodel.h"
 #include "preferencesdialog.h"

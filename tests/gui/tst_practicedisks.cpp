@@ -2,7 +2,7 @@
 // shows the statuses sfdisk's starts and the ARCHITECTURE.md rule predict; one screenshot each.
 #include "diskmapwidget.h"
 #include "guitestsupport.h"
-#include "mainwindow.h"
+#include "window/mainwindow.h"
 #include "ops/practicedisk.h"
 #include "partitionmodel.h"
 #include "practicediskdialog.h"

@@ -3,7 +3,7 @@
 // sectors, in words too; after `realign --all` the same ruler shows them whole. Where the
 // partition starts comes from sfdisk, and whether a block straddles from that start alone.
 #include "guitestsupport.h"
-#include "mainwindow.h"
+#include "window/mainwindow.h"
 #include "partitionmodel.h"
 #include "ruler/sectorrulerpanel.h"
 #include "ruler/sectorrulerwidget.h"

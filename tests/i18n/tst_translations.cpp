@@ -6,7 +6,7 @@
 #include "diskmapwidget.h"
 #include "guitestsupport.h"
 #include "infopanel.h"
-#include "mainwindow.h"
+#include "window/mainwindow.h"
 #include "ops/operation.h"
 #include "ops/practicedisk.h"
 #include "practicediskdialog.h"

@@ -7,17 +7,18 @@
 
 #include <QDirIterator>
 #include <QFile>
+#include <QFileInfo>
+#include <QHash>
 #include <QRegularExpression>
 #include <QSet>
 #include <QtTest>
 
 namespace {
 
-const QStringList kOrder{QStringLiteral("base"),   QStringLiteral("move"),
-                         QStringLiteral("device"), QStringLiteral("table"),
-                         QStringLiteral("probe"),  QStringLiteral("fs"),
-                         QStringLiteral("layer"),  QStringLiteral("align"),  QStringLiteral("report"),
-                         QStringLiteral("ops"),    QStringLiteral("cli")};
+const QStringList kOrder{QStringLiteral("base"),  QStringLiteral("move"),  QStringLiteral("device"),
+                         QStringLiteral("table"), QStringLiteral("probe"), QStringLiteral("fs"),
+                         QStringLiteral("layer"), QStringLiteral("align"), QStringLiteral("report"),
+                         QStringLiteral("ops"),   QStringLiteral("cli")};
 
 // Upward edges tolerated for now: none (issue "A codebase others would copy" paid them off).
 const QSet<QString> kKnownDebts{};
@@ -61,6 +62,7 @@ class TestLayering : public QObject
 private slots:
     void coreSeesNoWidgets();
     void coreFoldersDependDownwards();
+    void uiFoldersHaveNoCycle();
 };
 
 void TestLayering::coreSeesNoWidgets()
@@ -106,6 +108,61 @@ void TestLayering::coreFoldersDependDownwards()
                                          addedExamples.join(QLatin1Char('\n'))));
     QVERIFY2(paid.isEmpty(), qPrintable(QStringLiteral("paid off, strike from kKnownDebts: ") +
                                         QStringList(paid.values()).join(QStringLiteral(", "))));
+}
+
+// ui/ holds what every part of the window shares (the models, the map, styles, background
+// jobs); each feature folder may use it and other features, but nothing may come back round:
+// ui/window composes, ui/editing, ui/realign, ui/probe and ui/ruler never need each other in
+// both directions, and the shared root never needs a feature.
+void TestLayering::uiFoldersHaveNoCycle()
+{
+    const QString ui = QStringLiteral(PARTWISE_SOURCE_DIR "/ui");
+    auto folderName = [&](const QString &path) {
+        const QString relative = path.mid(ui.size() + 1);
+        return relative.contains(QLatin1Char('/'))
+                   ? QStringLiteral("ui/") + relative.section(QLatin1Char('/'), 0, 0)
+                   : QStringLiteral("ui");
+    };
+    QHash<QString, QSet<QString>> edges;
+    QHash<QString, QString> example;
+    for (const Include &i : includesUnder(ui)) {
+        const QString from = folderName(i.file);
+        QString to;
+        if (i.target.contains(QLatin1Char('/')) &&
+            QFileInfo::exists(ui + QLatin1Char('/') + i.target))
+            to = QStringLiteral("ui/") + i.target.section(QLatin1Char('/'), 0, 0);
+        else if (!i.target.contains(QLatin1Char('/')) &&
+                 QFileInfo::exists(ui + QLatin1Char('/') + i.target))
+            to = QStringLiteral("ui");
+        if (to.isEmpty() || to == from)
+            continue;
+        edges[from].insert(to);
+        example.insert(from + QStringLiteral(" -> ") + to,
+                       QStringLiteral("%1 includes %2").arg(i.file, i.target));
+    }
+    // An edge a -> b is on a cycle exactly when b leads back to a.
+    auto reaches = [&edges](const QString &from, const QString &target) {
+        QSet<QString> seen;
+        QStringList todo{from};
+        while (!todo.isEmpty()) {
+            const QString next = todo.takeLast();
+            if (next == target)
+                return true;
+            if (!seen.contains(next)) {
+                seen.insert(next);
+                todo += edges.value(next).values();
+            }
+        }
+        return false;
+    };
+    QStringList cycles;
+    for (auto it = edges.cbegin(); it != edges.cend(); ++it)
+        for (const QString &to : *it)
+            if (reaches(to, it.key()))
+                cycles << example.value(it.key() + QStringLiteral(" -> ") + to);
+    cycles.sort();
+    QVERIFY2(cycles.isEmpty(), qPrintable(QStringLiteral("include edges on a cycle:\n") +
+                                          cycles.join(QLatin1Char('\n'))));
 }
 
 QTEST_GUILESS_MAIN(TestLayering)

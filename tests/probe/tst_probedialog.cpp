@@ -8,7 +8,7 @@
 #include "guitestsupport.h"
 #include "loopdevice.h"
 #include "lyingdrivefixture.h"
-#include "mainwindow.h"
+#include "window/mainwindow.h"
 #include "probe/probechart.h"
 #include "probe/probedialog.h"
 #include "uitranslations.h"

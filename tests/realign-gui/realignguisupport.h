@@ -3,7 +3,7 @@
 // with the editing and realignment halves installed.
 #pragma once
 
-#include "mainwindow.h"
+#include "window/mainwindow.h"
 #include "realign/realigncontroller.h"
 #include "toolrun.h"
 

@@ -3,10 +3,10 @@
 // sfdisk, e2fsck and debugfs, or from ARCHITECTURE.md's rule computed here, never from core/align.
 #include "diskmapwidget.h"
 #include "editing/editingcontroller.h"
-#include "editing/mainwindowediting.h"
+#include "window/mainwindowediting.h"
 #include "editing/pendingoperations.h"
 #include "loopdevice.h"
-#include "mainwindow.h"
+#include "window/mainwindow.h"
 #include "partitionmodel.h"
 #include "realign/realignbanner.h"
 #include "realign/realigncontroller.h"

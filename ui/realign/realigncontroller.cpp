@@ -6,7 +6,7 @@
 #include "editing/editingcontroller.h"
 #include "editing/pendingoperations.h"
 #include "journalpreferences.h"
-#include "mainwindow.h"
+#include "window/mainwindow.h"
 #include "ops/writejournal.h"
 #include "partitionmodel.h"
 #include "realign/realignbanner.h"

@@ -1,7 +1,7 @@
 #include "sectorrulerpanel.h"
 
 #include "base/humansize.h"
-#include "mainwindow.h"
+#include "window/mainwindow.h"
 #include "partitionmodel.h"
 #include "rulercaption.h"
 #include "sectorrulerwidget.h"

@@ -1,10 +1,10 @@
-#include "editing/mainwindowediting.h"
+#include "window/mainwindowediting.h"
 
 #include "align/misalignmentreport.h"
 #include "diskmapwidget.h"
 #include "editing/editingcontroller.h"
-#include "mainwindow.h"
 #include "partitionmodel.h"
+#include "window/mainwindow.h"
 
 #include <QCoreApplication>
 #include <QTreeView>

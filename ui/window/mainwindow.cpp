@@ -1,4 +1,4 @@
-#include "mainwindow.h"
+#include "window/mainwindow.h"
 
 #include "filesystemsupportdialog.h"
 
@@ -7,7 +7,6 @@
 #include "disklistmodel.h"
 #include "diskmapwidget.h"
 #include "diskservice.h"
-#include "editing/mainwindowediting.h"
 #include "infopanel.h"
 #include "journalpreferences.h"
 #include "partitionmodel.h"
@@ -19,6 +18,7 @@
 #include "selectionbridge.h"
 #include "uiresources.h"
 #include "version.h"
+#include "window/mainwindowediting.h"
 
 #include <QAction>
 #include <QApplication>
