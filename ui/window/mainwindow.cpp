@@ -94,7 +94,7 @@ MainWindow::~MainWindow() = default;
 
 void MainWindow::createCentralArea()
 {
-    auto *toolbar = addToolBar(tr("Disk"));
+    auto *toolbar = m_toolbar = addToolBar(tr("Disk"));
     toolbar->setObjectName(QStringLiteral("diskToolbar"));
     toolbar->setMovable(false);
     auto *chooserLabel = new QLabel(tr("&Disk:"));
@@ -198,9 +198,8 @@ void MainWindow::createActions()
     support->setObjectName(QStringLiteral("filesystemSupportAction"));
     help->addAction(tr("&About Partwise"), this, &MainWindow::showAbout);
 
-    auto *toolbar = findChild<QToolBar *>(QStringLiteral("diskToolbar"));
-    toolbar->addAction(refreshAction);
-    toolbar->addAction(open);
+    m_toolbar->addAction(refreshAction);
+    m_toolbar->addAction(open);
 }
 
 void MainWindow::rebuildRecentMenu()

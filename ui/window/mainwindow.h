@@ -18,6 +18,7 @@ class QComboBox;
 class QItemSelectionModel;
 class QLabel;
 class QMenu;
+class QToolBar;
 class QSortFilterProxyModel;
 class QTreeView;
 struct DiskEntry;
@@ -102,6 +103,7 @@ private:
     QTreeView *m_list = nullptr;
     InfoPanel *m_info = nullptr;
     QMenu *m_viewMenu = nullptr;
+    QToolBar *m_toolbar = nullptr;
     QLabel *m_status = nullptr;
     QMenu *m_recentMenu = nullptr;
     QString m_shownPath;
