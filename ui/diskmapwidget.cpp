@@ -219,11 +219,7 @@ void DiskMapWidget::updateAccessibleDescription()
 
 PictureExporter::Picture DiskMapWidget::picture()
 {
-    PictureExporter::Picture picture;
-    picture.size = size();
-    picture.render = [this](QPainter &painter, const QRectF &bounds) { render(painter, bounds); };
-    picture.grab = [this] { return grab(); };
-    picture.title = tr("Partwise disk map");
-    picture.description = accessibleDescription();
-    return picture;
+    return PictureExporter::widgetPicture(
+        this, [this](QPainter &painter, const QRectF &bounds) { render(painter, bounds); },
+        tr("Partwise disk map"));
 }

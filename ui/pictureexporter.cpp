@@ -8,6 +8,7 @@
 #include <QPixmap>
 #include <QSettings>
 #include <QSvgGenerator>
+#include <QWidget>
 
 namespace {
 
@@ -47,6 +48,18 @@ bool exportPicture(const Picture &picture, const QString &path, QString *error)
         return false;
     }
     return true;
+}
+
+Picture widgetPicture(QWidget *widget, std::function<void(QPainter &, const QRectF &)> render,
+                      const QString &title)
+{
+    Picture picture;
+    picture.size = widget->size();
+    picture.render = std::move(render);
+    picture.grab = [widget] { return widget->grab(); };
+    picture.title = title;
+    picture.description = widget->accessibleDescription();
+    return picture;
 }
 
 QString choosePath(QWidget *parent, const QString &title, const QString &suggestedName)

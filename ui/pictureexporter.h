@@ -25,6 +25,10 @@ struct Picture
 
 bool exportPicture(const Picture &picture, const QString &path, QString *error);
 
+// A widget as a picture: its size, its grab, `render` for the SVG, its accessible description.
+Picture widgetPicture(QWidget *widget, std::function<void(QPainter &, const QRectF &)> render,
+                      const QString &title);
+
 // Asks where to save, offering PNG and SVG, in the folder used last; empty if cancelled.
 QString choosePath(QWidget *parent, const QString &title, const QString &suggestedName);
 

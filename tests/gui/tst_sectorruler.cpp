@@ -3,10 +3,10 @@
 // sectors, in words too; after `realign --all` the same ruler shows them whole. Where the
 // partition starts comes from sfdisk, and whether a block straddles from that start alone.
 #include "guitestsupport.h"
-#include "window/mainwindow.h"
 #include "partitionmodel.h"
 #include "ruler/sectorrulerpanel.h"
 #include "ruler/sectorrulerwidget.h"
+#include "window/mainwindow.h"
 
 #include "clirun.h"
 #include "sfdisktable.h"
@@ -33,6 +33,8 @@ private slots:
 private:
     // Selects partition `number` (its start) and returns the panel, or null.
     SectorRulerPanel *select(MainWindow &window, int number);
+    // Shows the practice disk with partition 1 selected.
+    bool showPartitionOne(MainWindow &window, SectorRulerPanel *panel);
     // The colour drawn in the middle of the ruler's first block, on screen.
     QColor firstBlockColour(SectorRulerWidget *ruler);
 
@@ -60,6 +62,13 @@ SectorRulerPanel *TestSectorRulerPanel::select(MainWindow &window, int number)
                                               QItemSelectionModel::ClearAndSelect |
                                                   QItemSelectionModel::Rows);
     return window.findChild<SectorRulerPanel *>();
+}
+
+bool TestSectorRulerPanel::showPartitionOne(MainWindow &window, SectorRulerPanel *panel)
+{
+    window.show();
+    return QTest::qWaitForWindowExposed(&window) && openAndWait(window, m_image) &&
+           select(window, 1) == panel && panel->ruler()->hasRuler();
 }
 
 QColor TestSectorRulerPanel::firstBlockColour(SectorRulerWidget *ruler)
@@ -133,12 +142,8 @@ void TestSectorRulerPanel::practiceDiskBeforeAndAfterRealign()
 void TestSectorRulerPanel::zoomFromTheKeyboard()
 {
     MainWindow window;
-    installSectorRuler(&window);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
-    QVERIFY(openAndWait(window, m_image));
-    SectorRulerPanel *panel = select(window, 1);
-    QVERIFY(panel);
+    SectorRulerPanel *panel = installSectorRuler(&window);
+    QVERIFY(showPartitionOne(window, panel));
     SectorRulerWidget *ruler = panel->ruler();
     const qint64 shown = ruler->ruler().windowEnd - ruler->ruler().windowBegin;
     ruler->setFocus();
@@ -156,12 +161,8 @@ void TestSectorRulerPanel::zoomFromTheKeyboard()
 void TestSectorRulerPanel::exportsPngAndSvg()
 {
     MainWindow window;
-    installSectorRuler(&window);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
-    QVERIFY(openAndWait(window, m_image));
-    SectorRulerPanel *panel = select(window, 1);
-    QVERIFY(panel);
+    SectorRulerPanel *panel = installSectorRuler(&window);
+    QVERIFY(showPartitionOne(window, panel));
     QString error;
     const QString png = m_dir.filePath(QStringLiteral("ruler.png"));
     const QString svg = m_dir.filePath(QStringLiteral("ruler.svg"));

@@ -221,13 +221,9 @@ void SectorRulerWidget::render(QPainter &p, const QRectF &bounds) const
 
 PictureExporter::Picture SectorRulerWidget::picture()
 {
-    PictureExporter::Picture picture;
-    picture.size = size();
-    picture.render = [this](QPainter &painter, const QRectF &bounds) { render(painter, bounds); };
-    picture.grab = [this] { return grab(); };
-    picture.title = tr("Partwise sector ruler");
-    picture.description = accessibleDescription();
-    return picture;
+    return PictureExporter::widgetPicture(
+        this, [this](QPainter &painter, const QRectF &bounds) { render(painter, bounds); },
+        tr("Partwise sector ruler"));
 }
 
 QSize SectorRulerWidget::sizeHint() const
