@@ -1,6 +1,7 @@
 // partwise-cli: argument parsing only; every command is a core API.
 #include "align/alignmentpolicy.h"
 #include "cli/applycommand.h"
+#include "cli/servesession.h"
 #include "cli/checkcommand.h"
 #include "cli/practicecommand.h"
 #include "cli/probecommand.h"
@@ -39,6 +40,7 @@ const char *const kUsage =
     "  restore   put a partition-table backup taken before Apply back\n"
     "  probe     time writes to find a drive's real physical sector size and offset\n"
     "  practice  create a practice disk image from a preset (--list shows them)\n"
+    "  serve     answer JSON-RPC requests on stdin/stdout (the window's helper)\n"
     "\n"
     "Run 'partwise-cli COMMAND --help' for a command's options.\n"
     "Exit status: 0 nothing misaligned, 1 something misaligned or the work "
@@ -354,6 +356,8 @@ int main(int argc, char **argv)
         return runRestoreCommandLine(args);
     if (command == QLatin1String("probe"))
         return runProbeCommandLine(args);
+    if (command == QLatin1String("serve"))
+        return runServe();
     if (command == QLatin1String("practice"))
         return runPracticeCommandLine(args);
     return usageError(QStringLiteral("unknown command '%1'.").arg(command));

@@ -1,8 +1,8 @@
 #include "cli/practicecommand.h"
 
 #include "align/alignmentpolicy.h"
-#include "cli/exitstatus.h"
 #include "base/humansize.h"
+#include "cli/exitstatus.h"
 #include "ops/practicedisk.h"
 
 #include <QStringList>

@@ -1,0 +1,525 @@
+#include "cli/servesession.h"
+
+#include "cli/probecommand.h"
+#include "device/diskenumerator.h"
+#include "layer/layerreader.h"
+#include "ops/applyrunner.h"
+#include "ops/jobresume.h"
+#include "ops/operationpreview.h"
+#include "ops/planfile.h"
+#include "ops/realignplantext.h"
+#include "ops/realignrunner.h"
+#include "report/checkreport.h"
+#include "table/diskreader.h"
+#include "version.h"
+
+#include <QElapsedTimer>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QRegularExpression>
+#include <QTextStream>
+
+#include <csignal>
+#include <cstdio>
+
+using namespace jsonrpc;
+
+namespace {
+
+constexpr qint64 kMaxGrain = qint64(1) << 30;
+constexpr int kProgressMilliseconds = 200;
+
+// Optional parameters of the right type, or a message for InvalidParams.
+struct Params
+{
+    const QJsonObject &object;
+    QString problem;
+
+    bool has(const char *key) const { return object.contains(QLatin1String(key)); }
+    bool boolean(const char *key, bool fallback)
+    {
+        const QJsonValue v = object.value(QLatin1String(key));
+        if (v.isUndefined())
+            return fallback;
+        if (!v.isBool())
+            problem = QStringLiteral("\"%1\" must be true or false.").arg(QLatin1String(key));
+        return v.toBool(fallback);
+    }
+    // A whole number in [low, high]; JSON numbers are doubles, so anything else is refused.
+    qint64 integer(const char *key, qint64 fallback, qint64 low, qint64 high)
+    {
+        const QJsonValue v = object.value(QLatin1String(key));
+        if (v.isUndefined())
+            return fallback;
+        const double d = v.toDouble(-1e300);
+        if (!v.isDouble() || d != double(qint64(d)) || d < double(low) || d > double(high)) {
+            problem = QStringLiteral("\"%1\" must be a whole number from %2 to %3.")
+                          .arg(QLatin1String(key))
+                          .arg(low)
+                          .arg(high);
+            return fallback;
+        }
+        return qint64(d);
+    }
+    AlignmentPolicy policy()
+    {
+        AlignmentPolicy policy;
+        policy.grainBytes = integer("grain", policy.grainBytes, 512, kMaxGrain);
+        policy.trustDrive = boolean("trust_drive", policy.trustDrive);
+        return policy;
+    }
+    qint64 sectorSize() { return integer("sector_size", 0, 0, 65536); }
+};
+
+QJsonArray freeSpace(const DiskLayout &layout)
+{
+    QJsonArray free;
+    const qint64 ss = layout.device.topology.logicalSectorSize;
+    for (const PartitionInfo &r : layout.regions)
+        if (r.isFree())
+            free.append(QJsonObject{{QStringLiteral("start_sector"), r.startSector},
+                                    {QStringLiteral("end_sector"), r.endSector},
+                                    {QStringLiteral("size_bytes"), r.lengthSectors() * ss}});
+    return free;
+}
+
+QJsonObject deviceJson(const DiskLayout &layout, const AlignmentPolicy &policy)
+{
+    QJsonObject device = diskCheckToJson(DiskCheck{layout, analyzeAlignment(layout, policy)});
+    device[QStringLiteral("free_space")] = freeSpace(layout);
+    return device;
+}
+
+QJsonObject planJson(const PreparedRealign &prepared, const QString &target)
+{
+    const qint64 ss = prepared.layout.device.topology.logicalSectorSize;
+    QJsonArray moves;
+    for (const PartitionMove &m : prepared.plan.moves)
+        moves.append(QJsonObject{{QStringLiteral("number"), m.number},
+                                 {QStringLiteral("old_start"), m.oldStart},
+                                 {QStringLiteral("old_end"), m.oldEnd},
+                                 {QStringLiteral("new_start"), m.newStart},
+                                 {QStringLiteral("new_end"), m.newEnd},
+                                 {QStringLiteral("bytes"), m.bytesToMove(ss)}});
+    QJsonArray skipped;
+    for (const RealignSkip &k : prepared.plan.skipped)
+        skipped.append(QJsonObject{{QStringLiteral("number"), k.number},
+                                   {QStringLiteral("reason"), k.reason}});
+    QJsonArray warnings;
+    if (!prepared.plan.moves.isEmpty() && !prepared.journal.survivesPowerCut)
+        warnings.append(prepared.journal.warning);
+    if (!prepared.plan.moves.isEmpty() && prepared.driveHealth.risky())
+        warnings.append(riskyDriveWarning(target, prepared.driveHealth));
+    return {{QStringLiteral("grain_bytes"), prepared.plan.geometry.grainBytes},
+            {QStringLiteral("moves"), moves},
+            {QStringLiteral("skipped"), skipped},
+            {QStringLiteral("warnings"), warnings},
+            {QStringLiteral("journal"), prepared.journalPath},
+            {QStringLiteral("text"),
+             realignPlanText(prepared.plan, prepared.copiedWhole, prepared.layerNotes)}};
+}
+
+QJsonObject realignResultJson(const RealignResult &r)
+{
+    return {{QStringLiteral("ok"), r.ok},
+            {QStringLiteral("resumable"), r.resumable},
+            {QStringLiteral("error"), r.error},
+            {QStringLiteral("journal"), r.journalPath},
+            {QStringLiteral("checks"), QJsonArray::fromStringList(r.checks)}};
+}
+
+QString stepName(RealignProgress::Step step)
+{
+    return step == RealignProgress::Step::Verifying ? QStringLiteral("verifying")
+                                                    : QStringLiteral("moving");
+}
+
+} // namespace
+
+ServeSession::ServeSession(ServeTargetGuard guard, Writer write)
+    : m_guard(guard), m_write(std::move(write))
+{
+}
+
+ServeSession::~ServeSession()
+{
+    finish();
+}
+
+void ServeSession::finish()
+{
+    m_cancel = true;
+    if (m_job.joinable())
+        m_job.join();
+}
+
+void ServeSession::notify(const QString &method, const QJsonObject &params)
+{
+    const std::lock_guard lock(m_writeMutex);
+    m_write(notificationLine(method, params));
+}
+
+void ServeSession::answer(const Request &request, const QJsonValue &result)
+{
+    if (request.isNotification)
+        return;
+    const std::lock_guard lock(m_writeMutex);
+    m_write(resultLine(request.id, result));
+}
+
+void ServeSession::fail(const Request &request, int code, const QString &message)
+{
+    if (request.isNotification && request.errorCode == 0)
+        return;
+    const std::lock_guard lock(m_writeMutex);
+    m_write(errorLine(request.id, code, message));
+}
+
+void ServeSession::handleLine(const QByteArray &line)
+{
+    if (line.trimmed().isEmpty())
+        return;
+    const Request request = parseLine(line);
+    if (request.errorCode != 0) {
+        fail(request, request.errorCode, request.errorMessage);
+        return;
+    }
+    dispatch(request);
+}
+
+void ServeSession::dispatch(const Request &request)
+{
+    const QString &m = request.method;
+    if (m == QLatin1String("version")) {
+        answer(request,
+               QJsonObject{{QStringLiteral("partwise"), QString::fromLatin1(kPartwiseVersion)},
+                           {QStringLiteral("protocol"), 1}});
+        return;
+    }
+    if (m == QLatin1String("cancel")) {
+        const bool running = m_running.load();
+        if (running)
+            m_cancel = true;
+        answer(request, QJsonObject{{QStringLiteral("cancelling"), running}});
+        return;
+    }
+    using Handler = void (ServeSession::*)(const Request &);
+    static const QHash<QString, Handler> handlers{
+        {QStringLiteral("list-disks"), &ServeSession::listDisks},
+        {QStringLiteral("read-disk"), &ServeSession::readDiskMethod},
+        {QStringLiteral("preview"), &ServeSession::preview},
+        {QStringLiteral("realign-plan"), &ServeSession::realignPlan},
+        {QStringLiteral("apply"), &ServeSession::apply},
+        {QStringLiteral("realign"), &ServeSession::realign},
+        {QStringLiteral("resume"), &ServeSession::resume},
+        {QStringLiteral("probe"), &ServeSession::probe}};
+    const auto handler = handlers.constFind(m);
+    if (handler == handlers.constEnd()) {
+        fail(request, MethodNotFound, QStringLiteral("No method \"%1\".").arg(m.left(100)));
+        return;
+    }
+    if (m_running.load()) {
+        fail(request, Busy,
+             QStringLiteral("A job is running; only \"cancel\" and \"version\" are taken until it "
+                            "ends."));
+        return;
+    }
+    if (m_job.joinable())
+        m_job.join(); // the last job has answered; collect its thread
+    (this->*handler.value())(request);
+}
+
+bool ServeSession::targetOf(const Request &request, QString *path)
+{
+    const QJsonValue value = request.params.value(QStringLiteral("path"));
+    if (!value.isString()) {
+        fail(request, InvalidParams, QStringLiteral("\"path\" must be a string."));
+        return false;
+    }
+    QString why;
+    if (!m_guard.admits(value.toString(), &why)) {
+        fail(request, Refused, why);
+        return false;
+    }
+    *path = value.toString();
+    return true;
+}
+
+void ServeSession::startJob(const Request &request, Job job)
+{
+    m_cancel = false;
+    m_running = true;
+    m_job = std::thread([this, request, job = std::move(job)] {
+        const QJsonObject result = job(request.id);
+        // Taken before the answer goes out, so a client that sends its next job as soon as it
+        // reads this one's answer is not told to wait (dispatch joins this thread first).
+        m_running = false;
+        if (result.value(QStringLiteral("ok")).toBool()) {
+            answer(request, result);
+        } else {
+            const std::lock_guard lock(m_writeMutex);
+            m_write(errorLine(request.id, Failed, result.value(QStringLiteral("error")).toString(),
+                              result));
+        }
+    });
+}
+
+void ServeSession::listDisks(const Request &request)
+{
+    answer(request,
+           QJsonObject{{QStringLiteral("disks"), QJsonArray::fromStringList(::listDisks())}});
+}
+
+void ServeSession::readDiskMethod(const Request &request)
+{
+    QString path;
+    if (!targetOf(request, &path))
+        return;
+    Params params{request.params, {}};
+    DiskReadOptions options;
+    options.forcedSectorSize = params.sectorSize();
+    options.askDrive = params.boolean("ask_drive", true);
+    const AlignmentPolicy policy = params.policy();
+    if (!params.problem.isEmpty())
+        return fail(request, InvalidParams, params.problem);
+    DiskReadResult read = readDisk(path, options);
+    if (!read.ok)
+        return fail(request, Failed, read.error);
+    readLayers(&read.layout);
+    answer(request, deviceJson(read.layout, policy));
+}
+
+void ServeSession::preview(const Request &request)
+{
+    QString path;
+    if (!targetOf(request, &path))
+        return;
+    Params params{request.params, {}};
+    const AlignmentPolicy policy = params.policy();
+    const qint64 sectorSize = params.sectorSize();
+    if (!params.problem.isEmpty())
+        return fail(request, InvalidParams, params.problem);
+    QList<Operation> operations;
+    QString error;
+    const QJsonValue plan = request.params.value(QStringLiteral("plan"));
+    if (!plan.isObject() ||
+        !parsePlan(QJsonDocument(plan.toObject()).toJson(), &operations, &error))
+        return fail(request, InvalidParams,
+                    error.isEmpty() ? QStringLiteral("\"plan\" must be a plan object.") : error);
+    DiskReadOptions options;
+    options.forcedSectorSize = sectorSize;
+    const DiskReadResult read = readDisk(path, options);
+    if (!read.ok)
+        return fail(request, Failed, read.error);
+    const PreviewResult result = previewOperations(read.layout, operations, policy);
+    answer(request, QJsonObject{{QStringLiteral("ok"), result.ok},
+                                {QStringLiteral("failed_index"), result.failedIndex},
+                                {QStringLiteral("error"), result.error},
+                                {QStringLiteral("device"), deviceJson(result.layout, policy)}});
+}
+
+namespace {
+
+// The parameters realign-plan and realign share; a message when one is of the wrong type.
+QString readRealignParams(const QJsonObject &object, RealignOptions *options, RealignRequest *asked)
+{
+    Params params{object, {}};
+    options->policy = params.policy();
+    options->forcedSectorSize = params.sectorSize();
+    options->verify = params.boolean("verify", true);
+    asked->includeSectorAligned = params.boolean("all", false);
+    const QJsonValue prefer = object.value(QStringLiteral("prefer"));
+    if (prefer == QJsonValue(QStringLiteral("shrink")))
+        asked->prefer = RealignPreference::Shrink;
+    else if (prefer == QJsonValue(QStringLiteral("move")))
+        asked->prefer = RealignPreference::Move;
+    else if (!prefer.isUndefined())
+        return QStringLiteral("\"prefer\" must be \"shrink\" or \"move\".");
+    const QJsonValue numbers = object.value(QStringLiteral("partitions"));
+    if (!numbers.isUndefined() && !numbers.isArray())
+        return QStringLiteral("\"partitions\" must be a list of numbers.");
+    for (const QJsonValue &n : numbers.toArray()) {
+        const double d = n.toDouble(-1);
+        if (!n.isDouble() || d != double(int(d)) || d < 1 || d > 256)
+            return QStringLiteral("\"partitions\" must hold numbers from 1 to 256.");
+        asked->partitions << int(d);
+    }
+    return params.problem;
+}
+
+} // namespace
+
+void ServeSession::realignPlan(const Request &request)
+{
+    QString path;
+    if (!targetOf(request, &path))
+        return;
+    RealignOptions options;
+    RealignRequest asked;
+    if (const QString problem = readRealignParams(request.params, &options, &asked);
+        !problem.isEmpty())
+        return fail(request, InvalidParams, problem);
+    const PreparedRealign prepared = prepareRealignment(path, options, asked);
+    if (!prepared.ok)
+        return fail(request, Failed, prepared.error);
+    answer(request, planJson(prepared, path));
+}
+
+RealignCallbacks ServeSession::jobCallbacks(const QJsonValue &id)
+{
+    RealignCallbacks callbacks;
+    callbacks.log = [this, id](const QString &line) {
+        notify(QStringLiteral("log"), {{QStringLiteral("id"), id}, {QStringLiteral("line"), line}});
+    };
+    auto clock = std::make_shared<QElapsedTimer>();
+    clock->start();
+    callbacks.progress = [this, id, clock](const RealignProgress &p) {
+        if (clock->elapsed() < kProgressMilliseconds && p.bytesDone < p.bytesTotal)
+            return;
+        clock->restart();
+        notify(QStringLiteral("progress"),
+               {{QStringLiteral("id"), id},
+                {QStringLiteral("partition"), p.partition},
+                {QStringLiteral("step"), stepName(p.stepKind)},
+                {QStringLiteral("move_index"), p.moveIndex},
+                {QStringLiteral("move_count"), p.moveCount},
+                {QStringLiteral("bytes_done"), qint64(p.bytesDone)},
+                {QStringLiteral("bytes_total"), qint64(p.bytesTotal)},
+                {QStringLiteral("bytes_per_second"), qint64(p.bytesPerSecond)},
+                {QStringLiteral("seconds_left"), qint64(p.secondsLeft)}});
+    };
+    callbacks.cancel = &m_cancel;
+    return callbacks;
+}
+
+void ServeSession::realign(const Request &request)
+{
+    QString path;
+    if (!targetOf(request, &path))
+        return;
+    RealignOptions options;
+    RealignRequest asked;
+    if (const QString problem = readRealignParams(request.params, &options, &asked);
+        !problem.isEmpty())
+        return fail(request, InvalidParams, problem);
+    startJob(request, [this, path, options, asked](const QJsonValue &id) {
+        const PreparedRealign prepared = prepareRealignment(path, options, asked);
+        if (!prepared.ok)
+            return QJsonObject{{QStringLiteral("ok"), false},
+                               {QStringLiteral("error"), prepared.error}};
+        if (prepared.plan.moves.isEmpty())
+            return QJsonObject{{QStringLiteral("ok"), true},
+                               {QStringLiteral("plan"), planJson(prepared, path)}};
+        QJsonObject result =
+            realignResultJson(runRealignment(path, prepared, options, jobCallbacks(id)));
+        result[QStringLiteral("plan")] = planJson(prepared, path);
+        return result;
+    });
+}
+
+void ServeSession::resume(const Request &request)
+{
+    QString path;
+    if (!targetOf(request, &path))
+        return;
+    startJob(request, [this, path](const QJsonValue &id) {
+        return realignResultJson(resumeWriteJob(path, QString(), jobCallbacks(id)));
+    });
+}
+
+void ServeSession::apply(const Request &request)
+{
+    QString path;
+    if (!targetOf(request, &path))
+        return;
+    Params params{request.params, {}};
+    ApplyOptions options;
+    options.policy = params.policy();
+    options.forcedSectorSize = params.sectorSize();
+    if (!params.problem.isEmpty())
+        return fail(request, InvalidParams, params.problem);
+    QList<Operation> operations;
+    QString error;
+    const QJsonValue plan = request.params.value(QStringLiteral("plan"));
+    if (!plan.isObject() ||
+        !parsePlan(QJsonDocument(plan.toObject()).toJson(), &operations, &error))
+        return fail(request, InvalidParams,
+                    error.isEmpty() ? QStringLiteral("\"plan\" must be a plan object.") : error);
+    startJob(request, [this, path, operations, options](const QJsonValue &id) {
+        ApplyCallbacks callbacks;
+        callbacks.log = [this, id](const QString &line) {
+            notify(QStringLiteral("log"),
+                   {{QStringLiteral("id"), id}, {QStringLiteral("line"), line}});
+        };
+        callbacks.progress = [this, id](int done, int total) {
+            notify(QStringLiteral("progress"), {{QStringLiteral("id"), id},
+                                                {QStringLiteral("operations_done"), done},
+                                                {QStringLiteral("operations_total"), total}});
+        };
+        const ApplyResult r = applyOperations(path, operations, options, callbacks);
+        return QJsonObject{{QStringLiteral("ok"), r.ok},
+                           {QStringLiteral("completed"), r.completed},
+                           {QStringLiteral("resumable"), r.resumable},
+                           {QStringLiteral("error"), r.error},
+                           {QStringLiteral("backup_folder"), r.backupFolder},
+                           {QStringLiteral("journal"), r.journalPath}};
+    });
+}
+
+void ServeSession::probe(const Request &request)
+{
+    QString path;
+    if (!targetOf(request, &path))
+        return;
+    startJob(request, [this, path](const QJsonValue &id) {
+        // The probe command's own JSON, and its progress lines as log notifications.
+        ProbeCommandOptions options;
+        options.target = path;
+        options.json = true;
+        options.assumeYes = true;
+        options.probe.cancel = &m_cancel;
+        QString out;
+        QString err;
+        QTextStream outStream(&out);
+        QTextStream errStream(&err);
+        const int status = runProbeCommand(options, outStream, errStream, {});
+        outStream.flush();
+        errStream.flush();
+        for (const QString &line :
+             err.split(QRegularExpression(QStringLiteral("[\r\n]+")), Qt::SkipEmptyParts))
+            notify(QStringLiteral("log"),
+                   {{QStringLiteral("id"), id}, {QStringLiteral("line"), line.trimmed()}});
+        QJsonObject result = QJsonDocument::fromJson(out.toUtf8()).object();
+        result[QStringLiteral("ok")] = status == ExitOk;
+        if (status != ExitOk)
+            result[QStringLiteral("error")] = err.trimmed();
+        return result;
+    });
+}
+
+int runServe()
+{
+    // A client that goes away mid-answer must not kill a job with SIGPIPE: its writes fail
+    // instead, and the end of input cancels the job where `resume` can finish it.
+    std::signal(SIGPIPE, SIG_IGN);
+    ServeSession session(ServeTargetGuard::fromEnvironment(), [](const QByteArray &line) {
+        std::fwrite(line.constData(), 1, size_t(line.size()), stdout);
+        std::fflush(stdout);
+    });
+    // Lines are read a byte at a time up to the limit, so a hostile endless line costs no more
+    // memory than that; the rest of it is dropped and the line answered as unreadable.
+    QByteArray line;
+    for (int c = getc_unlocked(stdin); c != EOF; c = getc_unlocked(stdin)) {
+        if (c != '\n') {
+            if (line.size() <= kMaxLineBytes)
+                line.append(char(c));
+            continue;
+        }
+        session.handleLine(line);
+        line.clear();
+    }
+    if (!line.isEmpty())
+        session.handleLine(line);
+    session.finish();
+    return 0;
+}

@@ -1,0 +1,68 @@
+#pragma once
+
+// The helper's side of `partwise-cli serve`: one request line in, its answer out (now, or from
+// a job thread later), with progress and log notifications in between. Methods (README, "The
+// helper protocol"): version, list-disks, read-disk, preview, realign-plan answer at once;
+// apply, realign, resume and probe run as a job, one at a time, and answer when it ends;
+// cancel stops a running job at its next safe point (a move stops where its journal lets
+// `resume` finish it). While a job runs, only version and cancel are taken: libparted and the
+// disk belong to the job. Every path passes the ServeTargetGuard first; nothing malformed is
+// ever acted on, and no request ends the session.
+
+#include "cli/jsonrpcline.h"
+#include "cli/servetargetguard.h"
+#include "ops/realignrunner.h"
+
+#include <QByteArray>
+#include <QJsonObject>
+
+#include <atomic>
+#include <functional>
+#include <mutex>
+#include <thread>
+
+class ServeSession
+{
+public:
+    using Writer = std::function<void(const QByteArray &line)>; // called from any thread
+
+    ServeSession(ServeTargetGuard guard, Writer write);
+    ~ServeSession(); // cancels a running job and waits for it
+    ServeSession(const ServeSession &) = delete;
+    ServeSession &operator=(const ServeSession &) = delete;
+
+    void handleLine(const QByteArray &line);
+    // The end of input: a running job is cancelled (it stops where `resume` can finish it).
+    void finish();
+    bool jobRunning() const { return m_running.load(); }
+
+private:
+    using Job = std::function<QJsonObject(const QJsonValue &id)>;
+
+    void answer(const jsonrpc::Request &request, const QJsonValue &result);
+    void fail(const jsonrpc::Request &request, int code, const QString &message);
+    void dispatch(const jsonrpc::Request &request);
+    bool targetOf(const jsonrpc::Request &request, QString *path);
+    void startJob(const jsonrpc::Request &request, Job job);
+    void notify(const QString &method, const QJsonObject &params);
+    RealignCallbacks jobCallbacks(const QJsonValue &id); // log and progress notifications
+
+    void listDisks(const jsonrpc::Request &request);
+    void readDiskMethod(const jsonrpc::Request &request);
+    void preview(const jsonrpc::Request &request);
+    void realignPlan(const jsonrpc::Request &request);
+    void apply(const jsonrpc::Request &request);
+    void realign(const jsonrpc::Request &request);
+    void resume(const jsonrpc::Request &request);
+    void probe(const jsonrpc::Request &request);
+
+    ServeTargetGuard m_guard;
+    Writer m_write;
+    std::mutex m_writeMutex;
+    std::thread m_job;
+    std::atomic<bool> m_running{false};
+    std::atomic<bool> m_cancel{false};
+};
+
+// `partwise-cli serve`: reads requests from standard input until it ends. Exit 0.
+int runServe();

@@ -1,0 +1,421 @@
+// `partwise-cli serve`, the helper the window will talk to, driven as a client would: every
+// method round trip checked against sfdisk and the filesystems' own tools, a job cancelled and
+// one whose connection drops, both finished by `resume`, and a thousand hostile lines each
+// answered with an error while the helper stays up and writes nothing.
+#include "clirun.h"
+#include "filechecksum.h"
+#include "filetree.h"
+#include "fsfixture.h"
+#include "loopdevice.h"
+#include "serveclient.h"
+#include "sfdisktable.h"
+#include "toolrun.h"
+
+#include <QCryptographicHash>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QRandomGenerator>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <unistd.h>
+
+using namespace pwtest;
+
+namespace {
+
+constexpr qint64 MiB = 1 << 20;
+
+QByteArray sha256Of(const QString &path)
+{
+    QFile file(path);
+    QCryptographicHash hash(QCryptographicHash::Sha256);
+    if (file.open(QIODevice::ReadOnly))
+        hash.addData(&file);
+    return hash.result().toHex();
+}
+
+QJsonObject resultOf(const QJsonObject &answer)
+{
+    return answer.value(QStringLiteral("result")).toObject();
+}
+
+int errorCodeOf(const QJsonObject &answer)
+{
+    return answer.value(QStringLiteral("error")).toObject().value(QStringLiteral("code")).toInt();
+}
+
+QString describe(const QJsonObject &answer)
+{
+    return QString::fromUtf8(QJsonDocument(answer).toJson(QJsonDocument::Compact)).left(2000);
+}
+
+} // namespace
+
+class TestServe : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void versionAndDisks();
+    void readDiskAgreesWithSfdisk();
+    void previewWritesNothing();
+    void applyCreatesAPartition();
+    void realignKeepsEveryFile();
+    void cancelThenResume();
+    void droppedConnectionThenResume();
+    void hostileLines();
+    void imagesMustBelongToTheInvokingUser();
+
+private:
+    QString practiceImage(const QString &name);
+    // 384 MiB from GPT sector 34 holding 64 MiB of random bytes (no filesystem: copied whole).
+    QString rawImage(const QString &name, QByteArray *data);
+    void checkRawMoved(const QString &image, const QByteArray &data);
+
+    QTemporaryDir m_dir;
+};
+
+void TestServe::initTestCase()
+{
+    QVERIFY(m_dir.isValid());
+    setCliPath(QStringLiteral(PARTWISE_CLI));
+}
+
+QString TestServe::practiceImage(const QString &name)
+{
+    const QString image = m_dir.filePath(name);
+    const CliResult made = runCli({QStringLiteral("practice"), QStringLiteral("windows-xp"), image,
+                                   QStringLiteral("--size"), QStringLiteral("128M")});
+    return made.exitCode == 0 ? image : QString();
+}
+
+QString TestServe::rawImage(const QString &name, QByteArray *data)
+{
+    const QString image = m_dir.filePath(name);
+    QFile file(image);
+    if (!file.open(QIODevice::WriteOnly) || !file.resize(400 * MiB))
+        return {};
+    data->resize(64 * MiB);
+    QRandomGenerator(7).fillRange(reinterpret_cast<quint32 *>(data->data()), data->size() / 4);
+    if (!file.seek(34 * 512) || file.write(*data) != data->size())
+        return {};
+    file.close();
+    const ToolResult table = runTool(QStringLiteral("sfdisk"), {QStringLiteral("-q"), image},
+                                     "label: gpt\nfirst-lba: 34\nstart=34, size=786432\n");
+    return table.ok() ? image : QString();
+}
+
+void TestServe::checkRawMoved(const QString &image, const QByteArray &data)
+{
+    const SfdiskTable table = SfdiskTable::read(image);
+    QVERIFY2(table.ok, qPrintable(table.error));
+    QCOMPARE(table.partitions.first().start, 2048); // the next MiB boundary after 34
+    QFile file(image);
+    QVERIFY(file.open(QIODevice::ReadOnly) && file.seek(2048 * 512));
+    QVERIFY2(file.read(data.size()) == data, "the partition's bytes differ after the move");
+}
+
+void TestServe::versionAndDisks()
+{
+    ServeClient client;
+    QVERIFY(client.started());
+    const QJsonObject version = resultOf(client.call(QStringLiteral("version")));
+    QCOMPARE(version.value(QStringLiteral("protocol")).toInt(), 1);
+    QVERIFY(!version.value(QStringLiteral("partwise")).toString().isEmpty());
+    const QJsonObject disks = client.call(QStringLiteral("list-disks"));
+    QVERIFY2(resultOf(disks).value(QStringLiteral("disks")).isArray(), qPrintable(describe(disks)));
+}
+
+void TestServe::readDiskAgreesWithSfdisk()
+{
+    const QString image = practiceImage(QStringLiteral("read.img"));
+    QVERIFY(!image.isEmpty());
+    const SfdiskTable table = SfdiskTable::read(image);
+    QVERIFY2(table.ok, qPrintable(table.error));
+    ServeClient client;
+    const QJsonObject answer = client.call(QStringLiteral("read-disk"), {{"path", image}});
+    const QJsonObject device = resultOf(answer);
+    QVERIFY2(!device.isEmpty(), qPrintable(describe(answer)));
+    const QJsonArray partitions = device.value(QStringLiteral("partitions")).toArray();
+    QCOMPARE(partitions.size(), table.partitions.size());
+    const QJsonObject first = partitions.first().toObject();
+    QCOMPARE(first.value(QStringLiteral("start_sector")).toInteger(),
+             table.partitions.first().start);
+    QCOMPARE(first.value(QStringLiteral("end_sector")).toInteger(), table.partitions.first().end());
+    QCOMPARE(first.value(QStringLiteral("status")).toString(), QStringLiteral("misaligned"));
+    // The free space behind it runs to the disk's last sector (128 MiB of 512-byte sectors).
+    const QJsonArray free = device.value(QStringLiteral("free_space")).toArray();
+    QVERIFY(!free.isEmpty());
+    QCOMPARE(free.last().toObject().value(QStringLiteral("start_sector")).toInteger(),
+             table.partitions.first().end() + 1);
+    QCOMPARE(free.last().toObject().value(QStringLiteral("end_sector")).toInteger(),
+             128 * MiB / 512 - 1);
+}
+
+void TestServe::previewWritesNothing()
+{
+    const QString image = practiceImage(QStringLiteral("preview.img"));
+    QVERIFY(!image.isEmpty());
+    const QByteArray before = sha256Of(image);
+    ServeClient client;
+    const QJsonObject plan{
+        {"operations", QJsonArray{QJsonObject{{"op", "create"}, {"size", "8MiB"}}}}};
+    const QJsonObject answer =
+        client.call(QStringLiteral("preview"), {{"path", image}, {"plan", plan}});
+    const QJsonObject result = resultOf(answer);
+    QVERIFY2(result.value(QStringLiteral("ok")).toBool(), qPrintable(describe(answer)));
+    const QJsonArray partitions = result.value(QStringLiteral("device"))
+                                      .toObject()
+                                      .value(QStringLiteral("partitions"))
+                                      .toArray();
+    QCOMPARE(partitions.size(), 2);
+    QCOMPARE(partitions.last().toObject().value(QStringLiteral("start_sector")).toInteger() % 2048,
+             0);
+    QCOMPARE(sha256Of(image), before);
+    QCOMPARE(SfdiskTable::read(image).partitions.size(), 1);
+}
+
+void TestServe::applyCreatesAPartition()
+{
+    const QString image = practiceImage(QStringLiteral("apply.img"));
+    QVERIFY(!image.isEmpty());
+    ServeClient client;
+    const QJsonObject plan{
+        {"operations", QJsonArray{QJsonObject{{"op", "create"}, {"size", "8MiB"}}}}};
+    const int id = client.send(QStringLiteral("apply"), {{"path", image}, {"plan", plan}});
+    const QJsonObject answer = client.answer(id);
+    QVERIFY2(resultOf(answer).value(QStringLiteral("ok")).toBool(), qPrintable(describe(answer)));
+    QVERIFY(client.waitForNotification(QStringLiteral("progress"), id, 1000));
+    const SfdiskTable table = SfdiskTable::read(image);
+    QVERIFY2(table.ok, qPrintable(table.error));
+    QCOMPARE(table.partitions.size(), 2);
+    QCOMPARE(table.partitions.last().start % 2048, 0);
+    QCOMPARE(table.partitions.last().size, 8 * MiB / 512);
+}
+
+void TestServe::realignKeepsEveryFile()
+{
+    PW_REQUIRE_ROOT_OR_SKIP();
+    const QString image = practiceImage(QStringLiteral("realign.img"));
+    QVERIFY(!image.isEmpty());
+    QMap<QString, QByteArray> files;
+    {
+        LoopDevice loop(image);
+        QVERIFY2(loop.ok() && loop.addPartitions(), qPrintable(loop.error()));
+        QString error;
+        files = filesystemTreeSha256(loop.partitionNode(1), QStringLiteral("ntfs"), &error);
+        QVERIFY2(error.isEmpty() && !files.isEmpty(), qPrintable(error));
+    }
+    ServeClient client;
+    const QJsonObject plan =
+        resultOf(client.call(QStringLiteral("realign-plan"), {{"path", image}}));
+    const QJsonArray moves = plan.value(QStringLiteral("moves")).toArray();
+    QCOMPARE(moves.size(), 1);
+    QCOMPARE(moves.first().toObject().value(QStringLiteral("new_start")).toInteger(), 2048);
+    const int id = client.send(QStringLiteral("realign"), {{"path", image}});
+    const QJsonObject answer = client.answer(id, 300000);
+    QVERIFY2(resultOf(answer).value(QStringLiteral("ok")).toBool(), qPrintable(describe(answer)));
+    QVERIFY(client.waitForNotification(QStringLiteral("log"), id, 1000));
+    QCOMPARE(SfdiskTable::read(image).partitions.first().start, 2048);
+    LoopDevice loop(image);
+    QVERIFY2(loop.ok() && loop.addPartitions(), qPrintable(loop.error()));
+    QString error;
+    const QStringList diff = compareTrees(
+        files, filesystemTreeSha256(loop.partitionNode(1), QStringLiteral("ntfs"), &error));
+    QVERIFY2(diff.isEmpty() && error.isEmpty(), qPrintable(diff.join(QLatin1Char(' ')) + error));
+    const ToolResult fsck = checkFilesystemReadOnly(loop.partitionNode(1), QStringLiteral("ntfs"));
+    QVERIFY2(fsck.ok(), qPrintable(fsck.describe()));
+}
+
+void TestServe::cancelThenResume()
+{
+    QByteArray data;
+    const QString image = rawImage(QStringLiteral("cancel.img"), &data);
+    QVERIFY(!image.isEmpty());
+    ServeClient client;
+    const int id = client.send(QStringLiteral("realign"), {{"path", image}});
+    QVERIFY(client.waitForNotification(QStringLiteral("progress"), id));
+    const QJsonObject cancel = client.call(QStringLiteral("cancel"));
+    QVERIFY2(resultOf(cancel).value(QStringLiteral("cancelling")).toBool(),
+             qPrintable(describe(cancel)));
+    // A job that stops short is an error whose data says it can be resumed.
+    const QJsonObject stopped = client.answer(id, 300000);
+    QCOMPARE(errorCodeOf(stopped), -32003);
+    QVERIFY2(stopped.value(QStringLiteral("error"))
+                 .toObject()
+                 .value(QStringLiteral("data"))
+                 .toObject()
+                 .value(QStringLiteral("resumable"))
+                 .toBool(),
+             qPrintable(describe(stopped)));
+    const QJsonObject resumed = client.call(QStringLiteral("resume"), {{"path", image}}, 300000);
+    QVERIFY2(resultOf(resumed).value(QStringLiteral("ok")).toBool(), qPrintable(describe(resumed)));
+    checkRawMoved(image, data);
+}
+
+void TestServe::droppedConnectionThenResume()
+{
+    QByteArray data;
+    const QString image = rawImage(QStringLiteral("dropped.img"), &data);
+    QVERIFY(!image.isEmpty());
+    {
+        ServeClient client;
+        const int id = client.send(QStringLiteral("realign"), {{"path", image}});
+        QVERIFY(client.waitForNotification(QStringLiteral("progress"), id));
+        QVERIFY(client.closeAndWait()); // the helper stops the move where resume can finish it
+    }
+    ServeClient again;
+    const QJsonObject resumed = again.call(QStringLiteral("resume"), {{"path", image}}, 300000);
+    QVERIFY2(resultOf(resumed).value(QStringLiteral("ok")).toBool(), qPrintable(describe(resumed)));
+    checkRawMoved(image, data);
+}
+
+void TestServe::hostileLines()
+{
+    const QString image = practiceImage(QStringLiteral("hostile.img"));
+    QVERIFY(!image.isEmpty());
+    const QString link = m_dir.filePath(QStringLiteral("link.img"));
+    QVERIFY(QFile::link(image, link));
+    const QString shadowLink = m_dir.filePath(QStringLiteral("shadow.img"));
+    QVERIFY(QFile::link(QStringLiteral("/etc/shadow"), shadowLink));
+    QStringList paths{QStringLiteral("/etc/shadow"),
+                      QStringLiteral("/etc/passwd"),
+                      QStringLiteral("hostile.img"),
+                      m_dir.path() + QStringLiteral("/../etc/shadow"),
+                      m_dir.path() + QStringLiteral("//hostile.img"),
+                      link,
+                      shadowLink,
+                      QStringLiteral("/dev/null"),
+                      QStringLiteral("/dev/zero"),
+                      m_dir.path(),
+                      m_dir.filePath(QStringLiteral("missing.img")),
+                      QStringLiteral("/proc/self/mem"),
+                      QString(5000, QLatin1Char('a')).prepend(QLatin1Char('/')),
+                      QString(),
+                      image + QChar(0) + QStringLiteral("x")};
+    QString foreign;
+    if (::geteuid() == 0) { // a file of another user, as only root can make one
+        foreign = m_dir.filePath(QStringLiteral("foreign.img"));
+        QVERIFY(QFile::copy(image, foreign));
+        QVERIFY(::chown(QFile::encodeName(foreign).constData(), 65534, 65534) == 0);
+        paths << foreign;
+    }
+    const QByteArray imageBefore = sha256Of(image);
+    const QByteArray foreignBefore = foreign.isEmpty() ? QByteArray() : sha256Of(foreign);
+    const QStringList methods{QStringLiteral("read-disk"),    QStringLiteral("apply"),
+                              QStringLiteral("realign"),      QStringLiteral("resume"),
+                              QStringLiteral("realign-plan"), QStringLiteral("preview"),
+                              QStringLiteral("probe")};
+    const QJsonObject plan{
+        {"operations", QJsonArray{QJsonObject{{"op", "new-table"}, {"type", "gpt"}}}}};
+
+    ServeClient client;
+    QRandomGenerator random(1234);
+    QList<int> ids;
+    int unreadable = 0;
+    for (int n = 0; n < 1000; ++n) {
+        const int id = 100000 + n;
+        QJsonObject request{{"jsonrpc", "2.0"}, {"id", id}};
+        const QString method = methods[n % methods.size()];
+        switch (n % 10) {
+        case 0: { // bytes, no newline inside: unreadable
+            QByteArray junk(1 + random.bounded(300), Qt::Uninitialized);
+            for (char &c : junk)
+                c = char(random.bounded(256));
+            junk.replace('\n', ' ');
+            junk.prepend('#'); // never valid JSON
+            client.sendRaw(junk);
+            ++unreadable;
+            continue;
+        }
+        case 1: // cut short
+            client.sendRaw(
+                QJsonDocument(QJsonObject{{"jsonrpc", "2.0"}, {"id", id}, {"method", method}})
+                    .toJson(QJsonDocument::Compact)
+                    .chopped(1 + random.bounded(10)));
+            ++unreadable;
+            continue;
+        case 2: // wrong types
+            request[QStringLiteral("method")] = n % 20 < 10 ? QJsonValue(42) : QJsonValue(method);
+            request[QStringLiteral("params")] = QJsonArray{1, 2};
+            break;
+        case 3: // absurd numbers on a real image
+            request[QStringLiteral("method")] = method;
+            request[QStringLiteral("params")] = QJsonObject{{"path", image},
+                                                            {"grain", 1e308},
+                                                            {"sector_size", -1},
+                                                            {"partitions", QJsonArray{1e20}},
+                                                            {"plan", plan}};
+            break;
+        case 4: // wrong types of parameters on a real image
+            request[QStringLiteral("method")] = method;
+            request[QStringLiteral("params")] = QJsonObject{{"path", image},
+                                                            {"grain", "big"},
+                                                            {"all", "yes"},
+                                                            {"partitions", "1"},
+                                                            {"plan", 7}};
+            if (method == QLatin1String("resume") || method == QLatin1String("probe"))
+                request[QStringLiteral("params")] = QJsonObject{{"path", 12}};
+            break;
+        case 5:
+            request[QStringLiteral("method")] = QStringLiteral("format-everything");
+            break;
+        case 6:
+            request[QStringLiteral("jsonrpc")] = QStringLiteral("1.0");
+            request[QStringLiteral("method")] = method;
+            break;
+        default: // paths that are not plainly a disk of this user
+            request[QStringLiteral("method")] = method;
+            request[QStringLiteral("params")] =
+                QJsonObject{{"path", paths[n % paths.size()]}, {"plan", plan}};
+            break;
+        }
+        client.sendRaw(QJsonDocument(request).toJson(QJsonDocument::Compact));
+        ids << id;
+    }
+    // A line far over the limit.
+    client.sendRaw(QByteArray(3 << 20, 'x'));
+    ++unreadable;
+    for (const int id : std::as_const(ids)) {
+        const QJsonObject answer = client.answer(id, 60000);
+        QVERIFY2(answer.contains(QStringLiteral("error")),
+                 qPrintable(QStringLiteral("request %1: %2").arg(id).arg(describe(answer))));
+        QVERIFY(errorCodeOf(answer) != 0);
+    }
+    const QJsonObject alive = client.call(QStringLiteral("version"));
+    QVERIFY2(resultOf(alive).contains(QStringLiteral("protocol")), qPrintable(describe(alive)));
+    QCOMPARE(client.nullIdAnswers().size(), unreadable);
+    QVERIFY(client.running());
+    QCOMPARE(sha256Of(image), imageBefore);
+    if (!foreign.isEmpty())
+        QCOMPARE(sha256Of(foreign), foreignBefore);
+    QVERIFY(!QFile::exists(image + QStringLiteral(".partwise-move.realign")));
+}
+
+void TestServe::imagesMustBelongToTheInvokingUser()
+{
+    const QString image = practiceImage(QStringLiteral("owned.img"));
+    QVERIFY(!image.isEmpty());
+    // Started by pkexec for another user, the helper refuses this user's image.
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(QStringLiteral("PKEXEC_UID"), QString::number(::getuid() + 4242));
+    ServeClient helper(environment);
+    const QJsonObject refused = helper.call(QStringLiteral("read-disk"), {{"path", image}});
+    QCOMPARE(errorCodeOf(refused), -32001);
+    QVERIFY(refused.value(QStringLiteral("error"))
+                .toObject()
+                .value(QStringLiteral("message"))
+                .toString()
+                .contains(QStringLiteral("another user")));
+    // For its owner it is read.
+    environment.insert(QStringLiteral("PKEXEC_UID"), QString::number(::getuid()));
+    ServeClient owner(environment);
+    QVERIFY(resultOf(owner.call(QStringLiteral("read-disk"), {{"path", image}}))
+                .contains(QStringLiteral("partitions")));
+}
+
+QTEST_GUILESS_MAIN(TestServe)
+#include "tst_serve.moc"
