@@ -113,7 +113,27 @@ void TestSectorRulerPanel::practiceDiskBeforeAndAfterRealign()
     // The end of the same partition straddles too: its blocks are laid from its start.
     panel->showEnd(true);
     QVERIFY(ruler->ruler().blocksStraddle());
+    QCOMPARE(ruler->ruler().focusByte, (before.find(1)->end() + 1) * 512);
+    saveScreenshot(panel, QStringLiteral("ruler-windows-xp-end"));
     panel->showEnd(false);
+
+    // The free space behind it: a new partition would start on the next MiB boundary.
+    PartitionModel *model = window.partitionModel();
+    int freeRow = -1;
+    for (int row = 0; row < model->rowCount(); ++row)
+        if (model->region(row).isFree() && model->region(row).startSector > start)
+            freeRow = row;
+    QVERIFY(freeRow >= 0);
+    window.regionSelection()->setCurrentIndex(
+        model->index(freeRow, 0), QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    const qint64 freeStart = model->region(freeRow).startSector;
+    QCOMPARE(ruler->ruler().edge, RulerEdge::Free);
+    QCOMPARE(ruler->ruler().focusByte, (freeStart + 2047) / 2048 * 2048 * 512);
+    QVERIFY(!ruler->ruler().blocksStraddle());
+    QVERIFY2(panel->caption().startsWith(QStringLiteral("A new partition here")),
+             qPrintable(panel->caption()));
+    saveScreenshot(panel, QStringLiteral("ruler-windows-xp-free"));
+    select(window, 1);
 
     const CliResult realigned =
         runCli({QStringLiteral("realign"), QStringLiteral("--all"), QStringLiteral("--yes"),
