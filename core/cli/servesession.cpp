@@ -1,6 +1,7 @@
 #include "cli/servesession.h"
 
 #include "cli/probecommand.h"
+#include "cli/serveresults.h"
 #include "device/diskenumerator.h"
 #include "layer/layerreader.h"
 #include "ops/applyrunner.h"
@@ -70,69 +71,6 @@ struct Params
     }
     qint64 sectorSize() { return integer("sector_size", 0, 0, 65536); }
 };
-
-QJsonArray freeSpace(const DiskLayout &layout)
-{
-    QJsonArray free;
-    const qint64 ss = layout.device.topology.logicalSectorSize;
-    for (const PartitionInfo &r : layout.regions)
-        if (r.isFree())
-            free.append(QJsonObject{{QStringLiteral("start_sector"), r.startSector},
-                                    {QStringLiteral("end_sector"), r.endSector},
-                                    {QStringLiteral("size_bytes"), r.lengthSectors() * ss}});
-    return free;
-}
-
-QJsonObject deviceJson(const DiskLayout &layout, const AlignmentPolicy &policy)
-{
-    QJsonObject device = diskCheckToJson(DiskCheck{layout, analyzeAlignment(layout, policy)});
-    device[QStringLiteral("free_space")] = freeSpace(layout);
-    return device;
-}
-
-QJsonObject planJson(const PreparedRealign &prepared, const QString &target)
-{
-    const qint64 ss = prepared.layout.device.topology.logicalSectorSize;
-    QJsonArray moves;
-    for (const PartitionMove &m : prepared.plan.moves)
-        moves.append(QJsonObject{{QStringLiteral("number"), m.number},
-                                 {QStringLiteral("old_start"), m.oldStart},
-                                 {QStringLiteral("old_end"), m.oldEnd},
-                                 {QStringLiteral("new_start"), m.newStart},
-                                 {QStringLiteral("new_end"), m.newEnd},
-                                 {QStringLiteral("bytes"), m.bytesToMove(ss)}});
-    QJsonArray skipped;
-    for (const RealignSkip &k : prepared.plan.skipped)
-        skipped.append(QJsonObject{{QStringLiteral("number"), k.number},
-                                   {QStringLiteral("reason"), k.reason}});
-    QJsonArray warnings;
-    if (!prepared.plan.moves.isEmpty() && !prepared.journal.survivesPowerCut)
-        warnings.append(prepared.journal.warning);
-    if (!prepared.plan.moves.isEmpty() && prepared.driveHealth.risky())
-        warnings.append(riskyDriveWarning(target, prepared.driveHealth));
-    return {{QStringLiteral("grain_bytes"), prepared.plan.geometry.grainBytes},
-            {QStringLiteral("moves"), moves},
-            {QStringLiteral("skipped"), skipped},
-            {QStringLiteral("warnings"), warnings},
-            {QStringLiteral("journal"), prepared.journalPath},
-            {QStringLiteral("text"),
-             realignPlanText(prepared.plan, prepared.copiedWhole, prepared.layerNotes)}};
-}
-
-QJsonObject realignResultJson(const RealignResult &r)
-{
-    return {{QStringLiteral("ok"), r.ok},
-            {QStringLiteral("resumable"), r.resumable},
-            {QStringLiteral("error"), r.error},
-            {QStringLiteral("journal"), r.journalPath},
-            {QStringLiteral("checks"), QJsonArray::fromStringList(r.checks)}};
-}
-
-QString stepName(RealignProgress::Step step)
-{
-    return step == RealignProgress::Step::Verifying ? QStringLiteral("verifying")
-                                                    : QStringLiteral("moving");
-}
 
 } // namespace
 
@@ -300,12 +238,8 @@ void ServeSession::preview(const Request &request)
     if (!params.problem.isEmpty())
         return fail(request, InvalidParams, params.problem);
     QList<Operation> operations;
-    QString error;
-    const QJsonValue plan = request.params.value(QStringLiteral("plan"));
-    if (!plan.isObject() ||
-        !parsePlan(QJsonDocument(plan.toObject()).toJson(), &operations, &error))
-        return fail(request, InvalidParams,
-                    error.isEmpty() ? QStringLiteral("\"plan\" must be a plan object.") : error);
+    if (!planOf(request, &operations))
+        return;
     DiskReadOptions options;
     options.forcedSectorSize = sectorSize;
     const DiskReadResult read = readDisk(path, options);
@@ -349,16 +283,35 @@ QString readRealignParams(const QJsonObject &object, RealignOptions *options, Re
 
 } // namespace
 
+bool ServeSession::realignTargetOf(const Request &request, QString *path, RealignOptions *options,
+                                   RealignRequest *asked)
+{
+    if (!targetOf(request, path))
+        return false;
+    const QString problem = readRealignParams(request.params, options, asked);
+    if (!problem.isEmpty())
+        fail(request, InvalidParams, problem);
+    return problem.isEmpty();
+}
+
+bool ServeSession::planOf(const Request &request, QList<Operation> *operations)
+{
+    QString error;
+    const QJsonValue plan = request.params.value(QStringLiteral("plan"));
+    if (plan.isObject() && parsePlan(QJsonDocument(plan.toObject()).toJson(), operations, &error))
+        return true;
+    fail(request, InvalidParams,
+         error.isEmpty() ? QStringLiteral("\"plan\" must be a plan object.") : error);
+    return false;
+}
+
 void ServeSession::realignPlan(const Request &request)
 {
     QString path;
-    if (!targetOf(request, &path))
-        return;
     RealignOptions options;
     RealignRequest asked;
-    if (const QString problem = readRealignParams(request.params, &options, &asked);
-        !problem.isEmpty())
-        return fail(request, InvalidParams, problem);
+    if (!realignTargetOf(request, &path, &options, &asked))
+        return;
     const PreparedRealign prepared = prepareRealignment(path, options, asked);
     if (!prepared.ok)
         return fail(request, Failed, prepared.error);
@@ -395,13 +348,10 @@ RealignCallbacks ServeSession::jobCallbacks(const QJsonValue &id)
 void ServeSession::realign(const Request &request)
 {
     QString path;
-    if (!targetOf(request, &path))
-        return;
     RealignOptions options;
     RealignRequest asked;
-    if (const QString problem = readRealignParams(request.params, &options, &asked);
-        !problem.isEmpty())
-        return fail(request, InvalidParams, problem);
+    if (!realignTargetOf(request, &path, &options, &asked))
+        return;
     startJob(request, [this, path, options, asked](const QJsonValue &id) {
         const PreparedRealign prepared = prepareRealignment(path, options, asked);
         if (!prepared.ok)
@@ -439,12 +389,8 @@ void ServeSession::apply(const Request &request)
     if (!params.problem.isEmpty())
         return fail(request, InvalidParams, params.problem);
     QList<Operation> operations;
-    QString error;
-    const QJsonValue plan = request.params.value(QStringLiteral("plan"));
-    if (!plan.isObject() ||
-        !parsePlan(QJsonDocument(plan.toObject()).toJson(), &operations, &error))
-        return fail(request, InvalidParams,
-                    error.isEmpty() ? QStringLiteral("\"plan\" must be a plan object.") : error);
+    if (!planOf(request, &operations))
+        return;
     startJob(request, [this, path, operations, options](const QJsonValue &id) {
         ApplyCallbacks callbacks;
         callbacks.log = [this, id](const QString &line) {

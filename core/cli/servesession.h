@@ -11,6 +11,7 @@
 
 #include "cli/jsonrpcline.h"
 #include "cli/servetargetguard.h"
+#include "ops/operation.h"
 #include "ops/realignrunner.h"
 
 #include <QByteArray>
@@ -43,6 +44,9 @@ private:
     void fail(const jsonrpc::Request &request, int code, const QString &message);
     void dispatch(const jsonrpc::Request &request);
     bool targetOf(const jsonrpc::Request &request, QString *path);
+    bool realignTargetOf(const jsonrpc::Request &request, QString *path, RealignOptions *options,
+                         RealignRequest *asked);
+    bool planOf(const jsonrpc::Request &request, QList<Operation> *operations);
     void startJob(const jsonrpc::Request &request, Job job);
     void notify(const QString &method, const QJsonObject &params);
     RealignCallbacks jobCallbacks(const QJsonValue &id); // log and progress notifications
