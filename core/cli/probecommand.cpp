@@ -29,7 +29,7 @@ int runProbeCommand(const ProbeCommandOptions &o, QTextStream &out, QTextStream 
     };
     const ProbeTarget target = examineProbeTarget(o.target);
     if (!target.ok)
-        return refuse(target.refusal);
+        return refuse(target.error);
     if (!o.assumeYes) {
         const int places =
             int(chooseProbePlaces(target.ranges, o.probe.places, probeWindowBytes()).size());

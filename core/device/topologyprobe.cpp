@@ -1,24 +1,41 @@
 #include "device/topologyprobe.h"
 
+#include <QFile>
+
 #include <blkid/blkid.h>
 
-bool probeBlockDeviceTopology(const QString &devicePath, SectorTopology &topology)
+#include <cerrno>
+#include <cstring>
+
+bool probeBlockDeviceTopology(const QString &devicePath, SectorTopology *topology, QString *error)
 {
-    blkid_probe probe = blkid_new_probe_from_filename(devicePath.toLocal8Bit().constData());
-    if (!probe)
+    auto fail = [error, &devicePath](const QString &why) {
+        if (error)
+            *error = QStringLiteral("libblkid could not read the topology of %1: %2.")
+                         .arg(devicePath, why);
         return false;
+    };
+    errno = 0;
+    blkid_probe probe = blkid_new_probe_from_filename(QFile::encodeName(devicePath).constData());
+    if (!probe)
+        return fail(errno != 0 ? QString::fromLocal8Bit(std::strerror(errno))
+                               : QStringLiteral("it cannot be opened"));
+    SectorTopology read = *topology;
     bool ok = false;
     if (blkid_topology tp = blkid_probe_get_topology(probe)) {
-        topology.logicalSectorSize = qint64(blkid_topology_get_logical_sector_size(tp));
-        topology.physicalSectorSize = qint64(blkid_topology_get_physical_sector_size(tp));
-        topology.minimumIoSize = qint64(blkid_topology_get_minimum_io_size(tp));
-        topology.optimalIoSize = qint64(blkid_topology_get_optimal_io_size(tp));
-        topology.alignmentOffset = qint64(blkid_topology_get_alignment_offset(tp));
-        topology.source = QStringLiteral("kernel (libblkid topology)");
-        ok = topology.logicalSectorSize > 0;
+        read.logicalSectorSize = qint64(blkid_topology_get_logical_sector_size(tp));
+        read.physicalSectorSize = qint64(blkid_topology_get_physical_sector_size(tp));
+        read.minimumIoSize = qint64(blkid_topology_get_minimum_io_size(tp));
+        read.optimalIoSize = qint64(blkid_topology_get_optimal_io_size(tp));
+        read.alignmentOffset = qint64(blkid_topology_get_alignment_offset(tp));
+        read.source = QStringLiteral("kernel (libblkid topology)");
+        ok = read.logicalSectorSize > 0;
     }
     blkid_free_probe(probe);
-    return ok;
+    if (!ok)
+        return fail(QStringLiteral("it reports no sector sizes"));
+    *topology = read;
+    return true;
 }
 
 SectorTopology imageFileTopology(qint64 logicalSectorSize)

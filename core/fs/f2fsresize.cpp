@@ -56,7 +56,7 @@ std::optional<F2fsSuper> readSuper(const QString &node, QString *error)
 qint64 logicalSectorSize(const QString &node)
 {
     SectorTopology topology;
-    return probeBlockDeviceTopology(node, topology) ? topology.logicalSectorSize : -1;
+    return probeBlockDeviceTopology(node, &topology, nullptr) ? topology.logicalSectorSize : -1;
 }
 
 ToolResult check(const QString &node)

@@ -161,11 +161,11 @@ ProbeTarget examineProbeTarget(const QString &devicePath)
     {
     };
     if (::stat(QFile::encodeName(devicePath).constData(), &st) != 0) {
-        t.refusal = QStringLiteral("%1 does not exist.").arg(devicePath);
+        t.error = QStringLiteral("%1 does not exist.").arg(devicePath);
         return t;
     }
     if (!S_ISBLK(st.st_mode)) {
-        t.refusal =
+        t.error =
             QStringLiteral("%1 is not a block device. The probe times a drive; an image file's "
                            "write times are its filesystem's and the page cache's, so there is "
                            "nothing to measure (a loop device over it would measure the same).")
@@ -174,22 +174,22 @@ ProbeTarget examineProbeTarget(const QString &devicePath)
     }
     const QString folder = sysfsFolder(st);
     if (QFile::exists(folder + QStringLiteral("/partition"))) {
-        t.refusal = QStringLiteral("%1 is a partition. The probe measures the whole drive, "
-                                   "whose sectors the offsets are counted from: name the disk "
-                                   "(it writes only where nothing is in use).")
-                        .arg(devicePath);
+        t.error = QStringLiteral("%1 is a partition. The probe measures the whole drive, "
+                                 "whose sectors the offsets are counted from: name the disk "
+                                 "(it writes only where nothing is in use).")
+                      .arg(devicePath);
         return t;
     }
     if (isWriteProtected(devicePath)) {
-        t.refusal = QStringLiteral("%1 is read-only. The probe must write (the same bytes back) "
-                                   "to time writes.")
-                        .arg(devicePath);
+        t.error = QStringLiteral("%1 is read-only. The probe must write (the same bytes back) "
+                                 "to time writes.")
+                      .arg(devicePath);
         return t;
     }
     DiskReadOptions options;
     const DiskReadResult read = readDisk(devicePath, options);
     if (!read.ok) {
-        t.refusal = read.error;
+        t.error = read.error;
         return t;
     }
     t.device = read.layout.device;
@@ -200,9 +200,9 @@ ProbeTarget examineProbeTarget(const QString &devicePath)
         for (const QString &reason : k.busy)
             wholeDisk.removeAll(reason);
     if (!wholeDisk.isEmpty()) {
-        t.refusal = QStringLiteral("%1 is in use as a whole (%2); the probe writes only where "
-                                   "nothing is in use.")
-                        .arg(devicePath, wholeDisk.join(QStringLiteral("; ")));
+        t.error = QStringLiteral("%1 is in use as a whole (%2); the probe writes only where "
+                                 "nothing is in use.")
+                      .arg(devicePath, wholeDisk.join(QStringLiteral("; ")));
         return t;
     }
     for (const KernelPartition &k : kernel)
@@ -211,7 +211,7 @@ ProbeTarget examineProbeTarget(const QString &devicePath)
     t.ranges = probeRanges(read.layout, kernel, &t.notes);
     t.notes.removeDuplicates();
     if (chooseProbePlaces(t.ranges, 1, probeWindowBytes()).isEmpty()) {
-        t.refusal =
+        t.error =
             QStringLiteral("Nothing on %1 may be written to: the probe needs %2 KiB of "
                            "free space or of a partition nothing uses, outside the first "
                            "and last MiB.%3")

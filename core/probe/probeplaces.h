@@ -46,7 +46,7 @@ struct KernelPartition
 struct ProbeTarget
 {
     bool ok = false;
-    QString refusal; // when !ok
+    QString error; // when !ok
     DeviceInfo device;
     QList<ProbeRange> ranges; // where the probe may write
     QStringList notes;        // what was left out and why

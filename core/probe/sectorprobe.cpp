@@ -132,7 +132,7 @@ SectorProbeRun runSectorProbe(const QString &devicePath, const SectorProbeOption
     run.notes = target.notes;
     if (!target.ok) {
         run.outcome = SectorProbeRun::Outcome::Refused;
-        run.reason = target.refusal;
+        run.reason = target.error;
         return run;
     }
     run.cells = probeCells(run.logicalSectorSize);

@@ -147,7 +147,11 @@ DiskReadResult readDisk(const QString &path, const DiskReadOptions &options)
     } else {
         layout.device.topology = imageFileTopology(dev->sector_size);
         layout.device.topology.physicalSectorSize = dev->phys_sector_size;
-        probeBlockDeviceTopology(path, layout.device.topology);
+        // Without libblkid's answer libparted's own sizes stand; the report says so.
+        QString why;
+        if (!probeBlockDeviceTopology(path, &layout.device.topology, &why))
+            layout.warnings << why +
+                                   QStringLiteral(" The sector sizes libparted reports are used.");
         layout.device.model = QString::fromLocal8Bit(dev->model).trimmed();
         addDriveKnowledge(path, options, layout.device);
     }
