@@ -11,6 +11,7 @@
 #include "ops/realignplantext.h"
 #include "ops/realignrunner.h"
 #include "report/checkreport.h"
+#include "report/layoutjson.h"
 #include "table/diskreader.h"
 #include "version.h"
 
@@ -224,7 +225,10 @@ void ServeSession::readDiskMethod(const Request &request)
     if (!read.ok)
         return fail(request, Failed, read.error);
     readLayers(&read.layout);
-    answer(request, deviceJson(read.layout, policy));
+    // The check's object for people and scripts, and the whole layout for a window.
+    QJsonObject device = deviceJson(read.layout, policy);
+    device[QStringLiteral("layout")] = layoutToJson(read.layout);
+    answer(request, device);
 }
 
 void ServeSession::preview(const Request &request)

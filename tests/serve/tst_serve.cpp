@@ -7,6 +7,7 @@
 #include "filetree.h"
 #include "fsfixture.h"
 #include "loopdevice.h"
+#include "report/layoutjson.h"
 #include "serveclient.h"
 #include "sfdisktable.h"
 #include "toolrun.h"
@@ -153,6 +154,17 @@ void TestServe::readDiskAgreesWithSfdisk()
              table.partitions.first().end() + 1);
     QCOMPARE(free.last().toObject().value(QStringLiteral("end_sector")).toInteger(),
              128 * MiB / 512 - 1);
+    // The whole layout, for a window: read back, it holds sfdisk's partition and the NTFS.
+    DiskLayout layout;
+    QString error;
+    QVERIFY2(layoutFromJson(device.value(QStringLiteral("layout")).toObject(), &layout, &error),
+             qPrintable(error));
+    const PartitionInfo *p1 = layout.partitionByNumber(1);
+    QVERIFY(p1);
+    QCOMPARE(p1->startSector, table.partitions.first().start);
+    QCOMPARE(p1->endSector, table.partitions.first().end());
+    QCOMPARE(p1->filesystem, QStringLiteral("ntfs"));
+    QCOMPARE(layout.device.path, image);
 }
 
 void TestServe::previewWritesNothing()

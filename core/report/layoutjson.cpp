@@ -1,0 +1,330 @@
+#include "report/layoutjson.h"
+
+#include <QJsonArray>
+
+#include <limits>
+#include <optional>
+
+namespace {
+
+constexpr qint64 kMaxSector = std::numeric_limits<qint64>::max() / 65536;
+
+QJsonValue optionalInt(const std::optional<qint64> &value)
+{
+    return value ? QJsonValue(*value) : QJsonValue(QJsonValue::Null);
+}
+
+QJsonObject topologyJson(const SectorTopology &t)
+{
+    return {{QStringLiteral("logical_sector_size"), t.logicalSectorSize},
+            {QStringLiteral("physical_sector_size"), t.physicalSectorSize},
+            {QStringLiteral("minimum_io_size"), t.minimumIoSize},
+            {QStringLiteral("optimal_io_size"), t.optimalIoSize},
+            {QStringLiteral("alignment_offset"), t.alignmentOffset},
+            {QStringLiteral("physical_sector_size_drive"), t.physicalSectorSizeDrive},
+            {QStringLiteral("physical_sector_size_measured"), t.physicalSectorSizeMeasured},
+            {QStringLiteral("alignment_offset_measured"), t.alignmentOffsetMeasured},
+            {QStringLiteral("write_penalty_measured"), t.writePenaltyMeasured},
+            {QStringLiteral("source"), t.source}};
+}
+
+QJsonObject driveJson(const DriveReport &d)
+{
+    return {{QStringLiteral("asked"), d.asked},
+            {QStringLiteral("answered"), d.answered},
+            {QStringLiteral("reason"), d.reason},
+            {QStringLiteral("protocol"), d.protocol},
+            {QStringLiteral("device_type"), d.deviceType},
+            {QStringLiteral("model"), d.model},
+            {QStringLiteral("serial"), d.serial},
+            {QStringLiteral("firmware"), d.firmware},
+            {QStringLiteral("wwn"), d.wwn},
+            {QStringLiteral("rotation_rate"),
+             d.rotationRate ? QJsonValue(*d.rotationRate) : QJsonValue(QJsonValue::Null)},
+            {QStringLiteral("logical_block_size"), d.logicalBlockSize},
+            {QStringLiteral("physical_block_size"), d.physicalBlockSize},
+            {QStringLiteral("smart_passed"),
+             d.smartPassed ? QJsonValue(*d.smartPassed) : QJsonValue(QJsonValue::Null)},
+            {QStringLiteral("reallocated_sectors"), optionalInt(d.reallocatedSectors)},
+            {QStringLiteral("pending_sectors"), optionalInt(d.pendingSectors)},
+            {QStringLiteral("uncorrectable_sectors"), optionalInt(d.uncorrectableSectors)},
+            {QStringLiteral("media_errors"), optionalInt(d.mediaErrors)},
+            {QStringLiteral("percentage_used"), optionalInt(d.percentageUsed)},
+            {QStringLiteral("smartctl_version"), d.smartctlVersion},
+            {QStringLiteral("device_type_unknown"), d.deviceTypeUnknown}};
+}
+
+QJsonObject layerJson(const StorageLayer &l)
+{
+    return {{QStringLiteral("type"), l.type},
+            {QStringLiteral("version"), l.version},
+            {QStringLiteral("uuid"), l.uuid},
+            {QStringLiteral("data_offset_bytes"), l.dataOffsetBytes},
+            {QStringLiteral("absolute_offset_bytes"), l.absoluteOffsetBytes},
+            {QStringLiteral("error"), l.error},
+            {QStringLiteral("remedy"), l.remedy}};
+}
+
+QJsonObject regionJson(const PartitionInfo &r)
+{
+    QJsonArray layers;
+    for (const StorageLayer &l : r.layers)
+        layers.append(layerJson(l));
+    return {{QStringLiteral("kind"), partitionKindName(r.kind)},
+            {QStringLiteral("number"), r.number},
+            {QStringLiteral("start_sector"), r.startSector},
+            {QStringLiteral("end_sector"), r.endSector},
+            {QStringLiteral("device_path"), r.devicePath},
+            {QStringLiteral("name"), r.name},
+            {QStringLiteral("flags"), QJsonArray::fromStringList(r.flags)},
+            {QStringLiteral("filesystem"), r.filesystem},
+            {QStringLiteral("label"), r.label},
+            {QStringLiteral("uuid"), r.uuid},
+            {QStringLiteral("inside_extended"), r.insideExtended},
+            {QStringLiteral("layers"), layers}};
+}
+
+// Reads fields of one object, remembering the first that is missing or wrong.
+class Reader
+{
+public:
+    Reader(const QJsonObject &object, QString where, QString *problem)
+        : m_object(object), m_where(std::move(where)), m_problem(problem)
+    {
+    }
+
+    QString string(const char *key)
+    {
+        const QJsonValue v = value(key);
+        if (!v.isString())
+            wrong(key, "a string");
+        return v.toString();
+    }
+    bool boolean(const char *key)
+    {
+        const QJsonValue v = value(key);
+        if (!v.isBool())
+            wrong(key, "true or false");
+        return v.toBool();
+    }
+    qint64 integer(const char *key, qint64 low, qint64 high)
+    {
+        const QJsonValue v = value(key);
+        const double d = v.toDouble(-1e300);
+        if (!v.isDouble() || d != double(qint64(d)) || d < double(low) || d > double(high)) {
+            wrong(key, "a whole number in range");
+            return low;
+        }
+        return qint64(d);
+    }
+    std::optional<qint64> optionalInteger(const char *key, qint64 low, qint64 high)
+    {
+        if (value(key).isNull())
+            return std::nullopt;
+        return integer(key, low, high);
+    }
+    double number(const char *key, double low, double high)
+    {
+        const QJsonValue v = value(key);
+        const double d = v.toDouble(-1e300);
+        if (!v.isDouble() || d < low || d > high)
+            wrong(key, "a number in range");
+        return d;
+    }
+    QJsonObject object(const char *key)
+    {
+        const QJsonValue v = value(key);
+        if (!v.isObject())
+            wrong(key, "an object");
+        return v.toObject();
+    }
+    QJsonArray array(const char *key, qsizetype most)
+    {
+        const QJsonValue v = value(key);
+        if (!v.isArray() || v.toArray().size() > most)
+            wrong(key, "a list of bounded length");
+        return v.toArray();
+    }
+    QStringList strings(const char *key)
+    {
+        QStringList out;
+        for (const QJsonValue &v : array(key, 1024)) {
+            if (!v.isString())
+                wrong(key, "a list of strings");
+            out << v.toString();
+        }
+        return out;
+    }
+    bool ok() const { return m_problem->isEmpty(); }
+
+private:
+    QJsonValue value(const char *key) const { return m_object.value(QLatin1String(key)); }
+    void wrong(const char *key, const char *what)
+    {
+        if (m_problem->isEmpty())
+            *m_problem = QStringLiteral("%1 \"%2\" is not %3")
+                             .arg(m_where, QLatin1String(key), QLatin1String(what));
+    }
+
+    QJsonObject m_object;
+    QString m_where;
+    QString *m_problem;
+};
+
+SectorTopology readTopology(const QJsonObject &o, QString *problem)
+{
+    Reader r(o, QStringLiteral("the topology's"), problem);
+    SectorTopology t;
+    t.logicalSectorSize = r.integer("logical_sector_size", 512, 65536);
+    t.physicalSectorSize = r.integer("physical_sector_size", 512, 1 << 24);
+    t.minimumIoSize = r.integer("minimum_io_size", 0, qint64(1) << 32);
+    t.optimalIoSize = r.integer("optimal_io_size", 0, qint64(1) << 32);
+    t.alignmentOffset = r.integer("alignment_offset", -1, qint64(1) << 32);
+    t.physicalSectorSizeDrive = r.integer("physical_sector_size_drive", 0, 1 << 24);
+    t.physicalSectorSizeMeasured = r.integer("physical_sector_size_measured", 0, 1 << 24);
+    t.alignmentOffsetMeasured = r.integer("alignment_offset_measured", 0, 1 << 24);
+    t.writePenaltyMeasured = r.number("write_penalty_measured", 0, 1e6);
+    t.source = r.string("source");
+    return t;
+}
+
+DriveReport readDrive(const QJsonObject &o, QString *problem)
+{
+    Reader r(o, QStringLiteral("the drive's"), problem);
+    constexpr qint64 big = std::numeric_limits<qint64>::max() / 2;
+    DriveReport d;
+    d.asked = r.boolean("asked");
+    d.answered = r.boolean("answered");
+    d.reason = r.string("reason");
+    d.protocol = r.string("protocol");
+    d.deviceType = r.string("device_type");
+    d.model = r.string("model");
+    d.serial = r.string("serial");
+    d.firmware = r.string("firmware");
+    d.wwn = r.string("wwn");
+    if (const auto rpm = r.optionalInteger("rotation_rate", 0, 1000000))
+        d.rotationRate = int(*rpm);
+    d.logicalBlockSize = r.integer("logical_block_size", 0, 1 << 24);
+    d.physicalBlockSize = r.integer("physical_block_size", 0, 1 << 24);
+    if (!o.value(QStringLiteral("smart_passed")).isNull())
+        d.smartPassed = r.boolean("smart_passed");
+    d.reallocatedSectors = r.optionalInteger("reallocated_sectors", 0, big);
+    d.pendingSectors = r.optionalInteger("pending_sectors", 0, big);
+    d.uncorrectableSectors = r.optionalInteger("uncorrectable_sectors", 0, big);
+    d.mediaErrors = r.optionalInteger("media_errors", 0, big);
+    d.percentageUsed = r.optionalInteger("percentage_used", 0, 100000);
+    d.smartctlVersion = r.string("smartctl_version");
+    d.deviceTypeUnknown = r.boolean("device_type_unknown");
+    return d;
+}
+
+bool readKind(const QString &name, PartitionInfo::Kind *kind)
+{
+    for (const auto k : {PartitionInfo::Kind::Primary, PartitionInfo::Kind::Extended,
+                         PartitionInfo::Kind::Logical, PartitionInfo::Kind::Free})
+        if (partitionKindName(k) == name) {
+            *kind = k;
+            return true;
+        }
+    return false;
+}
+
+PartitionInfo readRegion(const QJsonObject &o, qint64 lastSector, int index, QString *problem)
+{
+    Reader r(o, QStringLiteral("region %1's").arg(index), problem);
+    PartitionInfo p;
+    if (!readKind(r.string("kind"), &p.kind) && problem->isEmpty())
+        *problem = QStringLiteral("region %1's \"kind\" is not one Partwise knows").arg(index);
+    p.number = int(r.integer("number", 0, 1 << 16));
+    p.startSector = r.integer("start_sector", 0, lastSector);
+    p.endSector = r.integer("end_sector", p.startSector, lastSector);
+    p.devicePath = r.string("device_path");
+    p.name = r.string("name");
+    p.flags = r.strings("flags");
+    p.filesystem = r.string("filesystem");
+    p.label = r.string("label");
+    p.uuid = r.string("uuid");
+    p.insideExtended = r.boolean("inside_extended");
+    int n = 0;
+    for (const QJsonValue &v : r.array("layers", 16)) {
+        Reader l(v.toObject(), QStringLiteral("region %1's layer %2's").arg(index).arg(n++),
+                 problem);
+        StorageLayer layer;
+        layer.type = l.string("type");
+        layer.version = l.string("version");
+        layer.uuid = l.string("uuid");
+        layer.dataOffsetBytes = l.integer("data_offset_bytes", -1, kMaxSector);
+        layer.absoluteOffsetBytes = l.integer("absolute_offset_bytes", -1, kMaxSector);
+        layer.error = l.string("error");
+        layer.remedy = l.string("remedy");
+        p.layers << layer;
+    }
+    return p;
+}
+
+} // namespace
+
+QJsonObject layoutToJson(const DiskLayout &layout)
+{
+    const DeviceInfo &d = layout.device;
+    QJsonArray regions;
+    for (const PartitionInfo &r : layout.regions)
+        regions.append(regionJson(r));
+    return {{QStringLiteral("format"), kLayoutJsonFormat},
+            {QStringLiteral("device"),
+             QJsonObject{{QStringLiteral("path"), d.path},
+                         {QStringLiteral("model"), d.model},
+                         {QStringLiteral("size_bytes"), d.sizeBytes},
+                         {QStringLiteral("length_sectors"), d.lengthSectors},
+                         {QStringLiteral("is_image"), d.isImage},
+                         {QStringLiteral("read_only"), d.readOnly},
+                         {QStringLiteral("topology"), topologyJson(d.topology)},
+                         {QStringLiteral("drive"), driveJson(d.drive)}}},
+            {QStringLiteral("table_type"), layout.tableType},
+            {QStringLiteral("whole_disk_filesystem"), layout.wholeDiskFilesystem},
+            {QStringLiteral("first_usable_sector"), layout.firstUsableSector},
+            {QStringLiteral("last_usable_sector"), layout.lastUsableSector},
+            {QStringLiteral("max_primary_partitions"), layout.maxPrimaryPartitions},
+            {QStringLiteral("regions"), regions},
+            {QStringLiteral("warnings"), QJsonArray::fromStringList(layout.warnings)}};
+}
+
+bool layoutFromJson(const QJsonObject &json, DiskLayout *layout, QString *error)
+{
+    QString problem;
+    Reader top(json, QStringLiteral("the layout's"), &problem);
+    if (top.integer("format", 0, 1000) != kLayoutJsonFormat) {
+        *error = QStringLiteral("The disk's description is in a format this Partwise does not "
+                                "read (format %1; this one reads %2).")
+                     .arg(json.value(QStringLiteral("format")).toVariant().toString())
+                     .arg(kLayoutJsonFormat);
+        return false;
+    }
+    DiskLayout out;
+    const QJsonObject device = top.object("device");
+    Reader d(device, QStringLiteral("the device's"), &problem);
+    out.device.path = d.string("path");
+    out.device.model = d.string("model");
+    out.device.sizeBytes = d.integer("size_bytes", 0, std::numeric_limits<qint64>::max() / 2);
+    out.device.lengthSectors = d.integer("length_sectors", 0, kMaxSector);
+    out.device.isImage = d.boolean("is_image");
+    out.device.readOnly = d.boolean("read_only");
+    out.device.topology = readTopology(d.object("topology"), &problem);
+    out.device.drive = readDrive(d.object("drive"), &problem);
+    const qint64 last = std::max<qint64>(0, out.device.lengthSectors - 1);
+    out.tableType = top.string("table_type");
+    out.wholeDiskFilesystem = top.string("whole_disk_filesystem");
+    out.firstUsableSector = top.integer("first_usable_sector", 0, last);
+    out.lastUsableSector = top.integer("last_usable_sector", 0, last);
+    out.maxPrimaryPartitions = int(top.integer("max_primary_partitions", 0, 1 << 16));
+    int index = 0;
+    for (const QJsonValue &v : top.array("regions", kMaxRegions))
+        out.regions << readRegion(v.toObject(), last, index++, &problem);
+    out.warnings = top.strings("warnings");
+    if (!problem.isEmpty()) {
+        *error = QStringLiteral("The disk's description cannot be used: %1.").arg(problem);
+        return false;
+    }
+    *layout = std::move(out);
+    return true;
+}
