@@ -88,6 +88,7 @@ ServeSession::~ServeSession()
 void ServeSession::finish()
 {
     m_cancel = true;
+    m_questions.abandon();
     if (m_job.joinable())
         m_job.join();
 }
@@ -142,6 +143,18 @@ void ServeSession::dispatch(const Request &request)
         answer(request, QJsonObject{{QStringLiteral("cancelling"), running}});
         return;
     }
+    if (m == QLatin1String("answer")) {
+        const QJsonValue number = request.params.value(QStringLiteral("question"));
+        const QJsonValue choice = request.params.value(QStringLiteral("choice"));
+        if (!number.isDouble() || !choice.isString())
+            return fail(request, InvalidParams,
+                        QStringLiteral("\"question\" must be a number and \"choice\" a string."));
+        QString why;
+        if (!m_questions.answer(qint64(number.toDouble()), choice.toString(), &why))
+            return fail(request, InvalidParams, why);
+        answer(request, QJsonObject{{QStringLiteral("accepted"), true}});
+        return;
+    }
     using Handler = void (ServeSession::*)(const Request &);
     static const QHash<QString, Handler> handlers{
         {QStringLiteral("list-disks"), &ServeSession::listDisks},
@@ -159,8 +172,8 @@ void ServeSession::dispatch(const Request &request)
     }
     if (m_running.load()) {
         fail(request, Busy,
-             QStringLiteral("A job is running; only \"cancel\" and \"version\" are taken until it "
-                            "ends."));
+             QStringLiteral("A job is running; only \"cancel\", \"answer\" and \"version\" are "
+                            "taken until it ends."));
         return;
     }
     if (m_job.joinable())
@@ -400,6 +413,15 @@ void ServeSession::apply(const Request &request)
         callbacks.log = [this, id](const QString &line) {
             notify(QStringLiteral("log"),
                    {{QStringLiteral("id"), id}, {QStringLiteral("line"), line}});
+        };
+        callbacks.ask = [this, id](const PartedMessage &message) {
+            return m_questions.ask(
+                message,
+                [this, id](QJsonObject params) {
+                    params[QStringLiteral("id")] = id;
+                    notify(QStringLiteral("question"), params);
+                },
+                m_cancel);
         };
         callbacks.progress = [this, id](int done, int total) {
             notify(QStringLiteral("progress"), {{QStringLiteral("id"), id},

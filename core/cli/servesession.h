@@ -5,11 +5,13 @@
 // helper protocol"): version, list-disks, read-disk, preview, realign-plan answer at once;
 // apply, realign, resume and probe run as a job, one at a time, and answer when it ends;
 // cancel stops a running job at its next safe point (a move stops where its journal lets
-// `resume` finish it). While a job runs, only version and cancel are taken: libparted and the
-// disk belong to the job. Every path passes the ServeTargetGuard first; nothing malformed is
-// ever acted on, and no request ends the session.
+// `resume` finish it); answer replies to a `question` libparted asked during apply
+// (servequestions.h). While a job runs, only version, cancel and answer are taken: libparted
+// and the disk belong to the job. Every path passes the ServeTargetGuard first; nothing malformed
+// is ever acted on, and no request ends the session.
 
 #include "cli/jsonrpcline.h"
+#include "cli/servequestions.h"
 #include "cli/servetargetguard.h"
 #include "ops/operation.h"
 #include "ops/realignrunner.h"
@@ -66,6 +68,7 @@ private:
     std::thread m_job;
     std::atomic<bool> m_running{false};
     std::atomic<bool> m_cancel{false};
+    ServeQuestions m_questions;
 };
 
 // `partwise-cli serve`: reads requests from standard input until it ends. Exit 0.

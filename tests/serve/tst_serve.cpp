@@ -67,6 +67,7 @@ private slots:
     void realignKeepsEveryFile();
     void cancelThenResume();
     void droppedConnectionThenResume();
+    void libpartedAsksTheClient();
     void hostileLines();
     void imagesMustBelongToTheInvokingUser();
 
@@ -283,6 +284,51 @@ void TestServe::droppedConnectionThenResume()
     const QJsonObject resumed = again.call(QStringLiteral("resume"), {{"path", image}}, 300000);
     QVERIFY2(resultOf(resumed).value(QStringLiteral("ok")).toBool(), qPrintable(describe(resumed)));
     checkRawMoved(image, data);
+}
+
+void TestServe::libpartedAsksTheClient()
+{
+    // A GPT made for 64 MiB on a disk grown to 96 MiB: libparted offers to fix it.
+    const QString image = m_dir.filePath(QStringLiteral("grown.img"));
+    QFile file(image);
+    QVERIFY(file.open(QIODevice::WriteOnly) && file.resize(64 * MiB));
+    file.close();
+    QVERIFY(runTool(QStringLiteral("sfdisk"), {QStringLiteral("-q"), image},
+                    "label: gpt\nstart=2048, size=16384\n")
+                .ok());
+    QVERIFY(QFile(image).resize(96 * MiB));
+
+    ServeClient client;
+    const QJsonObject plan{
+        {"operations", QJsonArray{QJsonObject{{"op", "create"}, {"size", "8MiB"}}}}};
+    const int id = client.send(QStringLiteral("apply"), {{"path", image}, {"plan", plan}});
+    QVERIFY(client.waitForNotification(QStringLiteral("question"), id));
+    QJsonObject question;
+    for (const QJsonObject &n : client.notifications())
+        if (n.value(QStringLiteral("method")).toString() == QLatin1String("question"))
+            question = n.value(QStringLiteral("params")).toObject();
+    QVERIFY(question.value(QStringLiteral("choices")).toArray().contains(QStringLiteral("Fix")));
+    QCOMPARE(question.value(QStringLiteral("default")).toString(), QStringLiteral("Ignore"));
+    const int number = question.value(QStringLiteral("question")).toInt();
+    // Only an offered choice is taken; the job keeps waiting for one.
+    const QJsonObject wrong =
+        client.call(QStringLiteral("answer"), {{"question", number}, {"choice", "Erase"}});
+    QCOMPARE(errorCodeOf(wrong), -32602);
+    const QJsonObject right =
+        client.call(QStringLiteral("answer"), {{"question", number}, {"choice", "Fix"}});
+    QVERIFY2(resultOf(right).value(QStringLiteral("accepted")).toBool(),
+             qPrintable(describe(right)));
+    const QJsonObject done = client.answer(id);
+    QVERIFY2(resultOf(done).value(QStringLiteral("ok")).toBool(), qPrintable(describe(done)));
+    // sfdisk sees the GPT reach the grown disk's end: 96 MiB of sectors less the backup's 33.
+    const ToolResult json = runTool(QStringLiteral("sfdisk"), {QStringLiteral("-J"), image});
+    QVERIFY(json.ok());
+    const QJsonObject table = QJsonDocument::fromJson(json.out)
+                                  .object()
+                                  .value(QStringLiteral("partitiontable"))
+                                  .toObject();
+    QCOMPARE(table.value(QStringLiteral("lastlba")).toInteger(), 96 * MiB / 512 - 34);
+    QCOMPARE(table.value(QStringLiteral("partitions")).toArray().size(), 2);
 }
 
 void TestServe::hostileLines()
