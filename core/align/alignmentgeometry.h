@@ -16,7 +16,7 @@ QString physicalSourceName(PhysicalSource source);
 //
 // Which physical size is believed: the larger of the kernel's and the drive's own answer is
 // "reported"; unless the user trusts the drive, anything below 4096 is "assumed" to be 4096
-// (DESIGN.md: drives lie). A size the timing probe measured on this drive wins when it is at
+// (ARCHITECTURE.md: drives lie). A size the timing probe measured on this drive wins when it is at
 // least that large, and then its alignment offset replaces the kernel's: a measurement is the
 // only evidence of a drive's real behaviour, and a smaller one (a cache hiding the penalty) is
 // never allowed to weaken the policy.

@@ -1,6 +1,6 @@
 #pragma once
 
-// JSON-RPC 2.0, one object per line, as `partwise-cli serve` speaks it (DESIGN.md, README's
+// JSON-RPC 2.0, one object per line, as `partwise-cli serve` speaks it (README's
 // "The helper protocol"). A line is read into a request or into the error it earns; answers
 // and notifications are written as single lines. Qt's JSON parser reads the text: nothing
 // here parses by hand, and a line longer than kMaxLineBytes is refused before it is parsed.

@@ -14,8 +14,8 @@ struct DiskCheck
     bool hasMisaligned() const { return alignment.hasMisaligned() || misalignedLayerCount() > 0; }
 };
 
-// The JSON object for one device, exactly as the command-line contract in DESIGN.md specifies
-// (plus a "warnings" array).
+// The JSON object for one device, exactly as README.md's "Checking alignment from the command line"
+// specifies (plus a "warnings" array).
 QJsonObject diskCheckToJson(const DiskCheck &check);
 // A readable table: one row per partition, "misaligned by N bytes" where it applies.
 QString diskCheckToText(const DiskCheck &check);

@@ -1,10 +1,10 @@
 #pragma once
 
 // How the layers inside partitions (LUKS, LVM) appear in `check`: a `layers` list per partition
-// in the JSON (the shape DESIGN.md gives), and in the text a line for every layer that is
-// misaligned or could not be read. Each layer's data offset is judged like a partition's start
-// (judgeByte), so a LUKS payload 512 bytes past a 4 KiB boundary is "misaligned" however well
-// its partition sits.
+// in the JSON (the shape README.md's "Alignment through LUKS and LVM" gives), and in the text a
+// line for every layer that is misaligned or could not be read. Each layer's data offset is judged
+// like a partition's start (judgeByte), so a LUKS payload 512 bytes past a 4 KiB boundary is
+// "misaligned" however well its partition sits.
 
 #include "align/alignmentgeometry.h"
 #include "align/alignmentverdict.h"

@@ -1,5 +1,5 @@
 // Which physical sector size alignment is judged against, and where it came from, for drives
-// injected through SectorTopology (DESIGN.md: a 512e drive cannot be emulated here). Expected
+// injected through SectorTopology (a 512e drive cannot be emulated on a loop device). Expected
 // byte counts are worked out in the comments, not taken from core/align.
 #include "align/alignmentgeometry.h"
 #include "align/alignmentverdict.h"

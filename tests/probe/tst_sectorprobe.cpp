@@ -185,7 +185,7 @@ void TestSectorProbe::lyingDrives()
         const QJsonObject stored = readStore(m_store).value(loopKey(drive.file())).toObject();
         QCOMPARE(stored.value(QStringLiteral("physical_sector_size")).toInteger(), physical);
         QCOMPARE(stored.value(QStringLiteral("alignment_offset")).toInteger(), offset);
-        // And check reads it back for the drive (DESIGN.md's contract fields).
+        // And check reads it back for the drive (the fields README.md's probe section names).
         const CliResult c =
             runCli({QStringLiteral("check"), QStringLiteral("--json"), drive.device()});
         QVERIFY2(c.jsonValid, qPrintable(c.describe()));
