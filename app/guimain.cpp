@@ -1,12 +1,13 @@
 // partwise: the desktop window. Parses the command line and opens the window; everything
 // else lives in ui/.
 #include "device/automountinhibitor.h"
-#include "window/mainwindow.h"
+#include "helper/remotemachines.h"
 #include "realign/realigncontroller.h"
 #include "ruler/sectorrulerpanel.h"
 #include "uiresources.h"
 #include "uitranslations.h"
 #include "version.h"
+#include "window/mainwindow.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -151,6 +152,8 @@ int main(int argc, char **argv)
     installRealign(&window, window.editing());
     // View → Sector Ruler, below the map.
     installSectorRuler(&window);
+    // File → Connect to Machine…: another machine's disks, read by its helper over ssh.
+    installRemoteMachines(&window);
     window.show();
 
     // The demo image lives as long as the session: QTemporaryDir removes it on exit.

@@ -52,7 +52,8 @@ void DiskListModel::setResult(const QString &path, const DiskReadResult &result)
 void DiskListModel::setDisks(const QStringList &paths)
 {
     for (int row = rowCount() - 1; row >= 0; --row) {
-        if (!m_entries.at(row).isImage && !paths.contains(m_entries.at(row).path)) {
+        const DiskEntry &entry = m_entries.at(row);
+        if (!entry.isImage && entry.machine.isEmpty() && !paths.contains(entry.path)) {
             beginRemoveRows(QModelIndex(), row, row);
             m_entries.removeAt(row);
             endRemoveRows();
@@ -60,6 +61,41 @@ void DiskListModel::setDisks(const QStringList &paths)
     }
     for (const QString &path : paths)
         addDisk(path, false);
+}
+
+QString DiskListModel::machineKey(const QString &machine, const QString &devicePath)
+{
+    return machine + QLatin1Char(':') + devicePath;
+}
+
+QStringList DiskListModel::setMachineDisks(const QString &machine, const QStringList &devicePaths)
+{
+    QStringList keys;
+    for (const QString &devicePath : devicePaths)
+        keys << machineKey(machine, devicePath);
+    for (int row = rowCount() - 1; row >= 0; --row) {
+        if (m_entries.at(row).machine == machine && !keys.contains(m_entries.at(row).path)) {
+            beginRemoveRows(QModelIndex(), row, row);
+            m_entries.removeAt(row);
+            endRemoveRows();
+        }
+    }
+    for (const QString &devicePath : devicePaths) {
+        const int row = addDisk(machineKey(machine, devicePath), false);
+        m_entries[row].machine = machine;
+        m_entries[row].devicePath = devicePath;
+    }
+    return keys;
+}
+
+QStringList DiskListModel::keysOf(const QString &machine) const
+{
+    QStringList keys;
+    for (const DiskEntry &entry : m_entries) {
+        if (!machine.isEmpty() && entry.machine == machine)
+            keys << entry.path;
+    }
+    return keys;
 }
 
 void DiskListModel::setPolicy(const AlignmentPolicy &policy)
@@ -121,8 +157,11 @@ QVariant DiskListModel::data(const QModelIndex &index, int role) const
 
 QString DiskListModel::displayText(const DiskEntry &entry) const
 {
-    const QString name =
-        entry.isImage ? tr("%1 (image)").arg(QFileInfo(entry.path).fileName()) : entry.path;
+    QString name = entry.path;
+    if (entry.isImage)
+        name = tr("%1 (image)").arg(QFileInfo(entry.path).fileName());
+    else if (!entry.machine.isEmpty())
+        name = tr("%1 on %2").arg(entry.devicePath, entry.machine);
     switch (entry.state) {
     case DiskEntry::State::Reading:
         return tr("%1 — reading…").arg(name);

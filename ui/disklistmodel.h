@@ -10,8 +10,10 @@ struct DiskEntry
 {
     enum class State { Reading, Ready, Failed };
 
-    QString path;
+    QString path; // the entry's key: for another machine's disk, "machine:/dev/sdX"
     bool isImage = false;
+    QString machine;    // another machine's disk, read through the helper there ("" here)
+    QString devicePath; // the disk's path on that machine
     qint64 forcedSectorSize = 0;
     State state = State::Reading;
     DiskLayout layout;
@@ -36,8 +38,12 @@ public:
     int addDisk(const QString &path, bool isImage, qint64 forcedSectorSize = 0);
     void markReading(int row);
     void setResult(const QString &path, const DiskReadResult &result);
-    // Keeps images, replaces the disks with `paths`.
+    // Keeps images and other machines' disks, replaces this machine's with `paths`.
     void setDisks(const QStringList &paths);
+    // Replaces the disks of `machine` with `devicePaths`; returns their rows' keys.
+    QStringList setMachineDisks(const QString &machine, const QStringList &devicePaths);
+    static QString machineKey(const QString &machine, const QString &devicePath);
+    QStringList keysOf(const QString &machine) const;
     void setPolicy(const AlignmentPolicy &policy);
     AlignmentPolicy policy() const { return m_policy; }
 

@@ -161,7 +161,8 @@ void MainWindow::createActions()
     QAction *exportMap = file->addAction(tr("&Export Map…"), this, &MainWindow::chooseExportFile);
     exportMap->setObjectName(QStringLiteral("exportAction"));
     exportMap->setShortcut(QKeySequence(tr("Ctrl+E")));
-    file->addSeparator();
+    m_fileMenu = file;
+    m_fileSeparator = file->addSeparator();
     QAction *quit = file->addAction(tr("&Quit"), qApp, &QApplication::closeAllWindows);
     quit->setObjectName(QStringLiteral("quitAction"));
     setStandardShortcut(quit, QKeySequence::Quit, QKeySequence(Qt::CTRL | Qt::Key_Q));
@@ -345,10 +346,19 @@ void MainWindow::showEntry(int row)
         emit diskShown(entry.path);
 }
 
+void MainWindow::addFileAction(QAction *action)
+{
+    m_fileMenu->insertAction(m_fileSeparator, action);
+}
+
 std::optional<DiskLayout> MainWindow::currentLayout() const
 {
     const int row = m_disks->rowOf(m_shownPath);
     if (row < 0 || m_disks->entry(row).state != DiskEntry::State::Ready)
+        return std::nullopt;
+    // Another machine's disk is shown as its helper read it; editing and realigning it are
+    // not built on the helper yet, so nothing offers to write to it.
+    if (!m_disks->entry(row).machine.isEmpty())
         return std::nullopt;
     return m_disks->entry(row).layout;
 }
@@ -438,6 +448,9 @@ void MainWindow::updateStatus(int row)
         text += tr("; %1 on a physical sector but not on the %2 grain")
                     .arg(report.sectorAlignedCount())
                     .arg(humanSize(report.geometry.grainBytes));
+    if (!entry.machine.isEmpty())
+        text += tr(" (read by the helper on %1; to change it, run partwise-cli there)")
+                    .arg(entry.machine);
     m_status->setText(text);
 }
 

@@ -14,6 +14,7 @@ class DiskService;
 class EditingController;
 class InfoPanel;
 class PartitionModel;
+class QAction;
 class QComboBox;
 class QItemSelectionModel;
 class QLabel;
@@ -60,6 +61,8 @@ public:
     InfoPanel *infoPanel() const { return m_info; }
     // Where features composed from app/ add their panels' toggles.
     QMenu *viewMenu() const { return m_viewMenu; }
+    // Adds a feature's action to the File menu, above Quit.
+    void addFileAction(QAction *action);
     PartitionModel *partitionModel() const { return m_partitions; }
     QItemSelectionModel *regionSelection() const { return m_selection; }
     // The editing half the window installs (Edit menu, pending operations); for features
@@ -103,6 +106,8 @@ private:
     QTreeView *m_list = nullptr;
     InfoPanel *m_info = nullptr;
     QMenu *m_viewMenu = nullptr;
+    QMenu *m_fileMenu = nullptr;
+    QAction *m_fileSeparator = nullptr;
     QToolBar *m_toolbar = nullptr;
     QLabel *m_status = nullptr;
     QMenu *m_recentMenu = nullptr;

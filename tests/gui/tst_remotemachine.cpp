@@ -1,0 +1,257 @@
+// File → Connect to Machine…: another machine's disks shown from what its helper sent. "ssh" is
+// a stand-in (PARTWISE_SSH) that records the arguments it was given and runs the remote command
+// on this machine, as `ssh root@localhost` would; the disk is a loop device whose table sfdisk
+// wrote and reads back. Also what a user meets when it goes wrong: a helper killed while the
+// window shows its disks, a login that prints a banner instead of the protocol, a machine that
+// refuses the connection, and destinations that would smuggle options into ssh.
+#include "disklistmodel.h"
+#include "guitestsupport.h"
+#include "helper/remotemachines.h"
+#include "helper/sshcommand.h"
+#include "partitionmodel.h"
+#include "window/mainwindow.h"
+
+#include "loopdevice.h"
+#include "sfdisktable.h"
+
+#include <QComboBox>
+#include <QFile>
+#include <QFileInfo>
+#include <QMessageBox>
+#include <QProcess>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <csignal>
+
+using namespace guitest;
+using namespace pwtest;
+
+namespace {
+
+constexpr qint64 kSector = 512;
+
+bool writeScript(const QString &path, const QByteArray &body)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly))
+        return false;
+    f.write("#!/bin/sh\n" + body);
+    f.close();
+    return f.setPermissions(f.permissions() | QFileDevice::ExeOwner);
+}
+
+} // namespace
+
+class TestRemoteMachine : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void destinationsThatAreNotMachinesAreRefused();
+    void sshIsAskedForTheHelperOnly();
+    void remoteDiskShownAsSfdiskSeesIt();
+    void killedHelperIsReportedAndReconnects();
+    void bannerInsteadOfProtocolEndsTheConnection();
+    void refusedConnectionSaysWhy();
+
+private:
+    // Points PARTWISE_SSH at a script with `body`, which gets ssh's arguments.
+    void useSsh(const QByteArray &body);
+    // The disk list's row for `devicePath` on localhost, or -1.
+    static int rowOf(MainWindow &window, const QString &devicePath);
+
+    QTemporaryDir m_dir;
+    QString m_argsFile;
+};
+
+void TestRemoteMachine::initTestCase()
+{
+    useTestSettings();
+    QVERIFY(m_dir.isValid());
+    m_argsFile = m_dir.filePath(QStringLiteral("ssh-args"));
+    // The "remote" partwise-cli is found on PATH, as on a machine where it is installed.
+    const QString cliFolder = QFileInfo(QStringLiteral(PARTWISE_CLI)).absolutePath();
+    qputenv("PATH", (cliFolder + QLatin1Char(':') + qEnvironmentVariable("PATH")).toLocal8Bit());
+}
+
+void TestRemoteMachine::useSsh(const QByteArray &body)
+{
+    const QString script = m_dir.filePath(QStringLiteral("ssh"));
+    QFile::remove(script);
+    QVERIFY(writeScript(script, body));
+    qputenv("PARTWISE_SSH", QFile::encodeName(script));
+}
+
+int TestRemoteMachine::rowOf(MainWindow &window, const QString &devicePath)
+{
+    return window.diskList()->rowOf(
+        DiskListModel::machineKey(QStringLiteral("localhost"), devicePath));
+}
+
+void TestRemoteMachine::destinationsThatAreNotMachinesAreRefused()
+{
+    for (const char *bad : {"-oProxyCommand=touch /tmp/x", "host name", "root@host;reboot",
+                            "$(reboot)", "user@", "@host", "host\nother", "host\n"})
+        QVERIFY2(!sshDestinationProblem(QString::fromUtf8(bad)).isEmpty(), bad);
+    for (const char *good : {"localhost", "root@server.example.org", "user@192.168.1.20",
+                             "admin@[fe80::1%eth0]", "rescue-pc"})
+        QVERIFY2(sshDestinationProblem(QString::fromUtf8(good)).isEmpty(), good);
+}
+
+void TestRemoteMachine::sshIsAskedForTheHelperOnly()
+{
+    // The destination comes after "--", so ssh can never read it as an option, and the
+    // remote command is the helper, through sudo -n when asked.
+    useSsh("printf '%s\\n' \"$@\" > '" + QFile::encodeName(m_argsFile) + "'\n");
+    MainWindow window;
+    RemoteMachines *machines = installRemoteMachines(&window);
+    QSignalSpy lost(machines, &RemoteMachines::machineLost);
+    machines->connectTo({QStringLiteral("admin@localhost"), true});
+    QVERIFY(lost.wait(20000));
+    QFile args(m_argsFile);
+    QVERIFY(args.open(QIODevice::ReadOnly));
+    const QStringList given = QString::fromUtf8(args.readAll()).split('\n', Qt::SkipEmptyParts);
+    const qsizetype dashes = given.indexOf(QStringLiteral("--"));
+    QVERIFY2(dashes >= 0, qPrintable(given.join(' ')));
+    QCOMPARE(given.mid(dashes + 1),
+             QStringList({"admin@localhost", "sudo", "-n", "partwise-cli", "serve"}));
+    QVERIFY(given.contains(QStringLiteral("-T")));
+}
+
+void TestRemoteMachine::remoteDiskShownAsSfdiskSeesIt()
+{
+    PW_REQUIRE_ROOT_OR_SKIP();
+    // An old fdisk layout: one partition at 63 (misaligned), one at 1 MiB.
+    const QString image = m_dir.filePath(QStringLiteral("remote.img"));
+    {
+        QFile f(image);
+        QVERIFY(f.open(QIODevice::WriteOnly) && f.resize(64LL << 20));
+    }
+    QProcess sfdisk;
+    sfdisk.start(QStringLiteral("sfdisk"), {QStringLiteral("-q"), image});
+    sfdisk.write("label: dos\nstart=63, size=20000, type=83\nstart=40960, size=40960, type=7\n");
+    sfdisk.closeWriteChannel();
+    QVERIFY(sfdisk.waitForFinished() && sfdisk.exitCode() == 0);
+    LoopDevice loop(image);
+    QVERIFY2(loop.ok(), qPrintable(loop.error()));
+    const SfdiskTable expected = SfdiskTable::read(loop.path());
+    QVERIFY2(expected.ok, qPrintable(expected.error));
+
+    // Runs the remote command here, as `ssh root@localhost` would.
+    useSsh("while [ \"$1\" != -- ]; do shift; done; shift 2; exec \"$@\"\n");
+    MainWindow window;
+    RemoteMachines *machines = installRemoteMachines(&window);
+    QSignalSpy read(machines, &RemoteMachines::machineRead);
+    machines->connectTo({QStringLiteral("root@localhost"), false});
+    QVERIFY(read.wait(120000));
+    const int row = rowOf(window, loop.path());
+    QVERIFY2(row >= 0, "the loop device is not among the machine's disks");
+    const DiskEntry &entry = window.diskList()->entry(row);
+    QCOMPARE(entry.state, DiskEntry::State::Ready);
+    QVERIFY(window.diskList()
+                ->data(window.diskList()->index(row), Qt::DisplayRole)
+                .toString()
+                .startsWith(loop.path() + QStringLiteral(" on localhost")));
+
+    QComboBox *chooser = window.findChild<QComboBox *>(QStringLiteral("deviceChooser"));
+    chooser->setCurrentIndex(row);
+    QTRY_COMPARE(window.currentPath(), entry.path);
+    const PartitionModel &model = *window.partitionModel();
+    QCOMPARE(model.layout().device.topology.logicalSectorSize, kSector);
+    int misaligned = 0;
+    for (const SfdiskPartition &p : expected.partitions) {
+        const int r = rowOfPartition(model, p.number);
+        QVERIFY2(r >= 0, qPrintable(p.node));
+        QCOMPARE(model.region(r).startSector, p.start);
+        QCOMPARE(model.region(r).endSector, p.end());
+        // ARCHITECTURE.md: a drive saying 512-byte physical sectors is taken to have 4 KiB ones.
+        const Expected want = expectedStatus(p.start, kSector, 4096, 1 << 20, false);
+        QCOMPARE(int(model.verdict(r).status), int(want));
+        misaligned += want == Expected::Misaligned;
+    }
+    QCOMPARE(misaligned, 1);
+    // Shown, not offered for writing: nothing here can change another machine's disk yet.
+    QVERIFY(!window.currentLayout());
+    QVERIFY2(window.statusText().contains(QStringLiteral("helper on localhost")),
+             qPrintable(window.statusText()));
+    saveScreenshot(&window, QStringLiteral("remote-machine"));
+}
+
+void TestRemoteMachine::killedHelperIsReportedAndReconnects()
+{
+    // The machine's disks as list-disks gives them; the helper is killed once they are read.
+    useSsh("while [ \"$1\" != -- ]; do shift; done; shift 2; exec \"$@\"\n");
+    MainWindow window;
+    RemoteMachines *machines = installRemoteMachines(&window);
+    QSignalSpy read(machines, &RemoteMachines::machineRead);
+    QSignalSpy lost(machines, &RemoteMachines::machineLost);
+    machines->connectTo({QStringLiteral("localhost"), false});
+    QVERIFY(read.wait(120000));
+    const QStringList keys = window.diskList()->keysOf(QStringLiteral("localhost"));
+    HelperConnection *helper = machines->connection(QStringLiteral("localhost"));
+    QVERIFY(helper && helper->processId() > 0);
+    QCOMPARE(::kill(pid_t(helper->processId()), SIGKILL), 0);
+
+    QVERIFY(lost.wait(10000));
+    QVERIFY2(lost.first().at(1).toString().contains(QStringLiteral("stopped unexpectedly")),
+             qPrintable(lost.first().at(1).toString()));
+    for (const QString &key : keys) {
+        const DiskEntry &entry = window.diskList()->entry(window.diskList()->rowOf(key));
+        QCOMPARE(entry.state, DiskEntry::State::Failed);
+        QVERIFY(entry.error.contains(QStringLiteral("localhost")));
+    }
+    QMessageBox *notice = machines->deathNotice();
+    QVERIFY(notice && notice->isVisible());
+    QVERIFY(notice->text().contains(QStringLiteral("localhost")));
+    saveScreenshot(notice, QStringLiteral("remote-machine-lost"));
+
+    auto *again = notice->findChild<QPushButton *>(QStringLiteral("reconnectButton"));
+    QVERIFY(again);
+    again->click();
+    QVERIFY(read.wait(120000));
+    for (const QString &key : keys) {
+        const int row = window.diskList()->rowOf(key);
+        QVERIFY2(row >= 0, qPrintable(key));
+        QVERIFY(window.diskList()->entry(row).state != DiskEntry::State::Reading);
+    }
+    QVERIFY(machines->connection(QStringLiteral("localhost"))->isReady());
+}
+
+void TestRemoteMachine::bannerInsteadOfProtocolEndsTheConnection()
+{
+    // A login shell that greets on stdout and then waits: the window must not wait with it.
+    useSsh("echo 'Welcome to the rescue system!'\nexec sleep 600\n");
+    MainWindow window;
+    RemoteMachines *machines = installRemoteMachines(&window);
+    QSignalSpy lost(machines, &RemoteMachines::machineLost);
+    machines->connectTo({QStringLiteral("localhost"), false});
+    QVERIFY(lost.wait(10000));
+    const QString why = lost.first().at(1).toString();
+    QVERIFY2(why.contains(QStringLiteral("not Partwise's protocol")) &&
+                 why.contains(QStringLiteral("Welcome to the rescue system!")),
+             qPrintable(why));
+    HelperConnection *helper = machines->connection(QStringLiteral("localhost"));
+    QTRY_COMPARE_WITH_TIMEOUT(helper->processId(), 0, 5000); // killed, not left waiting
+}
+
+void TestRemoteMachine::refusedConnectionSaysWhy()
+{
+    useSsh("echo 'ssh: connect to host localhost port 22: Connection refused' >&2\nexit 255\n");
+    MainWindow window;
+    RemoteMachines *machines = installRemoteMachines(&window);
+    QSignalSpy lost(machines, &RemoteMachines::machineLost);
+    machines->connectTo({QStringLiteral("localhost"), false});
+    QVERIFY(lost.wait(10000));
+    const QString why = lost.first().at(1).toString();
+    QVERIFY2(why.contains(QStringLiteral("Connection refused")) &&
+                 why.contains(QStringLiteral("255")),
+             qPrintable(why));
+    QVERIFY(machines->deathNotice() && machines->deathNotice()->isVisible());
+}
+
+QTEST_MAIN(TestRemoteMachine)
+#include "tst_remotemachine.moc"

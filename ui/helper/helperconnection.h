@@ -1,0 +1,75 @@
+#pragma once
+
+// One running helper, `partwise-cli serve` (here, or on another machine over ssh), and the
+// conversation with it (README, "The helper protocol"): a JSON-RPC request per line out, an
+// answer or a notification per line back. Answers are matched to their request by id and
+// handed to the callback given with it, on the GUI thread; notifications are a signal.
+//
+// The helper may die at any moment: it crashed, was killed, or the ssh connection dropped.
+// Then every request still waiting is answered with an error, so nothing in the window waits
+// for ever, and died() says what happened in a sentence. What comes back is trusted no more
+// than a file: a line past kMaxLine bytes, or one that is not a JSON object, ends the
+// connection as a helper that is not speaking the protocol.
+
+#include <QHash>
+#include <QJsonObject>
+#include <QObject>
+#include <QProcess>
+#include <QStringList>
+
+#include <functional>
+
+class HelperConnection : public QObject
+{
+    Q_OBJECT
+
+public:
+    // How to start the helper, and whose disks it serves ("" for this machine).
+    struct Command
+    {
+        QString program;
+        QStringList arguments;
+        QString machine;
+    };
+    // `error` is empty on success; otherwise it is the sentence to show and `result` is empty.
+    using Reply = std::function<void(const QJsonObject &result, const QString &error)>;
+
+    static constexpr int kProtocol = 1;
+    static constexpr qsizetype kMaxLine = 256 * 1024 * 1024;
+
+    explicit HelperConnection(const Command &command, QObject *parent = nullptr);
+    // Closes the helper's input (a job under way stops where `resume` can finish it) and
+    // gives it a moment to exit before it is killed.
+    ~HelperConnection() override;
+
+    // Starts the helper and asks its version; ready() or died() follows.
+    void start();
+    bool isReady() const { return m_ready; }
+    QString machine() const { return m_command.machine; }
+    const Command &command() const { return m_command; }
+    // The helper's process (ssh, for another machine); 0 once it has ended.
+    qint64 processId() const { return m_process.processId(); }
+    // Sends a request; `reply` is called once, with the answer or with why there is none.
+    void call(const QString &method, const QJsonObject &params, const Reply &reply);
+
+signals:
+    void ready();
+    void notification(const QString &method, const QJsonObject &params);
+    void died(const QString &why);
+
+private:
+    void readLines();
+    void handleLine(const QByteArray &line);
+    void fail(const QString &why);
+    void onFinished(int exitCode, QProcess::ExitStatus status);
+    QString describeExit(int exitCode, QProcess::ExitStatus status);
+
+    Command m_command;
+    QProcess m_process;
+    QByteArray m_buffer;
+    QByteArray m_stderrTail;
+    QHash<int, Reply> m_waiting;
+    int m_nextId = 1;
+    bool m_ready = false;
+    bool m_dead = false;
+};

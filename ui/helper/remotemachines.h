@@ -1,0 +1,57 @@
+#pragma once
+
+// Other machines' disks in the window (File → Connect to Machine…). For each machine, a
+// HelperConnection runs `partwise-cli serve` there over ssh; its disks are listed and read
+// with list-disks and read-disk, and each becomes an entry of the window's disk list
+// ("/dev/sda on server"), drawn from the layout the helper sent (report/layoutjson.h) exactly
+// as a disk read here would be.
+//
+// When a helper dies (the connection dropped, the machine rebooted, the helper crashed), its
+// disks turn to "cannot be read" with the reason, and a notice says what happened and offers
+// to connect again; nothing waits on a machine that is gone.
+
+#include "sshcommand.h"
+
+#include <QHash>
+#include <QObject>
+#include <QPointer>
+
+class MainWindow;
+class QMessageBox;
+struct DiskReadResult;
+
+class RemoteMachines : public QObject
+{
+    Q_OBJECT
+
+public:
+    explicit RemoteMachines(MainWindow *window);
+
+    // Connects (again) to a machine and lists its disks; replaces an earlier connection to it.
+    void connectTo(const SshTarget &target);
+    HelperConnection *connection(const QString &machine) const
+    {
+        return m_connections.value(machine);
+    }
+    // The notice shown when a helper died, while it is open; for tests.
+    QMessageBox *deathNotice() const { return m_notice; }
+
+signals:
+    // Every disk the machine listed has been read (or failed to be).
+    void machineRead(const QString &machine);
+    void machineLost(const QString &machine, const QString &why);
+
+private:
+    void chooseMachine();
+    void listDisks(HelperConnection *helper);
+    void readNext(HelperConnection *helper, QStringList devicePaths);
+    void onDied(HelperConnection *helper, const SshTarget &target, const QString &why);
+    DiskReadResult readResult(const QJsonObject &result, const QString &error) const;
+
+    MainWindow *m_window;
+    QHash<QString, HelperConnection *> m_connections;
+    QPointer<QMessageBox> m_notice;
+};
+
+// File → Connect to Machine…, composed into the window from app/.
+RemoteMachines *installRemoteMachines(MainWindow *window);
