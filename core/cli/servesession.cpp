@@ -16,6 +16,7 @@
 #include "version.h"
 
 #include <QElapsedTimer>
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QRegularExpression>
@@ -241,6 +242,10 @@ void ServeSession::readDiskMethod(const Request &request)
     // The check's object for people and scripts, and the whole layout for a window.
     QJsonObject device = deviceJson(read.layout, policy);
     device[QStringLiteral("layout")] = layoutToJson(read.layout);
+    // A realignment or Apply of this disk that stopped part-way (a dropped connection, a
+    // cancel, a crash): the window offers to finish it with resume.
+    if (const QString journal = RealignOptions().journalPathFor(path); QFile::exists(journal))
+        device[QStringLiteral("interrupted_journal")] = journal;
     answer(request, device);
 }
 

@@ -264,9 +264,22 @@ void TestServe::cancelThenResume()
                  .value(QStringLiteral("resumable"))
                  .toBool(),
              qPrintable(describe(stopped)));
+    // The disk says so when it is read again (a window that reconnects learns it this way).
+    const QString journal = stopped.value(QStringLiteral("error"))
+                                .toObject()
+                                .value(QStringLiteral("data"))
+                                .toObject()
+                                .value(QStringLiteral("journal"))
+                                .toString();
+    QVERIFY(QFile::exists(journal));
+    const QJsonObject interrupted = client.call(QStringLiteral("read-disk"), {{"path", image}});
+    QCOMPARE(resultOf(interrupted).value(QStringLiteral("interrupted_journal")).toString(),
+             journal);
     const QJsonObject resumed = client.call(QStringLiteral("resume"), {{"path", image}}, 300000);
     QVERIFY2(resultOf(resumed).value(QStringLiteral("ok")).toBool(), qPrintable(describe(resumed)));
     checkRawMoved(image, data);
+    const QJsonObject finished = client.call(QStringLiteral("read-disk"), {{"path", image}});
+    QVERIFY(!resultOf(finished).contains(QStringLiteral("interrupted_journal")));
 }
 
 void TestServe::droppedConnectionThenResume()
