@@ -7,19 +7,26 @@
 #include "disklistmodel.h"
 #include "guitestsupport.h"
 #include "helper/remotemachines.h"
+#include "helper/remoterealigndialog.h"
 #include "helper/sshcommand.h"
 #include "partitionmodel.h"
 #include "window/mainwindow.h"
 
+#include "clirun.h"
+#include "filetree.h"
+#include "fsfixture.h"
 #include "loopdevice.h"
 #include "sfdisktable.h"
+#include "toolrun.h"
 
 #include <QComboBox>
 #include <QFile>
 #include <QFileInfo>
 #include <QMessageBox>
+#include <QPlainTextEdit>
 #include <QProcess>
 #include <QPushButton>
+#include <QRandomGenerator>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -55,6 +62,8 @@ private slots:
     void sshIsAskedForTheHelperOnly();
     void remoteDiskShownAsSfdiskSeesIt();
     void killedHelperIsReportedAndReconnects();
+    void realignedThereWithEveryFile();
+    void connectionKilledMidMoveThenResumed();
     void bannerInsteadOfProtocolEndsTheConnection();
     void refusedConnectionSaysWhy();
 
@@ -63,6 +72,8 @@ private:
     void useSsh(const QByteArray &body);
     // The disk list's row for `devicePath` on localhost, or -1.
     static int rowOf(MainWindow &window, const QString &devicePath);
+    // Connects to "localhost" through the pass-through stand-in and shows `devicePath`.
+    RemoteMachines *showRemote(MainWindow &window, const QString &devicePath);
 
     QTemporaryDir m_dir;
     QString m_argsFile;
@@ -90,6 +101,19 @@ int TestRemoteMachine::rowOf(MainWindow &window, const QString &devicePath)
 {
     return window.diskList()->rowOf(
         DiskListModel::machineKey(QStringLiteral("localhost"), devicePath));
+}
+
+RemoteMachines *TestRemoteMachine::showRemote(MainWindow &window, const QString &devicePath)
+{
+    useSsh("while [ \"$1\" != -- ]; do shift; done; shift 2; exec \"$@\"\n");
+    RemoteMachines *machines = installRemoteMachines(&window);
+    QSignalSpy read(machines, &RemoteMachines::machineRead);
+    machines->connectTo({QStringLiteral("root@localhost"), false});
+    if (!read.wait(120000) || rowOf(window, devicePath) < 0)
+        return nullptr;
+    window.findChild<QComboBox *>(QStringLiteral("deviceChooser"))
+        ->setCurrentIndex(rowOf(window, devicePath));
+    return machines;
 }
 
 void TestRemoteMachine::destinationsThatAreNotMachinesAreRefused()
@@ -219,6 +243,121 @@ void TestRemoteMachine::killedHelperIsReportedAndReconnects()
         QVERIFY(window.diskList()->entry(row).state != DiskEntry::State::Reading);
     }
     QVERIFY(machines->connection(QStringLiteral("localhost"))->isReady());
+}
+
+void TestRemoteMachine::realignedThereWithEveryFile()
+{
+    PW_REQUIRE_ROOT_OR_SKIP();
+    // A Windows XP disk (NTFS at sector 63 with sample files), as a teacher would bring one.
+    setCliPath(QStringLiteral(PARTWISE_CLI));
+    const QString image = m_dir.filePath(QStringLiteral("xp.img"));
+    const CliResult made = runCli({QStringLiteral("practice"), QStringLiteral("windows-xp"), image,
+                                   QStringLiteral("--size"), QStringLiteral("128M")});
+    QVERIFY2(made.exitCode == 0, qPrintable(made.describe()));
+    LoopDevice loop(image);
+    QVERIFY2(loop.ok() && loop.addPartitions(), qPrintable(loop.error()));
+    QString error;
+    const QMap<QString, QByteArray> files =
+        filesystemTreeSha256(loop.partitionNode(1), QStringLiteral("ntfs"), &error);
+    QVERIFY2(error.isEmpty() && !files.isEmpty(), qPrintable(error));
+    QCOMPARE(SfdiskTable::read(loop.path()).partitions.first().start, 63);
+
+    MainWindow window;
+    RemoteMachines *machines = showRemote(window, loop.path());
+    QVERIFY(machines);
+    QTRY_VERIFY(window.findChild<QAction *>(QStringLiteral("remoteRealignAction"))->isEnabled());
+    RemoteRealignDialog *dialog = machines->openRealign();
+    QVERIFY(dialog);
+    QSignalSpy planned(dialog, &RemoteRealignDialog::planned);
+    dialog->planButton()->click();
+    QVERIFY(planned.wait(60000) && planned.first().first().toBool());
+    QVERIFY2(dialog->planText().contains(QStringLiteral("2048")), qPrintable(dialog->planText()));
+    QVERIFY(dialog->runButton()->isEnabled());
+    saveScreenshot(dialog, QStringLiteral("remote-realign-plan"));
+    QSignalSpy finished(dialog, &RemoteRealignDialog::finished);
+    dialog->runButton()->click();
+    QVERIFY(finished.wait(300000));
+    QVERIFY2(finished.first().first().toBool(), qPrintable(dialog->outcomeText()));
+    saveScreenshot(dialog, QStringLiteral("remote-realign-done"));
+
+    // sfdisk, the files and ntfsfix say the same as the dialog.
+    QCOMPARE(SfdiskTable::read(loop.path()).partitions.first().start, 2048);
+    QVERIFY(loop.addPartitions());
+    const QStringList diff = compareTrees(
+        files, filesystemTreeSha256(loop.partitionNode(1), QStringLiteral("ntfs"), &error));
+    QVERIFY2(diff.isEmpty() && error.isEmpty(), qPrintable(diff.join(QLatin1Char(' ')) + error));
+    const ToolResult fsck = checkFilesystemReadOnly(loop.partitionNode(1), QStringLiteral("ntfs"));
+    QVERIFY2(fsck.ok(), qPrintable(fsck.describe()));
+    // The window reads the disk again and shows it aligned.
+    QTRY_COMPARE_WITH_TIMEOUT(
+        window.diskList()->entry(rowOf(window, loop.path())).report.misalignedCount(), 0, 60000);
+    dialog->close();
+}
+
+void TestRemoteMachine::connectionKilledMidMoveThenResumed()
+{
+    PW_REQUIRE_ROOT_OR_SKIP();
+    // 256 MiB of random bytes at GPT sector 34 with no filesystem: copied whole, long enough
+    // to be cut off in the middle.
+    const QString image = m_dir.filePath(QStringLiteral("raw.img"));
+    QByteArray data(256 << 20, Qt::Uninitialized);
+    QRandomGenerator(7).fillRange(reinterpret_cast<quint32 *>(data.data()), data.size() / 4);
+    {
+        QFile file(image);
+        QVERIFY(file.open(QIODevice::WriteOnly) && file.resize(300LL << 20));
+        QVERIFY(file.seek(34 * kSector) && file.write(data) == data.size());
+    }
+    QVERIFY(runTool(QStringLiteral("sfdisk"), {QStringLiteral("-q"), image},
+                    "label: gpt\nfirst-lba: 34\nstart=34, size=557056\n")
+                .ok());
+    LoopDevice loop(image);
+    QVERIFY2(loop.ok(), qPrintable(loop.error()));
+
+    MainWindow window;
+    RemoteMachines *machines = showRemote(window, loop.path());
+    QVERIFY(machines);
+    RemoteRealignDialog *dialog = machines->openRealign();
+    QVERIFY(dialog);
+    QSignalSpy planned(dialog, &RemoteRealignDialog::planned);
+    dialog->planButton()->click();
+    QVERIFY(planned.wait(60000) && planned.first().first().toBool());
+    // The helper is killed on its first progress report: the connection is gone mid-move.
+    HelperConnection *helper = machines->connection(QStringLiteral("localhost"));
+    const qint64 pid = helper->processId();
+    connect(helper, &HelperConnection::notification, this, [pid](const QString &method) {
+        if (method == QLatin1String("progress"))
+            ::kill(pid_t(pid), SIGKILL);
+    });
+    QSignalSpy finished(dialog, &RemoteRealignDialog::finished);
+    dialog->runButton()->click();
+    QVERIFY(finished.wait(300000));
+    QVERIFY(!finished.first().first().toBool());
+    QVERIFY2(dialog->outcomeText().contains(QStringLiteral("connection was lost")) &&
+                 dialog->outcomeText().contains(QStringLiteral("Resume")),
+             qPrintable(dialog->outcomeText()));
+    QVERIFY2(SfdiskTable::read(loop.path()).partitions.first().start == 34,
+             "the table changed before the data was moved");
+    dialog->close();
+
+    // Connected again, the disk says its realignment stopped part-way; Resume finishes it.
+    QSignalSpy read(machines, &RemoteMachines::machineRead);
+    machines->connectTo({QStringLiteral("root@localhost"), false});
+    QVERIFY(read.wait(120000));
+    window.findChild<QComboBox *>(QStringLiteral("deviceChooser"))
+        ->setCurrentIndex(rowOf(window, loop.path()));
+    dialog = machines->openRealign();
+    QVERIFY(dialog);
+    QVERIFY2(dialog->resumeButton()->isEnabled() && !dialog->planButton()->isEnabled(),
+             qPrintable(dialog->outcomeText()));
+    QSignalSpy resumed(dialog, &RemoteRealignDialog::finished);
+    dialog->resumeButton()->click();
+    QVERIFY(resumed.wait(300000));
+    QVERIFY2(resumed.first().first().toBool(), qPrintable(dialog->outcomeText()));
+    QCOMPARE(SfdiskTable::read(loop.path()).partitions.first().start, 2048);
+    QFile device(loop.path());
+    QVERIFY(device.open(QIODevice::ReadOnly) && device.seek(2048 * kSector));
+    QVERIFY2(device.read(data.size()) == data, "the partition's bytes differ after the resume");
+    dialog->close();
 }
 
 void TestRemoteMachine::bannerInsteadOfProtocolEndsTheConnection()

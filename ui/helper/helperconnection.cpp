@@ -46,10 +46,10 @@ HelperConnection::~HelperConnection()
 void HelperConnection::start()
 {
     m_process.start(m_command.program, m_command.arguments);
-    call(QStringLiteral("version"), {}, [this](const QJsonObject &result, const QString &error) {
-        if (!error.isEmpty())
+    call(QStringLiteral("version"), {}, [this](const HelperReply &reply) {
+        if (!reply.ok())
             return; // fail() has said why
-        const int protocol = result.value(QStringLiteral("protocol")).toInt(-1);
+        const int protocol = reply.result.value(QStringLiteral("protocol")).toInt(-1);
         if (protocol != kProtocol) {
             fail(tr("The helper%1 speaks protocol %2; this window speaks protocol %3. Install "
                     "the same version of Partwise on both sides.")
@@ -64,12 +64,16 @@ void HelperConnection::start()
     });
 }
 
-void HelperConnection::call(const QString &method, const QJsonObject &params, const Reply &reply)
+int HelperConnection::call(const QString &method, const QJsonObject &params, const Reply &reply)
 {
     if (m_dead) {
         // Answered later, as a live helper's would be, so callers never re-enter themselves.
-        QTimer::singleShot(0, this, [this, reply] { reply({}, tr("The helper is not running.")); });
-        return;
+        QTimer::singleShot(0, this, [this, reply] {
+            HelperReply gone;
+            gone.error = tr("The helper is not running.");
+            reply(gone);
+        });
+        return 0;
     }
     const int id = m_nextId++;
     m_waiting.insert(id, reply);
@@ -79,6 +83,7 @@ void HelperConnection::call(const QString &method, const QJsonObject &params, co
     if (!params.isEmpty())
         request.insert(QStringLiteral("params"), params);
     m_process.write(QJsonDocument(request).toJson(QJsonDocument::Compact) + '\n');
+    return id;
 }
 
 void HelperConnection::readLines()
@@ -117,13 +122,18 @@ void HelperConnection::handleLine(const QByteArray &line)
     const Reply reply = m_waiting.take(id);
     if (!reply)
         return; // an answer to a line we never sent (id null): nothing waits for it
+    HelperReply answer;
     if (object.contains(QStringLiteral("error"))) {
         const QJsonObject error = object.value(QStringLiteral("error")).toObject();
-        const QString message = error.value(QStringLiteral("message")).toString();
-        reply({}, message.isEmpty() ? tr("The helper refused the request.") : message);
+        answer.error = error.value(QStringLiteral("message")).toString();
+        if (answer.error.isEmpty())
+            answer.error = tr("The helper refused the request.");
+        answer.code = error.value(QStringLiteral("code")).toInt(-1);
+        answer.data = error.value(QStringLiteral("data")).toObject();
     } else {
-        reply(object.value(QStringLiteral("result")).toObject(), QString());
+        answer.result = object.value(QStringLiteral("result")).toObject();
     }
+    reply(answer);
 }
 
 void HelperConnection::fail(const QString &why)
@@ -136,8 +146,10 @@ void HelperConnection::fail(const QString &why)
         m_process.kill();
     // Everyone waiting hears why, then the window does.
     const QHash<int, Reply> waiting = std::exchange(m_waiting, {});
+    HelperReply lost;
+    lost.error = why;
     for (const Reply &reply : waiting)
-        reply({}, why);
+        reply(lost);
     emit died(why);
 }
 

@@ -19,6 +19,19 @@
 
 #include <functional>
 
+// What came back for one request.
+struct HelperReply
+{
+    QJsonObject result;
+    QString error;    // empty on success; otherwise the sentence to show
+    int code = 0;     // the helper's error code (README); 0 when the helper never answered
+    QJsonObject data; // what a failed job left: "resumable", "journal"
+
+    bool ok() const { return error.isEmpty(); }
+    // The helper went away before it answered (crashed, killed, the connection dropped).
+    bool lost() const { return !ok() && code == 0; }
+};
+
 class HelperConnection : public QObject
 {
     Q_OBJECT
@@ -31,8 +44,7 @@ public:
         QStringList arguments;
         QString machine;
     };
-    // `error` is empty on success; otherwise it is the sentence to show and `result` is empty.
-    using Reply = std::function<void(const QJsonObject &result, const QString &error)>;
+    using Reply = std::function<void(const HelperReply &reply)>;
 
     static constexpr int kProtocol = 1;
     static constexpr qsizetype kMaxLine = 256 * 1024 * 1024;
@@ -50,7 +62,8 @@ public:
     // The helper's process (ssh, for another machine); 0 once it has ended.
     qint64 processId() const { return m_process.processId(); }
     // Sends a request; `reply` is called once, with the answer or with why there is none.
-    void call(const QString &method, const QJsonObject &params, const Reply &reply);
+    // Returns the request's id, which its notifications carry.
+    int call(const QString &method, const QJsonObject &params, const Reply &reply);
 
 signals:
     void ready();

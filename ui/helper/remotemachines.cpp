@@ -2,6 +2,7 @@
 
 #include "connectdialog.h"
 #include "disklistmodel.h"
+#include "remoterealigndialog.h"
 #include "report/layoutjson.h"
 #include "table/diskreader.h"
 #include "window/mainwindow.h"
@@ -18,6 +19,56 @@ RemoteMachines::RemoteMachines(MainWindow *window) : QObject(window), m_window(w
     action->setObjectName(QStringLiteral("connectAction"));
     connect(action, &QAction::triggered, this, &RemoteMachines::chooseMachine);
     window->addFileAction(action);
+    m_realign = new QAction(tr("Realign on the &Other Machine…"), this);
+    m_realign->setObjectName(QStringLiteral("remoteRealignAction"));
+    m_realign->setEnabled(false);
+    connect(m_realign, &QAction::triggered, this, &RemoteMachines::openRealign);
+    window->addFileAction(m_realign);
+    connect(window, &MainWindow::diskShown, this, &RemoteMachines::updateRealignAction);
+}
+
+int RemoteMachines::shownRemoteRow() const
+{
+    const int row = m_window->diskList()->rowOf(m_window->currentPath());
+    if (row < 0)
+        return -1;
+    const DiskEntry &entry = m_window->diskList()->entry(row);
+    const HelperConnection *helper = m_connections.value(entry.machine);
+    return entry.machine.isEmpty() || entry.state != DiskEntry::State::Ready || !helper ||
+                   !helper->isReady()
+               ? -1
+               : row;
+}
+
+void RemoteMachines::updateRealignAction()
+{
+    const int row = shownRemoteRow();
+    if (row < 0) {
+        m_realign->setEnabled(false);
+        return;
+    }
+    const DiskEntry &entry = m_window->diskList()->entry(row);
+    m_realign->setEnabled(m_interrupted.contains(entry.path) ||
+                          entry.report.misalignedCount() + entry.report.sectorAlignedCount() > 0);
+}
+
+RemoteRealignDialog *RemoteMachines::openRealign()
+{
+    const int row = shownRemoteRow();
+    if (row < 0)
+        return nullptr;
+    const DiskEntry &entry = m_window->diskList()->entry(row);
+    HelperConnection *helper = m_connections.value(entry.machine);
+    const RemoteDisk disk{entry.devicePath, entry.layout, m_interrupted.value(entry.path)};
+    auto *dialog = new RemoteRealignDialog(helper, disk, m_window->alignmentPolicy(), m_window);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    const QString devicePath = entry.devicePath;
+    connect(dialog, &RemoteRealignDialog::finished, this, [this, helper, devicePath] {
+        if (helper->isReady())
+            readDisk(helper, devicePath, [] {});
+    });
+    dialog->open();
+    return dialog;
 }
 
 void RemoteMachines::chooseMachine()
@@ -42,20 +93,18 @@ void RemoteMachines::connectTo(const SshTarget &target)
 
 void RemoteMachines::listDisks(HelperConnection *helper)
 {
-    helper->call(QStringLiteral("list-disks"), {},
-                 [this, helper](const QJsonObject &result, const QString &error) {
-                     if (!error.isEmpty()) {
-                         m_window->statusBar()->showMessage(error);
-                         return;
-                     }
-                     QStringList paths;
-                     for (const QJsonValue &disk : result.value(QStringLiteral("disks")).toArray())
-                         paths << disk.toString();
-                     DiskListModel *disks = m_window->diskList();
-                     for (const QString &key : disks->setMachineDisks(helper->machine(), paths))
-                         disks->markReading(disks->rowOf(key));
-                     readNext(helper, paths);
-                 });
+    helper->call(QStringLiteral("list-disks"), {}, [this, helper](const HelperReply &reply) {
+        if (!reply.ok()) {
+            m_window->statusBar()->showMessage(reply.error);
+            return;
+        }
+        QStringList paths;
+        const QJsonArray disks = reply.result.value(QStringLiteral("disks")).toArray();
+        for (const QJsonValue &disk : disks)
+            paths << disk.toString();
+        m_window->diskList()->setMachineDisks(helper->machine(), paths);
+        readNext(helper, paths);
+    });
 }
 
 void RemoteMachines::readNext(HelperConnection *helper, QStringList devicePaths)
@@ -68,25 +117,40 @@ void RemoteMachines::readNext(HelperConnection *helper, QStringList devicePaths)
     // One at a time: the helper reads synchronously, and a machine with many disks shows
     // each as soon as it is read.
     const QString devicePath = devicePaths.takeFirst();
-    const QJsonObject params{{QStringLiteral("path"), devicePath}};
-    helper->call(
-        QStringLiteral("read-disk"), params,
-        [this, helper, devicePath, devicePaths](const QJsonObject &result, const QString &error) {
-            const QString key = DiskListModel::machineKey(helper->machine(), devicePath);
-            m_window->diskList()->setResult(key, readResult(result, error));
-            if (helper->isReady())
-                readNext(helper, devicePaths);
-        });
+    readDisk(helper, devicePath, [this, helper, devicePaths] {
+        if (helper->isReady())
+            readNext(helper, devicePaths);
+    });
 }
 
-DiskReadResult RemoteMachines::readResult(const QJsonObject &result, const QString &error) const
+void RemoteMachines::readDisk(HelperConnection *helper, const QString &devicePath,
+                              const std::function<void()> &then)
+{
+    const QString key = DiskListModel::machineKey(helper->machine(), devicePath);
+    if (const int row = m_window->diskList()->rowOf(key); row >= 0)
+        m_window->diskList()->markReading(row);
+    const QJsonObject params{{QStringLiteral("path"), devicePath}};
+    helper->call(QStringLiteral("read-disk"), params, [this, key, then](const HelperReply &reply) {
+        const QString journal =
+            reply.result.value(QStringLiteral("interrupted_journal")).toString();
+        if (journal.isEmpty())
+            m_interrupted.remove(key);
+        else
+            m_interrupted.insert(key, journal);
+        m_window->diskList()->setResult(key, readResult(reply));
+        updateRealignAction();
+        then();
+    });
+}
+
+DiskReadResult RemoteMachines::readResult(const HelperReply &reply) const
 {
     DiskReadResult read;
-    read.error = error;
-    if (error.isEmpty()) {
+    read.error = reply.error;
+    if (reply.ok()) {
         QString invalid;
-        read.ok = layoutFromJson(result.value(QStringLiteral("layout")).toObject(), &read.layout,
-                                 &invalid);
+        read.ok = layoutFromJson(reply.result.value(QStringLiteral("layout")).toObject(),
+                                 &read.layout, &invalid);
         if (!read.ok)
             read.error = tr("The helper sent a layout this window cannot use: %1").arg(invalid);
     }

@@ -16,8 +16,12 @@
 #include <QObject>
 #include <QPointer>
 
+#include <functional>
+
 class MainWindow;
+class QAction;
 class QMessageBox;
+class RemoteRealignDialog;
 struct DiskReadResult;
 
 class RemoteMachines : public QObject
@@ -35,6 +39,9 @@ public:
     }
     // The notice shown when a helper died, while it is open; for tests.
     QMessageBox *deathNotice() const { return m_notice; }
+    // Realign (or finish realigning) the other machine's disk on screen; null when the disk
+    // on screen is not another machine's, or is not read.
+    RemoteRealignDialog *openRealign();
 
 signals:
     // Every disk the machine listed has been read (or failed to be).
@@ -46,11 +53,17 @@ private:
     void listDisks(HelperConnection *helper);
     void readNext(HelperConnection *helper, QStringList devicePaths);
     void onDied(HelperConnection *helper, const SshTarget &target, const QString &why);
-    DiskReadResult readResult(const QJsonObject &result, const QString &error) const;
+    void readDisk(HelperConnection *helper, const QString &devicePath,
+                  const std::function<void()> &then);
+    void updateRealignAction();
+    int shownRemoteRow() const;
+    DiskReadResult readResult(const HelperReply &reply) const;
 
     MainWindow *m_window;
     QHash<QString, HelperConnection *> m_connections;
     QPointer<QMessageBox> m_notice;
+    QAction *m_realign = nullptr;
+    QHash<QString, QString> m_interrupted; // entry key -> journal of a realignment cut short
 };
 
 // File → Connect to Machine…, composed into the window from app/.
