@@ -285,9 +285,12 @@ protected:
         QVERIFY(job.waitForStarted());
         QElapsedTimer timer;
         timer.start();
+        // The event is the journal saying "moving" beside its data journal; the bound is only
+        // there so a broken build fails instead of hanging, and is generous because the
+        // sanitizer build reaches the move several times slower (backup, libparted, blkid).
         while (!(readWholeFile(m_journal).contains("\"moving\"") &&
                  QFile::exists(WriteJournal().dataJournalPath(m_journal))) &&
-               timer.elapsed() < 20000 && job.state() == QProcess::Running)
+               timer.elapsed() < 180000 && job.state() == QProcess::Running)
             QThread::usleep(500);
         job.kill();
         job.waitForFinished();
