@@ -1,7 +1,8 @@
 // File → Connect to Machine…: another machine's disks shown from what its helper sent. "ssh" is
 // a stand-in (PARTWISE_SSH) that records the arguments it was given and runs the remote command
-// on this machine, as `ssh root@localhost` would; the disk is a loop device whose table sfdisk
-// wrote and reads back. Also what a user meets when it goes wrong: a helper killed while the
+// on this machine, as `ssh root@localhost` would, and for the dropped connection also real
+// OpenSSH to a private sshd on 127.0.0.1; the disk is a loop device whose table sfdisk wrote
+// and reads back. Also what a user meets when it goes wrong: a helper killed while the
 // window shows its disks, a login that prints a banner instead of the protocol, a machine that
 // refuses the connection, and destinations that would smuggle options into ssh.
 #include "disklistmodel.h"
@@ -17,6 +18,7 @@
 #include "fsfixture.h"
 #include "loopdevice.h"
 #include "sfdisktable.h"
+#include "sshserver.h"
 #include "toolrun.h"
 
 #include <QComboBox>
@@ -32,6 +34,7 @@
 #include <QTest>
 
 #include <csignal>
+#include <memory>
 
 using namespace guitest;
 using namespace pwtest;
@@ -63,6 +66,7 @@ private slots:
     void remoteDiskShownAsSfdiskSeesIt();
     void killedHelperIsReportedAndReconnects();
     void realignedThereWithEveryFile();
+    void connectionKilledMidMoveThenResumed_data();
     void connectionKilledMidMoveThenResumed();
     void bannerInsteadOfProtocolEndsTheConnection();
     void refusedConnectionSaysWhy();
@@ -70,10 +74,15 @@ private slots:
 private:
     // Points PARTWISE_SSH at a script with `body`, which gets ssh's arguments.
     void useSsh(const QByteArray &body);
-    // The disk list's row for `devicePath` on localhost, or -1.
-    static int rowOf(MainWindow &window, const QString &devicePath);
-    // Connects to "localhost" through the pass-through stand-in and shows `devicePath`.
-    RemoteMachines *showRemote(MainWindow &window, const QString &devicePath);
+    // The disk list's row for `devicePath` on `machine`, or -1.
+    static int rowOf(MainWindow &window, const QString &devicePath,
+                     const QString &machine = QStringLiteral("localhost"));
+    // Connects to `destination` (through the pass-through stand-in unless PARTWISE_SSH is
+    // already set to a real ssh) and shows `devicePath`.
+    RemoteMachines *showRemote(MainWindow &window, const QString &devicePath,
+                               const QString &destination = QStringLiteral("root@localhost"));
+    // The pass-through stand-in, or a real ssh to a private sshd for `realSsh`.
+    void chooseSsh(bool realSsh, std::unique_ptr<SshServer> *server);
 
     QTemporaryDir m_dir;
     QString m_argsFile;
@@ -97,22 +106,33 @@ void TestRemoteMachine::useSsh(const QByteArray &body)
     qputenv("PARTWISE_SSH", QFile::encodeName(script));
 }
 
-int TestRemoteMachine::rowOf(MainWindow &window, const QString &devicePath)
+int TestRemoteMachine::rowOf(MainWindow &window, const QString &devicePath, const QString &machine)
 {
-    return window.diskList()->rowOf(
-        DiskListModel::machineKey(QStringLiteral("localhost"), devicePath));
+    return window.diskList()->rowOf(DiskListModel::machineKey(machine, devicePath));
 }
 
-RemoteMachines *TestRemoteMachine::showRemote(MainWindow &window, const QString &devicePath)
+void TestRemoteMachine::chooseSsh(bool realSsh, std::unique_ptr<SshServer> *server)
 {
-    useSsh("while [ \"$1\" != -- ]; do shift; done; shift 2; exec \"$@\"\n");
+    if (!realSsh) {
+        useSsh("while [ \"$1\" != -- ]; do shift; done; shift 2; exec \"$@\"\n");
+        return;
+    }
+    *server = std::make_unique<SshServer>(QFileInfo(QStringLiteral(PARTWISE_CLI)).absolutePath());
+    QVERIFY2((*server)->ok(), qPrintable((*server)->error()));
+    qputenv("PARTWISE_SSH", QFile::encodeName((*server)->clientProgram()));
+}
+
+RemoteMachines *TestRemoteMachine::showRemote(MainWindow &window, const QString &devicePath,
+                                              const QString &destination)
+{
     RemoteMachines *machines = installRemoteMachines(&window);
     QSignalSpy read(machines, &RemoteMachines::machineRead);
-    machines->connectTo({QStringLiteral("root@localhost"), false});
-    if (!read.wait(120000) || rowOf(window, devicePath) < 0)
+    machines->connectTo({destination, false});
+    const QString machine = destination.section(QLatin1Char('@'), -1);
+    if (!read.wait(120000) || rowOf(window, devicePath, machine) < 0)
         return nullptr;
     window.findChild<QComboBox *>(QStringLiteral("deviceChooser"))
-        ->setCurrentIndex(rowOf(window, devicePath));
+        ->setCurrentIndex(rowOf(window, devicePath, machine));
     return machines;
 }
 
@@ -262,6 +282,7 @@ void TestRemoteMachine::realignedThereWithEveryFile()
     QVERIFY2(error.isEmpty() && !files.isEmpty(), qPrintable(error));
     QCOMPARE(SfdiskTable::read(loop.path()).partitions.first().start, 63);
 
+    chooseSsh(false, nullptr);
     MainWindow window;
     RemoteMachines *machines = showRemote(window, loop.path());
     QVERIFY(machines);
@@ -294,9 +315,27 @@ void TestRemoteMachine::realignedThereWithEveryFile()
     dialog->close();
 }
 
+void TestRemoteMachine::connectionKilledMidMoveThenResumed_data()
+{
+    QTest::addColumn<bool>("realSsh");
+    QTest::addColumn<QString>("destination");
+    // The helper itself killed: what a crash there looks like.
+    QTest::newRow("helper killed") << false << QStringLiteral("root@localhost");
+    // OpenSSH to this machine, its client killed: what a dropped connection looks like; the
+    // helper on the far side learns it from sshd closing its input.
+    QTest::newRow("ssh client killed") << true << QStringLiteral("root@127.0.0.1");
+}
+
 void TestRemoteMachine::connectionKilledMidMoveThenResumed()
 {
     PW_REQUIRE_ROOT_OR_SKIP();
+    QFETCH(bool, realSsh);
+    QFETCH(QString, destination);
+    const QString machine = destination.section(QLatin1Char('@'), -1);
+    std::unique_ptr<SshServer> sshd;
+    chooseSsh(realSsh, &sshd);
+    if (QTest::currentTestFailed())
+        return;
     // 256 MiB of random bytes at GPT sector 34 with no filesystem: copied whole, long enough
     // to be cut off in the middle.
     const QString image = m_dir.filePath(QStringLiteral("raw.img"));
@@ -314,15 +353,15 @@ void TestRemoteMachine::connectionKilledMidMoveThenResumed()
     QVERIFY2(loop.ok(), qPrintable(loop.error()));
 
     MainWindow window;
-    RemoteMachines *machines = showRemote(window, loop.path());
+    RemoteMachines *machines = showRemote(window, loop.path(), destination);
     QVERIFY(machines);
     RemoteRealignDialog *dialog = machines->openRealign();
     QVERIFY(dialog);
     QSignalSpy planned(dialog, &RemoteRealignDialog::planned);
     dialog->planButton()->click();
     QVERIFY(planned.wait(60000) && planned.first().first().toBool());
-    // The helper is killed on its first progress report: the connection is gone mid-move.
-    HelperConnection *helper = machines->connection(QStringLiteral("localhost"));
+    // The helper (or ssh) is killed on its first progress report: gone mid-move.
+    HelperConnection *helper = machines->connection(machine);
     const qint64 pid = helper->processId();
     connect(helper, &HelperConnection::notification, this, [pid](const QString &method) {
         if (method == QLatin1String("progress"))
@@ -341,10 +380,10 @@ void TestRemoteMachine::connectionKilledMidMoveThenResumed()
 
     // Connected again, the disk says its realignment stopped part-way; Resume finishes it.
     QSignalSpy read(machines, &RemoteMachines::machineRead);
-    machines->connectTo({QStringLiteral("root@localhost"), false});
+    machines->connectTo({destination, false});
     QVERIFY(read.wait(120000));
     window.findChild<QComboBox *>(QStringLiteral("deviceChooser"))
-        ->setCurrentIndex(rowOf(window, loop.path()));
+        ->setCurrentIndex(rowOf(window, loop.path(), machine));
     dialog = machines->openRealign();
     QVERIFY(dialog);
     QVERIFY2(dialog->resumeButton()->isEnabled() && !dialog->planButton()->isEnabled(),
