@@ -1,6 +1,7 @@
 #include "ops/applyrunner.h"
 
 #include "device/automountinhibitor.h"
+#include "device/diskwritelock.h"
 #include "fs/filesystemresize.h"
 #include "fs/filesystemsize.h"
 #include "ops/operationexecution.h"
@@ -230,6 +231,11 @@ ApplyResult applyOperations(const QString &target, const QList<Operation> &opera
     // No desktop automounter may mount a partition of the disk while it is written.
     const AutomountInhibitor noAutomount(target);
     ApplyResult result;
+    const DiskWriteLock lock(target); // no other job writes beside this one
+    if (!lock.ok()) {
+        result.error = lock.error();
+        return result;
+    }
     OperationContext context;
     context.target = target;
     context.forcedSectorSize = options.forcedSectorSize;

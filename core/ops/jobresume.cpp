@@ -1,6 +1,7 @@
 #include "ops/jobresume.h"
 
 #include "device/automountinhibitor.h"
+#include "device/diskwritelock.h"
 #include "device/writeprotection.h"
 #include "ops/applyrunner.h"
 #include "ops/realignexecution.h"
@@ -32,6 +33,12 @@ RealignResult resumeWriteJob(const QString &target, const QString &journalPath,
     RealignResult result;
     const QString path = journalPath.isEmpty() ? WriteJournal::defaultPath(target) : journalPath;
     result.journalPath = path;
+    const DiskWriteLock lock(target); // the job may still be stopping in another process
+    if (!lock.ok()) {
+        result.error = lock.error();
+        result.resumable = true;
+        return result;
+    }
     WriteJournal journal;
     if (!WriteJournal::load(path, &journal, &result.error))
         return result;

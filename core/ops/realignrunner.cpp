@@ -1,6 +1,7 @@
 #include "ops/realignrunner.h"
 
 #include "device/automountinhibitor.h"
+#include "device/diskwritelock.h"
 #include "device/drivehealth.h"
 #include "fs/filesystemresize.h"
 #include "fs/usedblocks.h"
@@ -118,6 +119,12 @@ RealignResult runRealignment(const QString &target, const PreparedRealign &prepa
 {
     // No desktop automounter may mount a partition of the disk while it is written.
     const AutomountInhibitor noAutomount(target);
+    const DiskWriteLock lock(target); // no other job writes beside this one
+    if (!lock.ok()) {
+        RealignResult refused;
+        refused.error = lock.error();
+        return refused;
+    }
     QSet<int> checked; // a second try only checks the neighbours it adds
     RealignResult result = runPlan(target, prepared, options, callbacks, &checked);
     PreparedRealign again = prepared;

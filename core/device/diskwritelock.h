@@ -1,0 +1,35 @@
+#pragma once
+
+// One write job per disk at a time, across processes.
+//
+// A realignment, an Apply or a resume holds an exclusive BSD lock (flock) on the disk itself,
+// the block device node or the image file, from before its first write until it ends; the
+// kernel drops it if the process dies, so a crash never leaves a disk locked. This is the
+// convention systemd documents for programs that partition disks (BLOCK_DEVICE_LOCKING): udev
+// leaves a locked disk alone, so it does not probe a half-written table or announce partitions
+// that are about to move, and util-linux's `sfdisk --lock`/`fdisk --lock` and another Partwise
+// see the disk as busy instead of writing beside this one. The case it exists for: a
+// connection to a helper drops mid-move, and the user reconnects and resumes while the first
+// helper is still stopping; or two windows resume the same interrupted job.
+//
+// udev itself takes the lock shared, briefly, while it probes a disk that just changed, so a
+// job waits a few seconds for the lock before it gives up.
+
+#include <QString>
+
+class DiskWriteLock
+{
+public:
+    explicit DiskWriteLock(const QString &target, int waitMilliseconds = 5000);
+    ~DiskWriteLock();
+    DiskWriteLock(const DiskWriteLock &) = delete;
+    DiskWriteLock &operator=(const DiskWriteLock &) = delete;
+
+    bool ok() const { return m_fd >= 0; }
+    // Why the lock was not taken: a sentence that ends in "Nothing was changed."
+    QString error() const { return m_error; }
+
+private:
+    int m_fd = -1;
+    QString m_error;
+};
