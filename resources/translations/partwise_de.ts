@@ -164,6 +164,33 @@
     </message>
 </context>
 <context>
+    <name>ConnectDialog</name>
+    <message>
+        <source>Connect to Machine</source>
+        <translation>Mit Rechner verbinden</translation>
+    </message>
+    <message>
+        <source>Show the disks of another machine: a server, or a PC started from a live USB. Partwise logs in with ssh (your key or ssh&apos;s own password prompt) and starts &lt;tt&gt;partwise-cli serve&lt;/tt&gt; there, so the machine needs partwise-cli installed.</source>
+        <translation>Die Datenträger eines anderen Rechners anzeigen: eines Servers oder eines PCs, der von einem Live-USB-Stick gestartet wurde. Partwise meldet sich mit ssh an (mit Ihrem Schlüssel oder über die Passwortabfrage von ssh) und startet dort &lt;tt&gt;partwise-cli serve&lt;/tt&gt;; auf dem Rechner muss partwise-cli installiert sein.</translation>
+    </message>
+    <message>
+        <source>root@server or user@192.168.1.20</source>
+        <translation>root@server oder benutzer@192.168.1.20</translation>
+    </message>
+    <message>
+        <source>&amp;Machine:</source>
+        <translation>&amp;Rechner:</translation>
+    </message>
+    <message>
+        <source>&amp;Run the helper with sudo (the account is not root; sudo must not ask for a password)</source>
+        <translation>Helfer mit sudo &amp;ausführen (das Konto ist nicht root; sudo darf nicht nach einem Passwort fragen)</translation>
+    </message>
+    <message>
+        <source>&amp;Connect</source>
+        <translation>&amp;Verbinden</translation>
+    </message>
+</context>
+<context>
     <name>CreatePartitionDialog</name>
     <message>
         <source>Create Partition</source>
@@ -299,6 +326,10 @@
     <message>
         <source>⚠ SMART FAILING</source>
         <translation>⚠ SMART: FÄLLT AUS</translation>
+    </message>
+    <message>
+        <source>%1 on %2</source>
+        <translation>%1 auf %2</translation>
     </message>
 </context>
 <context>
@@ -705,6 +736,53 @@ Die Partitionstabelle wird vorher gesichert; das Protokoll sagt, wo und wie sie 
     <message>
         <source>&amp;Add to Queue</source>
         <translation>Zur &amp;Warteschlange hinzufügen</translation>
+    </message>
+</context>
+<context>
+    <name>HelperConnection</name>
+    <message>
+        <source>%1 could not be started: %2.</source>
+        <translation>%1 konnte nicht gestartet werden: %2.</translation>
+    </message>
+    <message>
+        <source>The helper is not running.</source>
+        <translation>Der Helfer läuft nicht.</translation>
+    </message>
+    <message>
+        <source>The helper sent a line of more than %1 MiB; it is not speaking Partwise&apos;s protocol.</source>
+        <translation>Der Helfer hat eine Zeile von mehr als %1 MiB gesendet; er spricht nicht das Protokoll von Partwise.</translation>
+    </message>
+    <message>
+        <source>The helper answered with something that is not Partwise&apos;s protocol: “%1”.</source>
+        <translation>Der Helfer hat mit etwas geantwortet, das nicht das Protokoll von Partwise ist: „%1“.</translation>
+    </message>
+    <message>
+        <source>The helper refused the request.</source>
+        <translation>Der Helfer hat die Anfrage abgelehnt.</translation>
+    </message>
+    <message>
+        <source>The helper</source>
+        <translation>Der Helfer</translation>
+    </message>
+    <message>
+        <source>The helper on %1</source>
+        <translation>Der Helfer auf %1</translation>
+    </message>
+    <message>
+        <source>%1 stopped unexpectedly (it crashed or was killed).</source>
+        <translation>%1 wurde unerwartet beendet (abgestürzt oder abgebrochen).</translation>
+    </message>
+    <message>
+        <source>%1 ended (exit status %2).</source>
+        <translation>%1 wurde beendet (Exit-Status %2).</translation>
+    </message>
+    <message>
+        <source>Its last words: “%1”</source>
+        <translation>Seine letzte Ausgabe: „%1“</translation>
+    </message>
+    <message>
+        <source>%1 speaks protocol %2; this window speaks protocol %3. Install the same version of Partwise on both sides.</source>
+        <translation>%1 spricht Protokoll %2, dieses Fenster Protokoll %3. Installieren Sie auf beiden Seiten dieselbe Version von Partwise.</translation>
     </message>
 </context>
 <context>
@@ -1278,6 +1356,10 @@ Die Partitionstabelle wird vorher gesichert; das Protokoll sagt, wo und wie sie 
     <message>
         <source>&amp;Filesystem Support</source>
         <translation>&amp;Dateisystem-Unterstützung</translation>
+    </message>
+    <message>
+        <source> (read by the helper on %1; to change it, run partwise-cli there)</source>
+        <translation> (gelesen vom Helfer auf %1; um ihn zu ändern, führen Sie dort partwise-cli aus)</translation>
     </message>
 </context>
 <context>
@@ -2706,6 +2788,148 @@ Das Journal %3 hält fest, wie weit sie kam. Bis sie abgeschlossen ist, ist die 
     </message>
 </context>
 <context>
+    <name>RemoteMachines</name>
+    <message>
+        <source>Connect to &amp;Machine…</source>
+        <translation>Mit &amp;Rechner verbinden …</translation>
+    </message>
+    <message>
+        <source>Realign on the &amp;Other Machine…</source>
+        <translation>Auf dem &amp;anderen Rechner ausrichten …</translation>
+    </message>
+    <message>
+        <source>Connecting to %1…</source>
+        <translation>Verbinde mit %1 …</translation>
+    </message>
+    <message>
+        <source>The helper sent a layout this window cannot use: %1</source>
+        <translation>Der Helfer hat ein Layout gesendet, das dieses Fenster nicht verwenden kann: %1</translation>
+    </message>
+    <message>
+        <source>Connection Lost</source>
+        <translation>Verbindung verloren</translation>
+    </message>
+    <message>
+        <source>Partwise lost the connection to %1.</source>
+        <translation>Partwise hat die Verbindung zu %1 verloren.</translation>
+    </message>
+    <message>
+        <source>Connect &amp;Again</source>
+        <translation>&amp;Erneut verbinden</translation>
+    </message>
+</context>
+<context>
+    <name>RemoteRealignDialog</name>
+    <message>
+        <source>Realign %1 on %2</source>
+        <translation>%1 auf %2 ausrichten</translation>
+    </message>
+    <message>
+        <source>The partitions are moved on %1 by its own partwise-cli, with its journal there: if the connection drops, the move stops where Resume can finish it.</source>
+        <translation>Die Partitionen werden auf %1 von dessen eigenem partwise-cli verschoben, mit dem Journal dort: Reißt die Verbindung ab, hält das Verschieben an einer Stelle an, von der „Fortsetzen“ es beenden kann.</translation>
+    </message>
+    <message>
+        <source>Partitions to realign</source>
+        <translation>Auszurichtende Partitionen</translation>
+    </message>
+    <message>
+        <source>&amp;Partitions:</source>
+        <translation>&amp;Partitionen:</translation>
+    </message>
+    <message>
+        <source>Partwise chooses (move, or shrink where that is faster)</source>
+        <translation>Partwise wählt (verschieben oder, wo schneller, verkleinern)</translation>
+    </message>
+    <message>
+        <source>Move whole partitions</source>
+        <translation>Ganze Partitionen verschieben</translation>
+    </message>
+    <message>
+        <source>Shrink the start where the filesystem allows</source>
+        <translation>Den Anfang verkleinern, wo das Dateisystem es erlaubt</translation>
+    </message>
+    <message>
+        <source>&amp;Way:</source>
+        <translation>&amp;Weg:</translation>
+    </message>
+    <message>
+        <source>&amp;Verify every byte after copying it</source>
+        <translation>Jedes Byte nach dem Kopieren &amp;prüfen</translation>
+    </message>
+    <message>
+        <source>Make a plan to see what will be moved.</source>
+        <translation>Erstellen Sie einen Plan, um zu sehen, was verschoben wird.</translation>
+    </message>
+    <message>
+        <source>&amp;Plan</source>
+        <translation>&amp;Planen</translation>
+    </message>
+    <message>
+        <source>&amp;Realign</source>
+        <translation>&amp;Ausrichten</translation>
+    </message>
+    <message>
+        <source>Re&amp;sume</source>
+        <translation>F&amp;ortsetzen</translation>
+    </message>
+    <message>
+        <source>&amp;Cancel Move</source>
+        <translation>Verschieben a&amp;bbrechen</translation>
+    </message>
+    <message>
+        <source>A realignment of this disk stopped part-way; its journal is %1 on %2. Resume finishes it before anything else is done.</source>
+        <translation>Eine Ausrichtung dieses Datenträgers wurde mittendrin angehalten; ihr Journal ist %1 auf %2. „Fortsetzen“ beendet sie, bevor irgendetwas anderes geschieht.</translation>
+    </message>
+    <message>
+        <source>misaligned</source>
+        <translation>falsch ausgerichtet</translation>
+    </message>
+    <message>
+        <source>not on the %1 grain</source>
+        <translation>nicht auf dem %1-Raster</translation>
+    </message>
+    <message>
+        <source>Partition %1 (%2, %3) at sector %4: %5</source>
+        <translation>Partition %1 (%2, %3) bei Sektor %4: %5</translation>
+    </message>
+    <message>
+        <source>no filesystem</source>
+        <translation>kein Dateisystem</translation>
+    </message>
+    <message>
+        <source>Asking %1 for a plan…</source>
+        <translation>Frage %1 nach einem Plan …</translation>
+    </message>
+    <message>
+        <source>Stopping at the next chunk…</source>
+        <translation>Halte am nächsten Block an …</translation>
+    </message>
+    <message>
+        <source>Verifying partition %1 (%2 of %3): %4 of %5</source>
+        <translation>Prüfe Partition %1 (%2 von %3): %4 von %5</translation>
+    </message>
+    <message>
+        <source>Moving partition %1 (%2 of %3): %4 of %5</source>
+        <translation>Verschiebe Partition %1 (%2 von %3): %4 von %5</translation>
+    </message>
+    <message>
+        <source>Done: every chosen partition of %1 on %2 is aligned.</source>
+        <translation>Fertig: Jede gewählte Partition von %1 auf %2 ist ausgerichtet.</translation>
+    </message>
+    <message>
+        <source>The connection was lost: %1
+The move on %2 stops where its journal lets it be finished. Connect again and choose Resume, or run “partwise-cli resume %3” there.</source>
+        <translation>Die Verbindung ging verloren: %1
+Das Verschieben auf %2 hält an einer Stelle an, von der sein Journal es beenden lässt. Verbinden Sie erneut und wählen Sie „Fortsetzen“, oder führen Sie dort „partwise-cli resume %3“ aus.</translation>
+    </message>
+    <message>
+        <source>%1
+Nothing is lost: Resume finishes it.</source>
+        <translation>%1
+Nichts ist verloren: „Fortsetzen“ beendet es.</translation>
+    </message>
+</context>
+<context>
     <name>ResizePartitionDialog</name>
     <message>
         <source>Resize/Move Partition %1</source>
@@ -2995,6 +3219,21 @@ Das Journal %3 hält fest, wie weit sie kam. Bis sie abgeschlossen ist, ist die 
     <message>
         <source>Partwise sector ruler</source>
         <translation>Partwise-Sektorlineal</translation>
+    </message>
+</context>
+<context>
+    <name>SshCommand</name>
+    <message>
+        <source>Type the machine as host or user@host.</source>
+        <translation>Geben Sie den Rechner als host oder benutzer@host ein.</translation>
+    </message>
+    <message>
+        <source>A machine&apos;s name cannot start with “-”.</source>
+        <translation>Der Name eines Rechners kann nicht mit „-“ beginnen.</translation>
+    </message>
+    <message>
+        <source>“%1” is not a machine name ssh can take: use host or user@host, without spaces or other characters.</source>
+        <translation>„%1“ ist kein Rechnername, den ssh annimmt: Verwenden Sie host oder benutzer@host, ohne Leerzeichen oder andere Zeichen.</translation>
     </message>
 </context>
 <context>

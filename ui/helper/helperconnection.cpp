@@ -51,10 +51,9 @@ void HelperConnection::start()
             return; // fail() has said why
         const int protocol = reply.result.value(QStringLiteral("protocol")).toInt(-1);
         if (protocol != kProtocol) {
-            fail(tr("The helper%1 speaks protocol %2; this window speaks protocol %3. Install "
-                    "the same version of Partwise on both sides.")
-                     .arg(m_command.machine.isEmpty() ? QString()
-                                                      : tr(" on %1").arg(m_command.machine))
+            fail(tr("%1 speaks protocol %2; this window speaks protocol %3. Install the same "
+                    "version of Partwise on both sides.")
+                     .arg(speaker())
                      .arg(protocol)
                      .arg(kProtocol));
             return;
@@ -159,11 +158,15 @@ void HelperConnection::onFinished(int exitCode, QProcess::ExitStatus status)
     fail(describeExit(exitCode, status));
 }
 
+QString HelperConnection::speaker() const
+{
+    return m_command.machine.isEmpty() ? tr("The helper")
+                                       : tr("The helper on %1").arg(m_command.machine);
+}
+
 QString HelperConnection::describeExit(int exitCode, QProcess::ExitStatus status)
 {
-    const QString where = m_command.machine.isEmpty()
-                              ? tr("The helper")
-                              : tr("The helper on %1").arg(m_command.machine);
+    const QString where = speaker();
     // The last thing it said is usually the reason (ssh: "Connection refused", pkexec: "Not
     // authorized", sudo: "a password is required", the shell: "command not found").
     m_stderrTail += m_process.readAllStandardError();

@@ -76,6 +76,7 @@ private:
     void fail(const QString &why);
     void onFinished(int exitCode, QProcess::ExitStatus status);
     QString describeExit(int exitCode, QProcess::ExitStatus status);
+    QString speaker() const; // "The helper", or "The helper on host"
 
     Command m_command;
     QProcess m_process;
