@@ -83,6 +83,9 @@ private:
                                const QString &destination = QStringLiteral("root@localhost"));
     // The pass-through stand-in, or a real ssh to a private sshd for `realSsh`.
     void chooseSsh(bool realSsh, std::unique_ptr<SshServer> *server);
+    // Connects to "localhost" through an "ssh" script that never speaks the protocol; returns
+    // the feature once the connection is lost (null if it never is), and why.
+    RemoteMachines *connectUntilLost(MainWindow &window, const QByteArray &ssh, QString *why);
 
     QTemporaryDir m_dir;
     QString m_argsFile;
@@ -399,16 +402,27 @@ void TestRemoteMachine::connectionKilledMidMoveThenResumed()
     dialog->close();
 }
 
-void TestRemoteMachine::bannerInsteadOfProtocolEndsTheConnection()
+RemoteMachines *TestRemoteMachine::connectUntilLost(MainWindow &window, const QByteArray &ssh,
+                                                    QString *why)
 {
-    // A login shell that greets on stdout and then waits: the window must not wait with it.
-    useSsh("echo 'Welcome to the rescue system!'\nexec sleep 600\n");
-    MainWindow window;
+    useSsh(ssh);
     RemoteMachines *machines = installRemoteMachines(&window);
     QSignalSpy lost(machines, &RemoteMachines::machineLost);
     machines->connectTo({QStringLiteral("localhost"), false});
-    QVERIFY(lost.wait(10000));
-    const QString why = lost.first().at(1).toString();
+    if (!lost.wait(10000))
+        return nullptr;
+    *why = lost.first().at(1).toString();
+    return machines;
+}
+
+void TestRemoteMachine::bannerInsteadOfProtocolEndsTheConnection()
+{
+    // A login shell that greets on stdout and then waits: the window must not wait with it.
+    MainWindow window;
+    QString why;
+    RemoteMachines *machines =
+        connectUntilLost(window, "echo 'Welcome to the rescue system!'\nexec sleep 600\n", &why);
+    QVERIFY(machines);
     QVERIFY2(why.contains(QStringLiteral("not Partwise's protocol")) &&
                  why.contains(QStringLiteral("Welcome to the rescue system!")),
              qPrintable(why));
@@ -418,13 +432,12 @@ void TestRemoteMachine::bannerInsteadOfProtocolEndsTheConnection()
 
 void TestRemoteMachine::refusedConnectionSaysWhy()
 {
-    useSsh("echo 'ssh: connect to host localhost port 22: Connection refused' >&2\nexit 255\n");
     MainWindow window;
-    RemoteMachines *machines = installRemoteMachines(&window);
-    QSignalSpy lost(machines, &RemoteMachines::machineLost);
-    machines->connectTo({QStringLiteral("localhost"), false});
-    QVERIFY(lost.wait(10000));
-    const QString why = lost.first().at(1).toString();
+    QString why;
+    RemoteMachines *machines = connectUntilLost(
+        window, "echo 'ssh: connect to host localhost port 22: Connection refused' >&2\nexit 255\n",
+        &why);
+    QVERIFY(machines);
     QVERIFY2(why.contains(QStringLiteral("Connection refused")) &&
                  why.contains(QStringLiteral("255")),
              qPrintable(why));
