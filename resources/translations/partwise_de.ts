@@ -1361,6 +1361,10 @@ Die Partitionstabelle wird vorher gesichert; das Protokoll sagt, wo und wie sie 
         <source> (read by the helper on %1; to change it, run partwise-cli there)</source>
         <translation> (gelesen vom Helfer auf %1; um ihn zu ändern, führen Sie dort partwise-cli aus)</translation>
     </message>
+    <message>
+        <source>%1 is a disk of %2: it is shown and can be realigned (File → Realign on the Other Machine…), but editing another machine&apos;s partitions is not built yet.</source>
+        <translation>%1 ist ein Datenträger von %2: Er wird angezeigt und kann ausgerichtet werden (Datei → Auf dem anderen Rechner ausrichten …), aber das Bearbeiten der Partitionen eines anderen Rechners gibt es noch nicht.</translation>
+    </message>
 </context>
 <context>
     <name>NewTableDialog</name>

@@ -24,6 +24,7 @@
 #include <QComboBox>
 #include <QFile>
 #include <QFileInfo>
+#include <QLabel>
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QProcess>
@@ -223,6 +224,11 @@ void TestRemoteMachine::remoteDiskShownAsSfdiskSeesIt()
     QCOMPARE(misaligned, 1);
     // Shown, not offered for writing: nothing here can change another machine's disk yet.
     QVERIFY(!window.currentLayout());
+    // The pending-operations dock says why, where Apply would be.
+    auto *dockStatus = window.findChild<QLabel *>(QStringLiteral("pendingOperationsStatus"));
+    QVERIFY(dockStatus);
+    QTRY_VERIFY2(dockStatus->text().contains(QStringLiteral("Realign on the Other Machine")),
+                 qPrintable(dockStatus->text()));
     QVERIFY2(window.statusText().contains(QStringLiteral("helper on localhost")),
              qPrintable(window.statusText()));
     saveScreenshot(&window, QStringLiteral("remote-machine"));

@@ -211,7 +211,8 @@ void EditingController::refreshPreview(bool windowShowsDiskAsRead)
         m_group->setActiveStack(nullptr);
         m_shown = DiskLayout();
         m_preview = PreviewResult();
-        m_dock->setStatus(tr("No disk is ready for editing."), false);
+        const QString reason = m_hooks.notEditableReason ? m_hooks.notEditableReason() : QString();
+        m_dock->setStatus(reason.isEmpty() ? tr("No disk is ready for editing.") : reason, false);
         if (m_hooks.previewNoticeInStatusBar)
             m_window->statusBar()->clearMessage();
         updateActions();

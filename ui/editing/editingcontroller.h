@@ -25,7 +25,8 @@ struct EditingHooks
 {
     std::function<QString()> currentPath;                     // the disk on screen
     std::function<std::optional<DiskLayout>()> currentLayout; // that disk as read, when ready
-    std::function<AlignmentPolicy()> policy;                  // from the preferences
+    std::function<QString()> notEditableReason; // optional: why a disk on screen has no layout
+    std::function<AlignmentPolicy()> policy;    // from the preferences
     std::function<void(const DiskLayout &layout)> showLayout; // map and list show this
     std::function<void(const QString &path)> reread;          // after Apply
     std::function<DiskLayout()> displayedLayout; // optional: what the selection rows index now

@@ -346,6 +346,16 @@ void MainWindow::showEntry(int row)
         emit diskShown(entry.path);
 }
 
+QString MainWindow::notEditableReason() const
+{
+    const int row = m_disks->rowOf(m_shownPath);
+    if (row < 0 || m_disks->entry(row).machine.isEmpty())
+        return QString();
+    return tr("%1 is a disk of %2: it is shown and can be realigned (File → Realign on the Other "
+              "Machine…), but editing another machine's partitions is not built yet.")
+        .arg(m_disks->entry(row).devicePath, m_disks->entry(row).machine);
+}
+
 void MainWindow::addFileAction(QAction *action)
 {
     m_fileMenu->insertAction(m_fileSeparator, action);

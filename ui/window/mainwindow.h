@@ -51,6 +51,9 @@ public:
     // For the editing half: the disk on screen as read (when read), showing a preview of
     // pending edits in the map and list, and reading a disk again after applying them.
     std::optional<DiskLayout> currentLayout() const;
+    // Why the disk on screen, though read, offers nothing to edit (another machine's disk);
+    // empty otherwise.
+    QString notEditableReason() const;
     void showLayout(const DiskLayout &layout);
     void reread(const QString &path);
 

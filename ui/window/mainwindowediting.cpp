@@ -14,6 +14,7 @@ EditingController *installEditing(MainWindow *window)
     EditingHooks hooks;
     hooks.currentPath = [window] { return window->currentPath(); };
     hooks.currentLayout = [window] { return window->currentLayout(); };
+    hooks.notEditableReason = [window] { return window->notEditableReason(); };
     hooks.policy = [window] { return window->alignmentPolicy(); };
     hooks.showLayout = [window](const DiskLayout &layout) {
         window->showLayout(layout);
