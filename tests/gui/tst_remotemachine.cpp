@@ -7,6 +7,7 @@
 // refuses the connection, and destinations that would smuggle options into ssh.
 #include "disklistmodel.h"
 #include "guitestsupport.h"
+#include "helper/connectdialog.h"
 #include "helper/remotemachines.h"
 #include "helper/remoterealigndialog.h"
 #include "helper/sshcommand.h"
@@ -21,10 +22,13 @@
 #include "sshserver.h"
 #include "toolrun.h"
 
+#include <QCheckBox>
 #include <QComboBox>
+#include <QDialogButtonBox>
 #include <QFile>
 #include <QFileInfo>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QProcess>
@@ -63,6 +67,7 @@ class TestRemoteMachine : public QObject
 private slots:
     void initTestCase();
     void destinationsThatAreNotMachinesAreRefused();
+    void connectDialogExplainsABadName();
     void sshIsAskedForTheHelperOnly();
     void remoteDiskShownAsSfdiskSeesIt();
     void killedHelperIsReportedAndReconnects();
@@ -148,6 +153,31 @@ void TestRemoteMachine::destinationsThatAreNotMachinesAreRefused()
     for (const char *good : {"localhost", "root@server.example.org", "user@192.168.1.20",
                              "admin@[fe80::1%eth0]", "rescue-pc"})
         QVERIFY2(sshDestinationProblem(QString::fromUtf8(good)).isEmpty(), good);
+}
+
+void TestRemoteMachine::connectDialogExplainsABadName()
+{
+    ConnectDialog dialog;
+    auto *edit = dialog.findChild<QLineEdit *>(QStringLiteral("destinationEdit"));
+    auto *problem = dialog.findChild<QLabel *>(QStringLiteral("destinationProblem"));
+    auto *buttons = dialog.findChild<QDialogButtonBox *>();
+    QVERIFY(edit && problem && buttons);
+    QPushButton *connectButton = buttons->button(QDialogButtonBox::Ok);
+    dialog.show();
+    edit->clear();
+    QTest::keyClicks(edit, QStringLiteral("-oProxyCommand=sh"));
+    QVERIFY(!connectButton->isEnabled());
+    QVERIFY2(problem->text().contains(QStringLiteral("“-”")), qPrintable(problem->text()));
+    saveScreenshot(&dialog, QStringLiteral("connect-dialog-refused"));
+    edit->clear();
+    QTest::keyClicks(edit, QStringLiteral("root@rescue-pc"));
+    QVERIFY(connectButton->isEnabled() && problem->text().isEmpty());
+    auto *sudo = dialog.findChild<QCheckBox *>(QStringLiteral("sudoCheck"));
+    QVERIFY(sudo);
+    sudo->setChecked(true);
+    QCOMPARE(dialog.target().destination, QStringLiteral("root@rescue-pc"));
+    QVERIFY(dialog.target().useSudo);
+    saveScreenshot(&dialog, QStringLiteral("connect-dialog"));
 }
 
 void TestRemoteMachine::sshIsAskedForTheHelperOnly()
