@@ -519,6 +519,16 @@ private slots:
         QCOMPARE(firstMismatch(m_image, 0, kImageSize, 0, kSeed), std::int64_t(-1));
     }
 
+    // Waits until the move's journal exists (the move has begun) or the process has ended.
+    void waitForJournal(QProcess &process)
+    {
+        QElapsedTimer bound; // only against a hang
+        bound.start();
+        while (!QFile::exists(m_journal) && process.state() != QProcess::NotRunning &&
+               bound.elapsed() < 120000)
+            std::this_thread::sleep_for(std::chrono::microseconds(100));
+    }
+
     void crashAtRandomInstantsThenResume()
     {
         const std::uint64_t seed = crashSeed();
@@ -526,14 +536,17 @@ private slots:
         std::mt19937_64 random(seed);
         const std::vector<MoveRequest> cases = crashCases(m_image);
 
-        // How long each uninterrupted move takes, so the kills land all over it.
+        // How long each uninterrupted move takes from the moment its journal exists, so the
+        // kills land all over the move itself, not over the process starting (which the
+        // sanitizer build makes several times longer than the move).
         std::vector<qint64> fullRunUs;
         for (const MoveRequest &request : cases) {
             freshImage();
-            QElapsedTimer timer;
-            timer.start();
             QProcess calibration;
             runHelper(calibration, helperRunArguments(request, m_journal));
+            QElapsedTimer timer;
+            waitForJournal(calibration);
+            timer.start();
             QVERIFY(calibration.waitForFinished(120000));
             QCOMPARE(calibration.exitCode(), 0);
             fullRunUs.push_back(std::max<qint64>(timer.nsecsElapsed() / 1000, 1000));
@@ -547,6 +560,7 @@ private slots:
             freshImage();
             QProcess helper;
             runHelper(helper, helperRunArguments(request, m_journal));
+            waitForJournal(helper);
             const auto delay = std::chrono::microseconds(random() % (fullRunUs[which] * 11 / 10));
             std::this_thread::sleep_for(delay);
             helper.kill();
