@@ -14,6 +14,21 @@
 
 namespace movetest {
 
+// A move of `length` bytes inside `image`.
+inline partwise::move::MoveRequest
+requestFor(const QString &image, std::uint64_t source, std::uint64_t destination,
+           std::uint64_t length,
+           std::uint64_t chunk = partwise::move::MoveRequest::kDefaultChunkSize)
+{
+    partwise::move::MoveRequest request;
+    request.devicePath = image;
+    request.sourceOffset = source;
+    request.destinationOffset = destination;
+    request.length = length;
+    request.chunkSize = chunk;
+    return request;
+}
+
 inline std::uint64_t patternWord(std::uint64_t wordIndex, std::uint64_t seed)
 {
     // splitmix64 of the position: neighbouring words differ in every byte.

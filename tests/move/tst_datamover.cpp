@@ -1,5 +1,6 @@
 // The data mover on real files and loop devices: every case checks what a user would check,
-// that the bytes at the destination are the bytes that were at the source.
+// that the bytes at the destination are the bytes that were at the source. Kills at random
+// instants and inside writes are in tst_movecrash.cpp.
 
 #include "faultyblockio.h"
 #include "loopdevice.h"
@@ -8,22 +9,17 @@
 #include "move/moveplan.h"
 #include "movetestdata.h"
 
-#include <QElapsedTimer>
 #include <QFile>
-#include <QProcess>
-#include <QRandomGenerator>
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QtTest>
 
-#include <chrono>
-#include <random>
 #include <sys/stat.h>
-#include <thread>
 #include <unistd.h>
 
 using namespace partwise::move;
 using movetest::firstMismatch;
+using movetest::requestFor;
 
 namespace {
 
@@ -31,18 +27,6 @@ constexpr std::uint64_t KiB = 1024;
 constexpr std::uint64_t MiB = 1024 * KiB;
 constexpr std::uint64_t kImageSize = 48 * MiB;
 constexpr std::uint64_t kSeed = 0x5EED;
-
-MoveRequest requestFor(const QString &image, std::uint64_t source, std::uint64_t destination,
-                       std::uint64_t length, std::uint64_t chunk = MoveRequest::kDefaultChunkSize)
-{
-    MoveRequest request;
-    request.devicePath = image;
-    request.sourceOffset = source;
-    request.destinationOffset = destination;
-    request.length = length;
-    request.chunkSize = chunk;
-    return request;
-}
 
 } // namespace
 
@@ -66,59 +50,6 @@ private:
     {
         const QString problem = movetest::moveProblem(image, request, imageSize, kSeed);
         QVERIFY2(problem.isEmpty(), qPrintable(problem));
-    }
-
-    void runHelper(QProcess &helper, const QStringList &arguments)
-    {
-        helper.setProcessChannelMode(QProcess::ForwardedErrorChannel);
-        helper.start(QStringLiteral(MOVE_CRASH_HELPER), arguments);
-        QVERIFY(helper.waitForStarted());
-    }
-
-    static QStringList helperRunArguments(const MoveRequest &request, const QString &journal)
-    {
-        return {QStringLiteral("run"),
-                request.devicePath,
-                journal,
-                QString::number(request.sourceOffset),
-                QString::number(request.destinationOffset),
-                QString::number(request.length),
-                QString::number(request.chunkSize)};
-    }
-
-    // After a kill: finish the move in-process, whatever state the helper left.
-    void finishAfterKill(const MoveRequest &request)
-    {
-        DataMover mover;
-        if (QFile::exists(m_journal)) {
-            const MoveOutcome resumed = mover.resume(m_journal);
-            QVERIFY2(resumed.ok(), qPrintable(resumed.message));
-        } else if (firstMismatch(m_image, 0, kImageSize, 0, kSeed) == -1) {
-            // Killed before the journal existed: nothing may have been written.
-            const MoveOutcome again = mover.run(request, m_journal);
-            QVERIFY2(again.ok(), qPrintable(again.message));
-        }
-        QVERIFY(!QFile::exists(m_journal));
-        expectMoved(m_image, request);
-    }
-
-    std::uint64_t crashSeed()
-    {
-        bool ok = false;
-        const std::uint64_t fromEnv = qEnvironmentVariable("PARTWISE_MOVE_SEED").toULongLong(&ok);
-        return ok ? fromEnv : QRandomGenerator::global()->generate64();
-    }
-
-    // The layouts the crash tests cycle through: the classic GPT 34 -> 2048 move (cut to the
-    // shift, copied in windows), the 3 KiB shift 34 -> 40, a shift larger than a chunk, a move to
-    // the left, and a 256 KiB shift in larger chunks (journaled, pipelined).
-    static std::vector<MoveRequest> crashCases(const QString &image)
-    {
-        return {requestFor(image, 34 * 512, 2048 * 512, 24 * MiB, MiB),
-                requestFor(image, 34 * 512, 40 * 512, 24 * MiB, MiB),
-                requestFor(image, 1 * MiB, 4 * MiB, 24 * MiB, MiB),
-                requestFor(image, 6 * MiB, 40 * 512, 24 * MiB, MiB),
-                requestFor(image, 34 * 512, 546 * 512, 24 * MiB, 4 * MiB)};
     }
 
 private slots:
@@ -517,96 +448,6 @@ private slots:
             QVERIFY(!QFile::exists(m_journal));
         }
         QCOMPARE(firstMismatch(m_image, 0, kImageSize, 0, kSeed), std::int64_t(-1));
-    }
-
-    // Waits until the move's journal exists (the move has begun) or the process has ended.
-    void waitForJournal(QProcess &process)
-    {
-        QElapsedTimer bound; // only against a hang
-        bound.start();
-        while (!QFile::exists(m_journal) && process.state() != QProcess::NotRunning &&
-               bound.elapsed() < 120000)
-            std::this_thread::sleep_for(std::chrono::microseconds(100));
-    }
-
-    void crashAtRandomInstantsThenResume()
-    {
-        const std::uint64_t seed = crashSeed();
-        qInfo() << "crash test seed (set PARTWISE_MOVE_SEED to repeat):" << seed;
-        std::mt19937_64 random(seed);
-        const std::vector<MoveRequest> cases = crashCases(m_image);
-
-        // How long each uninterrupted move takes from the moment its journal exists, so the
-        // kills land all over the move itself, not over the process starting (which the
-        // sanitizer build makes several times longer than the move).
-        std::vector<qint64> fullRunUs;
-        for (const MoveRequest &request : cases) {
-            freshImage();
-            QProcess calibration;
-            runHelper(calibration, helperRunArguments(request, m_journal));
-            QElapsedTimer timer;
-            waitForJournal(calibration);
-            timer.start();
-            QVERIFY(calibration.waitForFinished(120000));
-            QCOMPARE(calibration.exitCode(), 0);
-            fullRunUs.push_back(std::max<qint64>(timer.nsecsElapsed() / 1000, 1000));
-        }
-
-        const int iterations = 15;
-        int interrupted = 0;
-        for (int i = 0; i < iterations; ++i) {
-            const std::size_t which = random() % cases.size();
-            const MoveRequest &request = cases[which];
-            freshImage();
-            QProcess helper;
-            runHelper(helper, helperRunArguments(request, m_journal));
-            waitForJournal(helper);
-            const auto delay = std::chrono::microseconds(random() % (fullRunUs[which] * 11 / 10));
-            std::this_thread::sleep_for(delay);
-            helper.kill();
-            QVERIFY(helper.waitForFinished(60000));
-            const bool left = QFile::exists(m_journal);
-            interrupted += left ? 1 : 0;
-            // Sometimes kill the resume too, before the final in-process resume.
-            if (left && random() % 2) {
-                QProcess second;
-                runHelper(second, {QStringLiteral("resume"), m_journal});
-                std::this_thread::sleep_for(
-                    std::chrono::microseconds(random() % (fullRunUs[which] / 2)));
-                second.kill();
-                QVERIFY(second.waitForFinished(60000));
-            }
-            qInfo() << "iteration" << i << "case" << which << "killed after" << delay.count()
-                    << "us of" << fullRunUs[which] << "us, journal" << (left ? "left" : "absent");
-            finishAfterKill(request);
-        }
-        // Most kills must land inside a move, or this test would prove little.
-        QVERIFY2(interrupted >= iterations / 3, qPrintable(QString::number(interrupted)));
-    }
-
-    void crashInsideWritesThenResume()
-    {
-        const std::uint64_t seed = crashSeed();
-        qInfo() << "torn-write test seed (set PARTWISE_MOVE_SEED to repeat):" << seed;
-        std::mt19937_64 random(seed);
-        const std::vector<MoveRequest> cases = crashCases(m_image);
-        const int iterations = 20;
-        for (int i = 0; i < iterations; ++i) {
-            const MoveRequest &request = cases[i % cases.size()];
-            // At least one write per chunk (its destination) and two journal writes (a record,
-            // the end of the copy), more where records are due: any of them may be torn.
-            const long writes = static_cast<long>(request.length / request.chunkSize + 2);
-            const long killAt = 1 + static_cast<long>(random() % writes);
-            freshImage();
-            QProcess helper;
-            runHelper(helper,
-                      helperRunArguments(request, m_journal) +
-                          QStringList{QStringLiteral("--kill-at-write"), QString::number(killAt),
-                                      QStringLiteral("--tear-seed"), QString::number(random())});
-            QVERIFY(helper.waitForFinished(120000));
-            QCOMPARE(helper.exitStatus(), QProcess::CrashExit);
-            finishAfterKill(request);
-        }
     }
 };
 
