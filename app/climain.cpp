@@ -1,11 +1,11 @@
 // partwise-cli: argument parsing only; every command is a core API.
 #include "align/alignmentpolicy.h"
 #include "cli/applycommand.h"
-#include "cli/servesession.h"
 #include "cli/checkcommand.h"
 #include "cli/practicecommand.h"
 #include "cli/probecommand.h"
 #include "cli/realigncommand.h"
+#include "cli/servesession.h"
 #include "device/automountinhibitor.h"
 #include "version.h"
 
@@ -14,6 +14,8 @@
 #include <QTextStream>
 
 #include <unistd.h>
+
+using namespace partwise;
 
 namespace {
 

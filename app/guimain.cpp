@@ -21,6 +21,8 @@
 
 #include <unistd.h>
 
+using namespace partwise;
+
 namespace {
 
 void setApplicationNames()

@@ -2,6 +2,8 @@
 
 #include <QSettings>
 
+using namespace partwise;
+
 namespace {
 
 const char kGrainKey[] = "alignment/grainBytes";

@@ -6,7 +6,7 @@
 // "alignment/trustDrive"); defaults are the policy's own (1 MiB, don't trust the drive).
 namespace AlignmentPreferences {
 
-AlignmentPolicy load();
-void save(const AlignmentPolicy &policy);
+partwise::AlignmentPolicy load();
+void save(const partwise::AlignmentPolicy &policy);
 
 } // namespace AlignmentPreferences

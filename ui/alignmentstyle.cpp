@@ -8,6 +8,8 @@
 #include <QPixmap>
 #include <QSvgRenderer>
 
+using namespace partwise;
+
 namespace {
 
 QString iconPath(AlignmentStatus status)

@@ -11,9 +11,9 @@
 // device chooser agree: misaligned is red, sector-aligned amber, aligned green.
 namespace AlignmentStyle {
 
-QColor outlineColor(AlignmentStatus status);
-QIcon icon(AlignmentStatus status);    // null for containers and free space
-QString title(AlignmentStatus status); // translated "Misaligned", "Sector-aligned", ...
+QColor outlineColor(partwise::AlignmentStatus status);
+QIcon icon(partwise::AlignmentStatus status);    // null for containers and free space
+QString title(partwise::AlignmentStatus status); // translated "Misaligned", "Sector-aligned", ...
 
 // Error text that stays readable on the palette in use: dark red on a light window, a light
 // red on a dark one. errorStyleSheet() is the same as a "color: …;" style sheet.

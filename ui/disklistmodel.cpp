@@ -7,6 +7,8 @@
 
 #include <QFileInfo>
 
+using namespace partwise;
+
 DiskListModel::DiskListModel(QObject *parent) : QAbstractListModel(parent) {}
 
 int DiskListModel::addDisk(const QString &path, bool isImage, qint64 forcedSectorSize)

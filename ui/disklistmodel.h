@@ -16,9 +16,9 @@ struct DiskEntry
     QString devicePath; // the disk's path on that machine
     qint64 forcedSectorSize = 0;
     State state = State::Reading;
-    DiskLayout layout;
+    partwise::DiskLayout layout;
     QString error;
-    MisalignmentReport report;
+    partwise::MisalignmentReport report;
     int generation = 0; // bumped on every read, so views know a new layout from a new policy
 };
 
@@ -37,15 +37,15 @@ public:
     // Adds (or finds) an entry in the Reading state; returns its row.
     int addDisk(const QString &path, bool isImage, qint64 forcedSectorSize = 0);
     void markReading(int row);
-    void setResult(const QString &path, const DiskReadResult &result);
+    void setResult(const QString &path, const partwise::DiskReadResult &result);
     // Keeps images and other machines' disks, replaces this machine's with `paths`.
     void setDisks(const QStringList &paths);
     // Replaces the disks of `machine` with `devicePaths`; returns their rows' keys.
     QStringList setMachineDisks(const QString &machine, const QStringList &devicePaths);
     static QString machineKey(const QString &machine, const QString &devicePath);
     QStringList keysOf(const QString &machine) const;
-    void setPolicy(const AlignmentPolicy &policy);
-    AlignmentPolicy policy() const { return m_policy; }
+    void setPolicy(const partwise::AlignmentPolicy &policy);
+    partwise::AlignmentPolicy policy() const { return m_policy; }
 
     int rowOf(const QString &path) const;
     const DiskEntry &entry(int row) const { return m_entries.at(row); }
@@ -60,5 +60,5 @@ private:
     QString displayText(const DiskEntry &entry) const;
 
     QList<DiskEntry> m_entries;
-    AlignmentPolicy m_policy;
+    partwise::AlignmentPolicy m_policy;
 };

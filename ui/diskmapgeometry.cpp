@@ -2,6 +2,8 @@
 
 #include <QtMath>
 
+using namespace partwise;
+
 namespace {
 
 bool isInsideExtended(const PartitionInfo &r)

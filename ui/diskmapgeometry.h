@@ -17,7 +17,7 @@ public:
     static constexpr qreal kExtendedTitleHeight = 18;
 
     DiskMapGeometry() = default;
-    DiskMapGeometry(const DiskLayout &layout, const QRectF &bar);
+    DiskMapGeometry(const partwise::DiskLayout &layout, const QRectF &bar);
 
     const QList<QRectF> &regionRects() const { return m_rects; } // parallel to regions
     QRectF regionRect(int row) const { return m_rects.value(row); }

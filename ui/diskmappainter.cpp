@@ -11,6 +11,8 @@
 #include <QFontMetricsF>
 #include <QPainter>
 
+using namespace partwise;
+
 namespace {
 
 constexpr qreal kIconSize = 16;

@@ -11,6 +11,8 @@
 #include <QPainter>
 #include <QToolTip>
 
+using namespace partwise;
+
 DiskMapWidget::DiskMapWidget(QWidget *parent) : QWidget(parent)
 {
     setFocusPolicy(Qt::StrongFocus);

@@ -3,6 +3,8 @@
 #include "device/diskenumerator.h"
 #include "layer/layerreader.h"
 
+using namespace partwise;
+
 DiskService::DiskService(QObject *parent) : QObject(parent)
 {
     // For queued connections and QSignalSpy on the signals.

@@ -1,8 +1,8 @@
 #pragma once
 
 #include "backgroundjob.h"
-#include "table/diskreader.h"
 #include "ops/practicedisk.h"
+#include "table/diskreader.h"
 
 #include <QObject>
 
@@ -21,12 +21,12 @@ public:
 
     void listDisks();
     void read(const QString &path, qint64 forcedSectorSize = 0);
-    void createPracticeDisk(const PracticeDiskSpec &spec);
+    void createPracticeDisk(const partwise::PracticeDiskSpec &spec);
     void createDemoDisk(const QString &folder);
 
 signals:
     void disksListed(const QStringList &paths);
-    void diskRead(const QString &path, const DiskReadResult &result);
+    void diskRead(const QString &path, const partwise::DiskReadResult &result);
     // `path` is the image created; `error` says why not when it is empty.
     void imageCreated(const QString &path, const QString &error);
 
@@ -34,5 +34,5 @@ private:
     BackgroundJob m_jobs;
 };
 
-Q_DECLARE_METATYPE(DiskReadResult)
-Q_DECLARE_METATYPE(PracticeDiskSpec)
+Q_DECLARE_METATYPE(partwise::DiskReadResult)
+Q_DECLARE_METATYPE(partwise::PracticeDiskSpec)

@@ -4,6 +4,8 @@
 
 #include <QCoreApplication>
 
+using namespace partwise;
+
 QString riskyDriveSentence(const DriveHealth &health)
 {
     const QString state =

@@ -6,6 +6,8 @@
 
 #include <QString>
 
+namespace partwise {
 struct DriveHealth;
+}
 
-QString riskyDriveSentence(const DriveHealth &health);
+QString riskyDriveSentence(const partwise::DriveHealth &health);

@@ -9,6 +9,8 @@
 #include <QTableWidget>
 #include <QVBoxLayout>
 
+using namespace partwise;
+
 namespace {
 
 QString actionTitle(FilesystemAction action)

@@ -23,6 +23,8 @@
 
 #include <algorithm>
 
+using namespace partwise;
+
 namespace {
 
 QString bytes(qint64 value)

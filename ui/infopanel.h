@@ -6,9 +6,11 @@
 
 #include "table/storagelayer.h"
 
+namespace partwise {
 struct AlignmentGeometry;
 struct DriveHealth;
 struct DeviceInfo;
+} // namespace partwise
 class PartitionModel;
 class QFormLayout;
 class QItemSelectionModel;
@@ -35,13 +37,13 @@ public:
     QString toPlainText() const; // "First sector: 2048" lines, for the clipboard
 
 private:
-    QString layersText(const StorageLayers &layers) const;
-    QString healthText(const DriveHealth &health) const;
+    QString layersText(const partwise::StorageLayers &layers) const;
+    QString healthText(const partwise::DriveHealth &health) const;
     void addGroup(const QString &title);
     QLabel *makeValue(const QString &key, const QString &title, const QString &toolTip);
     void addRow(const QString &key, const QString &title, const QString &toolTip = QString());
     void addPhysicalGrid();
-    void showPhysical(const DeviceInfo &device, const AlignmentGeometry &g);
+    void showPhysical(const partwise::DeviceInfo &device, const partwise::AlignmentGeometry &g);
     void setValue(const QString &key, const QString &text);
     void refresh();
     void showRegion(int row);

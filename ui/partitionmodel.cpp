@@ -6,6 +6,8 @@
 #include "base/humansize.h"
 #include "regionnames.h"
 
+using namespace partwise;
+
 PartitionModel::PartitionModel(QObject *parent) : QAbstractTableModel(parent) {}
 
 void PartitionModel::setDisk(const DiskLayout &layout, const MisalignmentReport &report)

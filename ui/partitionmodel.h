@@ -34,19 +34,19 @@ public:
     explicit PartitionModel(QObject *parent = nullptr);
 
     // A new disk: resets the model (and so the selection).
-    void setDisk(const DiskLayout &layout, const MisalignmentReport &report);
+    void setDisk(const partwise::DiskLayout &layout, const partwise::MisalignmentReport &report);
     // Same disk, new policy: only verdicts change, rows and selection stay.
-    void setReport(const MisalignmentReport &report);
+    void setReport(const partwise::MisalignmentReport &report);
     void clear();
 
     bool hasDisk() const { return m_hasDisk; }
-    const DiskLayout &layout() const { return m_layout; }
-    const MisalignmentReport &report() const { return m_report; }
-    const PartitionInfo &region(int row) const { return m_layout.regions.at(row); }
-    AlignmentVerdict verdict(int row) const;
+    const partwise::DiskLayout &layout() const { return m_layout; }
+    const partwise::MisalignmentReport &report() const { return m_report; }
+    const partwise::PartitionInfo &region(int row) const { return m_layout.regions.at(row); }
+    partwise::AlignmentVerdict verdict(int row) const;
     // The first layer inside the partition (LUKS, LVM) whose data is misaligned; null if none.
-    const StorageLayer *misalignedLayer(int row) const;
-    const StorageLayer *misalignedLayer(const PartitionInfo &region) const;
+    const partwise::StorageLayer *misalignedLayer(int row) const;
+    const partwise::StorageLayer *misalignedLayer(const partwise::PartitionInfo &region) const;
     bool hasMisalignedLayer() const;
 
     int rowCount(const QModelIndex &parent = QModelIndex()) const override;
@@ -59,13 +59,13 @@ signals:
     void verdictsChanged();
 
 private:
-    QString layerMisalignedText(const StorageLayer &layer) const;
-    QVariant displayData(const PartitionInfo &region, const AlignmentVerdict &verdict,
-                         int column) const;
-    QVariant sortData(const PartitionInfo &region, const AlignmentVerdict &verdict,
-                      int column) const;
+    QString layerMisalignedText(const partwise::StorageLayer &layer) const;
+    QVariant displayData(const partwise::PartitionInfo &region,
+                         const partwise::AlignmentVerdict &verdict, int column) const;
+    QVariant sortData(const partwise::PartitionInfo &region,
+                      const partwise::AlignmentVerdict &verdict, int column) const;
 
     bool m_hasDisk = false;
-    DiskLayout m_layout;
-    MisalignmentReport m_report;
+    partwise::DiskLayout m_layout;
+    partwise::MisalignmentReport m_report;
 };

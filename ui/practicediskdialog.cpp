@@ -12,6 +12,8 @@
 #include <QPushButton>
 #include <QSpinBox>
 
+using namespace partwise;
+
 namespace {
 
 QString fileStem(PracticePreset preset)

@@ -18,7 +18,7 @@ class PracticeDiskDialog : public QDialog
 public:
     explicit PracticeDiskDialog(const QString &folder, QWidget *parent = nullptr);
 
-    PracticeDiskSpec spec() const;
+    partwise::PracticeDiskSpec spec() const;
 
 private:
     void browse();

@@ -14,6 +14,8 @@
 #include <QPushButton>
 #include <QVBoxLayout>
 
+using namespace partwise;
+
 namespace {
 
 constexpr qint64 kMiB = 1 << 20;

@@ -18,10 +18,10 @@ class PreferencesDialog : public QDialog
     Q_OBJECT
 
 public:
-    explicit PreferencesDialog(const AlignmentPolicy &policy, QWidget *parent = nullptr);
+    explicit PreferencesDialog(const partwise::AlignmentPolicy &policy, QWidget *parent = nullptr);
 
     // The policy as edited; only valid when isValid().
-    AlignmentPolicy policy() const;
+    partwise::AlignmentPolicy policy() const;
     bool isValid() const;
 
     // The folder move journals of disks are kept in; empty: the default.

@@ -3,6 +3,8 @@
 #include <QCoreApplication>
 #include <QFileInfo>
 
+using namespace partwise;
+
 QString regionTitle(const PartitionInfo &region)
 {
     if (region.isFree())

@@ -5,8 +5,8 @@
 #include <QString>
 
 // What a region is called on screen: "/dev/sdb1", "Partition 1" for images, "Unallocated".
-QString regionTitle(const PartitionInfo &region);
+QString regionTitle(const partwise::PartitionInfo &region);
 // Short form for narrow boxes on the map: "sdb1", "#1", "free".
-QString regionShortTitle(const PartitionInfo &region);
+QString regionShortTitle(const partwise::PartitionInfo &region);
 // "primary", "extended", "logical", "unallocated", translated.
-QString regionKindTitle(PartitionInfo::Kind kind);
+QString regionKindTitle(partwise::PartitionInfo::Kind kind);

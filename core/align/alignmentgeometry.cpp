@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <numeric>
 
+namespace partwise {
+
 namespace {
 
 // An optimal I/O size is worth honouring when it is larger than the grain, a whole number of
@@ -42,13 +44,13 @@ QString physicalSourceName(PhysicalSource source)
 qint64 boundaryAtOrAfter(qint64 sector, qint64 unit, qint64 phase)
 {
     const qint64 k = sector - phase;
-    return (k <= 0 ? 0 : partwise::roundUp(k, unit)) + phase;
+    return (k <= 0 ? 0 : roundUp(k, unit)) + phase;
 }
 
 qint64 boundaryAtOrBefore(qint64 sector, qint64 unit, qint64 phase)
 {
     const qint64 k = sector - phase;
-    return (k <= 0 ? 0 : partwise::roundDown(k, unit)) + phase;
+    return (k <= 0 ? 0 : roundDown(k, unit)) + phase;
 }
 
 qint64 boundaryPhase(const AlignmentGeometry &g, qint64 unit)
@@ -87,7 +89,7 @@ AlignmentGeometry resolveAlignmentGeometry(const SectorTopology &topology,
 
     // A grain is a whole number of logical sectors; round odd requests up to the next one.
     qint64 grain = std::max(policy.grainBytes, g.logicalSectorSize);
-    grain = partwise::roundUp(grain, g.logicalSectorSize);
+    grain = roundUp(grain, g.logicalSectorSize);
     if (isSaneOptimalIo(topology.optimalIoSize, grain, g.physicalAssumed)) {
         grain = std::lcm(grain, topology.optimalIoSize);
         g.optimalIoHonoured = true;
@@ -95,3 +97,5 @@ AlignmentGeometry resolveAlignmentGeometry(const SectorTopology &topology,
     g.grainBytes = grain;
     return g;
 }
+
+} // namespace partwise

@@ -5,6 +5,8 @@
 
 #include <QString>
 
+namespace partwise {
+
 // Where the physical sector size alignment is judged against came from: what the kernel or the
 // drive itself reports, the policy's 4096-byte assumption, or a timing probe's measurement.
 enum class PhysicalSource { Reported, Assumed, Measured };
@@ -52,3 +54,5 @@ qint64 boundaryPhase(const AlignmentGeometry &geometry, qint64 unit);
 
 AlignmentGeometry resolveAlignmentGeometry(const SectorTopology &topology,
                                            const AlignmentPolicy &policy);
+
+} // namespace partwise

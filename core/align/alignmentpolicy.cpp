@@ -2,6 +2,8 @@
 
 #include <QRegularExpression>
 
+namespace partwise {
+
 std::optional<qint64> parseByteSize(const QString &text)
 {
     static const QRegularExpression re(QStringLiteral("^\\s*(\\d*)\\s*([kmg]?)(i?b)?\\s*$"),
@@ -25,3 +27,5 @@ std::optional<qint64> parseByteSize(const QString &text)
         return std::nullopt;
     return value << shift;
 }
+
+} // namespace partwise

@@ -5,6 +5,8 @@
 
 #include <optional>
 
+namespace partwise {
+
 // What the user asks for: the grain partitions should start on, and whether to believe the
 // physical sector size the drive reports. Defaults follow ARCHITECTURE.md: 1 MiB, don't trust.
 struct AlignmentPolicy
@@ -17,3 +19,5 @@ struct AlignmentPolicy
 // Parses "4k", "1m", "1mib", "512K", "2M", "65536": a byte count with an optional K/M/G suffix
 // (powers of 1024). Returns nothing for garbage, zero or negative values.
 std::optional<qint64> parseByteSize(const QString &text);
+
+} // namespace partwise

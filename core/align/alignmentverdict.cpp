@@ -4,6 +4,8 @@
 
 #include <QCoreApplication>
 
+namespace partwise {
+
 namespace {
 
 qint64 positiveModulo(qint64 value, qint64 modulus)
@@ -105,3 +107,5 @@ QString AlignmentVerdict::explanation(const AlignmentGeometry &g) const
     }
     return QString();
 }
+
+} // namespace partwise

@@ -3,6 +3,8 @@
 #include "align/alignmentgeometry.h"
 #include "table/partitioninfo.h"
 
+namespace partwise {
+
 enum class AlignmentStatus {
     Aligned,       // starts on the grain
     SectorAligned, // on a physical sector, not on the grain: a notice
@@ -32,3 +34,5 @@ AlignmentVerdict judgeStart(qint64 startSector, const AlignmentGeometry &geometr
 // LVM physical volume's first extent) begins is judged exactly like a partition's start.
 AlignmentVerdict judgeByte(qint64 absoluteByte, const AlignmentGeometry &geometry);
 AlignmentVerdict judgePartition(const PartitionInfo &partition, const AlignmentGeometry &geometry);
+
+} // namespace partwise

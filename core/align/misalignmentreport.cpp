@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+namespace partwise {
+
 namespace {
 
 int countStatus(const QList<AlignmentVerdict> &verdicts, AlignmentStatus status)
@@ -36,3 +38,5 @@ MisalignmentReport analyzeAlignment(const DiskLayout &layout, const AlignmentPol
         report.verdicts << judgePartition(region, report.geometry);
     return report;
 }
+
+} // namespace partwise

@@ -5,6 +5,8 @@
 
 #include <QList>
 
+namespace partwise {
+
 // The alignment of every region of one disk under one policy.
 struct MisalignmentReport
 {
@@ -18,3 +20,5 @@ struct MisalignmentReport
 };
 
 MisalignmentReport analyzeAlignment(const DiskLayout &layout, const AlignmentPolicy &policy);
+
+} // namespace partwise

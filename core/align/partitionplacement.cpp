@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+namespace partwise {
+
 namespace {
 
 // Legacy DOS geometry: 255 heads × 63 sectors of 512 bytes.
@@ -112,3 +114,5 @@ qint64 placeEnd(qint64 start, qint64 end, qint64 maxEnd, AlignTo mode, const Ali
     const qint64 rounded = boundaryAtOrAfter(end + 1, unit, phase) - 1;
     return rounded <= maxEnd ? rounded : end;
 }
+
+} // namespace partwise

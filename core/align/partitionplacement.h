@@ -4,6 +4,8 @@
 
 #include <QString>
 
+namespace partwise {
+
 // "Align to" in the create and resize dialogs.
 enum class AlignTo { Grain, FourKiB, Cylinder, None };
 
@@ -53,3 +55,5 @@ qint64 alignmentUnitSectors(AlignTo mode, const AlignmentGeometry &geometry);
 // past `maxEnd` and never before `start`.
 qint64 placeEnd(qint64 start, qint64 end, qint64 maxEnd, AlignTo mode,
                 const AlignmentGeometry &geometry, EndRounding rounding);
+
+} // namespace partwise

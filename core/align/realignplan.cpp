@@ -6,8 +6,10 @@
 
 #include <algorithm>
 
-using partwise::align::PlannedDisk;
-using partwise::align::WayContext;
+namespace partwise {
+
+using align::PlannedDisk;
+using align::WayContext;
 
 namespace {
 
@@ -62,8 +64,7 @@ QList<PartitionMove> wholeMoves(const PlannedDisk &disk)
     QList<PartitionMove> out;
     for (const auto &p : disk.parts)
         if (p.start != p.info.startSector || p.end != p.info.endSector)
-            out << partwise::align::moveBetween(p.info, p.info.startSector, p.info.endSector,
-                                                p.start, p.end);
+            out << align::moveBetween(p.info, p.info.startSector, p.info.endSector, p.start, p.end);
     return out;
 }
 
@@ -176,10 +177,9 @@ RealignPlan planRealignment(const DiskLayout &layout, const AlignmentGeometry &g
                                             QStringLiteral("already starts on the grain")};
             continue;
         }
-        QList<RealignOption> options = partwise::align::findWays(disk, i, context);
+        QList<RealignOption> options = align::findWays(disk, i, context);
         if (options.isEmpty()) {
-            plan.skipped << RealignSkip{p.info.number,
-                                        partwise::align::noWayReason(disk, i, context)};
+            plan.skipped << RealignSkip{p.info.number, align::noWayReason(disk, i, context)};
             continue;
         }
         std::stable_sort(options.begin(), options.end(), cheaper);
@@ -191,6 +191,8 @@ RealignPlan planRealignment(const DiskLayout &layout, const AlignmentGeometry &g
         }
         plan.choices << choice;
     }
-    plan.moves = partwise::align::orderMoves(wholeMoves(disk));
+    plan.moves = align::orderMoves(wholeMoves(disk));
     return plan;
 }
+
+} // namespace partwise

@@ -9,6 +9,8 @@
 
 #include <functional>
 
+namespace partwise {
+
 // One step of a realignment: a partition's way from where it is to where it goes. A step of
 // kind Extended only rewrites the container's place in the table (it holds no data): a
 // container that shifts is first widened to cover both places, its logical partitions move,
@@ -110,3 +112,5 @@ struct RealignRequest
 // A partition no way fits is skipped with what the user can free to make room.
 RealignPlan planRealignment(const DiskLayout &layout, const AlignmentGeometry &geometry,
                             const RealignRequest &request);
+
+} // namespace partwise

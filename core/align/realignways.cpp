@@ -14,7 +14,7 @@ constexpr qint64 kMiB = 1 << 20;
 
 qint64 ceilToMultiple(qint64 value, qint64 unit)
 {
-    return value <= 0 ? 0 : partwise::roundUp(value, unit);
+    return value <= 0 ? 0 : roundUp(value, unit);
 }
 
 bool isSwap(const PartitionInfo &p)

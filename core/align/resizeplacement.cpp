@@ -6,6 +6,8 @@
 
 #include <algorithm>
 
+namespace partwise {
+
 ResizeRange resizeRange(const DiskLayout &layout, int number)
 {
     ResizeRange range;
@@ -72,3 +74,5 @@ Placement placeResize(const ResizeRequest &r, const AlignmentGeometry &g)
         p.endSector = range.highestEnd;
     return p;
 }
+
+} // namespace partwise

@@ -3,6 +3,8 @@
 #include "align/partitionplacement.h"
 #include "table/disklayout.h"
 
+namespace partwise {
+
 // Where a partition may go when it is resized or moved: its own sectors and the free space
 // right before and after it (of its own kind: a logical partition stays inside the extended
 // one), within the table's usable sectors. Nothing else: it never jumps over a neighbour.
@@ -36,3 +38,5 @@ struct ResizeRequest
 // data may fill them: it goes up to just before the next boundary, so a neighbour can follow
 // aligned, when the room allows, and stays as asked otherwise.
 Placement placeResize(const ResizeRequest &request, const AlignmentGeometry &geometry);
+
+} // namespace partwise

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+namespace partwise {
+
 namespace {
 
 // Floor division and its remainder: bytes before the first physical sector (a drive whose
@@ -105,10 +107,10 @@ SectorRuler buildSectorRuler(const AlignmentGeometry &g, const RulerRequest &req
     qint64 blockOrigin = 0;
     placeFocus(g, request, ruler, &blockOrigin);
 
-    const qint64 window = partwise::roundUp(
-        std::clamp(request.windowBytes, kRulerMinWindow, kRulerMaxWindow), ruler.logicalSize);
+    const qint64 window = roundUp(std::clamp(request.windowBytes, kRulerMinWindow, kRulerMaxWindow),
+                                  ruler.logicalSize);
     ruler.windowBegin =
-        std::max<qint64>(0, partwise::roundDown(ruler.focusByte - window / 2, ruler.logicalSize));
+        std::max<qint64>(0, roundDown(ruler.focusByte - window / 2, ruler.logicalSize));
     ruler.windowEnd = ruler.windowBegin + window;
 
     ruler.logical = spans(0, ruler.logicalSize, ruler.windowBegin, ruler.windowEnd);
@@ -137,3 +139,5 @@ SectorRuler buildSectorRuler(const AlignmentGeometry &g, const RulerRequest &req
     ruler.focusInGrain = floorMod(ruler.focusByte - grainOrigin, ruler.grainBytes);
     return ruler;
 }
+
+} // namespace partwise

@@ -25,6 +25,8 @@
 
 #include <vector>
 
+namespace partwise {
+
 // Which edge of a region the ruler looks at.
 enum class RulerEdge {
     Start, // a partition's first byte: its blocks start there
@@ -93,3 +95,5 @@ constexpr qint64 kRulerMaxWindow = qint64(4) << 20;
 // The ruler for `request` on a drive of geometry `g` (the physical size in force: measured,
 // reported or assumed). The window is centred on the edge, clamped to the disk's first byte.
 SectorRuler buildSectorRuler(const AlignmentGeometry &g, const RulerRequest &request);
+
+} // namespace partwise

@@ -10,6 +10,8 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+namespace partwise {
+
 AtomicWrite writeFileAtomically(const QString &path, const QByteArray &data)
 {
     AtomicWrite result;
@@ -48,3 +50,5 @@ bool syncFolderOf(const QString &path)
     errno = code;
     return ok;
 }
+
+} // namespace partwise

@@ -15,6 +15,8 @@
 #include <QByteArray>
 #include <QString>
 
+namespace partwise {
+
 struct AtomicWrite
 {
     enum class Failure {
@@ -36,3 +38,5 @@ AtomicWrite writeFileAtomically(const QString &path, const QByteArray &data);
 // fsyncs the folder holding `path`, so that a file created or renamed there survives a power
 // cut. False when the folder cannot be opened or synced.
 bool syncFolderOf(const QString &path);
+
+} // namespace partwise

@@ -3,6 +3,8 @@
 #include <QCoreApplication>
 #include <QLocale>
 
+namespace partwise {
+
 namespace {
 
 // The installed catalogue decides how numbers look: a German window shows "1,5 GiB" and
@@ -57,3 +59,5 @@ QString groupedNumber(qint64 value)
 {
     return numberLocale().toString(value);
 }
+
+} // namespace partwise

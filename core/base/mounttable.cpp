@@ -7,6 +7,8 @@
 
 #include <memory>
 
+namespace partwise {
+
 namespace {
 
 struct TableDeleter
@@ -74,3 +76,5 @@ QStringList activeSwaps(const QString &swaps)
     forEachEntry(table.get(), [&out](libmnt_fs *fs) { out << text(mnt_fs_get_source(fs)); });
     return out;
 }
+
+} // namespace partwise

@@ -18,6 +18,8 @@
 
 #include <sys/types.h>
 
+namespace partwise {
+
 struct MountEntry
 {
     QString source;    // what is mounted: "/dev/sda1", "tmpfs", "overlay"
@@ -37,3 +39,5 @@ QString mountOption(const QString &options, const QString &name);
 
 // The devices and files in use as swap, as /proc/swaps (or `swaps`) names them.
 QStringList activeSwaps(const QString &swaps = QStringLiteral("/proc/swaps"));
+
+} // namespace partwise

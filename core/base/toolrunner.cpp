@@ -3,6 +3,8 @@
 #include <QProcess>
 #include <QStandardPaths>
 
+namespace partwise {
+
 ToolResult ToolResult::succeeded(const QString &output)
 {
     ToolResult r;
@@ -94,3 +96,5 @@ ToolResult runToolWithInput(const QString &program, const QStringList &arguments
 {
     return run(program, arguments, package, timeoutMs, ToolChannels::Merged, &input);
 }
+
+} // namespace partwise

@@ -3,6 +3,8 @@
 #include <QString>
 #include <QStringList>
 
+namespace partwise {
+
 // The outcome of running one external program (mkfs, fsck, resize tools).
 struct ToolResult
 {
@@ -34,3 +36,5 @@ ToolResult runTool(const QString &program, const QStringList &arguments,
 ToolResult runToolWithInput(const QString &program, const QStringList &arguments,
                             const QString &package, const QByteArray &input,
                             int timeoutMs = 10 * 60 * 1000);
+
+} // namespace partwise

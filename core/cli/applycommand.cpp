@@ -10,6 +10,8 @@
 
 #include <QFile>
 
+namespace partwise {
+
 int runApplyCommand(const ApplyCommandOptions &options, QTextStream &out, QTextStream &err,
                     const std::function<bool(const QString &)> &confirm)
 {
@@ -91,3 +93,5 @@ int runRestoreCommand(const QString &backupFolder, const QString &target, QTextS
     out << "Restored the first and last MiB of " << target << " from " << backupFolder << ".\n";
     return ExitOk;
 }
+
+} // namespace partwise

@@ -7,6 +7,8 @@
 
 #include <functional>
 
+namespace partwise {
+
 struct ApplyCommandOptions
 {
     QString planPath;
@@ -23,3 +25,5 @@ int runApplyCommand(const ApplyCommandOptions &options, QTextStream &out, QTextS
 // `partwise-cli restore BACKUP TARGET`.
 int runRestoreCommand(const QString &backupFolder, const QString &target, QTextStream &out,
                       QTextStream &err);
+
+} // namespace partwise

@@ -8,6 +8,8 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 
+namespace partwise {
+
 int runCheck(const CheckOptions &options, QTextStream &out, QTextStream &err)
 {
     QStringList targets = options.targets;
@@ -59,3 +61,5 @@ int runCheck(const CheckOptions &options, QTextStream &out, QTextStream &err)
         return ExitBadInput;
     return anyMisaligned ? ExitMisalignedOrFailed : ExitOk;
 }
+
+} // namespace partwise

@@ -6,6 +6,8 @@
 #include <QStringList>
 #include <QTextStream>
 
+namespace partwise {
+
 struct CheckOptions
 {
     QStringList targets; // empty: every disk on the machine
@@ -18,3 +20,5 @@ struct CheckOptions
 // problems to `err`. Returns 0 (nothing misaligned), 1 (something misaligned) or 2 (a target
 // could not be read). Never writes to any target.
 int runCheck(const CheckOptions &options, QTextStream &out, QTextStream &err);
+
+} // namespace partwise

@@ -3,7 +3,7 @@
 #include <QJsonDocument>
 #include <QJsonParseError>
 
-namespace jsonrpc {
+namespace partwise::jsonrpc {
 
 namespace {
 
@@ -81,4 +81,4 @@ QByteArray notificationLine(const QString &method, const QJsonObject &params)
                  {QStringLiteral("params"), params}});
 }
 
-} // namespace jsonrpc
+} // namespace partwise::jsonrpc

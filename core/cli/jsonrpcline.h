@@ -10,7 +10,7 @@
 #include <QJsonValue>
 #include <QString>
 
-namespace jsonrpc {
+namespace partwise::jsonrpc {
 
 enum ErrorCode {
     ParseError = -32700,
@@ -45,4 +45,4 @@ QByteArray errorLine(const QJsonValue &id, int code, const QString &message,
                      const QJsonObject &data = {});
 QByteArray notificationLine(const QString &method, const QJsonObject &params);
 
-} // namespace jsonrpc
+} // namespace partwise::jsonrpc

@@ -7,6 +7,8 @@
 
 #include <QStringList>
 
+namespace partwise {
+
 namespace {
 
 QString presetNames()
@@ -58,3 +60,5 @@ int runPracticeCommand(const PracticeCommandOptions &o, QTextStream &out, QTextS
                .arg(practicePresetLesson(*preset), spec.path);
     return ExitOk;
 }
+
+} // namespace partwise

@@ -7,6 +7,8 @@
 #include <QString>
 #include <QTextStream>
 
+namespace partwise {
+
 struct PracticeCommandOptions
 {
     bool list = false;
@@ -17,3 +19,5 @@ struct PracticeCommandOptions
 };
 
 int runPracticeCommand(const PracticeCommandOptions &options, QTextStream &out, QTextStream &err);
+
+} // namespace partwise

@@ -11,6 +11,8 @@
 
 #include <memory>
 
+namespace partwise {
+
 int runProbeCommand(const ProbeCommandOptions &o, QTextStream &out, QTextStream &err,
                     const std::function<bool(const QString &)> &confirm)
 {
@@ -68,3 +70,5 @@ int runProbeCommand(const ProbeCommandOptions &o, QTextStream &out, QTextStream 
     err.flush();
     return run.outcome == SectorProbeRun::Outcome::Measured ? ExitOk : ExitMisalignedOrFailed;
 }
+
+} // namespace partwise

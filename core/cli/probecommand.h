@@ -11,6 +11,8 @@
 
 #include <functional>
 
+namespace partwise {
+
 struct ProbeCommandOptions
 {
     QString target;
@@ -24,3 +26,5 @@ struct ProbeCommandOptions
 // (penalty or not), 1 when cancelled or failed, 2 when refused.
 int runProbeCommand(const ProbeCommandOptions &options, QTextStream &out, QTextStream &err,
                     const std::function<bool(const QString &)> &confirm);
+
+} // namespace partwise

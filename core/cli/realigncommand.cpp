@@ -6,6 +6,8 @@
 
 #include <QElapsedTimer>
 
+namespace partwise {
+
 namespace {
 
 RealignCallbacks terminalCallbacks(QTextStream &out, QTextStream &err)
@@ -103,3 +105,5 @@ int runResumeCommand(const QString &target, const QString &journalPath, QTextStr
 {
     return finish(resumeWriteJob(target, journalPath, terminalCallbacks(out, err)), out, err);
 }
+
+} // namespace partwise

@@ -7,6 +7,8 @@
 
 #include <functional>
 
+namespace partwise {
+
 struct RealignCommandOptions
 {
     QString target;
@@ -24,3 +26,5 @@ int runRealignCommand(const RealignCommandOptions &options, QTextStream &out, QT
 // `partwise-cli resume`.
 int runResumeCommand(const QString &target, const QString &journalPath, QTextStream &out,
                      QTextStream &err);
+
+} // namespace partwise

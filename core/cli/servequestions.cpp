@@ -4,6 +4,8 @@
 
 #include <chrono>
 
+namespace partwise {
+
 namespace {
 
 constexpr auto kPatience = std::chrono::minutes(30);
@@ -83,3 +85,5 @@ void ServeQuestions::abandon()
     }
     m_wake.notify_all();
 }
+
+} // namespace partwise

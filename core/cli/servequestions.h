@@ -17,6 +17,8 @@
 #include <map>
 #include <mutex>
 
+namespace partwise {
+
 class ServeQuestions
 {
 public:
@@ -44,3 +46,5 @@ private:
     qint64 m_next = 1;
     bool m_abandoned = false;
 };
+
+} // namespace partwise

@@ -4,6 +4,8 @@
 #include "ops/realignplantext.h"
 #include "report/checkreport.h"
 
+namespace partwise {
+
 QJsonArray freeSpace(const DiskLayout &layout)
 {
     QJsonArray free;
@@ -66,3 +68,5 @@ QString stepName(RealignProgress::Step step)
     return step == RealignProgress::Step::Verifying ? QStringLiteral("verifying")
                                                     : QStringLiteral("moving");
 }
+
+} // namespace partwise

@@ -11,8 +11,12 @@
 #include <QJsonArray>
 #include <QJsonObject>
 
+namespace partwise {
+
 QJsonArray freeSpace(const DiskLayout &layout);
 QJsonObject deviceJson(const DiskLayout &layout, const AlignmentPolicy &policy);
 QJsonObject planJson(const PreparedRealign &prepared, const QString &target);
 QJsonObject realignResultJson(const RealignResult &result);
 QString stepName(RealignProgress::Step step); // "moving" or "verifying"
+
+} // namespace partwise

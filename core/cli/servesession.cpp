@@ -25,6 +25,8 @@
 #include <csignal>
 #include <cstdio>
 
+namespace partwise {
+
 using namespace jsonrpc;
 
 namespace {
@@ -219,8 +221,8 @@ void ServeSession::startJob(const Request &request, Job job)
 
 void ServeSession::listDisks(const Request &request)
 {
-    answer(request,
-           QJsonObject{{QStringLiteral("disks"), QJsonArray::fromStringList(::listDisks())}});
+    answer(request, QJsonObject{{QStringLiteral("disks"),
+                                 QJsonArray::fromStringList(partwise::listDisks())}});
 }
 
 void ServeSession::readDiskMethod(const Request &request)
@@ -500,3 +502,5 @@ int runServe()
     session.finish();
     return 0;
 }
+
+} // namespace partwise

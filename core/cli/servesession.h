@@ -24,6 +24,8 @@
 #include <mutex>
 #include <thread>
 
+namespace partwise {
+
 class ServeSession
 {
 public:
@@ -73,3 +75,5 @@ private:
 
 // `partwise-cli serve`: reads requests from standard input until it ends. Exit 0.
 int runServe();
+
+} // namespace partwise

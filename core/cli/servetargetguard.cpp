@@ -7,6 +7,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+namespace partwise {
+
 namespace {
 
 constexpr qsizetype kMaxPath = 4096;
@@ -81,3 +83,5 @@ bool ServeTargetGuard::admits(const QString &path, QString *why) const
                           .arg(m_user));
     return true;
 }
+
+} // namespace partwise

@@ -16,6 +16,8 @@
 
 #include <sys/types.h>
 
+namespace partwise {
+
 class ServeTargetGuard
 {
 public:
@@ -30,3 +32,5 @@ public:
 private:
     uid_t m_user;
 };
+
+} // namespace partwise

@@ -12,6 +12,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+namespace partwise {
+
 namespace {
 
 const QString kPrefix = QStringLiteral("90-partwise-inhibit-");
@@ -114,3 +116,5 @@ int AutomountInhibitor::removeStaleInhibitions()
     }
     return removed;
 }
+
+} // namespace partwise

@@ -13,6 +13,8 @@
 
 #include <QString>
 
+namespace partwise {
+
 class AutomountInhibitor
 {
 public:
@@ -34,3 +36,5 @@ private:
     QString m_rule;
     QString m_error;
 };
+
+} // namespace partwise

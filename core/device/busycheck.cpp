@@ -9,6 +9,8 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 
+namespace partwise {
+
 namespace {
 
 QString readLine(const QString &path)
@@ -131,3 +133,5 @@ QStringList busyReasons(const QString &diskPath, int partitionNumber)
     }
     return out;
 }
+
+} // namespace partwise

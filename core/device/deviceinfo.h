@@ -5,6 +5,8 @@
 
 #include <QString>
 
+namespace partwise {
+
 // One disk or disk image as Partwise sees it.
 struct DeviceInfo
 {
@@ -17,3 +19,5 @@ struct DeviceInfo
     SectorTopology topology;
     DriveReport drive; // what the drive said through smartctl, when readDisk was asked to ask
 };
+
+} // namespace partwise

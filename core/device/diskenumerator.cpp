@@ -4,6 +4,8 @@
 #include <QFile>
 #include <QRegularExpression>
 
+namespace partwise {
+
 namespace {
 
 bool isIgnoredName(const QString &name)
@@ -32,3 +34,5 @@ QStringList listDisks()
     paths.sort();
     return paths;
 }
+
+} // namespace partwise

@@ -2,8 +2,12 @@
 
 #include <QStringList>
 
+namespace partwise {
+
 // Paths of every disk on this machine: SATA/NVMe/virtio disks, USB sticks and attached loop
 // devices, found in /sys/block (libparted's own probe skips loop devices and, in some VMs, the
 // virtio disk too). RAM disks, zram swap and empty devices (unattached loops, empty card
 // readers) are left out: nothing to partition there.
 QStringList listDisks();
+
+} // namespace partwise

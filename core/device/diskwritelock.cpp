@@ -11,6 +11,8 @@
 #include <sys/file.h>
 #include <unistd.h>
 
+namespace partwise {
+
 DiskWriteLock::DiskWriteLock(const QString &target, int waitMilliseconds)
 {
     // Read-only is enough to lock, and works on a disk whose writability is checked later
@@ -48,3 +50,5 @@ DiskWriteLock::~DiskWriteLock()
     if (m_fd >= 0)
         ::close(m_fd); // closing the last descriptor releases the lock
 }
+
+} // namespace partwise

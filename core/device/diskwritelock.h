@@ -17,6 +17,8 @@
 
 #include <QString>
 
+namespace partwise {
+
 class DiskWriteLock
 {
 public:
@@ -33,3 +35,5 @@ private:
     int m_fd = -1;
     QString m_error;
 };
+
+} // namespace partwise

@@ -1,5 +1,7 @@
 #include "device/drivehealth.h"
 
+namespace partwise {
+
 namespace {
 
 // NVMe's "percentage used" is the vendor's estimate of life used; 100 is the rated end.
@@ -59,3 +61,5 @@ QString riskyDriveWarning(const QString &device, const DriveHealth &health)
                                                          : QStringLiteral("shows signs of failing"),
              health.findings.join(QStringLiteral(", ")));
 }
+
+} // namespace partwise

@@ -12,6 +12,8 @@
 
 #include <QStringList>
 
+namespace partwise {
+
 enum class DriveHealthStatus { Unknown, Good, Warning, Failing };
 
 struct DriveHealth
@@ -32,3 +34,5 @@ QString driveHealthName(DriveHealthStatus status);
 
 // Said before any move on a drive whose health is at risk.
 QString riskyDriveWarning(const QString &device, const DriveHealth &health);
+
+} // namespace partwise

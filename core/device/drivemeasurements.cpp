@@ -13,6 +13,8 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+namespace partwise {
+
 namespace {
 
 QString readSysfs(const QString &path)
@@ -179,3 +181,5 @@ bool forgetDriveMeasurement(const QString &key, QString *error)
     store.remove(key);
     return writeStore(store, error);
 }
+
+} // namespace partwise

@@ -17,6 +17,8 @@
 
 #include <optional>
 
+namespace partwise {
+
 struct DriveMeasurement
 {
     qint64 physicalSectorSize = 0; // bytes: the unit a partial write pays a read-modify-write for
@@ -35,3 +37,5 @@ QString driveMeasurementStorePath();
 std::optional<DriveMeasurement> loadDriveMeasurement(const QString &key);
 bool saveDriveMeasurement(const QString &key, const DriveMeasurement &measurement, QString *error);
 bool forgetDriveMeasurement(const QString &key, QString *error);
+
+} // namespace partwise

@@ -10,6 +10,8 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 
+namespace partwise {
+
 namespace {
 
 constexpr unsigned kLoopMajor = 7; // Linux's block major of loop devices
@@ -279,3 +281,5 @@ DriveReport readDriveReport(const QString &devicePath, int timeoutMs, const QStr
                      .arg(firstAnswer);
     return sat;
 }
+
+} // namespace partwise

@@ -34,6 +34,8 @@
 
 #include <optional>
 
+namespace partwise {
+
 struct DriveReport
 {
     bool asked = false;    // smartctl was run (false: not asked, or it could not be)
@@ -71,3 +73,5 @@ DriveReport parseSmartctlJson(const QByteArray &json);
 // Blocks for up to `timeoutMs` per run.
 DriveReport readDriveReport(const QString &devicePath, int timeoutMs = 10000,
                             const QString &program = QStringLiteral("smartctl"));
+
+} // namespace partwise

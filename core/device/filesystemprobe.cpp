@@ -4,6 +4,8 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+namespace partwise {
+
 namespace {
 
 QString lookup(blkid_probe probe, const char *name)
@@ -53,3 +55,5 @@ FilesystemIdentity FilesystemProbe::probe(qint64 offsetBytes, qint64 sizeBytes) 
     blkid_free_probe(probe);
     return id;
 }
+
+} // namespace partwise

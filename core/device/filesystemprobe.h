@@ -2,6 +2,8 @@
 
 #include <QString>
 
+namespace partwise {
+
 struct FilesystemIdentity
 {
     QString type; // libblkid's TYPE: ext4, xfs, btrfs, vfat, ntfs, swap, ...
@@ -29,3 +31,5 @@ private:
     int m_fd = -1;
     qint64 m_sectorSize;
 };
+
+} // namespace partwise

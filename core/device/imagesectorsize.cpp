@@ -2,6 +2,8 @@
 
 #include <QFile>
 
+namespace partwise {
+
 namespace {
 
 bool hasGptSignatureAt(QFile &file, qint64 offset)
@@ -23,3 +25,5 @@ qint64 detectImageSectorSize(const QString &imagePath)
         return 4096;
     return 512;
 }
+
+} // namespace partwise

@@ -11,6 +11,8 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+namespace partwise {
+
 namespace {
 
 QString sysfsBackingFile(const QString &device)
@@ -82,3 +84,5 @@ LoopAttachment::~LoopAttachment()
          i < 100 && !m_backingFile.isEmpty() && sysfsBackingFile(m_device) == m_backingFile; ++i)
         QThread::msleep(10);
 }
+
+} // namespace partwise

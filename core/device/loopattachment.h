@@ -2,6 +2,8 @@
 
 #include <QString>
 
+namespace partwise {
+
 // A loop device over a byte range of an image file, for the filesystem tools that cannot work
 // at an offset inside a file (labelling, checking, resizing). Needs root.
 // The device is held open and marked autoclear, so the kernel detaches it at the last close:
@@ -25,3 +27,5 @@ private:
     QString m_error;
     int m_holdFd = -1; // -1: autoclear could not be set; detached with losetup instead
 };
+
+} // namespace partwise

@@ -3,6 +3,8 @@
 #include <QString>
 #include <QtGlobal>
 
+namespace partwise {
+
 // What a disk says about its sectors and I/O sizes, in bytes, exactly as reported (sysfs and
 // libblkid for block devices; the file itself for images). Policy (what we *assume*) lives in
 // core/align; this struct only carries facts, so tests can inject any drive they like.
@@ -35,3 +37,5 @@ struct SectorTopology
                alignmentOffsetMeasured == o.alignmentOffsetMeasured;
     }
 };
+
+} // namespace partwise

@@ -7,6 +7,8 @@
 #include <cerrno>
 #include <cstring>
 
+namespace partwise {
+
 bool probeBlockDeviceTopology(const QString &devicePath, SectorTopology *topology, QString *error)
 {
     auto fail = [error, &devicePath](const QString &why) {
@@ -49,3 +51,5 @@ SectorTopology imageFileTopology(qint64 logicalSectorSize)
     t.source = QStringLiteral("image file");
     return t;
 }
+
+} // namespace partwise

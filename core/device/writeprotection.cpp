@@ -6,6 +6,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+namespace partwise {
+
 bool isWriteProtected(const QString &target)
 {
     const QByteArray path = target.toLocal8Bit();
@@ -24,3 +26,5 @@ bool isWriteProtected(const QString &target)
     ::close(fd);
     return readOnly != 0;
 }
+
+} // namespace partwise

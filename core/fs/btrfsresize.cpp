@@ -14,6 +14,8 @@
 #include <sys/mount.h>
 #include <unistd.h>
 
+namespace partwise {
+
 namespace {
 
 const QString kPackage = QStringLiteral("btrfs-progs");
@@ -185,3 +187,5 @@ ToolResult resizeBtrfsFilesystem(const FilesystemLocation &where, qint64 partiti
     return onFilesystemNode(where, std::max(partitionBytes, newBytes), false,
                             [&](const QString &node) { return resizeOnNode(node, newBytes); });
 }
+
+} // namespace partwise

@@ -3,6 +3,8 @@
 #include "base/toolrunner.h"
 #include "fs/filesystemsize.h"
 
+namespace partwise {
+
 // Resizing a single-device btrfs. btrfs resizes only while mounted (the kernel relocates the
 // chunks past the new end), so Partwise mounts it privately for the few seconds it takes: in a
 // fresh folder under /run (desktop file managers list mounts under /media, /run/media and the
@@ -14,3 +16,5 @@
 
 ToolResult resizeBtrfsFilesystem(const FilesystemLocation &where, qint64 partitionBytes,
                                  qint64 newBytes);
+
+} // namespace partwise

@@ -7,6 +7,8 @@
 
 #include <optional>
 
+namespace partwise {
+
 namespace {
 
 const QString kPackage = QStringLiteral("f2fs-tools");
@@ -145,3 +147,5 @@ ToolResult resizeF2fsFilesystem(const FilesystemLocation &where, qint64 partitio
     return onFilesystemNode(where, std::max(partitionBytes, newBytes), false,
                             [&](const QString &node) { return shrinkOnNode(node, newBytes); });
 }
+
+} // namespace partwise

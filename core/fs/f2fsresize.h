@@ -3,6 +3,8 @@
 #include "base/toolrunner.h"
 #include "fs/filesystemsize.h"
 
+namespace partwise {
+
 // Resizing F2FS offline with resize.f2fs (f2fs-tools). Shrinking needs its "safe resize" mode
 // (-s), which moves data out of the segments past the new end but keeps the metadata areas
 // sized for the old size; without -s, f2fs-tools 1.15 prints "Nothing to resize" and exits 0.
@@ -14,3 +16,5 @@
 
 ToolResult resizeF2fsFilesystem(const FilesystemLocation &where, qint64 partitionBytes,
                                 qint64 newBytes);
+
+} // namespace partwise

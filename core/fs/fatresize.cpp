@@ -17,6 +17,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+namespace partwise {
+
 namespace {
 
 // Bytes of a file or block device (QFileInfo reports 0 for a block device).
@@ -232,3 +234,5 @@ ToolResult resizeFatFilesystem(const FilesystemLocation &where, qint64 partition
     const ToolResult after = restoreLabelAndCheck(where, newBytes, label);
     return after.ok ? resized : after;
 }
+
+} // namespace partwise

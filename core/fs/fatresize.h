@@ -3,6 +3,8 @@
 #include "base/toolrunner.h"
 #include "fs/filesystemsize.h"
 
+namespace partwise {
+
 // Resizing FAT16/FAT32 in place, through libparted's filesystem resizer (libparted-fs-resize).
 //
 // Why libparted: dosfstools can make and check FAT but not resize it, and the one other resizer
@@ -22,3 +24,5 @@
 
 ToolResult resizeFatFilesystem(const FilesystemLocation &where, qint64 partitionBytes,
                                qint64 newBytes);
+
+} // namespace partwise

@@ -10,6 +10,8 @@
 
 #include <memory>
 
+namespace partwise {
+
 namespace {
 
 struct MkfsCommand
@@ -197,3 +199,5 @@ ToolResult buildInScratch(const FormatRequest &request,
     }
     return r;
 }
+
+} // namespace partwise

@@ -6,6 +6,8 @@
 
 #include <QStringList>
 
+namespace partwise {
+
 // Creating a filesystem with its own mkfs tool. On a block device the tool writes to the
 // partition node; inside an image file it formats a sparse scratch file of the partition's size
 // and copies the result in, so images need neither root nor loop devices.
@@ -41,3 +43,5 @@ ToolResult formatFilesystem(const FormatRequest &request);
 // partition's range sparsely. `request` gives the image, the offset and the size.
 ToolResult buildInScratch(const FormatRequest &request,
                           const std::function<ToolResult(const QString &scratch)> &make);
+
+} // namespace partwise

@@ -4,6 +4,8 @@
 
 #include <QRegularExpression>
 
+namespace partwise {
+
 std::optional<qint64> filesystemMinimumBytes(const FilesystemLocation &where, const QString &fs)
 {
     if (!fs.startsWith(QLatin1String("ext")))
@@ -26,3 +28,5 @@ std::optional<qint64> filesystemMinimumBytes(const FilesystemLocation &where, co
         return std::nullopt;
     return count.captured(1).toLongLong() * size.captured(1).toLongLong();
 }
+
+} // namespace partwise

@@ -4,9 +4,13 @@
 
 #include <optional>
 
+namespace partwise {
+
 // The smallest size a filesystem can be shrunk to, as its own tool estimates it (ext2/3/4:
 // `resize2fs -P`, which also works at an offset inside an image). Nothing for the others or
 // when the tool cannot tell: callers then fall back to what they know (the current size of a
 // filesystem that cannot shrink, 1 MiB for one that can).
 std::optional<qint64> filesystemMinimumBytes(const FilesystemLocation &where,
                                              const QString &filesystem);
+
+} // namespace partwise

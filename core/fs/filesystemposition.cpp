@@ -6,6 +6,8 @@
 
 #include <unistd.h>
 
+namespace partwise {
+
 namespace {
 
 constexpr qint64 kHiddenSectorsOffset = 0x1C;
@@ -79,3 +81,5 @@ bool updateHiddenSectors(const QString &path, qint64 offset, qint64 partitionSiz
     }
     return true;
 }
+
+} // namespace partwise

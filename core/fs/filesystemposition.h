@@ -2,6 +2,8 @@
 
 #include <QString>
 
+namespace partwise {
+
 // FAT and NTFS boot sectors record where their partition starts ("hidden sectors", BPB offset
 // 0x1C); Windows and some boot loaders rely on it, and no filesystem tool rewrites it after a
 // move. These two 32-bit fields are all Partwise writes by hand, after reading the boot sector
@@ -9,3 +11,5 @@
 bool updateHiddenSectors(const QString &path, qint64 filesystemOffsetBytes,
                          qint64 partitionSizeBytes, const QString &filesystem,
                          qint64 newStartSector, QString *error);
+
+} // namespace partwise

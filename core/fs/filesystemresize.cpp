@@ -6,6 +6,8 @@
 #include "fs/filesystemkinds.h"
 #include "fs/resizesupport.h"
 
+namespace partwise {
+
 namespace {
 
 ToolResult resizeNtfs(const QString &node, qint64 newBytes)
@@ -78,3 +80,5 @@ ToolResult resizeFilesystem(const FilesystemLocation &where, qint64 partitionByt
         where, std::max(partitionBytes, newBytes), false,
         [&](const QString &node) { return resizeOnDevice(node, fs, newBytes); });
 }
+
+} // namespace partwise

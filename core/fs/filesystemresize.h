@@ -3,6 +3,8 @@
 #include "base/toolrunner.h"
 #include "fs/filesystemsize.h"
 
+namespace partwise {
+
 // Changing a filesystem's size with its own tool, before a partition shrinks or after it grows.
 // ext2/3/4 and NTFS go through resize2fs and ntfsresize on a device node (the partition, or a
 // loop device over the image, which needs root). FAT16/FAT32 go through libparted's resizer
@@ -26,3 +28,5 @@ bool filesystemCanShrink(const QString &filesystem);
 // naming its Debian package.
 ToolResult resizeFilesystem(const FilesystemLocation &where, qint64 partitionBytes,
                             const QString &filesystem, qint64 newBytes);
+
+} // namespace partwise

@@ -4,6 +4,8 @@
 
 #include <QRegularExpression>
 
+namespace partwise {
+
 namespace {
 
 std::optional<qint64> number(const QString &text, const QString &pattern)
@@ -74,3 +76,5 @@ std::optional<qint64> filesystemSizeBytes(const FilesystemLocation &where, const
     // clusters alone would leave it behind, so callers keep the whole partition.
     return std::nullopt;
 }
+
+} // namespace partwise

@@ -4,6 +4,8 @@
 
 #include <optional>
 
+namespace partwise {
+
 // How many bytes a filesystem really occupies, read with its own tool (dumpe2fs, minfo,
 // xfs_db, btrfs inspect-internal), so a move or a shrink always keeps all of it. NTFS gives
 // nothing: its backup boot sector sits past its clusters, where no tool reports it.
@@ -22,3 +24,5 @@ std::optional<qint64> filesystemSizeBytes(const FilesystemLocation &where,
 
 // The name e2fsprogs accepts for a filesystem at an offset inside a file ("disk.img?offset=N").
 QString e2fsprogsName(const FilesystemLocation &where);
+
+} // namespace partwise

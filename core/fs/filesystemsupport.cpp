@@ -3,6 +3,8 @@
 #include "base/toolrunner.h"
 #include "fs/filesystemformatter.h"
 
+namespace partwise {
+
 namespace {
 
 SupportCell cell(QList<ToolNeed> tools, const QString &note = {})
@@ -237,3 +239,5 @@ QStringList creatableHere()
             here << layer;
     return here;
 }
+
+} // namespace partwise

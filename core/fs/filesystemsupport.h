@@ -11,6 +11,8 @@
 #include <QString>
 #include <QStringList>
 
+namespace partwise {
+
 enum class FilesystemAction { Create, Label, Check, Repair, Grow, Shrink, Move, UsedBlocks };
 
 struct ToolNeed
@@ -39,3 +41,5 @@ SupportCell filesystemSupport(const QString &filesystem, FilesystemAction action
 
 // The filesystems and layers a new partition can be made with here (their tools installed).
 QStringList creatableHere();
+
+} // namespace partwise

@@ -2,6 +2,8 @@
 
 #include "fs/filesystemkinds.h"
 
+namespace partwise {
+
 namespace {
 
 ToolResult unsupported(const QString &what, const QString &filesystem)
@@ -77,3 +79,5 @@ ToolResult checkFilesystem(const QString &device, const QString &fs, bool repair
         return ToolResult::succeeded(QStringLiteral("swap has no filesystem to check"));
     return unsupported(QStringLiteral("check"), fs);
 }
+
+} // namespace partwise

@@ -8,6 +8,8 @@
 #include <unistd.h>
 #include <vector>
 
+namespace partwise {
+
 namespace {
 
 QString errnoText(const QString &what)
@@ -106,3 +108,5 @@ bool copySparseInto(const QString &source, const QString &target, qint64 targetO
     }
     return true;
 }
+
+} // namespace partwise

@@ -2,6 +2,8 @@
 
 #include <QString>
 
+namespace partwise {
+
 // Byte-range helpers for partitions that live inside an image file rather than behind a
 // device node.
 
@@ -13,3 +15,5 @@ bool zeroFileRange(const QString &path, qint64 offset, qint64 length, QString *e
 // holes (a fresh filesystem is mostly holes). `target`'s range must already read as zeros.
 bool copySparseInto(const QString &source, const QString &target, qint64 targetOffset,
                     QString *error);
+
+} // namespace partwise

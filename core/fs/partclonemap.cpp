@@ -14,7 +14,9 @@
 #include <algorithm>
 #include <cctype>
 
-using partwise::move::Extent;
+namespace partwise {
+
+using move::Extent;
 
 namespace {
 
@@ -468,3 +470,5 @@ std::optional<std::vector<Extent>> partcloneUsedExtents(const QString &device, q
     normalise(*used);
     return used;
 }
+
+} // namespace partwise

@@ -9,6 +9,8 @@
 #include <optional>
 #include <vector>
 
+namespace partwise {
+
 // partclone's map of the blocks a filesystem uses, for the filesystems libext2fs cannot read:
 // NTFS, FAT16/32, exFAT, XFS, btrfs, F2FS and HFS+.
 //
@@ -65,7 +67,7 @@ public:
 
     // The used extents once every line is in; nullopt (with *error) when the map was malformed
     // or incomplete.
-    std::optional<std::vector<partwise::move::Extent>> finish(QString *error);
+    std::optional<std::vector<move::Extent>> finish(QString *error);
 
     // The bytes the map describes (its "current_pos"); 0 before that line.
     std::uint64_t mappedBytes() const { return m_mappedBytes; }
@@ -84,11 +86,11 @@ private:
     bool m_sawStatus = false;
     int m_lineNumber = 0;
     QString m_error;
-    std::vector<partwise::move::Extent> m_extents;
+    std::vector<move::Extent> m_extents;
 };
 
 // The whole map at once (tests, small maps).
-std::optional<std::vector<partwise::move::Extent>>
+std::optional<std::vector<move::Extent>>
 parsePartcloneDomain(const QByteArray &text, std::uint64_t partitionBytes, QString *error,
                      std::size_t maxExtents = kMaxPartcloneExtents);
 
@@ -99,6 +101,9 @@ parsePartcloneDomain(const QByteArray &text, std::uint64_t partitionBytes, QStri
 // (NTFS keeps its backup boot sector there). nullopt with *error when partclone is missing
 // (naming the package), the filesystem is not quiet (see above), partclone fails, or its map is
 // malformed.
-std::optional<std::vector<partwise::move::Extent>>
-partcloneUsedExtents(const QString &device, qint64 offsetBytes, qint64 sizeBytes,
-                     const QString &filesystem, QString *error);
+std::optional<std::vector<move::Extent>> partcloneUsedExtents(const QString &device,
+                                                              qint64 offsetBytes, qint64 sizeBytes,
+                                                              const QString &filesystem,
+                                                              QString *error);
+
+} // namespace partwise

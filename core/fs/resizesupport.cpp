@@ -1,5 +1,7 @@
 #include "fs/resizesupport.h"
 
+namespace partwise {
+
 FilesystemNode::FilesystemNode(const FilesystemLocation &where, qint64 bytes, bool readOnly)
 {
     if (!where.isImage) {
@@ -40,3 +42,5 @@ QString lastLines(const QString &output)
 {
     return output.trimmed().section(QLatin1Char('\n'), -6);
 }
+
+} // namespace partwise

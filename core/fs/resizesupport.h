@@ -7,6 +7,8 @@
 #include <functional>
 #include <optional>
 
+namespace partwise {
+
 // Pieces the filesystem resizers (fatresize, btrfsresize, f2fsresize, filesystemresize) share,
 // and the read-only checks before and after a realignment (core/ops/partitionaccess).
 
@@ -38,3 +40,5 @@ ToolResult refuseUnlessClean(const ToolResult &check, const QString &refusal);
 // The first or last few lines of a tool's output, where it says what is wrong.
 QString firstLines(const QString &output);
 QString lastLines(const QString &output);
+
+} // namespace partwise

@@ -8,7 +8,9 @@
 #include <cerrno>
 #include <ext2fs/ext2fs.h>
 
-using partwise::move::Extent;
+namespace partwise {
+
+using move::Extent;
 
 namespace {
 
@@ -144,10 +146,12 @@ std::optional<std::vector<Extent>> usedExtents(const QString &device, qint64 off
     return extents;
 }
 
-quint64 extentBytes(const std::vector<partwise::move::Extent> &extents)
+quint64 extentBytes(const std::vector<move::Extent> &extents)
 {
     quint64 bytes = 0;
     for (const auto &e : extents)
         bytes += e.length;
     return bytes;
 }
+
+} // namespace partwise

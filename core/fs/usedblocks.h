@@ -7,6 +7,8 @@
 #include <optional>
 #include <vector>
 
+namespace partwise {
+
 // Which bytes of a filesystem hold something, so a move can copy only those ("used-blocks
 // mode"). Two sources:
 // - ext2/3/4: the block bitmap read through libext2fs: every allocated block (file data,
@@ -30,13 +32,14 @@
 // still to be replayed, larger than its partition), a missing partclone, a malformed map.
 // `error` (optional) receives the reason for a type that has a map source, and stays empty for
 // a type that simply has no map.
-std::optional<std::vector<partwise::move::Extent>> usedExtents(const QString &device,
-                                                               qint64 offsetBytes, qint64 sizeBytes,
-                                                               const QString &filesystem,
-                                                               QString *error = nullptr);
+std::optional<std::vector<move::Extent>> usedExtents(const QString &device, qint64 offsetBytes,
+                                                     qint64 sizeBytes, const QString &filesystem,
+                                                     QString *error = nullptr);
 
 // The bytes the extents cover.
-quint64 extentBytes(const std::vector<partwise::move::Extent> &extents);
+quint64 extentBytes(const std::vector<move::Extent> &extents);
 
 // True when usedExtents() can map this filesystem type (libblkid's TYPE).
 bool usedExtentsSupported(const QString &filesystem);
+
+} // namespace partwise

@@ -6,6 +6,8 @@
 
 #include <QFileInfo>
 
+namespace partwise {
+
 namespace {
 
 const QString kLuks2 = QStringLiteral("luks2");
@@ -97,3 +99,5 @@ ToolResult createLayer(const FormatRequest &request)
                 .arg(loop.error()));
     return pvcreate(request, loop.device());
 }
+
+} // namespace partwise

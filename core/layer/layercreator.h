@@ -11,6 +11,8 @@
 #include "base/toolrunner.h"
 #include "fs/filesystemformatter.h"
 
+namespace partwise {
+
 // "luks2" and "lvm-pv": what New Partition and Format offer besides filesystems.
 QStringList creatableLayers();
 bool isCreatableLayer(const QString &kind);
@@ -22,3 +24,5 @@ QStringList creatableContents();
 QString layerRequestProblem(const FormatRequest &request);
 
 ToolResult createLayer(const FormatRequest &request);
+
+} // namespace partwise

@@ -3,6 +3,8 @@
 #include "layer/lukslayer.h"
 #include "layer/lvmlayer.h"
 
+namespace partwise {
+
 bool isReadableLayer(const QString &filesystem)
 {
     return filesystem == QLatin1String("crypto_LUKS") || filesystem == QLatin1String("LVM2_member");
@@ -28,3 +30,5 @@ void readLayers(DiskLayout *layout)
     for (PartitionInfo &p : layout->regions)
         p.layers = readPartitionLayers(*layout, p);
 }
+
+} // namespace partwise

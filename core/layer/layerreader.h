@@ -10,6 +10,8 @@
 #include "table/disklayout.h"
 #include "table/storagelayer.h"
 
+namespace partwise {
+
 // Whether `filesystem` (libblkid's name) is a layer Partwise reads.
 bool isReadableLayer(const QString &filesystem);
 
@@ -17,3 +19,5 @@ StorageLayers readPartitionLayers(const DiskLayout &layout, const PartitionInfo 
 
 // Fills every partition's `layers`: what `check` and the window show after readDisk().
 void readLayers(DiskLayout *layout);
+
+} // namespace partwise

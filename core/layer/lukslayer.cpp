@@ -4,6 +4,8 @@
 
 #include <cstring>
 
+namespace partwise {
+
 namespace {
 
 // Enough for any header cryptsetup writes by default: LUKS2 keeps both metadata copies and its
@@ -68,3 +70,5 @@ StorageLayer readLuksLayer(const PartitionBytes &bytes)
                                   "LUKS2 volume Partwise creates aligned");
     return layer;
 }
+
+} // namespace partwise

@@ -8,4 +8,8 @@
 #include "layer/partitionbytes.h"
 #include "table/storagelayer.h"
 
+namespace partwise {
+
 StorageLayer readLuksLayer(const PartitionBytes &bytes);
+
+} // namespace partwise

@@ -6,6 +6,8 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 
+namespace partwise {
+
 QString lvmWithoutUdevConfig()
 {
     return QStringLiteral("devices { obtain_device_list_from_udev=0 }");
@@ -89,3 +91,5 @@ StorageLayer readLvmLayer(const PartitionBytes &bytes)
                                   "(pvcreate --dataalignment, vgextend, pvmove, vgreduce)");
     return layer;
 }
+
+} // namespace partwise

@@ -8,8 +8,12 @@
 #include "layer/partitionbytes.h"
 #include "table/storagelayer.h"
 
+namespace partwise {
+
 StorageLayer readLvmLayer(const PartitionBytes &bytes);
 
 // What every LVM tool Partwise runs is told: udev may not run (live sessions, containers), so
 // LVM must not wait for its database.
 QString lvmWithoutUdevConfig();
+
+} // namespace partwise

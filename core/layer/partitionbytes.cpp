@@ -5,6 +5,8 @@
 #include <QFile>
 #include <QTemporaryFile>
 
+namespace partwise {
+
 PartitionPath::~PartitionPath()
 {
     if (!m_scratch.isEmpty())
@@ -76,3 +78,5 @@ PartitionPath PartitionPath::headerCopy(const PartitionBytes &bytes, qint64 leng
     result.m_path = result.m_scratch;
     return result;
 }
+
+} // namespace partwise

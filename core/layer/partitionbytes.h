@@ -8,6 +8,8 @@
 
 #include <memory>
 
+namespace partwise {
+
 class LoopAttachment;
 
 struct PartitionBytes
@@ -42,3 +44,5 @@ private:
     QString m_scratch; // removed on destruction
     std::unique_ptr<LoopAttachment> m_loop;
 };
+
+} // namespace partwise

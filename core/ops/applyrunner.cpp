@@ -11,6 +11,8 @@
 #include "ops/tableeditor.h"
 #include "ops/writepreflight.h"
 
+namespace partwise {
+
 namespace {
 
 QString summary(const DiskLayout &layout)
@@ -289,3 +291,5 @@ ApplyResult continueApply(WriteJournal &journal, const QString &journalPath,
     ApplyJob(journal, journalPath, callbacks, result).run();
     return result;
 }
+
+} // namespace partwise

@@ -10,6 +10,8 @@
 
 #include <functional>
 
+namespace partwise {
+
 struct ApplyOptions
 {
     AlignmentPolicy policy;
@@ -48,3 +50,5 @@ ApplyResult applyOperations(const QString &target, const QList<Operation> &opera
 // Runs the operations `journal` records from its next one on (resume). Blocking.
 ApplyResult continueApply(WriteJournal &journal, const QString &journalPath,
                           const ApplyCallbacks &callbacks);
+
+} // namespace partwise

@@ -7,6 +7,8 @@
 #include "ops/realignexecution.h"
 #include "ops/writejournal.h"
 
+namespace partwise {
+
 namespace {
 
 RealignResult finishApply(WriteJournal &journal, const QString &path,
@@ -58,3 +60,5 @@ RealignResult resumeWriteJob(const QString &target, const QString &journalPath,
     return journal.isApply() ? finishApply(journal, path, callbacks)
                              : runRealignmentJournal(journal, path, callbacks);
 }
+
+} // namespace partwise

@@ -9,6 +9,8 @@
 #include <QMap>
 #include <QRegularExpression>
 
+namespace partwise {
+
 namespace {
 
 bool isBackup(const QString &folder)
@@ -195,3 +197,5 @@ QString describeDamagedJournal(const QString &path, const QByteArray &raw, const
     text += QStringLiteral("Once the disk is sorted out, delete %1.").arg(path);
     return text;
 }
+
+} // namespace partwise

@@ -9,7 +9,11 @@
 #include <QString>
 #include <QStringList>
 
+namespace partwise {
+
 // `problem` says why the journal at `path` (holding `raw`) was refused; `moveKeys` are the
 // fields of one partition's record, which tell where one partition ends and the next begins.
 QString describeDamagedJournal(const QString &path, const QByteArray &raw, const QString &problem,
                                const QStringList &moveKeys);
+
+} // namespace partwise

@@ -2,6 +2,8 @@
 
 #include "base/humansize.h"
 
+namespace partwise {
+
 QString operationTypeName(Operation::Type type)
 {
     switch (type) {
@@ -112,3 +114,5 @@ QString Operation::description() const
     }
     return QString();
 }
+
+} // namespace partwise

@@ -7,6 +7,8 @@
 #include <QString>
 #include <QStringList>
 
+namespace partwise {
+
 // One pending change to a disk. A plain value, so the queue can be previewed, undone, saved as a
 // plan file and applied by the GUI and by `partwise-cli apply` the same way.
 struct Operation
@@ -51,3 +53,5 @@ public:
 };
 
 QString operationTypeName(Operation::Type type); // the plan file's "op": "new-table", "create", ...
+
+} // namespace partwise

@@ -9,6 +9,8 @@
 #include "ops/tableeditor.h"
 #include "table/diskreader.h"
 
+namespace partwise {
+
 namespace {
 
 QString placeOf(const PartitionInfo &p)
@@ -165,3 +167,5 @@ QString tableSummary(const DiskLayout &layout)
         parts << placeOf(p);
     return parts.join(QLatin1Char('|'));
 }
+
+} // namespace partwise

@@ -16,6 +16,8 @@
 
 #include <functional>
 
+namespace partwise {
+
 struct OperationContext
 {
     QString target;
@@ -34,3 +36,5 @@ bool executeOperation(const OperationContext &context, const Operation &op,
 
 // The table's type and every partition's number and place: what a table change changes.
 QString tableSummary(const DiskLayout &layout);
+
+} // namespace partwise

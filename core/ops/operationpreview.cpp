@@ -2,6 +2,8 @@
 
 #include "ops/tableeditor.h"
 
+namespace partwise {
+
 PreviewResult previewOperations(const DiskLayout &current, const QList<Operation> &operations,
                                 const AlignmentPolicy &policy)
 {
@@ -23,3 +25,5 @@ PreviewResult previewOperations(const DiskLayout &current, const QList<Operation
     result.ok = true;
     return result;
 }
+
+} // namespace partwise

@@ -6,6 +6,8 @@
 
 #include <QList>
 
+namespace partwise {
+
 struct PreviewResult
 {
     bool ok = false;
@@ -18,3 +20,5 @@ struct PreviewResult
 // in-memory table, so numbering and limits are exactly what Apply will meet. Writes nothing.
 PreviewResult previewOperations(const DiskLayout &current, const QList<Operation> &operations,
                                 const AlignmentPolicy &policy);
+
+} // namespace partwise

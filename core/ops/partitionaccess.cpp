@@ -6,6 +6,8 @@
 
 #include <QFileInfo>
 
+namespace partwise {
+
 FilesystemLocation partitionLocation(const DiskLayout &layout, qint64 startSector, int number)
 {
     FilesystemLocation where;
@@ -34,3 +36,5 @@ ToolResult checkPartitionReadOnly(const FilesystemLocation &where, qint64 sizeBy
     }
     return checkFilesystem(node.node(), filesystem, false);
 }
+
+} // namespace partwise

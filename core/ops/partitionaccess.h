@@ -4,6 +4,8 @@
 #include "fs/filesystemsize.h"
 #include "table/disklayout.h"
 
+namespace partwise {
+
 // How filesystem tools reach a partition: through its device node when the kernel has one,
 // otherwise by offset inside the disk or image file. A disk whose partitions the kernel has not
 // been told about (no partition scanning, a loop device without partx) has no nodes, and
@@ -15,3 +17,5 @@ FilesystemLocation partitionLocation(const DiskLayout &layout, qint64 startSecto
 // read-only loop device. When that cannot be had (not root), `*noNode` is set and error says why.
 ToolResult checkPartitionReadOnly(const FilesystemLocation &where, qint64 sizeBytes,
                                   const QString &filesystem, bool *noNode = nullptr);
+
+} // namespace partwise

@@ -7,6 +7,8 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 
+namespace partwise {
+
 namespace {
 
 bool parseSize(const QJsonValue &v, qint64 *bytes)
@@ -194,3 +196,5 @@ QByteArray serializePlan(const QList<Operation> &operations)
     }
     return QJsonDocument(QJsonObject{{QStringLiteral("operations"), list}}).toJson();
 }
+
+} // namespace partwise

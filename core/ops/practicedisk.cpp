@@ -8,10 +8,11 @@
 #include <QFile>
 #include <QTemporaryDir>
 
+namespace partwise {
+
 namespace {
 
 using Kind = PartitionInfo::Kind;
-using partwise::roundDown;
 
 constexpr qint64 kMiB512 = 2048;    // 1 MiB in 512-byte sectors
 constexpr qint64 kCylinder = 16065; // 255 heads × 63 sectors, as old fdisk counted
@@ -322,3 +323,5 @@ QString createDemoDisk(const QString &folder, QString *error)
     spec.preset = PracticePreset::Demo;
     return createPracticeDisk(spec, error) ? spec.path : QString();
 }
+
+} // namespace partwise

@@ -5,6 +5,8 @@
 
 #include <optional>
 
+namespace partwise {
+
 // Practice disks are sparse image files laid out the way real disks were partitioned over the
 // years, for teaching, demos and trying Partwise without touching a real drive.
 enum class PracticePreset {
@@ -42,3 +44,5 @@ bool createPracticeDisk(const PracticeDiskSpec &spec, QString *error);
 
 // Creates the demo disk in `folder` and returns its path, or an empty string and `error`.
 QString createDemoDisk(const QString &folder, QString *error);
+
+} // namespace partwise

@@ -14,10 +14,12 @@
 
 #include <QFile>
 
-using partwise::move::DataMover;
-using partwise::move::MoveOutcome;
-using partwise::move::MoveProgress;
-using partwise::move::MoveRequest;
+namespace partwise {
+
+using move::DataMover;
+using move::MoveOutcome;
+using move::MoveProgress;
+using move::MoveRequest;
 
 namespace {
 
@@ -155,7 +157,7 @@ private:
             // The copy is recorded as done, so its data journal has served. It must go before
             // the next partition starts: a kill that left it behind would make that partition's
             // move "resume" this finished copy and copy nothing.
-            partwise::move::MoveJournal::remove(m_journal.dataJournalPath(m_path));
+            move::MoveJournal::remove(m_journal.dataJournalPath(m_path));
             if (!updateTable(m, error))
                 return false;
             return advance(i, Phase::TableUpdated, error);
@@ -428,3 +430,5 @@ RealignResult runRealignmentJournal(WriteJournal &journal, const QString &path,
     }
     return result;
 }
+
+} // namespace partwise

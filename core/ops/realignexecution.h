@@ -12,6 +12,8 @@
 #include "ops/realignrunner.h"
 #include "ops/writejournal.h"
 
+namespace partwise {
+
 // Runs every unfinished step of `journal.moves` (the journal is kept at `journalPath`), and
 // leaves the journal file to the caller. When a filesystem's tool refused to shrink before
 // anything was changed, `shrinkRefused` names the partition and the journal holds nothing to
@@ -23,3 +25,5 @@ RealignResult executeMoves(WriteJournal &journal, const QString &journalPath,
 // to finish (every move done, or a refused shrink that changed nothing).
 RealignResult runRealignmentJournal(WriteJournal &journal, const QString &journalPath,
                                     const RealignCallbacks &callbacks);
+
+} // namespace partwise

@@ -3,6 +3,8 @@
 #include "align/alignmentverdict.h"
 #include "report/layerreport.h"
 
+namespace partwise {
+
 namespace {
 
 const PartitionMove *moveOf(const RealignPlan &plan, int number)
@@ -52,3 +54,5 @@ QStringList realignLayerNotes(const DiskLayout &layout, const RealignPlan &plan)
     }
     return notes;
 }
+
+} // namespace partwise

@@ -12,5 +12,9 @@
 
 #include <QStringList>
 
+namespace partwise {
+
 // `layout` with its layers read (readLayers).
 QStringList realignLayerNotes(const DiskLayout &layout, const RealignPlan &plan);
+
+} // namespace partwise

@@ -5,6 +5,8 @@
 
 #include <QTextStream>
 
+namespace partwise {
+
 QString realignPlanText(const RealignPlan &plan, const QMap<int, QString> &copiedWhole,
                         const QStringList &layerNotes)
 {
@@ -57,3 +59,5 @@ QString realignPlanText(const RealignPlan &plan, const QMap<int, QString> &copie
         s << QStringLiteral("  note: %1\n").arg(note);
     return text;
 }
+
+} // namespace partwise

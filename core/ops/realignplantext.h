@@ -9,7 +9,11 @@
 #include <QMap>
 #include <QString>
 
+namespace partwise {
+
 // `copiedWhole`: why a partition is copied byte for byte (PreparedRealign::copiedWhole).
 // `layerNotes`: what the plan means for LUKS and LVM inside (PreparedRealign::layerNotes).
 QString realignPlanText(const RealignPlan &plan, const QMap<int, QString> &copiedWhole = {},
                         const QStringList &layerNotes = {});
+
+} // namespace partwise

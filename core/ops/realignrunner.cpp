@@ -15,6 +15,8 @@
 #include <QFile>
 #include <QSet>
 
+namespace partwise {
+
 namespace {
 
 // What a typical disk sustains moving data (a read and a write per byte); only for estimates.
@@ -81,7 +83,7 @@ PreparedRealign prepareRealignment(const QString &target, const RealignOptions &
     prepared.layerNotes = realignLayerNotes(withLayers, prepared.plan);
     prepared.request = request;
     prepared.journalPath = options.journalPathFor(target);
-    prepared.journal = partwise::move::journalDurability(prepared.journalPath);
+    prepared.journal = move::journalDurability(prepared.journalPath);
     prepared.ok = true;
     return prepared;
 }
@@ -190,3 +192,5 @@ RealignResult runPlan(const QString &target, const PreparedRealign &prepared,
 }
 
 } // namespace
+
+} // namespace partwise

@@ -12,6 +12,8 @@
 #include <atomic>
 #include <functional>
 
+namespace partwise {
+
 struct RealignOptions
 {
     AlignmentPolicy policy;
@@ -72,7 +74,7 @@ struct PreparedRealign
     DriveHealth driveHealth;
     // Where the journals would be kept, and whether they would survive a power cut there.
     QString journalPath;
-    partwise::move::JournalDurability journal;
+    move::JournalDurability journal;
 };
 
 // Reads the disk and plans; writes nothing.
@@ -88,3 +90,5 @@ RealignResult runRealignment(const QString &target, const PreparedRealign &prepa
 
 // A rough duration for the plan shown before anything happens (seconds).
 double estimateRealignSeconds(const RealignPlan &plan);
+
+} // namespace partwise

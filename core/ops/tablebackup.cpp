@@ -14,6 +14,8 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+namespace partwise {
+
 namespace {
 
 constexpr qint64 kEdgeBytes = 1 << 20;
@@ -165,3 +167,5 @@ bool restorePartitionTable(const QString &backupFolder, const QString &target, Q
         return false;
     return writeRange(target, 0, head, error) && writeRange(target, size - edge, tail, error);
 }
+
+} // namespace partwise

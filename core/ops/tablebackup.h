@@ -2,6 +2,8 @@
 
 #include <QString>
 
+namespace partwise {
+
 // Before the first write to a disk, its partition table is saved: the raw first and last MiB
 // (MBR/GPT headers, GPT entries, the backup GPT) and an `sfdisk -d` dump a person can read and
 // replay. The folder also holds RESTORE.txt with the commands that put it back.
@@ -22,3 +24,5 @@ bool backupPartitionTable(const QString &target, qint64 sizeBytes, const QString
 // Writes the saved first and last MiB back onto `target`, byte for byte. Refuses when the
 // target's size differs from the one recorded (wrong disk).
 bool restorePartitionTable(const QString &backupFolder, const QString &target, QString *error);
+
+} // namespace partwise

@@ -10,6 +10,8 @@
 
 #include <parted/parted.h>
 
+namespace partwise {
+
 namespace {
 
 QString failureText(const QString &sentence, const PartedSession &session)
@@ -291,3 +293,5 @@ bool TableEditor::commit(QString *error)
             tr("Writing the partition table of %1 failed.").arg(m_base.device.path), m_session);
     return ok;
 }
+
+} // namespace partwise

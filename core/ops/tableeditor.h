@@ -13,6 +13,8 @@
 typedef struct _PedDevice PedDevice;
 typedef struct _PedDisk PedDisk;
 
+namespace partwise {
+
 // Applies the table part of operations to libparted's in-memory copy of a disk. Nothing reaches
 // the disk until commit(), so the same code previews the pending queue and applies it.
 // Holds the libparted lock for its lifetime: keep it short-lived.
@@ -60,3 +62,5 @@ private:
     PedDisk *m_disk = nullptr;
     QHash<qint64, FsInfo> m_filesystems; // by start sector: numbers shift, starts don't
 };
+
+} // namespace partwise

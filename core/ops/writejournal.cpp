@@ -18,6 +18,8 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+namespace partwise {
+
 namespace {
 
 using Phase = WriteJournal::Phase;
@@ -62,7 +64,7 @@ QString checksumText(const QJsonObject &content)
 {
     const QByteArray compact = QJsonDocument(content).toJson(QJsonDocument::Compact);
     return QStringLiteral("%1").arg(
-        partwise::move::checksum64(compact.constData(), std::size_t(compact.size())), 16, 16,
+        move::checksum64(compact.constData(), std::size_t(compact.size())), 16, 16,
         QLatin1Char('0'));
 }
 
@@ -381,7 +383,7 @@ QString journalPhaseName(WriteJournal::Phase phase)
 
 QString WriteJournal::defaultPath(const QString &target, const QString &stateDir)
 {
-    return partwise::move::MoveJournal::defaultPath(target, stateDir) + QStringLiteral(".realign");
+    return move::MoveJournal::defaultPath(target, stateDir) + QStringLiteral(".realign");
 }
 
 bool WriteJournal::save(const QString &path, QString *error) const
@@ -452,3 +454,5 @@ int WriteJournal::nextUnfinished() const
             return i;
     return -1;
 }
+
+} // namespace partwise

@@ -6,6 +6,8 @@
 
 #include <QString>
 
+namespace partwise {
+
 // The record of one write job (a realignment, or an Apply of the pending queue), kept outside
 // the disk being changed. Both run through the same steps, so one journal serves both:
 //  - `moves`: partitions being shrunk, moved, grown, each with the phase it reached (a
@@ -60,3 +62,5 @@ struct WriteJournal
 };
 
 QString journalPhaseName(WriteJournal::Phase phase);
+
+} // namespace partwise

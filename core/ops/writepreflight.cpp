@@ -6,6 +6,8 @@
 
 #include <QFile>
 
+namespace partwise {
+
 namespace {
 
 // Moving a damaged filesystem moves the damage, and shrinking one can make it worse: such a
@@ -94,3 +96,5 @@ WritePreflight prepareWrite(const WriteRequest &request, QSet<int> *checked,
                 .arg(result.backup.folder, result.backup.restoreInstructions));
     return result;
 }
+
+} // namespace partwise

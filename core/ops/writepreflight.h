@@ -18,6 +18,8 @@
 
 #include <functional>
 
+namespace partwise {
+
 struct WriteRequest
 {
     QString target;
@@ -40,3 +42,5 @@ struct WritePreflight
 // `checked`: partitions whose filesystems passed already (an earlier try); clean ones are added.
 WritePreflight prepareWrite(const WriteRequest &request, QSet<int> *checked,
                             const std::function<void(const QString &)> &log);
+
+} // namespace partwise

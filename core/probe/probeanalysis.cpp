@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <cmath>
 
+namespace partwise {
+
 namespace {
 
 double median(QList<double> values)
@@ -223,3 +225,5 @@ QString probeVerdictSentence(const ProbeVerdict &v)
                                        "sectors here, or a cache hides it.")
         .arg(v.logicalSectorSize);
 }
+
+} // namespace partwise

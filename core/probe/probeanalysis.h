@@ -36,6 +36,8 @@
 #include <QList>
 #include <QString>
 
+namespace partwise {
+
 // One row of the timing table (and one bar of the GUI's chart).
 struct ProbeTiming
 {
@@ -75,3 +77,5 @@ ProbeVerdict analyseProbe(const SectorProbeRun &run, double threshold = kProbePe
 // "physical sector 4096 bytes, offset 0: writes that straddle it took 5.4× as long" and the
 // like, from a verdict's numbers.
 QString probeVerdictSentence(const ProbeVerdict &verdict);
+
+} // namespace partwise

@@ -14,6 +14,8 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 
+namespace partwise {
+
 namespace {
 
 constexpr qint64 kMiB = 1 << 20;
@@ -131,9 +133,8 @@ QList<ProbePlace> chooseProbePlaces(const QList<ProbeRange> &ranges, int count, 
     QList<Slots> room;
     qint64 total = 0;
     for (const ProbeRange &r : ranges) {
-        const qint64 first = partwise::roundUp(r.start, window);
-        const qint64 last =
-            partwise::roundDown(r.end, window) - window; // start of the last whole window
+        const qint64 first = roundUp(r.start, window);
+        const qint64 last = roundDown(r.end, window) - window; // start of the last whole window
         if (last < first)
             continue;
         room << Slots{first, (last - first) / window + 1, r.where};
@@ -225,3 +226,5 @@ ProbeTarget examineProbeTarget(const QString &devicePath)
     t.ok = true;
     return t;
 }
+
+} // namespace partwise

@@ -26,6 +26,8 @@
 #include <QString>
 #include <QStringList>
 
+namespace partwise {
+
 // Bytes [start, end) of the drive, and what they are ("free space", "partition 2").
 struct ProbeRange
 {
@@ -64,3 +66,5 @@ QList<ProbeRange> probeRanges(const DiskLayout &layout, const QList<KernelPartit
 // `count` windows of `window` bytes, each aligned to `window` from the start of the drive and
 // inside one range, spread evenly over all the room the ranges have. Fewer when room is short.
 QList<ProbePlace> chooseProbePlaces(const QList<ProbeRange> &ranges, int count, qint64 window);
+
+} // namespace partwise

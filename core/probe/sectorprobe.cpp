@@ -15,6 +15,8 @@
 #include <random>
 #include <unistd.h>
 
+namespace partwise {
+
 namespace {
 
 constexpr qint64 kWindow = 64 * 1024;
@@ -263,3 +265,5 @@ SectorProbeRun runSectorProbe(const QString &devicePath, const SectorProbeOption
         options.progress(1.0);
     return run;
 }
+
+} // namespace partwise

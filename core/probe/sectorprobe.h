@@ -38,6 +38,8 @@
 #include <atomic>
 #include <functional>
 
+namespace partwise {
+
 // One kind of write: `unitBytes` written at `offsetBytes` from the start of a place.
 struct ProbeCell
 {
@@ -118,3 +120,5 @@ QString probeWriteModeName(ProbeWriteMode mode);
 // Checks the target (see the comment at the top), chooses the places and times the writes.
 // Blocks for up to about twice options.budgetMs; call it off the GUI thread.
 SectorProbeRun runSectorProbe(const QString &devicePath, const SectorProbeOptions &options = {});
+
+} // namespace partwise

@@ -7,6 +7,8 @@
 #include <QJsonArray>
 #include <QTextStream>
 
+namespace partwise {
+
 namespace {
 
 QJsonValue optionalString(const QString &s)
@@ -237,3 +239,5 @@ QString diskCheckToText(const DiskCheck &check)
     s << "\n";
     return out;
 }
+
+} // namespace partwise

@@ -4,6 +4,8 @@
 
 #include <QJsonObject>
 
+namespace partwise {
+
 // One disk's check: what was read and how it was judged.
 struct DiskCheck
 {
@@ -19,3 +21,5 @@ struct DiskCheck
 QJsonObject diskCheckToJson(const DiskCheck &check);
 // A readable table: one row per partition, "misaligned by N bytes" where it applies.
 QString diskCheckToText(const DiskCheck &check);
+
+} // namespace partwise

@@ -2,6 +2,8 @@
 
 #include <QJsonObject>
 
+namespace partwise {
+
 AlignmentVerdict judgeLayer(const StorageLayer &layer, const AlignmentGeometry &geometry)
 {
     return judgeByte(layer.absoluteOffsetBytes, geometry);
@@ -78,3 +80,5 @@ QStringList layerLines(int partitionNumber, const StorageLayers &layers,
     }
     return lines;
 }
+
+} // namespace partwise

@@ -13,6 +13,8 @@
 #include <QJsonArray>
 #include <QStringList>
 
+namespace partwise {
+
 // Unreadable layers have no verdict: their status is "unreadable".
 AlignmentVerdict judgeLayer(const StorageLayer &layer, const AlignmentGeometry &geometry);
 bool layerMisaligned(const StorageLayer &layer, const AlignmentGeometry &geometry);
@@ -26,3 +28,5 @@ QStringList layerLines(int partitionNumber, const StorageLayers &layers,
 
 // "LUKS1", "LUKS2", "LVM physical volume": the layer's name for people.
 QString layerDisplayName(const StorageLayer &layer);
+
+} // namespace partwise

@@ -5,6 +5,8 @@
 #include <limits>
 #include <optional>
 
+namespace partwise {
+
 namespace {
 
 constexpr qint64 kMaxSector = std::numeric_limits<qint64>::max() / 65536;
@@ -328,3 +330,5 @@ bool layoutFromJson(const QJsonObject &json, DiskLayout *layout, QString *error)
     *layout = std::move(out);
     return true;
 }
+
+} // namespace partwise

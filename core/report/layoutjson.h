@@ -15,8 +15,12 @@
 #include <QJsonObject>
 #include <QString>
 
+namespace partwise {
+
 constexpr int kLayoutJsonFormat = 1;
 constexpr int kMaxRegions = 4096;
 
 QJsonObject layoutToJson(const DiskLayout &layout);
 bool layoutFromJson(const QJsonObject &json, DiskLayout *layout, QString *error);
+
+} // namespace partwise

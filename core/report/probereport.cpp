@@ -9,6 +9,8 @@
 
 #include <cmath>
 
+namespace partwise {
+
 namespace {
 
 QJsonValue measuredOrNull(const ProbeVerdict &v, qint64 value)
@@ -226,3 +228,5 @@ QString probeQuestion(const QString &target, int places, qint64 budgetMs)
         .arg(target)
         .arg((budgetMs + 999) / 1000);
 }
+
+} // namespace partwise

@@ -22,6 +22,8 @@
 #include <QDateTime>
 #include <QJsonObject>
 
+namespace partwise {
+
 // What happened to the drive's remembered measurement after a probe.
 struct ProbeMemory
 {
@@ -46,3 +48,5 @@ QString probeToText(const SectorProbeRun &run, const ProbeVerdict &verdict,
 
 // The question asked before writing.
 QString probeQuestion(const QString &target, int places, qint64 budgetMs);
+
+} // namespace partwise

@@ -1,5 +1,7 @@
 #include "table/disklayout.h"
 
+namespace partwise {
+
 QList<PartitionInfo> DiskLayout::partitions() const
 {
     QList<PartitionInfo> out;
@@ -16,3 +18,5 @@ const PartitionInfo *DiskLayout::partitionByNumber(int number) const
             return &r;
     return nullptr;
 }
+
+} // namespace partwise

@@ -6,6 +6,8 @@
 #include <QList>
 #include <QStringList>
 
+namespace partwise {
+
 // A disk as read: the device, its partition table and the free space between partitions,
 // in disk order. Plain data, so it can cross threads and be compared in tests.
 struct DiskLayout
@@ -22,3 +24,5 @@ struct DiskLayout
     QList<PartitionInfo> partitions() const; // without free space
     const PartitionInfo *partitionByNumber(int number) const;
 };
+
+} // namespace partwise

@@ -20,6 +20,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+namespace partwise {
+
 namespace {
 
 DiskReadResult failure(const QString &message)
@@ -244,3 +246,5 @@ DiskReadResult readDisk(const QString &path, const DiskReadOptions &options)
     result.ok = true;
     return result;
 }
+
+} // namespace partwise

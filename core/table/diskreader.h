@@ -4,6 +4,8 @@
 
 #include <optional>
 
+namespace partwise {
+
 struct DiskReadOptions
 {
     qint64 forcedSectorSize = 0; // images only: 0 detects (GPT header at byte 4096 means 4Kn)
@@ -30,3 +32,5 @@ struct DiskReadResult
 // Reads a block device or disk image through libparted (tables) and libblkid (filesystems,
 // topology). Never writes: nothing is committed, and libparted's questions get read-only answers.
 DiskReadResult readDisk(const QString &path, const DiskReadOptions &options = {});
+
+} // namespace partwise

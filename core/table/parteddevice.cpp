@@ -2,6 +2,8 @@
 
 #include <parted/parted.h>
 
+namespace partwise {
+
 PedDevice *getPartedDevice(const QString &path, bool isImage, qint64 imageSectorSize,
                            qint64 imageBytes)
 {
@@ -26,3 +28,5 @@ OpenPartedDevice::~OpenPartedDevice()
     if (m_device)
         ped_device_destroy(m_device);
 }
+
+} // namespace partwise

@@ -4,6 +4,8 @@
 
 typedef struct _PedDevice PedDevice;
 
+namespace partwise {
+
 // Gets a libparted device for a block device or an image file. libparted counts image files in
 // 512-byte sectors; `imageSectorSize` gives an image its real unit (4096 for 4Kn images).
 // Call inside a PartedSession; release with ped_device_destroy.
@@ -27,3 +29,5 @@ private:
     PedDevice *m_device;
     bool m_open;
 };
+
+} // namespace partwise

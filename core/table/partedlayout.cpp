@@ -4,6 +4,8 @@
 
 #include <parted/parted.h>
 
+namespace partwise {
+
 namespace {
 
 QStringList flagNames(PedPartition *part)
@@ -100,3 +102,5 @@ void fillLayoutFromPedDisk(PedDisk *disk, DiskLayout &layout, bool probeFilesyst
     fillUsableRange(disk, layout);
     readRegions(disk, layout, probeFilesystems);
 }
+
+} // namespace partwise

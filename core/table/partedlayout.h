@@ -4,7 +4,11 @@
 
 typedef struct _PedDisk PedDisk;
 
+namespace partwise {
+
 // Fills a layout's table type, usable range and regions (partitions and free space worth
 // showing) from a libparted disk, probing filesystems with libblkid when asked. Shared by the
 // reader and by the editor's preview, so both describe a table the same way.
 void fillLayoutFromPedDisk(PedDisk *disk, DiskLayout &layout, bool probeFilesystems);
+
+} // namespace partwise

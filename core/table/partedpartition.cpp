@@ -2,6 +2,8 @@
 
 #include <parted/parted.h>
 
+namespace partwise {
+
 const char *partedFilesystemName(const QString &fs)
 {
     if (fs == QLatin1String("vfat") || fs == QLatin1String("fat32"))
@@ -63,3 +65,5 @@ PedPartition *addExactPartition(PedDisk *disk, const PartitionSpec &spec)
         ped_partition_set_name(part, spec.name.toUtf8().constData());
     return part;
 }
+
+} // namespace partwise

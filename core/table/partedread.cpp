@@ -6,6 +6,8 @@
 
 #include <csetjmp>
 
+namespace partwise {
+
 _PedDisk *newDiskSurvivingAssertions(_PedDevice *device, QString *assertion)
 {
     sigjmp_buf recovery;
@@ -19,3 +21,5 @@ _PedDisk *newDiskSurvivingAssertions(_PedDevice *device, QString *assertion)
     setPartedRecovery(nullptr);
     return disk;
 }
+
+} // namespace partwise

@@ -16,6 +16,10 @@
 struct _PedDevice;
 struct _PedDisk;
 
+namespace partwise {
+
 // ped_disk_new(device) inside an active PartedSession; on a libparted assertion returns null and
 // sets `assertion` to libparted's message.
 _PedDisk *newDiskSurvivingAssertions(_PedDevice *device, QString *assertion);
+
+} // namespace partwise

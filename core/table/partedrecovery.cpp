@@ -2,6 +2,8 @@
 
 #include <cstdio>
 
+namespace partwise {
+
 namespace {
 
 thread_local sigjmp_buf *t_recovery = nullptr;
@@ -26,3 +28,5 @@ QString partedAssertionText()
 {
     return QString::fromLocal8Bit(t_message).trimmed();
 }
+
+} // namespace partwise

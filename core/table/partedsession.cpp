@@ -6,6 +6,8 @@
 
 #include <parted/parted.h>
 
+namespace partwise {
+
 namespace {
 
 QRecursiveMutex &partedLock()
@@ -126,3 +128,5 @@ QString PartedSession::readOnlyResolution(const PartedMessage &message)
             return QLatin1String(choice);
     return QString();
 }
+
+} // namespace partwise

@@ -6,6 +6,8 @@
 
 #include <functional>
 
+namespace partwise {
+
 // A message libparted raised, and the answer we gave it.
 struct PartedMessage
 {
@@ -47,3 +49,5 @@ private:
     PartedSession *m_outer = nullptr; // sessions nest on one thread (recursive lock)
     QList<PartedMessage> m_messages;
 };
+
+} // namespace partwise

@@ -1,5 +1,7 @@
 #include "table/partitioninfo.h"
 
+namespace partwise {
+
 QString partitionKindName(PartitionInfo::Kind kind)
 {
     switch (kind) {
@@ -14,3 +16,5 @@ QString partitionKindName(PartitionInfo::Kind kind)
     }
     return QString();
 }
+
+} // namespace partwise

@@ -5,6 +5,8 @@
 #include <QString>
 #include <QStringList>
 
+namespace partwise {
+
 // One partition, or one stretch of free space, as read from the partition table.
 // Sectors are logical sectors of the disk; `endSector` is inclusive, as in sfdisk and parted.
 struct PartitionInfo
@@ -31,3 +33,5 @@ struct PartitionInfo
 };
 
 QString partitionKindName(PartitionInfo::Kind kind); // "primary", "extended", "logical", "free"
+
+} // namespace partwise

@@ -2,6 +2,8 @@
 
 #include "table/partitioninfo.h"
 
+namespace partwise {
+
 // A partition to be written at an exact place: sectors already decided by core/align (or, for
 // practice disks, deliberately legacy ones).
 struct PartitionSpec
@@ -14,3 +16,5 @@ struct PartitionSpec
     QString filesystem;   // sets the MBR type id / GPT type GUID hint; formatting is separate
     QString label;        // used by whoever formats it
 };
+
+} // namespace partwise

@@ -12,6 +12,8 @@
 #include <QList>
 #include <QString>
 
+namespace partwise {
+
 struct StorageLayer
 {
     QString type;    // as libblkid names it: crypto_LUKS, LVM2_member, linux_raid_member
@@ -28,3 +30,5 @@ struct StorageLayer
 };
 
 using StorageLayers = QList<StorageLayer>; // outermost first
+
+} // namespace partwise

@@ -2,6 +2,8 @@
 
 #include <blkid/blkid.h>
 
+namespace partwise {
+
 QString probeTableSignature(const QString &path, qint64 logicalSectorSize)
 {
     blkid_probe probe = blkid_new_probe_from_filename(path.toLocal8Bit().constData());
@@ -19,3 +21,5 @@ QString probeTableSignature(const QString &path, qint64 logicalSectorSize)
     blkid_free_probe(probe);
     return type;
 }
+
+} // namespace partwise

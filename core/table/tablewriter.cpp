@@ -8,6 +8,8 @@
 
 #include <parted/parted.h>
 
+namespace partwise {
+
 bool writeFreshTable(const QString &imagePath, qint64 sectorSize, const QString &tableType,
                      const QList<PartitionSpec> &partitions, QString *error)
 {
@@ -45,3 +47,5 @@ bool writeFreshTable(const QString &imagePath, qint64 sectorSize, const QString 
     ped_device_destroy(dev);
     return ok;
 }
+
+} // namespace partwise

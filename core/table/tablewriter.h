@@ -4,9 +4,13 @@
 
 #include <QList>
 
+namespace partwise {
+
 // Writes a brand-new partition table holding exactly `partitions` (in order: an extended
 // partition before its logicals). Geometry is taken as given: libparted is asked for the exact
 // sectors, with cylinder alignment off, so legacy layouts can be reproduced too.
 // Images only: devices are written through the operations queue, which backs up first.
 bool writeFreshTable(const QString &imagePath, qint64 sectorSize, const QString &tableType,
                      const QList<PartitionSpec> &partitions, QString *error);
+
+} // namespace partwise

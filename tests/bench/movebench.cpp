@@ -24,6 +24,8 @@
 #include <cstring>
 #include <future>
 
+using namespace partwise;
+
 using namespace partwise::move;
 
 namespace {

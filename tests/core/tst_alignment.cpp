@@ -1,10 +1,12 @@
-// The alignment rules of ARCHITECTURE.md, on simulated drives: each expectation is worked out by hand
-// from the rule, not by calling the code under test.
+// The alignment rules of ARCHITECTURE.md, on simulated drives: each expectation is worked out by
+// hand from the rule, not by calling the code under test.
 #include "align/alignmentgeometry.h"
 #include "align/alignmentverdict.h"
 #include "align/misalignmentreport.h"
 
 #include <QtTest>
+
+using namespace partwise;
 
 namespace {
 

@@ -8,6 +8,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+using namespace partwise;
+
 namespace {
 
 struct SfdiskPartition

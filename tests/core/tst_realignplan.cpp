@@ -4,6 +4,8 @@
 
 #include <QtTest>
 
+using namespace partwise;
+
 namespace {
 
 using Kind = PartitionInfo::Kind;

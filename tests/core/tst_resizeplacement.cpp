@@ -6,6 +6,8 @@
 
 #include <QtTest>
 
+using namespace partwise;
+
 namespace {
 
 PartitionInfo region(PartitionInfo::Kind kind, int number, qint64 start, qint64 end,

@@ -7,6 +7,8 @@
 
 #include <QtTest>
 
+using namespace partwise;
+
 namespace {
 
 AlignmentGeometry geometry(qint64 logical, qint64 physical, qint64 grain = 1 << 20,

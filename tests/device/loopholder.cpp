@@ -8,6 +8,8 @@
 #include <cstdio>
 #include <unistd.h>
 
+using namespace partwise;
+
 int main(int argc, char **argv)
 {
     QCoreApplication app(argc, argv);

@@ -18,6 +18,8 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+using namespace partwise;
+
 using namespace pwtest;
 
 namespace {

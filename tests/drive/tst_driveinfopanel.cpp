@@ -6,9 +6,9 @@
 #include "device/drivereport.h"
 #include "disklistmodel.h"
 #include "infopanel.h"
-#include "window/mainwindow.h"
 #include "partitionmodel.h"
 #include "table/diskreader.h"
+#include "window/mainwindow.h"
 
 #include "guitestsupport.h"
 #include "loopdevice.h"
@@ -21,6 +21,8 @@
 #include <QScrollArea>
 #include <QTemporaryDir>
 #include <QtTest>
+
+using namespace partwise;
 
 using namespace pwtest;
 

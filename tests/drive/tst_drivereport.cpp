@@ -14,6 +14,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+using namespace partwise;
+
 using namespace pwtest;
 
 namespace {
@@ -174,16 +176,16 @@ void DriveReportTest::healthAtAGlance_data()
     QTest::addColumn<QString>("finding");
     QTest::newRow("healthy ATA") << QStringLiteral("ata-512e-hdd-attributes.json")
                                  << QStringLiteral("good") << qint64(0) << QString();
-    QTest::newRow("reallocating ATA") << QStringLiteral("ata-reallocating-hdd.json")
-                                      << QStringLiteral("warning") << qint64(8)
-                                      << QStringLiteral("8 reallocated sectors");
+    QTest::newRow("reallocating ATA")
+        << QStringLiteral("ata-reallocating-hdd.json") << QStringLiteral("warning") << qint64(8)
+        << QStringLiteral("8 reallocated sectors");
     QTest::newRow("failing ATA") << QStringLiteral("ata-failing-hdd.json")
                                  << QStringLiteral("failing") << qint64(1520)
                                  << QStringLiteral("48 sectors pending reallocation");
     QTest::newRow("NVMe") << QStringLiteral("nvme-ssd-attributes.json") << QStringLiteral("good")
                           << qint64(-1) << QString();
-    QTest::newRow("no attributes asked") << QStringLiteral("ata-512e-hdd.json")
-                                         << QStringLiteral("good") << qint64(-1) << QString();
+    QTest::newRow("no attributes asked")
+        << QStringLiteral("ata-512e-hdd.json") << QStringLiteral("good") << qint64(-1) << QString();
 }
 
 void DriveReportTest::healthAtAGlance()

@@ -16,6 +16,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+using namespace partwise;
+
 using namespace pwtest;
 
 namespace {

@@ -6,6 +6,8 @@
 
 #include <QtTest>
 
+using namespace partwise;
+
 namespace {
 
 SectorTopology drive(qint64 kernel, qint64 own = 0, qint64 measured = 0, qint64 offset = 0)

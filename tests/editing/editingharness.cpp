@@ -7,6 +7,8 @@
 #include <QMenuBar>
 #include <QVBoxLayout>
 
+using namespace partwise;
+
 EditingHarness::EditingHarness(const QString &image, qint64 forcedSectorSize)
 {
     path = image;

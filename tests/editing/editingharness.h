@@ -21,8 +21,8 @@ struct EditingHarness
     QTreeView *list = new QTreeView;
     EditingController *editing = nullptr;
     QString path;
-    DiskLayout base;
-    AlignmentPolicy policy;
+    partwise::DiskLayout base;
+    partwise::AlignmentPolicy policy;
 
     explicit EditingHarness(const QString &image, qint64 forcedSectorSize = 0);
 

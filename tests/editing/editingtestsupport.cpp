@@ -7,6 +7,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+using namespace partwise;
+
 QString blankImage(const QTemporaryDir &dir, const QString &name, qint64 bytes)
 {
     const QString path = dir.filePath(name);

@@ -20,17 +20,18 @@ QString blankImage(const QTemporaryDir &dir, const QString &name, qint64 bytes);
 QString screenshotPath(const QString &name);
 
 // Everything a region shows, so two layouts can be compared exactly.
-QString fingerprint(const DiskLayout &layout);
+QString fingerprint(const partwise::DiskLayout &layout);
 // Every field of an operation, for exact comparisons of queues and plans.
-QString describeFully(const Operation &op);
-QStringList describeAll(const QList<Operation> &ops);
+QString describeFully(const partwise::Operation &op);
+QStringList describeAll(const QList<partwise::Operation> &ops);
 
 // The row of partition `number` in `layout`, or -1.
-int rowOf(const DiskLayout &layout, int number);
-const PartitionInfo *largestFree(const DiskLayout &layout, bool insideExtended = false);
-Operation newTable(const QString &type);
+int rowOf(const partwise::DiskLayout &layout, int number);
+const partwise::PartitionInfo *largestFree(const partwise::DiskLayout &layout,
+                                           bool insideExtended = false);
+partwise::Operation newTable(const QString &type);
 
 // Applies through ApplyDialog's worker thread and waits for it.
-ApplyResult applyWithDialog(const QString &target, const QList<Operation> &ops,
-                            qint64 forcedSectorSize, QString *log = nullptr,
-                            const QString &screenshot = QString());
+partwise::ApplyResult applyWithDialog(const QString &target, const QList<partwise::Operation> &ops,
+                                      qint64 forcedSectorSize, QString *log = nullptr,
+                                      const QString &screenshot = QString());

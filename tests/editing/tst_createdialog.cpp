@@ -15,6 +15,8 @@
 
 #include <unistd.h>
 
+using namespace partwise;
+
 class CreateDialogTest : public QObject
 {
     Q_OBJECT

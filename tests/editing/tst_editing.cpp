@@ -38,6 +38,7 @@
 #include <QVBoxLayout>
 #include <QtTest>
 
+using namespace partwise;
 
 namespace {
 

@@ -8,8 +8,8 @@
 #include "editing/operationdialogs.h"
 #include "editing/pendingoperations.h"
 #include "editingtestsupport.h"
-#include "window/mainwindow.h"
 #include "partitionmodel.h"
+#include "window/mainwindow.h"
 
 #include <QAbstractButton>
 #include <QApplication>
@@ -30,6 +30,8 @@
 #include <QtTest>
 
 #include <functional>
+
+using namespace partwise;
 
 namespace {
 

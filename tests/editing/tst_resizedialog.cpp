@@ -44,6 +44,8 @@
 #include <functional>
 #include <memory>
 
+using namespace partwise;
+
 using namespace pwtest;
 
 namespace {

@@ -6,6 +6,8 @@
 #include <QFile>
 #include <QHash>
 
+using namespace partwise;
+
 using partwise::move::Extent;
 
 namespace {

@@ -50,7 +50,7 @@ public:
 
     bool ok() const { return !m_loop || !m_node.isEmpty(); }
     bool isImage() const { return !m_loop; }
-    FilesystemLocation location() const;
+    partwise::FilesystemLocation location() const;
     // A node for tools that need one: the partition node, or a loop device over the range
     // (held until the next call or the end).
     QString node(bool readOnly = false);

@@ -1,14 +1,16 @@
 #include "guitestsupport.h"
 
 #include "disklistmodel.h"
-#include "window/mainwindow.h"
 #include "partitionmodel.h"
+#include "window/mainwindow.h"
 
 #include <QCoreApplication>
 #include <QDir>
 #include <QSettings>
 #include <QTest>
 #include <QWidget>
+
+using namespace partwise;
 
 namespace guitest {
 

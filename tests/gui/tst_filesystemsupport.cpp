@@ -15,6 +15,8 @@
 #include <QTest>
 #include <QTimer>
 
+using namespace partwise;
+
 namespace {
 
 bool installed(const QString &program)

@@ -7,10 +7,10 @@
 #include "editing/operationdialogs.h"
 #include "guitestsupport.h"
 #include "infopanel.h"
-#include "window/mainwindow.h"
 #include "partitionmodel.h"
 #include "sfdisktable.h"
 #include "toolrun.h"
+#include "window/mainwindow.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>
@@ -21,6 +21,8 @@
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
+
+using namespace partwise;
 
 using pwtest::runTool;
 

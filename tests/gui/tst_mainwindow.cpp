@@ -8,11 +8,11 @@
 #include "diskmapwidget.h"
 #include "guitestsupport.h"
 #include "infopanel.h"
-#include "window/mainwindow.h"
-#include "pictureexporter.h"
 #include "partitionmodel.h"
+#include "pictureexporter.h"
 #include "preferencesdialog.h"
 #include "sfdisktable.h"
+#include "window/mainwindow.h"
 
 #include <QComboBox>
 #include <QFile>
@@ -23,6 +23,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTreeView>
+
+using namespace partwise;
 
 using namespace guitest;
 using pwtest::DiskImageBuilder;
@@ -411,8 +413,10 @@ void TestMainWindow::exportMapWritesPngAndSvg()
     QString error;
     const QString png = m_dir.filePath(QStringLiteral("map.png"));
     const QString svg = m_dir.filePath(QStringLiteral("map.svg"));
-    QVERIFY2(PictureExporter::exportPicture(window.diskMap()->picture(), png, &error), qPrintable(error));
-    QVERIFY2(PictureExporter::exportPicture(window.diskMap()->picture(), svg, &error), qPrintable(error));
+    QVERIFY2(PictureExporter::exportPicture(window.diskMap()->picture(), png, &error),
+             qPrintable(error));
+    QVERIFY2(PictureExporter::exportPicture(window.diskMap()->picture(), svg, &error),
+             qPrintable(error));
     const QImage image(png);
     QCOMPARE(image.size(), window.diskMap()->size());
     QVERIFY(countRedPixels(image, image.rect()) > 0);

@@ -2,13 +2,13 @@
 // shows the statuses sfdisk's starts and the ARCHITECTURE.md rule predict; one screenshot each.
 #include "diskmapwidget.h"
 #include "guitestsupport.h"
-#include "window/mainwindow.h"
 #include "ops/practicedisk.h"
 #include "partitionmodel.h"
 #include "practicediskdialog.h"
 #include "ruler/sectorrulerpanel.h"
 #include "ruler/sectorrulerwidget.h"
 #include "sfdisktable.h"
+#include "window/mainwindow.h"
 
 #include <QComboBox>
 #include <QItemSelectionModel>
@@ -17,6 +17,8 @@
 #include <QSpinBox>
 #include <QTemporaryDir>
 #include <QTest>
+
+using namespace partwise;
 
 using namespace guitest;
 using pwtest::SfdiskTable;

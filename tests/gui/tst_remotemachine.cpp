@@ -43,6 +43,8 @@
 #include <csignal>
 #include <memory>
 
+using namespace partwise;
+
 using namespace guitest;
 using namespace pwtest;
 

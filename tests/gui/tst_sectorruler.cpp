@@ -17,6 +17,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+using namespace partwise;
+
 using namespace guitest;
 using namespace pwtest;
 

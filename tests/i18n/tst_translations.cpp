@@ -6,12 +6,12 @@
 #include "diskmapwidget.h"
 #include "guitestsupport.h"
 #include "infopanel.h"
-#include "window/mainwindow.h"
 #include "ops/operation.h"
 #include "ops/practicedisk.h"
 #include "practicediskdialog.h"
 #include "preferencesdialog.h"
 #include "uitranslations.h"
+#include "window/mainwindow.h"
 
 #include <QAction>
 #include <QApplication>
@@ -25,6 +25,8 @@
 #include <QTest>
 #include <QTranslator>
 #include <QXmlStreamReader>
+
+using namespace partwise;
 
 namespace {
 

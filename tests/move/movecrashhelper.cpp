@@ -13,6 +13,8 @@
 
 #include <cstdio>
 
+using namespace partwise;
+
 using namespace partwise::move;
 
 int main(int argc, char **argv)

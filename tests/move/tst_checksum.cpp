@@ -10,6 +10,8 @@
 #include <cstdint>
 #include <vector>
 
+using namespace partwise;
+
 using partwise::move::checksum64;
 
 namespace {

@@ -17,6 +17,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+using namespace partwise;
+
 using namespace partwise::move;
 using movetest::firstMismatch;
 using movetest::requestFor;

@@ -19,6 +19,8 @@
 
 #include <cstring>
 
+using namespace partwise;
+
 using namespace partwise::move;
 using pwtest::readWholeFile;
 using pwtest::writeWholeFile;

@@ -13,6 +13,8 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+using namespace partwise;
+
 using namespace partwise::move;
 
 namespace {

@@ -18,6 +18,8 @@
 #include <random>
 #include <thread>
 
+using namespace partwise;
+
 using namespace partwise::move;
 using movetest::firstMismatch;
 using movetest::requestFor;

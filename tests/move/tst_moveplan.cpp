@@ -5,6 +5,8 @@
 
 #include <QTest>
 
+using namespace partwise;
+
 using namespace partwise::move;
 
 namespace {

@@ -15,6 +15,8 @@
 
 #include <random>
 
+using namespace partwise;
+
 using namespace partwise::move;
 
 namespace {

@@ -9,6 +9,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+using namespace partwise;
+
 using partwise::move::Extent;
 
 namespace {
@@ -133,8 +135,7 @@ private slots:
     void otherFilesystemsAreUnknown()
     {
         QString error = QStringLiteral("stale");
-        QVERIFY(
-            !usedExtents(QStringLiteral("/dev/null"), 0, kMiB, QStringLiteral("swap"), &error));
+        QVERIFY(!usedExtents(QStringLiteral("/dev/null"), 0, kMiB, QStringLiteral("swap"), &error));
         QVERIFY(error.isEmpty()); // simply no map: the caller copies everything
         QVERIFY(!usedExtentsSupported(QStringLiteral("swap")));
         QVERIFY(usedExtentsSupported(QStringLiteral("ext4")));

@@ -22,6 +22,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+using namespace partwise;
+
 using namespace pwtest;
 
 namespace {

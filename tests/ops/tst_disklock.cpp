@@ -20,6 +20,8 @@
 
 #include <csignal>
 
+using namespace partwise;
+
 using namespace pwtest;
 
 namespace {

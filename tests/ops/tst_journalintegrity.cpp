@@ -23,6 +23,8 @@
 
 #include <sys/stat.h>
 
+using namespace partwise;
+
 using namespace pwtest;
 
 namespace {

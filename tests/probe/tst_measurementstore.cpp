@@ -8,6 +8,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+using namespace partwise;
+
 class TestMeasurementStore : public QObject
 {
     Q_OBJECT

@@ -7,6 +7,8 @@
 #include <QRandomGenerator>
 #include <QtTest>
 
+using namespace partwise;
+
 namespace {
 
 struct Drive

@@ -8,10 +8,10 @@
 #include "guitestsupport.h"
 #include "loopdevice.h"
 #include "lyingdrivefixture.h"
-#include "window/mainwindow.h"
 #include "probe/probechart.h"
 #include "probe/probedialog.h"
 #include "uitranslations.h"
+#include "window/mainwindow.h"
 
 #include <QAction>
 #include <QApplication>
@@ -26,6 +26,8 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QtTest>
+
+using namespace partwise;
 
 using namespace pwtest;
 

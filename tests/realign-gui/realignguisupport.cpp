@@ -16,6 +16,8 @@
 #include <QTreeWidget>
 #include <QtTest>
 
+using namespace partwise;
+
 using pwtest::runTool;
 using pwtest::SfdiskTable;
 

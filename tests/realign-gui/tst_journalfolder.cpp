@@ -17,6 +17,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+using namespace partwise;
+
 using pwtest::runTool;
 
 class JournalFolderTest : public QObject

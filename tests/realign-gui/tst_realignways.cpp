@@ -17,6 +17,8 @@
 #include <QTreeWidget>
 #include <QtTest>
 
+using namespace partwise;
+
 using pwtest::SfdiskTable;
 
 namespace {

@@ -3,10 +3,8 @@
 // sfdisk, e2fsck and debugfs, or from ARCHITECTURE.md's rule computed here, never from core/align.
 #include "diskmapwidget.h"
 #include "editing/editingcontroller.h"
-#include "window/mainwindowediting.h"
 #include "editing/pendingoperations.h"
 #include "loopdevice.h"
-#include "window/mainwindow.h"
 #include "partitionmodel.h"
 #include "realign/realignbanner.h"
 #include "realign/realigncontroller.h"
@@ -17,6 +15,8 @@
 #include "ruler/sectorrulerwidget.h"
 #include "sfdisktable.h"
 #include "toolrun.h"
+#include "window/mainwindow.h"
+#include "window/mainwindowediting.h"
 
 #include <QAbstractButton>
 #include <QApplication>
@@ -32,6 +32,8 @@
 #include <QTreeView>
 #include <QTreeWidget>
 #include <QtTest>
+
+using namespace partwise;
 
 using pwtest::runTool;
 using pwtest::SfdiskTable;

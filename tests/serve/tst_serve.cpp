@@ -22,6 +22,8 @@
 
 #include <unistd.h>
 
+using namespace partwise;
+
 using namespace pwtest;
 
 namespace {

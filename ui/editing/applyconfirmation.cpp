@@ -9,6 +9,8 @@
 
 #include <algorithm>
 
+using namespace partwise;
+
 namespace {
 
 // A resize that gives a partition a new start copies its data through the journaled mover.

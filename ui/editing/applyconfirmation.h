@@ -19,6 +19,6 @@ struct ApplyConfirmation
     Q_DECLARE_TR_FUNCTIONS(EditingController)
 
 public:
-    static QString question(const QString &path, const QList<Operation> &operations,
-                            const DiskLayout &disk);
+    static QString question(const QString &path, const QList<partwise::Operation> &operations,
+                            const partwise::DiskLayout &disk);
 };

@@ -16,6 +16,8 @@
 #include <QPushButton>
 #include <QVBoxLayout>
 
+using namespace partwise;
+
 namespace {
 
 QMessageBox::Icon iconFor(PartedMessage::Severity severity)

@@ -23,21 +23,21 @@ class ApplyDialog : public QDialog
     Q_OBJECT
 
 public:
-    ApplyDialog(const QString &target, const QList<Operation> &operations,
-                const ApplyOptions &options, QWidget *parent = nullptr);
+    ApplyDialog(const QString &target, const QList<partwise::Operation> &operations,
+                const partwise::ApplyOptions &options, QWidget *parent = nullptr);
     ~ApplyDialog() override; // waits for the job: Apply cannot stop halfway
 
     // Starts the worker (once). exec() starts it too.
     void start();
     bool isRunning() const { return m_running; }
     bool isFinished() const { return m_finished; }
-    ApplyResult result() const { return m_result; }
+    partwise::ApplyResult result() const { return m_result; }
     QString logText() const;
     bool saveLog(const QString &path, QString *error) const;
 
     // Answers libparted's questions instead of the message box (tests, scripted use).
     // Called on the GUI thread.
-    using QuestionHandler = std::function<QString(const PartedMessage &)>;
+    using QuestionHandler = std::function<QString(const partwise::PartedMessage &)>;
     void setQuestionHandler(QuestionHandler handler) { m_questionHandler = std::move(handler); }
 
     int exec() override;
@@ -50,20 +50,20 @@ protected:
     void reject() override;
 
 private:
-    QString askUser(const PartedMessage &message);
+    QString askUser(const partwise::PartedMessage &message);
     void appendLog(const QString &line);
     void onProgress(int done, int total);
-    void onWorkerDone(const ApplyResult &result);
+    void onWorkerDone(const partwise::ApplyResult &result);
     void chooseLogFile();
 
     QString m_target;
-    QList<Operation> m_operations;
-    ApplyOptions m_options;
+    QList<partwise::Operation> m_operations;
+    partwise::ApplyOptions m_options;
     QuestionHandler m_questionHandler;
     bool m_running = false;
     bool m_finished = false;
     bool m_sawLog = false;
-    ApplyResult m_result;
+    partwise::ApplyResult m_result;
 
     QLabel *m_status = nullptr;
     QProgressBar *m_progress = nullptr;

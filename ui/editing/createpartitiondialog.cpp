@@ -23,6 +23,8 @@
 
 #include <cmath>
 
+using namespace partwise;
+
 namespace {
 
 constexpr qint64 kMiB = qint64(1) << 20;

@@ -31,13 +31,15 @@ class CreatePartitionDialog : public QDialog
 public:
     // `base`: the disk as read; `pending`: the queue before this operation; `shown`: their
     // preview, which `freeRegion` belongs to.
-    CreatePartitionDialog(const DiskLayout &base, const QList<Operation> &pending,
-                          const DiskLayout &shown, const PartitionInfo &freeRegion,
-                          const AlignmentPolicy &policy, QWidget *parent = nullptr);
+    CreatePartitionDialog(const partwise::DiskLayout &base,
+                          const QList<partwise::Operation> &pending,
+                          const partwise::DiskLayout &shown,
+                          const partwise::PartitionInfo &freeRegion,
+                          const partwise::AlignmentPolicy &policy, QWidget *parent = nullptr);
 
-    Operation operation() const;
+    partwise::Operation operation() const;
     // The partition as libparted would place it, when the preview succeeds.
-    std::optional<PartitionInfo> previewedPartition() const { return m_previewed; }
+    std::optional<partwise::PartitionInfo> previewedPartition() const { return m_previewed; }
     QString previewText() const;
 
     // Units of the spin boxes.
@@ -45,8 +47,8 @@ public:
     void setUnit(Unit unit);
     void setSizeBytes(qint64 bytes);   // clamped to the region; the region's end means "the rest"
     void setBeforeBytes(qint64 bytes); // free space left before the partition
-    void setAlignTo(AlignTo mode);
-    void setKind(PartitionInfo::Kind kind);
+    void setAlignTo(partwise::AlignTo mode);
+    void setKind(partwise::PartitionInfo::Kind kind);
     void setFilesystem(const QString &filesystem); // empty: unformatted
     void setLabel(const QString &label);
     void setName(const QString &name);
@@ -61,14 +63,14 @@ private:
     void schedulePreview();
     void runPreview();
 
-    DiskLayout m_base;
-    QList<Operation> m_pending;
-    DiskLayout m_shown;
-    PartitionInfo m_free;
-    AlignmentPolicy m_policy;
+    partwise::DiskLayout m_base;
+    QList<partwise::Operation> m_pending;
+    partwise::DiskLayout m_shown;
+    partwise::PartitionInfo m_free;
+    partwise::AlignmentPolicy m_policy;
     qint64 m_sectorSize = 512;
     QTimer m_previewTimer;
-    std::optional<PartitionInfo> m_previewed;
+    std::optional<partwise::PartitionInfo> m_previewed;
 
     QComboBox *m_unit = nullptr;
     QDoubleSpinBox *m_before = nullptr;

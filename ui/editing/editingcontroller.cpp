@@ -30,6 +30,8 @@
 
 #include <algorithm>
 
+using namespace partwise;
+
 EditingController *EditingController::install(QMainWindow *window, const EditingHooks &hooks)
 {
     return new EditingController(window, hooks);

@@ -23,16 +23,18 @@ class QWidget;
 // What the editing half needs from a window, so it works with any QMainWindow.
 struct EditingHooks
 {
-    std::function<QString()> currentPath;                     // the disk on screen
-    std::function<std::optional<DiskLayout>()> currentLayout; // that disk as read, when ready
+    std::function<QString()> currentPath; // the disk on screen
+    std::function<std::optional<partwise::DiskLayout>()>
+        currentLayout;                          // that disk as read, when ready
     std::function<QString()> notEditableReason; // optional: why a disk on screen has no layout
-    std::function<AlignmentPolicy()> policy;    // from the preferences
-    std::function<void(const DiskLayout &layout)> showLayout; // map and list show this
-    std::function<void(const QString &path)> reread;          // after Apply
-    std::function<DiskLayout()> displayedLayout; // optional: what the selection rows index now
-    QItemSelectionModel *selection = nullptr;    // rows are the shown layout's regions
-    QList<QWidget *> contextMenuWidgets;         // get the editing actions as context menu
-    bool previewNoticeInStatusBar = true;        // "Preview: … nothing has been written yet"
+    std::function<partwise::AlignmentPolicy()> policy;                  // from the preferences
+    std::function<void(const partwise::DiskLayout &layout)> showLayout; // map and list show this
+    std::function<void(const QString &path)> reread;                    // after Apply
+    std::function<partwise::DiskLayout()>
+        displayedLayout;                      // optional: what the selection rows index now
+    QItemSelectionModel *selection = nullptr; // rows are the shown layout's regions
+    QList<QWidget *> contextMenuWidgets;      // get the editing actions as context menu
+    bool previewNoticeInStatusBar = true;     // "Preview: … nothing has been written yet"
 };
 
 // The editing actions, the Edit menu, the pending-operations dock and one queue per disk.
@@ -73,13 +75,13 @@ public:
     PendingOperations *pending() const;
     PendingOperations *pendingFor(const QString &path);
     // The layout on screen: the disk as read, or the preview of its queue.
-    const DiskLayout &shownLayout() const { return m_shown; }
-    const PreviewResult &lastPreview() const { return m_preview; }
-    std::optional<PartitionInfo> selectedRegion() const;
+    const partwise::DiskLayout &shownLayout() const { return m_shown; }
+    const partwise::PreviewResult &lastPreview() const { return m_preview; }
+    std::optional<partwise::PartitionInfo> selectedRegion() const;
 
     // Queues `op` when the preview of the queue plus `op` succeeds; otherwise says why
     // (in a message box unless `error` is given) and returns false.
-    bool queue(const Operation &op, QString *error = nullptr);
+    bool queue(const partwise::Operation &op, QString *error = nullptr);
     bool savePlanTo(const QString &path, QString *error) const;
     bool loadPlanFrom(const QString &path, QString *error);
 
@@ -115,8 +117,9 @@ private:
     void createActions();
     void refreshPreview(bool windowShowsDiskAsRead);
     void updateActions();
-    void selectNear(const PartitionInfo &previous);
-    std::optional<PartitionInfo> regionAtSelection(const DiskLayout &layout) const;
+    void selectNear(const partwise::PartitionInfo &previous);
+    std::optional<partwise::PartitionInfo>
+    regionAtSelection(const partwise::DiskLayout &layout) const;
     void warn(const QString &title, const QString &text);
 
     QMainWindow *m_window;
@@ -127,8 +130,8 @@ private:
     QHash<int, QAction *> m_actions;
     QHash<QString, PendingOperations *> m_queues;
     QString m_path;
-    std::optional<DiskLayout> m_base;
-    DiskLayout m_shown;
-    PreviewResult m_preview;
+    std::optional<partwise::DiskLayout> m_base;
+    partwise::DiskLayout m_shown;
+    partwise::PreviewResult m_preview;
     bool m_showingPreview = false;
 };

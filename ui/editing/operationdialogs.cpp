@@ -22,6 +22,8 @@
 #include <QStyle>
 #include <QVBoxLayout>
 
+using namespace partwise;
+
 namespace {
 
 QDialogButtonBox *addButtons(QDialog *dialog, QVBoxLayout *layout, const QString &okText)

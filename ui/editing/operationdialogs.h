@@ -21,8 +21,8 @@ class NewTableDialog : public QDialog
 {
     Q_OBJECT
 public:
-    NewTableDialog(const DiskLayout &shown, QWidget *parent = nullptr);
-    Operation operation() const;
+    NewTableDialog(const partwise::DiskLayout &shown, QWidget *parent = nullptr);
+    partwise::Operation operation() const;
 
 private:
     QComboBox *m_type = nullptr;
@@ -33,8 +33,8 @@ class FormatDialog : public QDialog
 {
     Q_OBJECT
 public:
-    FormatDialog(const PartitionInfo &partition, QWidget *parent = nullptr);
-    Operation operation() const;
+    FormatDialog(const partwise::PartitionInfo &partition, QWidget *parent = nullptr);
+    partwise::Operation operation() const;
 
 private:
     int m_number = 0;
@@ -48,12 +48,12 @@ class FlagsDialog : public QDialog
 {
     Q_OBJECT
 public:
-    FlagsDialog(const PartitionInfo &partition, const QString &tableType,
+    FlagsDialog(const partwise::PartitionInfo &partition, const QString &tableType,
                 QWidget *parent = nullptr);
-    QList<Operation> operations() const;
+    QList<partwise::Operation> operations() const;
 
 private:
-    PartitionInfo m_partition;
+    partwise::PartitionInfo m_partition;
     QListWidget *m_flags = nullptr;
 };
 
@@ -62,8 +62,8 @@ class CheckDialog : public QDialog
 {
     Q_OBJECT
 public:
-    CheckDialog(const PartitionInfo &partition, QWidget *parent = nullptr);
-    Operation operation() const;
+    CheckDialog(const partwise::PartitionInfo &partition, QWidget *parent = nullptr);
+    partwise::Operation operation() const;
 
 private:
     int m_number = 0;
@@ -73,8 +73,10 @@ private:
 namespace OperationPrompts {
 
 // Text prompts (QInputDialog) for a filesystem label and a GPT partition name.
-std::optional<Operation> askLabel(const PartitionInfo &partition, QWidget *parent);
-std::optional<Operation> askName(const PartitionInfo &partition, QWidget *parent);
-Operation deletion(const PartitionInfo &partition);
+std::optional<partwise::Operation> askLabel(const partwise::PartitionInfo &partition,
+                                            QWidget *parent);
+std::optional<partwise::Operation> askName(const partwise::PartitionInfo &partition,
+                                           QWidget *parent);
+partwise::Operation deletion(const partwise::PartitionInfo &partition);
 
 } // namespace OperationPrompts

@@ -4,6 +4,8 @@
 #include <QUndoCommand>
 #include <QUndoStack>
 
+using namespace partwise;
+
 // One queued operation. The stack is linear, so the command at depth i always owns position i
 // of the list: redo appends, undo removes the last one.
 class OperationCommand : public QUndoCommand

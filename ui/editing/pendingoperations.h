@@ -20,16 +20,16 @@ public:
 
     QString target() const { return m_target; }
     QUndoStack *undoStack() const { return m_stack; }
-    const QList<Operation> &operations() const { return m_operations; }
+    const QList<partwise::Operation> &operations() const { return m_operations; }
     int count() const { return int(m_operations.size()); }
     bool isEmpty() const { return m_operations.isEmpty(); }
 
     // Queues one operation (undoable).
-    void push(const Operation &operation);
+    void push(const partwise::Operation &operation);
     // Queues several operations as one undo step (e.g. the flags of a partition).
-    void pushGroup(const QList<Operation> &operations, const QString &text);
+    void pushGroup(const QList<partwise::Operation> &operations, const QString &text);
     // Replaces the queue with `operations` (a loaded plan) as one undo step.
-    void replaceAll(const QList<Operation> &operations, const QString &text);
+    void replaceAll(const QList<partwise::Operation> &operations, const QString &text);
     // Forgets everything, including the undo history.
     void clear();
 
@@ -38,10 +38,10 @@ signals:
 
 private:
     friend class OperationCommand;
-    void appendOperation(const Operation &operation);
+    void appendOperation(const partwise::Operation &operation);
     void removeLastOperation();
 
     QString m_target;
     QUndoStack *m_stack = nullptr;
-    QList<Operation> m_operations;
+    QList<partwise::Operation> m_operations;
 };

@@ -10,6 +10,8 @@
 #include <QUndoView>
 #include <QVBoxLayout>
 
+using namespace partwise;
+
 PendingOperationsDock::PendingOperationsDock(QUndoGroup *group, QWidget *parent)
     : QDockWidget(tr("Pending Operations"), parent)
 {

@@ -7,6 +7,8 @@
 #include <QComboBox>
 #include <QCoreApplication>
 
+using namespace partwise;
+
 namespace PlacementControls {
 
 QComboBox *createAlignToCombo(const AlignmentPolicy &policy, QWidget *parent)

@@ -21,6 +21,8 @@
 
 #include <algorithm>
 
+using namespace partwise;
+
 namespace {
 
 constexpr qint64 kMiB = qint64(1) << 20;

@@ -30,17 +30,19 @@ class ResizePartitionDialog : public QDialog
 public:
     // `base`: the disk as read; `pending`: the queue before this operation; `shown`: their
     // preview, which `partition` belongs to.
-    ResizePartitionDialog(const DiskLayout &base, const QList<Operation> &pending,
-                          const DiskLayout &shown, const PartitionInfo &partition,
-                          const AlignmentPolicy &policy, QWidget *parent = nullptr);
+    ResizePartitionDialog(const partwise::DiskLayout &base,
+                          const QList<partwise::Operation> &pending,
+                          const partwise::DiskLayout &shown,
+                          const partwise::PartitionInfo &partition,
+                          const partwise::AlignmentPolicy &policy, QWidget *parent = nullptr);
     ~ResizePartitionDialog() override;
 
-    Operation operation() const;
+    partwise::Operation operation() const;
     // The partition as libparted would place it, when the preview succeeds.
-    std::optional<PartitionInfo> previewedPartition() const { return m_previewed; }
+    std::optional<partwise::PartitionInfo> previewedPartition() const { return m_previewed; }
     QString previewText() const;
     // Where the partition may go, and the smallest size its filesystem allows.
-    const ResizeRange &range() const { return m_range; }
+    const partwise::ResizeRange &range() const { return m_range; }
     // The filesystem's own minimum is measured off the GUI thread; until then it is the
     // current size (grow and move only).
     qint64 minimumBytes() const { return m_minimumBytes; }
@@ -55,10 +57,10 @@ public:
     void setFreeBeforeMiB(int mib);
     void setSizeMiB(int mib);
     void setFreeAfterMiB(int mib);
-    void setAlignTo(AlignTo mode);
+    void setAlignTo(partwise::AlignTo mode);
 
 private:
-    void findMinimum(const DiskLayout &base);
+    void findMinimum(const partwise::DiskLayout &base);
     void applyMinimum(); // to the label and the spin boxes' ranges
     QString filesystemNote() const;
     int totalMiB() const;
@@ -71,12 +73,12 @@ private:
     void schedulePreview();
     void runPreview();
 
-    DiskLayout m_base;
-    QList<Operation> m_pending;
-    PartitionInfo m_partition;
-    AlignmentPolicy m_policy;
+    partwise::DiskLayout m_base;
+    QList<partwise::Operation> m_pending;
+    partwise::PartitionInfo m_partition;
+    partwise::AlignmentPolicy m_policy;
     qint64 m_sectorSize = 512;
-    ResizeRange m_range;
+    partwise::ResizeRange m_range;
     qint64 m_minimumBytes = 0;
     bool m_minimumMeasured = false;
     bool m_minimumKnown = false;
@@ -84,7 +86,7 @@ private:
     int m_initialBefore = 0; // the spin boxes' first values: unchanged means "keep"
     int m_initialSize = 0;
     QTimer m_previewTimer;
-    std::optional<PartitionInfo> m_previewed;
+    std::optional<partwise::PartitionInfo> m_previewed;
 
     QSpinBox *m_before = nullptr;
     QSpinBox *m_size = nullptr;

@@ -13,6 +13,8 @@
 #include <QPushButton>
 #include <QStatusBar>
 
+using namespace partwise;
+
 RemoteMachines::RemoteMachines(MainWindow *window) : QObject(window), m_window(window)
 {
     auto *action = new QAction(tr("Connect to &Machine…"), this);

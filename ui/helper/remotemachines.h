@@ -22,7 +22,9 @@ class MainWindow;
 class QAction;
 class QMessageBox;
 class RemoteRealignDialog;
+namespace partwise {
 struct DiskReadResult;
+}
 
 class RemoteMachines : public QObject
 {
@@ -57,7 +59,7 @@ private:
                   const std::function<void()> &then);
     void updateRealignAction();
     int shownRemoteRow() const;
-    DiskReadResult readResult(const HelperReply &reply) const;
+    partwise::DiskReadResult readResult(const HelperReply &reply) const;
 
     MainWindow *m_window;
     QHash<QString, HelperConnection *> m_connections;

@@ -15,6 +15,8 @@
 #include <QPushButton>
 #include <QVBoxLayout>
 
+using namespace partwise;
+
 namespace {
 
 constexpr int kNumberRole = Qt::UserRole + 1;

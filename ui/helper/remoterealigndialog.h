@@ -27,8 +27,8 @@ class QPushButton;
 
 struct RemoteDisk
 {
-    QString devicePath; // on the other machine
-    DiskLayout layout;  // as its helper read it
+    QString devicePath;          // on the other machine
+    partwise::DiskLayout layout; // as its helper read it
     QString interruptedJournal;
 };
 
@@ -38,7 +38,7 @@ class RemoteRealignDialog : public QDialog
 
 public:
     RemoteRealignDialog(HelperConnection *helper, const RemoteDisk &disk,
-                        const AlignmentPolicy &policy, QWidget *parent = nullptr);
+                        const partwise::AlignmentPolicy &policy, QWidget *parent = nullptr);
 
     QPushButton *planButton() const { return m_planButton; }
     QPushButton *runButton() const { return m_runButton; }
@@ -54,7 +54,7 @@ signals:
     void finished(bool ok);
 
 private:
-    void fillPartitions(const DiskLayout &layout);
+    void fillPartitions(const partwise::DiskLayout &layout);
     QJsonObject requestParams() const;
     void plan();
     void run();
@@ -67,7 +67,7 @@ private:
 
     QPointer<HelperConnection> m_helper;
     RemoteDisk m_disk;
-    AlignmentPolicy m_policy;
+    partwise::AlignmentPolicy m_policy;
     int m_jobId = 0;
     int m_moveCount = 0;
 

@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <cmath>
 
+using namespace partwise;
+
 namespace {
 
 // A round step for the time axis: 1, 2 or 5 times a power of ten, about `target` steps to top.

@@ -16,8 +16,8 @@ public:
     explicit ProbeChart(QWidget *parent = nullptr);
 
     // `explained`: the verdict found a sector, so straddling bars are told apart.
-    void setTimings(const QList<ProbeTiming> &timings, bool explained);
-    QList<ProbeTiming> timings() const { return m_timings; }
+    void setTimings(const QList<partwise::ProbeTiming> &timings, bool explained);
+    QList<partwise::ProbeTiming> timings() const { return m_timings; }
 
     QSize minimumSizeHint() const override;
     QSize sizeHint() const override;
@@ -26,6 +26,6 @@ protected:
     void paintEvent(QPaintEvent *event) override;
 
 private:
-    QList<ProbeTiming> m_timings;
+    QList<partwise::ProbeTiming> m_timings;
     bool m_explained = false;
 };

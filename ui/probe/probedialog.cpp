@@ -12,6 +12,8 @@
 #include <QSpacerItem>
 #include <QVBoxLayout>
 
+using namespace partwise;
+
 ProbeDialog::ProbeDialog(const QString &devicePath, QWidget *parent)
     : QDialog(parent), m_path(devicePath), m_worker(new ProbeWorker(this))
 {

@@ -31,7 +31,7 @@ public:
     void showResult(const ProbeResult &result);
 
     // The verdict in the window's language.
-    static QString verdictText(const ProbeVerdict &verdict);
+    static QString verdictText(const partwise::ProbeVerdict &verdict);
     QString verdictShown() const;
     ProbeChart *chart() const { return m_chart; }
 
@@ -46,7 +46,7 @@ protected:
     void reject() override;
 
 private:
-    QString memoryText(const ProbeMemory &memory) const;
+    QString memoryText(const partwise::ProbeMemory &memory) const;
     void showChart(bool shown);
 
     QString m_path;

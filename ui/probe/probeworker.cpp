@@ -4,6 +4,8 @@
 
 #include <memory>
 
+using namespace partwise;
+
 ProbeWorker::ProbeWorker(QObject *parent) : QObject(parent) {}
 
 ProbeWorker::~ProbeWorker()

@@ -14,9 +14,9 @@
 // Everything one probe gave: what was timed, what it means, what is now remembered.
 struct ProbeResult
 {
-    SectorProbeRun run;
-    ProbeVerdict verdict;
-    ProbeMemory memory;
+    partwise::SectorProbeRun run;
+    partwise::ProbeVerdict verdict;
+    partwise::ProbeMemory memory;
 };
 
 // Runs the timing probe (core/probe/sectorprobe.h, which blocks for seconds) as a BackgroundJob,
@@ -33,7 +33,7 @@ public:
 
     bool isBusy() const { return m_job.isBusy(); }
     // Probes `devicePath`, analyses the times and remembers the verdict for the drive.
-    void run(const QString &devicePath, const SectorProbeOptions &options = {});
+    void run(const QString &devicePath, const partwise::SectorProbeOptions &options = {});
     void cancel() { m_cancel.store(true); }
 
 signals:

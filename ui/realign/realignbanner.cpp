@@ -7,6 +7,8 @@
 #include <QPushButton>
 #include <QStyle>
 
+using namespace partwise;
+
 RealignBanner::RealignBanner(QWidget *parent) : QFrame(parent)
 {
     setObjectName(QStringLiteral("realignBanner"));

@@ -4,8 +4,8 @@
 #include "align/alignmentverdict.h"
 #include "align/misalignmentreport.h"
 #include "alignmentstyle.h"
-#include "realign/realignpagetext.h"
 #include "base/humansize.h"
+#include "realign/realignpagetext.h"
 
 #include <QButtonGroup>
 #include <QCheckBox>
@@ -15,6 +15,8 @@
 #include <QRadioButton>
 #include <QTreeWidget>
 #include <QVBoxLayout>
+
+using namespace partwise;
 
 using namespace realigntext;
 

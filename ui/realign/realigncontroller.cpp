@@ -6,11 +6,11 @@
 #include "editing/editingcontroller.h"
 #include "editing/pendingoperations.h"
 #include "journalpreferences.h"
-#include "window/mainwindow.h"
 #include "ops/writejournal.h"
 #include "partitionmodel.h"
 #include "realign/realignbanner.h"
 #include "realign/realignwizard.h"
+#include "window/mainwindow.h"
 
 #include <QAction>
 #include <QBoxLayout>
@@ -22,6 +22,8 @@
 #include <QPushButton>
 #include <QToolBar>
 #include <QTreeView>
+
+using namespace partwise;
 
 namespace {
 

@@ -4,7 +4,9 @@
 #include "realign/realignwizard.h"
 
 class EditingController;
+namespace partwise {
 struct WriteJournal;
+}
 
 #include <QMessageBox>
 #include <QObject>
@@ -33,11 +35,11 @@ public:
 
     // Where journals and table backups go, and whether moves are verified (tests use folders
     // of their own). The journal path, when set, applies to every disk.
-    void setDefaultOptions(const RealignOptions &options) { m_options = options; }
-    RealignOptions defaultOptions() const { return m_options; }
+    void setDefaultOptions(const partwise::RealignOptions &options) { m_options = options; }
+    partwise::RealignOptions defaultOptions() const { return m_options; }
 
     // The default options with the journal folder of the preferences, unless they name one.
-    RealignOptions options() const;
+    partwise::RealignOptions options() const;
     // The journal that would record an interrupted realignment of `target`.
     QString journalPathFor(const QString &target) const;
 
@@ -59,7 +61,7 @@ private:
     int unfinishedPartition(const QString &target) const; // 0: unknown
     void checkForJournal(const QString &path);
     void offerNext();
-    static QString interruptedText(const QString &path, const WriteJournal &journal,
+    static QString interruptedText(const QString &path, const partwise::WriteJournal &journal,
                                    const QString &journalPath);
     RealignWizard *showWizard(RealignWizard *wizard);
 
@@ -69,7 +71,7 @@ private:
     RealignBanner *m_banner = nullptr;
     QPointer<RealignWizard> m_wizard;
     QPointer<QMessageBox> m_offer;
-    RealignOptions m_options;
+    partwise::RealignOptions m_options;
     QSet<QString> m_asked;       // disks whose interrupted realignment was already offered
     QStringList m_waitingOffers; // found while another offer or a wizard was open
 };

@@ -2,11 +2,13 @@
 
 #include "align/alignmentgeometry.h"
 #include "align/misalignmentreport.h"
-#include "realign/realignpagetext.h"
 #include "base/humansize.h"
+#include "realign/realignpagetext.h"
 
 #include <QLabel>
 #include <QVBoxLayout>
+
+using namespace partwise;
 
 using namespace realigntext;
 

@@ -11,6 +11,8 @@
 #include <algorithm>
 #include <cmath>
 
+using namespace partwise;
+
 QString realignDurationText(double seconds)
 {
     const qint64 s = std::max<qint64>(1, qint64(std::ceil(seconds)));

@@ -30,7 +30,7 @@ class RealignMap : public QWidget
 
 public:
     explicit RealignMap(QWidget *parent = nullptr);
-    void setDisk(const DiskLayout &layout, const AlignmentPolicy &policy);
+    void setDisk(const partwise::DiskLayout &layout, const partwise::AlignmentPolicy &policy);
     DiskMapWidget *map() const { return m_map; }
     PartitionModel *model() const { return m_model; }
 
@@ -105,29 +105,29 @@ public:
     bool isComplete() const override;
 
     bool isReady() const { return m_state->isPlanReady(); }
-    const PreparedRealign &prepared() const { return m_state->prepared(); }
+    const partwise::PreparedRealign &prepared() const { return m_state->prepared(); }
     QStringList busy() const { return m_state->busy(); }
     QTreeWidget *moveTable() const { return m_moves; }
     QCheckBox *backupConfirmation() const { return m_backup; }
     RealignWayChooser *wayChooser() const { return m_ways; }
     // The ways picked on this page since it was entered from the choose page.
-    QMap<int, RealignWay> pickedWays() const { return m_state->ways(); }
+    QMap<int, partwise::RealignWay> pickedWays() const { return m_state->ways(); }
 
 signals:
     void planReady();
 
 private:
     void startPlanning();
-    void planAgain(int number, RealignWay way);
+    void planAgain(int number, partwise::RealignWay way);
     void requestPlan();
     void clearOutputs();
-    QString statusText(const RealignPlan &plan) const;
-    void fillMoves(const RealignPlan &plan, qint64 sectorSize);
+    QString statusText(const partwise::RealignPlan &plan) const;
+    void fillMoves(const partwise::RealignPlan &plan, qint64 sectorSize);
     void fitMovesTable(int moves);
-    QString staysText(const PreparedRealign &prepared) const;
-    void showBusy(const RealignPlan &plan, const QStringList &busy);
+    QString staysText(const partwise::PreparedRealign &prepared) const;
+    void showBusy(const partwise::RealignPlan &plan, const QStringList &busy);
     void showParts();
-    void onPrepared(const PreparedRealign &prepared, const QStringList &busy);
+    void onPrepared(const partwise::PreparedRealign &prepared, const QStringList &busy);
     void showPlan(); // the state's plan, once it is ready
     QWidget *makeRulers();
     void showRulers(int move);
@@ -168,8 +168,8 @@ public:
     QString logText() const;
     QProgressBar *progressBar(int moveIndex) const;
     QAbstractButton *cancelButton() const;
-    const DiskLayout &before() const { return m_state->before(); }
-    const DiskLayout &after() const { return m_state->after(); }
+    const partwise::DiskLayout &before() const { return m_state->before(); }
+    const partwise::DiskLayout &after() const { return m_state->after(); }
     bool afterRead() const { return m_state->afterRead(); }
 
 signals:
@@ -178,17 +178,17 @@ signals:
 private:
     struct Row
     {
-        PartitionMove move;
+        partwise::PartitionMove move;
         QLabel *name = nullptr;
         QProgressBar *bar = nullptr;
         QLabel *detail = nullptr;
     };
-    void buildRows(const QList<PartitionMove> &moves, qint64 sectorSize);
+    void buildRows(const QList<partwise::PartitionMove> &moves, qint64 sectorSize);
     void fitRows();
     void setRowState(int index, const QString &text, bool done);
-    void onProgress(const RealignProgress &progress);
-    void onFinished(const RealignResult &result, const DiskLayout &before, const DiskLayout &after,
-                    bool afterOk);
+    void onProgress(const partwise::RealignProgress &progress);
+    void onFinished(const partwise::RealignResult &result, const partwise::DiskLayout &before,
+                    const partwise::DiskLayout &after, bool afterOk);
     void appendLog(const QString &line);
     void begin();
 

@@ -5,6 +5,8 @@
 #include <QCoreApplication>
 #include <QLabel>
 
+using namespace partwise;
+
 namespace realigntext {
 
 QLabel *wrappingLabel(const QString &text)

@@ -19,10 +19,10 @@ QString filesystemText(const QString &filesystem);
 QString partitionTitle(int number, const QString &filesystem, const QString &label);
 QString grainName(qint64 bytes);
 // "Partition 2 (ext4 “home”)", or "Partition 2 (extended)" for a container's step.
-QString moveTitle(const PartitionMove &move);
+QString moveTitle(const partwise::PartitionMove &move);
 // What a table-only step of an extended partition does (it copies nothing), said beside its
 // moveTitle().
-QString tableOnlyText(const PartitionMove &move);
-AlignmentPolicy withGrain(AlignmentPolicy policy, qint64 grain);
+QString tableOnlyText(const partwise::PartitionMove &move);
+partwise::AlignmentPolicy withGrain(partwise::AlignmentPolicy policy, qint64 grain);
 
 } // namespace realigntext

@@ -23,6 +23,8 @@
 
 #include <algorithm>
 
+using namespace partwise;
+
 using namespace realigntext;
 
 enum PlanColumn {

@@ -14,6 +14,8 @@
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
+using namespace partwise;
+
 using namespace realigntext;
 
 RealignResultPage::RealignResultPage(RealignWizardState *state) : m_state(state)

@@ -1,10 +1,10 @@
 #include "realign/realignpages.h"
 
 #include "alignmentstyle.h"
+#include "base/humansize.h"
 #include "ops/realignplantext.h"
 #include "realign/realignpagetext.h"
 #include "realign/realignworker.h"
-#include "base/humansize.h"
 
 #include <QAbstractButton>
 #include <QFontDatabase>
@@ -17,6 +17,8 @@
 #include <QWizard>
 
 #include <algorithm>
+
+using namespace partwise;
 
 using namespace realigntext;
 

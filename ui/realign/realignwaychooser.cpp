@@ -9,6 +9,8 @@
 #include <QStyle>
 #include <QVBoxLayout>
 
+using namespace partwise;
+
 using namespace realigntext;
 
 namespace {

@@ -26,22 +26,22 @@ public:
     // Shows the choices with more than one option (hidden when there is none). When the same
     // partitions are offered the same ways as before, the buttons stay and only their texts and
     // checks change, so keyboard focus survives a re-plan.
-    void setChoices(const QList<RealignChoice> &choices);
+    void setChoices(const QList<partwise::RealignChoice> &choices);
     bool hasChoices() const { return !m_blocks.isEmpty(); }
 
     QList<int> partitions() const; // the partitions offered a choice, in the plan's order
-    QList<RealignWay> ways(int number) const;
+    QList<partwise::RealignWay> ways(int number) const;
     int checkedIndex(int number) const; // -1: none offered
-    QAbstractButton *button(int number, RealignWay way) const;
-    QString costText(int number, RealignWay way) const;
+    QAbstractButton *button(int number, partwise::RealignWay way) const;
+    QString costText(int number, partwise::RealignWay way) const;
 
     // What a way does for partition `number` and what it costs, for a person ("Move partition 2
     // after it up, then move it up" / "Copies 12 MiB; partition 2 moves too").
-    static QString wayText(const RealignOption &option, int number);
-    static QString costText(const RealignOption &option, int number);
+    static QString wayText(const partwise::RealignOption &option, int number);
+    static QString costText(const partwise::RealignOption &option, int number);
 
 signals:
-    void wayPicked(int number, RealignWay way);
+    void wayPicked(int number, partwise::RealignWay way);
 
 private:
     // The widgets of one partition's choice; what they offer is the choice at the same index
@@ -55,11 +55,11 @@ private:
         QList<QLabel *> costs;
     };
     void rebuild();
-    static Block makeBlock(const RealignChoice &choice);
-    static void fillBlock(const Block &block, const RealignChoice &choice);
+    static Block makeBlock(const partwise::RealignChoice &choice);
+    static void fillBlock(const Block &block, const partwise::RealignChoice &choice);
     int indexOf(int number) const; // in m_offered and m_blocks; -1: not offered
 
     QVBoxLayout *m_layout = nullptr;
-    QList<RealignChoice> m_offered; // the plan's choices with more than one way
+    QList<partwise::RealignChoice> m_offered; // the plan's choices with more than one way
     QList<Block> m_blocks;
 };

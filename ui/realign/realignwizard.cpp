@@ -5,6 +5,8 @@
 
 #include <QCloseEvent>
 
+using namespace partwise;
+
 RealignWizard::RealignWizard(const RealignSetup &setup, QWidget *parent) : QWizard(parent)
 {
     setObjectName(QStringLiteral("realignWizard"));

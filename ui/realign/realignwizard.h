@@ -38,7 +38,7 @@ public:
     RealignResultPage *resultPage() const { return m_result; }
 
     bool isRunning() const;
-    RealignResult result() const { return m_state->result(); }
+    partwise::RealignResult result() const { return m_state->result(); }
 
     // From the result page: back to the run page, finishing the stopped work.
     void resumeNow();

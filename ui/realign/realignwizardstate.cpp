@@ -1,5 +1,7 @@
 #include "realign/realignwizardstate.h"
 
+using namespace partwise;
+
 RealignWizardState::RealignWizardState(const RealignSetup &setup, QObject *parent)
     : QObject(parent), m_setup(setup), m_grainBytes(setup.policy.grainBytes),
       m_verify(setup.options.verify)

@@ -13,11 +13,11 @@ struct RealignSetup
 {
     QString target;
     qint64 forcedSectorSize = 0;
-    DiskLayout layout;      // the disk as read (not a preview of pending edits)
-    AlignmentPolicy policy; // from the preferences; the wizard chooses the grain
-    QList<int> preselect;   // partitions checked at first besides the misaligned ones
-    RealignOptions options; // journalPath, backupRoot, verify; policy is filled in
-    QString resumeJournal;  // set: finish the interrupted realignment it records
+    partwise::DiskLayout layout;      // the disk as read (not a preview of pending edits)
+    partwise::AlignmentPolicy policy; // from the preferences; the wizard chooses the grain
+    QList<int> preselect;             // partitions checked at first besides the misaligned ones
+    partwise::RealignOptions options; // journalPath, backupRoot, verify; policy is filled in
+    QString resumeJournal;            // set: finish the interrupted realignment it records
 };
 
 // Everything the realignment wizard's pages decide and learn, in one place they all see: the
@@ -41,33 +41,33 @@ public:
     void setChoice(const QList<int> &partitions, qint64 grainBytes, bool verify);
 
     // Picked on the plan page since it was entered from the choose page.
-    QMap<int, RealignWay> ways() const { return m_ways; }
-    void pickWay(int number, RealignWay way);
+    QMap<int, partwise::RealignWay> ways() const { return m_ways; }
+    void pickWay(int number, partwise::RealignWay way);
     void clearWays();
 
     // The plan for the choice and the ways; stale (not ready) while a new one is made.
     bool isPlanReady() const { return m_planReady; }
-    const PreparedRealign &prepared() const { return m_prepared; }
+    const partwise::PreparedRealign &prepared() const { return m_prepared; }
     // Why the plan cannot run now: partitions in use, an interrupted run of this disk.
     QStringList busy() const { return m_busy; }
     void planRequested();
-    void setPlan(const PreparedRealign &prepared, const QStringList &busy);
+    void setPlan(const partwise::PreparedRealign &prepared, const QStringList &busy);
 
     // What a run or a resume did; `before` and `after` are the disk as read around it.
     bool hasRun() const { return m_hasRun; }
-    const RealignResult &result() const { return m_result; }
-    const DiskLayout &before() const { return m_before; }
-    const DiskLayout &after() const { return m_after; }
+    const partwise::RealignResult &result() const { return m_result; }
+    const partwise::DiskLayout &before() const { return m_before; }
+    const partwise::DiskLayout &after() const { return m_after; }
     bool afterRead() const { return m_afterOk; }
     bool wasCancelled() const { return m_cancelled; }
-    void setOutcome(const RealignResult &result, const DiskLayout &before, const DiskLayout &after,
-                    bool afterOk, bool cancelled);
+    void setOutcome(const partwise::RealignResult &result, const partwise::DiskLayout &before,
+                    const partwise::DiskLayout &after, bool afterOk, bool cancelled);
 
     // What the choice adds up to for core: the policy with the chosen grain, the options of a
     // run, and the request the planner is given.
-    AlignmentPolicy chosenPolicy() const;
-    RealignOptions runOptions() const;
-    RealignRequest request() const;
+    partwise::AlignmentPolicy chosenPolicy() const;
+    partwise::RealignOptions runOptions() const;
+    partwise::RealignRequest request() const;
 
 signals:
     void choiceChanged();
@@ -80,13 +80,13 @@ private:
     QList<int> m_partitions;
     qint64 m_grainBytes = 0;
     bool m_verify = false;
-    QMap<int, RealignWay> m_ways;
+    QMap<int, partwise::RealignWay> m_ways;
     bool m_planReady = false;
-    PreparedRealign m_prepared;
+    partwise::PreparedRealign m_prepared;
     QStringList m_busy;
     bool m_hasRun = false;
-    RealignResult m_result;
-    DiskLayout m_before, m_after;
+    partwise::RealignResult m_result;
+    partwise::DiskLayout m_before, m_after;
     bool m_afterOk = false;
     bool m_cancelled = false;
 };

@@ -8,6 +8,8 @@
 
 #include <memory>
 
+using namespace partwise;
+
 namespace {
 
 DiskReadResult readAgain(const QString &target, qint64 forcedSectorSize)

@@ -24,9 +24,10 @@ public:
 
     bool isBusy() const { return m_job.isBusy(); }
 
-    void prepare(const QString &target, const RealignOptions &options,
-                 const RealignRequest &request);
-    void run(const QString &target, const PreparedRealign &prepared, const RealignOptions &options);
+    void prepare(const QString &target, const partwise::RealignOptions &options,
+                 const partwise::RealignRequest &request);
+    void run(const QString &target, const partwise::PreparedRealign &prepared,
+             const partwise::RealignOptions &options);
     void resume(const QString &target, const QString &journalPath, qint64 forcedSectorSize);
 
     // Asks the data mover to stop at its next chunk; the journal keeps a resumable state.
@@ -35,17 +36,17 @@ public:
 
 signals:
     // `busy` lists why partitions of the plan cannot be moved now (mounted, swap, holders).
-    void prepared(const PreparedRealign &prepared, const QStringList &busy);
+    void prepared(const partwise::PreparedRealign &prepared, const QStringList &busy);
     void logLine(const QString &line);
-    void progress(const RealignProgress &progress);
+    void progress(const partwise::RealignProgress &progress);
     // `before` is the disk as read just before a resume (empty for a run); `after` as read
     // once the work stopped (afterOk false when it could not be read).
-    void finished(const RealignResult &result, const DiskLayout &before, const DiskLayout &after,
-                  bool afterOk);
+    void finished(const partwise::RealignResult &result, const partwise::DiskLayout &before,
+                  const partwise::DiskLayout &after, bool afterOk);
 
 private:
     void start(BackgroundJob::Job job, const char *name);
-    RealignCallbacks callbacks();
+    partwise::RealignCallbacks callbacks();
 
     std::atomic<bool> m_cancel{false}; // before m_job: destroyed after the job was waited for
     BackgroundJob m_job;

@@ -8,6 +8,8 @@
 #include <QLocale>
 #include <algorithm>
 
+using namespace partwise;
+
 namespace {
 
 QString bytes(qint64 value)

@@ -14,13 +14,16 @@ class RulerCaption
 
 public:
     // One or two sentences: where the edge falls, whether blocks straddle, what one write costs.
-    static QString caption(const SectorRuler &ruler, const AlignmentGeometry &geometry);
+    static QString caption(const partwise::SectorRuler &ruler,
+                           const partwise::AlignmentGeometry &geometry);
     // The caption followed by every block in the window with the sectors it touches.
-    static QString details(const SectorRuler &ruler, const AlignmentGeometry &geometry);
+    static QString details(const partwise::SectorRuler &ruler,
+                           const partwise::AlignmentGeometry &geometry);
     // "reported", "assumed" or "measured", translated, for the physical row's title.
-    static QString physicalSource(PhysicalSource source);
+    static QString physicalSource(partwise::PhysicalSource source);
 
 private:
-    static QString edgeSentence(const SectorRuler &ruler);
-    static QString costSentence(const SectorRuler &ruler, const AlignmentGeometry &geometry);
+    static QString edgeSentence(const partwise::SectorRuler &ruler);
+    static QString costSentence(const partwise::SectorRuler &ruler,
+                                const partwise::AlignmentGeometry &geometry);
 };

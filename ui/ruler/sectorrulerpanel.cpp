@@ -1,10 +1,10 @@
 #include "sectorrulerpanel.h"
 
 #include "base/humansize.h"
-#include "window/mainwindow.h"
 #include "partitionmodel.h"
 #include "rulercaption.h"
 #include "sectorrulerwidget.h"
+#include "window/mainwindow.h"
 
 #include <QComboBox>
 #include <QFileInfo>
@@ -16,6 +16,8 @@
 #include <QPushButton>
 #include <QSlider>
 #include <QVBoxLayout>
+
+using namespace partwise;
 
 namespace {
 

@@ -10,6 +10,8 @@
 #include <QPainter>
 #include <QWheelEvent>
 
+using namespace partwise;
+
 namespace {
 
 constexpr double kLabelWidth = 180;

@@ -18,10 +18,10 @@ public:
     explicit SectorRulerWidget(QWidget *parent = nullptr);
 
     // `physicalSource` says where the physical size comes from ("assumed", "measured"…).
-    void setRuler(const SectorRuler &ruler, const QString &description,
+    void setRuler(const partwise::SectorRuler &ruler, const QString &description,
                   const QString &physicalSource = QString());
     void clear(const QString &message);
-    const SectorRuler &ruler() const { return m_ruler; }
+    const partwise::SectorRuler &ruler() const { return m_ruler; }
     bool hasRuler() const { return m_hasRuler; }
 
     // Zoom steps: windows of 4 KiB doubling up to 4 MiB.
@@ -49,7 +49,7 @@ protected:
     void wheelEvent(QWheelEvent *event) override;
 
 private:
-    SectorRuler m_ruler;
+    partwise::SectorRuler m_ruler;
     bool m_hasRuler = false;
     QString m_message;
     QString m_physicalSource;

@@ -38,6 +38,8 @@
 #include <QTreeView>
 #include <QVBoxLayout>
 
+using namespace partwise;
+
 namespace {
 
 // The platform's key for a standard action, or `fallback` where the platform has none

@@ -23,7 +23,9 @@ class QToolBar;
 class QSortFilterProxyModel;
 class QTreeView;
 struct DiskEntry;
+namespace partwise {
 struct DiskReadResult;
+}
 
 // The window people open: a device chooser, the disk map, the partition list and the
 // sector info dock, with a status line saying how many partitions are misaligned.
@@ -43,18 +45,18 @@ public:
     void refresh();
     // Creates the demo disk in `folder` (kept by the caller for the session) and opens it.
     void openDemoDisk(const QString &folder);
-    void createPracticeDisk(const PracticeDiskSpec &spec);
+    void createPracticeDisk(const partwise::PracticeDiskSpec &spec);
     // Applies and keeps a new policy; every verdict on screen follows at once.
-    void setAlignmentPolicy(const AlignmentPolicy &policy);
-    AlignmentPolicy alignmentPolicy() const;
+    void setAlignmentPolicy(const partwise::AlignmentPolicy &policy);
+    partwise::AlignmentPolicy alignmentPolicy() const;
 
     // For the editing half: the disk on screen as read (when read), showing a preview of
     // pending edits in the map and list, and reading a disk again after applying them.
-    std::optional<DiskLayout> currentLayout() const;
+    std::optional<partwise::DiskLayout> currentLayout() const;
     // Why the disk on screen, though read, offers nothing to edit (another machine's disk);
     // empty otherwise.
     QString notEditableReason() const;
-    void showLayout(const DiskLayout &layout);
+    void showLayout(const partwise::DiskLayout &layout);
     void reread(const QString &path);
 
     QString currentPath() const { return m_shownPath; }
@@ -89,7 +91,7 @@ private:
     void selectFirstInterestingRegion();
     void updateStatus(int row);
     QString readError(const DiskEntry &entry) const;
-    void onDiskRead(const QString &path, const DiskReadResult &result);
+    void onDiskRead(const QString &path, const partwise::DiskReadResult &result);
     void onImageCreated(const QString &path, const QString &error);
     void chooseImage();
     void choosePracticeDisk();

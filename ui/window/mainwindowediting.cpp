@@ -9,6 +9,8 @@
 #include <QCoreApplication>
 #include <QTreeView>
 
+using namespace partwise;
+
 EditingController *installEditing(MainWindow *window)
 {
     EditingHooks hooks;
