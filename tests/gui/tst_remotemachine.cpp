@@ -4,8 +4,12 @@
 // OpenSSH to a private sshd on 127.0.0.1; the disk is a loop device whose table sfdisk wrote
 // and reads back. Also what a user meets when it goes wrong: a helper killed while the
 // window shows its disks, a login that prints a banner instead of the protocol, a machine that
-// refuses the connection, and destinations that would smuggle options into ssh.
+// refuses the connection, and destinations that would smuggle options into ssh. A disk there
+// is edited too: a partition queued here, applied by the helper, read back with sfdisk.
 #include "disklistmodel.h"
+#include "editing/applydialog.h"
+#include "editing/editingcontroller.h"
+#include "editing/pendingoperations.h"
 #include "guitestsupport.h"
 #include "helper/connectdialog.h"
 #include "helper/remotemachines.h"
@@ -23,6 +27,7 @@
 #include "sshserver.h"
 #include "toolrun.h"
 
+#include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
@@ -39,6 +44,7 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 
 #include <csignal>
 #include <memory>
@@ -76,6 +82,7 @@ private slots:
     void remoteDiskShownAsSfdiskSeesIt();
     void killedHelperIsReportedAndReconnects();
     void realignedThereWithEveryFile();
+    void editedThereAsSfdiskSeesIt();
     void connectionKilledMidMoveThenResumed_data();
     void connectionKilledMidMoveThenResumed();
     void bannerInsteadOfProtocolEndsTheConnection();
@@ -256,14 +263,9 @@ void TestRemoteMachine::remoteDiskShownAsSfdiskSeesIt()
         misaligned += want == Expected::Misaligned;
     }
     QCOMPARE(misaligned, 1);
-    // Shown, not offered for writing: nothing here can change another machine's disk yet.
-    QVERIFY(!window.currentLayout());
-    // The pending-operations dock says why, where Apply would be.
-    auto *dockStatus = window.findChild<QLabel *>(QStringLiteral("pendingOperationsStatus"));
-    QVERIFY(dockStatus);
-    QTRY_VERIFY2(dockStatus->text().contains(QStringLiteral("Realign on the Other Machine")),
-                 qPrintable(dockStatus->text()));
-    QVERIFY2(window.statusText().contains(QStringLiteral("helper on localhost")),
+    // Offered for editing as a disk of this machine would be (editedThereAsSfdiskSeesIt).
+    QVERIFY(window.currentLayout());
+    QVERIFY2(window.statusText().contains(QStringLiteral("on localhost, through its helper")),
              qPrintable(window.statusText()));
     saveScreenshot(&window, QStringLiteral("remote-machine"));
 }
@@ -356,6 +358,92 @@ void TestRemoteMachine::realignedThereWithEveryFile()
     QTRY_COMPARE_WITH_TIMEOUT(
         window.diskList()->entry(rowOf(window, loop.path())).report.misalignedCount(), 0, 60000);
     dialog->close();
+}
+
+void TestRemoteMachine::editedThereAsSfdiskSeesIt()
+{
+    PW_REQUIRE_ROOT_OR_SKIP();
+    // A GPT disk with an ext4 partition full of files, and free space after it.
+    const QString image = m_dir.filePath(QStringLiteral("edit.img"));
+    {
+        QFile f(image);
+        QVERIFY(f.open(QIODevice::WriteOnly) && f.resize(96LL << 20));
+    }
+    QProcess sfdisk;
+    sfdisk.start(QStringLiteral("sfdisk"), {QStringLiteral("-q"), image});
+    sfdisk.write("label: gpt\nstart=2048, size=65536, type=L\n");
+    sfdisk.closeWriteChannel();
+    QVERIFY(sfdisk.waitForFinished() && sfdisk.exitCode() == 0);
+    LoopDevice loop(image);
+    QVERIFY2(loop.ok() && loop.addPartitions(), qPrintable(loop.error()));
+    QString error;
+    const QString tree = m_dir.filePath(QStringLiteral("edit-files"));
+    QVERIFY2(makeFileTree(tree, 40, 4 << 20, 7, &error), qPrintable(error));
+    QVERIFY2(
+        makeFilesystem(loop.partitionNode(1), QStringLiteral("ext4"), QString(), 2048, &error) &&
+            fillFilesystem(loop.partitionNode(1), QStringLiteral("ext4"), tree, &error),
+        qPrintable(error));
+    const QMap<QString, QByteArray> files =
+        filesystemTreeSha256(loop.partitionNode(1), QStringLiteral("ext4"), &error);
+    QVERIFY2(error.isEmpty() && files.size() == 41, qPrintable(error));
+
+    chooseSsh(false, nullptr);
+    MainWindow window;
+    QVERIFY(showRemote(window, loop.path()));
+    QTRY_COMPARE(window.currentPath(),
+                 DiskListModel::machineKey(QStringLiteral("localhost"), loop.path()));
+    // A new 16 MiB FAT partition in the free space, queued and previewed as here.
+    Operation create;
+    create.type = Operation::Type::Create;
+    create.sizeBytes = 16LL << 20;
+    create.filesystem = QStringLiteral("vfat");
+    create.label = QStringLiteral("REMOTE");
+    QVERIFY(window.editing()->queue(create));
+    QCOMPARE(window.partitionModel()->layout().partitions().size(), 2);
+
+    // Apply as a person would: confirm, watch the helper's dialog finish, close it.
+    QString applyLog;
+    QString appliedBy;
+    bool applied = false;
+    QTimer driver;
+    connect(&driver, &QTimer::timeout, [&] {
+        QWidget *modal = QApplication::activeModalWidget();
+        if (auto *box = qobject_cast<QMessageBox *>(modal)) {
+            box->button(QMessageBox::Yes)->click();
+        } else if (auto *d = qobject_cast<ApplyDialog *>(modal); d && d->isFinished()) {
+            applied = d->result().ok;
+            applyLog = d->logText();
+            appliedBy = d->windowTitle();
+            saveScreenshot(d, QStringLiteral("remote-apply"));
+            d->accept();
+        }
+    });
+    driver.start(20);
+    window.editing()->action(EditingController::Action::Apply)->trigger();
+    driver.stop();
+    QVERIFY2(applied, qPrintable(applyLog));
+    // Written by the helper on the machine, which the dialog names.
+    QCOMPARE(appliedBy, QStringLiteral("Apply Pending Operations on localhost"));
+    QVERIFY2(applyLog.contains(QStringLiteral("backup")), qPrintable(applyLog));
+
+    // sfdisk and blkid on the machine see the partition; the ext4 files are as they were.
+    const SfdiskTable table = SfdiskTable::read(loop.path());
+    QVERIFY2(table.ok && table.partitions.size() == 2, qPrintable(table.error));
+    QCOMPARE(table.partitions.at(1).start % 2048, 0);
+    QCOMPARE(table.partitions.at(1).size * kSector, 16LL << 20);
+    QVERIFY(loop.addPartitions());
+    const ToolResult blkid =
+        runTool(QStringLiteral("blkid"),
+                {QStringLiteral("-o"), QStringLiteral("value"), QStringLiteral("-s"),
+                 QStringLiteral("LABEL"), loop.partitionNode(2)});
+    QCOMPARE(blkid.out.trimmed(), QByteArray("REMOTE"));
+    const QStringList diff = compareTrees(
+        files, filesystemTreeSha256(loop.partitionNode(1), QStringLiteral("ext4"), &error));
+    QVERIFY2(diff.isEmpty() && error.isEmpty(), qPrintable(diff.join(QLatin1Char(' ')) + error));
+    // The helper read the disk again: the window shows what sfdisk shows, nothing pending.
+    QTRY_COMPARE_WITH_TIMEOUT(
+        window.diskList()->entry(rowOf(window, loop.path())).layout.partitions().size(), 2, 60000);
+    QVERIFY(window.editing()->pending()->isEmpty());
 }
 
 void TestRemoteMachine::connectionKilledMidMoveThenResumed_data()

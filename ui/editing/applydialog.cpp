@@ -94,6 +94,11 @@ void ApplyDialog::start()
     for (int i = 0; i < m_operations.size(); ++i)
         appendLog(QStringLiteral("  %1. %2").arg(i + 1).arg(m_operations.at(i).description()));
 
+    runJob();
+}
+
+void ApplyDialog::runJob()
+{
     const QString target = m_target;
     const QList<Operation> operations = m_operations;
     const ApplyOptions options = m_options;
@@ -102,12 +107,7 @@ void ApplyDialog::start()
             ApplyCallbacks callbacks;
             callbacks.log = [this](const QString &line) {
                 QMetaObject::invokeMethod(
-                    this,
-                    [this, line] {
-                        m_sawLog = true;
-                        appendLog(line);
-                    },
-                    Qt::QueuedConnection);
+                    this, [this, line] { appendJobLog(line); }, Qt::QueuedConnection);
             };
             callbacks.progress = [this](int done, int total) {
                 QMetaObject::invokeMethod(
@@ -157,6 +157,12 @@ QString ApplyDialog::askUser(const PartedMessage &message)
     appendLog(
         tr("libparted: %1 → %2").arg(message.text, answer.isEmpty() ? tr("(cancelled)") : answer));
     return answer;
+}
+
+void ApplyDialog::appendJobLog(const QString &line)
+{
+    m_sawLog = true;
+    appendLog(line);
 }
 
 void ApplyDialog::appendLog(const QString &line)

@@ -14,7 +14,9 @@ class QProgressBar;
 class QPushButton;
 
 // Applies a queue to one disk: applyOperations() runs as a BackgroundJob while this dialog
-// shows its progress and its detailed log (which can be saved). Apply stops at the first
+// shows its progress and its detailed log (which can be saved). Where the queue is written
+// by a helper instead (another machine's disk), a subclass replaces runJob() and reports
+// through the same protected calls. Apply stops at the first
 // failure; the error it reports says what state the disk is in and where the backup is.
 // libparted's questions come back to the GUI thread (BlockingQueuedConnection) and are asked
 // in a message box with libparted's own choices.
@@ -49,11 +51,20 @@ protected:
     void closeEvent(QCloseEvent *event) override;
     void reject() override;
 
-private:
+    // Starts writing; reports come back, on the GUI thread, through the calls below.
+    virtual void runJob();
+    const QString &target() const { return m_target; }
+    const QList<partwise::Operation> &operations() const { return m_operations; }
+    const partwise::ApplyOptions &options() const { return m_options; }
+    // Asks the person (or the question handler); returns the choice, empty when cancelled.
     QString askUser(const partwise::PartedMessage &message);
-    void appendLog(const QString &line);
+    // A line of the job's own log; once one came, the result's log is not repeated.
+    void appendJobLog(const QString &line);
     void onProgress(int done, int total);
     void onWorkerDone(const partwise::ApplyResult &result);
+
+private:
+    void appendLog(const QString &line);
     void chooseLogFile();
 
     QString m_target;

@@ -557,9 +557,13 @@ void EditingController::apply()
     options.journalFolder = JournalPreferences::folder();
     if (m_base->device.isImage)
         options.forcedSectorSize = m_base->device.topology.logicalSectorSize;
-    ApplyDialog dialog(path, queue->operations(), options, m_window);
-    dialog.exec();
-    const ApplyResult result = dialog.result();
+    std::unique_ptr<ApplyDialog> dialog;
+    if (m_makeApplyDialog)
+        dialog = m_makeApplyDialog(path, queue->operations(), options, m_window);
+    if (!dialog)
+        dialog = std::make_unique<ApplyDialog>(path, queue->operations(), options, m_window);
+    dialog->exec();
+    const ApplyResult result = dialog->result();
     // Once anything was written the queue no longer describes the disk: it is re-read.
     if (result.ok || result.completed > 0)
         queue->clear();

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "align/alignmentpolicy.h"
+#include "ops/applyrunner.h"
 #include "ops/operationpreview.h"
 #include "table/disklayout.h"
 
@@ -8,6 +9,7 @@
 #include <QObject>
 
 #include <functional>
+#include <memory>
 #include <optional>
 
 class ApplyDialog;
@@ -83,6 +85,12 @@ public:
     // (in a message box unless `error` is given) and returns false.
     bool queue(const partwise::Operation &op, QString *error = nullptr);
     bool savePlanTo(const QString &path, QString *error) const;
+    // Makes the dialog that writes a disk's queue; null means an ApplyDialog writing it from
+    // this process. Another machine's disks get one that sends the queue to its helper.
+    using ApplyDialogMaker = std::function<std::unique_ptr<ApplyDialog>(
+        const QString &path, const QList<partwise::Operation> &operations,
+        const partwise::ApplyOptions &options, QWidget *parent)>;
+    void setApplyDialogMaker(ApplyDialogMaker maker) { m_makeApplyDialog = std::move(maker); }
     bool loadPlanFrom(const QString &path, QString *error);
 
 public slots:
@@ -134,4 +142,5 @@ private:
     partwise::DiskLayout m_shown;
     partwise::PreviewResult m_preview;
     bool m_showingPreview = false;
+    ApplyDialogMaker m_makeApplyDialog;
 };

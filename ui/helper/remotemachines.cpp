@@ -2,6 +2,8 @@
 
 #include "connectdialog.h"
 #include "disklistmodel.h"
+#include "editing/editingcontroller.h"
+#include "helperapplydialog.h"
 #include "remoterealigndialog.h"
 #include "report/layoutjson.h"
 #include "table/diskreader.h"
@@ -27,6 +29,30 @@ RemoteMachines::RemoteMachines(MainWindow *window) : QObject(window), m_window(w
     connect(m_realign, &QAction::triggered, this, &RemoteMachines::openRealign);
     window->addFileAction(m_realign);
     connect(window, &MainWindow::diskShown, this, &RemoteMachines::updateRealignAction);
+    connect(window, &MainWindow::rereadOnMachine, this,
+            [this](const QString &machine, const QString &devicePath) {
+                if (HelperConnection *helper = m_connections.value(machine);
+                    helper && helper->isReady())
+                    readDisk(helper, devicePath, [] {});
+            });
+    if (EditingController *editing = window->editing())
+        editing->setApplyDialogMaker(
+            [this](const QString &path, const QList<Operation> &ops, const ApplyOptions &options,
+                   QWidget *parent) { return makeApplyDialog(path, ops, options, parent); });
+}
+
+std::unique_ptr<ApplyDialog> RemoteMachines::makeApplyDialog(const QString &path,
+                                                             const QList<Operation> &operations,
+                                                             const ApplyOptions &options,
+                                                             QWidget *parent) const
+{
+    const int row = m_window->diskList()->rowOf(path);
+    if (row < 0 || m_window->diskList()->entry(row).machine.isEmpty())
+        return nullptr; // this machine's disk or image: written here
+    const DiskEntry &entry = m_window->diskList()->entry(row);
+    // A machine whose connection is gone gets a dialog that says so and writes nothing.
+    return std::make_unique<HelperApplyDialog>(m_connections.value(entry.machine), entry.devicePath,
+                                               operations, options, parent);
 }
 
 int RemoteMachines::shownRemoteRow() const

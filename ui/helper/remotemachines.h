@@ -9,6 +9,10 @@
 // When a helper dies (the connection dropped, the machine rebooted, the helper crashed), its
 // disks turn to "cannot be read" with the reason, and a notice says what happened and offers
 // to connect again; nothing waits on a machine that is gone.
+//
+// The disks are edited as this machine's are: the window queues and previews the operations
+// on the layout the helper sent, and Apply sends the queue to the helper
+// (helperapplydialog.h), then has it read the disk again.
 
 #include "sshcommand.h"
 
@@ -17,14 +21,18 @@
 #include <QPointer>
 
 #include <functional>
+#include <memory>
 
+class ApplyDialog;
 class MainWindow;
 class QAction;
 class QMessageBox;
 class RemoteRealignDialog;
 namespace partwise {
+struct ApplyOptions;
 struct DiskReadResult;
-}
+struct Operation;
+} // namespace partwise
 
 class RemoteMachines : public QObject
 {
@@ -51,6 +59,10 @@ signals:
     void machineLost(const QString &machine, const QString &why);
 
 private:
+    std::unique_ptr<ApplyDialog> makeApplyDialog(const QString &path,
+                                                 const QList<partwise::Operation> &operations,
+                                                 const partwise::ApplyOptions &options,
+                                                 QWidget *parent) const;
     void chooseMachine();
     void listDisks(HelperConnection *helper);
     void readNext(HelperConnection *helper, QStringList devicePaths);

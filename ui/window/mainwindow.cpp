@@ -351,11 +351,9 @@ void MainWindow::showEntry(int row)
 QString MainWindow::notEditableReason() const
 {
     const int row = m_disks->rowOf(m_shownPath);
-    if (row < 0 || m_disks->entry(row).machine.isEmpty())
+    if (row < 0 || m_disks->entry(row).state != DiskEntry::State::Failed)
         return QString();
-    return tr("%1 is a disk of %2: it is shown and can be realigned (File → Realign on the Other "
-              "Machine…), but editing another machine's partitions is not built yet.")
-        .arg(m_disks->entry(row).devicePath, m_disks->entry(row).machine);
+    return readError(m_disks->entry(row));
 }
 
 void MainWindow::addFileAction(QAction *action)
@@ -367,10 +365,6 @@ std::optional<DiskLayout> MainWindow::currentLayout() const
 {
     const int row = m_disks->rowOf(m_shownPath);
     if (row < 0 || m_disks->entry(row).state != DiskEntry::State::Ready)
-        return std::nullopt;
-    // Another machine's disk is shown as its helper read it; editing and realigning it are
-    // not built on the helper yet, so nothing offers to write to it.
-    if (!m_disks->entry(row).machine.isEmpty())
         return std::nullopt;
     return m_disks->entry(row).layout;
 }
@@ -402,6 +396,10 @@ void MainWindow::reread(const QString &path)
     const int row = m_disks->rowOf(path);
     if (row < 0)
         return;
+    if (const DiskEntry &entry = m_disks->entry(row); !entry.machine.isEmpty()) {
+        emit rereadOnMachine(entry.machine, entry.devicePath); // its helper reads it
+        return;
+    }
     m_disks->markReading(row);
     m_service->read(path, m_disks->entry(row).forcedSectorSize);
 }
@@ -461,8 +459,7 @@ void MainWindow::updateStatus(int row)
                     .arg(report.sectorAlignedCount())
                     .arg(humanSize(report.geometry.grainBytes));
     if (!entry.machine.isEmpty())
-        text += tr(" (read by the helper on %1; to change it, run partwise-cli there)")
-                    .arg(entry.machine);
+        text += tr(" (on %1, through its helper)").arg(entry.machine);
     m_status->setText(text);
 }
 

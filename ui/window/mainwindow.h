@@ -53,8 +53,7 @@ public:
     // For the editing half: the disk on screen as read (when read), showing a preview of
     // pending edits in the map and list, and reading a disk again after applying them.
     std::optional<partwise::DiskLayout> currentLayout() const;
-    // Why the disk on screen, though read, offers nothing to edit (another machine's disk);
-    // empty otherwise.
+    // Why the disk on screen offers nothing to edit (it could not be read); empty otherwise.
     QString notEditableReason() const;
     void showLayout(const partwise::DiskLayout &layout);
     void reread(const QString &path);
@@ -79,6 +78,8 @@ public:
 signals:
     // The current disk has been shown (read, failed, or re-judged); tests wait for it.
     void diskShown(const QString &path);
+    // Another machine's disk is to be read again (after Apply): its helper reads it.
+    void rereadOnMachine(const QString &machine, const QString &devicePath);
     // A practice or demo image was created (empty path and an error when not).
     void imageCreated(const QString &path, const QString &error);
 
