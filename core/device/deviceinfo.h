@@ -16,6 +16,9 @@ struct DeviceInfo
     qint64 lengthSectors = 0; // in logical sectors
     bool isImage = false;     // a regular file rather than a block device
     bool readOnly = false;    // opened or openable read-only only
+    // Read by a helper (`partwise-cli serve`, as root here or on another machine): `path` is
+    // the helper's, not one this process may open. Set by whoever received the layout.
+    bool readByHelper = false;
     SectorTopology topology;
     DriveReport drive; // what the drive said through smartctl, when readDisk was asked to ask
 };

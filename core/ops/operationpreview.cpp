@@ -2,6 +2,9 @@
 
 #include "ops/tableeditor.h"
 
+#include <QDir>
+#include <QTemporaryFile>
+
 namespace partwise {
 
 PreviewResult previewOperations(const DiskLayout &current, const QList<Operation> &operations,
@@ -10,7 +13,17 @@ PreviewResult previewOperations(const DiskLayout &current, const QList<Operation
     PreviewResult result;
     result.layout = current;
     TableEditor editor;
-    if (!editor.open(current, &result.error)) {
+    // A helper's disk is not this process's to open: its table is rebuilt on a sparse scratch
+    // file of the same size, which libparted then edits in memory as it would the disk.
+    QTemporaryFile scratch(QDir::temp().filePath(QStringLiteral("partwise-preview-XXXXXX")));
+    const qint64 bytes = current.device.lengthSectors * current.device.topology.logicalSectorSize;
+    const bool opened = current.device.readByHelper
+                            ? scratch.open() && scratch.resize(bytes) &&
+                                  editor.openReplica(current, scratch.fileName(), &result.error)
+                            : editor.open(current, &result.error);
+    if (!opened) {
+        if (result.error.isEmpty())
+            result.error = scratch.errorString();
         result.failedIndex = 0;
         return result;
     }

@@ -18,6 +18,9 @@ struct PreviewResult
 
 // What the disk will look like once `operations` are applied to `current`: libparted's own
 // in-memory table, so numbering and limits are exactly what Apply will meet. Writes nothing.
+// A layout a helper read (device.readByHelper) is previewed on a copy of its table, so the
+// window never opens a disk that is the helper's; the helper checks the plan on the disk
+// itself again before Apply writes.
 PreviewResult previewOperations(const DiskLayout &current, const QList<Operation> &operations,
                                 const AlignmentPolicy &policy);
 

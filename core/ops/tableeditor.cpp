@@ -10,6 +10,8 @@
 
 #include <parted/parted.h>
 
+#include <algorithm>
+
 namespace partwise {
 
 namespace {
@@ -72,10 +74,97 @@ bool TableEditor::open(const DiskLayout &current, QString *error)
             return false;
         }
     }
+    rememberFilesystems(current);
+    return true;
+}
+
+void TableEditor::rememberFilesystems(const DiskLayout &current)
+{
     for (const PartitionInfo &p : current.regions)
         if (!p.isFree())
             m_filesystems.insert(p.startSector, {p.filesystem, p.label, p.uuid});
+}
+
+bool TableEditor::openReplica(const DiskLayout &current, const QString &scratch, QString *error)
+{
+    m_base = current;
+    m_replica = true;
+    const DeviceInfo &d = current.device;
+    m_device = getPartedDevice(scratch, true, d.topology.logicalSectorSize,
+                               d.lengthSectors * d.topology.logicalSectorSize);
+    if (!m_device) {
+        *error = failureText(tr("Cannot make a copy of the table of %1 to edit.").arg(d.path),
+                             m_session);
+        return false;
+    }
+    if (!current.tableType.isEmpty()) {
+        PedDiskType *type = ped_disk_type_get(current.tableType.toLatin1().constData());
+        m_disk = type ? ped_disk_new_fresh(m_device, type) : nullptr;
+        if (!m_disk) {
+            *error = failureText(tr("Cannot make a copy of the %1 table of %2 to edit.")
+                                     .arg(current.tableType, d.path),
+                                 m_session);
+            return false;
+        }
+        // The extended partition before the logical ones it holds; logicals in chain order,
+        // which is how libparted numbers them.
+        QList<PartitionInfo> parts = current.partitions();
+        std::stable_sort(parts.begin(), parts.end(), [](const auto &a, const auto &b) {
+            const bool ae = a.kind == PartitionInfo::Kind::Extended;
+            const bool be = b.kind == PartitionInfo::Kind::Extended;
+            return ae != be ? ae : a.startSector < b.startSector;
+        });
+        for (const PartitionInfo &p : std::as_const(parts))
+            if (!addReplicaPartition(p, error))
+                return false;
+    }
+    rememberFilesystems(current);
     return true;
+}
+
+bool TableEditor::addReplicaPartition(const PartitionInfo &p, QString *error)
+{
+    const PedPartitionType type = p.kind == PartitionInfo::Kind::Extended  ? PED_PARTITION_EXTENDED
+                                  : p.kind == PartitionInfo::Kind::Logical ? PED_PARTITION_LOGICAL
+                                                                           : PED_PARTITION_NORMAL;
+    PedPartition *part = ped_partition_new(m_disk, type, nullptr, p.startSector, p.endSector);
+    bool added = false;
+    if (part) {
+        part->num = p.number; // kept by libparted for primaries and GPT entries
+        PedConstraint *exact = ped_constraint_exact(&part->geom);
+        added = ped_disk_add_partition(m_disk, part, exact);
+        ped_constraint_destroy(exact);
+    }
+    if (!added) {
+        if (part)
+            ped_partition_destroy(part);
+        *error = failureText(
+            tr("Cannot copy partition %1 of %2 to edit it.").arg(p.number).arg(m_base.device.path),
+            m_session);
+        return false;
+    }
+    for (const QString &name : p.flags) {
+        const PedPartitionFlag flag = ped_partition_flag_get_by_name(name.toLatin1().constData());
+        if (flag && ped_partition_is_flag_available(part, flag))
+            ped_partition_set_flag(part, flag, 1);
+    }
+    if (!p.name.isEmpty() &&
+        ped_disk_type_check_feature(m_disk->type, PED_DISK_TYPE_PARTITION_NAME))
+        ped_partition_set_name(part, p.name.toUtf8().constData());
+    return true;
+}
+
+QString TableEditor::replicaNode(int number) const
+{
+    // The disk's own naming ("/dev/sdb1", "/dev/nvme0n1p1"), learnt from a partition it has.
+    for (const PartitionInfo &p : m_base.regions) {
+        if (p.isFree() || p.devicePath.isEmpty())
+            continue;
+        const QString suffix = QString::number(p.number);
+        if (p.devicePath.endsWith(suffix))
+            return p.devicePath.chopped(suffix.size()) + QString::number(number);
+    }
+    return QString();
 }
 
 bool TableEditor::apply(const Operation &op, const AlignmentPolicy &policy, QString *error,
@@ -269,6 +358,8 @@ DiskLayout TableEditor::layout() const
     }
     fillLayoutFromPedDisk(m_disk, out, false);
     for (PartitionInfo &p : out.regions) {
+        if (m_replica && !p.isFree())
+            p.devicePath = replicaNode(p.number); // not the scratch file's
         const auto it = m_filesystems.constFind(p.startSector);
         if (!p.isFree() && it != m_filesystems.constEnd()) {
             p.filesystem = it->filesystem;

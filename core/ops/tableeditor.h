@@ -31,6 +31,11 @@ public:
 
     // Opens the disk `current` was read from, in the same sector size.
     bool open(const DiskLayout &current, QString *error);
+    // Builds `current`'s table afresh on `scratch`, a file of the disk's size (sparse), with
+    // every partition at its sector and number, its flags and name: a disk this process cannot
+    // open (a helper's) is edited in libparted's terms all the same. commit() would write to
+    // `scratch`, never to the disk.
+    bool openReplica(const DiskLayout &current, const QString &scratch, QString *error);
 
     // Changes the in-memory table. For Create, `*number` receives the new partition's number.
     bool apply(const Operation &op, const AlignmentPolicy &policy, QString *error,
@@ -51,6 +56,9 @@ public:
 private:
     bool create(const Operation &op, const AlignmentPolicy &policy, QString *error, int *number);
     bool resize(const Operation &op, const AlignmentPolicy &policy, QString *error);
+    bool addReplicaPartition(const PartitionInfo &p, QString *error);
+    void rememberFilesystems(const DiskLayout &current);
+    QString replicaNode(int number) const;
     struct FsInfo
     {
         QString filesystem, label, uuid;
@@ -61,6 +69,7 @@ private:
     PedDevice *m_device = nullptr;
     PedDisk *m_disk = nullptr;
     QHash<qint64, FsInfo> m_filesystems; // by start sector: numbers shift, starts don't
+    bool m_replica = false;
 };
 
 } // namespace partwise

@@ -302,13 +302,19 @@ void EditingController::updateActions()
     action(Action::NewTable)->setEnabled(ready);
     action(Action::Create)->setEnabled(hasTable && region && region->isFree());
     action(Action::Delete)->setEnabled(partition);
-    action(Action::Resize)->setEnabled(filesystem);
+    // The Resize dialog measures the filesystem's smallest size itself, which a disk a helper
+    // reads (another machine's, or this one's for a window run as a user) does not allow yet.
+    const bool throughHelper = ready && m_base->device.readByHelper;
+    action(Action::Resize)->setEnabled(filesystem && !throughHelper);
     // libparted would have to keep every logical inside, and moving one moves its EBRs: not
     // offered; the logical partitions themselves can be resized.
-    const QString resizeHint = partition && region->isContainer()
-                                   ? tr("An extended partition cannot be resized or moved here; "
-                                        "resize the logical partitions inside it instead.")
-                                   : tr("Change the size of the partition or move it");
+    const QString resizeHint =
+        throughHelper ? tr("Resizing is not offered yet for a disk its helper reads; use "
+                           "partwise-cli apply on that machine, or realign.")
+        : partition && region->isContainer()
+            ? tr("An extended partition cannot be resized or moved here; "
+                 "resize the logical partitions inside it instead.")
+            : tr("Change the size of the partition or move it");
     action(Action::Resize)->setToolTip(resizeHint);
     action(Action::Resize)->setStatusTip(resizeHint); // context menus show no tooltips
     action(Action::Format)->setEnabled(filesystem);
