@@ -151,11 +151,14 @@ int main(int argc, char **argv)
 
     MainWindow window;
     // Realign…, the banner, finishing interrupted work; beside the window's editing half.
-    installRealign(&window, window.editing());
+    RealignController *realign = installRealign(&window, window.editing());
     // View → Sector Ruler, below the map.
     installSectorRuler(&window);
-    // File → Connect to Machine…: another machine's disks, read by its helper over ssh.
-    installRemoteMachines(&window);
+    // File → Connect to Machine…: another machine's disks, read by its helper over ssh; and,
+    // for a window running as a user, this computer's disks through a root helper.
+    RemoteMachines *machines = installRemoteMachines(&window);
+    // A disk the helper writes is realigned by the helper: the banner opens its dialog.
+    realign->setHelperRealign([machines] { machines->openRealign(); });
     window.show();
 
     // The demo image lives as long as the session: QTemporaryDir removes it on exit.
@@ -165,8 +168,17 @@ int main(int argc, char **argv)
         if (demoFolder->isValid())
             window.openDemoDisk(demoFolder->path());
     }
-    for (const QString &image : parser.positionalArguments())
-        window.openImage(image, forcedSectorSize);
-    window.scanDisks();
+    const bool asUser = ::geteuid() != 0;
+    bool wantsDisks = parser.positionalArguments().isEmpty() && !parser.isSet(commandLine.demo);
+    for (const QString &path : parser.positionalArguments()) {
+        if (asUser && !QFileInfo(path).isFile())
+            wantsDisks = true; // a device: the helper opens it, among the others
+        else
+            window.openImage(path, forcedSectorSize);
+    }
+    if (!asUser)
+        window.scanDisks(); // root (a rescue system's session, or sudo): reads them itself
+    else if (wantsDisks)
+        machines->connectToThisMachine(); // one password, then the disks; images need none
     return app.exec();
 }

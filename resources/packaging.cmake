@@ -18,7 +18,7 @@ set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION admin)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 set(CPACK_DEBIAN_PACKAGE_HOMEPAGE "https://partwise.org/")
-# The filesystem and partitioning tools run by core/fs, pkexec for the launcher, and the Qt SVG
+# The filesystem and partitioning tools run by core/fs, pkexec for the helper, and the Qt SVG
 # plugins for the SVG icons (loaded at run time, so dpkg-shlibdeps cannot see them).
 set(partwise_runtime "fdisk, parted, gdisk, e2fsprogs, dosfstools, mtools, util-linux, \
 pkexec | policykit-1, libqt6svg6")

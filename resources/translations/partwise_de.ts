@@ -631,6 +631,10 @@ Die Partitionstabelle wird vorher gesichert; das Protokoll sagt, wo und wie sie 
         <source>Moving data is journaled in memory here (%1, as in a live session): a power cut during the move would lose the journal, and with it the record of where the data is. Choose a folder for move journals on another disk in Preferences, or keep the computer on mains power.</source>
         <translation>Das Verschieben von Daten wird hier im Arbeitsspeicher protokolliert (%1, wie in einer Live-Sitzung): Ein Stromausfall während des Verschiebens würde das Journal löschen, und mit ihm die Aufzeichnung, wo die Daten liegen. Wählen Sie in den Einstellungen einen Ordner für Verschiebe-Journale auf einem anderen Datenträger, oder lassen Sie den Rechner am Netzstrom.</translation>
     </message>
+    <message>
+        <source>Resizing is not offered yet for a disk its helper reads; use partwise-cli apply on that machine, or realign.</source>
+        <translation>Die Größenänderung wird für einen Datenträger, den sein Helfer liest, noch nicht angeboten; verwenden Sie partwise-cli apply auf jenem Rechner oder richten Sie neu aus.</translation>
+    </message>
 </context>
 <context>
     <name>FilesystemSupportDialog</name>
@@ -739,6 +743,21 @@ Die Partitionstabelle wird vorher gesichert; das Protokoll sagt, wo und wie sie 
     </message>
 </context>
 <context>
+    <name>HelperApplyDialog</name>
+    <message>
+        <source>Apply Pending Operations on %1</source>
+        <translation>Ausstehende Vorgänge auf %1 anwenden</translation>
+    </message>
+    <message>
+        <source>The connection to the machine is closed; nothing was written.</source>
+        <translation>Die Verbindung zum Rechner ist geschlossen; es wurde nichts geschrieben.</translation>
+    </message>
+    <message>
+        <source>%1 The helper there stops at the end of an operation; if one was under way, its journal lets partwise-cli resume %2 finish it on that machine.</source>
+        <translation>%1 Der Helfer dort hält am Ende eines Vorgangs an; war einer im Gange, kann partwise-cli resume %2 ihn auf jenem Rechner mit seinem Journal abschließen.</translation>
+    </message>
+</context>
+<context>
     <name>HelperConnection</name>
     <message>
         <source>%1 could not be started: %2.</source>
@@ -783,6 +802,10 @@ Die Partitionstabelle wird vorher gesichert; das Protokoll sagt, wo und wie sie 
     <message>
         <source>%1 speaks protocol %2; this window speaks protocol %3. Install the same version of Partwise on both sides.</source>
         <translation>%1 spricht Protokoll %2, dieses Fenster Protokoll %3. Installieren Sie auf beiden Seiten dieselbe Version von Partwise.</translation>
+    </message>
+    <message>
+        <source>It comes with the Debian package %1.</source>
+        <translation>Es ist im Debian-Paket %1 enthalten.</translation>
     </message>
 </context>
 <context>
@@ -1358,12 +1381,8 @@ Die Partitionstabelle wird vorher gesichert; das Protokoll sagt, wo und wie sie 
         <translation>&amp;Dateisystem-Unterstützung</translation>
     </message>
     <message>
-        <source> (read by the helper on %1; to change it, run partwise-cli there)</source>
-        <translation> (gelesen vom Helfer auf %1; um ihn zu ändern, führen Sie dort partwise-cli aus)</translation>
-    </message>
-    <message>
-        <source>%1 is a disk of %2: it is shown and can be realigned (File → Realign on the Other Machine…), but editing another machine&apos;s partitions is not built yet.</source>
-        <translation>%1 ist ein Datenträger von %2: Er wird angezeigt und kann ausgerichtet werden (Datei → Auf dem anderen Rechner ausrichten …), aber das Bearbeiten der Partitionen eines anderen Rechners gibt es noch nicht.</translation>
+        <source> (on %1, through its helper)</source>
+        <translation> (auf %1, über dessen Helfer)</translation>
     </message>
 </context>
 <context>
@@ -2821,6 +2840,18 @@ Das Journal %3 hält fest, wie weit sie kam. Bis sie abgeschlossen ist, ist die 
         <source>Connect &amp;Again</source>
         <translation>&amp;Erneut verbinden</translation>
     </message>
+    <message>
+        <source>Open This Computer&apos;s &amp;Disks…</source>
+        <translation>&amp;Datenträger dieses Computers öffnen …</translation>
+    </message>
+    <message>
+        <source>Asks for an administrator&apos;s password and shows this computer&apos;s disks</source>
+        <translation>Fragt nach einem Administratorpasswort und zeigt die Datenträger dieses Computers</translation>
+    </message>
+    <message>
+        <source>Starting the helper for this computer&apos;s disks…</source>
+        <translation>Der Helfer für die Datenträger dieses Computers wird gestartet …</translation>
+    </message>
 </context>
 <context>
     <name>RemoteRealignDialog</name>
@@ -3289,6 +3320,18 @@ Nichts ist verloren: „Fortsetzen“ beendet es.</translation>
     <message>
         <source>The partition table of %1 is damaged: libparted stopped reading it on an internal check (%2).</source>
         <translation>Die Partitionstabelle von %1 ist beschädigt: libparted hat das Lesen bei einer internen Prüfung abgebrochen (%2).</translation>
+    </message>
+    <message>
+        <source>Cannot make a copy of the table of %1 to edit.</source>
+        <translation>Die Tabelle von %1 kann nicht zum Bearbeiten kopiert werden.</translation>
+    </message>
+    <message>
+        <source>Cannot make a copy of the %1 table of %2 to edit.</source>
+        <translation>Die %1-Tabelle von %2 kann nicht zum Bearbeiten kopiert werden.</translation>
+    </message>
+    <message>
+        <source>Cannot copy partition %1 of %2 to edit it.</source>
+        <translation>Partition %1 von %2 kann nicht zum Bearbeiten kopiert werden.</translation>
     </message>
 </context>
 <context>

@@ -216,15 +216,12 @@ void TestRemoteMachine::remoteDiskShownAsSfdiskSeesIt()
     PW_REQUIRE_ROOT_OR_SKIP();
     // An old fdisk layout: one partition at 63 (misaligned), one at 1 MiB.
     const QString image = m_dir.filePath(QStringLiteral("remote.img"));
-    {
-        QFile f(image);
-        QVERIFY(f.open(QIODevice::WriteOnly) && f.resize(64LL << 20));
-    }
-    QProcess sfdisk;
-    sfdisk.start(QStringLiteral("sfdisk"), {QStringLiteral("-q"), image});
-    sfdisk.write("label: dos\nstart=63, size=20000, type=83\nstart=40960, size=40960, type=7\n");
-    sfdisk.closeWriteChannel();
-    QVERIFY(sfdisk.waitForFinished() && sfdisk.exitCode() == 0);
+    QString made;
+    QVERIFY2(SfdiskTable::writeImage(
+                 image, 64LL << 20,
+                 "label: dos\nstart=63, size=20000, type=83\nstart=40960, size=40960, type=7\n",
+                 &made),
+             qPrintable(made));
     LoopDevice loop(image);
     QVERIFY2(loop.ok(), qPrintable(loop.error()));
     const SfdiskTable expected = SfdiskTable::read(loop.path());
@@ -365,15 +362,10 @@ void TestRemoteMachine::editedThereAsSfdiskSeesIt()
     PW_REQUIRE_ROOT_OR_SKIP();
     // A GPT disk with an ext4 partition full of files, and free space after it.
     const QString image = m_dir.filePath(QStringLiteral("edit.img"));
-    {
-        QFile f(image);
-        QVERIFY(f.open(QIODevice::WriteOnly) && f.resize(96LL << 20));
-    }
-    QProcess sfdisk;
-    sfdisk.start(QStringLiteral("sfdisk"), {QStringLiteral("-q"), image});
-    sfdisk.write("label: gpt\nstart=2048, size=65536, type=L\n");
-    sfdisk.closeWriteChannel();
-    QVERIFY(sfdisk.waitForFinished() && sfdisk.exitCode() == 0);
+    QString made;
+    QVERIFY2(SfdiskTable::writeImage(image, 96LL << 20,
+                                     "label: gpt\nstart=2048, size=65536, type=L\n", &made),
+             qPrintable(made));
     LoopDevice loop(image);
     QVERIFY2(loop.ok() && loop.addPartitions(), qPrintable(loop.error()));
     QString error;

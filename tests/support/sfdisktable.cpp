@@ -2,9 +2,11 @@
 
 #include "toolrun.h"
 
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QProcess>
 #include <QRegularExpression>
 
 namespace pwtest {
@@ -64,6 +66,26 @@ const SfdiskPartition *SfdiskTable::find(int number) const
         if (p.number == number)
             return &p;
     return nullptr;
+}
+
+bool SfdiskTable::writeImage(const QString &image, qint64 bytes, const QByteArray &script,
+                             QString *error)
+{
+    QFile file(image);
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate) || !file.resize(bytes)) {
+        *error = file.errorString();
+        return false;
+    }
+    file.close();
+    QProcess sfdisk;
+    sfdisk.start(QStringLiteral("sfdisk"), {QStringLiteral("-q"), image});
+    sfdisk.write(script);
+    sfdisk.closeWriteChannel();
+    if (sfdisk.waitForFinished(60000) && sfdisk.exitStatus() == QProcess::NormalExit &&
+        sfdisk.exitCode() == 0)
+        return true;
+    *error = QStringLiteral("sfdisk: ") + QString::fromLocal8Bit(sfdisk.readAllStandardError());
+    return false;
 }
 
 SfdiskTable SfdiskTable::read(const QString &device)

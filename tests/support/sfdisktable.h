@@ -38,6 +38,10 @@ struct SfdiskTable
     static SfdiskTable read(const QString &device);
     // `fdisk -b sectorSize -l image`: for 4Kn images (GPT only).
     static SfdiskTable readWithSectorSize(const QString &image, int sectorSize);
+    // Makes `image` a file of `bytes` and writes `script` ("label: dos\nstart=63, ...") on it
+    // with sfdisk; false with sfdisk's words in *error when it refuses.
+    static bool writeImage(const QString &image, qint64 bytes, const QByteArray &script,
+                           QString *error);
 };
 
 } // namespace pwtest

@@ -24,9 +24,14 @@ HelperConnection::HelperConnection(const Command &command, QObject *parent)
     });
     connect(&m_process, &QProcess::finished, this, &HelperConnection::onFinished);
     connect(&m_process, &QProcess::errorOccurred, this, [this](QProcess::ProcessError error) {
-        if (error == QProcess::FailedToStart)
-            fail(
-                tr("%1 could not be started: %2.").arg(m_command.program, m_process.errorString()));
+        if (error != QProcess::FailedToStart)
+            return;
+        QString why =
+            tr("%1 could not be started: %2.").arg(m_command.program, m_process.errorString());
+        if (!m_command.package.isEmpty())
+            why += QLatin1Char(' ') +
+                   tr("It comes with the Debian package %1.").arg(m_command.package);
+        fail(why);
     });
 }
 

@@ -43,6 +43,7 @@ public:
         QString program;
         QStringList arguments;
         QString machine;
+        QString package; // the Debian package `program` comes with, named when it is missing
     };
     using Reply = std::function<void(const HelperReply &reply)>;
 

@@ -1,5 +1,6 @@
 #include "remotemachines.h"
 
+#include "adminhelpercommand.h"
 #include "connectdialog.h"
 #include "disklistmodel.h"
 #include "editing/editingcontroller.h"
@@ -15,10 +16,21 @@
 #include <QPushButton>
 #include <QStatusBar>
 
+#include <unistd.h>
+
 using namespace partwise;
 
 RemoteMachines::RemoteMachines(MainWindow *window) : QObject(window), m_window(window)
 {
+    if (::geteuid() != 0) {
+        // The window runs as a user: this computer's disks are opened through a root helper.
+        m_thisMachine = new QAction(tr("Open This Computer's &Disks…"), this);
+        m_thisMachine->setObjectName(QStringLiteral("openSystemDisksAction"));
+        m_thisMachine->setToolTip(
+            tr("Asks for an administrator's password and shows this computer's disks"));
+        connect(m_thisMachine, &QAction::triggered, this, &RemoteMachines::connectToThisMachine);
+        window->addFileAction(m_thisMachine);
+    }
     auto *action = new QAction(tr("Connect to &Machine…"), this);
     action->setObjectName(QStringLiteral("connectAction"));
     connect(action, &QAction::triggered, this, &RemoteMachines::chooseMachine);
@@ -108,14 +120,32 @@ void RemoteMachines::chooseMachine()
 
 void RemoteMachines::connectTo(const SshTarget &target)
 {
-    const HelperConnection::Command command = sshHelperCommand(target);
+    m_window->statusBar()->showMessage(tr("Connecting to %1…").arg(target.destination));
+    connectWith(sshHelperCommand(target));
+}
+
+void RemoteMachines::connectToThisMachine()
+{
+    // From now on Refresh lists this computer's disks through the helper, or starts it again.
+    m_window->setSystemDiskScanner([this] {
+        HelperConnection *helper = m_connections.value(adminHelperCommand().machine);
+        if (helper && helper->isReady())
+            listDisks(helper);
+        else
+            connectToThisMachine();
+    });
+    m_window->statusBar()->showMessage(tr("Starting the helper for this computer's disks…"));
+    connectWith(adminHelperCommand());
+}
+
+void RemoteMachines::connectWith(const HelperConnection::Command &command)
+{
     delete m_connections.take(command.machine); // its input closes: a job there stops safely
     auto *helper = new HelperConnection(command, this);
     m_connections.insert(command.machine, helper);
     connect(helper, &HelperConnection::ready, this, [this, helper] { listDisks(helper); });
     connect(helper, &HelperConnection::died, this,
-            [this, helper, target](const QString &why) { onDied(helper, target, why); });
-    m_window->statusBar()->showMessage(tr("Connecting to %1…").arg(target.destination));
+            [this, helper, command](const QString &why) { onDied(helper, command, why); });
     helper->start();
 }
 
@@ -179,13 +209,15 @@ DiskReadResult RemoteMachines::readResult(const HelperReply &reply) const
         QString invalid;
         read.ok = layoutFromJson(reply.result.value(QStringLiteral("layout")).toObject(),
                                  &read.layout, &invalid);
+        read.layout.device.readByHelper = true; // its path is the helper's to open
         if (!read.ok)
             read.error = tr("The helper sent a layout this window cannot use: %1").arg(invalid);
     }
     return read;
 }
 
-void RemoteMachines::onDied(HelperConnection *helper, const SshTarget &target, const QString &why)
+void RemoteMachines::onDied(HelperConnection *helper, const HelperConnection::Command &command,
+                            const QString &why)
 {
     const QString machine = helper->machine();
     DiskReadResult lost;
@@ -203,7 +235,7 @@ void RemoteMachines::onDied(HelperConnection *helper, const SshTarget &target, c
     QPushButton *again = m_notice->addButton(tr("Connect &Again"), QMessageBox::AcceptRole);
     again->setObjectName(QStringLiteral("reconnectButton"));
     m_notice->setAttribute(Qt::WA_DeleteOnClose);
-    connect(again, &QPushButton::clicked, this, [this, target] { connectTo(target); });
+    connect(again, &QPushButton::clicked, this, [this, command] { connectWith(command); });
     m_notice->open();
 }
 

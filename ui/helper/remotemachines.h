@@ -43,6 +43,9 @@ public:
 
     // Connects (again) to a machine and lists its disks; replaces an earlier connection to it.
     void connectTo(const SshTarget &target);
+    // Starts the helper for this machine's disks as root (adminhelpercommand.h), for a window
+    // that runs as a user; its disks are listed, read and edited through it.
+    void connectToThisMachine();
     HelperConnection *connection(const QString &machine) const
     {
         return m_connections.value(machine);
@@ -66,7 +69,9 @@ private:
     void chooseMachine();
     void listDisks(HelperConnection *helper);
     void readNext(HelperConnection *helper, QStringList devicePaths);
-    void onDied(HelperConnection *helper, const SshTarget &target, const QString &why);
+    void connectWith(const HelperConnection::Command &command);
+    void onDied(HelperConnection *helper, const HelperConnection::Command &command,
+                const QString &why);
     void readDisk(HelperConnection *helper, const QString &devicePath,
                   const std::function<void()> &then);
     void updateRealignAction();
@@ -77,6 +82,7 @@ private:
     QHash<QString, HelperConnection *> m_connections;
     QPointer<QMessageBox> m_notice;
     QAction *m_realign = nullptr;
+    QAction *m_thisMachine = nullptr;      // when the window runs as a user
     QHash<QString, QString> m_interrupted; // entry key -> journal of a realignment cut short
 };
 

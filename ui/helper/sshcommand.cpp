@@ -39,5 +39,6 @@ HelperConnection::Command sshHelperCommand(const SshTarget &target)
         command.arguments << QStringLiteral("sudo") << QStringLiteral("-n");
     command.arguments << QStringLiteral("partwise-cli") << QStringLiteral("serve");
     command.machine = target.destination.section(QLatin1Char('@'), -1);
+    command.package = QStringLiteral("openssh-client");
     return command;
 }

@@ -155,7 +155,9 @@ void RealignController::updateState()
         misaligned = report.misalignedCount();
         offGrain = report.sectorAlignedCount();
     }
-    const bool interrupted = !path.isEmpty() && QFile::exists(journalPathFor(path));
+    const bool helper = shownThroughHelper();
+    // A helper's disk: its journal, if any, is where the helper runs (it offers Resume).
+    const bool interrupted = !helper && !path.isEmpty() && QFile::exists(journalPathFor(path));
     if (wizardOpen && m_wizard->setup().target == path)
         m_banner->hideBanner(); // the wizard says it all
     else if (interrupted && layout)
@@ -164,7 +166,14 @@ void RealignController::updateState()
         m_banner->showMisaligned(misaligned);
     else
         m_banner->hideBanner();
-    m_action->setEnabled(!wizardOpen && layout && (interrupted || misaligned + offGrain > 0));
+    m_action->setEnabled(!wizardOpen && layout && (interrupted || misaligned + offGrain > 0) &&
+                         (!helper || m_openHelperRealign));
+}
+
+bool RealignController::shownThroughHelper() const
+{
+    const int row = m_window->diskList()->rowOf(m_window->currentPath());
+    return row >= 0 && !m_window->diskList()->entry(row).machine.isEmpty();
 }
 
 RealignWizard *RealignController::openWizard(bool withSelection)
@@ -175,6 +184,11 @@ RealignWizard *RealignController::openWizard(bool withSelection)
     const std::optional<DiskLayout> layout = m_window->currentLayout();
     if (!layout || layout->tableType.isEmpty())
         return nullptr;
+    if (shownThroughHelper()) {
+        if (m_openHelperRealign)
+            m_openHelperRealign();
+        return nullptr;
+    }
     if (QFile::exists(journalPathFor(path)))
         return finishInterrupted(path);
     if (m_editing) {

@@ -13,6 +13,8 @@ struct WriteJournal;
 #include <QPointer>
 #include <QSet>
 
+#include <functional>
+
 class MainWindow;
 class QAction;
 class RealignBanner;
@@ -43,6 +45,11 @@ public:
     // The journal that would record an interrupted realignment of `target`.
     QString journalPathFor(const QString &target) const;
 
+    // A disk a helper reads and writes (another machine's, or this one's when the window runs
+    // as a user) is realigned by that helper: the banner and Realign… call `open` for it.
+    // Without it, such disks are not offered for realigning here.
+    void setHelperRealign(std::function<void()> open) { m_openHelperRealign = std::move(open); }
+
 public slots:
     // Opens the wizard for the disk on screen (window-modal), its misaligned partitions chosen,
     // and with `withSelection` the selected partition too. Returns it, or nullptr when there is
@@ -58,6 +65,7 @@ signals:
 private:
     RealignController(MainWindow *window, EditingController *editing);
     void updateState();
+    bool shownThroughHelper() const;
     int unfinishedPartition(const QString &target) const; // 0: unknown
     void checkForJournal(const QString &path);
     void offerNext();
@@ -72,6 +80,7 @@ private:
     QPointer<RealignWizard> m_wizard;
     QPointer<QMessageBox> m_offer;
     partwise::RealignOptions m_options;
+    std::function<void()> m_openHelperRealign;
     QSet<QString> m_asked;       // disks whose interrupted realignment was already offered
     QStringList m_waitingOffers; // found while another offer or a wizard was open
 };

@@ -252,6 +252,10 @@ void MainWindow::refresh()
 
 void MainWindow::scanDisks()
 {
+    if (m_scanSystemDisks) {
+        m_scanSystemDisks();
+        return;
+    }
     // Disks are read once the list is back, so unplugged ones disappear first.
     m_service->listDisks();
 }

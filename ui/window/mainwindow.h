@@ -6,6 +6,7 @@
 
 #include <QMainWindow>
 
+#include <functional>
 #include <optional>
 
 class DiskListModel;
@@ -41,6 +42,9 @@ public:
     void openImage(const QString &path, qint64 forcedSectorSize = 0);
     // Lists the machine's disks and reads them.
     void scanDisks();
+    // Where this machine's disks come from when the window cannot open them itself (it runs
+    // as a user): scanDisks() and Refresh ask `scan` instead.
+    void setSystemDiskScanner(std::function<void()> scan) { m_scanSystemDisks = std::move(scan); }
     // Re-reads every image and disk (View → Refresh).
     void refresh();
     // Creates the demo disk in `folder` (kept by the caller for the session) and opens it.
@@ -102,6 +106,7 @@ private:
     void reportError(const QString &title, const QString &text);
 
     DiskService *m_service = nullptr;
+    std::function<void()> m_scanSystemDisks;
     DiskListModel *m_disks = nullptr;
     PartitionModel *m_partitions = nullptr;
     QItemSelectionModel *m_selection = nullptr;

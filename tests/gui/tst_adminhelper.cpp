@@ -1,0 +1,272 @@
+// The window as a user, this computer's disks through a root helper, as the menu entry starts
+// it: the test creates a user and switches its own effective uid (and groups) to it before the
+// window is made. From then on opening the loop device fails in this process (checked), so all
+// the window shows and writes came through the helper. "pkexec" is a stand-in
+// (PARTWISE_PKEXEC) that notes it was asked and starts the helper as root with PKEXEC_UID set,
+// as pkexec does once the password is given; this process's real uid is still root, which lets
+// the stand-in take root back the way the real pkexec's setuid bit does.
+//
+// The user's session: File → Open This Computer's Disks…, a partition created and applied,
+// the misaligned one realigned from the banner's Realign…; then, as root again, sfdisk, blkid,
+// e2fsck and every file of the ext4 partition say the same.
+#include "disklistmodel.h"
+#include "editing/applydialog.h"
+#include "editing/editingcontroller.h"
+#include "guitestsupport.h"
+#include "helper/remotemachines.h"
+#include "helper/remoterealigndialog.h"
+#include "partitionmodel.h"
+#include "realign/realigncontroller.h"
+#include "window/mainwindow.h"
+
+#include "filetree.h"
+#include "fsfixture.h"
+#include "loopdevice.h"
+#include "sfdisktable.h"
+#include "toolrun.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QComboBox>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QScopeGuard>
+#include <QSignalSpy>
+#include <QSysInfo>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTimer>
+
+#include <cerrno>
+#include <fcntl.h>
+#include <grp.h>
+#include <pwd.h>
+#include <unistd.h>
+
+using namespace partwise;
+using namespace guitest;
+using namespace pwtest;
+
+namespace {
+
+constexpr char kUser[] = "partwise-gui-test";
+
+// This process as `uid`/`gid` with no supplementary groups, until the guard restores root.
+bool becomeUser(uid_t uid, gid_t gid)
+{
+    return ::setgroups(0, nullptr) == 0 && ::setegid(gid) == 0 && ::seteuid(uid) == 0;
+}
+
+void becomeRootAgain()
+{
+    if (::seteuid(0) != 0 || ::setegid(0) != 0)
+        qFatal("could not take root back");
+    const gid_t rootGroup = 0;
+    ::setgroups(1, &rootGroup);
+}
+
+// Answers the confirmation, then closes the Apply dialog once it finished; returns its title
+// and whether it succeeded, with its log.
+bool applyAndClose(EditingController *editing, QString *title, QString *log)
+{
+    bool ok = false;
+    QTimer driver;
+    QObject::connect(&driver, &QTimer::timeout, [&] {
+        QWidget *modal = QApplication::activeModalWidget();
+        if (auto *box = qobject_cast<QMessageBox *>(modal)) {
+            box->button(QMessageBox::Yes)->click();
+        } else if (auto *d = qobject_cast<ApplyDialog *>(modal); d && d->isFinished()) {
+            ok = d->result().ok;
+            *title = d->windowTitle();
+            *log = d->logText();
+            d->accept();
+        }
+    });
+    driver.start(20);
+    editing->action(EditingController::Action::Apply)->trigger();
+    return ok;
+}
+
+} // namespace
+
+class TestAdminHelper : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void cleanupTestCase();
+    void windowAsUserEditsAndRealignsThroughHelper();
+
+private:
+    QTemporaryDir m_dir;
+    uid_t m_uid = 0;
+    gid_t m_gid = 0;
+    bool m_createdUser = false;
+};
+
+void TestAdminHelper::initTestCase()
+{
+    PW_REQUIRE_ROOT_OR_SKIP();
+    QVERIFY(m_dir.isValid());
+    if (!::getpwnam(kUser)) {
+        const ToolResult add =
+            runTool(QStringLiteral("useradd"),
+                    {QStringLiteral("--system"), QStringLiteral("--no-create-home"),
+                     QStringLiteral("--shell"), QStringLiteral("/usr/sbin/nologin"),
+                     QString::fromLatin1(kUser)});
+        QVERIFY2(add.ok(), qPrintable(add.describe()));
+        m_createdUser = true;
+    }
+    const passwd *user = ::getpwnam(kUser);
+    QVERIFY(user && user->pw_uid != 0);
+    m_uid = user->pw_uid;
+    m_gid = user->pw_gid;
+    // The user's own folders: the test's, to reach the others through, and the settings'.
+    QVERIFY(QFile::setPermissions(m_dir.path(), QFileDevice::ReadOwner | QFileDevice::WriteOwner |
+                                                    QFileDevice::ExeOwner | QFileDevice::ExeOther |
+                                                    QFileDevice::ReadOther));
+    const QString config = m_dir.filePath(QStringLiteral("config"));
+    QVERIFY(QDir().mkpath(config));
+    qputenv("XDG_CONFIG_HOME", QFile::encodeName(config));
+    useTestSettings();
+    const ToolResult own =
+        runTool(QStringLiteral("chown"),
+                {QStringLiteral("-R"), QStringLiteral("%1:%2").arg(m_uid).arg(m_gid), config});
+    QVERIFY2(own.ok(), qPrintable(own.describe()));
+    // The stand-in for pkexec, and the partwise-cli beside it on PATH, as when installed.
+    const QString askedFile = m_dir.filePath(QStringLiteral("pkexec-asked"));
+    const QString pkexec = m_dir.filePath(QStringLiteral("pkexec"));
+    QFile script(pkexec);
+    QVERIFY(script.open(QIODevice::WriteOnly));
+    script.write(
+        QStringLiteral("#!/bin/sh\necho \"$*\" >> '%1'\n"
+                       "PKEXEC_UID=%2 exec setpriv --reuid=0 --regid=0 --keep-groups \"$@\"\n")
+            .arg(askedFile)
+            .arg(m_uid)
+            .toLocal8Bit());
+    script.close();
+    QVERIFY(script.setPermissions(script.permissions() | QFileDevice::ExeOwner |
+                                  QFileDevice::ExeOther | QFileDevice::ReadOther));
+    qputenv("PARTWISE_PKEXEC", QFile::encodeName(pkexec));
+    const QString cliFolder = QFileInfo(QStringLiteral(PARTWISE_CLI)).absolutePath();
+    qputenv("PATH", (cliFolder + QLatin1Char(':') + qEnvironmentVariable("PATH")).toLocal8Bit());
+}
+
+void TestAdminHelper::cleanupTestCase()
+{
+    if (m_createdUser)
+        runTool(QStringLiteral("userdel"), {QString::fromLatin1(kUser)});
+}
+
+void TestAdminHelper::windowAsUserEditsAndRealignsThroughHelper()
+{
+    PW_REQUIRE_ROOT_OR_SKIP();
+    // As root: an old layout, ext4 with files at sector 63, free space after it.
+    const QString image = m_dir.filePath(QStringLiteral("disk.img"));
+    QString made;
+    QVERIFY2(SfdiskTable::writeImage(image, 128LL << 20,
+                                     "label: dos\nstart=63, size=81920, type=83\n", &made),
+             qPrintable(made));
+    LoopDevice loop(image);
+    QVERIFY2(loop.ok() && loop.addPartitions(), qPrintable(loop.error()));
+    QString error;
+    const QString tree = m_dir.filePath(QStringLiteral("files"));
+    QVERIFY2(makeFileTree(tree, 30, 2 << 20, 11, &error), qPrintable(error));
+    QVERIFY2(makeFilesystem(loop.partitionNode(1), QStringLiteral("ext4"), QString(), 63, &error) &&
+                 fillFilesystem(loop.partitionNode(1), QStringLiteral("ext4"), tree, &error),
+             qPrintable(error));
+    const QMap<QString, QByteArray> files =
+        filesystemTreeSha256(loop.partitionNode(1), QStringLiteral("ext4"), &error);
+    QVERIFY2(error.isEmpty() && files.size() == 31, qPrintable(error));
+
+    {
+        // The window's part, as the user.
+        QVERIFY(becomeUser(m_uid, m_gid));
+        auto root = qScopeGuard(becomeRootAgain);
+        QCOMPARE(::geteuid(), m_uid);
+        const int fd = ::open(QFile::encodeName(loop.path()).constData(), O_RDONLY | O_CLOEXEC);
+        const int openError = errno;
+        if (fd >= 0)
+            ::close(fd);
+        QVERIFY2(fd < 0 && openError == EACCES, "the window's process can open the disk itself");
+
+        MainWindow window;
+        RealignController *realign = installRealign(&window, window.editing());
+        RemoteMachines *machines = installRemoteMachines(&window);
+        realign->setHelperRealign([machines] { machines->openRealign(); });
+        auto *open = window.findChild<QAction *>(QStringLiteral("openSystemDisksAction"));
+        QVERIFY2(open, "a window run as a user offers this computer's disks");
+        QSignalSpy read(machines, &RemoteMachines::machineRead);
+        open->trigger();
+        QVERIFY(read.wait(120000));
+        const QString machine = QSysInfo::machineHostName();
+        const int row = window.diskList()->rowOf(DiskListModel::machineKey(machine, loop.path()));
+        QVERIFY2(row >= 0, "the loop device is not among this computer's disks");
+        QCOMPARE(window.diskList()->entry(row).state, DiskEntry::State::Ready);
+        window.findChild<QComboBox *>(QStringLiteral("deviceChooser"))->setCurrentIndex(row);
+        QTRY_COMPARE(window.currentPath(), window.diskList()->entry(row).path);
+        QCOMPARE(window.partitionModel()->layout().partitions().first().startSector, 63);
+        saveScreenshot(&window, QStringLiteral("admin-helper-window"));
+
+        // Edit: a FAT partition after the ext4 one.
+        Operation create;
+        create.type = Operation::Type::Create;
+        create.sizeBytes = 16LL << 20;
+        create.filesystem = QStringLiteral("vfat");
+        create.label = QStringLiteral("USERMADE");
+        QString queueError;
+        QVERIFY2(window.editing()->queue(create, &queueError), qPrintable(queueError));
+        QString title, log;
+        QVERIFY2(applyAndClose(window.editing(), &title, &log), qPrintable(log));
+        QCOMPARE(title, QStringLiteral("Apply Pending Operations on %1").arg(machine));
+        QTRY_COMPARE_WITH_TIMEOUT(window.diskList()->entry(row).layout.partitions().size(), 2,
+                                  60000);
+
+        // Realign from the window's own Realign…, which hands the disk to its helper.
+        QTRY_VERIFY(realign->realignAction()->isEnabled());
+        realign->realignAction()->trigger();
+        RemoteRealignDialog *dialog = window.findChild<RemoteRealignDialog *>();
+        QVERIFY2(dialog, "Realign… did not open the helper's realignment");
+        QSignalSpy planned(dialog, &RemoteRealignDialog::planned);
+        dialog->planButton()->click();
+        QVERIFY(planned.wait(60000) && planned.first().first().toBool());
+        QSignalSpy finished(dialog, &RemoteRealignDialog::finished);
+        dialog->runButton()->click();
+        QVERIFY(finished.wait(300000));
+        QVERIFY2(finished.first().first().toBool(), qPrintable(dialog->outcomeText()));
+        QTRY_COMPARE_WITH_TIMEOUT(window.diskList()->entry(row).report.misalignedCount(), 0, 60000);
+        dialog->close();
+    }
+
+    // As root again: pkexec was asked once, for partwise-cli's full path (what the polkit
+    // action names), and the tools see what the window said.
+    QFile asked(m_dir.filePath(QStringLiteral("pkexec-asked")));
+    QVERIFY(asked.open(QIODevice::ReadOnly));
+    const QList<QByteArray> asks = asked.readAll().trimmed().split('\n');
+    QCOMPARE(asks.size(), 1);
+    QCOMPARE(asks.first(),
+             QFile::encodeName(QFileInfo(QStringLiteral(PARTWISE_CLI)).absoluteFilePath()) +
+                 " serve");
+    const SfdiskTable table = SfdiskTable::read(loop.path());
+    QVERIFY2(table.ok && table.partitions.size() == 2, qPrintable(table.error));
+    QCOMPARE(table.partitions.at(0).start, 2048);
+    QCOMPARE(table.partitions.at(1).start % 2048, 0);
+    QVERIFY(loop.addPartitions());
+    const ToolResult blkid =
+        runTool(QStringLiteral("blkid"),
+                {QStringLiteral("-o"), QStringLiteral("value"), QStringLiteral("-s"),
+                 QStringLiteral("LABEL"), loop.partitionNode(2)});
+    QCOMPARE(blkid.out.trimmed(), QByteArray("USERMADE"));
+    const QStringList diff = compareTrees(
+        files, filesystemTreeSha256(loop.partitionNode(1), QStringLiteral("ext4"), &error));
+    QVERIFY2(diff.isEmpty() && error.isEmpty(), qPrintable(diff.join(QLatin1Char(' ')) + error));
+    const ToolResult fsck = checkFilesystemReadOnly(loop.partitionNode(1), QStringLiteral("ext4"));
+    QVERIFY2(fsck.ok(), qPrintable(fsck.describe()));
+}
+
+QTEST_MAIN(TestAdminHelper)
+#include "tst_adminhelper.moc"
