@@ -1384,6 +1384,14 @@ Die Partitionstabelle wird vorher gesichert; das Protokoll sagt, wo und wie sie 
         <source> (on %1, through its helper)</source>
         <translation> (auf %1, über dessen Helfer)</translation>
     </message>
+    <message>
+        <source>Measure Physical Sector</source>
+        <translation>Physischen Sektor messen</translation>
+    </message>
+    <message>
+        <source>%1 is read through its helper; measure it on that machine with partwise-cli probe %1.</source>
+        <translation>%1 wird über seinen Helfer gelesen; messen Sie ihn auf jenem Rechner mit partwise-cli probe %1.</translation>
+    </message>
 </context>
 <context>
     <name>NewTableDialog</name>

@@ -183,6 +183,7 @@ void TestAdminHelper::windowAsUserEditsAndRealignsThroughHelper()
         filesystemTreeSha256(loop.partitionNode(1), QStringLiteral("ext4"), &error);
     QVERIFY2(error.isEmpty() && files.size() == 31, qPrintable(error));
 
+    QPixmap shot;
     {
         // The window's part, as the user.
         QVERIFY(becomeUser(m_uid, m_gid));
@@ -210,7 +211,8 @@ void TestAdminHelper::windowAsUserEditsAndRealignsThroughHelper()
         window.findChild<QComboBox *>(QStringLiteral("deviceChooser"))->setCurrentIndex(row);
         QTRY_COMPARE(window.currentPath(), window.diskList()->entry(row).path);
         QCOMPARE(window.partitionModel()->layout().partitions().first().startSector, 63);
-        saveScreenshot(&window, QStringLiteral("admin-helper-window"));
+        QTest::qWait(50);
+        shot = window.grab(); // saved as root: the build tree is not the user's
 
         // Edit: a FAT partition after the ext4 one.
         Operation create;
@@ -242,6 +244,7 @@ void TestAdminHelper::windowAsUserEditsAndRealignsThroughHelper()
         dialog->close();
     }
 
+    shot.save(QStringLiteral(PARTWISE_TEST_BUILD_DIR "/screenshots/admin-helper-window.png"));
     // As root again: pkexec was asked once, for partwise-cli's full path (what the polkit
     // action names), and the tools see what the window said.
     QFile asked(m_dir.filePath(QStringLiteral("pkexec-asked")));

@@ -179,6 +179,15 @@ void MainWindow::createActions()
     QMenu *drive = menuBar()->addMenu(tr("D&rive"));
     drive->setObjectName(QStringLiteral("driveMenu"));
     QAction *measure = drive->addAction(tr("Measure Physical &Sector…"), this, [this] {
+        if (const int row = m_disks->rowOf(m_shownPath);
+            row >= 0 && !m_disks->entry(row).machine.isEmpty()) {
+            // The probe writes to the drive: only the helper's process may open it.
+            reportError(tr("Measure Physical Sector"),
+                        tr("%1 is read through its helper; measure it on that machine with "
+                           "partwise-cli probe %1.")
+                            .arg(m_disks->entry(row).devicePath));
+            return;
+        }
         ProbeDialog *dialog = openProbeDialog(this, m_shownPath);
         connect(dialog, &ProbeDialog::measurementChanged, this, &MainWindow::reread);
     });
