@@ -3,10 +3,12 @@
 #include "cli/probecommand.h"
 #include "cli/serveresults.h"
 #include "device/diskenumerator.h"
+#include "fs/filesystemminimum.h"
 #include "layer/layerreader.h"
 #include "ops/applyrunner.h"
 #include "ops/jobresume.h"
 #include "ops/operationpreview.h"
+#include "ops/partitionaccess.h"
 #include "ops/planfile.h"
 #include "ops/realignplantext.h"
 #include "ops/realignrunner.h"
@@ -163,6 +165,7 @@ void ServeSession::dispatch(const Request &request)
         {QStringLiteral("list-disks"), &ServeSession::listDisks},
         {QStringLiteral("read-disk"), &ServeSession::readDiskMethod},
         {QStringLiteral("preview"), &ServeSession::preview},
+        {QStringLiteral("filesystem-minimum"), &ServeSession::filesystemMinimum},
         {QStringLiteral("realign-plan"), &ServeSession::realignPlan},
         {QStringLiteral("apply"), &ServeSession::apply},
         {QStringLiteral("realign"), &ServeSession::realign},
@@ -274,6 +277,37 @@ void ServeSession::preview(const Request &request)
                                 {QStringLiteral("failed_index"), result.failedIndex},
                                 {QStringLiteral("error"), result.error},
                                 {QStringLiteral("device"), deviceJson(result.layout, policy)}});
+}
+
+void ServeSession::filesystemMinimum(const Request &request)
+{
+    QString path;
+    if (!targetOf(request, &path))
+        return;
+    Params params{request.params, {}};
+    const int number = int(params.integer("partition", 0, 1, 256));
+    DiskReadOptions options;
+    options.forcedSectorSize = params.sectorSize();
+    options.askDrive = false;
+    if (number == 0 && params.problem.isEmpty())
+        params.problem = QStringLiteral("\"partition\" is required.");
+    if (!params.problem.isEmpty())
+        return fail(request, InvalidParams, params.problem);
+    const DiskReadResult read = readDisk(path, options);
+    if (!read.ok)
+        return fail(request, Failed, read.error);
+    const PartitionInfo *partition = read.layout.partitionByNumber(number);
+    if (!partition || partition->filesystem.isEmpty())
+        return fail(
+            request, Failed,
+            QStringLiteral("%1 has no partition %2 with a filesystem.").arg(path).arg(number));
+    // resize2fs -P reads every block group: seconds on a large disk, as read-disk's probing.
+    const std::optional<qint64> limit = filesystemShrinkLimitBytes(
+        partitionLocation(read.layout, partition->startSector, number), partition->filesystem);
+    answer(request, QJsonObject{{QStringLiteral("partition"), number},
+                                {QStringLiteral("filesystem"), partition->filesystem},
+                                {QStringLiteral("minimum_bytes"),
+                                 limit ? QJsonValue(double(*limit)) : QJsonValue()}});
 }
 
 namespace {

@@ -58,6 +58,7 @@ private:
     void listDisks(const jsonrpc::Request &request);
     void readDiskMethod(const jsonrpc::Request &request);
     void preview(const jsonrpc::Request &request);
+    void filesystemMinimum(const jsonrpc::Request &request);
     void realignPlan(const jsonrpc::Request &request);
     void apply(const jsonrpc::Request &request);
     void realign(const jsonrpc::Request &request);

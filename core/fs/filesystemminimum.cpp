@@ -1,6 +1,7 @@
 #include "fs/filesystemminimum.h"
 
 #include "base/toolrunner.h"
+#include "fs/filesystemresize.h"
 
 #include <QRegularExpression>
 
@@ -27,6 +28,12 @@ std::optional<qint64> filesystemMinimumBytes(const FilesystemLocation &where, co
     if (!count.hasMatch() || !size.hasMatch())
         return std::nullopt;
     return count.captured(1).toLongLong() * size.captured(1).toLongLong();
+}
+
+std::optional<qint64> filesystemShrinkLimitBytes(const FilesystemLocation &where, const QString &fs)
+{
+    return canShrinkUnmounted(fs) ? filesystemMinimumBytes(where, fs)
+                                  : filesystemSizeBytes(where, fs);
 }
 
 } // namespace partwise

@@ -13,4 +13,10 @@ namespace partwise {
 std::optional<qint64> filesystemMinimumBytes(const FilesystemLocation &where,
                                              const QString &filesystem);
 
+// How far a partition holding `filesystem` may shrink as far as the filesystem knows: its
+// minimum for one that can shrink unmounted, its own size for one that cannot. Nothing when
+// the tool cannot tell.
+std::optional<qint64> filesystemShrinkLimitBytes(const FilesystemLocation &where,
+                                                 const QString &filesystem);
+
 } // namespace partwise

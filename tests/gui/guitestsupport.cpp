@@ -1,13 +1,20 @@
 #include "guitestsupport.h"
 
 #include "disklistmodel.h"
+#include "editing/applydialog.h"
+#include "editing/editingcontroller.h"
 #include "partitionmodel.h"
 #include "window/mainwindow.h"
 
+#include <QAction>
+#include <QApplication>
 #include <QCoreApplication>
 #include <QDir>
+#include <QMessageBox>
+#include <QPushButton>
 #include <QSettings>
 #include <QTest>
+#include <QTimer>
 #include <QWidget>
 
 using namespace partwise;
@@ -99,6 +106,41 @@ void useTestSettings()
     QCoreApplication::setOrganizationName(QStringLiteral("PartwiseTests"));
     QCoreApplication::setApplicationName(QStringLiteral("partwise-gui-tests"));
     QSettings().clear();
+}
+
+struct ModalAnswers::Timer : QTimer
+{
+};
+
+ModalAnswers::ModalAnswers(std::function<void(QWidget *modal)> handler) : m_timer(new Timer)
+{
+    QObject::connect(m_timer, &QTimer::timeout, [handler = std::move(handler)] {
+        if (QWidget *modal = QApplication::activeModalWidget())
+            handler(modal);
+    });
+    m_timer->start(20);
+}
+
+ModalAnswers::~ModalAnswers()
+{
+    delete m_timer;
+}
+
+bool applyPendingAndClose(EditingController *editing, QString *title, QString *log)
+{
+    bool ok = false;
+    ModalAnswers answers([&](QWidget *modal) {
+        if (auto *box = qobject_cast<QMessageBox *>(modal)) {
+            box->button(QMessageBox::Yes)->click();
+        } else if (auto *d = qobject_cast<ApplyDialog *>(modal); d && d->isFinished()) {
+            ok = d->result().ok;
+            *title = d->windowTitle();
+            *log = d->logText();
+            d->accept();
+        }
+    });
+    editing->action(EditingController::Action::Apply)->trigger();
+    return ok;
 }
 
 } // namespace guitest

@@ -6,6 +6,9 @@
 #include <QRect>
 #include <QString>
 
+#include <functional>
+
+class EditingController;
 class MainWindow;
 class PartitionModel;
 class QWidget;
@@ -36,5 +39,22 @@ QString saveScreenshot(QWidget *widget, const QString &name);
 
 // Isolates QSettings from the user's own configuration.
 void useTestSettings();
+
+// Answers each modal dialog that comes up with `handler` (every 20 ms) while it lives, as the
+// person at the keyboard would.
+class ModalAnswers
+{
+public:
+    explicit ModalAnswers(std::function<void(QWidget *modal)> handler);
+    ~ModalAnswers();
+
+private:
+    struct Timer;
+    Timer *m_timer;
+};
+
+// Apply as a person would: confirms, waits for the Apply dialog to finish, closes it. Returns
+// whether it succeeded; the dialog's title and log go to `title` and `log`.
+bool applyPendingAndClose(EditingController *editing, QString *title, QString *log);
 
 } // namespace guitest

@@ -7,11 +7,13 @@
 // the stand-in take root back the way the real pkexec's setuid bit does.
 //
 // The user's session: File → Open This Computer's Disks…, a partition created and applied,
-// the misaligned one realigned from the banner's Realign…; then, as root again, sfdisk, blkid,
-// e2fsck and every file of the ext4 partition say the same.
+// the misaligned one realigned from the window's Realign…, then shrunk with Resize/Move (the
+// helper measures how far); then, as root again, sfdisk, blkid, e2fsck and every file of the
+// ext4 partition say the same.
 #include "disklistmodel.h"
 #include "editing/applydialog.h"
 #include "editing/editingcontroller.h"
+#include "editing/resizepartitiondialog.h"
 #include "guitestsupport.h"
 #include "helper/remotemachines.h"
 #include "helper/remoterealigndialog.h"
@@ -31,8 +33,10 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QItemSelectionModel>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QScopeGuard>
 #include <QSignalSpy>
 #include <QSysInfo>
@@ -68,26 +72,19 @@ void becomeRootAgain()
     ::setgroups(1, &rootGroup);
 }
 
-// Answers the confirmation, then closes the Apply dialog once it finished; returns its title
-// and whether it succeeded, with its log.
-bool applyAndClose(EditingController *editing, QString *title, QString *log)
+// resize2fs -P's estimate in bytes (dumpe2fs gives the block size).
+qint64 ext4MinimumBytes(const QString &node)
 {
-    bool ok = false;
-    QTimer driver;
-    QObject::connect(&driver, &QTimer::timeout, [&] {
-        QWidget *modal = QApplication::activeModalWidget();
-        if (auto *box = qobject_cast<QMessageBox *>(modal)) {
-            box->button(QMessageBox::Yes)->click();
-        } else if (auto *d = qobject_cast<ApplyDialog *>(modal); d && d->isFinished()) {
-            ok = d->result().ok;
-            *title = d->windowTitle();
-            *log = d->logText();
-            d->accept();
-        }
-    });
-    driver.start(20);
-    editing->action(EditingController::Action::Apply)->trigger();
-    return ok;
+    const auto number = [](const QByteArray &text, const char *pattern) {
+        return QRegularExpression(QLatin1String(pattern), QRegularExpression::MultilineOption)
+            .match(QString::fromUtf8(text))
+            .captured(1)
+            .toLongLong();
+    };
+    return number(runTool(QStringLiteral("resize2fs"), {QStringLiteral("-P"), node}).out,
+                  "minimum size of the filesystem:\\s*(\\d+)") *
+           number(runTool(QStringLiteral("dumpe2fs"), {QStringLiteral("-h"), node}).out,
+                  "^Block size:\\s+(\\d+)");
 }
 
 } // namespace
@@ -182,6 +179,9 @@ void TestAdminHelper::windowAsUserEditsAndRealignsThroughHelper()
     const QMap<QString, QByteArray> files =
         filesystemTreeSha256(loop.partitionNode(1), QStringLiteral("ext4"), &error);
     QVERIFY2(error.isEmpty() && files.size() == 31, qPrintable(error));
+    // How far e2fsprogs says the ext4 shrinks, for the Resize dialog (it moves, not changes).
+    const qint64 minimum = ext4MinimumBytes(loop.partitionNode(1));
+    QVERIFY(minimum > 0 && minimum < (32LL << 20));
 
     QPixmap shot;
     {
@@ -223,7 +223,7 @@ void TestAdminHelper::windowAsUserEditsAndRealignsThroughHelper()
         QString queueError;
         QVERIFY2(window.editing()->queue(create, &queueError), qPrintable(queueError));
         QString title, log;
-        QVERIFY2(applyAndClose(window.editing(), &title, &log), qPrintable(log));
+        QVERIFY2(applyPendingAndClose(window.editing(), &title, &log), qPrintable(log));
         QCOMPARE(title, QStringLiteral("Apply Pending Operations on %1").arg(machine));
         QTRY_COMPARE_WITH_TIMEOUT(window.diskList()->entry(row).layout.partitions().size(), 2,
                                   60000);
@@ -242,6 +242,35 @@ void TestAdminHelper::windowAsUserEditsAndRealignsThroughHelper()
         QVERIFY2(finished.first().first().toBool(), qPrintable(dialog->outcomeText()));
         QTRY_COMPARE_WITH_TIMEOUT(window.diskList()->entry(row).report.misalignedCount(), 0, 60000);
         dialog->close();
+
+        // Shrink the ext4 partition to 32 MiB with Resize/Move, measured by the helper.
+        const int ext4Row = rowOfPartition(*window.partitionModel(), 1);
+        window.regionSelection()->setCurrentIndex(window.partitionModel()->index(ext4Row, 0),
+                                                  QItemSelectionModel::ClearAndSelect |
+                                                      QItemSelectionModel::Rows);
+        QAction *resize = window.editing()->action(EditingController::Action::Resize);
+        QTRY_VERIFY2(resize->isEnabled(), qPrintable(resize->toolTip()));
+        qint64 shownMinimum = -1;
+        {
+            ModalAnswers answers([&](QWidget *modal) {
+                auto *d = qobject_cast<ResizePartitionDialog *>(modal);
+                if (!d || !d->isMinimumKnown())
+                    return;
+                if (!d->minimumFromFilesystem()) {
+                    d->reject(); // the helper could not measure: shownMinimum stays -1
+                    return;
+                }
+                shownMinimum = d->minimumBytes();
+                d->setSizeMiB(32);
+                d->accept();
+            });
+            resize->trigger();
+        }
+        QCOMPARE(shownMinimum, minimum);
+        QVERIFY2(applyPendingAndClose(window.editing(), &title, &log), qPrintable(log));
+        QTRY_COMPARE_WITH_TIMEOUT(
+            window.diskList()->entry(row).layout.partitionByNumber(1)->lengthSectors(), 65536,
+            60000);
     }
 
     shot.save(QStringLiteral(PARTWISE_TEST_BUILD_DIR "/screenshots/admin-helper-window.png"));
@@ -257,6 +286,7 @@ void TestAdminHelper::windowAsUserEditsAndRealignsThroughHelper()
     const SfdiskTable table = SfdiskTable::read(loop.path());
     QVERIFY2(table.ok && table.partitions.size() == 2, qPrintable(table.error));
     QCOMPARE(table.partitions.at(0).start, 2048);
+    QCOMPARE(table.partitions.at(0).size, 65536); // shrunk to 32 MiB
     QCOMPARE(table.partitions.at(1).start % 2048, 0);
     QVERIFY(loop.addPartitions());
     const ToolResult blkid =

@@ -394,25 +394,8 @@ void TestRemoteMachine::editedThereAsSfdiskSeesIt()
     QCOMPARE(window.partitionModel()->layout().partitions().size(), 2);
 
     // Apply as a person would: confirm, watch the helper's dialog finish, close it.
-    QString applyLog;
-    QString appliedBy;
-    bool applied = false;
-    QTimer driver;
-    connect(&driver, &QTimer::timeout, [&] {
-        QWidget *modal = QApplication::activeModalWidget();
-        if (auto *box = qobject_cast<QMessageBox *>(modal)) {
-            box->button(QMessageBox::Yes)->click();
-        } else if (auto *d = qobject_cast<ApplyDialog *>(modal); d && d->isFinished()) {
-            applied = d->result().ok;
-            applyLog = d->logText();
-            appliedBy = d->windowTitle();
-            saveScreenshot(d, QStringLiteral("remote-apply"));
-            d->accept();
-        }
-    });
-    driver.start(20);
-    window.editing()->action(EditingController::Action::Apply)->trigger();
-    driver.stop();
+    QString applyLog, appliedBy;
+    const bool applied = applyPendingAndClose(window.editing(), &appliedBy, &applyLog);
     QVERIFY2(applied, qPrintable(applyLog));
     // Written by the helper on the machine, which the dialog names.
     QCOMPARE(appliedBy, QStringLiteral("Apply Pending Operations on localhost"));

@@ -65,6 +65,7 @@ private slots:
     void versionAndDisks();
     void readDiskAgreesWithSfdisk();
     void previewWritesNothing();
+    void filesystemMinimumIsResize2fsEstimate();
     void applyCreatesAPartition();
     void realignKeepsEveryFile();
     void cancelThenResume();
@@ -191,6 +192,50 @@ void TestServe::previewWritesNothing()
              0);
     QCOMPARE(sha256Of(image), before);
     QCOMPARE(SfdiskTable::read(image).partitions.size(), 1);
+}
+
+void TestServe::filesystemMinimumIsResize2fsEstimate()
+{
+    const QString image = m_dir.filePath(QStringLiteral("minimum.img"));
+    const CliResult made = runCli({QStringLiteral("practice"), QStringLiteral("modern"), image,
+                                   QStringLiteral("--size"), QStringLiteral("128M")});
+    QVERIFY2(made.exitCode == 0, qPrintable(made.describe()));
+    const QByteArray before = sha256Of(image);
+    // Partition 2 is ext4: e2fsprogs, reading it at its offset, says how far it shrinks.
+    const SfdiskPartition *root = SfdiskTable::read(image).find(2);
+    QVERIFY(root);
+    const QString name = QStringLiteral("%1?offset=%2").arg(image).arg(root->start * 512);
+    const ToolResult estimate = runTool(QStringLiteral("resize2fs"), {QStringLiteral("-P"), name});
+    const ToolResult header = runTool(QStringLiteral("dumpe2fs"), {QStringLiteral("-h"), name});
+    const auto number = [](const QByteArray &text, const char *pattern) {
+        return QRegularExpression(QLatin1String(pattern), QRegularExpression::MultilineOption)
+            .match(QString::fromUtf8(text))
+            .captured(1)
+            .toLongLong();
+    };
+    const qint64 expected = number(estimate.out, "minimum size of the filesystem:\\s*(\\d+)") *
+                            number(header.out, "^Block size:\\s+(\\d+)");
+    QVERIFY2(expected > 0, qPrintable(estimate.describe() + header.describe()));
+
+    ServeClient client;
+    const QJsonObject answer =
+        client.call(QStringLiteral("filesystem-minimum"), {{"path", image}, {"partition", 2}});
+    const QJsonObject result = resultOf(answer);
+    QCOMPARE(result.value(QStringLiteral("filesystem")).toString(), QStringLiteral("ext4"));
+    QCOMPARE(result.value(QStringLiteral("minimum_bytes")).toInteger(), expected);
+    // Swap cannot shrink unmounted: its own size is the limit. No such partition: an error.
+    const QJsonObject swap = resultOf(
+        client.call(QStringLiteral("filesystem-minimum"), {{"path", image}, {"partition", 3}}));
+    QVERIFY2(swap.value(QStringLiteral("minimum_bytes")).isNull() ||
+                 swap.value(QStringLiteral("minimum_bytes")).toInteger() ==
+                     SfdiskTable::read(image).find(3)->size * 512,
+             qPrintable(describe(swap)));
+    QCOMPARE(errorCodeOf(client.call(QStringLiteral("filesystem-minimum"),
+                                     {{"path", image}, {"partition", 9}})),
+             -32003);
+    QCOMPARE(errorCodeOf(client.call(QStringLiteral("filesystem-minimum"), {{"path", image}})),
+             -32602);
+    QCOMPARE(sha256Of(image), before); // measuring writes nothing
 }
 
 void TestServe::applyCreatesAPartition()

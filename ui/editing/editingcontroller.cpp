@@ -302,9 +302,9 @@ void EditingController::updateActions()
     action(Action::NewTable)->setEnabled(ready);
     action(Action::Create)->setEnabled(hasTable && region && region->isFree());
     action(Action::Delete)->setEnabled(partition);
-    // The Resize dialog measures the filesystem's smallest size itself, which a disk a helper
-    // reads (another machine's, or this one's for a window run as a user) does not allow yet.
-    const bool throughHelper = ready && m_base->device.readByHelper;
+    // The Resize dialog measures the filesystem's smallest size; a disk a helper reads (another
+    // machine's, or this one's for a window run as a user) needs the helper to measure it.
+    const bool throughHelper = ready && m_base->device.readByHelper && !m_measureThroughHelper;
     action(Action::Resize)->setEnabled(filesystem && !throughHelper);
     // libparted would have to keep every logical inside, and moving one moves its EBRs: not
     // offered; the logical partitions themselves can be resized.
@@ -385,8 +385,17 @@ void EditingController::resizePartition()
     PendingOperations *queue = pending();
     if (!region || region->isFree() || region->isContainer() || !queue)
         return;
+    ResizePartitionDialog::Measurer measure;
+    if (m_base->device.readByHelper) {
+        if (!m_measureThroughHelper)
+            return;
+        measure = [this, path = m_path](int number, auto done) {
+            m_measureThroughHelper(path, number, std::move(done));
+        };
+    }
     ResizePartitionDialog dialog(*m_base, queue->operations(), m_shown, *region,
-                                 m_hooks.policy ? m_hooks.policy() : AlignmentPolicy(), m_window);
+                                 m_hooks.policy ? m_hooks.policy() : AlignmentPolicy(), m_window,
+                                 measure);
     if (dialog.exec() == QDialog::Accepted)
         this->queue(dialog.operation());
 }

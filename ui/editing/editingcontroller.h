@@ -91,6 +91,11 @@ public:
         const QString &path, const QList<partwise::Operation> &operations,
         const partwise::ApplyOptions &options, QWidget *parent)>;
     void setApplyDialogMaker(ApplyDialogMaker maker) { m_makeApplyDialog = std::move(maker); }
+    // Measures a filesystem on a disk a helper reads (device.readByHelper), for Resize; such
+    // disks are not offered for resizing without it.
+    using HelperMeasurer = std::function<void(const QString &path, int number,
+                                              std::function<void(std::optional<qint64>)> done)>;
+    void setHelperMeasurer(HelperMeasurer measure) { m_measureThroughHelper = std::move(measure); }
     bool loadPlanFrom(const QString &path, QString *error);
 
 public slots:
@@ -143,4 +148,5 @@ private:
     partwise::PreviewResult m_preview;
     bool m_showingPreview = false;
     ApplyDialogMaker m_makeApplyDialog;
+    HelperMeasurer m_measureThroughHelper;
 };

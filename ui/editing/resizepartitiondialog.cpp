@@ -13,6 +13,7 @@
 #include <QDialogButtonBox>
 #include <QFormLayout>
 #include <QLabel>
+#include <QPointer>
 #include <QPushButton>
 #include <QSignalBlocker>
 #include <QSpinBox>
@@ -54,10 +55,11 @@ ResizePartitionDialog::ResizePartitionDialog(const DiskLayout &base,
                                              const QList<Operation> &pending,
                                              const DiskLayout &shown,
                                              const PartitionInfo &partition,
-                                             const AlignmentPolicy &policy, QWidget *parent)
+                                             const AlignmentPolicy &policy, QWidget *parent,
+                                             Measurer measure)
     : QDialog(parent), m_base(base), m_pending(pending), m_partition(partition), m_policy(policy),
       m_sectorSize(shown.device.topology.logicalSectorSize),
-      m_range(resizeRange(shown, partition.number))
+      m_range(resizeRange(shown, partition.number)), m_measure(std::move(measure))
 {
     // Every change asks for a preview; the ones made in one go are previewed once.
     m_previewTimer.setSingleShot(true);
@@ -176,26 +178,40 @@ void ResizePartitionDialog::findMinimum(const DiskLayout &base)
         return;
     }
     m_minimumBytes = current;
+    if (m_measure) {
+        // Queued: an answer that comes at once must not reach widgets not yet made.
+        QPointer<ResizePartitionDialog> self(this);
+        m_measure(m_partition.number, [self, current, fs](std::optional<qint64> measured) {
+            if (self)
+                QMetaObject::invokeMethod(
+                    self,
+                    [self, measured, current, fs] { self->takeMinimum(measured, current, fs); },
+                    Qt::QueuedConnection);
+        });
+        return;
+    }
     // resize2fs -P reads every block group: seconds on a large disk, so not on the GUI thread.
     const FilesystemLocation where =
         partitionLocation(base, asRead->startSector, m_partition.number);
     m_measuring.start(
         [this, where, fs, current]() -> std::function<void()> {
-            // A filesystem that cannot shrink keeps at least the size it has.
-            const std::optional<qint64> measured = canShrinkUnmounted(fs)
-                                                       ? filesystemMinimumBytes(where, fs)
-                                                       : filesystemSizeBytes(where, fs);
-            return [this, measured, current, fs] {
-                m_minimumMeasured = measured.has_value();
-                m_minimumBytes = measured ? *measured : (canShrinkUnmounted(fs) ? kMiB : current);
-                m_minimumBytes = std::clamp(m_minimumBytes, std::min(kMiB, current), current);
-                m_minimumKnown = true;
-                applyMinimum();
-                schedulePreview();
-                emit minimumKnown();
-            };
+            const std::optional<qint64> measured = filesystemShrinkLimitBytes(where, fs);
+            return [this, measured, current, fs] { takeMinimum(measured, current, fs); };
         },
         QStringLiteral("partwise-measure-fs"));
+}
+
+void ResizePartitionDialog::takeMinimum(std::optional<qint64> measured, qint64 current,
+                                        const QString &fs)
+{
+    // A filesystem that cannot shrink keeps at least the size it has.
+    m_minimumMeasured = measured.has_value();
+    m_minimumBytes = measured ? *measured : (canShrinkUnmounted(fs) ? kMiB : current);
+    m_minimumBytes = std::clamp(m_minimumBytes, std::min(kMiB, current), current);
+    m_minimumKnown = true;
+    applyMinimum();
+    schedulePreview();
+    emit minimumKnown();
 }
 
 void ResizePartitionDialog::applyMinimum()

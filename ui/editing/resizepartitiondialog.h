@@ -10,6 +10,7 @@
 #include <QList>
 #include <QTimer>
 
+#include <functional>
 #include <optional>
 
 class QComboBox;
@@ -28,13 +29,20 @@ class ResizePartitionDialog : public QDialog
     Q_OBJECT
 
 public:
+    // Measures how far the filesystem of partition `number` (on the disk as read) may shrink
+    // and calls `done` on the GUI thread, with nothing when it cannot tell. A helper's disk is
+    // measured by its helper; without one, the dialog measures here, off the GUI thread.
+    using Measurer =
+        std::function<void(int number, std::function<void(std::optional<qint64>)> done)>;
+
     // `base`: the disk as read; `pending`: the queue before this operation; `shown`: their
     // preview, which `partition` belongs to.
     ResizePartitionDialog(const partwise::DiskLayout &base,
                           const QList<partwise::Operation> &pending,
                           const partwise::DiskLayout &shown,
                           const partwise::PartitionInfo &partition,
-                          const partwise::AlignmentPolicy &policy, QWidget *parent = nullptr);
+                          const partwise::AlignmentPolicy &policy, QWidget *parent = nullptr,
+                          Measurer measure = {});
     ~ResizePartitionDialog() override;
 
     partwise::Operation operation() const;
@@ -61,6 +69,7 @@ public:
 
 private:
     void findMinimum(const partwise::DiskLayout &base);
+    void takeMinimum(std::optional<qint64> measured, qint64 current, const QString &fs);
     void applyMinimum(); // to the label and the spin boxes' ranges
     QString filesystemNote() const;
     int totalMiB() const;
@@ -94,5 +103,6 @@ private:
     QComboBox *m_align = nullptr;
     QLabel *m_result = nullptr;
     QDialogButtonBox *m_buttons = nullptr;
+    Measurer m_measure;
     BackgroundJob m_measuring; // last: waited for before anything its result goes to is gone
 };

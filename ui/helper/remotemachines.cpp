@@ -47,10 +47,33 @@ RemoteMachines::RemoteMachines(MainWindow *window) : QObject(window), m_window(w
                     helper && helper->isReady())
                     readDisk(helper, devicePath, [] {});
             });
-    if (EditingController *editing = window->editing())
+    if (EditingController *editing = window->editing()) {
         editing->setApplyDialogMaker(
             [this](const QString &path, const QList<Operation> &ops, const ApplyOptions &options,
                    QWidget *parent) { return makeApplyDialog(path, ops, options, parent); });
+        editing->setHelperMeasurer([this](const QString &path, int number, auto done) {
+            measureFilesystem(path, number, std::move(done));
+        });
+    }
+}
+
+void RemoteMachines::measureFilesystem(const QString &path, int number,
+                                       const std::function<void(std::optional<qint64>)> &done)
+{
+    const int row = m_window->diskList()->rowOf(path);
+    HelperConnection *helper =
+        row >= 0 ? m_connections.value(m_window->diskList()->entry(row).machine) : nullptr;
+    if (!helper || !helper->isReady()) {
+        done(std::nullopt); // the dialog then keeps the filesystem's current size
+        return;
+    }
+    const QJsonObject params{{QStringLiteral("path"), m_window->diskList()->entry(row).devicePath},
+                             {QStringLiteral("partition"), number}};
+    helper->call(QStringLiteral("filesystem-minimum"), params, [done](const HelperReply &reply) {
+        const QJsonValue bytes = reply.result.value(QStringLiteral("minimum_bytes"));
+        done(reply.ok() && bytes.isDouble() ? std::optional<qint64>(qint64(bytes.toDouble()))
+                                            : std::nullopt);
+    });
 }
 
 std::unique_ptr<ApplyDialog> RemoteMachines::makeApplyDialog(const QString &path,

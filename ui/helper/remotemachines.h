@@ -11,7 +11,8 @@
 // to connect again; nothing waits on a machine that is gone.
 //
 // The disks are edited as this machine's are: the window queues and previews the operations
-// on the layout the helper sent, and Apply sends the queue to the helper
+// on a copy of the table the helper sent, Resize asks the helper how far a filesystem
+// shrinks (filesystem-minimum), and Apply sends the queue to the helper
 // (helperapplydialog.h), then has it read the disk again.
 
 #include "sshcommand.h"
@@ -22,6 +23,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 
 class ApplyDialog;
 class MainWindow;
@@ -66,6 +68,8 @@ private:
                                                  const QList<partwise::Operation> &operations,
                                                  const partwise::ApplyOptions &options,
                                                  QWidget *parent) const;
+    void measureFilesystem(const QString &path, int number,
+                           const std::function<void(std::optional<qint64>)> &done);
     void chooseMachine();
     void listDisks(HelperConnection *helper);
     void readNext(HelperConnection *helper, QStringList devicePaths);
