@@ -157,13 +157,16 @@ QVariant DiskListModel::data(const QModelIndex &index, int role) const
     return QVariant();
 }
 
+QString DiskListModel::nameOf(const DiskEntry &entry)
+{
+    return entry.machine.isEmpty() ? entry.path
+                                   : tr("%1 on %2").arg(entry.devicePath, entry.machine);
+}
+
 QString DiskListModel::displayText(const DiskEntry &entry) const
 {
-    QString name = entry.path;
-    if (entry.isImage)
-        name = tr("%1 (image)").arg(QFileInfo(entry.path).fileName());
-    else if (!entry.machine.isEmpty())
-        name = tr("%1 on %2").arg(entry.devicePath, entry.machine);
+    const QString name =
+        entry.isImage ? tr("%1 (image)").arg(QFileInfo(entry.path).fileName()) : nameOf(entry);
     switch (entry.state) {
     case DiskEntry::State::Reading:
         return tr("%1 — reading…").arg(name);

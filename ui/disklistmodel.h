@@ -43,6 +43,9 @@ public:
     // Replaces the disks of `machine` with `devicePaths`; returns their rows' keys.
     QStringList setMachineDisks(const QString &machine, const QStringList &devicePaths);
     static QString machineKey(const QString &machine, const QString &devicePath);
+    // What people call the entry's disk: its path, or "/dev/sdb on server" for a disk a
+    // helper reads (the key, "server:/dev/sdb", is for the program).
+    static QString nameOf(const DiskEntry &entry);
     QStringList keysOf(const QString &machine) const;
     void setPolicy(const partwise::AlignmentPolicy &policy);
     partwise::AlignmentPolicy policy() const { return m_policy; }

@@ -44,15 +44,16 @@ int runProbeCommand(const ProbeCommandOptions &o, QTextStream &out, QTextStream 
     SectorProbeOptions options = o.probe;
     auto lastPrint = std::make_shared<QElapsedTimer>();
     lastPrint->start();
-    options.progress = [&err, lastPrint](double fraction) {
-        if (lastPrint->elapsed() < 250 && fraction < 1.0)
-            return;
-        lastPrint->restart();
-        err << QStringLiteral("\r  probing: %1%   ").arg(int(fraction * 100));
-        if (fraction >= 1.0)
-            err << "\n";
-        err.flush();
-    };
+    if (!options.progress) // the caller's progress (the helper's notifications) comes first
+        options.progress = [&err, lastPrint](double fraction) {
+            if (lastPrint->elapsed() < 250 && fraction < 1.0)
+                return;
+            lastPrint->restart();
+            err << QStringLiteral("\r  probing: %1%   ").arg(int(fraction * 100));
+            if (fraction >= 1.0)
+                err << "\n";
+            err.flush();
+        };
     const SectorProbeRun run = runSectorProbe(o.target, options);
     if (run.outcome == SectorProbeRun::Outcome::Refused)
         return refuse(run.reason);

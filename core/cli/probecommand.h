@@ -22,8 +22,9 @@ struct ProbeCommandOptions
 };
 
 // Refuses (exit 2) unusable targets before asking, asks unless --yes (exit 1 when not
-// confirmed), probes with progress on `err`, prints the result to `out`. Exit 0 once measured
-// (penalty or not), 1 when cancelled or failed, 2 when refused.
+// confirmed), probes with progress on `err` (or to `options.probe.progress` when set), prints the
+// result to `out`. Exit 0 once measured (penalty or not), 1 when cancelled or failed, 2 when
+// refused.
 int runProbeCommand(const ProbeCommandOptions &options, QTextStream &out, QTextStream &err,
                     const std::function<bool(const QString &)> &confirm);
 

@@ -491,6 +491,15 @@ void ServeSession::probe(const Request &request)
         options.json = true;
         options.assumeYes = true;
         options.probe.cancel = &m_cancel;
+        auto clock = std::make_shared<QElapsedTimer>();
+        clock->start();
+        options.probe.progress = [this, id, clock](double fraction) {
+            if (clock->elapsed() < kProgressMilliseconds && fraction < 1.0)
+                return;
+            clock->restart();
+            notify(QStringLiteral("progress"),
+                   {{QStringLiteral("id"), id}, {QStringLiteral("fraction"), fraction}});
+        };
         QString out;
         QString err;
         QTextStream outStream(&out);

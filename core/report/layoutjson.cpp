@@ -1,5 +1,7 @@
 #include "report/layoutjson.h"
 
+#include "report/jsonreader.h"
+
 #include <QJsonArray>
 
 #include <limits>
@@ -86,96 +88,9 @@ QJsonObject regionJson(const PartitionInfo &r)
             {QStringLiteral("layers"), layers}};
 }
 
-// Reads fields of one object, remembering the first that is missing or wrong.
-class Reader
-{
-public:
-    Reader(const QJsonObject &object, QString where, QString *problem)
-        : m_object(object), m_where(std::move(where)), m_problem(problem)
-    {
-    }
-
-    QString string(const char *key)
-    {
-        const QJsonValue v = value(key);
-        if (!v.isString())
-            wrong(key, "a string");
-        return v.toString();
-    }
-    bool boolean(const char *key)
-    {
-        const QJsonValue v = value(key);
-        if (!v.isBool())
-            wrong(key, "true or false");
-        return v.toBool();
-    }
-    qint64 integer(const char *key, qint64 low, qint64 high)
-    {
-        const QJsonValue v = value(key);
-        const double d = v.toDouble(-1e300);
-        if (!v.isDouble() || d != double(qint64(d)) || d < double(low) || d > double(high)) {
-            wrong(key, "a whole number in range");
-            return low;
-        }
-        return qint64(d);
-    }
-    std::optional<qint64> optionalInteger(const char *key, qint64 low, qint64 high)
-    {
-        if (value(key).isNull())
-            return std::nullopt;
-        return integer(key, low, high);
-    }
-    double number(const char *key, double low, double high)
-    {
-        const QJsonValue v = value(key);
-        const double d = v.toDouble(-1e300);
-        if (!v.isDouble() || d < low || d > high)
-            wrong(key, "a number in range");
-        return d;
-    }
-    QJsonObject object(const char *key)
-    {
-        const QJsonValue v = value(key);
-        if (!v.isObject())
-            wrong(key, "an object");
-        return v.toObject();
-    }
-    QJsonArray array(const char *key, qsizetype most)
-    {
-        const QJsonValue v = value(key);
-        if (!v.isArray() || v.toArray().size() > most)
-            wrong(key, "a list of bounded length");
-        return v.toArray();
-    }
-    QStringList strings(const char *key)
-    {
-        QStringList out;
-        for (const QJsonValue &v : array(key, 1024)) {
-            if (!v.isString())
-                wrong(key, "a list of strings");
-            out << v.toString();
-        }
-        return out;
-    }
-    bool ok() const { return m_problem->isEmpty(); }
-
-private:
-    QJsonValue value(const char *key) const { return m_object.value(QLatin1String(key)); }
-    void wrong(const char *key, const char *what)
-    {
-        if (m_problem->isEmpty())
-            *m_problem = QStringLiteral("%1 \"%2\" is not %3")
-                             .arg(m_where, QLatin1String(key), QLatin1String(what));
-    }
-
-    QJsonObject m_object;
-    QString m_where;
-    QString *m_problem;
-};
-
 SectorTopology readTopology(const QJsonObject &o, QString *problem)
 {
-    Reader r(o, QStringLiteral("the topology's"), problem);
+    JsonReader r(o, QStringLiteral("the topology's"), problem);
     SectorTopology t;
     t.logicalSectorSize = r.integer("logical_sector_size", 512, 65536);
     t.physicalSectorSize = r.integer("physical_sector_size", 512, 1 << 24);
@@ -192,7 +107,7 @@ SectorTopology readTopology(const QJsonObject &o, QString *problem)
 
 DriveReport readDrive(const QJsonObject &o, QString *problem)
 {
-    Reader r(o, QStringLiteral("the drive's"), problem);
+    JsonReader r(o, QStringLiteral("the drive's"), problem);
     constexpr qint64 big = std::numeric_limits<qint64>::max() / 2;
     DriveReport d;
     d.asked = r.boolean("asked");
@@ -233,7 +148,7 @@ bool readKind(const QString &name, PartitionInfo::Kind *kind)
 
 PartitionInfo readRegion(const QJsonObject &o, qint64 lastSector, int index, QString *problem)
 {
-    Reader r(o, QStringLiteral("region %1's").arg(index), problem);
+    JsonReader r(o, QStringLiteral("region %1's").arg(index), problem);
     PartitionInfo p;
     if (!readKind(r.string("kind"), &p.kind) && problem->isEmpty())
         *problem = QStringLiteral("region %1's \"kind\" is not one Partwise knows").arg(index);
@@ -249,8 +164,8 @@ PartitionInfo readRegion(const QJsonObject &o, qint64 lastSector, int index, QSt
     p.insideExtended = r.boolean("inside_extended");
     int n = 0;
     for (const QJsonValue &v : r.array("layers", 16)) {
-        Reader l(v.toObject(), QStringLiteral("region %1's layer %2's").arg(index).arg(n++),
-                 problem);
+        JsonReader l(v.toObject(), QStringLiteral("region %1's layer %2's").arg(index).arg(n++),
+                     problem);
         StorageLayer layer;
         layer.type = l.string("type");
         layer.version = l.string("version");
@@ -294,7 +209,7 @@ QJsonObject layoutToJson(const DiskLayout &layout)
 bool layoutFromJson(const QJsonObject &json, DiskLayout *layout, QString *error)
 {
     QString problem;
-    Reader top(json, QStringLiteral("the layout's"), &problem);
+    JsonReader top(json, QStringLiteral("the layout's"), &problem);
     if (top.integer("format", 0, 1000) != kLayoutJsonFormat) {
         *error = QStringLiteral("The disk's description is in a format this Partwise does not "
                                 "read (format %1; this one reads %2).")
@@ -304,7 +219,7 @@ bool layoutFromJson(const QJsonObject &json, DiskLayout *layout, QString *error)
     }
     DiskLayout out;
     const QJsonObject device = top.object("device");
-    Reader d(device, QStringLiteral("the device's"), &problem);
+    JsonReader d(device, QStringLiteral("the device's"), &problem);
     out.device.path = d.string("path");
     out.device.model = d.string("model");
     out.device.sizeBytes = d.integer("size_bytes", 0, std::numeric_limits<qint64>::max() / 2);

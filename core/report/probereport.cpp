@@ -3,6 +3,7 @@
 #include "base/humansize.h"
 #include "device/drivemeasurements.h"
 #include "probe/probeplaces.h"
+#include "report/jsonreader.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -135,6 +136,12 @@ QJsonObject probeToJson(const SectorProbeRun &run, const ProbeVerdict &verdict,
         measured && verdict.kind != ProbeVerdict::Kind::NoPenalty
             ? QJsonValue(rounded(verdict.ratio, 2))
             : QJsonValue(QJsonValue::Null);
+    // The sector the verdict speaks of, also when it is unclear (the sentence names it).
+    const bool candidate = measured && verdict.kind != ProbeVerdict::Kind::NoPenalty;
+    probe[QStringLiteral("sector_size_bytes")] =
+        candidate ? QJsonValue(verdict.physicalSectorSize) : QJsonValue(QJsonValue::Null);
+    probe[QStringLiteral("offset_bytes")] =
+        candidate ? QJsonValue(verdict.alignmentOffset) : QJsonValue(QJsonValue::Null);
     probe[QStringLiteral("deciding_unit_bytes")] = verdict.decidingUnit;
     probe[QStringLiteral("whole_write_us")] = rounded(verdict.wholeMicros, 1);
     probe[QStringLiteral("straddling_write_us")] = rounded(verdict.straddlingMicros, 1);
@@ -163,6 +170,8 @@ QJsonObject probeToJson(const SectorProbeRun &run, const ProbeVerdict &verdict,
         memory.key.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(memory.key);
     probe[QStringLiteral("saved")] = memory.saved;
     probe[QStringLiteral("forgotten")] = memory.forgotten;
+    probe[QStringLiteral("memory_note")] =
+        memory.note.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(memory.note);
 
     QJsonObject device;
     device[QStringLiteral("path")] = run.path;
@@ -178,6 +187,98 @@ QJsonObject probeToJson(const SectorProbeRun &run, const ProbeVerdict &verdict,
         measured ? measuredOrNull(verdict, verdict.alignmentOffset) : QJsonValue(QJsonValue::Null);
     device[QStringLiteral("probe")] = probe;
     return device;
+}
+
+namespace {
+
+template <typename T>
+bool readName(const QString &name, std::initializer_list<T> values, QString (*nameOf)(T), T *out)
+{
+    for (const T v : values)
+        if (nameOf(v) == name) {
+            *out = v;
+            return true;
+        }
+    return false;
+}
+
+void readVerdict(JsonReader &p, ProbeReport *report, QString *error)
+{
+    constexpr qint64 kBig = qint64(1) << 48;
+    ProbeVerdict &v = report->verdict;
+    v.logicalSectorSize = report->run.logicalSectorSize;
+    if (report->run.outcome == SectorProbeRun::Outcome::Measured &&
+        !readName(p.string("verdict"),
+                  {ProbeVerdict::Kind::Penalty, ProbeVerdict::Kind::Unclear,
+                   ProbeVerdict::Kind::NoPenalty},
+                  verdictName, &v.kind) &&
+        error->isEmpty())
+        *error = QStringLiteral("the probe's \"verdict\" is not one Partwise knows");
+    v.sentence = p.optionalString("sentence");
+    v.ratio = p.optionalNumber("penalty_ratio", 0, 1e9).value_or(1.0);
+    v.physicalSectorSize = p.optionalInteger("sector_size_bytes", 0, 1 << 24).value_or(0);
+    v.alignmentOffset = p.optionalInteger("offset_bytes", 0, 1 << 24).value_or(0);
+    v.decidingUnit = p.integer("deciding_unit_bytes", 0, 1 << 24);
+    v.wholeMicros = p.number("whole_write_us", 0, 1e12);
+    v.straddlingMicros = p.number("straddling_write_us", 0, 1e12);
+    v.placesAgreeing = int(p.integer("places_agreeing", 0, 1 << 16));
+    v.placesTotal = int(p.integer("places_total", 0, 1 << 16));
+    int n = 0;
+    for (const QJsonValue &t : p.array("timings", 4096)) {
+        JsonReader r(t.toObject(), QStringLiteral("timing %1's").arg(n++), error);
+        ProbeTiming timing;
+        timing.unitBytes = r.integer("unit_bytes", 0, 1 << 24);
+        timing.offsetBytes = r.integer("offset_bytes", 0, 1 << 24);
+        timing.medianMicros = r.number("median_us", 0, 1e12);
+        timing.samples = int(r.integer("samples", 0, kBig));
+        timing.straddles = r.boolean("straddles");
+        v.timings << timing;
+    }
+}
+
+} // namespace
+
+bool probeReportFromJson(const QJsonObject &device, ProbeReport *report, QString *error)
+{
+    error->clear();
+    *report = ProbeReport();
+    constexpr qint64 kBig = qint64(1) << 62;
+    JsonReader d(device, QStringLiteral("the probed device's"), error);
+    SectorProbeRun &run = report->run;
+    run.path = d.string("path");
+    run.model = d.string("model");
+    run.sizeBytes = d.integer("size_bytes", 0, kBig);
+    run.logicalSectorSize = d.integer("logical_sector_size", 512, 65536);
+    run.physicalSectorSizeReported = d.integer("physical_sector_size_reported", 512, 1 << 24);
+    run.alignmentOffsetReported = d.integer("alignment_offset", -1, 1 << 24);
+    JsonReader p(d.object("probe"), QStringLiteral("the probe's"), error);
+    if (!readName(p.string("outcome"),
+                  {SectorProbeRun::Outcome::Measured, SectorProbeRun::Outcome::Refused,
+                   SectorProbeRun::Outcome::Cancelled, SectorProbeRun::Outcome::Failed},
+                  outcomeName, &run.outcome) &&
+        error->isEmpty())
+        *error = QStringLiteral("the probe's \"outcome\" is not one Partwise knows");
+    run.reason = p.optionalString("reason");
+    const QString mode = p.string("write_mode");
+    run.writeMode = mode == probeWriteModeName(ProbeWriteMode::DirectFdatasync)
+                        ? ProbeWriteMode::DirectFdatasync
+                        : ProbeWriteMode::DirectDsync;
+    run.windowBytes = p.integer("window_bytes", 0, kBig);
+    run.roundsDone = int(p.integer("rounds", 0, 1 << 20));
+    report->writes = int(p.integer("writes", 0, 1 << 30));
+    run.elapsedMs = p.integer("duration_ms", 0, kBig);
+    int n = 0;
+    for (const QJsonValue &place : p.array("places", 4096)) {
+        JsonReader r(place.toObject(), QStringLiteral("place %1's").arg(n++), error);
+        run.places << ProbePlace{r.integer("offset_bytes", 0, kBig), r.string("where")};
+    }
+    run.notes = p.strings("notes");
+    readVerdict(p, report, error);
+    report->memory.key = p.optionalString("drive_key");
+    report->memory.saved = p.boolean("saved");
+    report->memory.forgotten = p.boolean("forgotten");
+    report->memory.note = p.optionalString("memory_note");
+    return error->isEmpty();
 }
 
 QString probeToText(const SectorProbeRun &run, const ProbeVerdict &verdict,

@@ -33,6 +33,16 @@ struct ProbeMemory
     QString note;           // one sentence for people (empty when there is nothing to say)
 };
 
+// Everything one probe gave: what was timed, what it means, what is now remembered. `writes`
+// counts the timed writes (a report read back from JSON has no samples to count).
+struct ProbeReport
+{
+    SectorProbeRun run;
+    ProbeVerdict verdict;
+    ProbeMemory memory;
+    int writes = 0;
+};
+
 // Applies the rule above for the drive at `devicePath`.
 ProbeMemory rememberProbeVerdict(const QString &devicePath, const SectorProbeRun &run,
                                  const ProbeVerdict &verdict,
@@ -42,6 +52,11 @@ ProbeMemory rememberProbeVerdict(const QString &devicePath, const SectorProbeRun
 // offset (null unless a penalty was measured), and a "probe" object with every timing.
 QJsonObject probeToJson(const SectorProbeRun &run, const ProbeVerdict &verdict,
                         const ProbeMemory &memory);
+// Reads probeToJson()'s object back (a helper's answer, so nothing in it is trusted): the
+// run's facts and places, the verdict with every timing, and what was remembered; the
+// samples themselves are not in it. False, with the first wrong field in `error`, when the
+// object is not one probeToJson() could have written.
+bool probeReportFromJson(const QJsonObject &device, ProbeReport *report, QString *error);
 // The same for people: what was probed, the verdict, the table of times.
 QString probeToText(const SectorProbeRun &run, const ProbeVerdict &verdict,
                     const ProbeMemory &memory);

@@ -635,6 +635,14 @@ Die Partitionstabelle wird vorher gesichert; das Protokoll sagt, wo und wie sie 
         <source>Resizing is not offered yet for a disk its helper reads; use partwise-cli apply on that machine, or realign.</source>
         <translation>Die Größenänderung wird für einen Datenträger, den sein Helfer liest, noch nicht angeboten; verwenden Sie partwise-cli apply auf jenem Rechner oder richten Sie neu aus.</translation>
     </message>
+    <message>
+        <source>Realign</source>
+        <translation>Neu ausrichten</translation>
+    </message>
+    <message>
+        <source>%1 has pending operations. Realigning works on the disk as it is: apply or clear them first.</source>
+        <translation>%1 hat ausstehende Vorgänge. Das Neuausrichten arbeitet auf dem Datenträger, wie er ist: Wenden Sie sie zuerst an oder verwerfen Sie sie.</translation>
+    </message>
 </context>
 <context>
     <name>FilesystemSupportDialog</name>
@@ -806,6 +814,17 @@ Die Partitionstabelle wird vorher gesichert; das Protokoll sagt, wo und wie sie 
     <message>
         <source>It comes with the Debian package %1.</source>
         <translation>Es ist im Debian-Paket %1 enthalten.</translation>
+    </message>
+</context>
+<context>
+    <name>HelperProbeRunner</name>
+    <message>
+        <source>The helper that reads this disk is not running.</source>
+        <translation>Der Helfer, der diesen Datenträger liest, läuft nicht.</translation>
+    </message>
+    <message>
+        <source>The helper sent a probe result this window cannot use: %1</source>
+        <translation>Der Helfer hat ein Messergebnis geschickt, das dieses Fenster nicht verwenden kann: %1</translation>
     </message>
 </context>
 <context>
@@ -1381,16 +1400,16 @@ Die Partitionstabelle wird vorher gesichert; das Protokoll sagt, wo und wie sie 
         <translation>&amp;Dateisystem-Unterstützung</translation>
     </message>
     <message>
-        <source> (on %1, through its helper)</source>
-        <translation> (auf %1, über dessen Helfer)</translation>
-    </message>
-    <message>
         <source>Measure Physical Sector</source>
         <translation>Physischen Sektor messen</translation>
     </message>
     <message>
-        <source>%1 is read through its helper; measure it on that machine with partwise-cli probe %1.</source>
-        <translation>%1 wird über seinen Helfer gelesen; messen Sie ihn auf jenem Rechner mit partwise-cli probe %1.</translation>
+        <source>%1 is read through a helper that is not running; connect to %2 again to measure it.</source>
+        <translation>%1 wird über einen Helfer gelesen, der nicht läuft; verbinden Sie sich erneut mit %2, um ihn zu messen.</translation>
+    </message>
+    <message>
+        <source>, through its helper</source>
+        <translation>, über seinen Helfer</translation>
     </message>
 </context>
 <context>
@@ -2172,14 +2191,6 @@ Die Partitionstabelle wird vorher gesichert; das Protokoll sagt, wo und wie sie 
     <message>
         <source>Realignment</source>
         <translation>Neuausrichten</translation>
-    </message>
-    <message>
-        <source>Realign</source>
-        <translation>Neu ausrichten</translation>
-    </message>
-    <message>
-        <source>%1 has pending operations. Realigning works on the disk as it is: apply or clear them first.</source>
-        <translation>%1 hat ausstehende Vorgänge. Das Neuausrichten arbeitet auf dem Datenträger, wie er ist: Wenden Sie sie zuerst an oder verwerfen Sie sie.</translation>
     </message>
     <message>
         <source>Interrupted Realignment</source>

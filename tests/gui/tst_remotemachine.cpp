@@ -329,6 +329,22 @@ void TestRemoteMachine::realignedThereWithEveryFile()
     RemoteMachines *machines = showRemote(window, loop.path());
     QVERIFY(machines);
     QTRY_VERIFY(window.findChild<QAction *>(QStringLiteral("remoteRealignAction"))->isEnabled());
+    // Realigning works on the disk as it is: with an edit queued it is refused, as here.
+    Operation label;
+    label.type = Operation::Type::SetLabel;
+    label.number = 1;
+    label.label = QStringLiteral("QUEUED");
+    QString queueError;
+    QVERIFY2(window.editing()->queue(label, &queueError), qPrintable(queueError));
+    QVERIFY(!machines->openRealign());
+    auto *notice = window.findChild<QMessageBox *>(QStringLiteral("realignPendingNotice"));
+    QVERIFY(notice);
+    QVERIFY2(notice->text().startsWith(
+                 QStringLiteral("%1 on localhost has pending operations").arg(loop.path())),
+             qPrintable(notice->text()));
+    notice->accept();
+    window.editing()->pending()->clear();
+
     RemoteRealignDialog *dialog = machines->openRealign();
     QVERIFY(dialog);
     QSignalSpy planned(dialog, &RemoteRealignDialog::planned);

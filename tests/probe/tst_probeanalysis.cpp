@@ -3,6 +3,9 @@
 // writes), and disk layouts made up by hand. No root needed.
 #include "probe/probeanalysis.h"
 #include "probe/probeplaces.h"
+#include "report/probereport.h"
+
+#include <QJsonArray>
 
 #include <QRandomGenerator>
 #include <QtTest>
@@ -96,6 +99,8 @@ private slots:
     void placesSpreadOverFreeRoom();
     void placesAvoidBusyAndEdges();
     void placesOnWholeDriveWithoutTable();
+    void reportReadBackFromJson();
+    void reportFromJsonRefusesWrongFields();
 };
 
 void TestProbeAnalysis::cellsCoverEveryOffset()
@@ -276,6 +281,105 @@ void TestProbeAnalysis::placesOnWholeDriveWithoutTable()
     QVERIFY(places.first().offsetBytes >= (1 << 20));
     QVERIFY(places.last().offsetBytes + 65536 <= (63 << 20));
     QVERIFY(places.first().where.startsWith(QStringLiteral("the whole drive")));
+}
+
+// What a helper sends (probe --json's object) is read back into what the dialog shows: the
+// same verdict sentence, chart and counts as if the probe had run in the window.
+void TestProbeAnalysis::reportReadBackFromJson()
+{
+    Drive xp;
+    xp.physical = 4096;
+    xp.offset = 3584;
+    Drive unclear;
+    unclear.physical = 8192;
+    unclear.placesWithoutPenalty = {0, 1, 2, 3, 4, 5};
+    unclear.noise = 0;
+    unclear.burstChance = 0;
+    unclear.penaltyMicros = 20000;
+    QList<ProbeVerdict::Kind> kinds;
+    for (const Drive &d : {xp, unclear, Drive()}) {
+        SectorProbeRun run = simulate(d);
+        run.path = QStringLiteral("/dev/sdq");
+        run.elapsedMs = 4321;
+        run.notes << QStringLiteral("partition 2 is mounted and was left out");
+        if (d.physical == 8192) // the unclear drive, as penaltyAtFewPlacesIsUnclear makes it
+            for (int k = 0; k < 6; ++k)
+                for (const ProbeSample &s : QList<ProbeSample>(run.samples))
+                    if (s.place >= 6)
+                        run.samples << s;
+        const ProbeVerdict v = analyseProbe(run);
+        ProbeMemory memory;
+        memory.key = QStringLiteral("serial:Q1");
+        memory.saved = v.kind == ProbeVerdict::Kind::Penalty;
+        memory.note = QStringLiteral("a note");
+        ProbeReport read;
+        QString error;
+        QVERIFY2(probeReportFromJson(probeToJson(run, v, memory), &read, &error),
+                 qPrintable(error));
+        QCOMPARE(read.run.outcome, SectorProbeRun::Outcome::Measured);
+        QCOMPARE(read.run.path, run.path);
+        QCOMPARE(read.run.places.size(), run.places.size());
+        QCOMPARE(read.run.roundsDone, run.roundsDone);
+        QCOMPARE(read.run.elapsedMs, run.elapsedMs);
+        QCOMPARE(read.run.notes, run.notes);
+        QCOMPARE(read.writes, run.samples.size());
+        QCOMPARE(read.verdict.kind, v.kind);
+        QCOMPARE(probeVerdictSentence(read.verdict), v.sentence);
+        QCOMPARE(read.verdict.timings.size(), v.timings.size());
+        for (int i = 0; i < v.timings.size(); ++i) {
+            QCOMPARE(read.verdict.timings[i].offsetBytes, v.timings[i].offsetBytes);
+            QCOMPARE(read.verdict.timings[i].straddles, v.timings[i].straddles);
+            QVERIFY(qAbs(read.verdict.timings[i].medianMicros - v.timings[i].medianMicros) <= 0.05);
+        }
+        QCOMPARE(read.memory.key, memory.key);
+        QCOMPARE(read.memory.saved, memory.saved);
+        QCOMPARE(read.memory.note, memory.note);
+        kinds << read.verdict.kind;
+    }
+    QCOMPARE(kinds,
+             (QList<ProbeVerdict::Kind>{ProbeVerdict::Kind::Penalty, ProbeVerdict::Kind::Unclear,
+                                        ProbeVerdict::Kind::NoPenalty}));
+}
+
+void TestProbeAnalysis::reportFromJsonRefusesWrongFields()
+{
+    Drive xp;
+    xp.physical = 4096;
+    const SectorProbeRun run = simulate(xp);
+    const QJsonObject good = probeToJson(run, analyseProbe(run), ProbeMemory());
+    auto withProbe = [&good](const char *key, const QJsonValue &value) {
+        QJsonObject device = good;
+        QJsonObject probe = device.value(QStringLiteral("probe")).toObject();
+        probe[QLatin1String(key)] = value;
+        device[QStringLiteral("probe")] = probe;
+        return device;
+    };
+    QJsonObject badTiming = good;
+    {
+        QJsonObject probe = badTiming.value(QStringLiteral("probe")).toObject();
+        QJsonArray timings = probe.value(QStringLiteral("timings")).toArray();
+        QJsonObject first = timings.first().toObject();
+        first[QStringLiteral("median_us")] = QStringLiteral("fast");
+        timings[0] = first;
+        probe[QStringLiteral("timings")] = timings;
+        badTiming[QStringLiteral("probe")] = probe;
+    }
+    const QList<std::pair<QJsonObject, QString>> cases{
+        {withProbe("outcome", QStringLiteral("exploded")), QStringLiteral("\"outcome\"")},
+        {withProbe("verdict", 3), QStringLiteral("\"verdict\"")},
+        {withProbe("writes", -5), QStringLiteral("\"writes\"")},
+        {withProbe("places", QJsonArray{QJsonObject{{QStringLiteral("offset_bytes"), 1.5}}}),
+         QStringLiteral("place 0's \"offset_bytes\"")},
+        {badTiming, QStringLiteral("timing 0's \"median_us\"")},
+        {QJsonObject{{QStringLiteral("path"), QStringLiteral("/dev/sdq")}},
+         QStringLiteral("\"model\"")},
+    };
+    for (const auto &[json, named] : cases) {
+        ProbeReport read;
+        QString error;
+        QVERIFY(!probeReportFromJson(json, &read, &error));
+        QVERIFY2(error.contains(named), qPrintable(error + QStringLiteral(" lacks ") + named));
+    }
 }
 
 QTEST_GUILESS_MAIN(TestProbeAnalysis)

@@ -1,11 +1,17 @@
 // Drive → Measure Physical Sector…: the dialog shows a result as words and a chart (a made-up
 // result, grabbed to <build>/screenshots/), measures a lying drive in the background and
 // remembers what it found, can be cancelled, and says why an image file is not measured. The
-// main window offers it in its Drive menu. The drives need root; under CI=true they must run.
+// main window offers it in its Drive menu, also for a disk its helper reads (the helper probes
+// it, the window shows the progress and the verdict, a helper that dies mid-probe is said
+// so). The drives need root; under CI=true they must run.
 #include "alignmentstyle.h"
 #include "clirun.h"
+#include "disklistmodel.h"
 #include "filechecksum.h"
 #include "guitestsupport.h"
+#include "helper/helperconnection.h"
+#include "helper/helperproberunner.h"
+#include "helper/remotemachines.h"
 #include "loopdevice.h"
 #include "lyingdrivefixture.h"
 #include "probe/probechart.h"
@@ -15,6 +21,7 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QComboBox>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonDocument>
@@ -22,10 +29,15 @@
 #include <QLabel>
 #include <QMenu>
 #include <QMenuBar>
+#include <QMessageBox>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QSysInfo>
 #include <QTemporaryDir>
 #include <QtTest>
+
+#include <csignal>
 
 using namespace partwise;
 
@@ -35,9 +47,9 @@ namespace {
 
 // A result as a 512e drive with the XP jumper would give it: 4 KiB writes pay 2 ms except at
 // offset 3584, larger writes all straddle.
-ProbeResult madeUpResult()
+ProbeReport madeUpResult()
 {
-    ProbeResult r;
+    ProbeReport r;
     r.run.outcome = SectorProbeRun::Outcome::Measured;
     r.run.path = QStringLiteral("/dev/sdz");
     r.run.cells = probeCells(512);
@@ -51,6 +63,7 @@ ProbeResult madeUpResult()
         }
     r.run.roundsDone = 1;
     r.run.elapsedMs = 1234;
+    r.writes = int(r.run.samples.size());
     r.verdict = analyseProbe(r.run);
     r.memory.key = QStringLiteral("serial:Z0000");
     r.memory.saved = true;
@@ -79,6 +92,7 @@ private slots:
     void cancels();
     void refusesImageFile();
     void mainWindowOffersIt();
+    void measuresThroughHelper();
     void speaksGerman(); // last: the catalogue stays installed
 
 private:
@@ -98,7 +112,7 @@ void TestProbeDialog::showsVerdictAndChart()
 {
     ProbeDialog dialog(QStringLiteral("/dev/sdz"));
     dialog.show();
-    const ProbeResult result = madeUpResult();
+    const ProbeReport result = madeUpResult();
     QCOMPARE(result.verdict.kind, ProbeVerdict::Kind::Penalty);
     dialog.showResult(result);
     QVERIFY(dialog.verdictShown().startsWith(
@@ -211,6 +225,104 @@ void TestProbeDialog::mainWindowOffersIt()
     QVERIFY(dialog);
     QVERIFY(dialog->isVisible());
     dialog->close();
+}
+
+// This computer's disks as a window run as a user sees them: through the helper (here the
+// stand-in for pkexec only starts it). Measure Physical Sector on the lying drive is run by
+// the helper; the dialog names the drive and its machine, shows the helper's progress and
+// verdict, the helper's store remembers it, and the disk read again shows the measured size.
+// A helper killed during a second probe leaves the dialog saying so, ready to close.
+void TestProbeDialog::measuresThroughHelper()
+{
+    PW_REQUIRE_ROOT_OR_SKIP();
+    const QString pkexec = m_dir.filePath(QStringLiteral("pkexec"));
+    QFile script(pkexec);
+    QVERIFY(script.open(QIODevice::WriteOnly));
+    script.write("#!/bin/sh\nexec \"$@\"\n");
+    script.close();
+    QVERIFY(script.setPermissions(script.permissions() | QFileDevice::ExeOwner));
+    qputenv("PARTWISE_PKEXEC", QFile::encodeName(pkexec));
+    const QString cliFolder = QFileInfo(QStringLiteral(PARTWISE_CLI)).absolutePath();
+    qputenv("PATH", (cliFolder + QLatin1Char(':') + qEnvironmentVariable("PATH")).toLocal8Bit());
+
+    const QString backing = m_dir.filePath(QStringLiteral("helper.img"));
+    QFile f(backing);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    QVERIFY(f.resize(64 << 20));
+    f.close();
+    const QByteArray before = fileSha256(backing);
+    {
+        LyingDriveSpec spec;
+        spec.physical = 16384;
+        LyingDrive drive(QStringLiteral(LYING_DRIVE), backing, m_dir.filePath(QStringLiteral("h")),
+                         spec);
+        QVERIFY2(drive.ok(), qPrintable(drive.error()));
+        MainWindow window;
+        RemoteMachines *machines = installRemoteMachines(&window);
+        QSignalSpy read(machines, &RemoteMachines::machineRead);
+        machines->connectToThisMachine();
+        QVERIFY(read.wait(120000));
+        const QString machine = QSysInfo::machineHostName();
+        const QString key = DiskListModel::machineKey(machine, drive.device());
+        const int row = window.diskList()->rowOf(key);
+        QVERIFY2(row >= 0, "the lying drive is not among this computer's disks");
+        window.findChild<QComboBox *>(QStringLiteral("deviceChooser"))->setCurrentIndex(row);
+        QTRY_COMPARE(window.currentPath(), key);
+        QCOMPARE(window.diskList()->entry(row).layout.device.topology.physicalSectorSizeMeasured,
+                 0);
+
+        window.findChild<QAction *>(QStringLiteral("measureSectorAction"))->trigger();
+        auto *dialog = window.findChild<ProbeDialog *>(QStringLiteral("probeDialog"));
+        QVERIFY2(dialog, "Measure Physical Sector refused the helper's disk");
+        QVERIFY(qobject_cast<HelperProbeRunner *>(dialog->findChild<ProbeRunner *>()));
+        QVERIFY(dialog->findChild<QLabel *>(QStringLiteral("probeIntro"))
+                    ->text()
+                    .contains(QStringLiteral("%1 on %2").arg(drive.device(), machine)));
+        QSignalSpy progress(dialog->findChild<ProbeRunner *>(), &ProbeRunner::progress);
+        QSignalSpy finished(dialog, &ProbeDialog::probeFinished);
+        dialog->findChild<QPushButton *>(QStringLiteral("probeMeasure"))->click();
+        QVERIFY(dialog->isRunning());
+        QVERIFY(finished.wait(60000));
+        QVERIFY2(dialog->verdictShown().startsWith(
+                     QStringLiteral("Physical sector 16384 bytes, offset 0:")),
+                 qPrintable(dialog->verdictShown() +
+                            dialog->findChild<QLabel *>(QStringLiteral("probeDetails"))->text()));
+        QVERIFY2(progress.size() >= 3, "the helper's progress did not reach the dialog");
+        QVERIFY(progress.last().first().toDouble() > 0.9);
+        QVERIFY(dialog->findChild<QLabel *>(QStringLiteral("probeDetails"))
+                    ->text()
+                    .contains(QStringLiteral("Remembered for this drive")));
+        guitest::saveScreenshot(dialog, QStringLiteral("probe-dialog-through-helper"));
+        // Remembered by the helper, where the drive is, and shown once the disk is read again.
+        QFile store(m_store);
+        QVERIFY(store.open(QIODevice::ReadOnly));
+        const QJsonObject saved =
+            QJsonDocument::fromJson(store.readAll())
+                .object()
+                .value(QStringLiteral("loop:") + QFileInfo(drive.file()).canonicalFilePath())
+                .toObject();
+        QCOMPARE(saved.value(QStringLiteral("physical_sector_size")).toInteger(), 16384);
+        QTRY_COMPARE_WITH_TIMEOUT(
+            window.diskList()->entry(row).layout.device.topology.physicalSectorSizeMeasured, 16384,
+            30000);
+
+        // The helper dies while it probes: the dialog says the drive was not measured and why.
+        HelperConnection *helper = machines->connection(machine);
+        QVERIFY(helper && helper->processId() > 0);
+        finished.clear();
+        dialog->start();
+        QTRY_VERIFY(dialog->findChild<QProgressBar *>(QStringLiteral("probeProgress"))->value() >
+                    0);
+        QVERIFY(::kill(pid_t(helper->processId()), SIGKILL) == 0);
+        QVERIFY(finished.wait(10000));
+        QCOMPARE(dialog->verdictShown(), QStringLiteral("The drive was not measured."));
+        QVERIFY(!dialog->isRunning());
+        QVERIFY(!dialog->findChild<QLabel *>(QStringLiteral("probeDetails"))->text().isEmpty());
+        dialog->close();
+        if (QMessageBox *notice = machines->deathNotice())
+            notice->close();
+    }
+    QCOMPARE(fileSha256(backing), before);
 }
 
 void TestProbeDialog::speaksGerman()

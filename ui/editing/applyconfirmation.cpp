@@ -23,13 +23,14 @@ bool movesData(const QList<Operation> &operations)
 
 } // namespace
 
-QString ApplyConfirmation::question(const QString &path, const QList<Operation> &operations,
-                                    const DiskLayout &disk)
+QString ApplyConfirmation::question(const QString &path, const QString &name,
+                                    const QList<Operation> &operations, const DiskLayout &disk)
 {
     QString question = tr("Write %1 to %2 now?\n\nThe partition table is backed up first; the "
                           "log says where and how to restore it.")
-                           .arg(operationCountText(operations.size()), path);
-    if (movesData(operations)) {
+                           .arg(operationCountText(operations.size()), name);
+    // A helper's disk keeps its journal on the helper's machine, where this cannot look.
+    if (movesData(operations) && !disk.device.readByHelper) {
         const partwise::move::JournalDurability journal = partwise::move::journalDurability(
             WriteJournal::defaultPath(path, JournalPreferences::folder()));
         if (!journal.survivesPowerCut)

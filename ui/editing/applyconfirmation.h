@@ -19,6 +19,9 @@ struct ApplyConfirmation
     Q_DECLARE_TR_FUNCTIONS(EditingController)
 
 public:
-    static QString question(const QString &path, const QList<partwise::Operation> &operations,
+    // `path` is the disk's entry (this machine's path, or a helper's key), `name` what the
+    // question calls it.
+    static QString question(const QString &path, const QString &name,
+                            const QList<partwise::Operation> &operations,
                             const partwise::DiskLayout &disk);
 };

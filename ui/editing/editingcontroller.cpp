@@ -197,6 +197,26 @@ std::optional<PartitionInfo> EditingController::regionAtSelection(const DiskLayo
     return layout.regions.at(row);
 }
 
+bool EditingController::refuseRealignWhilePending()
+{
+    if (!pending() || pending()->isEmpty())
+        return false;
+    auto *notice = new QMessageBox(QMessageBox::Information, tr("Realign"),
+                                   tr("%1 has pending operations. Realigning works on the disk "
+                                      "as it is: apply or clear them first.")
+                                       .arg(shownName()),
+                                   QMessageBox::Ok, m_window);
+    notice->setObjectName(QStringLiteral("realignPendingNotice"));
+    notice->setAttribute(Qt::WA_DeleteOnClose);
+    notice->open();
+    return true;
+}
+
+QString EditingController::shownName() const
+{
+    return m_hooks.diskName ? m_hooks.diskName(m_path) : m_path;
+}
+
 void EditingController::diskShown()
 {
     refreshPreview(true);
@@ -235,7 +255,8 @@ void EditingController::refreshPreview(bool windowShowsDiskAsRead)
         if (m_showingPreview && !windowShowsDiskAsRead && m_hooks.showLayout)
             m_hooks.showLayout(m_shown);
         m_showingPreview = false;
-        m_dock->setStatus(tr("No pending operations: the map shows %1 as it is.").arg(path), false);
+        m_dock->setStatus(tr("No pending operations: the map shows %1 as it is.").arg(shownName()),
+                          false);
         if (m_hooks.previewNoticeInStatusBar)
             m_window->statusBar()->clearMessage();
     } else {
@@ -247,7 +268,7 @@ void EditingController::refreshPreview(bool windowShowsDiskAsRead)
         if (m_hooks.previewNoticeInStatusBar)
             m_window->statusBar()->showMessage(
                 tr("Preview: %1 as it will be after %2 — nothing has been written yet")
-                    .arg(path, operationCountText(queue->count())));
+                    .arg(shownName(), operationCountText(queue->count())));
         if (m_preview.ok)
             m_dock->setStatus(tr("%1 pending. The map shows the disk as it will be after Apply; "
                                  "nothing has been written yet.")
@@ -475,7 +496,7 @@ void EditingController::clearQueue()
         return;
     if (QMessageBox::question(m_window, tr("Clear Pending Operations"),
                               tr("Forget %1 pending on %2? This cannot be undone.")
-                                  .arg(operationCountText(queue->count()), m_path)) !=
+                                  .arg(operationCountText(queue->count()), shownName())) !=
         QMessageBox::Yes)
         return;
     queue->clear();
@@ -513,7 +534,7 @@ bool EditingController::loadPlanFrom(const QString &path, QString *error)
     if (!check.ok) {
         *error = tr("Operation %1 of the plan cannot be done on %2: %3")
                      .arg(check.failedIndex + 1)
-                     .arg(m_path, check.error);
+                     .arg(shownName(), check.error);
         return false;
     }
     queue->replaceAll(ops, tr("Load plan %1").arg(QFileInfo(path).fileName()));
@@ -563,7 +584,8 @@ void EditingController::apply()
         return;
     }
     const QString path = m_path;
-    const QString question = ApplyConfirmation::question(path, queue->operations(), *m_base);
+    const QString question =
+        ApplyConfirmation::question(path, shownName(), queue->operations(), *m_base);
     if (QMessageBox::question(m_window, tr("Apply Pending Operations"), question) !=
         QMessageBox::Yes)
         return;

@@ -32,6 +32,7 @@ struct EditingHooks
     std::function<partwise::AlignmentPolicy()> policy;                  // from the preferences
     std::function<void(const partwise::DiskLayout &layout)> showLayout; // map and list show this
     std::function<void(const QString &path)> reread;                    // after Apply
+    std::function<QString(const QString &path)> diskName; // optional: "/dev/sdb on server"
     std::function<partwise::DiskLayout()>
         displayedLayout;                      // optional: what the selection rows index now
     QItemSelectionModel *selection = nullptr; // rows are the shown layout's regions
@@ -75,6 +76,10 @@ public:
 
     // The queue of the disk on screen (nullptr when no disk is ready).
     PendingOperations *pending() const;
+    // Before a realignment, which works on the disk as it is: when edits are queued for the
+    // disk on screen, says they must be applied or cleared first (a notice over the window)
+    // and returns true.
+    bool refuseRealignWhilePending();
     PendingOperations *pendingFor(const QString &path);
     // The layout on screen: the disk as read, or the preview of its queue.
     const partwise::DiskLayout &shownLayout() const { return m_shown; }
@@ -129,6 +134,7 @@ private:
     EditingController(QMainWindow *window, const EditingHooks &hooks);
     void createActions();
     void refreshPreview(bool windowShowsDiskAsRead);
+    QString shownName() const; // of the disk on screen, as people call it
     void updateActions();
     void selectNear(const partwise::PartitionInfo &previous);
     std::optional<partwise::PartitionInfo>

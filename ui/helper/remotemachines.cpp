@@ -5,6 +5,7 @@
 #include "disklistmodel.h"
 #include "editing/editingcontroller.h"
 #include "helperapplydialog.h"
+#include "helperproberunner.h"
 #include "remoterealigndialog.h"
 #include "report/layoutjson.h"
 #include "table/diskreader.h"
@@ -47,6 +48,10 @@ RemoteMachines::RemoteMachines(MainWindow *window) : QObject(window), m_window(w
                     helper && helper->isReady())
                     readDisk(helper, devicePath, [] {});
             });
+    window->setHelperProbe([this](const QString &machine, const QString &devicePath) {
+        HelperConnection *helper = m_connections.value(machine);
+        return helper && helper->isReady() ? new HelperProbeRunner(helper, devicePath) : nullptr;
+    });
     if (EditingController *editing = window->editing()) {
         editing->setApplyDialogMaker(
             [this](const QString &path, const QList<Operation> &ops, const ApplyOptions &options,
@@ -119,6 +124,9 @@ RemoteRealignDialog *RemoteMachines::openRealign()
 {
     const int row = shownRemoteRow();
     if (row < 0)
+        return nullptr;
+    if (EditingController *editing = m_window->editing();
+        editing && editing->refuseRealignWhilePending())
         return nullptr;
     const DiskEntry &entry = m_window->diskList()->entry(row);
     HelperConnection *helper = m_connections.value(entry.machine);

@@ -2,6 +2,7 @@
 
 #include "alignmentstyle.h"
 #include "probe/probechart.h"
+#include "probe/probeworker.h"
 
 #include <QCloseEvent>
 #include <QDialogButtonBox>
@@ -15,8 +16,15 @@
 using namespace partwise;
 
 ProbeDialog::ProbeDialog(const QString &devicePath, QWidget *parent)
-    : QDialog(parent), m_path(devicePath), m_worker(new ProbeWorker(this))
+    : ProbeDialog(devicePath, devicePath, new ProbeWorker(devicePath), parent)
 {
+}
+
+ProbeDialog::ProbeDialog(const QString &diskKey, const QString &shownName, ProbeRunner *runner,
+                         QWidget *parent)
+    : QDialog(parent), m_path(diskKey), m_worker(runner)
+{
+    m_worker->setParent(this);
     setObjectName(QStringLiteral("probeDialog"));
     setWindowTitle(tr("Measure Physical Sector"));
     auto *layout = new QVBoxLayout(this);
@@ -29,7 +37,7 @@ ProbeDialog::ProbeDialog(const QString &devicePath, QWidget *parent)
            "<p>Each write puts back the bytes that were there, and only free space and "
            "partitions nothing uses are written to. It takes about 10 seconds. A power cut "
            "during a write could damage the sector being written.</p>")
-            .arg(devicePath.toHtmlEscaped()));
+            .arg(shownName.toHtmlEscaped()));
     m_intro->setObjectName(QStringLiteral("probeIntro"));
     m_intro->setWordWrap(true);
     m_intro->setTextFormat(Qt::RichText);
@@ -83,9 +91,9 @@ ProbeDialog::ProbeDialog(const QString &devicePath, QWidget *parent)
     });
     connect(m_buttons->button(QDialogButtonBox::Close), &QPushButton::clicked, this,
             &QDialog::reject);
-    connect(m_worker, &ProbeWorker::progress, this,
+    connect(m_worker, &ProbeRunner::progress, this,
             [this](double fraction) { m_progress->setValue(int(fraction * 100)); });
-    connect(m_worker, &ProbeWorker::finished, this, &ProbeDialog::showResult);
+    connect(m_worker, &ProbeRunner::finished, this, &ProbeDialog::showResult);
     resize(720, 260);
 }
 
@@ -103,7 +111,7 @@ void ProbeDialog::start()
     m_progress->setVisible(true);
     m_verdict->setVisible(false);
     m_details->setVisible(false);
-    m_worker->run(m_path);
+    m_worker->run();
 }
 
 QString ProbeDialog::verdictText(const ProbeVerdict &v)
@@ -130,7 +138,7 @@ QString ProbeDialog::memoryText(const ProbeMemory &memory) const
     return memory.note;
 }
 
-void ProbeDialog::showResult(const ProbeResult &result)
+void ProbeDialog::showResult(const ProbeReport &result)
 {
     m_progress->setVisible(false);
     m_cancel->setEnabled(false);
@@ -162,7 +170,7 @@ void ProbeDialog::showResult(const ProbeResult &result)
     showChart(true);
     QStringList details;
     details << tr("Writes: %1 · places: %2 · rounds: %3 · time: %4 s · %5.")
-                   .arg(run.samples.size())
+                   .arg(result.writes)
                    .arg(run.places.size())
                    .arg(run.roundsDone)
                    .arg(QLocale().toString(double(run.elapsedMs) / 1000.0, 'f', 1))
@@ -204,9 +212,8 @@ void ProbeDialog::reject()
     QDialog::reject();
 }
 
-ProbeDialog *openProbeDialog(QWidget *parent, const QString &devicePath)
+ProbeDialog *openProbeDialog(ProbeDialog *dialog)
 {
-    auto *dialog = new ProbeDialog(devicePath, parent);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->setWindowModality(Qt::WindowModal);
     dialog->show();

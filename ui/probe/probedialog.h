@@ -1,6 +1,6 @@
 #pragma once
 
-#include "probe/probeworker.h"
+#include "probe/proberunner.h"
 
 #include <QDialog>
 
@@ -12,15 +12,21 @@ class QPushButton;
 class QSpacerItem;
 
 // Drive → Measure Physical Sector…: says what the timing probe will do to the drive and waits
-// for Measure (the confirmation), runs the probe on ProbeWorker's thread with a progress bar
-// and Cancel, then shows the verdict in words, the write times as a chart, and what Partwise
-// now remembers for the drive (the probe's own rule, core/report/probereport.h).
+// for Measure (the confirmation), runs the probe (on ProbeWorker's thread, or through the
+// helper that opens the drive) with a progress bar and Cancel, then shows the verdict in words, the
+// write times as a chart, and what Partwise now remembers for the drive (the probe's own rule,
+// core/report/probereport.h).
 class ProbeDialog : public QDialog
 {
     Q_OBJECT
 
 public:
+    // A drive this window opens itself.
     explicit ProbeDialog(const QString &devicePath, QWidget *parent = nullptr);
+    // A drive `runner` probes (and the dialog owns): `diskKey` is its entry in the disk list,
+    // `shownName` what people call it ("/dev/sdb on server").
+    ProbeDialog(const QString &diskKey, const QString &shownName, ProbeRunner *runner,
+                QWidget *parent = nullptr);
     ~ProbeDialog() override;
 
     QString devicePath() const { return m_path; }
@@ -28,7 +34,7 @@ public:
     // Starts measuring, as the Measure button does.
     void start();
     // Shows a result as if a probe had just given it (the worker calls it; tests too).
-    void showResult(const ProbeResult &result);
+    void showResult(const partwise::ProbeReport &result);
 
     // The verdict in the window's language.
     static QString verdictText(const partwise::ProbeVerdict &verdict);
@@ -50,7 +56,7 @@ private:
     void showChart(bool shown);
 
     QString m_path;
-    ProbeWorker *m_worker;
+    ProbeRunner *m_worker;
     QLabel *m_intro;
     QProgressBar *m_progress;
     QLabel *m_verdict;
@@ -62,5 +68,5 @@ private:
     QPushButton *m_cancel;
 };
 
-// Opens the dialog for the drive at `devicePath` (window-modal, deleted on close).
-ProbeDialog *openProbeDialog(QWidget *parent, const QString &devicePath);
+// Shows `dialog` window-modal, deleted on close.
+ProbeDialog *openProbeDialog(ProbeDialog *dialog);

@@ -1,24 +1,30 @@
 #include "probe/probeworker.h"
 
+#include "probe/probeanalysis.h"
+
 #include <QElapsedTimer>
 
 #include <memory>
 
 using namespace partwise;
 
-ProbeWorker::ProbeWorker(QObject *parent) : QObject(parent) {}
+ProbeWorker::ProbeWorker(const QString &devicePath, const SectorProbeOptions &options,
+                         QObject *parent)
+    : ProbeRunner(parent), m_path(devicePath), m_options(options)
+{
+}
 
 ProbeWorker::~ProbeWorker()
 {
     m_cancel.store(true); // the probe stops between two writes; m_job then waits for it
 }
 
-void ProbeWorker::run(const QString &devicePath, const SectorProbeOptions &options)
+void ProbeWorker::run()
 {
     if (m_job.isBusy())
         return;
     m_cancel.store(false);
-    SectorProbeOptions o = options;
+    SectorProbeOptions o = m_options;
     o.cancel = &m_cancel;
     // The probe reports after every write; ten updates a second are plenty to watch.
     auto timer = std::make_shared<QElapsedTimer>();
@@ -30,14 +36,15 @@ void ProbeWorker::run(const QString &devicePath, const SectorProbeOptions &optio
             this, [this, fraction] { emit progress(fraction); }, Qt::QueuedConnection);
     };
     m_job.start(
-        [this, devicePath, o]() -> std::function<void()> {
-            ProbeResult result;
-            result.run = runSectorProbe(devicePath, o);
-            if (result.run.outcome == SectorProbeRun::Outcome::Measured) {
-                result.verdict = analyseProbe(result.run);
-                result.memory = rememberProbeVerdict(devicePath, result.run, result.verdict);
+        [this, path = m_path, o]() -> std::function<void()> {
+            ProbeReport report;
+            report.run = runSectorProbe(path, o);
+            report.writes = int(report.run.samples.size());
+            if (report.run.outcome == SectorProbeRun::Outcome::Measured) {
+                report.verdict = analyseProbe(report.run);
+                report.memory = rememberProbeVerdict(path, report.run, report.verdict);
             }
-            return [this, result] { emit finished(result); };
+            return [this, report] { emit finished(report); };
         },
         QStringLiteral("partwise-probe"));
 }

@@ -4,7 +4,6 @@
 #include "disklistmodel.h"
 #include "diskmapwidget.h"
 #include "editing/editingcontroller.h"
-#include "editing/pendingoperations.h"
 #include "journalpreferences.h"
 #include "ops/writejournal.h"
 #include "partitionmodel.h"
@@ -191,17 +190,8 @@ RealignWizard *RealignController::openWizard(bool withSelection)
     }
     if (QFile::exists(journalPathFor(path)))
         return finishInterrupted(path);
-    if (m_editing) {
-        if (m_editing->pending() && !m_editing->pending()->isEmpty()) {
-            newMessageBox(QMessageBox::Information, tr("Realign"),
-                          tr("%1 has pending operations. Realigning works on the disk as it is: "
-                             "apply or clear them first.")
-                              .arg(path),
-                          QMessageBox::Ok, QStringLiteral("realignPendingNotice"), m_window)
-                ->open();
-            return nullptr;
-        }
-    }
+    if (m_editing && m_editing->refuseRealignWhilePending())
+        return nullptr;
     RealignSetup setup;
     setup.target = path;
     const int row = m_window->diskList()->rowOf(path);

@@ -178,19 +178,8 @@ void MainWindow::createActions()
 
     QMenu *drive = menuBar()->addMenu(tr("D&rive"));
     drive->setObjectName(QStringLiteral("driveMenu"));
-    QAction *measure = drive->addAction(tr("Measure Physical &Sector…"), this, [this] {
-        if (const int row = m_disks->rowOf(m_shownPath);
-            row >= 0 && !m_disks->entry(row).machine.isEmpty()) {
-            // The probe writes to the drive: only the helper's process may open it.
-            reportError(tr("Measure Physical Sector"),
-                        tr("%1 is read through its helper; measure it on that machine with "
-                           "partwise-cli probe %1.")
-                            .arg(m_disks->entry(row).devicePath));
-            return;
-        }
-        ProbeDialog *dialog = openProbeDialog(this, m_shownPath);
-        connect(dialog, &ProbeDialog::measurementChanged, this, &MainWindow::reread);
-    });
+    QAction *measure =
+        drive->addAction(tr("Measure Physical &Sector…"), this, &MainWindow::measureSector);
     measure->setObjectName(QStringLiteral("measureSectorAction"));
     measure->setToolTip(tr("Time writes to find the drive's real physical sector size"));
 
@@ -332,11 +321,11 @@ void MainWindow::showEntry(int row)
     const bool sameLayout = entry.path == m_shownPath && entry.generation == m_shownGeneration;
     m_shownPath = entry.path;
     m_shownGeneration = entry.generation;
-    setWindowTitle(tr("%1 — Partwise").arg(entry.path));
+    setWindowTitle(tr("%1 — Partwise").arg(DiskListModel::nameOf(entry)));
     switch (entry.state) {
     case DiskEntry::State::Reading:
         m_partitions->clear();
-        m_map->setMessage(tr("Reading %1…").arg(entry.path));
+        m_map->setMessage(tr("Reading %1…").arg(DiskListModel::nameOf(entry)));
         break;
     case DiskEntry::State::Failed:
         m_partitions->clear();
@@ -352,7 +341,7 @@ void MainWindow::showEntry(int row)
             selectFirstInterestingRegion();
         }
         m_map->setMessage(entry.layout.regions.isEmpty()
-                              ? tr("%1 has no partition table.").arg(entry.path)
+                              ? tr("%1 has no partition table.").arg(DiskListModel::nameOf(entry))
                               : QString());
         break;
     }
@@ -404,6 +393,36 @@ void MainWindow::showLayout(const DiskLayout &layout)
     updateStatus(m_disks->rowOf(m_shownPath));
 }
 
+void MainWindow::measureSector()
+{
+    const int row = m_disks->rowOf(m_shownPath);
+    ProbeDialog *dialog = nullptr;
+    if (row >= 0 && !m_disks->entry(row).machine.isEmpty()) {
+        // The probe writes to the drive: only the helper's process may open it.
+        const DiskEntry &entry = m_disks->entry(row);
+        ProbeRunner *runner =
+            m_helperProbe ? m_helperProbe(entry.machine, entry.devicePath) : nullptr;
+        if (!runner) {
+            reportError(tr("Measure Physical Sector"),
+                        tr("%1 is read through a helper that is not running; connect to %2 "
+                           "again to measure it.")
+                            .arg(DiskListModel::nameOf(entry), entry.machine));
+            return;
+        }
+        dialog = new ProbeDialog(entry.path, DiskListModel::nameOf(entry), runner, this);
+    } else {
+        dialog = new ProbeDialog(m_shownPath, this);
+    }
+    connect(dialog, &ProbeDialog::measurementChanged, this, &MainWindow::reread);
+    openProbeDialog(dialog);
+}
+
+QString MainWindow::diskName(const QString &path) const
+{
+    const int row = m_disks->rowOf(path);
+    return row >= 0 ? DiskListModel::nameOf(m_disks->entry(row)) : path;
+}
+
 void MainWindow::reread(const QString &path)
 {
     const int row = m_disks->rowOf(path);
@@ -447,7 +466,7 @@ void MainWindow::updateStatus(int row)
     }
     const DiskEntry &entry = m_disks->entry(row);
     if (entry.state == DiskEntry::State::Reading) {
-        m_status->setText(tr("Reading %1…").arg(entry.path));
+        m_status->setText(tr("Reading %1…").arg(DiskListModel::nameOf(entry)));
         return;
     }
     if (entry.state == DiskEntry::State::Failed) {
@@ -455,32 +474,35 @@ void MainWindow::updateStatus(int row)
         return;
     }
     // What is on screen, which is a preview while edits are pending.
+    const QString name = DiskListModel::nameOf(entry);
     const MisalignmentReport &report = m_partitions->report();
     if (m_partitions->layout().tableType.isEmpty()) {
-        m_status->setText(tr("No partition table on %1").arg(entry.path));
+        m_status->setText(tr("No partition table on %1").arg(name));
         return;
     }
     QString text =
         report.partitionCount() == 1
-            ? tr("%1 of 1 partition misaligned on %2").arg(report.misalignedCount()).arg(entry.path)
+            ? tr("%1 of 1 partition misaligned on %2").arg(report.misalignedCount()).arg(name)
             : tr("%1 of %2 partitions misaligned on %3")
                   .arg(report.misalignedCount())
                   .arg(report.partitionCount())
-                  .arg(entry.path);
+                  .arg(name);
     if (report.sectorAlignedCount() > 0)
         text += tr("; %1 on a physical sector but not on the %2 grain")
                     .arg(report.sectorAlignedCount())
                     .arg(humanSize(report.geometry.grainBytes));
     if (!entry.machine.isEmpty())
-        text += tr(" (on %1, through its helper)").arg(entry.machine);
+        text += tr(", through its helper");
     m_status->setText(text);
 }
 
 QString MainWindow::readError(const DiskEntry &entry) const
 {
     // Core's errors usually name the disk already; don't say it twice.
-    return entry.error.contains(entry.path) ? entry.error
-                                            : tr("Cannot read %1: %2").arg(entry.path, entry.error);
+    const QString name = DiskListModel::nameOf(entry);
+    return entry.error.contains(entry.machine.isEmpty() ? entry.path : entry.devicePath)
+               ? entry.error
+               : tr("Cannot read %1: %2").arg(name, entry.error);
 }
 
 void MainWindow::chooseImage()

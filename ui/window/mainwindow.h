@@ -15,6 +15,7 @@ class DiskService;
 class EditingController;
 class InfoPanel;
 class PartitionModel;
+class ProbeRunner;
 class QAction;
 class QComboBox;
 class QItemSelectionModel;
@@ -45,6 +46,11 @@ public:
     // Where this machine's disks come from when the window cannot open them itself (it runs
     // as a user): scanDisks() and Refresh ask `scan` instead.
     void setSystemDiskScanner(std::function<void()> scan) { m_scanSystemDisks = std::move(scan); }
+    // Drive → Measure Physical Sector on a disk a helper reads: `make` gives what probes it
+    // there (null when that helper is gone).
+    using HelperProbeMaker =
+        std::function<ProbeRunner *(const QString &machine, const QString &devicePath)>;
+    void setHelperProbe(HelperProbeMaker make) { m_helperProbe = std::move(make); }
     // Re-reads every image and disk (View → Refresh).
     void refresh();
     // Creates the demo disk in `folder` (kept by the caller for the session) and opens it.
@@ -63,6 +69,8 @@ public:
     void reread(const QString &path);
 
     QString currentPath() const { return m_shownPath; }
+    // What people call the disk whose entry is `path` ("/dev/sdb on server"; DiskListModel).
+    QString diskName(const QString &path) const;
     QString statusText() const;
     DiskMapWidget *diskMap() const { return m_map; }
     QTreeView *partitionView() const { return m_list; }
@@ -98,6 +106,7 @@ private:
     QString readError(const DiskEntry &entry) const;
     void onDiskRead(const QString &path, const partwise::DiskReadResult &result);
     void onImageCreated(const QString &path, const QString &error);
+    void measureSector();
     void chooseImage();
     void choosePracticeDisk();
     void chooseExportFile();
@@ -107,6 +116,7 @@ private:
 
     DiskService *m_service = nullptr;
     std::function<void()> m_scanSystemDisks;
+    HelperProbeMaker m_helperProbe;
     DiskListModel *m_disks = nullptr;
     PartitionModel *m_partitions = nullptr;
     QItemSelectionModel *m_selection = nullptr;

@@ -23,8 +23,9 @@ EditingController *installEditing(MainWindow *window)
         if (layout.regions.isEmpty())
             window->diskMap()->setMessage(
                 QCoreApplication::translate("MainWindow", "%1 has no partition table.")
-                    .arg(window->currentPath()));
+                    .arg(window->diskName(window->currentPath())));
     };
+    hooks.diskName = [window](const QString &path) { return window->diskName(path); };
     hooks.reread = [window](const QString &path) { window->reread(path); };
     hooks.displayedLayout = [window] { return window->partitionModel()->layout(); };
     hooks.selection = window->regionSelection();
