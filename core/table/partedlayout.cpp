@@ -4,6 +4,8 @@
 
 #include <parted/parted.h>
 
+#include <optional>
+
 namespace partwise {
 
 namespace {
@@ -74,7 +76,11 @@ constexpr qint64 kMinFreeBytes = 1 << 20;
 void readRegions(PedDisk *disk, DiskLayout &layout, bool probeFilesystems)
 {
     const qint64 ss = layout.device.topology.logicalSectorSize;
-    FilesystemProbe fsProbe(layout.device.path, ss);
+    // Opened only to probe: a preview (probeFilesystems false) must not touch the disk, which
+    // for a helper's disk is not this machine's to open (or is another one of the same name).
+    std::optional<FilesystemProbe> fsProbe;
+    if (probeFilesystems)
+        fsProbe.emplace(layout.device.path, ss);
     for (PedPartition *part = ped_disk_next_partition(disk, nullptr); part;
          part = ped_disk_next_partition(disk, part)) {
         if (part->type & PED_PARTITION_METADATA)
@@ -83,7 +89,8 @@ void readRegions(PedDisk *disk, DiskLayout &layout, bool probeFilesystems)
         if (p.isFree() && p.lengthSectors() * ss < kMinFreeBytes)
             continue;
         if (!p.isFree() && !p.isContainer() && probeFilesystems) {
-            const FilesystemIdentity id = fsProbe.probe(p.startSector * ss, p.lengthSectors() * ss);
+            const FilesystemIdentity id =
+                fsProbe->probe(p.startSector * ss, p.lengthSectors() * ss);
             p.filesystem = id.type;
             p.label = id.label;
             p.uuid = id.uuid;

@@ -9,7 +9,11 @@
 // The user's session: File → Open This Computer's Disks…, a partition created and applied,
 // the misaligned one realigned from the window's Realign…, then shrunk with Resize/Move (the
 // helper measures how far); then, as root again, sfdisk, blkid, e2fsck and every file of the
-// ext4 partition say the same.
+// ext4 partition say the same. Meanwhile every open() this process makes is watched
+// (blockdeviceopens.h): not one of its threads opens, or tries to open, a block device. The
+// same watch on a window run as root, which reads disks itself, sees its reading thread open
+// the loop device, so the watch sees what it must.
+#include "blockdeviceopens.h"
 #include "disklistmodel.h"
 #include "editing/applydialog.h"
 #include "editing/editingcontroller.h"
@@ -44,6 +48,7 @@
 #include <QTest>
 #include <QTimer>
 
+#include <algorithm>
 #include <cerrno>
 #include <fcntl.h>
 #include <grp.h>
@@ -97,6 +102,7 @@ private slots:
     void initTestCase();
     void cleanupTestCase();
     void windowAsUserEditsAndRealignsThroughHelper();
+    void watchSeesWindowRunAsRootOpenDisks();
 
 private:
     QTemporaryDir m_dir;
@@ -195,6 +201,8 @@ void TestAdminHelper::windowAsUserEditsAndRealignsThroughHelper()
             ::close(fd);
         QVERIFY2(fd < 0 && openError == EACCES, "the window's process can open the disk itself");
 
+        startRecordingBlockDeviceOpens();
+        auto watch = qScopeGuard([] { stopRecordingBlockDeviceOpens(); });
         MainWindow window;
         RealignController *realign = installRealign(&window, window.editing());
         RemoteMachines *machines = installRemoteMachines(&window);
@@ -271,6 +279,17 @@ void TestAdminHelper::windowAsUserEditsAndRealignsThroughHelper()
         QTRY_COMPARE_WITH_TIMEOUT(
             window.diskList()->entry(row).layout.partitionByNumber(1)->lengthSectors(), 65536,
             60000);
+        // View → Refresh lists and reads this computer's disks through the helper again.
+        QSignalSpy again(machines, &RemoteMachines::machineRead);
+        window.findChild<QAction *>(QStringLiteral("refreshAction"))->trigger();
+        QVERIFY(again.wait(120000));
+        QCOMPARE(window.diskList()->entry(row).state, DiskEntry::State::Ready);
+        QCOMPARE(window.diskList()->entry(row).layout.partitions().size(), 2);
+
+        const QList<BlockDeviceOpen> opens = stopRecordingBlockDeviceOpens();
+        watch.dismiss();
+        QVERIFY2(opens.isEmpty(),
+                 qPrintable(QStringLiteral("the window opened block devices: ") + describe(opens)));
     }
 
     shot.save(QStringLiteral(PARTWISE_TEST_BUILD_DIR "/screenshots/admin-helper-window.png"));
@@ -299,6 +318,36 @@ void TestAdminHelper::windowAsUserEditsAndRealignsThroughHelper()
     QVERIFY2(diff.isEmpty() && error.isEmpty(), qPrintable(diff.join(QLatin1Char(' ')) + error));
     const ToolResult fsck = checkFilesystemReadOnly(loop.partitionNode(1), QStringLiteral("ext4"));
     QVERIFY2(fsck.ok(), qPrintable(fsck.describe()));
+}
+
+void TestAdminHelper::watchSeesWindowRunAsRootOpenDisks()
+{
+    PW_REQUIRE_ROOT_OR_SKIP();
+    const QString image = m_dir.filePath(QStringLiteral("root.img"));
+    QString made;
+    QVERIFY2(
+        SfdiskTable::writeImage(image, 16LL << 20, "label: gpt\nstart=2048, size=8192\n", &made),
+        qPrintable(made));
+    LoopDevice loop(image);
+    QVERIFY2(loop.ok(), qPrintable(loop.error()));
+    startRecordingBlockDeviceOpens();
+    auto watch = qScopeGuard([] { stopRecordingBlockDeviceOpens(); });
+    MainWindow window; // as root, with no helper: it reads this computer's disks itself
+    window.scanDisks();
+    QTRY_VERIFY_WITH_TIMEOUT(
+        window.diskList()->rowOf(loop.path()) >= 0 &&
+            window.diskList()->entry(window.diskList()->rowOf(loop.path())).state ==
+                DiskEntry::State::Ready,
+        120000);
+    const QList<BlockDeviceOpen> opens = stopRecordingBlockDeviceOpens();
+    watch.dismiss();
+    QVERIFY2(std::any_of(opens.cbegin(), opens.cend(),
+                         [&](const BlockDeviceOpen &o) {
+                             return o.path == loop.path() && o.error == 0 &&
+                                    o.thread.startsWith(QStringLiteral("partwise-disk"));
+                         }),
+             qPrintable(QStringLiteral("the watch missed the window reading %1 itself: %2")
+                            .arg(loop.path(), describe(opens))));
 }
 
 QTEST_MAIN(TestAdminHelper)
