@@ -61,6 +61,17 @@ template <typename Fn> Fn real(const char *name)
     return reinterpret_cast<Fn>(::dlsym(RTLD_NEXT, name));
 }
 
+// Declares `mode`: what a variadic open() was given, which only O_CREAT and O_TMPFILE pass
+// (va_start must be in the variadic function itself, hence a macro).
+#define PW_READ_MODE(flags, mode)                                                                  \
+    mode_t mode = 0;                                                                               \
+    if (takesMode(flags)) {                                                                        \
+        va_list args;                                                                              \
+        va_start(args, flags);                                                                     \
+        mode = va_arg(args, mode_t);                                                               \
+        va_end(args);                                                                              \
+    }
+
 using OpenFn = int (*)(const char *, int, ...);
 using OpenAtFn = int (*)(int, const char *, int, ...);
 using Open2Fn = int (*)(const char *, int);
@@ -74,52 +85,28 @@ extern "C" {
 int open(const char *path, int flags, ...)
 {
     static const auto next = real<OpenFn>("open");
-    mode_t mode = 0;
-    if (takesMode(flags)) {
-        va_list args;
-        va_start(args, flags);
-        mode = va_arg(args, mode_t);
-        va_end(args);
-    }
+    PW_READ_MODE(flags, mode)
     return noted(AT_FDCWD, path, next(path, flags, mode));
 }
 
 int open64(const char *path, int flags, ...)
 {
     static const auto next = real<OpenFn>("open64");
-    mode_t mode = 0;
-    if (takesMode(flags)) {
-        va_list args;
-        va_start(args, flags);
-        mode = va_arg(args, mode_t);
-        va_end(args);
-    }
+    PW_READ_MODE(flags, mode)
     return noted(AT_FDCWD, path, next(path, flags, mode));
 }
 
 int openat(int dirfd, const char *path, int flags, ...)
 {
     static const auto next = real<OpenAtFn>("openat");
-    mode_t mode = 0;
-    if (takesMode(flags)) {
-        va_list args;
-        va_start(args, flags);
-        mode = va_arg(args, mode_t);
-        va_end(args);
-    }
+    PW_READ_MODE(flags, mode)
     return noted(dirfd, path, next(dirfd, path, flags, mode));
 }
 
 int openat64(int dirfd, const char *path, int flags, ...)
 {
     static const auto next = real<OpenAtFn>("openat64");
-    mode_t mode = 0;
-    if (takesMode(flags)) {
-        va_list args;
-        va_start(args, flags);
-        mode = va_arg(args, mode_t);
-        va_end(args);
-    }
+    PW_READ_MODE(flags, mode)
     return noted(dirfd, path, next(dirfd, path, flags, mode));
 }
 

@@ -70,6 +70,28 @@ ProbeReport madeUpResult()
     return r;
 }
 
+// The 64 MiB file a lying drive shows.
+bool makeBacking(const QString &path)
+{
+    QFile f(path);
+    return f.open(QIODevice::WriteOnly) && f.resize(64 << 20);
+}
+
+// The physical sector size the drive store remembers for a lying drive (read as JSON here,
+// not through the store's own code); 0 when none.
+qint64 rememberedSectorSize(const QString &store, const LyingDrive &drive)
+{
+    QFile file(store);
+    if (!file.open(QIODevice::ReadOnly))
+        return 0;
+    return QJsonDocument::fromJson(file.readAll())
+        .object()
+        .value(QStringLiteral("loop:") + QFileInfo(drive.file()).canonicalFilePath())
+        .toObject()
+        .value(QStringLiteral("physical_sector_size"))
+        .toInteger();
+}
+
 int countColour(const QImage &image, const QColor &target)
 {
     int count = 0;
@@ -134,10 +156,7 @@ void TestProbeDialog::measuresLyingDrive()
 {
     PW_REQUIRE_ROOT_OR_SKIP();
     const QString backing = m_dir.filePath(QStringLiteral("gui.img"));
-    QFile f(backing);
-    QVERIFY(f.open(QIODevice::WriteOnly));
-    QVERIFY(f.resize(64 << 20));
-    f.close();
+    QVERIFY(makeBacking(backing));
     const QByteArray before = fileSha256(backing);
     {
         LyingDriveSpec spec;
@@ -157,14 +176,7 @@ void TestProbeDialog::measuresLyingDrive()
                  qPrintable(dialog.verdictShown()));
         QCOMPARE(changed.size(), 1);
         guitest::saveScreenshot(&dialog, QStringLiteral("probe-dialog-lying-8192"));
-        QFile store(m_store);
-        QVERIFY(store.open(QIODevice::ReadOnly));
-        const QJsonObject saved =
-            QJsonDocument::fromJson(store.readAll())
-                .object()
-                .value(QStringLiteral("loop:") + QFileInfo(drive.file()).canonicalFilePath())
-                .toObject();
-        QCOMPARE(saved.value(QStringLiteral("physical_sector_size")).toInteger(), 8192);
+        QCOMPARE(rememberedSectorSize(m_store, drive), 8192);
     }
     QCOMPARE(fileSha256(backing), before);
 }
@@ -173,10 +185,7 @@ void TestProbeDialog::cancels()
 {
     PW_REQUIRE_ROOT_OR_SKIP();
     const QString backing = m_dir.filePath(QStringLiteral("cancel.img"));
-    QFile f(backing);
-    QVERIFY(f.open(QIODevice::WriteOnly));
-    QVERIFY(f.resize(64 << 20));
-    f.close();
+    QVERIFY(makeBacking(backing));
     LyingDriveSpec spec;
     spec.penaltyMs = 20; // slow enough to be caught in the middle
     LyingDrive drive(QStringLiteral(LYING_DRIVE), backing, m_dir.filePath(QStringLiteral("c")),
@@ -246,10 +255,7 @@ void TestProbeDialog::measuresThroughHelper()
     qputenv("PATH", (cliFolder + QLatin1Char(':') + qEnvironmentVariable("PATH")).toLocal8Bit());
 
     const QString backing = m_dir.filePath(QStringLiteral("helper.img"));
-    QFile f(backing);
-    QVERIFY(f.open(QIODevice::WriteOnly));
-    QVERIFY(f.resize(64 << 20));
-    f.close();
+    QVERIFY(makeBacking(backing));
     const QByteArray before = fileSha256(backing);
     {
         LyingDriveSpec spec;
@@ -294,14 +300,7 @@ void TestProbeDialog::measuresThroughHelper()
                     .contains(QStringLiteral("Remembered for this drive")));
         guitest::saveScreenshot(dialog, QStringLiteral("probe-dialog-through-helper"));
         // Remembered by the helper, where the drive is, and shown once the disk is read again.
-        QFile store(m_store);
-        QVERIFY(store.open(QIODevice::ReadOnly));
-        const QJsonObject saved =
-            QJsonDocument::fromJson(store.readAll())
-                .object()
-                .value(QStringLiteral("loop:") + QFileInfo(drive.file()).canonicalFilePath())
-                .toObject();
-        QCOMPARE(saved.value(QStringLiteral("physical_sector_size")).toInteger(), 16384);
+        QCOMPARE(rememberedSectorSize(m_store, drive), 16384);
         QTRY_COMPARE_WITH_TIMEOUT(
             window.diskList()->entry(row).layout.device.topology.physicalSectorSizeMeasured, 16384,
             30000);
