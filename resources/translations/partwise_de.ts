@@ -2982,6 +2982,22 @@ Nothing is lost: Resume finishes it.</source>
         <translation>%1
 Nichts ist verloren: „Fortsetzen“ beendet es.</translation>
     </message>
+    <message>
+        <source>1 MiB grain (recommended)</source>
+        <translation>1-MiB-Raster (empfohlen)</translation>
+    </message>
+    <message>
+        <source>%1 grain, as in the preferences</source>
+        <translation>Raster von %1, wie in den Einstellungen</translation>
+    </message>
+    <message>
+        <source>4 KiB (smallest move)</source>
+        <translation>4 KiB (kleinste Verschiebung)</translation>
+    </message>
+    <message>
+        <source>&amp;Move to:</source>
+        <translation>&amp;Verschieben nach:</translation>
+    </message>
 </context>
 <context>
     <name>ResizePartitionDialog</name>

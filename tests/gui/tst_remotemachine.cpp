@@ -348,6 +348,16 @@ void TestRemoteMachine::realignedThereWithEveryFile()
     RemoteRealignDialog *dialog = machines->openRealign();
     QVERIFY(dialog);
     QSignalSpy planned(dialog, &RemoteRealignDialog::planned);
+    // The smallest move first: the next 4 KiB boundary is sector 64.
+    dialog->grainChoice()->setCurrentIndex(dialog->grainChoice()->findData(4096));
+    dialog->planButton()->click();
+    QVERIFY(planned.wait(60000) && planned.first().first().toBool());
+    QVERIFY2(dialog->planText().contains(QStringLiteral("63–224909 → 64–")),
+             qPrintable(dialog->planText()));
+    // The 1 MiB grain, which is run.
+    planned.clear();
+    dialog->grainChoice()->setCurrentIndex(0);
+    QVERIFY(!dialog->runButton()->isEnabled()); // the plan shown is no longer the one asked for
     dialog->planButton()->click();
     QVERIFY(planned.wait(60000) && planned.first().first().toBool());
     QVERIFY2(dialog->planText().contains(QStringLiteral("2048")), qPrintable(dialog->planText()));

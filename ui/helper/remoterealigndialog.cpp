@@ -44,6 +44,19 @@ RemoteRealignDialog::RemoteRealignDialog(HelperConnection *helper, const RemoteD
     m_partitions->setAccessibleName(tr("Partitions to realign"));
     m_partitions->setMaximumHeight(120);
     form->addRow(tr("&Partitions:"), m_partitions);
+    // As the wizard's first choice: the grain of the preferences (1 MiB unless changed), or
+    // the next 4 KiB boundary, the smallest move that suits Advanced Format drives.
+    m_grain = new QComboBox;
+    m_grain->setObjectName(QStringLiteral("remoteGrain"));
+    m_grain->addItem(policy.grainBytes == (1 << 20)
+                         ? tr("1 MiB grain (recommended)")
+                         : tr("%1 grain, as in the preferences").arg(humanSize(policy.grainBytes)),
+                     policy.grainBytes);
+    if (policy.grainBytes != 4096)
+        m_grain->addItem(tr("4 KiB (smallest move)"), 4096);
+    form->addRow(tr("&Move to:"), m_grain);
+    connect(m_grain, &QComboBox::currentIndexChanged, this,
+            [this] { m_runButton->setEnabled(false); });
     m_prefer = new QComboBox;
     m_prefer->addItem(tr("Partwise chooses (move, or shrink where that is faster)"), QString());
     m_prefer->addItem(tr("Move whole partitions"), QStringLiteral("move"));
@@ -139,7 +152,7 @@ QJsonObject RemoteRealignDialog::requestParams() const
     QJsonObject params{{QStringLiteral("path"), m_disk.devicePath},
                        {QStringLiteral("partitions"), numbers},
                        {QStringLiteral("all"), offGrain},
-                       {QStringLiteral("grain"), m_policy.grainBytes},
+                       {QStringLiteral("grain"), m_grain->currentData().toLongLong()},
                        {QStringLiteral("trust_drive"), m_policy.trustDrive},
                        {QStringLiteral("verify"), m_verify->isChecked()}};
     if (const QString prefer = m_prefer->currentData().toString(); !prefer.isEmpty())

@@ -44,6 +44,7 @@ public:
     QPushButton *runButton() const { return m_runButton; }
     QPushButton *resumeButton() const { return m_resumeButton; }
     QPushButton *cancelButton() const { return m_cancelButton; }
+    QComboBox *grainChoice() const { return m_grain; }
     QString planText() const;
     QString outcomeText() const;
 
@@ -74,6 +75,7 @@ private:
     QListWidget *m_partitions = nullptr;
     QCheckBox *m_verify = nullptr;
     QComboBox *m_prefer = nullptr;
+    QComboBox *m_grain = nullptr;
     QPlainTextEdit *m_plan = nullptr;
     QProgressBar *m_progress = nullptr;
     QLabel *m_step = nullptr;
