@@ -20,6 +20,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <algorithm>
 #include <unistd.h>
 
 using namespace partwise;
@@ -69,6 +70,7 @@ private slots:
     void applyCreatesAPartition();
     void realignKeepsEveryFile();
     void cancelThenResume();
+    void probeReportsProgressAndCancels();
     void droppedConnectionThenResume();
     void libpartedAsksTheClient();
     void hostileLines();
@@ -328,6 +330,61 @@ void TestServe::cancelThenResume()
     checkRawMoved(image, data);
     const QJsonObject finished = client.call(QStringLiteral("read-disk"), {{"path", image}});
     QVERIFY(!resultOf(finished).contains(QStringLiteral("interrupted_journal")));
+}
+
+// The probe is a job like the others: its progress comes as fractions, `cancel` stops it
+// between two writes with the drive as it was, and its answer is probe --json's object (for a
+// refused target, its errors) as a failed job's data.
+void TestServe::probeReportsProgressAndCancels()
+{
+    PW_REQUIRE_ROOT_OR_SKIP();
+    QByteArray data;
+    const QString image = rawImage(QStringLiteral("probe.img"), &data);
+    QVERIFY(!image.isEmpty());
+    const QByteArray before = sha256Of(image);
+    {
+        LoopDevice loop(image);
+        QVERIFY2(loop.ok(), qPrintable(loop.error()));
+        ServeClient client;
+        const int id = client.send(QStringLiteral("probe"), {{"path", loop.path()}});
+        QVERIFY(client.waitForNotification(QStringLiteral("progress"), id, 30000));
+        const QJsonObject progress =
+            std::find_if(client.notifications().cbegin(), client.notifications().cend(),
+                         [](const QJsonObject &n) {
+                             return n.value(QStringLiteral("method")) == QLatin1String("progress");
+                         })
+                ->value(QStringLiteral("params"))
+                .toObject();
+        QCOMPARE(progress.value(QStringLiteral("id")).toInt(), id);
+        const double fraction = progress.value(QStringLiteral("fraction")).toDouble(-1);
+        QVERIFY2(fraction >= 0 && fraction < 1, qPrintable(describe(progress)));
+        QVERIFY(resultOf(client.call(QStringLiteral("cancel")))
+                    .value(QStringLiteral("cancelling"))
+                    .toBool());
+        const QJsonObject stopped = client.answer(id, 30000);
+        QCOMPARE(errorCodeOf(stopped), -32003);
+        const QJsonObject device = stopped.value(QStringLiteral("error"))
+                                       .toObject()
+                                       .value(QStringLiteral("data"))
+                                       .toObject()
+                                       .value(QStringLiteral("devices"))
+                                       .toArray()
+                                       .first()
+                                       .toObject();
+        QCOMPARE(device.value(QStringLiteral("path")).toString(), loop.path());
+        QCOMPARE(device.value(QStringLiteral("probe"))
+                     .toObject()
+                     .value(QStringLiteral("outcome"))
+                     .toString(),
+                 QStringLiteral("cancelled"));
+        // A file is not a drive: refused before anything is written, the reason in errors.
+        const QJsonObject refused = client.call(QStringLiteral("probe"), {{"path", image}});
+        QCOMPARE(errorCodeOf(refused), -32003);
+        QVERIFY2(describe(refused).contains(QStringLiteral("not a block device")),
+                 qPrintable(describe(refused)));
+        QVERIFY(client.running());
+    }
+    QCOMPARE(sha256Of(image), before);
 }
 
 void TestServe::droppedConnectionThenResume()
