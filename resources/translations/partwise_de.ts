@@ -2998,6 +2998,10 @@ Nichts ist verloren: „Fortsetzen“ beendet es.</translation>
         <source>&amp;Move to:</source>
         <translation>&amp;Verschieben nach:</translation>
     </message>
+    <message>
+        <source>The partitions are moved by Partwise&apos;s helper, which runs as administrator, with its journal on this computer: if the helper is stopped, the move stops where Resume can finish it.</source>
+        <translation>Die Partitionen werden vom Helfer von Partwise verschoben, der als Administrator läuft, mit seinem Journal auf diesem Computer: Wird der Helfer beendet, hält das Verschieben dort an, wo „Fortsetzen“ es zu Ende führen kann.</translation>
+    </message>
 </context>
 <context>
     <name>ResizePartitionDialog</name>

@@ -44,6 +44,7 @@ public:
         QStringList arguments;
         QString machine;
         QString package; // the Debian package `program` comes with, named when it is missing
+        bool overNetwork = false; // ssh: the connection, not only the helper, may drop
     };
     using Reply = std::function<void(const HelperReply &reply)>;
 

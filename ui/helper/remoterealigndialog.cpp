@@ -31,10 +31,14 @@ RemoteRealignDialog::RemoteRealignDialog(HelperConnection *helper, const RemoteD
     setObjectName(QStringLiteral("remoteRealignDialog"));
     setWindowTitle(tr("Realign %1 on %2").arg(disk.devicePath, helper->machine()));
     auto *layout = new QVBoxLayout(this);
-    auto *intro = new QLabel(tr("The partitions are moved on %1 by its own partwise-cli, with "
-                                "its journal there: if the connection drops, the move stops "
-                                "where Resume can finish it.")
-                                 .arg(helper->machine()));
+    auto *intro = new QLabel(
+        helper->command().overNetwork
+            ? tr("The partitions are moved on %1 by its own partwise-cli, with its journal "
+                 "there: if the connection drops, the move stops where Resume can finish it.")
+                  .arg(helper->machine())
+            : tr("The partitions are moved by Partwise's helper, which runs as administrator, "
+                 "with its journal on this computer: if the helper is stopped, the move stops "
+                 "where Resume can finish it."));
     intro->setWordWrap(true);
     layout->addWidget(intro);
 

@@ -38,6 +38,7 @@ HelperConnection::Command sshHelperCommand(const SshTarget &target)
     if (target.useSudo)
         command.arguments << QStringLiteral("sudo") << QStringLiteral("-n");
     command.arguments << QStringLiteral("partwise-cli") << QStringLiteral("serve");
+    command.overNetwork = true;
     command.machine = target.destination.section(QLatin1Char('@'), -1);
     command.package = QStringLiteral("openssh-client");
     return command;
