@@ -826,6 +826,10 @@ Die Partitionstabelle wird vorher gesichert; das Protokoll sagt, wo und wie sie 
         <source>The helper sent a probe result this window cannot use: %1</source>
         <translation>Der Helfer hat ein Messergebnis geschickt, das dieses Fenster nicht verwenden kann: %1</translation>
     </message>
+    <message>
+        <source>The connection to the helper was closed during the probe.</source>
+        <translation>Die Verbindung zum Helfer wurde während der Messung geschlossen.</translation>
+    </message>
 </context>
 <context>
     <name>HumanSize</name>

@@ -115,6 +115,7 @@ private slots:
     void refusesImageFile();
     void mainWindowOffersIt();
     void measuresThroughHelper();
+    void helperClosedDuringProbe();
     void speaksGerman(); // last: the catalogue stays installed
 
 private:
@@ -322,6 +323,35 @@ void TestProbeDialog::measuresThroughHelper()
             notice->close();
     }
     QCOMPARE(fileSha256(backing), before);
+}
+
+// A helper that answers `version` and then nothing (a probe under way) is closed by the window
+// (a reconnect replaces it): the dialog says the drive was not measured instead of waiting.
+void TestProbeDialog::helperClosedDuringProbe()
+{
+    const QString script = m_dir.filePath(QStringLiteral("silent-helper"));
+    QFile file(script);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write("#!/bin/sh\nread line\n"
+               "echo '{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"partwise\":\"t\","
+               "\"protocol\":1}}'\nexec cat >/dev/null\n");
+    file.close();
+    QVERIFY(file.setPermissions(file.permissions() | QFileDevice::ExeOwner));
+    auto *helper = new HelperConnection({script, {}, QStringLiteral("quiet"), {}});
+    QSignalSpy ready(helper, &HelperConnection::ready);
+    helper->start();
+    QVERIFY(ready.wait(10000));
+    ProbeDialog dialog(QStringLiteral("quiet:/dev/sdq"), QStringLiteral("/dev/sdq on quiet"),
+                       new HelperProbeRunner(helper, QStringLiteral("/dev/sdq")));
+    dialog.show();
+    QSignalSpy finished(&dialog, &ProbeDialog::probeFinished);
+    dialog.start();
+    QTest::qWait(200);
+    QVERIFY(dialog.isRunning());
+    delete helper;
+    QCOMPARE(finished.size(), 1);
+    QCOMPARE(dialog.verdictShown(), QStringLiteral("The drive was not measured."));
+    QVERIFY(!dialog.isRunning());
 }
 
 void TestProbeDialog::speaksGerman()

@@ -23,6 +23,14 @@ HelperProbeRunner::HelperProbeRunner(HelperConnection *helper, const QString &de
     : ProbeRunner(parent), m_helper(helper), m_path(devicePath)
 {
     connect(helper, &HelperConnection::notification, this, &HelperProbeRunner::onNotification);
+    // A connection replaced or closed under a probe answers nothing more: say so, not hang.
+    connect(helper, &QObject::destroyed, this, [this] {
+        if (!m_busy)
+            return;
+        m_busy = false;
+        emit finished(notMeasured(SectorProbeRun::Outcome::Failed,
+                                  tr("The connection to the helper was closed during the probe.")));
+    });
 }
 
 HelperProbeRunner::~HelperProbeRunner()
