@@ -9,21 +9,15 @@
 #include "editing/pendingoperationsdock.h"
 #include "editing/resizepartitiondialog.h"
 #include "journalpreferences.h"
-#include "ops/planfile.h"
 #include "regionnames.h"
 
 #include <QAction>
 #include <QCloseEvent>
-#include <QDir>
-#include <QFile>
-#include <QFileDialog>
-#include <QFileInfo>
 #include <QItemSelectionModel>
 #include <QMainWindow>
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
-#include <QSettings>
 #include <QStatusBar>
 #include <QUndoGroup>
 #include <QUndoStack>
@@ -500,78 +494,6 @@ void EditingController::clearQueue()
         QMessageBox::Yes)
         return;
     queue->clear();
-}
-
-bool EditingController::savePlanTo(const QString &path, QString *error) const
-{
-    const PendingOperations *queue = pending();
-    QFile file(path);
-    if (!queue || !file.open(QIODevice::WriteOnly | QIODevice::Truncate) ||
-        file.write(serializePlan(queue->operations())) < 0) {
-        *error = queue ? file.errorString() : tr("No disk is ready for editing.");
-        return false;
-    }
-    return true;
-}
-
-bool EditingController::loadPlanFrom(const QString &path, QString *error)
-{
-    PendingOperations *queue = pending();
-    if (!queue) {
-        *error = tr("No disk is ready for editing.");
-        return false;
-    }
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
-        *error = file.errorString();
-        return false;
-    }
-    QList<Operation> ops;
-    if (!parsePlan(file.readAll(), &ops, error))
-        return false;
-    const PreviewResult check =
-        previewOperations(*m_base, ops, m_hooks.policy ? m_hooks.policy() : AlignmentPolicy());
-    if (!check.ok) {
-        *error = tr("Operation %1 of the plan cannot be done on %2: %3")
-                     .arg(check.failedIndex + 1)
-                     .arg(shownName(), check.error);
-        return false;
-    }
-    queue->replaceAll(ops, tr("Load plan %1").arg(QFileInfo(path).fileName()));
-    return true;
-}
-
-void EditingController::savePlan()
-{
-    QSettings settings;
-    const QString folder =
-        settings.value(QStringLiteral("editing/planFolder"), QDir::homePath()).toString();
-    QString path = QFileDialog::getSaveFileName(m_window, tr("Save Plan"),
-                                                QDir(folder).filePath(QStringLiteral("plan.json")),
-                                                tr("Partwise plans (*.json);;All files (*)"));
-    if (path.isEmpty())
-        return;
-    if (QFileInfo(path).suffix().isEmpty())
-        path += QStringLiteral(".json");
-    settings.setValue(QStringLiteral("editing/planFolder"), QFileInfo(path).absolutePath());
-    QString error;
-    if (!savePlanTo(path, &error))
-        warn(tr("Save Plan"), tr("Cannot write %1: %2").arg(path, error));
-}
-
-void EditingController::loadPlan()
-{
-    QSettings settings;
-    const QString path = QFileDialog::getOpenFileName(
-        m_window, tr("Load Plan"),
-        settings.value(QStringLiteral("editing/planFolder"), QDir::homePath()).toString(),
-        tr("Partwise plans (*.json);;All files (*)"));
-    if (path.isEmpty())
-        return;
-    settings.setValue(QStringLiteral("editing/planFolder"), QFileInfo(path).absolutePath());
-    QString error;
-    if (!loadPlanFrom(path, &error))
-        warn(tr("Load Plan"), error);
 }
 
 void EditingController::apply()
