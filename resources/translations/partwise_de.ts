@@ -2840,10 +2840,6 @@ Das Journal %3 hält fest, wie weit sie kam. Bis sie abgeschlossen ist, ist die 
         <translation>Mit &amp;Rechner verbinden …</translation>
     </message>
     <message>
-        <source>Realign on the &amp;Other Machine…</source>
-        <translation>Auf dem &amp;anderen Rechner ausrichten …</translation>
-    </message>
-    <message>
         <source>Connecting to %1…</source>
         <translation>Verbinde mit %1 …</translation>
     </message>
@@ -2874,6 +2870,10 @@ Das Journal %3 hält fest, wie weit sie kam. Bis sie abgeschlossen ist, ist die 
     <message>
         <source>Starting the helper for this computer&apos;s disks…</source>
         <translation>Der Helfer für die Datenträger dieses Computers wird gestartet …</translation>
+    </message>
+    <message>
+        <source>Realign Through the &amp;Helper…</source>
+        <translation>Über den &amp;Helfer neu ausrichten…</translation>
     </message>
 </context>
 <context>

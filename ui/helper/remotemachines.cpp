@@ -36,7 +36,8 @@ RemoteMachines::RemoteMachines(MainWindow *window) : QObject(window), m_window(w
     action->setObjectName(QStringLiteral("connectAction"));
     connect(action, &QAction::triggered, this, &RemoteMachines::chooseMachine);
     window->addFileAction(action);
-    m_realign = new QAction(tr("Realign on the &Other Machine…"), this);
+    // Also this computer's disks when the window runs as a user: what they share is the helper.
+    m_realign = new QAction(tr("Realign Through the &Helper…"), this);
     m_realign->setObjectName(QStringLiteral("remoteRealignAction"));
     m_realign->setEnabled(false);
     connect(m_realign, &QAction::triggered, this, &RemoteMachines::openRealign);
