@@ -1,10 +1,10 @@
 #include "cli/probecommand.h"
 
+#include "base/progressthrottle.h"
 #include "probe/probeanalysis.h"
 #include "probe/probeplaces.h"
 #include "report/probereport.h"
 
-#include <QElapsedTimer>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -42,13 +42,11 @@ int runProbeCommand(const ProbeCommandOptions &o, QTextStream &out, QTextStream 
     }
 
     SectorProbeOptions options = o.probe;
-    auto lastPrint = std::make_shared<QElapsedTimer>();
-    lastPrint->start();
+    auto throttle = std::make_shared<ProgressThrottle>(250);
     if (!options.progress) // the caller's progress (the helper's notifications) comes first
-        options.progress = [&err, lastPrint](double fraction) {
-            if (lastPrint->elapsed() < 250 && fraction < 1.0)
+        options.progress = [&err, throttle](double fraction) {
+            if (!throttle->due(fraction >= 1.0))
                 return;
-            lastPrint->restart();
             err << QStringLiteral("\r  probing: %1%   ").arg(int(fraction * 100));
             if (fraction >= 1.0)
                 err << "\n";

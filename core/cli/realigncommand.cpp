@@ -1,10 +1,9 @@
 #include "cli/realigncommand.h"
 
 #include "base/humansize.h"
+#include "base/progressthrottle.h"
 #include "ops/jobresume.h"
 #include "ops/realignplantext.h"
-
-#include <QElapsedTimer>
 
 namespace partwise {
 
@@ -17,12 +16,10 @@ RealignCallbacks terminalCallbacks(QTextStream &out, QTextStream &err)
         out << line << "\n";
         out.flush();
     };
-    auto lastPrint = std::make_shared<QElapsedTimer>();
-    lastPrint->start();
-    callbacks.progress = [&err, lastPrint](const RealignProgress &p) {
-        if (lastPrint->elapsed() < 250 && p.bytesDone < p.bytesTotal)
+    auto throttle = std::make_shared<ProgressThrottle>(250);
+    callbacks.progress = [&err, throttle](const RealignProgress &p) {
+        if (!throttle->due(p.bytesDone >= p.bytesTotal))
             return;
-        lastPrint->restart();
         const int percent = p.bytesTotal ? int(100 * p.bytesDone / p.bytesTotal) : 100;
         err << QStringLiteral("\r  [%1/%2] partition %3 %4: %5% of %6, %7/s, %8 s left   ")
                    .arg(p.moveIndex + 1)

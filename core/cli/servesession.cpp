@@ -1,5 +1,6 @@
 #include "cli/servesession.h"
 
+#include "base/progressthrottle.h"
 #include "cli/probecommand.h"
 #include "cli/serveresults.h"
 #include "device/diskenumerator.h"
@@ -17,7 +18,6 @@
 #include "table/diskreader.h"
 #include "version.h"
 
-#include <QElapsedTimer>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -382,12 +382,10 @@ RealignCallbacks ServeSession::jobCallbacks(const QJsonValue &id)
     callbacks.log = [this, id](const QString &line) {
         notify(QStringLiteral("log"), {{QStringLiteral("id"), id}, {QStringLiteral("line"), line}});
     };
-    auto clock = std::make_shared<QElapsedTimer>();
-    clock->start();
-    callbacks.progress = [this, id, clock](const RealignProgress &p) {
-        if (clock->elapsed() < kProgressMilliseconds && p.bytesDone < p.bytesTotal)
+    auto throttle = std::make_shared<ProgressThrottle>(kProgressMilliseconds);
+    callbacks.progress = [this, id, throttle](const RealignProgress &p) {
+        if (!throttle->due(p.bytesDone >= p.bytesTotal))
             return;
-        clock->restart();
         notify(QStringLiteral("progress"),
                {{QStringLiteral("id"), id},
                 {QStringLiteral("partition"), p.partition},
@@ -491,12 +489,10 @@ void ServeSession::probe(const Request &request)
         options.json = true;
         options.assumeYes = true;
         options.probe.cancel = &m_cancel;
-        auto clock = std::make_shared<QElapsedTimer>();
-        clock->start();
-        options.probe.progress = [this, id, clock](double fraction) {
-            if (clock->elapsed() < kProgressMilliseconds && fraction < 1.0)
+        auto throttle = std::make_shared<ProgressThrottle>(kProgressMilliseconds);
+        options.probe.progress = [this, id, throttle](double fraction) {
+            if (!throttle->due(fraction >= 1.0))
                 return;
-            clock->restart();
             notify(QStringLiteral("progress"),
                    {{QStringLiteral("id"), id}, {QStringLiteral("fraction"), fraction}});
         };

@@ -124,34 +124,19 @@ bool TableEditor::openReplica(const DiskLayout &current, const QString &scratch,
 
 bool TableEditor::addReplicaPartition(const PartitionInfo &p, QString *error)
 {
-    const PedPartitionType type = p.kind == PartitionInfo::Kind::Extended  ? PED_PARTITION_EXTENDED
-                                  : p.kind == PartitionInfo::Kind::Logical ? PED_PARTITION_LOGICAL
-                                                                           : PED_PARTITION_NORMAL;
-    PedPartition *part = ped_partition_new(m_disk, type, nullptr, p.startSector, p.endSector);
-    bool added = false;
-    if (part) {
-        part->num = p.number; // kept by libparted for primaries and GPT entries
-        PedConstraint *exact = ped_constraint_exact(&part->geom);
-        added = ped_disk_add_partition(m_disk, part, exact);
-        ped_constraint_destroy(exact);
-    }
-    if (!added) {
-        if (part)
-            ped_partition_destroy(part);
-        *error = failureText(
-            tr("Cannot copy partition %1 of %2 to edit it.").arg(p.number).arg(m_base.device.path),
-            m_session);
-        return false;
-    }
-    for (const QString &name : p.flags) {
-        const PedPartitionFlag flag = ped_partition_flag_get_by_name(name.toLatin1().constData());
-        if (flag && ped_partition_is_flag_available(part, flag))
-            ped_partition_set_flag(part, flag, 1);
-    }
-    if (!p.name.isEmpty() &&
-        ped_disk_type_check_feature(m_disk->type, PED_DISK_TYPE_PARTITION_NAME))
-        ped_partition_set_name(part, p.name.toUtf8().constData());
-    return true;
+    PartitionSpec spec;
+    spec.kind = p.kind;
+    spec.startSector = p.startSector;
+    spec.endSector = p.endSector;
+    spec.name = p.name;
+    spec.flags = p.flags;
+    spec.number = p.number;
+    if (addExactPartition(m_disk, spec))
+        return true;
+    *error = failureText(
+        tr("Cannot copy partition %1 of %2 to edit it.").arg(p.number).arg(m_base.device.path),
+        m_session);
+    return false;
 }
 
 QString TableEditor::replicaNode(int number) const

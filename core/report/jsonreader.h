@@ -32,7 +32,6 @@ public:
     QJsonObject object(const char *key);
     QJsonArray array(const char *key, qsizetype most);
     QStringList strings(const char *key);
-    bool ok() const { return m_problem->isEmpty(); }
 
 private:
     QJsonValue value(const char *key) const { return m_object.value(QLatin1String(key)); }

@@ -47,6 +47,8 @@ PedPartition *addExactPartition(PedDisk *disk, const PartitionSpec &spec)
         ped_partition_new(disk, partedType(spec.kind), fsType, spec.startSector, spec.endSector);
     if (!part)
         return nullptr;
+    if (spec.number > 0)
+        part->num = spec.number;
     PedConstraint *exact = ped_constraint_exact(&part->geom);
     const bool added = ped_disk_add_partition(disk, part, exact);
     ped_constraint_destroy(exact);

@@ -7,8 +7,8 @@ typedef struct _PedPartition PedPartition;
 
 namespace partwise {
 
-// Adds one partition to a libparted disk at exactly the sectors of `spec`, with its flags and
-// name. Returns the new partition, or nullptr (libparted's reason is in the PartedSession).
+// Adds one partition to a libparted disk at exactly the sectors of `spec`, with its flags,
+// name and (when given) number. Returns the new partition, or nullptr (libparted's reason is in the PartedSession).
 PedPartition *addExactPartition(PedDisk *disk, const PartitionSpec &spec);
 
 // libparted's filesystem-type hint for a libblkid name ("vfat" → "fat32", "swap" → "linux-swap").

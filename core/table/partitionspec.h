@@ -15,6 +15,7 @@ struct PartitionSpec
     QStringList flags;    // libparted flag names
     QString filesystem;   // sets the MBR type id / GPT type GUID hint; formatting is separate
     QString label;        // used by whoever formats it
+    int number = 0;       // 0: libparted numbers it; else kept (primaries and GPT entries)
 };
 
 } // namespace partwise

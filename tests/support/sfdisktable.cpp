@@ -6,7 +6,6 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
 #include <QRegularExpression>
 
 namespace pwtest {
@@ -77,15 +76,11 @@ bool SfdiskTable::writeImage(const QString &image, qint64 bytes, const QByteArra
         return false;
     }
     file.close();
-    QProcess sfdisk;
-    sfdisk.start(QStringLiteral("sfdisk"), {QStringLiteral("-q"), image});
-    sfdisk.write(script);
-    sfdisk.closeWriteChannel();
-    if (sfdisk.waitForFinished(60000) && sfdisk.exitStatus() == QProcess::NormalExit &&
-        sfdisk.exitCode() == 0)
-        return true;
-    *error = QStringLiteral("sfdisk: ") + QString::fromLocal8Bit(sfdisk.readAllStandardError());
-    return false;
+    const ToolResult sfdisk =
+        runTool(QStringLiteral("sfdisk"), {QStringLiteral("-q"), image}, script);
+    if (!sfdisk.ok())
+        *error = sfdisk.describe();
+    return sfdisk.ok();
 }
 
 SfdiskTable SfdiskTable::read(const QString &device)

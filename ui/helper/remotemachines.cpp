@@ -158,16 +158,17 @@ void RemoteMachines::connectTo(const SshTarget &target)
 
 void RemoteMachines::connectToThisMachine()
 {
+    const HelperConnection::Command command = adminHelperCommand();
     // From now on Refresh lists this computer's disks through the helper, or starts it again.
-    m_window->setSystemDiskScanner([this] {
-        HelperConnection *helper = m_connections.value(adminHelperCommand().machine);
+    m_window->setSystemDiskScanner([this, machine = command.machine] {
+        HelperConnection *helper = m_connections.value(machine);
         if (helper && helper->isReady())
             listDisks(helper);
         else
             connectToThisMachine();
     });
     m_window->statusBar()->showMessage(tr("Starting the helper for this computer's disks…"));
-    connectWith(adminHelperCommand());
+    connectWith(command);
 }
 
 void RemoteMachines::connectWith(const HelperConnection::Command &command)

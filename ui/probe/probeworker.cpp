@@ -1,8 +1,7 @@
 #include "probe/probeworker.h"
 
+#include "base/progressthrottle.h"
 #include "probe/probeanalysis.h"
-
-#include <QElapsedTimer>
 
 #include <memory>
 
@@ -27,11 +26,10 @@ void ProbeWorker::run()
     SectorProbeOptions o = m_options;
     o.cancel = &m_cancel;
     // The probe reports after every write; ten updates a second are plenty to watch.
-    auto timer = std::make_shared<QElapsedTimer>();
-    o.progress = [this, timer](double fraction) {
-        if (timer->isValid() && timer->elapsed() < 100 && fraction < 1.0)
+    auto throttle = std::make_shared<ProgressThrottle>(100);
+    o.progress = [this, throttle](double fraction) {
+        if (!throttle->due(fraction >= 1.0))
             return;
-        timer->start();
         QMetaObject::invokeMethod(
             this, [this, fraction] { emit progress(fraction); }, Qt::QueuedConnection);
     };
