@@ -87,6 +87,17 @@ QString realignWayName(RealignWay way)
     return QString();
 }
 
+bool realignWayFromName(const QString &name, RealignWay *way)
+{
+    for (const RealignWay w : {RealignWay::MoveUp, RealignWay::MoveDown, RealignWay::Shrink,
+                               RealignWay::ShiftFollowing, RealignWay::ShiftPreceding})
+        if (realignWayName(w) == name) {
+            *way = w;
+            return true;
+        }
+    return false;
+}
+
 QString RealignOption::describe() const
 {
     // The first move is the misaligned partition's own (options list it first).

@@ -45,6 +45,8 @@ enum class RealignWay {
 };
 
 QString realignWayName(RealignWay way); // "move-up", "move-down", "shrink", ...
+// The way realignWayName names; false for a name it does not give.
+bool realignWayFromName(const QString &name, RealignWay *way);
 
 // One way, priced: every partition it moves (the misaligned one included) and what it costs.
 struct RealignOption

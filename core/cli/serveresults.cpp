@@ -54,15 +54,6 @@ QJsonObject planJson(const PreparedRealign &prepared, const QString &target)
              realignPlanText(prepared.plan, prepared.copiedWhole, prepared.layerNotes)}};
 }
 
-QJsonObject realignResultJson(const RealignResult &r)
-{
-    return {{QStringLiteral("ok"), r.ok},
-            {QStringLiteral("resumable"), r.resumable},
-            {QStringLiteral("error"), r.error},
-            {QStringLiteral("journal"), r.journalPath},
-            {QStringLiteral("checks"), QJsonArray::fromStringList(r.checks)}};
-}
-
 QString stepName(RealignProgress::Step step)
 {
     return step == RealignProgress::Step::Verifying ? QStringLiteral("verifying")

@@ -1,8 +1,9 @@
 #pragma once
 
 // What `partwise-cli serve` answers, as JSON: a disk as `check --json` describes it plus its
-// free space, a realignment plan, a job's result. Field names are the protocol's (README, "The
-// helper protocol"); the check object itself comes from report/checkreport.
+// free space, a realignment plan. Field names are the protocol's (README, "The helper
+// protocol"); the check object itself comes from report/checkreport, the wizard's whole plan
+// and a realignment job's result from ops/realignjson.
 
 #include "align/alignmentpolicy.h"
 #include "ops/realignrunner.h"
@@ -15,8 +16,8 @@ namespace partwise {
 
 QJsonArray freeSpace(const DiskLayout &layout);
 QJsonObject deviceJson(const DiskLayout &layout, const AlignmentPolicy &policy);
+// realign-plan's fields for people and scripts ("prepared" and "busy" are added beside them).
 QJsonObject planJson(const PreparedRealign &prepared, const QString &target);
-QJsonObject realignResultJson(const RealignResult &result);
 QString stepName(RealignProgress::Step step); // "moving" or "verifying"
 
 } // namespace partwise

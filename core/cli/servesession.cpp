@@ -3,6 +3,7 @@
 #include "base/progressthrottle.h"
 #include "cli/probecommand.h"
 #include "cli/serveresults.h"
+#include "device/busycheck.h"
 #include "device/diskenumerator.h"
 #include "fs/filesystemminimum.h"
 #include "layer/layerreader.h"
@@ -11,6 +12,7 @@
 #include "ops/operationpreview.h"
 #include "ops/partitionaccess.h"
 #include "ops/planfile.h"
+#include "ops/realignjson.h"
 #include "ops/realignplantext.h"
 #include "ops/realignrunner.h"
 #include "report/checkreport.h"
@@ -24,8 +26,11 @@
 #include <QRegularExpression>
 #include <QTextStream>
 
+#include <algorithm>
 #include <csignal>
 #include <cstdio>
+#include <limits>
+#include <optional>
 
 namespace partwise {
 
@@ -34,6 +39,8 @@ using namespace jsonrpc;
 namespace {
 
 constexpr qint64 kMaxGrain = qint64(1) << 30;
+// More sectors than any disk has (2^47, the bound layoutjson reads sectors with).
+constexpr qint64 kMaxExpectedSector = std::numeric_limits<qint64>::max() / 65536;
 constexpr int kProgressMilliseconds = 200;
 
 // Optional parameters of the right type, or a message for InvalidParams.
@@ -312,6 +319,34 @@ void ServeSession::filesystemMinimum(const Request &request)
 
 namespace {
 
+constexpr int kMaxPartitionNumber = 256;
+
+// "ways": {"2": "move-down"}, the way a person picked for a partition in the wizard.
+QString readWays(const QJsonObject &object, QMap<int, RealignWay> *ways)
+{
+    const QJsonValue value = object.value(QStringLiteral("ways"));
+    if (value.isUndefined())
+        return {};
+    const QJsonObject map = value.toObject();
+    if (!value.isObject() || map.size() > kMaxPartitionNumber)
+        return QStringLiteral("\"ways\" must be an object of at most %1 partition numbers.")
+            .arg(kMaxPartitionNumber);
+    for (auto it = map.constBegin(); it != map.constEnd(); ++it) {
+        bool isNumber = false;
+        const int n = it.key().toInt(&isNumber);
+        if (!isNumber || n < 1 || n > kMaxPartitionNumber || QString::number(n) != it.key())
+            return QStringLiteral("\"ways\" must be keyed by partition numbers from 1 to %1.")
+                .arg(kMaxPartitionNumber);
+        RealignWay way = RealignWay::MoveUp;
+        if (!realignWayFromName(it.value().toString(), &way))
+            return QStringLiteral("\"ways\" of partition %1 must be move-up, move-down, shrink, "
+                                  "shift-following or shift-preceding.")
+                .arg(n);
+        ways->insert(n, way);
+    }
+    return {};
+}
+
 // The parameters realign-plan and realign share; a message when one is of the wrong type.
 QString readRealignParams(const QJsonObject &object, RealignOptions *options, RealignRequest *asked)
 {
@@ -336,7 +371,70 @@ QString readRealignParams(const QJsonObject &object, RealignOptions *options, Re
             return QStringLiteral("\"partitions\" must hold numbers from 1 to 256.");
         asked->partitions << int(d);
     }
+    if (const QString problem = readWays(object, &asked->ways); !problem.isEmpty())
+        return problem;
     return params.problem;
+}
+
+// realign's "expect": the moves the person saw, [{"number", "new_start", "new_end"}], in the
+// plan's order. Only compared with the plan the helper makes itself; never run.
+QString readExpect(const QJsonObject &object, std::optional<QList<PartitionMove>> *expect)
+{
+    const QJsonValue value = object.value(QStringLiteral("expect"));
+    if (value.isUndefined())
+        return {};
+    const QString wrong =
+        QStringLiteral("\"expect\" must be a list of at most %1 moves, each {\"number\": 1 to %2, "
+                       "\"new_start\", \"new_end\": sectors, the end not before the start}.")
+            .arg(kMaxRegions)
+            .arg(kMaxPartitionNumber);
+    if (!value.isArray() || value.toArray().size() > kMaxRegions)
+        return wrong;
+    QList<PartitionMove> moves;
+    for (const QJsonValue &v : value.toArray()) {
+        const QJsonObject move = v.toObject();
+        Params params{move, {}};
+        PartitionMove m;
+        m.number = int(params.integer("number", -1, 1, kMaxPartitionNumber));
+        m.newStart = params.integer("new_start", -1, 0, kMaxExpectedSector);
+        m.newEnd =
+            params.integer("new_end", -1, std::max<qint64>(m.newStart, 0), kMaxExpectedSector);
+        if (!v.isObject() || !params.problem.isEmpty() || m.number < 0 || m.newStart < 0 ||
+            m.newEnd < 0)
+            return wrong;
+        moves << m;
+    }
+    *expect = moves;
+    return {};
+}
+
+// Whether the plan made now moves what the person saw: the same partitions, in the same order,
+// to the same sectors.
+bool movesAsExpected(const QList<PartitionMove> &expect, const QList<PartitionMove> &fresh)
+{
+    return std::equal(expect.cbegin(), expect.cend(), fresh.cbegin(), fresh.cend(),
+                      [](const PartitionMove &a, const PartitionMove &b) {
+                          return a.number == b.number && a.newStart == b.newStart &&
+                                 a.newEnd == b.newEnd;
+                      });
+}
+
+// What holds a partition the plan moves ("/dev/sdb2 is mounted on /home"), as the window's own
+// realignment asks before it runs.
+QStringList busyMoves(const QString &path, const RealignPlan &plan)
+{
+    QStringList busy;
+    for (const PartitionMove &move : plan.moves)
+        busy << busyReasons(path, move.number);
+    busy.removeDuplicates();
+    return busy;
+}
+
+QJsonObject failedRealign(const QString &error)
+{
+    RealignResult result;
+    result.error = error;
+    return realignResultToJson(result);
 }
 
 } // namespace
@@ -373,7 +471,13 @@ void ServeSession::realignPlan(const Request &request)
     const PreparedRealign prepared = prepareRealignment(path, options, asked);
     if (!prepared.ok)
         return fail(request, Failed, prepared.error);
-    answer(request, planJson(prepared, path));
+    QJsonObject plan = planJson(prepared, path);
+    plan[QStringLiteral("prepared")] = preparedRealignToJson(prepared);
+    plan[QStringLiteral("busy")] = QJsonArray::fromStringList(busyMoves(path, prepared.plan));
+    // As read-disk says it: a stopped run of this disk is finished before another starts.
+    if (const QString journal = options.journalPathFor(path); QFile::exists(journal))
+        plan[QStringLiteral("interrupted_journal")] = journal;
+    answer(request, plan);
 }
 
 RealignCallbacks ServeSession::jobCallbacks(const QJsonValue &id)
@@ -408,16 +512,26 @@ void ServeSession::realign(const Request &request)
     RealignRequest asked;
     if (!realignTargetOf(request, &path, &options, &asked))
         return;
-    startJob(request, [this, path, options, asked](const QJsonValue &id) {
+    std::optional<QList<PartitionMove>> expect;
+    if (const QString problem = readExpect(request.params, &expect); !problem.isEmpty())
+        return fail(request, InvalidParams, problem);
+    startJob(request, [this, path, options, asked, expect](const QJsonValue &id) {
+        // Planned again here, never taken from the client: a helper running as root writes
+        // only what it planned itself, and runs it only if that is what the person saw.
         const PreparedRealign prepared = prepareRealignment(path, options, asked);
         if (!prepared.ok)
-            return QJsonObject{{QStringLiteral("ok"), false},
-                               {QStringLiteral("error"), prepared.error}};
-        if (prepared.plan.moves.isEmpty())
-            return QJsonObject{{QStringLiteral("ok"), true},
-                               {QStringLiteral("plan"), planJson(prepared, path)}};
-        QJsonObject result =
-            realignResultJson(runRealignment(path, prepared, options, jobCallbacks(id)));
+            return failedRealign(prepared.error);
+        QJsonObject result;
+        if (expect && !movesAsExpected(*expect, prepared.plan.moves)) {
+            result = failedRealign(QStringLiteral("The disk changed since the plan was made: "
+                                                  "plan again."));
+        } else if (prepared.plan.moves.isEmpty()) {
+            RealignResult nothing;
+            nothing.ok = true;
+            result = realignResultToJson(nothing);
+        } else {
+            result = realignResultToJson(runRealignment(path, prepared, options, jobCallbacks(id)));
+        }
         result[QStringLiteral("plan")] = planJson(prepared, path);
         return result;
     });
@@ -429,7 +543,7 @@ void ServeSession::resume(const Request &request)
     if (!targetOf(request, &path))
         return;
     startJob(request, [this, path](const QJsonValue &id) {
-        return realignResultJson(resumeWriteJob(path, QString(), jobCallbacks(id)));
+        return realignResultToJson(resumeWriteJob(path, QString(), jobCallbacks(id)));
     });
 }
 

@@ -8,7 +8,9 @@
 // `resume` finish it); answer replies to a `question` libparted asked during apply
 // (servequestions.h). While a job runs, only version, cancel and answer are taken: libparted
 // and the disk belong to the job. Every path passes the ServeTargetGuard first; nothing malformed
-// is ever acted on, and no request ends the session.
+// is ever acted on, and no request ends the session. A realignment is always planned here, never
+// taken from the client: realign runs its own fresh plan, and only when that moves what the
+// client says the person saw ("expect").
 
 #include "cli/jsonrpcline.h"
 #include "cli/servequestions.h"
