@@ -157,8 +157,8 @@ int main(int argc, char **argv)
     // File → Connect to Machine…: another machine's disks, read by its helper over ssh; and,
     // for a window running as a user, this computer's disks through a root helper.
     RemoteMachines *machines = installRemoteMachines(&window);
-    // A disk the helper writes is realigned by the helper: the banner opens its dialog.
-    realign->setHelperRealign([machines] { machines->openRealign(); });
+    // A disk a helper writes is realigned by that helper, through the same wizard.
+    realign->setHelperRealign(machines->realignThroughHelpers());
     window.show();
 
     // The demo image lives as long as the session: QTemporaryDir removes it on exit.

@@ -90,6 +90,15 @@ QStringList DiskListModel::setMachineDisks(const QString &machine, const QString
     return keys;
 }
 
+int DiskListModel::addMachineImage(const QString &machine, const QString &path,
+                                   qint64 forcedSectorSize)
+{
+    const int row = addDisk(machineKey(machine, path), true, forcedSectorSize);
+    m_entries[row].machine = machine;
+    m_entries[row].devicePath = path;
+    return row;
+}
+
 QStringList DiskListModel::keysOf(const QString &machine) const
 {
     QStringList keys;
@@ -159,8 +168,10 @@ QVariant DiskListModel::data(const QModelIndex &index, int role) const
 
 QString DiskListModel::nameOf(const DiskEntry &entry)
 {
-    return entry.machine.isEmpty() ? entry.path
-                                   : tr("%1 on %2").arg(entry.devicePath, entry.machine);
+    // The user's images read by their own helper are named as any image: by their path.
+    if (entry.machine.isEmpty() || entry.isImage)
+        return entry.machine.isEmpty() ? entry.path : entry.devicePath;
+    return tr("%1 on %2").arg(entry.devicePath, entry.machine);
 }
 
 QString DiskListModel::displayText(const DiskEntry &entry) const

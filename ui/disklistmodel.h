@@ -43,6 +43,8 @@ public:
     // Replaces the disks of `machine` with `devicePaths`; returns their rows' keys.
     QStringList setMachineDisks(const QString &machine, const QStringList &devicePaths);
     static QString machineKey(const QString &machine, const QString &devicePath);
+    // An image file a helper reads for this window (the user's own helper); returns its row.
+    int addMachineImage(const QString &machine, const QString &path, qint64 forcedSectorSize);
     // What people call the entry's disk: its path, or "/dev/sdb on server" for a disk a
     // helper reads (the key, "server:/dev/sdb", is for the program).
     static QString nameOf(const DiskEntry &entry);

@@ -40,7 +40,8 @@ bool readUid(const char *variable, uid_t *uid)
 
 ServeTargetGuard ServeTargetGuard::fromEnvironment()
 {
-    uid_t uid = ::getuid();
+    // The user whose rights it runs with: the effective one, which decides what it may open.
+    uid_t uid = ::geteuid();
     if (!readUid("PKEXEC_UID", &uid))
         readUid("SUDO_UID", &uid);
     return ServeTargetGuard(uid);

@@ -7,8 +7,8 @@
 //   - a plain absolute path (no "..", no doubled or trailing slash), at most 4,096 bytes;
 //   - no symbolic link on the way, except udev's names under /dev/disk/ for a block device;
 //   - a block device, or a regular file owned by the user the helper works for (PKEXEC_UID,
-//     else SUDO_UID, else the helper's own user) and outside the system's folders (/etc,
-//     /proc, /sys, /boot, /usr, /bin, /sbin, /lib…, /run, /var/lib, /var/log).
+//     else SUDO_UID, else the helper's own (effective) user) and outside the system's folders
+//     (/etc, /proc, /sys, /boot, /usr, /bin, /sbin, /lib…, /run, /var/lib, /var/log).
 // Whether a disk is busy (mounted, swap, held by the kernel) is the write jobs' own check, as
 // for the CLI.
 
@@ -22,7 +22,7 @@ class ServeTargetGuard
 {
 public:
     explicit ServeTargetGuard(uid_t invokingUser) : m_user(invokingUser) {}
-    // PKEXEC_UID, else SUDO_UID, else getuid().
+    // PKEXEC_UID, else SUDO_UID, else geteuid().
     static ServeTargetGuard fromEnvironment();
 
     // True when `path` may be used; `why` says otherwise.

@@ -9,6 +9,22 @@
 
 namespace partwise {
 
+QJsonObject partitionMoveToJson(const PartitionMove &m)
+{
+    return {{QStringLiteral("number"), m.number},
+            {QStringLiteral("kind"), partitionKindName(m.kind)},
+            {QStringLiteral("filesystem"), m.filesystem},
+            {QStringLiteral("label"), m.label},
+            {QStringLiteral("uuid"), m.uuid},
+            {QStringLiteral("old_start"), m.oldStart},
+            {QStringLiteral("old_end"), m.oldEnd},
+            {QStringLiteral("new_start"), m.newStart},
+            {QStringLiteral("new_end"), m.newEnd},
+            {QStringLiteral("shrink_sectors"), m.shrinkSectors},
+            {QStringLiteral("recreate_swap"), m.recreateSwap},
+            {QStringLiteral("grow"), m.grow}};
+}
+
 namespace {
 
 constexpr int kMaxPartitionNumber = 256;
@@ -99,27 +115,11 @@ QJsonObject geometryJson(const AlignmentGeometry &g)
             {QStringLiteral("optimal_io_honoured"), g.optimalIoHonoured}};
 }
 
-QJsonObject moveJson(const PartitionMove &m)
-{
-    return {{QStringLiteral("number"), m.number},
-            {QStringLiteral("kind"), partitionKindName(m.kind)},
-            {QStringLiteral("filesystem"), m.filesystem},
-            {QStringLiteral("label"), m.label},
-            {QStringLiteral("uuid"), m.uuid},
-            {QStringLiteral("old_start"), m.oldStart},
-            {QStringLiteral("old_end"), m.oldEnd},
-            {QStringLiteral("new_start"), m.newStart},
-            {QStringLiteral("new_end"), m.newEnd},
-            {QStringLiteral("shrink_sectors"), m.shrinkSectors},
-            {QStringLiteral("recreate_swap"), m.recreateSwap},
-            {QStringLiteral("grow"), m.grow}};
-}
-
 QJsonArray movesJson(const QList<PartitionMove> &moves)
 {
     QJsonArray out;
     for (const PartitionMove &m : moves)
-        out.append(moveJson(m));
+        out.append(partitionMoveToJson(m));
     return out;
 }
 

@@ -25,6 +25,8 @@
 namespace partwise {
 
 QJsonObject preparedRealignToJson(const PreparedRealign &prepared);
+// One move, as the plan and the write journal record it.
+QJsonObject partitionMoveToJson(const PartitionMove &move);
 bool preparedRealignFromJson(const QJsonObject &json, PreparedRealign *prepared, QString *error);
 
 // The keys the helper protocol has always used ("ok", "resumable", "error", "journal",

@@ -5,6 +5,7 @@
 #include "move/movejournal.h"
 #include "ops/journaldamage.h"
 #include "ops/planfile.h"
+#include "ops/realignjson.h"
 
 #include <QDir>
 #include <QFile>
@@ -45,19 +46,9 @@ const QStringList kMoveKeys{
 
 QJsonObject moveToJson(const PartitionMove &m, Phase phase)
 {
-    return QJsonObject{{QStringLiteral("number"), m.number},
-                       {QStringLiteral("kind"), partitionKindName(m.kind)},
-                       {QStringLiteral("filesystem"), m.filesystem},
-                       {QStringLiteral("label"), m.label},
-                       {QStringLiteral("uuid"), m.uuid},
-                       {QStringLiteral("old_start"), m.oldStart},
-                       {QStringLiteral("old_end"), m.oldEnd},
-                       {QStringLiteral("new_start"), m.newStart},
-                       {QStringLiteral("new_end"), m.newEnd},
-                       {QStringLiteral("shrink_sectors"), m.shrinkSectors},
-                       {QStringLiteral("recreate_swap"), m.recreateSwap},
-                       {QStringLiteral("grow"), m.grow},
-                       {QStringLiteral("phase"), journalPhaseName(phase)}};
+    QJsonObject move = partitionMoveToJson(m);
+    move.insert(QStringLiteral("phase"), journalPhaseName(phase));
+    return move;
 }
 
 QString checksumText(const QJsonObject &content)

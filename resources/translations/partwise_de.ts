@@ -815,6 +815,10 @@ Die Partitionstabelle wird vorher gesichert; das Protokoll sagt, wo und wie sie 
         <source>It comes with the Debian package %1.</source>
         <translation>Es ist im Debian-Paket %1 enthalten.</translation>
     </message>
+    <message>
+        <source>%1 as %2</source>
+        <translation>%1 als %2</translation>
+    </message>
 </context>
 <context>
     <name>HelperProbeRunner</name>
@@ -829,6 +833,25 @@ Die Partitionstabelle wird vorher gesichert; das Protokoll sagt, wo und wie sie 
     <message>
         <source>The connection to the helper was closed during the probe.</source>
         <translation>Die Verbindung zum Helfer wurde während der Messung geschlossen.</translation>
+    </message>
+</context>
+<context>
+    <name>HelperRealignBackend</name>
+    <message>
+        <source>the helper is not running</source>
+        <translation>der Helfer läuft nicht</translation>
+    </message>
+    <message>
+        <source>The helper sent a plan this window cannot use: %1</source>
+        <translation>Der Helfer hat einen Plan geschickt, den dieses Fenster nicht verwenden kann: %1</translation>
+    </message>
+    <message>
+        <source>The helper sent a result this window cannot use: %1</source>
+        <translation>Der Helfer hat ein Ergebnis geschickt, das dieses Fenster nicht verwenden kann: %1</translation>
+    </message>
+    <message>
+        <source>The connection to the helper was lost (%1). A move under way stops where its journal on %2 lets it be finished: connect again and the disk offers to finish it (Resume), or run “partwise-cli resume %3” there.</source>
+        <translation>Die Verbindung zum Helfer ist abgebrochen (%1). Eine laufende Verschiebung hält dort an, wo ihr Journal auf %2 sie abschließen lässt: Verbinden Sie sich erneut, dann bietet der Datenträger das Abschließen an (Fortsetzen), oder führen Sie dort „partwise-cli resume %3“ aus.</translation>
     </message>
 </context>
 <context>
@@ -2244,6 +2267,10 @@ Das Journal %3 hält fest, wie weit sie kam. Bis sie abgeschlossen ist, ist die 
         <source>Interrupted Apply</source>
         <translation>Unterbrochenes Anwenden</translation>
     </message>
+    <message>
+        <source>The helper that serves %1 is not running.</source>
+        <translation>Der Helfer, der %1 bedient, läuft nicht.</translation>
+    </message>
 </context>
 <context>
     <name>RealignIntroPage</name>
@@ -2555,18 +2582,18 @@ Das Journal %3 hält fest, wie weit sie kam. Bis sie abgeschlossen ist, ist die 
         <translation>Bis es abgeschlossen ist, sollte die gerade verschobene Partition nicht benutzt werden.</translation>
     </message>
     <message>
-        <source>Finish it now with Resume Now, or later: Partwise offers to finish it whenever this disk is opened. From a terminal:
-    partwise-cli resume --journal %1 %2</source>
-        <translation>Schließen Sie es jetzt mit „Jetzt fortsetzen“ ab oder später: Partwise bietet das Abschließen an, sobald dieser Datenträger geöffnet wird. Im Terminal:
-    partwise-cli resume --journal %1 %2</translation>
-    </message>
-    <message>
         <source>The realignment failed, and it cannot simply be resumed. The partition table as it was before is saved under %1 (the log on the previous page names the folder); the details say what went wrong.</source>
         <translation>Das Neuausrichten ist fehlgeschlagen und lässt sich nicht einfach fortsetzen. Die bisherige Partitionstabelle ist unter %1 gesichert (das Protokoll auf der vorigen Seite nennt den Ordner); die Details sagen, was schiefging.</translation>
     </message>
     <message>
         <source>No filesystem has been checked yet.</source>
         <translation>Noch wurde kein Dateisystem geprüft.</translation>
+    </message>
+    <message>
+        <source>Finish it now with Resume Now, or later: Partwise offers to finish it whenever this disk is opened. From a terminal:
+    %1</source>
+        <translation>Schließen Sie es jetzt mit „Jetzt fortsetzen“ ab oder später: Partwise bietet das Abschließen an, sobald dieser Datenträger geöffnet wird. Im Terminal:
+    %1</translation>
     </message>
 </context>
 <context>
@@ -2870,141 +2897,6 @@ Das Journal %3 hält fest, wie weit sie kam. Bis sie abgeschlossen ist, ist die 
     <message>
         <source>Starting the helper for this computer&apos;s disks…</source>
         <translation>Der Helfer für die Datenträger dieses Computers wird gestartet …</translation>
-    </message>
-    <message>
-        <source>Realign Through the &amp;Helper…</source>
-        <translation>Über den &amp;Helfer neu ausrichten…</translation>
-    </message>
-</context>
-<context>
-    <name>RemoteRealignDialog</name>
-    <message>
-        <source>Realign %1 on %2</source>
-        <translation>%1 auf %2 ausrichten</translation>
-    </message>
-    <message>
-        <source>The partitions are moved on %1 by its own partwise-cli, with its journal there: if the connection drops, the move stops where Resume can finish it.</source>
-        <translation>Die Partitionen werden auf %1 von dessen eigenem partwise-cli verschoben, mit dem Journal dort: Reißt die Verbindung ab, hält das Verschieben an einer Stelle an, von der „Fortsetzen“ es beenden kann.</translation>
-    </message>
-    <message>
-        <source>Partitions to realign</source>
-        <translation>Auszurichtende Partitionen</translation>
-    </message>
-    <message>
-        <source>&amp;Partitions:</source>
-        <translation>&amp;Partitionen:</translation>
-    </message>
-    <message>
-        <source>Partwise chooses (move, or shrink where that is faster)</source>
-        <translation>Partwise wählt (verschieben oder, wo schneller, verkleinern)</translation>
-    </message>
-    <message>
-        <source>Move whole partitions</source>
-        <translation>Ganze Partitionen verschieben</translation>
-    </message>
-    <message>
-        <source>Shrink the start where the filesystem allows</source>
-        <translation>Den Anfang verkleinern, wo das Dateisystem es erlaubt</translation>
-    </message>
-    <message>
-        <source>&amp;Way:</source>
-        <translation>&amp;Weg:</translation>
-    </message>
-    <message>
-        <source>&amp;Verify every byte after copying it</source>
-        <translation>Jedes Byte nach dem Kopieren &amp;prüfen</translation>
-    </message>
-    <message>
-        <source>Make a plan to see what will be moved.</source>
-        <translation>Erstellen Sie einen Plan, um zu sehen, was verschoben wird.</translation>
-    </message>
-    <message>
-        <source>&amp;Plan</source>
-        <translation>&amp;Planen</translation>
-    </message>
-    <message>
-        <source>&amp;Realign</source>
-        <translation>&amp;Ausrichten</translation>
-    </message>
-    <message>
-        <source>Re&amp;sume</source>
-        <translation>F&amp;ortsetzen</translation>
-    </message>
-    <message>
-        <source>&amp;Cancel Move</source>
-        <translation>Verschieben a&amp;bbrechen</translation>
-    </message>
-    <message>
-        <source>A realignment of this disk stopped part-way; its journal is %1 on %2. Resume finishes it before anything else is done.</source>
-        <translation>Eine Ausrichtung dieses Datenträgers wurde mittendrin angehalten; ihr Journal ist %1 auf %2. „Fortsetzen“ beendet sie, bevor irgendetwas anderes geschieht.</translation>
-    </message>
-    <message>
-        <source>misaligned</source>
-        <translation>falsch ausgerichtet</translation>
-    </message>
-    <message>
-        <source>not on the %1 grain</source>
-        <translation>nicht auf dem %1-Raster</translation>
-    </message>
-    <message>
-        <source>Partition %1 (%2, %3) at sector %4: %5</source>
-        <translation>Partition %1 (%2, %3) bei Sektor %4: %5</translation>
-    </message>
-    <message>
-        <source>no filesystem</source>
-        <translation>kein Dateisystem</translation>
-    </message>
-    <message>
-        <source>Asking %1 for a plan…</source>
-        <translation>Frage %1 nach einem Plan …</translation>
-    </message>
-    <message>
-        <source>Stopping at the next chunk…</source>
-        <translation>Halte am nächsten Block an …</translation>
-    </message>
-    <message>
-        <source>Verifying partition %1 (%2 of %3): %4 of %5</source>
-        <translation>Prüfe Partition %1 (%2 von %3): %4 von %5</translation>
-    </message>
-    <message>
-        <source>Moving partition %1 (%2 of %3): %4 of %5</source>
-        <translation>Verschiebe Partition %1 (%2 von %3): %4 von %5</translation>
-    </message>
-    <message>
-        <source>Done: every chosen partition of %1 on %2 is aligned.</source>
-        <translation>Fertig: Jede gewählte Partition von %1 auf %2 ist ausgerichtet.</translation>
-    </message>
-    <message>
-        <source>The connection was lost: %1
-The move on %2 stops where its journal lets it be finished. Connect again and choose Resume, or run “partwise-cli resume %3” there.</source>
-        <translation>Die Verbindung ging verloren: %1
-Das Verschieben auf %2 hält an einer Stelle an, von der sein Journal es beenden lässt. Verbinden Sie erneut und wählen Sie „Fortsetzen“, oder führen Sie dort „partwise-cli resume %3“ aus.</translation>
-    </message>
-    <message>
-        <source>%1
-Nothing is lost: Resume finishes it.</source>
-        <translation>%1
-Nichts ist verloren: „Fortsetzen“ beendet es.</translation>
-    </message>
-    <message>
-        <source>1 MiB grain (recommended)</source>
-        <translation>1-MiB-Raster (empfohlen)</translation>
-    </message>
-    <message>
-        <source>%1 grain, as in the preferences</source>
-        <translation>Raster von %1, wie in den Einstellungen</translation>
-    </message>
-    <message>
-        <source>4 KiB (smallest move)</source>
-        <translation>4 KiB (kleinste Verschiebung)</translation>
-    </message>
-    <message>
-        <source>&amp;Move to:</source>
-        <translation>&amp;Verschieben nach:</translation>
-    </message>
-    <message>
-        <source>The partitions are moved by Partwise&apos;s helper, which runs as administrator, with its journal on this computer: if the helper is stopped, the move stops where Resume can finish it.</source>
-        <translation>Die Partitionen werden vom Helfer von Partwise verschoben, der als Administrator läuft, mit seinem Journal auf diesem Computer: Wird der Helfer beendet, hält das Verschieben dort an, wo „Fortsetzen“ es zu Ende führen kann.</translation>
     </message>
 </context>
 <context>

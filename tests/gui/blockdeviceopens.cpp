@@ -7,7 +7,9 @@
 
 #include <atomic>
 #include <cerrno>
+#include <climits>
 #include <cstdarg>
+#include <cstdlib>
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <mutex>
@@ -28,6 +30,7 @@ struct Record
 std::atomic<bool> g_recording{false};
 std::mutex g_mutex;
 std::vector<Record> g_records;
+std::vector<std::string> g_files; // watched too, by their resolved paths; set before recording
 
 // A path that names a block device now (stat, not open: a user may stat /dev/sda).
 bool isBlockDevice(int dirfd, const char *path)
@@ -36,9 +39,23 @@ bool isBlockDevice(int dirfd, const char *path)
     return path && ::fstatat(dirfd, path, &st, 0) == 0 && S_ISBLK(st.st_mode);
 }
 
+// One of the files the test watches (a path from this process's folder or an absolute one).
+bool isWatchedFile(int dirfd, const char *path)
+{
+    if (!path || g_files.empty() || (dirfd != AT_FDCWD && path[0] != '/'))
+        return false;
+    char resolved[PATH_MAX];
+    if (!::realpath(path, resolved))
+        return false;
+    for (const std::string &file : g_files)
+        if (file == resolved)
+            return true;
+    return false;
+}
+
 int noted(int dirfd, const char *path, int fd)
 {
-    if (!g_recording.load() || !isBlockDevice(dirfd, path))
+    if (!g_recording.load() || !(isBlockDevice(dirfd, path) || isWatchedFile(dirfd, path)))
         return fd;
     const int error = fd < 0 ? errno : 0;
     char name[32] = {};
@@ -138,10 +155,16 @@ int __openat64_2(int dirfd, const char *path, int flags)
 
 namespace pwtest {
 
-void startRecordingBlockDeviceOpens()
+void startRecordingBlockDeviceOpens(const QStringList &files)
 {
     const std::lock_guard lock(g_mutex);
     g_records.clear();
+    g_files.clear();
+    for (const QString &file : files) {
+        char resolved[PATH_MAX];
+        if (::realpath(file.toLocal8Bit().constData(), resolved))
+            g_files.emplace_back(resolved);
+    }
     g_recording.store(true);
 }
 

@@ -19,10 +19,11 @@
 #include "editing/editingcontroller.h"
 #include "editing/resizepartitiondialog.h"
 #include "guitestsupport.h"
+#include "helper/helperconnection.h"
 #include "helper/remotemachines.h"
-#include "helper/remoterealigndialog.h"
 #include "partitionmodel.h"
 #include "realign/realigncontroller.h"
+#include "realign/realignpages.h"
 #include "window/mainwindow.h"
 
 #include "filetree.h"
@@ -33,6 +34,7 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
 #include <QFile>
@@ -102,6 +104,7 @@ private slots:
     void initTestCase();
     void cleanupTestCase();
     void windowAsUserEditsAndRealignsThroughHelper();
+    void userImageThroughOwnHelper();
     void watchSeesWindowRunAsRootOpenDisks();
 
 private:
@@ -206,7 +209,7 @@ void TestAdminHelper::windowAsUserEditsAndRealignsThroughHelper()
         MainWindow window;
         RealignController *realign = installRealign(&window, window.editing());
         RemoteMachines *machines = installRemoteMachines(&window);
-        realign->setHelperRealign([machines] { machines->openRealign(); });
+        realign->setHelperRealign(machines->realignThroughHelpers());
         auto *open = window.findChild<QAction *>(QStringLiteral("openSystemDisksAction"));
         QVERIFY2(open, "a window run as a user offers this computer's disks");
         QSignalSpy read(machines, &RemoteMachines::machineRead);
@@ -236,20 +239,31 @@ void TestAdminHelper::windowAsUserEditsAndRealignsThroughHelper()
         QTRY_COMPARE_WITH_TIMEOUT(window.diskList()->entry(row).layout.partitions().size(), 2,
                                   60000);
 
-        // Realign from the window's own Realign…, which hands the disk to its helper.
+        // Realign with the window's own wizard, whose work the helper does.
         QTRY_VERIFY(realign->realignAction()->isEnabled());
         realign->realignAction()->trigger();
-        RemoteRealignDialog *dialog = window.findChild<RemoteRealignDialog *>();
-        QVERIFY2(dialog, "Realign… did not open the helper's realignment");
-        QSignalSpy planned(dialog, &RemoteRealignDialog::planned);
-        dialog->planButton()->click();
-        QVERIFY(planned.wait(60000) && planned.first().first().toBool());
-        QSignalSpy finished(dialog, &RemoteRealignDialog::finished);
-        dialog->runButton()->click();
-        QVERIFY(finished.wait(300000));
-        QVERIFY2(finished.first().first().toBool(), qPrintable(dialog->outcomeText()));
+        RealignWizard *wizard = realign->wizard();
+        QVERIFY2(wizard, "Realign… did not open the wizard");
+        QCOMPARE(wizard->windowTitle(),
+                 QStringLiteral("Realign Partitions — %1 on %2").arg(loop.path(), machine));
+        wizard->next();
+        wizard->next();
+        RealignPlanPage *plan = wizard->planPage();
+        QVERIFY(QTest::qWaitFor([&] { return plan->isReady(); }, 60000));
+        QVERIFY2(plan->prepared().ok, qPrintable(plan->prepared().error));
+        QCOMPARE(plan->prepared().plan.moves.first().newStart, 2048);
+        QVERIFY2(plan->busy().isEmpty(), qPrintable(plan->busy().join(QLatin1Char(' '))));
+        plan->backupConfirmation()->setChecked(true);
+        wizard->next();
+        QVERIFY(QTest::qWaitFor([&] { return wizard->runPage()->isFinished(); }, 300000));
+        QVERIFY2(wizard->result().ok,
+                 qPrintable(wizard->result().error + '\n' + wizard->runPage()->logText()));
+        wizard->next();
+        QVERIFY2(wizard->resultPage()->checkLines().contains(
+                     QStringLiteral("partition 1 (ext4): clean")),
+                 qPrintable(wizard->resultPage()->checkLines().join(QLatin1Char('\n'))));
         QTRY_COMPARE_WITH_TIMEOUT(window.diskList()->entry(row).report.misalignedCount(), 0, 60000);
-        dialog->close();
+        wizard->accept();
 
         // Shrink the ext4 partition to 32 MiB with Resize/Move, measured by the helper.
         const int ext4Row = rowOfPartition(*window.partitionModel(), 1);
@@ -313,6 +327,155 @@ void TestAdminHelper::windowAsUserEditsAndRealignsThroughHelper()
                 {QStringLiteral("-o"), QStringLiteral("value"), QStringLiteral("-s"),
                  QStringLiteral("LABEL"), loop.partitionNode(2)});
     QCOMPARE(blkid.out.trimmed(), QByteArray("USERMADE"));
+    const QStringList diff = compareTrees(
+        files, filesystemTreeSha256(loop.partitionNode(1), QStringLiteral("ext4"), &error));
+    QVERIFY2(diff.isEmpty() && error.isEmpty(), qPrintable(diff.join(QLatin1Char(' ')) + error));
+    const ToolResult fsck = checkFilesystemReadOnly(loop.partitionNode(1), QStringLiteral("ext4"));
+    QVERIFY2(fsck.ok(), qPrintable(fsck.describe()));
+}
+
+// The real, effective, saved and filesystem users of a running process, as the kernel says
+// (/proc/PID/status, "Uid:").
+QList<uid_t> usersOf(qint64 pid)
+{
+    QFile status(QStringLiteral("/proc/%1/status").arg(pid));
+    QList<uid_t> users;
+    if (!status.open(QIODevice::ReadOnly))
+        return users;
+    for (const QByteArray &line : status.readAll().split('\n'))
+        if (line.startsWith("Uid:"))
+            for (const QByteArray &field : line.simplified().split(' ').mid(1))
+                users << uid_t(field.toUInt());
+    return users;
+}
+
+void TestAdminHelper::userImageThroughOwnHelper()
+{
+    PW_REQUIRE_ROOT_OR_SKIP();
+    // As root: the user's own image (ext4 with files at sector 63, free space after it), in a
+    // folder of theirs, where its journal goes, and a data folder for the table backups.
+    const QString home = m_dir.filePath(QStringLiteral("home"));
+    QVERIFY(QDir().mkpath(home));
+    const QString image = QDir(home).filePath(QStringLiteral("mine.img"));
+    QString made;
+    QVERIFY2(SfdiskTable::writeImage(image, 96LL << 20,
+                                     "label: dos\nstart=63, size=40960, type=83\n", &made),
+             qPrintable(made));
+    QString error;
+    const QString tree = m_dir.filePath(QStringLiteral("mine-files"));
+    QVERIFY2(makeFileTree(tree, 20, 1 << 20, 5, &error), qPrintable(error));
+    QMap<QString, QByteArray> files;
+    {
+        LoopDevice loop(image);
+        QVERIFY2(loop.ok() && loop.addPartitions(), qPrintable(loop.error()));
+        QVERIFY2(
+            makeFilesystem(loop.partitionNode(1), QStringLiteral("ext4"), QString(), 63, &error) &&
+                fillFilesystem(loop.partitionNode(1), QStringLiteral("ext4"), tree, &error),
+            qPrintable(error));
+        files = filesystemTreeSha256(loop.partitionNode(1), QStringLiteral("ext4"), &error);
+        QVERIFY2(error.isEmpty() && files.size() == 21, qPrintable(error));
+    }
+    const ToolResult own =
+        runTool(QStringLiteral("chown"),
+                {QStringLiteral("-R"), QStringLiteral("%1:%2").arg(m_uid).arg(m_gid), home});
+    QVERIFY2(own.ok(), qPrintable(own.describe()));
+    qputenv("XDG_DATA_HOME", QFile::encodeName(QDir(home).filePath(QStringLiteral(".data"))));
+    QPixmap shot;
+    QFile asked(m_dir.filePath(QStringLiteral("pkexec-asked")));
+    const QByteArray askedBefore = asked.open(QIODevice::ReadOnly) ? asked.readAll() : QByteArray();
+    asked.close();
+
+    {
+        // The window's part, as the user.
+        QVERIFY(becomeUser(m_uid, m_gid));
+        auto root = qScopeGuard(becomeRootAgain);
+        startRecordingBlockDeviceOpens({image});
+        auto watch = qScopeGuard([] { stopRecordingBlockDeviceOpens(); });
+        MainWindow window;
+        RealignController *realign = installRealign(&window, window.editing());
+        RemoteMachines *machines = installRemoteMachines(&window);
+        realign->setHelperRealign(machines->realignThroughHelpers());
+        window.openImage(image);
+        const QString key = DiskListModel::machineKey(machines->imagesMachine(), image);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            window.diskList()->rowOf(key) >= 0 &&
+                window.diskList()->entry(window.diskList()->rowOf(key)).state !=
+                    DiskEntry::State::Reading,
+            60000);
+        const int row = window.diskList()->rowOf(key);
+        QVERIFY2(window.diskList()->entry(row).state == DiskEntry::State::Ready,
+                 qPrintable(window.diskList()->entry(row).error));
+        QTRY_COMPARE(window.currentPath(), key);
+        QCOMPARE(window.diskName(key), image); // named as any image, by its path
+        QCOMPARE(window.partitionModel()->layout().partitions().first().startSector, 63);
+        // Read by a helper that runs as the user, wholly: this window has root as its real
+        // user (it only took the user's effective rights), and the helper must not.
+        HelperConnection *helper = machines->connection(machines->imagesMachine());
+        QVERIFY(helper && helper->isReady());
+        QCOMPARE(usersOf(helper->processId()), QList<uid_t>(4, m_uid));
+
+        // Edit: a FAT partition in the free space, applied by that helper.
+        Operation create;
+        create.type = Operation::Type::Create;
+        create.sizeBytes = 16LL << 20;
+        create.filesystem = QStringLiteral("vfat");
+        create.label = QStringLiteral("MINE");
+        QString queueError;
+        QVERIFY2(window.editing()->queue(create, &queueError), qPrintable(queueError));
+        QString title, log;
+        QVERIFY2(applyPendingAndClose(window.editing(), &title, &log), qPrintable(log));
+        QCOMPARE(title,
+                 QStringLiteral("Apply Pending Operations on %1").arg(machines->imagesMachine()));
+        QTRY_COMPARE_WITH_TIMEOUT(window.diskList()->entry(row).layout.partitions().size(), 2,
+                                  60000);
+
+        // Realign in the wizard, the helper moving the data.
+        QTRY_VERIFY(realign->realignAction()->isEnabled());
+        realign->realignAction()->trigger();
+        RealignWizard *wizard = realign->wizard();
+        QVERIFY(wizard);
+        QCOMPARE(wizard->windowTitle(), QStringLiteral("Realign Partitions — %1").arg(image));
+        wizard->next();
+        wizard->next();
+        RealignPlanPage *plan = wizard->planPage();
+        QVERIFY(QTest::qWaitFor([&] { return plan->isReady(); }, 60000));
+        QVERIFY2(plan->prepared().ok, qPrintable(plan->prepared().error));
+        QCOMPARE(plan->prepared().plan.moves.first().newStart, 2048);
+        plan->backupConfirmation()->setChecked(true);
+        wizard->next();
+        QVERIFY(QTest::qWaitFor([&] { return wizard->runPage()->isFinished(); }, 300000));
+        QVERIFY2(wizard->result().ok,
+                 qPrintable(wizard->result().error + '\n' + wizard->runPage()->logText()));
+        wizard->next();
+        QVERIFY2(wizard->resultPage()->checkLines().contains(
+                     QStringLiteral("partition 1 (ext4): clean")),
+                 qPrintable(wizard->resultPage()->checkLines().join(QLatin1Char('\n'))));
+        shot = wizard->grab(); // saved as root: the build tree is not the user's
+        wizard->accept();
+        QTRY_COMPARE_WITH_TIMEOUT(window.diskList()->entry(row).report.misalignedCount(), 0, 60000);
+
+        const QList<BlockDeviceOpen> opens = stopRecordingBlockDeviceOpens();
+        watch.dismiss();
+        QVERIFY2(opens.isEmpty(),
+                 qPrintable(QStringLiteral("the window opened the image or a disk itself: ") +
+                            describe(opens)));
+    }
+
+    shot.save(QStringLiteral(PARTWISE_TEST_BUILD_DIR "/screenshots/user-image-realigned.png"));
+    // As root: no password was asked for the user's own image; the tools see the result.
+    QVERIFY(asked.open(QIODevice::ReadOnly) || askedBefore.isEmpty());
+    QCOMPARE(asked.readAll(), askedBefore);
+    const SfdiskTable table = SfdiskTable::read(image);
+    QVERIFY2(table.ok && table.partitions.size() == 2, qPrintable(table.error));
+    QCOMPARE(table.partitions.at(0).start, 2048);
+    QCOMPARE(table.partitions.at(1).start % 2048, 0);
+    LoopDevice loop(image);
+    QVERIFY2(loop.ok() && loop.addPartitions(), qPrintable(loop.error()));
+    const ToolResult blkid =
+        runTool(QStringLiteral("blkid"),
+                {QStringLiteral("-o"), QStringLiteral("value"), QStringLiteral("-s"),
+                 QStringLiteral("LABEL"), loop.partitionNode(2)});
+    QCOMPARE(blkid.out.trimmed(), QByteArray("MINE"));
     const QStringList diff = compareTrees(
         files, filesystemTreeSha256(loop.partitionNode(1), QStringLiteral("ext4"), &error));
     QVERIFY2(diff.isEmpty() && error.isEmpty(), qPrintable(diff.join(QLatin1Char(' ')) + error));

@@ -13,10 +13,13 @@
 #include "guitestsupport.h"
 #include "helper/connectdialog.h"
 #include "helper/remotemachines.h"
-#include "helper/remoterealigndialog.h"
 #include "helper/sshcommand.h"
 #include "ops/writejournal.h"
 #include "partitionmodel.h"
+#include "realign/realignbackend.h"
+#include "realign/realignbanner.h"
+#include "realign/realigncontroller.h"
+#include "realign/realignpages.h"
 #include "window/mainwindow.h"
 
 #include "clirun.h"
@@ -45,6 +48,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
+#include <QTreeWidget>
 
 #include <csignal>
 #include <memory>
@@ -98,6 +102,10 @@ private:
     // already set to a real ssh) and shows `devicePath`.
     RemoteMachines *showRemote(MainWindow &window, const QString &devicePath,
                                const QString &destination = QStringLiteral("root@localhost"));
+    // The window's realignment half, its wizard working through the machines' helpers.
+    static RealignController *installHelperRealign(MainWindow &window, RemoteMachines *machines);
+    // From the wizard's choose page: the plan for `grain`, once it is in (null if it is not).
+    static RealignPlanPage *planFor(RealignWizard *wizard, qint64 grain);
     // The pass-through stand-in, or a real ssh to a private sshd for `realSsh`.
     void chooseSsh(bool realSsh, std::unique_ptr<SshServer> *server);
     // Connects to "localhost" through an "ssh" script that never speaks the protocol; returns
@@ -154,6 +162,22 @@ RemoteMachines *TestRemoteMachine::showRemote(MainWindow &window, const QString 
     window.findChild<QComboBox *>(QStringLiteral("deviceChooser"))
         ->setCurrentIndex(rowOf(window, devicePath, machine));
     return machines;
+}
+
+RealignController *TestRemoteMachine::installHelperRealign(MainWindow &window,
+                                                           RemoteMachines *machines)
+{
+    RealignController *realign = installRealign(&window, window.editing());
+    realign->setHelperRealign(machines->realignThroughHelpers());
+    return realign;
+}
+
+RealignPlanPage *TestRemoteMachine::planFor(RealignWizard *wizard, qint64 grain)
+{
+    wizard->choosePage()->setGrainBytes(grain);
+    wizard->next();
+    RealignPlanPage *plan = wizard->planPage();
+    return QTest::qWaitFor([&] { return plan->isReady(); }, 60000) ? plan : nullptr;
 }
 
 void TestRemoteMachine::destinationsThatAreNotMachinesAreRefused()
@@ -328,7 +352,8 @@ void TestRemoteMachine::realignedThereWithEveryFile()
     MainWindow window;
     RemoteMachines *machines = showRemote(window, loop.path());
     QVERIFY(machines);
-    QTRY_VERIFY(window.findChild<QAction *>(QStringLiteral("remoteRealignAction"))->isEnabled());
+    RealignController *realign = installHelperRealign(window, machines);
+    QTRY_VERIFY(realign->realignAction()->isEnabled());
     // Realigning works on the disk as it is: with an edit queued it is refused, as here.
     Operation label;
     label.type = Operation::Type::SetLabel;
@@ -336,7 +361,8 @@ void TestRemoteMachine::realignedThereWithEveryFile()
     label.label = QStringLiteral("QUEUED");
     QString queueError;
     QVERIFY2(window.editing()->queue(label, &queueError), qPrintable(queueError));
-    QVERIFY(!machines->openRealign());
+    realign->realignAction()->trigger();
+    QVERIFY(!realign->wizard());
     auto *notice = window.findChild<QMessageBox *>(QStringLiteral("realignPendingNotice"));
     QVERIFY(notice);
     QVERIFY2(notice->text().startsWith(
@@ -345,31 +371,39 @@ void TestRemoteMachine::realignedThereWithEveryFile()
     notice->accept();
     window.editing()->pending()->clear();
 
-    RemoteRealignDialog *dialog = machines->openRealign();
-    QVERIFY(dialog);
-    QSignalSpy planned(dialog, &RemoteRealignDialog::planned);
-    // The smallest move first: the next 4 KiB boundary is sector 64.
-    dialog->grainChoice()->setCurrentIndex(dialog->grainChoice()->findData(4096));
-    dialog->planButton()->click();
-    QVERIFY(planned.wait(60000) && planned.first().first().toBool());
-    QVERIFY2(dialog->planText().contains(QStringLiteral("63–224909 → 64–")),
-             qPrintable(dialog->planText()));
+    realign->realignAction()->trigger();
+    RealignWizard *wizard = realign->wizard();
+    QVERIFY(wizard);
+    QCOMPARE(wizard->windowTitle(),
+             QStringLiteral("Realign Partitions — %1 on localhost").arg(loop.path()));
+    wizard->next();
+    // The smallest move first: the next 4 KiB boundary is sector 64, as the helper plans it.
+    RealignPlanPage *plan = planFor(wizard, 4096);
+    QVERIFY(plan);
+    QVERIFY2(plan->prepared().ok, qPrintable(plan->prepared().error));
+    QCOMPARE(plan->moveTable()->topLevelItem(0)->text(1).toLongLong(), 63);
+    QCOMPARE(plan->moveTable()->topLevelItem(0)->text(3).toLongLong(), 64);
     // The 1 MiB grain, which is run.
-    planned.clear();
-    dialog->grainChoice()->setCurrentIndex(0);
-    QVERIFY(!dialog->runButton()->isEnabled()); // the plan shown is no longer the one asked for
-    dialog->planButton()->click();
-    QVERIFY(planned.wait(60000) && planned.first().first().toBool());
-    QVERIFY2(dialog->planText().contains(QStringLiteral("2048")), qPrintable(dialog->planText()));
-    QVERIFY(dialog->runButton()->isEnabled());
-    saveScreenshot(dialog, QStringLiteral("remote-realign-plan"));
-    QSignalSpy finished(dialog, &RemoteRealignDialog::finished);
-    dialog->runButton()->click();
-    QVERIFY(finished.wait(300000));
-    QVERIFY2(finished.first().first().toBool(), qPrintable(dialog->outcomeText()));
-    saveScreenshot(dialog, QStringLiteral("remote-realign-done"));
+    wizard->back();
+    plan = planFor(wizard, 1 << 20);
+    QVERIFY(plan);
+    QCOMPARE(plan->moveTable()->topLevelItem(0)->text(3).toLongLong(), 2048);
+    QVERIFY2(plan->busy().isEmpty(), qPrintable(plan->busy().join(QLatin1Char(' '))));
+    plan->backupConfirmation()->setChecked(true);
+    saveScreenshot(wizard, QStringLiteral("remote-realign-plan"));
+    wizard->next();
+    QVERIFY(QTest::qWaitFor([&] { return wizard->runPage()->isFinished(); }, 300000));
+    QVERIFY2(wizard->result().ok,
+             qPrintable(wizard->result().error + '\n' + wizard->runPage()->logText()));
+    wizard->next();
+    QVERIFY2(wizard->resultPage()
+                 ->checkLines()
+                 .join(QLatin1Char(' '))
+                 .contains(QStringLiteral("partition 1 (ntfs)")),
+             qPrintable(wizard->resultPage()->checkLines().join(QLatin1Char('\n'))));
+    saveScreenshot(wizard, QStringLiteral("remote-realign-done"));
 
-    // sfdisk, the files and ntfsfix say the same as the dialog.
+    // sfdisk, the files and ntfsfix say the same as the wizard.
     QCOMPARE(SfdiskTable::read(loop.path()).partitions.first().start, 2048);
     QVERIFY(loop.addPartitions());
     const QStringList diff = compareTrees(
@@ -380,7 +414,7 @@ void TestRemoteMachine::realignedThereWithEveryFile()
     // The window reads the disk again and shows it aligned.
     QTRY_COMPARE_WITH_TIMEOUT(
         window.diskList()->entry(rowOf(window, loop.path())).report.misalignedCount(), 0, 60000);
-    dialog->close();
+    wizard->accept();
 }
 
 void TestRemoteMachine::editedThereAsSfdiskSeesIt()
@@ -498,57 +532,72 @@ void TestRemoteMachine::connectionKilledMidMoveThenResumed()
     MainWindow window;
     RemoteMachines *machines = showRemote(window, loop.path(), destination);
     QVERIFY(machines);
-    RemoteRealignDialog *dialog = machines->openRealign();
-    QVERIFY(dialog);
-    QSignalSpy planned(dialog, &RemoteRealignDialog::planned);
-    dialog->planButton()->click();
-    QVERIFY(planned.wait(60000) && planned.first().first().toBool());
-    // On the first progress report: Cancel Move, or the helper (or ssh) killed mid-move.
+    RealignController *realign = installHelperRealign(window, machines);
+    QTRY_VERIFY(realign->realignAction()->isEnabled());
+    realign->realignAction()->trigger();
+    RealignWizard *wizard = realign->wizard();
+    QVERIFY(wizard);
+    wizard->next();
+    RealignPlanPage *plan = planFor(wizard, 1 << 20);
+    QVERIFY(plan && plan->prepared().ok);
+    plan->backupConfirmation()->setChecked(true);
+    // On the first progress report: the wizard's Cancel, or the helper (or ssh) killed.
     HelperConnection *helper = machines->connection(machine);
     const qint64 pid = helper->processId();
     auto struck = std::make_shared<bool>(false); // once: the resume reports progress too
-    connect(helper, &HelperConnection::notification, dialog, [=](const QString &method) {
-        if (method != QLatin1String("progress") || std::exchange(*struck, true))
+    connect(wizard->backend(), &RealignBackend::progress, wizard, [=] {
+        if (std::exchange(*struck, true))
             return;
         if (cancel)
-            dialog->cancelButton()->click();
+            wizard->runPage()->cancelButton()->click();
         else
             ::kill(pid_t(pid), SIGKILL);
     });
-    QSignalSpy finished(dialog, &RemoteRealignDialog::finished);
-    dialog->runButton()->click();
-    QVERIFY(finished.wait(300000));
-    QVERIFY(!finished.first().first().toBool());
-    const QString said =
-        cancel ? QStringLiteral("Nothing is lost") : QStringLiteral("connection was lost");
-    QVERIFY2(dialog->outcomeText().contains(said) &&
-                 dialog->outcomeText().contains(QStringLiteral("Resume")),
-             qPrintable(dialog->outcomeText()));
+    wizard->next();
+    QVERIFY(QTest::qWaitFor([&] { return wizard->runPage()->isFinished(); }, 300000));
+    QVERIFY(!wizard->result().ok);
+    QVERIFY(wizard->result().resumable);
+    wizard->next();
+    const QString said = wizard->resultPage()->outcomeText() + '\n' + wizard->result().error;
+    QVERIFY2(said.contains(cancel ? QStringLiteral("You cancelled")
+                                  : QStringLiteral("connection to the helper was lost")) &&
+                 said.contains(QStringLiteral("nothing is lost")),
+             qPrintable(said));
     QVERIFY2(SfdiskTable::read(loop.path()).partitions.first().start == 34,
              "the table changed before the data was moved");
-    if (!cancel) {
-        dialog->close();
-        // Connected again, the disk says its realignment stopped part-way; Resume finishes it.
+    if (cancel) {
+        // Resume Now, from the same wizard.
+        wizard->resultPage()->resumeButton()->click();
+    } else {
+        wizard->accept();
+        QTRY_VERIFY(!realign->wizard());
+        // Connected again, the disk says its realignment stopped part-way; the banner and
+        // Realign… finish it in the wizard, through the new helper.
         QSignalSpy read(machines, &RemoteMachines::machineRead);
         machines->connectTo({destination, false});
         QVERIFY(read.wait(120000));
         window.findChild<QComboBox *>(QStringLiteral("deviceChooser"))
             ->setCurrentIndex(rowOf(window, loop.path(), machine));
-        dialog = machines->openRealign();
-        QVERIFY(dialog);
+        QTRY_COMPARE(realign->banner()->mode(), RealignBanner::Mode::Interrupted);
+        QVERIFY2(realign->banner()->text().contains(journal),
+                 qPrintable(realign->banner()->text()));
+        realign->banner()->button()->click(); // Finish…
+        wizard = realign->wizard();
+        QVERIFY(wizard && wizard->isResume());
+        QCOMPARE(wizard->currentId(), int(RealignWizard::RunPageId));
     }
-    QVERIFY2(dialog->resumeButton()->isEnabled() && !dialog->planButton()->isEnabled(),
-             qPrintable(dialog->outcomeText()));
-    QSignalSpy resumed(dialog, &RemoteRealignDialog::finished);
-    dialog->resumeButton()->click();
-    QVERIFY(resumed.wait(300000));
-    QVERIFY2(resumed.first().first().toBool(), qPrintable(dialog->outcomeText()));
+    QVERIFY(QTest::qWaitFor(
+        [&] { return wizard->runPage()->isFinished() && !wizard->runPage()->isRunning(); },
+        300000));
+    QVERIFY2(wizard->result().ok,
+             qPrintable(wizard->result().error + '\n' + wizard->runPage()->logText()));
     QCOMPARE(SfdiskTable::read(loop.path()).partitions.first().start, 2048);
     QFile device(loop.path());
     QVERIFY(device.open(QIODevice::ReadOnly) && device.seek(2048 * kSector));
     QVERIFY2(device.read(data.size()) == data, "the partition's bytes differ after the resume");
     QVERIFY2(!QFile::exists(journal), "the finished realignment left its journal");
-    dialog->close();
+    wizard->next();
+    wizard->accept();
 }
 
 RemoteMachines *TestRemoteMachine::connectUntilLost(MainWindow &window, const QByteArray &ssh,

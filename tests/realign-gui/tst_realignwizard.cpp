@@ -146,7 +146,7 @@ void RealignWizardTest::realignsFromTheBanner()
     // for one progress report before the end.
     bool midMoveShot = false;
     QObject::connect(
-        wizard->worker(), &RealignWorker::progress, wizard, [&](const RealignProgress &p) {
+        wizard->backend(), &RealignBackend::progress, wizard, [&](const RealignProgress &p) {
             if (!midMoveShot && p.bytesDone > 0 && p.bytesDone < p.bytesTotal) {
                 midMoveShot = true;
                 wizard->grab().save(QStringLiteral(PARTWISE_TEST_BUILD_DIR
@@ -359,7 +359,7 @@ void RealignWizardTest::cancelThenFinishAtStartUp()
         RealignRunPage *run = wizard->runPage();
         bool sawProgress = false;
         QObject::connect(
-            wizard->worker(), &RealignWorker::progress, wizard, [&](const RealignProgress &p) {
+            wizard->backend(), &RealignBackend::progress, wizard, [&](const RealignProgress &p) {
                 if (sawProgress || p.bytesDone == 0 || p.bytesDone >= p.bytesTotal)
                     return;
                 sawProgress = true;

@@ -4,6 +4,8 @@
 #include <QJsonParseError>
 #include <QTimer>
 
+#include <unistd.h>
+
 namespace {
 
 // How long a helper gets to exit once its input is closed before it is killed: long enough
@@ -50,6 +52,15 @@ HelperConnection::~HelperConnection()
 
 void HelperConnection::start()
 {
+    if (m_command.asEffectiveUser) {
+        m_process.setChildProcessModifier([] {
+            // In the child, before exec: only ids it already has, so no privilege is needed.
+            const gid_t group = ::getegid();
+            const uid_t user = ::geteuid();
+            if (::setresgid(group, group, group) != 0 || ::setresuid(user, user, user) != 0)
+                ::_exit(126);
+        });
+    }
     m_process.start(m_command.program, m_command.arguments);
     call(QStringLiteral("version"), {}, [this](const HelperReply &reply) {
         if (!reply.ok())

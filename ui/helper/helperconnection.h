@@ -45,6 +45,9 @@ public:
         QString machine;
         QString package; // the Debian package `program` comes with, named when it is missing
         bool overNetwork = false; // ssh: the connection, not only the helper, may drop
+        // Runs with the window's effective user as its real and saved user too, so that it
+        // can never take back rights the window gave up (the user's own helper).
+        bool asEffectiveUser = false;
     };
     using Reply = std::function<void(const HelperReply &reply)>;
 

@@ -1,12 +1,12 @@
 #include "remotemachines.h"
 
-#include "adminhelpercommand.h"
 #include "connectdialog.h"
 #include "disklistmodel.h"
 #include "editing/editingcontroller.h"
 #include "helperapplydialog.h"
 #include "helperproberunner.h"
-#include "remoterealigndialog.h"
+#include "helperrealignbackend.h"
+#include "localhelpercommands.h"
 #include "report/layoutjson.h"
 #include "table/diskreader.h"
 #include "window/mainwindow.h"
@@ -31,18 +31,16 @@ RemoteMachines::RemoteMachines(MainWindow *window) : QObject(window), m_window(w
             tr("Asks for an administrator's password and shows this computer's disks"));
         connect(m_thisMachine, &QAction::triggered, this, &RemoteMachines::connectToThisMachine);
         window->addFileAction(m_thisMachine);
+        // And the user's own images through a helper that runs as the user.
+        m_imagesMachine = userHelperCommand().machine;
+        window->setImageOpener([this](const QString &path, qint64 forcedSectorSize) {
+            return openImage(path, forcedSectorSize);
+        });
     }
     auto *action = new QAction(tr("Connect to &Machine…"), this);
     action->setObjectName(QStringLiteral("connectAction"));
     connect(action, &QAction::triggered, this, &RemoteMachines::chooseMachine);
     window->addFileAction(action);
-    // Also this computer's disks when the window runs as a user: what they share is the helper.
-    m_realign = new QAction(tr("Realign Through the &Helper…"), this);
-    m_realign->setObjectName(QStringLiteral("remoteRealignAction"));
-    m_realign->setEnabled(false);
-    connect(m_realign, &QAction::triggered, this, &RemoteMachines::openRealign);
-    window->addFileAction(m_realign);
-    connect(window, &MainWindow::diskShown, this, &RemoteMachines::updateRealignAction);
     connect(window, &MainWindow::rereadOnMachine, this,
             [this](const QString &machine, const QString &devicePath) {
                 if (HelperConnection *helper = m_connections.value(machine);
@@ -96,51 +94,26 @@ std::unique_ptr<ApplyDialog> RemoteMachines::makeApplyDialog(const QString &path
                                                operations, options, parent);
 }
 
-int RemoteMachines::shownRemoteRow() const
+RealignBackend *RemoteMachines::realignBackend(const QString &key)
 {
-    const int row = m_window->diskList()->rowOf(m_window->currentPath());
+    const int row = m_window->diskList()->rowOf(key);
     if (row < 0)
-        return -1;
-    const DiskEntry &entry = m_window->diskList()->entry(row);
-    const HelperConnection *helper = m_connections.value(entry.machine);
-    return entry.machine.isEmpty() || entry.state != DiskEntry::State::Ready || !helper ||
-                   !helper->isReady()
-               ? -1
-               : row;
-}
-
-void RemoteMachines::updateRealignAction()
-{
-    const int row = shownRemoteRow();
-    if (row < 0) {
-        m_realign->setEnabled(false);
-        return;
-    }
-    const DiskEntry &entry = m_window->diskList()->entry(row);
-    m_realign->setEnabled(m_interrupted.contains(entry.path) ||
-                          entry.report.misalignedCount() + entry.report.sectorAlignedCount() > 0);
-}
-
-RemoteRealignDialog *RemoteMachines::openRealign()
-{
-    const int row = shownRemoteRow();
-    if (row < 0)
-        return nullptr;
-    if (EditingController *editing = m_window->editing();
-        editing && editing->refuseRealignWhilePending())
         return nullptr;
     const DiskEntry &entry = m_window->diskList()->entry(row);
     HelperConnection *helper = m_connections.value(entry.machine);
-    const RemoteDisk disk{entry.devicePath, entry.layout, m_interrupted.value(entry.path)};
-    auto *dialog = new RemoteRealignDialog(helper, disk, m_window->alignmentPolicy(), m_window);
-    dialog->setAttribute(Qt::WA_DeleteOnClose);
-    const QString devicePath = entry.devicePath;
-    connect(dialog, &RemoteRealignDialog::finished, this, [this, helper, devicePath] {
-        if (helper->isReady())
-            readDisk(helper, devicePath, [] {});
-    });
-    dialog->open();
-    return dialog;
+    return helper && helper->isReady() ? new HelperRealignBackend(helper, entry.devicePath)
+                                       : nullptr;
+}
+
+QString RemoteMachines::interruptedJournal(const QString &key) const
+{
+    return m_interrupted.value(key);
+}
+
+HelperRealign RemoteMachines::realignThroughHelpers()
+{
+    return {[this](const QString &key) { return realignBackend(key); },
+            [this](const QString &key) { return interruptedJournal(key); }};
 }
 
 void RemoteMachines::chooseMachine()
@@ -148,6 +121,18 @@ void RemoteMachines::chooseMachine()
     ConnectDialog dialog(m_window);
     if (dialog.exec() == QDialog::Accepted)
         connectTo(dialog.target());
+}
+
+int RemoteMachines::openImage(const QString &path, qint64 forcedSectorSize)
+{
+    const int row = m_window->diskList()->addMachineImage(m_imagesMachine, path, forcedSectorSize);
+    m_window->diskList()->markReading(row);
+    HelperConnection *helper = m_connections.value(m_imagesMachine);
+    if (helper && helper->isReady())
+        readDisk(helper, path, [] {});
+    else if (!helper)
+        connectWith(userHelperCommand()); // once ready, it reads every image waiting for it
+    return row;
 }
 
 void RemoteMachines::connectTo(const SshTarget &target)
@@ -176,7 +161,12 @@ void RemoteMachines::connectWith(const HelperConnection::Command &command)
     delete m_connections.take(command.machine); // its input closes: a job there stops safely
     auto *helper = new HelperConnection(command, this);
     m_connections.insert(command.machine, helper);
-    connect(helper, &HelperConnection::ready, this, [this, helper] { listDisks(helper); });
+    connect(helper, &HelperConnection::ready, this, [this, helper] {
+        if (helper->machine() == m_imagesMachine)
+            readImages(helper);
+        else
+            listDisks(helper);
+    });
     connect(helper, &HelperConnection::died, this,
             [this, helper, command](const QString &why) { onDied(helper, command, why); });
     helper->start();
@@ -196,6 +186,14 @@ void RemoteMachines::listDisks(HelperConnection *helper)
         m_window->diskList()->setMachineDisks(helper->machine(), paths);
         readNext(helper, paths);
     });
+}
+
+void RemoteMachines::readImages(HelperConnection *helper)
+{
+    QStringList paths;
+    for (const QString &key : m_window->diskList()->keysOf(helper->machine()))
+        paths << m_window->diskList()->entry(m_window->diskList()->rowOf(key)).devicePath;
+    readNext(helper, paths);
 }
 
 void RemoteMachines::readNext(HelperConnection *helper, QStringList devicePaths)
@@ -220,7 +218,11 @@ void RemoteMachines::readDisk(HelperConnection *helper, const QString &devicePat
     const QString key = DiskListModel::machineKey(helper->machine(), devicePath);
     if (const int row = m_window->diskList()->rowOf(key); row >= 0)
         m_window->diskList()->markReading(row);
-    const QJsonObject params{{QStringLiteral("path"), devicePath}};
+    QJsonObject params{{QStringLiteral("path"), devicePath}};
+    if (const int row = m_window->diskList()->rowOf(key);
+        row >= 0 && m_window->diskList()->entry(row).forcedSectorSize > 0)
+        params.insert(QStringLiteral("sector_size"),
+                      m_window->diskList()->entry(row).forcedSectorSize);
     helper->call(QStringLiteral("read-disk"), params, [this, key, then](const HelperReply &reply) {
         const QString journal =
             reply.result.value(QStringLiteral("interrupted_journal")).toString();
@@ -229,7 +231,6 @@ void RemoteMachines::readDisk(HelperConnection *helper, const QString &devicePat
         else
             m_interrupted.insert(key, journal);
         m_window->diskList()->setResult(key, readResult(reply));
-        updateRealignAction();
         then();
     });
 }

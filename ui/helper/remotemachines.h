@@ -13,8 +13,10 @@
 // The disks are edited as this machine's are: the window queues and previews the operations
 // on a copy of the table the helper sent, Resize asks the helper how far a filesystem
 // shrinks (filesystem-minimum), and Apply sends the queue to the helper
-// (helperapplydialog.h), then has it read the disk again.
+// (helperapplydialog.h), then has it read the disk again. The realignment wizard has the
+// helper plan, move and finish (helperrealignbackend.h).
 
+#include "realign/realigncontroller.h"
 #include "sshcommand.h"
 
 #include <QHash>
@@ -29,7 +31,7 @@ class ApplyDialog;
 class MainWindow;
 class QAction;
 class QMessageBox;
-class RemoteRealignDialog;
+class RealignBackend;
 namespace partwise {
 struct ApplyOptions;
 struct DiskReadResult;
@@ -45,18 +47,30 @@ public:
 
     // Connects (again) to a machine and lists its disks; replaces an earlier connection to it.
     void connectTo(const SshTarget &target);
-    // Starts the helper for this machine's disks as root (adminhelpercommand.h), for a window
+    // Starts the helper for this machine's disks as root (localhelpercommands.h), for a window
     // that runs as a user; its disks are listed, read and edited through it.
     void connectToThisMachine();
+    // Opens one of the user's image files through the helper run as the user (started on
+    // first use); returns its row in the disk list. Installed as the window's image opener
+    // when the window runs as a user.
+    int openImage(const QString &path, qint64 forcedSectorSize);
+    // The name the user's own helper goes by ("host as alice"); empty when the window runs
+    // as root and reads images itself.
+    QString imagesMachine() const { return m_imagesMachine; }
     HelperConnection *connection(const QString &machine) const
     {
         return m_connections.value(machine);
     }
     // The notice shown when a helper died, while it is open; for tests.
     QMessageBox *deathNotice() const { return m_notice; }
-    // Realign (or finish realigning) the other machine's disk on screen; null when the disk
-    // on screen is not another machine's, or is not read.
-    RemoteRealignDialog *openRealign();
+    // The realignment wizard's work for a disk a helper serves (`key` as the disk list has
+    // it), done by that helper; null when its helper is not running. The caller owns it.
+    RealignBackend *realignBackend(const QString &key);
+    // The journal, where the helper runs, of a realignment of that disk that stopped part-way
+    // (read-disk says so); empty when there is none.
+    QString interruptedJournal(const QString &key) const;
+    // The two above, for RealignController::setHelperRealign.
+    HelperRealign realignThroughHelpers();
 
 signals:
     // Every disk the machine listed has been read (or failed to be).
@@ -73,20 +87,19 @@ private:
     void chooseMachine();
     void listDisks(HelperConnection *helper);
     void readNext(HelperConnection *helper, QStringList devicePaths);
+    void readImages(HelperConnection *helper);
     void connectWith(const HelperConnection::Command &command);
     void onDied(HelperConnection *helper, const HelperConnection::Command &command,
                 const QString &why);
     void readDisk(HelperConnection *helper, const QString &devicePath,
                   const std::function<void()> &then);
-    void updateRealignAction();
-    int shownRemoteRow() const;
     partwise::DiskReadResult readResult(const HelperReply &reply) const;
 
     MainWindow *m_window;
     QHash<QString, HelperConnection *> m_connections;
     QPointer<QMessageBox> m_notice;
-    QAction *m_realign = nullptr;
     QAction *m_thisMachine = nullptr;      // when the window runs as a user
+    QString m_imagesMachine;               // the user's own helper, for image files
     QHash<QString, QString> m_interrupted; // entry key -> journal of a realignment cut short
 };
 

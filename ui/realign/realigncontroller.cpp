@@ -9,6 +9,7 @@
 #include "partitionmodel.h"
 #include "realign/realignbanner.h"
 #include "realign/realignwizard.h"
+#include "realign/realignworker.h"
 #include "window/mainwindow.h"
 
 #include <QAction>
@@ -19,6 +20,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QStatusBar>
 #include <QToolBar>
 #include <QTreeView>
 
@@ -120,6 +122,12 @@ RealignController::RealignController(MainWindow *window, EditingController *edit
     updateState();
 }
 
+void RealignController::setHelperRealign(HelperRealign helper)
+{
+    m_helper = std::move(helper);
+    updateState();
+}
+
 RealignOptions RealignController::options() const
 {
     RealignOptions options = m_options;
@@ -154,25 +162,65 @@ void RealignController::updateState()
         misaligned = report.misalignedCount();
         offGrain = report.sectorAlignedCount();
     }
-    const bool helper = shownThroughHelper();
-    // A helper's disk: its journal, if any, is where the helper runs (it offers Resume).
-    const bool interrupted = !helper && !path.isEmpty() && QFile::exists(journalPathFor(path));
+    const bool helper = throughHelper(path);
+    const QString journal = interruptedJournal(path);
     if (wizardOpen && m_wizard->setup().target == path)
         m_banner->hideBanner(); // the wizard says it all
-    else if (interrupted && layout)
-        m_banner->showInterrupted(journalPathFor(path), unfinishedPartition(path));
+    else if (!journal.isEmpty() && layout)
+        m_banner->showInterrupted(journal, helper ? 0 : unfinishedPartition(path));
     else if (misaligned > 0)
         m_banner->showMisaligned(misaligned);
     else
         m_banner->hideBanner();
-    m_action->setEnabled(!wizardOpen && layout && (interrupted || misaligned + offGrain > 0) &&
-                         (!helper || m_openHelperRealign));
+    m_action->setEnabled(!wizardOpen && layout &&
+                         (!journal.isEmpty() || misaligned + offGrain > 0) &&
+                         (!helper || m_helper.backendFor));
 }
 
-bool RealignController::shownThroughHelper() const
+bool RealignController::throughHelper(const QString &path) const
 {
-    const int row = m_window->diskList()->rowOf(m_window->currentPath());
+    const int row = m_window->diskList()->rowOf(path);
     return row >= 0 && !m_window->diskList()->entry(row).machine.isEmpty();
+}
+
+QString RealignController::interruptedJournal(const QString &path) const
+{
+    if (path.isEmpty())
+        return {};
+    // A helper's disk: the journal is where the helper runs, and read-disk said whether.
+    if (throughHelper(path))
+        return m_helper.interruptedJournal ? m_helper.interruptedJournal(path) : QString();
+    const QString journal = journalPathFor(path);
+    return QFile::exists(journal) ? journal : QString();
+}
+
+RealignSetup RealignController::setupFor(const QString &path) const
+{
+    RealignSetup setup;
+    setup.target = path;
+    if (const int row = m_window->diskList()->rowOf(path); row >= 0) {
+        const DiskEntry &entry = m_window->diskList()->entry(row);
+        setup.forcedSectorSize = entry.forcedSectorSize;
+        setup.layout = entry.layout;
+        if (!entry.machine.isEmpty()) {
+            setup.name = m_window->diskName(path);
+            setup.devicePath = entry.devicePath;
+        }
+    }
+    setup.policy = m_window->alignmentPolicy();
+    setup.options = options();
+    return setup;
+}
+
+RealignBackend *RealignController::backendFor(const QString &path)
+{
+    if (!throughHelper(path))
+        return new RealignWorker;
+    RealignBackend *backend = m_helper.backendFor ? m_helper.backendFor(path) : nullptr;
+    if (!backend)
+        m_window->statusBar()->showMessage(
+            tr("The helper that serves %1 is not running.").arg(m_window->diskName(path)));
+    return backend;
 }
 
 RealignWizard *RealignController::openWizard(bool withSelection)
@@ -183,22 +231,12 @@ RealignWizard *RealignController::openWizard(bool withSelection)
     const std::optional<DiskLayout> layout = m_window->currentLayout();
     if (!layout || layout->tableType.isEmpty())
         return nullptr;
-    if (shownThroughHelper()) {
-        if (m_openHelperRealign)
-            m_openHelperRealign();
-        return nullptr;
-    }
-    if (QFile::exists(journalPathFor(path)))
+    if (!interruptedJournal(path).isEmpty())
         return finishInterrupted(path);
     if (m_editing && m_editing->refuseRealignWhilePending())
         return nullptr;
-    RealignSetup setup;
-    setup.target = path;
-    const int row = m_window->diskList()->rowOf(path);
-    setup.forcedSectorSize = row >= 0 ? m_window->diskList()->entry(row).forcedSectorSize : 0;
+    RealignSetup setup = setupFor(path);
     setup.layout = *layout;
-    setup.policy = m_window->alignmentPolicy();
-    setup.options = options();
     // The partition the context menu was opened on (or selected for the Edit menu) is chosen
     // too, even when it is only off the grain.
     const QModelIndex current = m_window->regionSelection()->currentIndex();
@@ -208,28 +246,26 @@ RealignWizard *RealignController::openWizard(bool withSelection)
         if (!region.isFree() && layout->partitionByNumber(region.number))
             setup.preselect << region.number;
     }
-    return showWizard(new RealignWizard(setup, m_window));
+    return showWizard(setup);
 }
 
 RealignWizard *RealignController::finishInterrupted(const QString &target)
 {
     if (m_wizard)
         return nullptr;
-    const int row = m_window->diskList()->rowOf(target);
-    RealignSetup setup;
-    setup.target = target;
-    if (row >= 0) {
-        setup.forcedSectorSize = m_window->diskList()->entry(row).forcedSectorSize;
-        setup.layout = m_window->diskList()->entry(row).layout;
-    }
-    setup.policy = m_window->alignmentPolicy();
-    setup.options = options();
-    setup.resumeJournal = journalPathFor(target);
-    return showWizard(new RealignWizard(setup, m_window));
+    RealignSetup setup = setupFor(target);
+    setup.resumeJournal = interruptedJournal(target);
+    if (setup.resumeJournal.isEmpty())
+        setup.resumeJournal = journalPathFor(target);
+    return showWizard(setup);
 }
 
-RealignWizard *RealignController::showWizard(RealignWizard *wizard)
+RealignWizard *RealignController::showWizard(const RealignSetup &setup)
 {
+    RealignBackend *backend = backendFor(setup.target);
+    if (!backend)
+        return nullptr;
+    auto *wizard = new RealignWizard(setup, backend, m_window);
     m_wizard = wizard;
     m_asked.insert(wizard->setup().target); // its journal is this wizard's business now
     connect(wizard, &RealignWizard::realignmentFinished, this,
@@ -281,7 +317,10 @@ QString RealignController::interruptedText(const QString &path, const WriteJourn
 
 void RealignController::checkForJournal(const QString &path)
 {
-    if (path.isEmpty() || m_asked.contains(path) || !QFile::exists(journalPathFor(path)))
+    // A helper's disk with an interrupted run: the banner offers to finish it; its journal is
+    // the helper's to read.
+    if (path.isEmpty() || m_asked.contains(path) || throughHelper(path) ||
+        !QFile::exists(journalPathFor(path)))
         return;
     if (m_wizard || m_offer) {
         if (!m_waitingOffers.contains(path))

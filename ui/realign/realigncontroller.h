@@ -17,7 +17,18 @@ struct WriteJournal;
 
 class MainWindow;
 class QAction;
+class RealignBackend;
 class RealignBanner;
+
+// How the wizard reaches a disk a helper serves (another machine's, or this one's when the
+// window runs as a user); `key` is the disk list's.
+struct HelperRealign
+{
+    // The helper's backend for the disk (the wizard takes it); null when it is not running.
+    std::function<RealignBackend *(const QString &key)> backendFor;
+    // The journal, there, of a realignment of the disk that stopped part-way; "" when none.
+    std::function<QString(const QString &key)> interruptedJournal;
+};
 
 // Gives Partwise's main window its realignment half through the window's public API: the
 // Realign… action (Edit menu and the context menus of the map and the list), the banner above
@@ -45,10 +56,9 @@ public:
     // The journal that would record an interrupted realignment of `target`.
     QString journalPathFor(const QString &target) const;
 
-    // A disk a helper reads and writes (another machine's, or this one's when the window runs
-    // as a user) is realigned by that helper: the banner and Realign… call `open` for it.
-    // Without it, such disks are not offered for realigning here.
-    void setHelperRealign(std::function<void()> open) { m_openHelperRealign = std::move(open); }
+    // A disk a helper reads and writes is realigned by that helper, through the same wizard.
+    // Without these, such disks are not offered for realigning.
+    void setHelperRealign(HelperRealign helper);
 
 public slots:
     // Opens the wizard for the disk on screen (window-modal), its misaligned partitions chosen,
@@ -65,13 +75,16 @@ signals:
 private:
     RealignController(MainWindow *window, EditingController *editing);
     void updateState();
-    bool shownThroughHelper() const;
-    int unfinishedPartition(const QString &target) const; // 0: unknown
+    bool throughHelper(const QString &path) const;
+    QString interruptedJournal(const QString &path) const; // "" when none
+    int unfinishedPartition(const QString &target) const;  // 0: unknown
+    RealignSetup setupFor(const QString &path) const;
+    RealignBackend *backendFor(const QString &path);
     void checkForJournal(const QString &path);
     void offerNext();
     static QString interruptedText(const QString &path, const partwise::WriteJournal &journal,
                                    const QString &journalPath);
-    RealignWizard *showWizard(RealignWizard *wizard);
+    RealignWizard *showWizard(const RealignSetup &setup);
 
     MainWindow *m_window;
     EditingController *m_editing; // null when the window has no editing half
@@ -80,7 +93,7 @@ private:
     QPointer<RealignWizard> m_wizard;
     QPointer<QMessageBox> m_offer;
     partwise::RealignOptions m_options;
-    std::function<void()> m_openHelperRealign;
+    HelperRealign m_helper;
     QSet<QString> m_asked;       // disks whose interrupted realignment was already offered
     QStringList m_waitingOffers; // found while another offer or a wizard was open
 };

@@ -43,7 +43,7 @@ void RealignIntroPage::initializePage()
     const MisalignmentReport report = analyzeAlignment(setup.layout, setup.policy);
     const AlignmentGeometry &g = report.geometry;
     setSubTitle(tr("%1 — %2, %3-byte sectors, checked against %4 physical sectors.")
-                    .arg(setup.target, humanSize(setup.layout.device.sizeBytes))
+                    .arg(setup.shownName(), humanSize(setup.layout.device.sizeBytes))
                     .arg(g.logicalSectorSize)
                     .arg(humanSize(g.physicalAssumed)));
     const int misaligned = report.misalignedCount();

@@ -21,7 +21,7 @@ class QRadioButton;
 class QScrollArea;
 class QTreeWidget;
 class RealignWayChooser;
-class RealignWorker;
+class RealignBackend;
 
 // A small disk map that only shows: no selection, no focus. It owns its model.
 class RealignMap : public QWidget
@@ -100,7 +100,7 @@ class RealignPlanPage : public QWizardPage
     Q_OBJECT
 
 public:
-    RealignPlanPage(RealignWizardState *state, RealignWorker *worker);
+    RealignPlanPage(RealignWizardState *state, RealignBackend *backend);
     void initializePage() override;
     bool isComplete() const override;
 
@@ -147,7 +147,7 @@ private:
     QGroupBox *m_needs = nullptr;
     QLabel *m_advice = nullptr;
     QCheckBox *m_backup = nullptr;
-    RealignWorker *m_worker;
+    RealignBackend *m_backend;
     bool m_planAgain = false; // the worker was busy with an older plan
 };
 
@@ -157,7 +157,7 @@ class RealignRunPage : public QWizardPage
     Q_OBJECT
 
 public:
-    RealignRunPage(RealignWizardState *state, RealignWorker *worker);
+    RealignRunPage(RealignWizardState *state, RealignBackend *backend);
     void initializePage() override;
     bool isComplete() const override;
 
@@ -186,6 +186,7 @@ private:
     void buildRows(const QList<partwise::PartitionMove> &moves, qint64 sectorSize);
     void fitRows();
     void setRowState(int index, const QString &text, bool done);
+    void addRowsUpTo(const partwise::RealignProgress &progress);
     void onProgress(const partwise::RealignProgress &progress);
     void onFinished(const partwise::RealignResult &result, const partwise::DiskLayout &before,
                     const partwise::DiskLayout &after, bool afterOk);
@@ -205,7 +206,7 @@ private:
     bool m_finished = false;
     bool m_resumeNext = false;
     bool m_started = false;
-    RealignWorker *m_worker;
+    RealignBackend *m_backend;
 };
 
 // Page 5: before and after, the checks, or what went wrong and how to finish.
@@ -214,7 +215,7 @@ class RealignResultPage : public QWizardPage
     Q_OBJECT
 
 public:
-    explicit RealignResultPage(RealignWizardState *state);
+    RealignResultPage(RealignWizardState *state, RealignBackend *backend);
     void initializePage() override;
 
     RealignMap *beforeMap() const { return m_before; }
@@ -228,6 +229,7 @@ signals:
 
 private:
     RealignWizardState *m_state;
+    RealignBackend *m_backend;
     QLabel *m_outcome = nullptr;
     QPlainTextEdit *m_details = nullptr;
     QLabel *m_beforeCaption = nullptr;

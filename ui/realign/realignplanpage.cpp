@@ -5,14 +5,13 @@
 #include "base/humansize.h"
 #include "drivehealthtext.h"
 #include "ops/tablebackup.h"
+#include "realign/realignbackend.h"
 #include "realign/realignpagetext.h"
 #include "realign/realignwaychooser.h"
-#include "realign/realignworker.h"
 #include "ruler/rulercaption.h"
 #include "ruler/sectorrulerwidget.h"
 
 #include <QCheckBox>
-#include <QFile>
 #include <QGridLayout>
 #include <QGroupBox>
 #include <QHeaderView>
@@ -56,8 +55,8 @@ QMap<int, int> neighboursMakingRoom(const RealignPlan &plan)
 
 } // namespace
 
-RealignPlanPage::RealignPlanPage(RealignWizardState *state, RealignWorker *worker)
-    : m_state(state), m_worker(worker)
+RealignPlanPage::RealignPlanPage(RealignWizardState *state, RealignBackend *backend)
+    : m_state(state), m_backend(backend)
 {
     setObjectName(QStringLiteral("realignPlanPage"));
     setTitle(tr("The plan"));
@@ -117,7 +116,7 @@ RealignPlanPage::RealignPlanPage(RealignWizardState *state, RealignWorker *worke
 
     connect(m_backup, &QCheckBox::toggled, this, &RealignPlanPage::completeChanged);
     connect(m_recheck, &QPushButton::clicked, this, &RealignPlanPage::startPlanning);
-    connect(m_worker, &RealignWorker::prepared, this, &RealignPlanPage::onPrepared);
+    connect(m_backend, &RealignBackend::prepared, this, &RealignPlanPage::onPrepared);
     connect(m_ways, &RealignWayChooser::wayPicked, this, &RealignPlanPage::planAgain);
     connect(m_state, &RealignWizardState::planChanged, this, &RealignPlanPage::showPlan);
 }
@@ -136,7 +135,7 @@ void RealignPlanPage::startPlanning()
     clearOutputs();
     showParts();
     m_status->setStyleSheet(QString());
-    m_status->setText(tr("Reading %1 and planning…").arg(m_state->setup().target));
+    m_status->setText(tr("Reading %1 and planning…").arg(m_state->setup().shownName()));
     m_advice->setText(
         tr("Moving a partition rewrites its data in place. Partwise saves the partition table to "
            "%1 first and journals every step, but a failing drive or a bug can still lose data: "
@@ -172,12 +171,12 @@ void RealignPlanPage::planAgain(int number, RealignWay way)
 
 void RealignPlanPage::requestPlan()
 {
-    if (m_worker->isBusy()) {
+    if (m_backend->isBusy()) {
         m_planAgain = true; // an older plan is still being made; plan again when it is in
         return;
     }
     // The state's request carries the picked ways.
-    m_worker->prepare(m_state->setup().target, m_state->runOptions(), m_state->request());
+    m_backend->prepare(m_state->setup().target, m_state->runOptions(), m_state->request());
 }
 
 void RealignPlanPage::onPrepared(const PreparedRealign &prepared, const QStringList &busy)
@@ -187,12 +186,7 @@ void RealignPlanPage::onPrepared(const PreparedRealign &prepared, const QStringL
         requestPlan();
         return;
     }
-    QStringList blockers = busy;
-    // An interrupted run of this disk must be finished before another starts.
-    const QString journal = m_state->runOptions().journalPathFor(m_state->setup().target);
-    if (prepared.ok && QFile::exists(journal))
-        blockers << journal;
-    m_state->setPlan(prepared, blockers);
+    m_state->setPlan(prepared, busy);
 }
 
 void RealignPlanPage::showPlan()
@@ -305,7 +299,7 @@ QString RealignPlanPage::staysText(const PreparedRealign &prepared) const
 }
 
 // What must be settled before the run: partitions in use, or an interrupted run of this disk
-// (which onPrepared() added to the blockers).
+// (which the backend added to the blockers).
 void RealignPlanPage::showBusy(const RealignPlan &plan, const QStringList &busy)
 {
     const QString journal = m_state->runOptions().journalPathFor(m_state->setup().target);

@@ -5,6 +5,7 @@
 #include "base/humansize.h"
 #include "diskmapwidget.h"
 #include "ops/tablebackup.h"
+#include "realign/realignbackend.h"
 #include "realign/realignpagetext.h"
 
 #include <QLabel>
@@ -18,7 +19,8 @@ using namespace partwise;
 
 using namespace realigntext;
 
-RealignResultPage::RealignResultPage(RealignWizardState *state) : m_state(state)
+RealignResultPage::RealignResultPage(RealignWizardState *state, RealignBackend *backend)
+    : m_state(state), m_backend(backend)
 {
     setObjectName(QStringLiteral("realignResultPage"));
     setFinalPage(true);
@@ -71,7 +73,7 @@ void RealignResultPage::initializePage()
 {
     const RealignResult &result = m_state->result();
     const AlignmentPolicy policy = m_state->chosenPolicy();
-    const QString target = m_state->setup().target;
+    const QString target = m_state->setup().shownName();
     setTitle(result.ok ? tr("Realignment finished") : tr("Realignment stopped"));
     m_beforeCaption->setText(m_state->isResume()
                                  ? tr("<b>Before</b> (as the interrupted run left it)")
@@ -98,10 +100,8 @@ void RealignResultPage::initializePage()
         setSubTitle(tr("The data was copied, the table updated and each filesystem checked."));
     } else if (result.resumable) {
         WriteJournal journal;
-        QString error;
         int partition = 0;
-        if (WriteJournal::load(result.journalPath, &journal, &error) &&
-            journal.nextUnfinished() >= 0)
+        if (m_backend->loadJournal(result.journalPath, &journal) && journal.nextUnfinished() >= 0)
             partition = journal.moves.at(journal.nextUnfinished()).number;
         text = m_state->wasCancelled()
                    ? tr("You cancelled the realignment. It stopped at a safe point: nothing is "
@@ -114,10 +114,14 @@ void RealignResultPage::initializePage()
                               : tr("Until it is finished, the partition being moved should not "
                                    "be used.");
         text += QStringLiteral("\n\n");
+        const QString command =
+            result.journalPath.isEmpty()
+                ? QStringLiteral("partwise-cli resume %1").arg(m_state->setup().pathThere())
+                : QStringLiteral("partwise-cli resume --journal %1 %2")
+                      .arg(result.journalPath, m_state->setup().pathThere());
         text += tr("Finish it now with Resume Now, or later: Partwise offers to finish it "
-                   "whenever this disk is opened. From a terminal:\n    partwise-cli resume "
-                   "--journal %1 %2")
-                    .arg(result.journalPath, target);
+                   "whenever this disk is opened. From a terminal:\n    %1")
+                    .arg(command);
         setSubTitle(tr("The realignment can be finished."));
     } else {
         text = tr("The realignment failed, and it cannot simply be resumed. The partition table "

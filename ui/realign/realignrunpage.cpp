@@ -3,8 +3,8 @@
 #include "alignmentstyle.h"
 #include "base/humansize.h"
 #include "ops/realignplantext.h"
+#include "realign/realignbackend.h"
 #include "realign/realignpagetext.h"
-#include "realign/realignworker.h"
 
 #include <QAbstractButton>
 #include <QFontDatabase>
@@ -22,8 +22,8 @@ using namespace partwise;
 
 using namespace realigntext;
 
-RealignRunPage::RealignRunPage(RealignWizardState *state, RealignWorker *worker)
-    : m_state(state), m_worker(worker)
+RealignRunPage::RealignRunPage(RealignWizardState *state, RealignBackend *backend)
+    : m_state(state), m_backend(backend)
 {
     setObjectName(QStringLiteral("realignRunPage"));
     setTitle(tr("Realigning"));
@@ -53,9 +53,9 @@ RealignRunPage::RealignRunPage(RealignWizardState *state, RealignWorker *worker)
     // Leaving this page means the work has run: Back on the result page would only confuse.
     setCommitPage(true);
     setButtonText(QWizard::CommitButton, tr("&Next >"));
-    connect(m_worker, &RealignWorker::logLine, this, &RealignRunPage::appendLog);
-    connect(m_worker, &RealignWorker::progress, this, &RealignRunPage::onProgress);
-    connect(m_worker, &RealignWorker::finished, this, &RealignRunPage::onFinished);
+    connect(m_backend, &RealignBackend::logLine, this, &RealignRunPage::appendLog);
+    connect(m_backend, &RealignBackend::progress, this, &RealignRunPage::onProgress);
+    connect(m_backend, &RealignBackend::finished, this, &RealignRunPage::onFinished);
 }
 
 void RealignRunPage::initializePage()
@@ -133,38 +133,37 @@ void RealignRunPage::begin()
         journalPath = m_state->runOptions().journalPathFor(setup.target);
     if (m_resumeNext) {
         WriteJournal journal;
-        QString error;
-        if (WriteJournal::load(journalPath, &journal, &error)) {
+        if (m_backend->loadJournal(journalPath, &journal)) {
             buildRows(journal.moves, journal.sectorSize);
             for (int i = 0; i < m_rows.size() && i < journal.phases.size(); ++i)
                 if (journal.phases.at(i) == WriteJournal::Phase::Done)
                     setRowState(i, tr("done"), true);
         }
         setTitle(tr("Finishing the interrupted realignment"));
-        m_status->setText(
-            tr("Finishing the realignment of %1 recorded in %2…").arg(setup.target, journalPath));
-        m_worker->resume(setup.target, journalPath, setup.forcedSectorSize);
+        m_status->setText(tr("Finishing the realignment of %1 recorded in %2…")
+                              .arg(setup.shownName(), journalPath));
+        m_backend->resume(setup.target, journalPath, setup.forcedSectorSize);
         return;
     }
     const PreparedRealign &prepared = m_state->prepared();
     const qint64 ss = prepared.layout.device.topology.logicalSectorSize;
     buildRows(prepared.plan.moves, ss);
     m_status->setText(
-        (prepared.plan.moves.size() == 1 ? tr("Moving 1 partition on %1.").arg(setup.target)
+        (prepared.plan.moves.size() == 1 ? tr("Moving 1 partition on %1.").arg(setup.shownName())
                                          : tr("Moving %1 partitions on %2.")
                                                .arg(prepared.plan.moves.size())
-                                               .arg(setup.target)) +
+                                               .arg(setup.shownName())) +
         QLatin1Char(' ') +
         tr("Keep the computer on; if it stops anyway, Partwise finishes the move when the disk "
            "is opened again."));
     appendLog(tr("Plan for %1 (grain %2):")
-                  .arg(setup.target, grainName(prepared.plan.geometry.grainBytes)));
+                  .arg(setup.shownName(), grainName(prepared.plan.geometry.grainBytes)));
     for (const QString &line :
          realignPlanText(prepared.plan, prepared.copiedWhole, prepared.layerNotes)
              .split(QLatin1Char('\n')))
         if (!line.isEmpty())
             appendLog(line);
-    m_worker->run(setup.target, prepared, m_state->runOptions());
+    m_backend->run(setup.target, prepared, m_state->runOptions());
 }
 
 void RealignRunPage::setRowState(int index, const QString &text, bool done)
@@ -176,8 +175,33 @@ void RealignRunPage::setRowState(int index, const QString &text, bool done)
     m_rows[index].detail->setText(text);
 }
 
+void RealignRunPage::addRowsUpTo(const RealignProgress &p)
+{
+    // A helper's journal is on its machine: the rows of a resume come with its progress, the
+    // moves before the first one reported being done already.
+    QList<PartitionMove> moves;
+    for (const Row &row : std::as_const(m_rows))
+        moves << row.move;
+    const int done = int(moves.size());
+    while (moves.size() <= p.moveIndex) {
+        PartitionMove move;
+        move.number = moves.size() == p.moveIndex ? p.partition : 0;
+        if (const PartitionInfo *partition =
+                m_state->setup().layout.partitionByNumber(move.number)) {
+            move.filesystem = partition->filesystem;
+            move.label = partition->label;
+        }
+        moves << move;
+    }
+    buildRows(moves, m_sectorSize);
+    for (int i = done; i < p.moveIndex; ++i)
+        setRowState(i, tr("done"), true);
+}
+
 void RealignRunPage::onProgress(const RealignProgress &p)
 {
+    if (p.moveIndex >= m_rows.size() && p.moveIndex < p.moveCount)
+        addRowsUpTo(p);
     for (int i = 0; i < p.moveIndex && i < m_rows.size(); ++i)
         if (m_rows[i].bar->value() < kBarSteps)
             setRowState(i, tr("done"), true);
@@ -215,8 +239,7 @@ void RealignRunPage::onFinished(const RealignResult &result, const DiskLayout &b
     m_hint->setVisible(false);
     // Where each partition got to: the journal says, while it exists.
     WriteJournal journal;
-    QString error;
-    if (!result.ok && WriteJournal::load(result.journalPath, &journal, &error)) {
+    if (!result.ok && m_backend->loadJournal(result.journalPath, &journal)) {
         for (int i = 0; i < m_rows.size() && i < journal.phases.size(); ++i) {
             const WriteJournal::Phase phase = journal.phases.at(i);
             if (phase == WriteJournal::Phase::Done)
@@ -242,16 +265,16 @@ void RealignRunPage::onFinished(const RealignResult &result, const DiskLayout &b
                                                  : AlignmentStyle::errorStyleSheet(palette()));
         appendLog(tr("Stopped: %1").arg(result.error));
     }
-    m_state->setOutcome(result, before, after, afterOk, m_worker->cancelRequested());
+    m_state->setOutcome(result, before, after, afterOk, m_backend->cancelRequested());
     emit completeChanged();
     emit runFinished(result.ok);
 }
 
 void RealignRunPage::requestCancel()
 {
-    if (!m_running || m_worker->cancelRequested())
+    if (!m_running || m_backend->cancelRequested())
         return;
-    m_worker->cancel();
+    m_backend->cancel();
     cancelButton()->setEnabled(false);
     m_status->setText(tr("Stopping after the current chunk…"));
     appendLog(tr("Cancel requested: stopping at the next safe point."));

@@ -7,21 +7,27 @@
 
 using namespace partwise;
 
-RealignWizard::RealignWizard(const RealignSetup &setup, QWidget *parent) : QWizard(parent)
+RealignWizard::RealignWizard(const RealignSetup &setup, QWidget *parent)
+    : RealignWizard(setup, new RealignWorker, parent)
 {
+}
+
+RealignWizard::RealignWizard(const RealignSetup &setup, RealignBackend *backend, QWidget *parent)
+    : QWizard(parent), m_backend(backend)
+{
+    m_backend->setParent(this);
     setObjectName(QStringLiteral("realignWizard"));
     m_state = new RealignWizardState(setup, this);
-    setWindowTitle(isResume() ? tr("Finish the Realignment — %1").arg(setup.target)
-                              : tr("Realign Partitions — %1").arg(setup.target));
+    setWindowTitle(isResume() ? tr("Finish the Realignment — %1").arg(setup.shownName())
+                              : tr("Realign Partitions — %1").arg(setup.shownName()));
     setWizardStyle(QWizard::ClassicStyle);
     setOption(QWizard::NoBackButtonOnStartPage);
     setOption(QWizard::NoCancelButtonOnLastPage);
-    m_worker = new RealignWorker(this);
     m_intro = new RealignIntroPage(m_state);
     m_choose = new RealignChoosePage(m_state);
-    m_plan = new RealignPlanPage(m_state, m_worker);
-    m_run = new RealignRunPage(m_state, m_worker);
-    m_result = new RealignResultPage(m_state);
+    m_plan = new RealignPlanPage(m_state, m_backend);
+    m_run = new RealignRunPage(m_state, m_backend);
+    m_result = new RealignResultPage(m_state, m_backend);
     setPage(IntroPageId, m_intro);
     setPage(ChoosePageId, m_choose);
     setPage(PlanPageId, m_plan);

@@ -9,7 +9,7 @@ class RealignIntroPage;
 class RealignPlanPage;
 class RealignResultPage;
 class RealignRunPage;
-class RealignWorker;
+class RealignBackend;
 
 // The guided realignment: explain the problem on the map, choose partitions and the target,
 // show the plan and what it needs, run it on a worker thread with per-partition progress and a
@@ -22,6 +22,8 @@ class RealignWizard : public QWizard
 public:
     enum PageId { IntroPageId, ChoosePageId, PlanPageId, RunPageId, ResultPageId };
 
+    // The work is done by `backend` (the wizard takes it), or by a RealignWorker in this process.
+    RealignWizard(const RealignSetup &setup, RealignBackend *backend, QWidget *parent = nullptr);
     explicit RealignWizard(const RealignSetup &setup, QWidget *parent = nullptr);
     ~RealignWizard() override;
 
@@ -30,7 +32,7 @@ public:
     // What the pages chose and what came of it; the pages share it.
     RealignWizardState *state() const { return m_state; }
 
-    RealignWorker *worker() const { return m_worker; }
+    RealignBackend *backend() const { return m_backend; }
     RealignIntroPage *introPage() const { return m_intro; }
     RealignChoosePage *choosePage() const { return m_choose; }
     RealignPlanPage *planPage() const { return m_plan; }
@@ -56,7 +58,7 @@ protected:
 
 private:
     RealignWizardState *m_state = nullptr;
-    RealignWorker *m_worker = nullptr;
+    RealignBackend *m_backend = nullptr;
     RealignIntroPage *m_intro = nullptr;
     RealignChoosePage *m_choose = nullptr;
     RealignPlanPage *m_plan = nullptr;

@@ -18,6 +18,13 @@ struct RealignSetup
     QList<int> preselect;             // partitions checked at first besides the misaligned ones
     partwise::RealignOptions options; // journalPath, backupRoot, verify; policy is filled in
     QString resumeJournal;            // set: finish the interrupted realignment it records
+    // A disk a helper moves: how the window names it ("/dev/loop6 on vm") and its path there.
+    // Empty for a disk this process moves itself: both are `target`.
+    QString name;
+    QString devicePath;
+
+    QString shownName() const { return name.isEmpty() ? target : name; }
+    QString pathThere() const { return devicePath.isEmpty() ? target : devicePath; }
 };
 
 // Everything the realignment wizard's pages decide and learn, in one place they all see: the

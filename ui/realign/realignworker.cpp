@@ -2,9 +2,11 @@
 
 #include "device/busycheck.h"
 #include "ops/jobresume.h"
+#include "ops/writejournal.h"
 #include "table/diskreader.h"
 
 #include <QElapsedTimer>
+#include <QFile>
 
 #include <memory>
 
@@ -21,7 +23,7 @@ DiskReadResult readAgain(const QString &target, qint64 forcedSectorSize)
 
 } // namespace
 
-RealignWorker::RealignWorker(QObject *parent) : QObject(parent) {}
+RealignWorker::RealignWorker(QObject *parent) : RealignBackend(parent) {}
 
 RealignWorker::~RealignWorker()
 {
@@ -68,6 +70,10 @@ void RealignWorker::prepare(const QString &target, const RealignOptions &options
             for (const PartitionMove &move : result.plan.moves)
                 busy << busyReasons(target, move.number);
             busy.removeDuplicates();
+            // An interrupted run of this disk must be finished before another starts.
+            if (const QString journal = options.journalPathFor(target);
+                result.ok && QFile::exists(journal))
+                busy << journal;
             return std::function<void()>([this, result, busy] { emit prepared(result, busy); });
         },
         "partwise-realign-plan");
@@ -102,4 +108,10 @@ void RealignWorker::resume(const QString &target, const QString &journalPath,
             });
         },
         "partwise-realign-resume");
+}
+
+bool RealignWorker::loadJournal(const QString &path, WriteJournal *journal) const
+{
+    QString error;
+    return WriteJournal::load(path, journal, &error);
 }

@@ -226,10 +226,16 @@ void MainWindow::rebuildRecentMenu()
 void MainWindow::openImage(const QString &path, qint64 forcedSectorSize)
 {
     const QString absolute = QFileInfo(path).absoluteFilePath();
-    const int row = m_disks->addDisk(absolute, true, forcedSectorSize);
-    m_disks->markReading(row);
-    m_service->read(absolute, forcedSectorSize);
-    m_chooser->setCurrentIndex(row);
+    int row = -1;
+    if (m_openImage) {
+        row = m_openImage(absolute, forcedSectorSize);
+    } else {
+        row = m_disks->addDisk(absolute, true, forcedSectorSize);
+        m_disks->markReading(row);
+        m_service->read(absolute, forcedSectorSize);
+    }
+    if (row >= 0)
+        m_chooser->setCurrentIndex(row);
     if (QFileInfo(absolute).isFile()) {
         RecentImages::add(absolute);
         rebuildRecentMenu();
@@ -239,11 +245,8 @@ void MainWindow::openImage(const QString &path, qint64 forcedSectorSize)
 void MainWindow::refresh()
 {
     for (int row = 0; row < m_disks->rowCount(); ++row) {
-        const DiskEntry &entry = m_disks->entry(row);
-        if (!entry.isImage)
-            continue;
-        m_disks->markReading(row);
-        m_service->read(entry.path, entry.forcedSectorSize);
+        if (m_disks->entry(row).isImage)
+            reread(m_disks->entry(row).path); // here, or by the helper that reads it
     }
     scanDisks();
 }

@@ -46,6 +46,11 @@ public:
     // Where this machine's disks come from when the window cannot open them itself (it runs
     // as a user): scanDisks() and Refresh ask `scan` instead.
     void setSystemDiskScanner(std::function<void()> scan) { m_scanSystemDisks = std::move(scan); }
+    // Opens an image file elsewhere (a helper run as the user) instead of in this process:
+    // called with its absolute path and the sector size forced for it; returns the row of the
+    // disk list it added (-1: none).
+    using ImageOpener = std::function<int(const QString &path, qint64 forcedSectorSize)>;
+    void setImageOpener(ImageOpener open) { m_openImage = std::move(open); }
     // Drive → Measure Physical Sector on a disk a helper reads: `make` gives what probes it
     // there (null when that helper is gone).
     using HelperProbeMaker =
@@ -116,6 +121,7 @@ private:
 
     DiskService *m_service = nullptr;
     std::function<void()> m_scanSystemDisks;
+    ImageOpener m_openImage;
     HelperProbeMaker m_helperProbe;
     DiskListModel *m_disks = nullptr;
     PartitionModel *m_partitions = nullptr;

@@ -1,0 +1,240 @@
+#include "helperrealignbackend.h"
+
+#include "helperconnection.h"
+#include "ops/realignjson.h"
+#include "report/layoutjson.h"
+
+#include <QJsonArray>
+
+using namespace partwise;
+
+HelperRealignBackend::HelperRealignBackend(HelperConnection *helper, const QString &devicePath,
+                                           QObject *parent)
+    : RealignBackend(parent), m_helper(helper), m_devicePath(devicePath)
+{
+    connect(helper, &HelperConnection::notification, this, &HelperRealignBackend::onNotification);
+}
+
+HelperRealignBackend::~HelperRealignBackend()
+{
+    if (m_job != 0)
+        cancel();
+}
+
+QJsonObject HelperRealignBackend::planParams(const RealignOptions &options,
+                                             const RealignRequest &request) const
+{
+    QJsonArray numbers;
+    for (int number : request.partitions)
+        numbers.append(number);
+    QJsonObject params{{QStringLiteral("path"), m_devicePath},
+                       {QStringLiteral("partitions"), numbers},
+                       {QStringLiteral("all"), request.includeSectorAligned},
+                       {QStringLiteral("grain"), options.policy.grainBytes},
+                       {QStringLiteral("trust_drive"), options.policy.trustDrive},
+                       {QStringLiteral("verify"), options.verify}};
+    if (options.forcedSectorSize > 0)
+        params.insert(QStringLiteral("sector_size"), options.forcedSectorSize);
+    if (request.prefer != RealignPreference::Cheapest)
+        params.insert(QStringLiteral("prefer"), request.prefer == RealignPreference::Shrink
+                                                    ? QStringLiteral("shrink")
+                                                    : QStringLiteral("move"));
+    QJsonObject ways;
+    for (auto it = request.ways.cbegin(); it != request.ways.cend(); ++it)
+        ways.insert(QString::number(it.key()), realignWayName(it.value()));
+    if (!ways.isEmpty())
+        params.insert(QStringLiteral("ways"), ways);
+    return params;
+}
+
+bool HelperRealignBackend::startCall(const QString &method, const QJsonObject &params,
+                                     const std::function<void(const HelperReply &)> &done)
+{
+    if (!m_helper || !m_helper->isReady())
+        return false;
+    m_busy = true;
+    QPointer<HelperRealignBackend> self(this);
+    const int id = m_helper->call(method, params, [self, done](const HelperReply &reply) {
+        if (self)
+            done(reply);
+    });
+    if (method != QLatin1String("realign-plan"))
+        m_job = id;
+    return true;
+}
+
+void HelperRealignBackend::prepare(const QString &, const RealignOptions &options,
+                                   const RealignRequest &request)
+{
+    m_sectorSize = options.forcedSectorSize;
+    if (!startCall(QStringLiteral("realign-plan"), planParams(options, request),
+                   [this](const HelperReply &reply) { onPlan(reply); })) {
+        PreparedRealign failed;
+        failed.error = lostSentence(tr("the helper is not running"));
+        emit prepared(failed, {});
+    }
+}
+
+void HelperRealignBackend::onPlan(const HelperReply &reply)
+{
+    m_busy = false;
+    PreparedRealign plan;
+    QStringList busy;
+    if (!reply.ok()) {
+        plan.error = reply.lost() ? lostSentence(reply.error) : reply.error;
+    } else if (QString problem; !preparedRealignFromJson(
+                   reply.result.value(QStringLiteral("prepared")).toObject(), &plan, &problem)) {
+        plan = PreparedRealign();
+        plan.error = tr("The helper sent a plan this window cannot use: %1").arg(problem);
+    } else {
+        plan.layout.device.readByHelper = true; // its path is the helper's to open
+        for (const QJsonValue &reason : reply.result.value(QStringLiteral("busy")).toArray())
+            busy << reason.toString();
+        // An interrupted run there must be finished first, as for a disk of this process.
+        if (const QString journal =
+                reply.result.value(QStringLiteral("interrupted_journal")).toString();
+            !journal.isEmpty())
+            busy << journal;
+    }
+    emit prepared(plan, busy);
+}
+
+void HelperRealignBackend::run(const QString &, const PreparedRealign &prepared,
+                               const RealignOptions &options)
+{
+    m_cancelled = false;
+    QJsonObject params = planParams(options, prepared.request);
+    QJsonArray expect;
+    for (const PartitionMove &move : prepared.plan.moves)
+        expect.append(QJsonObject{{QStringLiteral("number"), move.number},
+                                  {QStringLiteral("new_start"), move.newStart},
+                                  {QStringLiteral("new_end"), move.newEnd}});
+    params.insert(QStringLiteral("expect"), expect);
+    const DiskLayout before = prepared.layout;
+    if (!startCall(QStringLiteral("realign"), params,
+                   [this, before](const HelperReply &reply) { onWorkEnded(reply, before); })) {
+        RealignResult failed;
+        failed.error = lostSentence(tr("the helper is not running"));
+        emit finished(failed, before, before, false);
+    }
+}
+
+void HelperRealignBackend::resume(const QString &, const QString &, qint64 forcedSectorSize)
+{
+    m_cancelled = false;
+    m_sectorSize = forcedSectorSize;
+    m_busy = true;
+    // The disk as the interrupted run left it, then the work; the helper finds the journal.
+    readDisk([this](const DiskLayout &before, bool) {
+        if (!startCall(QStringLiteral("resume"), {{QStringLiteral("path"), m_devicePath}},
+                       [this, before](const HelperReply &reply) { onWorkEnded(reply, before); })) {
+            m_busy = false;
+            RealignResult failed;
+            failed.error = lostSentence(tr("the helper is not running"));
+            emit finished(failed, before, before, false);
+        }
+    });
+}
+
+void HelperRealignBackend::cancel()
+{
+    if (m_job == 0 || !m_helper)
+        return;
+    m_cancelled = true;
+    m_helper->call(QStringLiteral("cancel"), {}, [](const HelperReply &) {});
+}
+
+bool HelperRealignBackend::loadJournal(const QString &, WriteJournal *) const
+{
+    return false; // it is on the helper's machine, and only the helper reads it
+}
+
+void HelperRealignBackend::onNotification(const QString &method, const QJsonObject &params)
+{
+    if (m_job == 0 || params.value(QStringLiteral("id")).toInt() != m_job)
+        return;
+    if (method == QLatin1String("log")) {
+        emit logLine(params.value(QStringLiteral("line")).toString());
+        return;
+    }
+    if (method != QLatin1String("progress"))
+        return;
+    const auto number = [&params](const char *key) {
+        return std::max(0.0, params.value(QLatin1String(key)).toDouble());
+    };
+    RealignProgress p;
+    p.moveIndex = int(number("move_index"));
+    p.moveCount = int(number("move_count"));
+    p.partition = int(number("partition"));
+    p.step = params.value(QStringLiteral("step")).toString();
+    p.stepKind = p.step == QLatin1String("verifying") ? RealignProgress::Step::Verifying
+                                                      : RealignProgress::Step::Moving;
+    p.bytesDone = quint64(number("bytes_done"));
+    p.bytesTotal = quint64(number("bytes_total"));
+    p.bytesPerSecond = number("bytes_per_second");
+    p.secondsLeft = number("seconds_left");
+    emit progress(p);
+}
+
+RealignResult HelperRealignBackend::resultOf(const HelperReply &reply) const
+{
+    RealignResult result;
+    if (reply.lost()) {
+        // The mover journals every chunk before the next: what was cut off is finished with
+        // resume once a helper reaches the disk again.
+        result.resumable = true;
+        result.error = lostSentence(reply.error);
+        return result;
+    }
+    // A job that ran answers with its result object, as the error's data when it failed.
+    QString problem;
+    if (!realignResultFromJson(reply.ok() ? reply.result : reply.data, &result, &problem)) {
+        result = RealignResult();
+        result.error = reply.ok()
+                           ? tr("The helper sent a result this window cannot use: %1").arg(problem)
+                           : reply.error;
+    }
+    return result;
+}
+
+void HelperRealignBackend::onWorkEnded(const HelperReply &reply, const DiskLayout &before)
+{
+    m_job = 0;
+    const RealignResult result = resultOf(reply);
+    readDisk([this, result, before](const DiskLayout &after, bool ok) {
+        m_busy = false;
+        emit finished(result, before, after, ok);
+    });
+}
+
+void HelperRealignBackend::readDisk(const std::function<void(const DiskLayout &, bool)> &done)
+{
+    if (!m_helper || !m_helper->isReady()) {
+        done({}, false);
+        return;
+    }
+    QJsonObject params{{QStringLiteral("path"), m_devicePath}};
+    if (m_sectorSize > 0)
+        params.insert(QStringLiteral("sector_size"), m_sectorSize);
+    QPointer<HelperRealignBackend> self(this);
+    m_helper->call(QStringLiteral("read-disk"), params, [self, done](const HelperReply &reply) {
+        if (!self)
+            return;
+        DiskLayout layout;
+        QString problem;
+        const bool ok =
+            reply.ok() && layoutFromJson(reply.result.value(QStringLiteral("layout")).toObject(),
+                                         &layout, &problem);
+        layout.device.readByHelper = true;
+        done(layout, ok);
+    });
+}
+
+QString HelperRealignBackend::lostSentence(const QString &why) const
+{
+    const QString machine = m_helper ? m_helper->machine() : QString();
+    return tr("The connection to the helper was lost (%1). A move under way stops where its "
+              "journal on %2 lets it be finished: connect again and the disk offers to finish "
+              "it (Resume), or run “partwise-cli resume %3” there.")
+        .arg(why, machine, m_devicePath);
+}
