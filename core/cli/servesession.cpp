@@ -517,7 +517,7 @@ void ServeSession::realign(const Request &request)
         return fail(request, InvalidParams, problem);
     startJob(request, [this, path, options, asked, expect](const QJsonValue &id) {
         // Planned again here, never taken from the client: a helper running as root writes
-        // only what it planned itself, and runs it only if that is what the person saw.
+        // only what it planned itself, and starts it only if that is what the person saw.
         const PreparedRealign prepared = prepareRealignment(path, options, asked);
         if (!prepared.ok)
             return failedRealign(prepared.error);

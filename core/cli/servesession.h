@@ -10,7 +10,8 @@
 // and the disk belong to the job. Every path passes the ServeTargetGuard first; nothing malformed
 // is ever acted on, and no request ends the session. A realignment is always planned here, never
 // taken from the client: realign runs its own fresh plan, and only when that moves what the
-// client says the person saw ("expect").
+// client says the person saw ("expect"; a client that sends none gets no such check). A
+// filesystem whose tool then refuses to shrink is given room the next way, as the log says.
 
 #include "cli/jsonrpcline.h"
 #include "cli/servequestions.h"

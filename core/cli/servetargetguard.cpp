@@ -44,7 +44,7 @@ ServeTargetGuard ServeTargetGuard::fromEnvironment()
     uid_t uid = ::geteuid();
     if (!readUid("PKEXEC_UID", &uid))
         readUid("SUDO_UID", &uid);
-    return ServeTargetGuard(uid);
+    return ServeTargetGuard(uid, ::geteuid() == 0);
 }
 
 bool ServeTargetGuard::admits(const QString &path, QString *why) const
@@ -65,6 +65,11 @@ bool ServeTargetGuard::admits(const QString &path, QString *why) const
     struct stat st;
     if (canonical.isEmpty() || ::stat(QFile::encodeName(canonical).constData(), &st) != 0)
         return refuse(QStringLiteral("it cannot be resolved"));
+    if (!m_privileged) {
+        if (S_ISBLK(st.st_mode) || S_ISREG(st.st_mode))
+            return true;
+        return refuse(QStringLiteral("it is neither a block device nor a disk image file"));
+    }
     if (canonical != path) {
         // udev's stable names (by-id, by-path, by-uuid…) are links to the disks themselves.
         const bool udevName = path.startsWith(QLatin1String("/dev/disk/")) && S_ISBLK(st.st_mode) &&

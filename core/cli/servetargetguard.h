@@ -21,8 +21,15 @@ namespace partwise {
 class ServeTargetGuard
 {
 public:
-    explicit ServeTargetGuard(uid_t invokingUser) : m_user(invokingUser) {}
-    // PKEXEC_UID, else SUDO_UID, else geteuid().
+    // `privileged`: the helper runs as root. One that does not has only its user's rights, and
+    // the kernel's permissions decide which files it may read or write: it takes any block
+    // device or regular file by a clean absolute path, through links and in any folder (a
+    // udisks mount under /run/media, ~/images linked to another disk).
+    explicit ServeTargetGuard(uid_t invokingUser, bool privileged = true)
+        : m_user(invokingUser), m_privileged(privileged)
+    {
+    }
+    // PKEXEC_UID, else SUDO_UID, else geteuid(); privileged when the effective user is root.
     static ServeTargetGuard fromEnvironment();
 
     // True when `path` may be used; `why` says otherwise.
@@ -31,6 +38,7 @@ public:
 
 private:
     uid_t m_user;
+    bool m_privileged;
 };
 
 } // namespace partwise

@@ -447,7 +447,9 @@ bool realignResultFromJson(const QJsonObject &json, RealignResult *result, QStri
     out.error = r.string("error");
     out.journalPath = r.string("journal");
     out.checks = r.strings("checks");
-    out.shrinkRefused = int(r.integer("shrink_refused", 0, kMaxPartitionNumber));
+    // Absent from helpers older than the key (the protocol is the same): nothing refused.
+    out.shrinkRefused =
+        int(r.optionalInteger("shrink_refused", 0, kMaxPartitionNumber).value_or(0));
     if (!problem.isEmpty()) {
         *error = QStringLiteral("The realignment's result cannot be used: %1.").arg(problem);
         return false;

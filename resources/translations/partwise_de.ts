@@ -853,6 +853,18 @@ Die Partitionstabelle wird vorher gesichert; das Protokoll sagt, wo und wie sie 
         <source>The connection to the helper was lost (%1). A move under way stops where its journal on %2 lets it be finished: connect again and the disk offers to finish it (Resume), or run “partwise-cli resume %3” there.</source>
         <translation>Die Verbindung zum Helfer ist abgebrochen (%1). Eine laufende Verschiebung hält dort an, wo ihr Journal auf %2 sie abschließen lässt: Verbinden Sie sich erneut, dann bietet der Datenträger das Abschließen an (Fortsetzen), oder führen Sie dort „partwise-cli resume %3“ aus.</translation>
     </message>
+    <message>
+        <source>the connection was closed</source>
+        <translation>die Verbindung wurde geschlossen</translation>
+    </message>
+    <message>
+        <source>The helper on %1 is older than this window: install the same version of Partwise there.</source>
+        <translation>Der Helfer auf %1 ist älter als dieses Fenster: Installieren Sie dort dieselbe Version von Partwise.</translation>
+    </message>
+    <message>
+        <source>Cancelled before the work started.</source>
+        <translation>Abgebrochen, bevor die Arbeit begann.</translation>
+    </message>
 </context>
 <context>
     <name>HumanSize</name>

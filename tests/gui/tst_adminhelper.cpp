@@ -52,6 +52,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <csignal>
 #include <fcntl.h>
 #include <grp.h>
 #include <pwd.h>
@@ -453,6 +454,19 @@ void TestAdminHelper::userImageThroughOwnHelper()
         shot = wizard->grab(); // saved as root: the build tree is not the user's
         wizard->accept();
         QTRY_COMPARE_WITH_TIMEOUT(window.diskList()->entry(row).report.misalignedCount(), 0, 60000);
+
+        // The user's helper killed: the image says why; View → Refresh starts it again and
+        // the image is read as it is now.
+        QSignalSpy lost(machines, &RemoteMachines::machineLost);
+        QVERIFY(::kill(pid_t(helper->processId()), SIGKILL) == 0);
+        QVERIFY(lost.wait(10000));
+        QCOMPARE(window.diskList()->entry(row).state, DiskEntry::State::Failed);
+        if (QMessageBox *notice = machines->deathNotice())
+            notice->close();
+        window.findChild<QAction *>(QStringLiteral("refreshAction"))->trigger();
+        QTRY_COMPARE_WITH_TIMEOUT(window.diskList()->entry(row).state, DiskEntry::State::Ready,
+                                  60000);
+        QCOMPARE(window.diskList()->entry(row).layout.partitionByNumber(1)->startSector, 2048);
 
         const QList<BlockDeviceOpen> opens = stopRecordingBlockDeviceOpens();
         watch.dismiss();

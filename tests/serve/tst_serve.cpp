@@ -2,6 +2,7 @@
 // method round trip checked against sfdisk and the filesystems' own tools, a job cancelled and
 // one whose connection drops, both finished by `resume`, and a thousand hostile lines each
 // answered with an error while the helper stays up and writes nothing.
+#include "cli/servetargetguard.h"
 #include "clirun.h"
 #include "filechecksum.h"
 #include "filetree.h"
@@ -79,6 +80,7 @@ private slots:
     void libpartedAsksTheClient();
     void hostileLines();
     void imagesMustBelongToTheInvokingUser();
+    void aUserHelperLeavesFilesToTheKernel();
 
 private:
     QString practiceImage(const QString &name);
@@ -771,6 +773,7 @@ void TestServe::hostileLines()
 
 void TestServe::imagesMustBelongToTheInvokingUser()
 {
+    PW_REQUIRE_ROOT_OR_SKIP(); // the owner rule guards a helper that runs as root
     const QString image = practiceImage(QStringLiteral("owned.img"));
     QVERIFY(!image.isEmpty());
     // Started by pkexec for another user, the helper refuses this user's image.
@@ -789,6 +792,33 @@ void TestServe::imagesMustBelongToTheInvokingUser()
     ServeClient owner(environment);
     QVERIFY(resultOf(owner.call(QStringLiteral("read-disk"), {{"path", image}}))
                 .contains(QStringLiteral("partitions")));
+}
+
+void TestServe::aUserHelperLeavesFilesToTheKernel()
+{
+    PW_REQUIRE_ROOT_OR_SKIP(); // to give a file to another user
+    // An image reached through a link, one of another user's, and a folder.
+    const QString image = m_dir.filePath(QStringLiteral("linked.img"));
+    QFile file(image);
+    QVERIFY(file.open(QIODevice::WriteOnly) && file.resize(1 << 20));
+    file.close();
+    const QString link = m_dir.filePath(QStringLiteral("link-to-linked.img"));
+    QVERIFY(QFile::link(image, link));
+    const QString theirs = m_dir.filePath(QStringLiteral("theirs.img"));
+    QVERIFY(QFile::copy(image, theirs));
+    QVERIFY(::chown(QFile::encodeName(theirs).constData(), 65534, 65534) == 0);
+    QString why;
+    // As root, for this user: the link and the other user's file are refused.
+    const ServeTargetGuard root(::getuid(), true);
+    QVERIFY(!root.admits(link, &why) && why.contains(QStringLiteral("symbolic link")));
+    QVERIFY(!root.admits(theirs, &why) && why.contains(QStringLiteral("another user")));
+    // With only a user's rights, opening is the kernel's to allow: both are taken, and the
+    // folder is still refused, as is a path that is not plain.
+    const ServeTargetGuard user(::getuid(), false);
+    QVERIFY2(user.admits(link, &why), qPrintable(why));
+    QVERIFY2(user.admits(theirs, &why), qPrintable(why));
+    QVERIFY(!user.admits(m_dir.path(), &why) && why.contains(QStringLiteral("neither")));
+    QVERIFY(!user.admits(m_dir.path() + QStringLiteral("/../x.img"), &why));
 }
 
 QTEST_GUILESS_MAIN(TestServe)

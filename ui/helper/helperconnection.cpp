@@ -53,6 +53,11 @@ HelperConnection::~HelperConnection()
 void HelperConnection::start()
 {
     if (m_command.asEffectiveUser) {
+        // It works for its own user: not for whoever sudo or pkexec named for the window.
+        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+        environment.remove(QStringLiteral("PKEXEC_UID"));
+        environment.remove(QStringLiteral("SUDO_UID"));
+        m_process.setProcessEnvironment(environment);
         m_process.setChildProcessModifier([] {
             // In the child, before exec: only ids it already has, so no privilege is needed.
             const gid_t group = ::getegid();

@@ -62,6 +62,8 @@ public:
     // Starts the helper and asks its version; ready() or died() follows.
     void start();
     bool isReady() const { return m_ready; }
+    // The helper stopped (died() was sent); a new connection is needed.
+    bool hasEnded() const { return m_dead; }
     QString machine() const { return m_command.machine; }
     const Command &command() const { return m_command; }
     // The helper's process (ssh, for another machine); 0 once it has ended.

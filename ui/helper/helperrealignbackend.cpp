@@ -4,6 +4,8 @@
 #include "ops/realignjson.h"
 #include "report/layoutjson.h"
 
+#include <algorithm>
+
 #include <QJsonArray>
 
 using namespace partwise;
@@ -13,6 +15,30 @@ HelperRealignBackend::HelperRealignBackend(HelperConnection *helper, const QStri
     : RealignBackend(parent), m_helper(helper), m_devicePath(devicePath)
 {
     connect(helper, &HelperConnection::notification, this, &HelperRealignBackend::onNotification);
+    // A connection replaced or closed under a request answers nothing more: end it as lost.
+    connect(helper, &QObject::destroyed, this, [this] {
+        if (m_busy)
+            onConnectionGone();
+    });
+}
+
+void HelperRealignBackend::onConnectionGone()
+{
+    const bool working = m_job != 0 || m_resuming;
+    m_busy = false;
+    m_job = 0;
+    m_resuming = false;
+    const QString why = lostSentence(tr("the connection was closed"));
+    if (!working) {
+        PreparedRealign failed;
+        failed.error = why;
+        emit prepared(failed, {});
+        return;
+    }
+    RealignResult lost;
+    lost.resumable = true; // the journal there lets it be finished
+    lost.error = why;
+    emit finished(lost, m_before, m_before, false);
 }
 
 HelperRealignBackend::~HelperRealignBackend()
@@ -86,15 +112,20 @@ void HelperRealignBackend::onPlan(const HelperReply &reply)
                    reply.result.value(QStringLiteral("prepared")).toObject(), &plan, &problem)) {
         plan = PreparedRealign();
         plan.error = tr("The helper sent a plan this window cannot use: %1").arg(problem);
+    } else if (!reply.result.contains(QStringLiteral("prepared"))) {
+        plan.error = tr("The helper on %1 is older than this window: install the same version "
+                        "of Partwise there.")
+                         .arg(m_helper ? m_helper->machine() : QString());
     } else {
         plan.layout.device.readByHelper = true; // its path is the helper's to open
         for (const QJsonValue &reason : reply.result.value(QStringLiteral("busy")).toArray())
             busy << reason.toString();
         // An interrupted run there must be finished first, as for a disk of this process.
-        if (const QString journal =
-                reply.result.value(QStringLiteral("interrupted_journal")).toString();
-            !journal.isEmpty())
+        const QString journal =
+            reply.result.value(QStringLiteral("interrupted_journal")).toString();
+        if (!journal.isEmpty())
             busy << journal;
+        setInterruptedJournal(journal);
     }
     emit prepared(plan, busy);
 }
@@ -111,6 +142,7 @@ void HelperRealignBackend::run(const QString &, const PreparedRealign &prepared,
                                   {QStringLiteral("new_end"), move.newEnd}});
     params.insert(QStringLiteral("expect"), expect);
     const DiskLayout before = prepared.layout;
+    m_before = before;
     if (!startCall(QStringLiteral("realign"), params,
                    [this, before](const HelperReply &reply) { onWorkEnded(reply, before); })) {
         RealignResult failed;
@@ -124,20 +156,31 @@ void HelperRealignBackend::resume(const QString &, const QString &, qint64 force
     m_cancelled = false;
     m_sectorSize = forcedSectorSize;
     m_busy = true;
+    m_resuming = true;
     // The disk as the interrupted run left it, then the work; the helper finds the journal.
     readDisk([this](const DiskLayout &before, bool) {
-        if (!startCall(QStringLiteral("resume"), {{QStringLiteral("path"), m_devicePath}},
+        m_before = before;
+        m_resuming = false;
+        RealignResult stopped;
+        stopped.resumable = true; // nothing ran: the journal there is as it was
+        if (m_cancelled) {
+            stopped.error = tr("Cancelled before the work started.");
+        } else if (!startCall(
+                       QStringLiteral("resume"), {{QStringLiteral("path"), m_devicePath}},
                        [this, before](const HelperReply &reply) { onWorkEnded(reply, before); })) {
-            m_busy = false;
-            RealignResult failed;
-            failed.error = lostSentence(tr("the helper is not running"));
-            emit finished(failed, before, before, false);
+            stopped.error = lostSentence(tr("the helper is not running"));
+        } else {
+            return;
         }
+        m_busy = false;
+        emit finished(stopped, before, before, false);
     });
 }
 
 void HelperRealignBackend::cancel()
 {
+    if (m_resuming)
+        m_cancelled = true; // the resume is not sent, once the disk is read
     if (m_job == 0 || !m_helper)
         return;
     m_cancelled = true;
@@ -159,20 +202,22 @@ void HelperRealignBackend::onNotification(const QString &method, const QJsonObje
     }
     if (method != QLatin1String("progress"))
         return;
-    const auto number = [&params](const char *key) {
-        return std::max(0.0, params.value(QLatin1String(key)).toDouble());
+    // From another machine, maybe: every number bounded before it becomes an int or a row.
+    const auto number = [&params](const char *key, double most) {
+        return std::clamp(params.value(QLatin1String(key)).toDouble(), 0.0, most);
     };
+    constexpr double kMostMoves = kMaxRegions, kMostBytes = 1e18;
     RealignProgress p;
-    p.moveIndex = int(number("move_index"));
-    p.moveCount = int(number("move_count"));
-    p.partition = int(number("partition"));
+    p.moveIndex = int(number("move_index", kMostMoves));
+    p.moveCount = int(number("move_count", kMostMoves));
+    p.partition = int(number("partition", 256));
     p.step = params.value(QStringLiteral("step")).toString();
     p.stepKind = p.step == QLatin1String("verifying") ? RealignProgress::Step::Verifying
                                                       : RealignProgress::Step::Moving;
-    p.bytesDone = quint64(number("bytes_done"));
-    p.bytesTotal = quint64(number("bytes_total"));
-    p.bytesPerSecond = number("bytes_per_second");
-    p.secondsLeft = number("seconds_left");
+    p.bytesDone = quint64(number("bytes_done", kMostBytes));
+    p.bytesTotal = quint64(number("bytes_total", kMostBytes));
+    p.bytesPerSecond = number("bytes_per_second", kMostBytes);
+    p.secondsLeft = number("seconds_left", kMostBytes);
     emit progress(p);
 }
 

@@ -7,7 +7,8 @@
 //
 // The helper never runs a plan the window sends: a root helper must not write sectors a client
 // describes. It plans again when asked to run, and refuses when that plan's moves differ from
-// the ones the person saw ("expect"): the disk changed in between.
+// the ones the person saw ("expect"): the disk changed in between. (A filesystem whose tool
+// then refuses to shrink is given room the next way, as the log says, as in this process.)
 //
 // What comes back is read with the checked readers of core/report, as a file would be. A helper
 // that goes away mid-move leaves its journal there: the wizard says so, and the disk offers to
@@ -53,11 +54,14 @@ private:
     partwise::RealignResult resultOf(const HelperReply &reply) const;
     void readDisk(const std::function<void(const partwise::DiskLayout &, bool)> &done);
     QString lostSentence(const QString &why) const;
+    void onConnectionGone();
 
     QPointer<HelperConnection> m_helper;
     QString m_devicePath;
     qint64 m_sectorSize = 0; // forced by the person, or 0
     int m_job = 0;           // the realign or resume request whose notifications are ours
     bool m_busy = false;
+    bool m_resuming = false; // reading the disk before a resume is sent
     bool m_cancelled = false;
+    partwise::DiskLayout m_before; // of the run or resume under way
 };

@@ -31,8 +31,11 @@ RemoteMachines::RemoteMachines(MainWindow *window) : QObject(window), m_window(w
             tr("Asks for an administrator's password and shows this computer's disks"));
         connect(m_thisMachine, &QAction::triggered, this, &RemoteMachines::connectToThisMachine);
         window->addFileAction(m_thisMachine);
+        // Refresh leaves this computer's disks alone until they are asked for: this process
+        // cannot open them (connectToThisMachine() hands Refresh to the root helper).
+        window->setSystemDiskScanner([] {});
         // And the user's own images through a helper that runs as the user.
-        m_imagesMachine = userHelperCommand().machine;
+        m_imagesCommand = userHelperCommand();
         window->setImageOpener([this](const QString &path, qint64 forcedSectorSize) {
             return openImage(path, forcedSectorSize);
         });
@@ -43,8 +46,11 @@ RemoteMachines::RemoteMachines(MainWindow *window) : QObject(window), m_window(w
     window->addFileAction(action);
     connect(window, &MainWindow::rereadOnMachine, this,
             [this](const QString &machine, const QString &devicePath) {
-                if (HelperConnection *helper = m_connections.value(machine);
-                    helper && helper->isReady())
+                // The user's own helper is started again if it ended; it then reads them all.
+                HelperConnection *helper = machine == m_imagesCommand.machine
+                                               ? imagesHelper()
+                                               : m_connections.value(machine);
+                if (helper && helper->isReady())
                     readDisk(helper, devicePath, [] {});
             });
     window->setHelperProbe([this](const QString &machine, const QString &devicePath) {
@@ -125,14 +131,23 @@ void RemoteMachines::chooseMachine()
 
 int RemoteMachines::openImage(const QString &path, qint64 forcedSectorSize)
 {
-    const int row = m_window->diskList()->addMachineImage(m_imagesMachine, path, forcedSectorSize);
+    const int row =
+        m_window->diskList()->addMachineImage(m_imagesCommand.machine, path, forcedSectorSize);
     m_window->diskList()->markReading(row);
-    HelperConnection *helper = m_connections.value(m_imagesMachine);
-    if (helper && helper->isReady())
+    if (HelperConnection *helper = imagesHelper())
         readDisk(helper, path, [] {});
-    else if (!helper)
-        connectWith(userHelperCommand()); // once ready, it reads every image waiting for it
     return row;
+}
+
+HelperConnection *RemoteMachines::imagesHelper()
+{
+    HelperConnection *helper = m_connections.value(m_imagesCommand.machine);
+    if (helper && helper->isReady())
+        return helper;
+    // Started (again, after it ended): once ready, it reads every image waiting for it.
+    if (!helper || helper->hasEnded())
+        connectWith(m_imagesCommand);
+    return nullptr;
 }
 
 void RemoteMachines::connectTo(const SshTarget &target)
@@ -162,7 +177,7 @@ void RemoteMachines::connectWith(const HelperConnection::Command &command)
     auto *helper = new HelperConnection(command, this);
     m_connections.insert(command.machine, helper);
     connect(helper, &HelperConnection::ready, this, [this, helper] {
-        if (helper->machine() == m_imagesMachine)
+        if (helper->machine() == m_imagesCommand.machine)
             readImages(helper);
         else
             listDisks(helper);

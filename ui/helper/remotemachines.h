@@ -56,7 +56,7 @@ public:
     int openImage(const QString &path, qint64 forcedSectorSize);
     // The name the user's own helper goes by ("host as alice"); empty when the window runs
     // as root and reads images itself.
-    QString imagesMachine() const { return m_imagesMachine; }
+    QString imagesMachine() const { return m_imagesCommand.machine; }
     HelperConnection *connection(const QString &machine) const
     {
         return m_connections.value(machine);
@@ -88,6 +88,8 @@ private:
     void listDisks(HelperConnection *helper);
     void readNext(HelperConnection *helper, QStringList devicePaths);
     void readImages(HelperConnection *helper);
+    // The user's own helper when it is ready; otherwise null, and it is being started.
+    HelperConnection *imagesHelper();
     void connectWith(const HelperConnection::Command &command);
     void onDied(HelperConnection *helper, const HelperConnection::Command &command,
                 const QString &why);
@@ -98,9 +100,9 @@ private:
     MainWindow *m_window;
     QHash<QString, HelperConnection *> m_connections;
     QPointer<QMessageBox> m_notice;
-    QAction *m_thisMachine = nullptr;      // when the window runs as a user
-    QString m_imagesMachine;               // the user's own helper, for image files
-    QHash<QString, QString> m_interrupted; // entry key -> journal of a realignment cut short
+    QAction *m_thisMachine = nullptr;          // when the window runs as a user
+    HelperConnection::Command m_imagesCommand; // the user's own helper, for image files
+    QHash<QString, QString> m_interrupted;     // entry key -> journal of a realignment cut short
 };
 
 // File → Connect to Machine…, composed into the window from app/.

@@ -40,6 +40,12 @@ public:
 
     // A run's journal, when it is where this process can read it (a helper keeps its own).
     virtual bool loadJournal(const QString &path, partwise::WriteJournal *journal) const = 0;
+    // The journal of an interrupted run the last plan found (it is among `busy` then); empty
+    // when there was none.
+    QString interruptedJournal() const { return m_interruptedJournal; }
+
+protected:
+    void setInterruptedJournal(const QString &path) { m_interruptedJournal = path; }
 
 signals:
     // `busy` lists why the plan cannot run now (partitions in use, an interrupted run).
@@ -50,4 +56,7 @@ signals:
     // as read once the work stopped (afterOk false when it could not be read).
     void finished(const partwise::RealignResult &result, const partwise::DiskLayout &before,
                   const partwise::DiskLayout &after, bool afterOk);
+
+private:
+    QString m_interruptedJournal;
 };

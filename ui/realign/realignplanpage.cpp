@@ -302,8 +302,8 @@ QString RealignPlanPage::staysText(const PreparedRealign &prepared) const
 // (which the backend added to the blockers).
 void RealignPlanPage::showBusy(const RealignPlan &plan, const QStringList &busy)
 {
-    const QString journal = m_state->runOptions().journalPathFor(m_state->setup().target);
-    const bool interrupted = busy.contains(journal);
+    const QString journal = m_backend->interruptedJournal();
+    const bool interrupted = !journal.isEmpty() && busy.contains(journal);
     QStringList inUse = busy;
     inUse.removeAll(journal);
     if (!inUse.isEmpty()) {

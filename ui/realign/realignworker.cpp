@@ -71,10 +71,15 @@ void RealignWorker::prepare(const QString &target, const RealignOptions &options
                 busy << busyReasons(target, move.number);
             busy.removeDuplicates();
             // An interrupted run of this disk must be finished before another starts.
-            if (const QString journal = options.journalPathFor(target);
-                result.ok && QFile::exists(journal))
+            QString journal = options.journalPathFor(target);
+            if (!result.ok || !QFile::exists(journal))
+                journal.clear();
+            if (!journal.isEmpty())
                 busy << journal;
-            return std::function<void()>([this, result, busy] { emit prepared(result, busy); });
+            return std::function<void()>([this, result, busy, journal] {
+                setInterruptedJournal(journal);
+                emit prepared(result, busy);
+            });
         },
         "partwise-realign-plan");
 }
