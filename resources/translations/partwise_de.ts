@@ -2594,10 +2594,6 @@ Das Journal %3 hält fest, wie weit sie kam. Bis sie abgeschlossen ist, ist die 
         <translation>Bis es abgeschlossen ist, sollte die gerade verschobene Partition nicht benutzt werden.</translation>
     </message>
     <message>
-        <source>The realignment failed, and it cannot simply be resumed. The partition table as it was before is saved under %1 (the log on the previous page names the folder); the details say what went wrong.</source>
-        <translation>Das Neuausrichten ist fehlgeschlagen und lässt sich nicht einfach fortsetzen. Die bisherige Partitionstabelle ist unter %1 gesichert (das Protokoll auf der vorigen Seite nennt den Ordner); die Details sagen, was schiefging.</translation>
-    </message>
-    <message>
         <source>No filesystem has been checked yet.</source>
         <translation>Noch wurde kein Dateisystem geprüft.</translation>
     </message>
@@ -2606,6 +2602,18 @@ Das Journal %3 hält fest, wie weit sie kam. Bis sie abgeschlossen ist, ist die 
     %1</source>
         <translation>Schließen Sie es jetzt mit „Jetzt fortsetzen“ ab oder später: Partwise bietet das Abschließen an, sobald dieser Datenträger geöffnet wird. Im Terminal:
     %1</translation>
+    </message>
+    <message>
+        <source>by the helper, in its backup folder</source>
+        <translation>vom Helfer in seinem Sicherungsordner</translation>
+    </message>
+    <message>
+        <source>under %1</source>
+        <translation>unter %1</translation>
+    </message>
+    <message>
+        <source>The realignment failed, and it cannot simply be resumed. The partition table as it was before is saved %1 (the log on the previous page names the folder); the details say what went wrong.</source>
+        <translation>Das Neuausrichten ist fehlgeschlagen und lässt sich nicht einfach fortsetzen. Die bisherige Partitionstabelle ist %1 gesichert (das Protokoll auf der vorigen Seite nennt den Ordner); die Details sagen, was schiefging.</translation>
     </message>
 </context>
 <context>
@@ -2721,6 +2729,10 @@ Das Journal %3 hält fest, wie weit sie kam. Bis sie abgeschlossen ist, ist die 
     <message>
         <source>Moving partition %1 (%2 of %3)…</source>
         <translation>Partition %1 wird verschoben (%2 von %3) …</translation>
+    </message>
+    <message>
+        <source>An earlier move</source>
+        <translation>Eine frühere Verschiebung</translation>
     </message>
 </context>
 <context>

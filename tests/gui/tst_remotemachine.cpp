@@ -12,6 +12,7 @@
 #include "editing/pendingoperations.h"
 #include "guitestsupport.h"
 #include "helper/connectdialog.h"
+#include "helper/helperrealignbackend.h"
 #include "helper/remotemachines.h"
 #include "helper/sshcommand.h"
 #include "ops/writejournal.h"
@@ -91,6 +92,7 @@ private slots:
     void connectionKilledMidMoveThenResumed();
     void bannerInsteadOfProtocolEndsTheConnection();
     void refusedConnectionSaysWhy();
+    void closedConnectionEndsThePlanAndTheMove();
 
 private:
     // Points PARTWISE_SSH at a script with `body`, which gets ssh's arguments.
@@ -640,6 +642,60 @@ void TestRemoteMachine::refusedConnectionSaysWhy()
                  why.contains(QStringLiteral("255")),
              qPrintable(why));
     QVERIFY(machines->deathNotice() && machines->deathNotice()->isVisible());
+}
+
+void TestRemoteMachine::closedConnectionEndsThePlanAndTheMove()
+{
+    // A helper that answers `version` and then nothing, as one stuck on a dead network.
+    const QString script = m_dir.filePath(QStringLiteral("silent-helper"));
+    QVERIFY(writeScript(script, "read line\n"
+                                "echo '{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"partwise\":"
+                                "\"t\",\"protocol\":1}}'\nexec cat >/dev/null\n"));
+    const auto silentHelper = [&] {
+        auto *helper = new HelperConnection({script, {}, QStringLiteral("silent"), {}, true});
+        QSignalSpy ready(helper, &HelperConnection::ready);
+        helper->start();
+        return ready.wait(10000) ? helper : nullptr;
+    };
+    // The plan asked for, then the connection replaced (Connect again) or closed.
+    HelperConnection *helper = silentHelper();
+    QVERIFY(helper);
+    HelperRealignBackend planning(helper, QStringLiteral("/dev/sdz"));
+    QString planError;
+    connect(&planning, &RealignBackend::prepared, this, [&](const PreparedRealign &plan) {
+        planError = plan.ok ? QStringLiteral("ok") : plan.error;
+    });
+    planning.prepare(QStringLiteral("silent:/dev/sdz"), RealignOptions(), RealignRequest());
+    QVERIFY(planning.isBusy());
+    QTest::qWait(200);
+    QVERIFY(planError.isEmpty()); // nothing came back
+    delete helper;
+    QVERIFY2(planError.contains(QStringLiteral("connection to the helper was lost")),
+             qPrintable(planError));
+    QVERIFY(!planning.isBusy());
+
+    // The same for a move: it ends as stopped where its journal there lets it be finished.
+    helper = silentHelper();
+    QVERIFY(helper);
+    HelperRealignBackend moving(helper, QStringLiteral("/dev/sdz"));
+    std::optional<RealignResult> ended;
+    connect(&moving, &RealignBackend::finished, this,
+            [&](const RealignResult &result) { ended = result; });
+    PreparedRealign plan;
+    plan.ok = true;
+    PartitionMove move;
+    move.number = 1;
+    move.oldStart = 63;
+    move.oldEnd = 999;
+    move.newStart = 2048;
+    move.newEnd = 2984;
+    plan.plan.moves << move;
+    moving.run(QStringLiteral("silent:/dev/sdz"), plan, RealignOptions());
+    QVERIFY(moving.isBusy());
+    delete helper;
+    QVERIFY(ended.has_value());
+    QVERIFY(!ended->ok && ended->resumable);
+    QVERIFY(!moving.isBusy());
 }
 
 QTEST_MAIN(TestRemoteMachine)

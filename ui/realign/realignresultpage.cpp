@@ -124,12 +124,18 @@ void RealignResultPage::initializePage()
                     .arg(command);
         setSubTitle(tr("The realignment can be finished."));
     } else {
+        // A helper keeps the table's backup where it runs, in its own folder.
+        const RealignSetup &setup = m_state->setup();
+        const bool helper = !setup.devicePath.isEmpty();
+        const QString where =
+            helper ? tr("by the helper, in its backup folder")
+                   : tr("under %1")
+                         .arg(setup.options.backupRoot.isEmpty() ? defaultBackupRoot()
+                                                                 : setup.options.backupRoot);
         text = tr("The realignment failed, and it cannot simply be resumed. The partition table "
-                  "as it was before is saved under %1 (the log on the previous page names the "
+                  "as it was before is saved %1 (the log on the previous page names the "
                   "folder); the details say what went wrong.")
-                   .arg(m_state->setup().options.backupRoot.isEmpty()
-                            ? defaultBackupRoot()
-                            : m_state->setup().options.backupRoot);
+                   .arg(where);
         setSubTitle(tr("The realignment failed."));
     }
     m_outcome->setText(text);

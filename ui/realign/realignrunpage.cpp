@@ -86,7 +86,8 @@ void RealignRunPage::buildRows(const QList<PartitionMove> &moves, qint64 sectorS
         const PartitionMove &m = moves.at(i);
         Row row;
         row.move = m;
-        row.name = new QLabel(moveTitle(m));
+        // A resume through a helper learns only the moves it reports: earlier ones are unnamed.
+        row.name = new QLabel(m.number > 0 ? moveTitle(m) : tr("An earlier move"));
         row.bar = new QProgressBar;
         row.bar->setObjectName(QStringLiteral("moveProgress%1").arg(i));
         row.bar->setRange(0, kBarSteps);
