@@ -27,6 +27,7 @@
 #include <QTextStream>
 
 #include <algorithm>
+#include <cmath>
 #include <csignal>
 #include <cstdio>
 #include <limits>
@@ -66,7 +67,8 @@ struct Params
         if (v.isUndefined())
             return fallback;
         const double d = v.toDouble(-1e300);
-        if (!v.isDouble() || d != double(qint64(d)) || d < double(low) || d > double(high)) {
+        // The range first: converting a double beyond qint64 is undefined behaviour.
+        if (!v.isDouble() || d < double(low) || d > double(high) || d != std::floor(d)) {
             problem = QStringLiteral("\"%1\" must be a whole number from %2 to %3.")
                           .arg(QLatin1String(key))
                           .arg(low)

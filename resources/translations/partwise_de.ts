@@ -2615,6 +2615,14 @@ Das Journal %3 hält fest, wie weit sie kam. Bis sie abgeschlossen ist, ist die 
         <source>The realignment failed, and it cannot simply be resumed. The partition table as it was before is saved %1 (the log on the previous page names the folder); the details say what went wrong.</source>
         <translation>Das Neuausrichten ist fehlgeschlagen und lässt sich nicht einfach fortsetzen. Die bisherige Partitionstabelle ist %1 gesichert (das Protokoll auf der vorigen Seite nennt den Ordner); die Details sagen, was schiefging.</translation>
     </message>
+    <message>
+        <source>The realignment did not start: nothing on %1 was changed. The details say why; close the wizard and open it again to plan anew.</source>
+        <translation>Das Neuausrichten hat nicht begonnen: Auf %1 wurde nichts verändert. Die Details sagen, warum; schließen Sie den Assistenten und öffnen Sie ihn erneut, um neu zu planen.</translation>
+    </message>
+    <message>
+        <source>The realignment did not start.</source>
+        <translation>Das Neuausrichten hat nicht begonnen.</translation>
+    </message>
 </context>
 <context>
     <name>RealignRunPage</name>

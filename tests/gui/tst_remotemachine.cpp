@@ -24,6 +24,7 @@
 #include "window/mainwindow.h"
 
 #include "clirun.h"
+#include "filechecksum.h"
 #include "filetree.h"
 #include "fsfixture.h"
 #include "loopdevice.h"
@@ -93,6 +94,7 @@ private slots:
     void bannerInsteadOfProtocolEndsTheConnection();
     void refusedConnectionSaysWhy();
     void closedConnectionEndsThePlanAndTheMove();
+    void diskChangedAfterThePlanIsNotWritten();
 
 private:
     // Points PARTWISE_SSH at a script with `body`, which gets ssh's arguments.
@@ -696,6 +698,50 @@ void TestRemoteMachine::closedConnectionEndsThePlanAndTheMove()
     QVERIFY(ended.has_value());
     QVERIFY(!ended->ok && ended->resumable);
     QVERIFY(!moving.isBusy());
+}
+
+void TestRemoteMachine::diskChangedAfterThePlanIsNotWritten()
+{
+    PW_REQUIRE_ROOT_OR_SKIP();
+    // A GPT partition at sector 34, planned in the wizard, then made smaller behind its back.
+    const QString image = m_dir.filePath(QStringLiteral("changed.img"));
+    QString made;
+    QVERIFY2(SfdiskTable::writeImage(image, 64LL << 20,
+                                     "label: gpt\nfirst-lba: 34\nstart=34, size=20000\n", &made),
+             qPrintable(made));
+    LoopDevice loop(image);
+    QVERIFY2(loop.ok(), qPrintable(loop.error()));
+    chooseSsh(false, nullptr);
+    MainWindow window;
+    RemoteMachines *machines = showRemote(window, loop.path());
+    QVERIFY(machines);
+    RealignController *realign = installHelperRealign(window, machines);
+    QTRY_VERIFY(realign->realignAction()->isEnabled());
+    realign->realignAction()->trigger();
+    RealignWizard *wizard = realign->wizard();
+    QVERIFY(wizard);
+    wizard->next();
+    RealignPlanPage *plan = planFor(wizard, 1 << 20);
+    QVERIFY(plan && plan->prepared().ok);
+    QCOMPARE(plan->prepared().plan.moves.first().newEnd, 2048 + 20000 - 1);
+    QVERIFY(runTool(QStringLiteral("sfdisk"), {QStringLiteral("-q"), loop.path()},
+                    "label: gpt\nfirst-lba: 34\nstart=34, size=16000\n")
+                .ok());
+    const QByteArray before = fileSha256(loop.path());
+    plan->backupConfirmation()->setChecked(true);
+    wizard->next();
+    QVERIFY(QTest::qWaitFor([&] { return wizard->runPage()->isFinished(); }, 120000));
+    QVERIFY(!wizard->result().ok && !wizard->result().resumable);
+    QVERIFY2(wizard->result().error.contains(QStringLiteral("The disk changed since the plan")),
+             qPrintable(wizard->result().error));
+    wizard->next();
+    QVERIFY2(wizard->resultPage()->outcomeText().contains(QStringLiteral("did not start")),
+             qPrintable(wizard->resultPage()->outcomeText()));
+    // Not a byte written, no journal begun; sfdisk sees the table as it was changed to.
+    QCOMPARE(fileSha256(loop.path()), before);
+    QVERIFY(!QFile::exists(WriteJournal::defaultPath(loop.path())));
+    QCOMPARE(SfdiskTable::read(loop.path()).partitions.first().size, 16000);
+    wizard->accept();
 }
 
 QTEST_MAIN(TestRemoteMachine)

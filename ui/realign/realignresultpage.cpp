@@ -123,6 +123,13 @@ void RealignResultPage::initializePage()
                    "whenever this disk is opened. From a terminal:\n    %1")
                     .arg(command);
         setSubTitle(tr("The realignment can be finished."));
+    } else if (result.journalPath.isEmpty()) {
+        // Refused before its journal was begun (the disk changed since the plan, it is locked
+        // by another job, a helper went away before starting): nothing was written.
+        text = tr("The realignment did not start: nothing on %1 was changed. The details say "
+                  "why; close the wizard and open it again to plan anew.")
+                   .arg(target);
+        setSubTitle(tr("The realignment did not start."));
     } else {
         // A helper keeps the table's backup where it runs, in its own folder.
         const RealignSetup &setup = m_state->setup();
