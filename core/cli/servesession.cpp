@@ -2,6 +2,7 @@
 
 #include "base/progressthrottle.h"
 #include "cli/probecommand.h"
+#include "cli/serveparams.h"
 #include "cli/serveresults.h"
 #include "device/busycheck.h"
 #include "device/diskenumerator.h"
@@ -27,10 +28,8 @@
 #include <QTextStream>
 
 #include <algorithm>
-#include <cmath>
 #include <csignal>
 #include <cstdio>
-#include <limits>
 #include <optional>
 
 namespace partwise {
@@ -39,53 +38,7 @@ using namespace jsonrpc;
 
 namespace {
 
-constexpr qint64 kMaxGrain = qint64(1) << 30;
-// More sectors than any disk has (2^47, the bound layoutjson reads sectors with).
-constexpr qint64 kMaxExpectedSector = std::numeric_limits<qint64>::max() / 65536;
 constexpr int kProgressMilliseconds = 200;
-
-// Optional parameters of the right type, or a message for InvalidParams.
-struct Params
-{
-    const QJsonObject &object;
-    QString problem;
-
-    bool has(const char *key) const { return object.contains(QLatin1String(key)); }
-    bool boolean(const char *key, bool fallback)
-    {
-        const QJsonValue v = object.value(QLatin1String(key));
-        if (v.isUndefined())
-            return fallback;
-        if (!v.isBool())
-            problem = QStringLiteral("\"%1\" must be true or false.").arg(QLatin1String(key));
-        return v.toBool(fallback);
-    }
-    // A whole number in [low, high]; JSON numbers are doubles, so anything else is refused.
-    qint64 integer(const char *key, qint64 fallback, qint64 low, qint64 high)
-    {
-        const QJsonValue v = object.value(QLatin1String(key));
-        if (v.isUndefined())
-            return fallback;
-        const double d = v.toDouble(-1e300);
-        // The range first: converting a double beyond qint64 is undefined behaviour.
-        if (!v.isDouble() || d < double(low) || d > double(high) || d != std::floor(d)) {
-            problem = QStringLiteral("\"%1\" must be a whole number from %2 to %3.")
-                          .arg(QLatin1String(key))
-                          .arg(low)
-                          .arg(high);
-            return fallback;
-        }
-        return qint64(d);
-    }
-    AlignmentPolicy policy()
-    {
-        AlignmentPolicy policy;
-        policy.grainBytes = integer("grain", policy.grainBytes, 512, kMaxGrain);
-        policy.trustDrive = boolean("trust_drive", policy.trustDrive);
-        return policy;
-    }
-    qint64 sectorSize() { return integer("sector_size", 0, 0, 65536); }
-};
 
 } // namespace
 
@@ -242,7 +195,7 @@ void ServeSession::readDiskMethod(const Request &request)
     QString path;
     if (!targetOf(request, &path))
         return;
-    Params params{request.params, {}};
+    ServeParams params{request.params, {}};
     DiskReadOptions options;
     options.forcedSectorSize = params.sectorSize();
     options.askDrive = params.boolean("ask_drive", true);
@@ -268,7 +221,7 @@ void ServeSession::preview(const Request &request)
     QString path;
     if (!targetOf(request, &path))
         return;
-    Params params{request.params, {}};
+    ServeParams params{request.params, {}};
     const AlignmentPolicy policy = params.policy();
     const qint64 sectorSize = params.sectorSize();
     if (!params.problem.isEmpty())
@@ -293,7 +246,7 @@ void ServeSession::filesystemMinimum(const Request &request)
     QString path;
     if (!targetOf(request, &path))
         return;
-    Params params{request.params, {}};
+    ServeParams params{request.params, {}};
     const int number = int(params.integer("partition", 0, 1, 256));
     DiskReadOptions options;
     options.forcedSectorSize = params.sectorSize();
@@ -320,106 +273,6 @@ void ServeSession::filesystemMinimum(const Request &request)
 }
 
 namespace {
-
-constexpr int kMaxPartitionNumber = 256;
-
-// "ways": {"2": "move-down"}, the way a person picked for a partition in the wizard.
-QString readWays(const QJsonObject &object, QMap<int, RealignWay> *ways)
-{
-    const QJsonValue value = object.value(QStringLiteral("ways"));
-    if (value.isUndefined())
-        return {};
-    const QJsonObject map = value.toObject();
-    if (!value.isObject() || map.size() > kMaxPartitionNumber)
-        return QStringLiteral("\"ways\" must be an object of at most %1 partition numbers.")
-            .arg(kMaxPartitionNumber);
-    for (auto it = map.constBegin(); it != map.constEnd(); ++it) {
-        bool isNumber = false;
-        const int n = it.key().toInt(&isNumber);
-        if (!isNumber || n < 1 || n > kMaxPartitionNumber || QString::number(n) != it.key())
-            return QStringLiteral("\"ways\" must be keyed by partition numbers from 1 to %1.")
-                .arg(kMaxPartitionNumber);
-        RealignWay way = RealignWay::MoveUp;
-        if (!realignWayFromName(it.value().toString(), &way))
-            return QStringLiteral("\"ways\" of partition %1 must be move-up, move-down, shrink, "
-                                  "shift-following or shift-preceding.")
-                .arg(n);
-        ways->insert(n, way);
-    }
-    return {};
-}
-
-// The parameters realign-plan and realign share; a message when one is of the wrong type.
-QString readRealignParams(const QJsonObject &object, RealignOptions *options, RealignRequest *asked)
-{
-    Params params{object, {}};
-    options->policy = params.policy();
-    options->forcedSectorSize = params.sectorSize();
-    options->verify = params.boolean("verify", true);
-    asked->includeSectorAligned = params.boolean("all", false);
-    const QJsonValue prefer = object.value(QStringLiteral("prefer"));
-    if (prefer == QJsonValue(QStringLiteral("shrink")))
-        asked->prefer = RealignPreference::Shrink;
-    else if (prefer == QJsonValue(QStringLiteral("move")))
-        asked->prefer = RealignPreference::Move;
-    else if (!prefer.isUndefined())
-        return QStringLiteral("\"prefer\" must be \"shrink\" or \"move\".");
-    const QJsonValue numbers = object.value(QStringLiteral("partitions"));
-    if (!numbers.isUndefined() && !numbers.isArray())
-        return QStringLiteral("\"partitions\" must be a list of numbers.");
-    for (const QJsonValue &n : numbers.toArray()) {
-        const double d = n.toDouble(-1);
-        if (!n.isDouble() || d != double(int(d)) || d < 1 || d > 256)
-            return QStringLiteral("\"partitions\" must hold numbers from 1 to 256.");
-        asked->partitions << int(d);
-    }
-    if (const QString problem = readWays(object, &asked->ways); !problem.isEmpty())
-        return problem;
-    return params.problem;
-}
-
-// realign's "expect": the moves the person saw, [{"number", "new_start", "new_end"}], in the
-// plan's order. Only compared with the plan the helper makes itself; never run.
-QString readExpect(const QJsonObject &object, std::optional<QList<PartitionMove>> *expect)
-{
-    const QJsonValue value = object.value(QStringLiteral("expect"));
-    if (value.isUndefined())
-        return {};
-    const QString wrong =
-        QStringLiteral("\"expect\" must be a list of at most %1 moves, each {\"number\": 1 to %2, "
-                       "\"new_start\", \"new_end\": sectors, the end not before the start}.")
-            .arg(kMaxRegions)
-            .arg(kMaxPartitionNumber);
-    if (!value.isArray() || value.toArray().size() > kMaxRegions)
-        return wrong;
-    QList<PartitionMove> moves;
-    for (const QJsonValue &v : value.toArray()) {
-        const QJsonObject move = v.toObject();
-        Params params{move, {}};
-        PartitionMove m;
-        m.number = int(params.integer("number", -1, 1, kMaxPartitionNumber));
-        m.newStart = params.integer("new_start", -1, 0, kMaxExpectedSector);
-        m.newEnd =
-            params.integer("new_end", -1, std::max<qint64>(m.newStart, 0), kMaxExpectedSector);
-        if (!v.isObject() || !params.problem.isEmpty() || m.number < 0 || m.newStart < 0 ||
-            m.newEnd < 0)
-            return wrong;
-        moves << m;
-    }
-    *expect = moves;
-    return {};
-}
-
-// Whether the plan made now moves what the person saw: the same partitions, in the same order,
-// to the same sectors.
-bool movesAsExpected(const QList<PartitionMove> &expect, const QList<PartitionMove> &fresh)
-{
-    return std::equal(expect.cbegin(), expect.cend(), fresh.cbegin(), fresh.cend(),
-                      [](const PartitionMove &a, const PartitionMove &b) {
-                          return a.number == b.number && a.newStart == b.newStart &&
-                                 a.newEnd == b.newEnd;
-                      });
-}
 
 // What holds a partition the plan moves ("/dev/sdb2 is mounted on /home"), as the window's own
 // realignment asks before it runs.
@@ -554,7 +407,7 @@ void ServeSession::apply(const Request &request)
     QString path;
     if (!targetOf(request, &path))
         return;
-    Params params{request.params, {}};
+    ServeParams params{request.params, {}};
     ApplyOptions options;
     options.policy = params.policy();
     options.forcedSectorSize = params.sectorSize();

@@ -1,8 +1,9 @@
 #include "helperrealignbackend.h"
 
 #include "helperconnection.h"
+#include "helperdiskread.h"
 #include "ops/realignjson.h"
-#include "report/layoutjson.h"
+#include "report/layoutjson.h" // kMaxRegions
 
 #include <algorithm>
 
@@ -258,21 +259,14 @@ void HelperRealignBackend::readDisk(const std::function<void(const DiskLayout &,
         done({}, false);
         return;
     }
-    QJsonObject params{{QStringLiteral("path"), m_devicePath}};
-    if (m_sectorSize > 0)
-        params.insert(QStringLiteral("sector_size"), m_sectorSize);
     QPointer<HelperRealignBackend> self(this);
-    m_helper->call(QStringLiteral("read-disk"), params, [self, done](const HelperReply &reply) {
-        if (!self)
-            return;
-        DiskLayout layout;
-        QString problem;
-        const bool ok =
-            reply.ok() && layoutFromJson(reply.result.value(QStringLiteral("layout")).toObject(),
-                                         &layout, &problem);
-        layout.device.readByHelper = true;
-        done(layout, ok);
-    });
+    m_helper->call(QStringLiteral("read-disk"), readDiskParams(m_devicePath, m_sectorSize),
+                   [self, done](const HelperReply &reply) {
+                       if (!self)
+                           return;
+                       const DiskReadResult read = diskReadFromReply(reply);
+                       done(read.layout, read.ok);
+                   });
 }
 
 QString HelperRealignBackend::lostSentence(const QString &why) const

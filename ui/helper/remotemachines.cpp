@@ -4,10 +4,10 @@
 #include "disklistmodel.h"
 #include "editing/editingcontroller.h"
 #include "helperapplydialog.h"
+#include "helperdiskread.h"
 #include "helperproberunner.h"
 #include "helperrealignbackend.h"
 #include "localhelpercommands.h"
-#include "report/layoutjson.h"
 #include "table/diskreader.h"
 #include "window/mainwindow.h"
 
@@ -231,13 +231,11 @@ void RemoteMachines::readDisk(HelperConnection *helper, const QString &devicePat
                               const std::function<void()> &then)
 {
     const QString key = DiskListModel::machineKey(helper->machine(), devicePath);
-    if (const int row = m_window->diskList()->rowOf(key); row >= 0)
+    const int row = m_window->diskList()->rowOf(key);
+    if (row >= 0)
         m_window->diskList()->markReading(row);
-    QJsonObject params{{QStringLiteral("path"), devicePath}};
-    if (const int row = m_window->diskList()->rowOf(key);
-        row >= 0 && m_window->diskList()->entry(row).forcedSectorSize > 0)
-        params.insert(QStringLiteral("sector_size"),
-                      m_window->diskList()->entry(row).forcedSectorSize);
+    const QJsonObject params = readDiskParams(
+        devicePath, row >= 0 ? m_window->diskList()->entry(row).forcedSectorSize : 0);
     helper->call(QStringLiteral("read-disk"), params, [this, key, then](const HelperReply &reply) {
         const QString journal =
             reply.result.value(QStringLiteral("interrupted_journal")).toString();
@@ -245,24 +243,9 @@ void RemoteMachines::readDisk(HelperConnection *helper, const QString &devicePat
             m_interrupted.remove(key);
         else
             m_interrupted.insert(key, journal);
-        m_window->diskList()->setResult(key, readResult(reply));
+        m_window->diskList()->setResult(key, diskReadFromReply(reply));
         then();
     });
-}
-
-DiskReadResult RemoteMachines::readResult(const HelperReply &reply) const
-{
-    DiskReadResult read;
-    read.error = reply.error;
-    if (reply.ok()) {
-        QString invalid;
-        read.ok = layoutFromJson(reply.result.value(QStringLiteral("layout")).toObject(),
-                                 &read.layout, &invalid);
-        read.layout.device.readByHelper = true; // its path is the helper's to open
-        if (!read.ok)
-            read.error = tr("The helper sent a layout this window cannot use: %1").arg(invalid);
-    }
-    return read;
 }
 
 void RemoteMachines::onDied(HelperConnection *helper, const HelperConnection::Command &command,

@@ -95,7 +95,6 @@ private:
                 const QString &why);
     void readDisk(HelperConnection *helper, const QString &devicePath,
                   const std::function<void()> &then);
-    partwise::DiskReadResult readResult(const HelperReply &reply) const;
 
     MainWindow *m_window;
     QHash<QString, HelperConnection *> m_connections;

@@ -1,0 +1,44 @@
+#pragma once
+
+// What a request to `partwise-cli serve` asks, read from its "params" without trusting them:
+// each value must have its type and range, or the request is refused (InvalidParams) with a
+// sentence naming the parameter. The realignment's parameters (realign-plan, realign) are read
+// here too, with realign's "expect", the moves the person saw, and the check of the helper's own
+// fresh plan against them.
+
+#include "align/alignmentpolicy.h"
+#include "ops/realignrunner.h"
+
+#include <QJsonObject>
+#include <QList>
+#include <QString>
+
+#include <optional>
+
+namespace partwise {
+
+// Optional parameters of the right type; `problem` holds the message for the first wrong one.
+struct ServeParams
+{
+    const QJsonObject &object;
+    QString problem;
+
+    bool has(const char *key) const { return object.contains(QLatin1String(key)); }
+    bool boolean(const char *key, bool fallback);
+    // A whole number in [low, high]; JSON numbers are doubles, so anything else is refused.
+    qint64 integer(const char *key, qint64 fallback, qint64 low, qint64 high);
+    AlignmentPolicy policy(); // "grain", "trust_drive"
+    qint64 sectorSize();      // "sector_size"
+};
+
+// The parameters realign-plan and realign share; a message when one is wrong.
+QString readRealignParams(const QJsonObject &object, RealignOptions *options,
+                          RealignRequest *asked);
+// realign's "expect": the moves the person saw, [{"number", "new_start", "new_end"}], in the
+// plan's order. Only compared with the plan the helper makes itself; never run.
+QString readExpect(const QJsonObject &object, std::optional<QList<PartitionMove>> *expect);
+// Whether the plan made now moves what the person saw: the same partitions, in the same order,
+// to the same sectors.
+bool movesAsExpected(const QList<PartitionMove> &expect, const QList<PartitionMove> &fresh);
+
+} // namespace partwise
