@@ -1,11 +1,11 @@
 // File → Connect to Machine…: another machine's disks shown from what its helper sent. "ssh" is
 // a stand-in (PARTWISE_SSH) that records the arguments it was given and runs the remote command
-// on this machine, as `ssh root@localhost` would, and for the dropped connection also real
-// OpenSSH to a private sshd on 127.0.0.1; the disk is a loop device whose table sfdisk wrote
-// and reads back. Also what a user meets when it goes wrong: a helper killed while the
-// window shows its disks, a login that prints a banner instead of the protocol, a machine that
-// refuses the connection, and destinations that would smuggle options into ssh. A disk there
-// is edited too: a partition queued here, applied by the helper, read back with sfdisk.
+// on this machine, as `ssh root@localhost` would; the disk is a loop device whose table sfdisk
+// wrote and reads back (realigning it is tst_remoterealign's). Also what a user meets when it goes
+// wrong: a helper killed while the window shows its disks, a login that prints a banner instead of
+// the protocol, a machine that refuses the connection, and destinations that would smuggle options
+// into ssh. A disk there is edited too: a partition queued here, applied by the helper, read back
+// with sfdisk.
 #include "disklistmodel.h"
 #include "editing/applydialog.h"
 #include "editing/editingcontroller.h"
@@ -21,6 +21,7 @@
 #include "realign/realignbanner.h"
 #include "realign/realigncontroller.h"
 #include "realign/realignpages.h"
+#include "remotemachinefixture.h"
 #include "window/mainwindow.h"
 
 #include "clirun.h"
@@ -64,19 +65,9 @@ namespace {
 
 constexpr qint64 kSector = 512;
 
-bool writeScript(const QString &path, const QByteArray &body)
-{
-    QFile f(path);
-    if (!f.open(QIODevice::WriteOnly))
-        return false;
-    f.write("#!/bin/sh\n" + body);
-    f.close();
-    return f.setPermissions(f.permissions() | QFileDevice::ExeOwner);
-}
-
 } // namespace
 
-class TestRemoteMachine : public QObject
+class TestRemoteMachine : public RemoteMachineFixture
 {
     Q_OBJECT
 
@@ -87,101 +78,19 @@ private slots:
     void sshIsAskedForTheHelperOnly();
     void remoteDiskShownAsSfdiskSeesIt();
     void killedHelperIsReportedAndReconnects();
-    void realignedThereWithEveryFile();
     void editedThereAsSfdiskSeesIt();
-    void connectionKilledMidMoveThenResumed_data();
-    void connectionKilledMidMoveThenResumed();
     void bannerInsteadOfProtocolEndsTheConnection();
     void refusedConnectionSaysWhy();
-    void closedConnectionEndsThePlanAndTheMove();
-    void diskChangedAfterThePlanIsNotWritten();
 
 private:
-    // Points PARTWISE_SSH at a script with `body`, which gets ssh's arguments.
-    void useSsh(const QByteArray &body);
-    // The disk list's row for `devicePath` on `machine`, or -1.
-    static int rowOf(MainWindow &window, const QString &devicePath,
-                     const QString &machine = QStringLiteral("localhost"));
-    // Connects to `destination` (through the pass-through stand-in unless PARTWISE_SSH is
-    // already set to a real ssh) and shows `devicePath`.
-    RemoteMachines *showRemote(MainWindow &window, const QString &devicePath,
-                               const QString &destination = QStringLiteral("root@localhost"));
-    // The window's realignment half, its wizard working through the machines' helpers.
-    static RealignController *installHelperRealign(MainWindow &window, RemoteMachines *machines);
-    // From the wizard's choose page: the plan for `grain`, once it is in (null if it is not).
-    static RealignPlanPage *planFor(RealignWizard *wizard, qint64 grain);
-    // The pass-through stand-in, or a real ssh to a private sshd for `realSsh`.
-    void chooseSsh(bool realSsh, std::unique_ptr<SshServer> *server);
     // Connects to "localhost" through an "ssh" script that never speaks the protocol; returns
     // the feature once the connection is lost (null if it never is), and why.
     RemoteMachines *connectUntilLost(MainWindow &window, const QByteArray &ssh, QString *why);
-
-    QTemporaryDir m_dir;
-    QString m_argsFile;
 };
 
 void TestRemoteMachine::initTestCase()
 {
-    useTestSettings();
-    QVERIFY(m_dir.isValid());
-    m_argsFile = m_dir.filePath(QStringLiteral("ssh-args"));
-    // The "remote" partwise-cli is found on PATH, as on a machine where it is installed.
-    const QString cliFolder = QFileInfo(QStringLiteral(PARTWISE_CLI)).absolutePath();
-    qputenv("PATH", (cliFolder + QLatin1Char(':') + qEnvironmentVariable("PATH")).toLocal8Bit());
-}
-
-void TestRemoteMachine::useSsh(const QByteArray &body)
-{
-    const QString script = m_dir.filePath(QStringLiteral("ssh"));
-    QFile::remove(script);
-    QVERIFY(writeScript(script, body));
-    qputenv("PARTWISE_SSH", QFile::encodeName(script));
-}
-
-int TestRemoteMachine::rowOf(MainWindow &window, const QString &devicePath, const QString &machine)
-{
-    return window.diskList()->rowOf(DiskListModel::machineKey(machine, devicePath));
-}
-
-void TestRemoteMachine::chooseSsh(bool realSsh, std::unique_ptr<SshServer> *server)
-{
-    if (!realSsh) {
-        useSsh("while [ \"$1\" != -- ]; do shift; done; shift 2; exec \"$@\"\n");
-        return;
-    }
-    *server = std::make_unique<SshServer>(QFileInfo(QStringLiteral(PARTWISE_CLI)).absolutePath());
-    QVERIFY2((*server)->ok(), qPrintable((*server)->error()));
-    qputenv("PARTWISE_SSH", QFile::encodeName((*server)->clientProgram()));
-}
-
-RemoteMachines *TestRemoteMachine::showRemote(MainWindow &window, const QString &devicePath,
-                                              const QString &destination)
-{
-    RemoteMachines *machines = installRemoteMachines(&window);
-    QSignalSpy read(machines, &RemoteMachines::machineRead);
-    machines->connectTo({destination, false});
-    const QString machine = destination.section(QLatin1Char('@'), -1);
-    if (!read.wait(120000) || rowOf(window, devicePath, machine) < 0)
-        return nullptr;
-    window.findChild<QComboBox *>(QStringLiteral("deviceChooser"))
-        ->setCurrentIndex(rowOf(window, devicePath, machine));
-    return machines;
-}
-
-RealignController *TestRemoteMachine::installHelperRealign(MainWindow &window,
-                                                           RemoteMachines *machines)
-{
-    RealignController *realign = installRealign(&window, window.editing());
-    realign->setHelperRealign(machines->realignThroughHelpers());
-    return realign;
-}
-
-RealignPlanPage *TestRemoteMachine::planFor(RealignWizard *wizard, qint64 grain)
-{
-    wizard->choosePage()->setGrainBytes(grain);
-    wizard->next();
-    RealignPlanPage *plan = wizard->planPage();
-    return QTest::qWaitFor([&] { return plan->isReady(); }, 60000) ? plan : nullptr;
+    setUpFixture();
 }
 
 void TestRemoteMachine::destinationsThatAreNotMachinesAreRefused()
@@ -335,92 +244,6 @@ void TestRemoteMachine::killedHelperIsReportedAndReconnects()
     QVERIFY(machines->connection(QStringLiteral("localhost"))->isReady());
 }
 
-void TestRemoteMachine::realignedThereWithEveryFile()
-{
-    PW_REQUIRE_ROOT_OR_SKIP();
-    // A Windows XP disk (NTFS at sector 63 with sample files), as a teacher would bring one.
-    setCliPath(QStringLiteral(PARTWISE_CLI));
-    const QString image = m_dir.filePath(QStringLiteral("xp.img"));
-    const CliResult made = runCli({QStringLiteral("practice"), QStringLiteral("windows-xp"), image,
-                                   QStringLiteral("--size"), QStringLiteral("128M")});
-    QVERIFY2(made.exitCode == 0, qPrintable(made.describe()));
-    LoopDevice loop(image);
-    QVERIFY2(loop.ok() && loop.addPartitions(), qPrintable(loop.error()));
-    QString error;
-    const QMap<QString, QByteArray> files =
-        filesystemTreeSha256(loop.partitionNode(1), QStringLiteral("ntfs"), &error);
-    QVERIFY2(error.isEmpty() && !files.isEmpty(), qPrintable(error));
-    QCOMPARE(SfdiskTable::read(loop.path()).partitions.first().start, 63);
-
-    chooseSsh(false, nullptr);
-    MainWindow window;
-    RemoteMachines *machines = showRemote(window, loop.path());
-    QVERIFY(machines);
-    RealignController *realign = installHelperRealign(window, machines);
-    QTRY_VERIFY(realign->realignAction()->isEnabled());
-    // Realigning works on the disk as it is: with an edit queued it is refused, as here.
-    Operation label;
-    label.type = Operation::Type::SetLabel;
-    label.number = 1;
-    label.label = QStringLiteral("QUEUED");
-    QString queueError;
-    QVERIFY2(window.editing()->queue(label, &queueError), qPrintable(queueError));
-    realign->realignAction()->trigger();
-    QVERIFY(!realign->wizard());
-    auto *notice = window.findChild<QMessageBox *>(QStringLiteral("realignPendingNotice"));
-    QVERIFY(notice);
-    QVERIFY2(notice->text().startsWith(
-                 QStringLiteral("%1 on localhost has pending operations").arg(loop.path())),
-             qPrintable(notice->text()));
-    notice->accept();
-    window.editing()->pending()->clear();
-
-    realign->realignAction()->trigger();
-    RealignWizard *wizard = realign->wizard();
-    QVERIFY(wizard);
-    QCOMPARE(wizard->windowTitle(),
-             QStringLiteral("Realign Partitions — %1 on localhost").arg(loop.path()));
-    wizard->next();
-    // The smallest move first: the next 4 KiB boundary is sector 64, as the helper plans it.
-    RealignPlanPage *plan = planFor(wizard, 4096);
-    QVERIFY(plan);
-    QVERIFY2(plan->prepared().ok, qPrintable(plan->prepared().error));
-    QCOMPARE(plan->moveTable()->topLevelItem(0)->text(1).toLongLong(), 63);
-    QCOMPARE(plan->moveTable()->topLevelItem(0)->text(3).toLongLong(), 64);
-    // The 1 MiB grain, which is run.
-    wizard->back();
-    plan = planFor(wizard, 1 << 20);
-    QVERIFY(plan);
-    QCOMPARE(plan->moveTable()->topLevelItem(0)->text(3).toLongLong(), 2048);
-    QVERIFY2(plan->busy().isEmpty(), qPrintable(plan->busy().join(QLatin1Char(' '))));
-    plan->backupConfirmation()->setChecked(true);
-    saveScreenshot(wizard, QStringLiteral("remote-realign-plan"));
-    wizard->next();
-    QVERIFY(QTest::qWaitFor([&] { return wizard->runPage()->isFinished(); }, 300000));
-    QVERIFY2(wizard->result().ok,
-             qPrintable(wizard->result().error + '\n' + wizard->runPage()->logText()));
-    wizard->next();
-    QVERIFY2(wizard->resultPage()
-                 ->checkLines()
-                 .join(QLatin1Char(' '))
-                 .contains(QStringLiteral("partition 1 (ntfs)")),
-             qPrintable(wizard->resultPage()->checkLines().join(QLatin1Char('\n'))));
-    saveScreenshot(wizard, QStringLiteral("remote-realign-done"));
-
-    // sfdisk, the files and ntfsfix say the same as the wizard.
-    QCOMPARE(SfdiskTable::read(loop.path()).partitions.first().start, 2048);
-    QVERIFY(loop.addPartitions());
-    const QStringList diff = compareTrees(
-        files, filesystemTreeSha256(loop.partitionNode(1), QStringLiteral("ntfs"), &error));
-    QVERIFY2(diff.isEmpty() && error.isEmpty(), qPrintable(diff.join(QLatin1Char(' ')) + error));
-    const ToolResult fsck = checkFilesystemReadOnly(loop.partitionNode(1), QStringLiteral("ntfs"));
-    QVERIFY2(fsck.ok(), qPrintable(fsck.describe()));
-    // The window reads the disk again and shows it aligned.
-    QTRY_COMPARE_WITH_TIMEOUT(
-        window.diskList()->entry(rowOf(window, loop.path())).report.misalignedCount(), 0, 60000);
-    wizard->accept();
-}
-
 void TestRemoteMachine::editedThereAsSfdiskSeesIt()
 {
     PW_REQUIRE_ROOT_OR_SKIP();
@@ -485,125 +308,6 @@ void TestRemoteMachine::editedThereAsSfdiskSeesIt()
     QVERIFY(window.editing()->pending()->isEmpty());
 }
 
-void TestRemoteMachine::connectionKilledMidMoveThenResumed_data()
-{
-    QTest::addColumn<bool>("realSsh");
-    QTest::addColumn<QString>("destination");
-    QTest::addColumn<bool>("cancel");
-    // The user presses Cancel Move: the helper stops at a chunk, and Resume is offered at once.
-    QTest::newRow("cancelled") << false << QStringLiteral("root@localhost") << true;
-    // The helper itself killed: what a crash there looks like.
-    QTest::newRow("helper killed") << false << QStringLiteral("root@localhost") << false;
-    // OpenSSH to this machine, its client killed: what a dropped connection looks like; the
-    // helper on the far side learns it from sshd closing its input.
-    QTest::newRow("ssh client killed") << true << QStringLiteral("root@127.0.0.1") << false;
-}
-
-void TestRemoteMachine::connectionKilledMidMoveThenResumed()
-{
-    PW_REQUIRE_ROOT_OR_SKIP();
-    QFETCH(bool, realSsh);
-    QFETCH(QString, destination);
-    QFETCH(bool, cancel);
-    const QString machine = destination.section(QLatin1Char('@'), -1);
-    std::unique_ptr<SshServer> sshd;
-    chooseSsh(realSsh, &sshd);
-    if (QTest::currentTestFailed())
-        return;
-    // 256 MiB of random bytes at GPT sector 34 with no filesystem: copied whole, long enough
-    // to be cut off in the middle.
-    const QString image = m_dir.filePath(QStringLiteral("raw.img"));
-    QByteArray data(256 << 20, Qt::Uninitialized);
-    QRandomGenerator(7).fillRange(reinterpret_cast<quint32 *>(data.data()), data.size() / 4);
-    {
-        QFile file(image);
-        QVERIFY(file.open(QIODevice::WriteOnly) && file.resize(300LL << 20));
-        QVERIFY(file.seek(34 * kSector) && file.write(data) == data.size());
-    }
-    QVERIFY(runTool(QStringLiteral("sfdisk"), {QStringLiteral("-q"), image},
-                    "label: gpt\nfirst-lba: 34\nstart=34, size=557056\n")
-                .ok());
-    LoopDevice loop(image);
-    QVERIFY2(loop.ok(), qPrintable(loop.error()));
-    // A failure half-way must not leave this loop device's journal to the next test that gets
-    // the same device name (journals of disks live in /var/lib/partwise).
-    const QString journal = WriteJournal::defaultPath(loop.path());
-    const auto dropJournal = qScopeGuard([journal] {
-        QFile::remove(WriteJournal().dataJournalPath(journal));
-        QFile::remove(journal);
-    });
-
-    MainWindow window;
-    RemoteMachines *machines = showRemote(window, loop.path(), destination);
-    QVERIFY(machines);
-    RealignController *realign = installHelperRealign(window, machines);
-    QTRY_VERIFY(realign->realignAction()->isEnabled());
-    realign->realignAction()->trigger();
-    RealignWizard *wizard = realign->wizard();
-    QVERIFY(wizard);
-    wizard->next();
-    RealignPlanPage *plan = planFor(wizard, 1 << 20);
-    QVERIFY(plan && plan->prepared().ok);
-    plan->backupConfirmation()->setChecked(true);
-    // On the first progress report: the wizard's Cancel, or the helper (or ssh) killed.
-    HelperConnection *helper = machines->connection(machine);
-    const qint64 pid = helper->processId();
-    auto struck = std::make_shared<bool>(false); // once: the resume reports progress too
-    connect(wizard->backend(), &RealignBackend::progress, wizard, [=] {
-        if (std::exchange(*struck, true))
-            return;
-        if (cancel)
-            wizard->runPage()->cancelButton()->click();
-        else
-            ::kill(pid_t(pid), SIGKILL);
-    });
-    wizard->next();
-    QVERIFY(QTest::qWaitFor([&] { return wizard->runPage()->isFinished(); }, 300000));
-    QVERIFY(!wizard->result().ok);
-    QVERIFY(wizard->result().resumable);
-    wizard->next();
-    const QString said = wizard->resultPage()->outcomeText() + '\n' + wizard->result().error;
-    QVERIFY2(said.contains(cancel ? QStringLiteral("You cancelled")
-                                  : QStringLiteral("connection to the helper was lost")) &&
-                 said.contains(QStringLiteral("nothing is lost")),
-             qPrintable(said));
-    QVERIFY2(SfdiskTable::read(loop.path()).partitions.first().start == 34,
-             "the table changed before the data was moved");
-    if (cancel) {
-        // Resume Now, from the same wizard.
-        wizard->resultPage()->resumeButton()->click();
-    } else {
-        wizard->accept();
-        QTRY_VERIFY(!realign->wizard());
-        // Connected again, the disk says its realignment stopped part-way; the banner and
-        // Realign… finish it in the wizard, through the new helper.
-        QSignalSpy read(machines, &RemoteMachines::machineRead);
-        machines->connectTo({destination, false});
-        QVERIFY(read.wait(120000));
-        window.findChild<QComboBox *>(QStringLiteral("deviceChooser"))
-            ->setCurrentIndex(rowOf(window, loop.path(), machine));
-        QTRY_COMPARE(realign->banner()->mode(), RealignBanner::Mode::Interrupted);
-        QVERIFY2(realign->banner()->text().contains(journal),
-                 qPrintable(realign->banner()->text()));
-        realign->banner()->button()->click(); // Finish…
-        wizard = realign->wizard();
-        QVERIFY(wizard && wizard->isResume());
-        QCOMPARE(wizard->currentId(), int(RealignWizard::RunPageId));
-    }
-    QVERIFY(QTest::qWaitFor(
-        [&] { return wizard->runPage()->isFinished() && !wizard->runPage()->isRunning(); },
-        300000));
-    QVERIFY2(wizard->result().ok,
-             qPrintable(wizard->result().error + '\n' + wizard->runPage()->logText()));
-    QCOMPARE(SfdiskTable::read(loop.path()).partitions.first().start, 2048);
-    QFile device(loop.path());
-    QVERIFY(device.open(QIODevice::ReadOnly) && device.seek(2048 * kSector));
-    QVERIFY2(device.read(data.size()) == data, "the partition's bytes differ after the resume");
-    QVERIFY2(!QFile::exists(journal), "the finished realignment left its journal");
-    wizard->next();
-    wizard->accept();
-}
-
 RemoteMachines *TestRemoteMachine::connectUntilLost(MainWindow &window, const QByteArray &ssh,
                                                     QString *why)
 {
@@ -644,104 +348,6 @@ void TestRemoteMachine::refusedConnectionSaysWhy()
                  why.contains(QStringLiteral("255")),
              qPrintable(why));
     QVERIFY(machines->deathNotice() && machines->deathNotice()->isVisible());
-}
-
-void TestRemoteMachine::closedConnectionEndsThePlanAndTheMove()
-{
-    // A helper that answers `version` and then nothing, as one stuck on a dead network.
-    const QString script = m_dir.filePath(QStringLiteral("silent-helper"));
-    QVERIFY(writeScript(script, "read line\n"
-                                "echo '{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"partwise\":"
-                                "\"t\",\"protocol\":1}}'\nexec cat >/dev/null\n"));
-    const auto silentHelper = [&] {
-        auto *helper = new HelperConnection({script, {}, QStringLiteral("silent"), {}, true});
-        QSignalSpy ready(helper, &HelperConnection::ready);
-        helper->start();
-        return ready.wait(10000) ? helper : nullptr;
-    };
-    // The plan asked for, then the connection replaced (Connect again) or closed.
-    HelperConnection *helper = silentHelper();
-    QVERIFY(helper);
-    HelperRealignBackend planning(helper, QStringLiteral("/dev/sdz"));
-    QString planError;
-    connect(&planning, &RealignBackend::prepared, this, [&](const PreparedRealign &plan) {
-        planError = plan.ok ? QStringLiteral("ok") : plan.error;
-    });
-    planning.prepare(QStringLiteral("silent:/dev/sdz"), RealignOptions(), RealignRequest());
-    QVERIFY(planning.isBusy());
-    QTest::qWait(200);
-    QVERIFY(planError.isEmpty()); // nothing came back
-    delete helper;
-    QVERIFY2(planError.contains(QStringLiteral("connection to the helper was lost")),
-             qPrintable(planError));
-    QVERIFY(!planning.isBusy());
-
-    // The same for a move: it ends as stopped where its journal there lets it be finished.
-    helper = silentHelper();
-    QVERIFY(helper);
-    HelperRealignBackend moving(helper, QStringLiteral("/dev/sdz"));
-    std::optional<RealignResult> ended;
-    connect(&moving, &RealignBackend::finished, this,
-            [&](const RealignResult &result) { ended = result; });
-    PreparedRealign plan;
-    plan.ok = true;
-    PartitionMove move;
-    move.number = 1;
-    move.oldStart = 63;
-    move.oldEnd = 999;
-    move.newStart = 2048;
-    move.newEnd = 2984;
-    plan.plan.moves << move;
-    moving.run(QStringLiteral("silent:/dev/sdz"), plan, RealignOptions());
-    QVERIFY(moving.isBusy());
-    delete helper;
-    QVERIFY(ended.has_value());
-    QVERIFY(!ended->ok && ended->resumable);
-    QVERIFY(!moving.isBusy());
-}
-
-void TestRemoteMachine::diskChangedAfterThePlanIsNotWritten()
-{
-    PW_REQUIRE_ROOT_OR_SKIP();
-    // A GPT partition at sector 34, planned in the wizard, then made smaller behind its back.
-    const QString image = m_dir.filePath(QStringLiteral("changed.img"));
-    QString made;
-    QVERIFY2(SfdiskTable::writeImage(image, 64LL << 20,
-                                     "label: gpt\nfirst-lba: 34\nstart=34, size=20000\n", &made),
-             qPrintable(made));
-    LoopDevice loop(image);
-    QVERIFY2(loop.ok(), qPrintable(loop.error()));
-    chooseSsh(false, nullptr);
-    MainWindow window;
-    RemoteMachines *machines = showRemote(window, loop.path());
-    QVERIFY(machines);
-    RealignController *realign = installHelperRealign(window, machines);
-    QTRY_VERIFY(realign->realignAction()->isEnabled());
-    realign->realignAction()->trigger();
-    RealignWizard *wizard = realign->wizard();
-    QVERIFY(wizard);
-    wizard->next();
-    RealignPlanPage *plan = planFor(wizard, 1 << 20);
-    QVERIFY(plan && plan->prepared().ok);
-    QCOMPARE(plan->prepared().plan.moves.first().newEnd, 2048 + 20000 - 1);
-    QVERIFY(runTool(QStringLiteral("sfdisk"), {QStringLiteral("-q"), loop.path()},
-                    "label: gpt\nfirst-lba: 34\nstart=34, size=16000\n")
-                .ok());
-    const QByteArray before = fileSha256(loop.path());
-    plan->backupConfirmation()->setChecked(true);
-    wizard->next();
-    QVERIFY(QTest::qWaitFor([&] { return wizard->runPage()->isFinished(); }, 120000));
-    QVERIFY(!wizard->result().ok && !wizard->result().resumable);
-    QVERIFY2(wizard->result().error.contains(QStringLiteral("The disk changed since the plan")),
-             qPrintable(wizard->result().error));
-    wizard->next();
-    QVERIFY2(wizard->resultPage()->outcomeText().contains(QStringLiteral("did not start")),
-             qPrintable(wizard->resultPage()->outcomeText()));
-    // Not a byte written, no journal begun; sfdisk sees the table as it was changed to.
-    QCOMPARE(fileSha256(loop.path()), before);
-    QVERIFY(!QFile::exists(WriteJournal::defaultPath(loop.path())));
-    QCOMPARE(SfdiskTable::read(loop.path()).partitions.first().size, 16000);
-    wizard->accept();
 }
 
 QTEST_MAIN(TestRemoteMachine)

@@ -3,9 +3,33 @@
 #include "clirun.h"
 
 #include <QDeadlineTimer>
+#include <QDir>
 #include <QJsonDocument>
 
 namespace pwtest {
+
+QJsonObject resultOf(const QJsonObject &answer)
+{
+    return answer.value(QStringLiteral("result")).toObject();
+}
+
+int errorCodeOf(const QJsonObject &answer)
+{
+    return answer.value(QStringLiteral("error")).toObject().value(QStringLiteral("code")).toInt();
+}
+
+QString describe(const QJsonObject &answer)
+{
+    return QString::fromUtf8(QJsonDocument(answer).toJson(QJsonDocument::Compact)).left(2000);
+}
+
+QString makePracticeImage(const QString &folder, const QString &name)
+{
+    const QString image = QDir(folder).filePath(name);
+    const CliResult made = runCli({QStringLiteral("practice"), QStringLiteral("windows-xp"), image,
+                                   QStringLiteral("--size"), QStringLiteral("128M")});
+    return made.exitCode == 0 ? image : QString();
+}
 
 ServeClient::ServeClient(const QProcessEnvironment &environment)
 {

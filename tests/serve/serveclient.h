@@ -9,6 +9,15 @@
 
 namespace pwtest {
 
+// What an answer line holds: its result, its error code (0: none), and itself, shortened, for
+// a failure message.
+QJsonObject resultOf(const QJsonObject &answer);
+int errorCodeOf(const QJsonObject &answer);
+QString describe(const QJsonObject &answer);
+// A Windows XP practice disk (128 MiB) made by `partwise-cli practice` in `folder`; empty when
+// it could not be made.
+QString makePracticeImage(const QString &folder, const QString &name);
+
 class ServeClient
 {
 public:
