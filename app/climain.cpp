@@ -7,6 +7,7 @@
 #include "cli/realigncommand.h"
 #include "cli/servesession.h"
 #include "device/automountinhibitor.h"
+#include "device/imagesectorsize.h"
 #include "version.h"
 
 #include <QCommandLineParser>
@@ -103,8 +104,8 @@ bool readSectorSize(const QCommandLineParser &parser, const SharedOptions &o, qi
     if (!parser.isSet(o.sectorSize))
         return true;
     const qint64 n = parser.value(o.sectorSize).toLongLong();
-    if (n != 512 && n != 1024 && n != 2048 && n != 4096) {
-        usageError(QStringLiteral("--sector-size must be 512, 1024, 2048 or 4096."));
+    if (!isSupportedSectorSize(n)) {
+        usageError(QStringLiteral("--sector-size must be %1.").arg(supportedSectorSizesText()));
         return false;
     }
     *bytes = n;

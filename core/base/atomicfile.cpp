@@ -2,6 +2,8 @@
 
 #include "base/atomicfile.h"
 
+#include "base/nofollowfile.h"
+
 #include <QFile>
 #include <QFileInfo>
 
@@ -17,11 +19,15 @@ AtomicWrite writeFileAtomically(const QString &path, const QByteArray &data)
     AtomicWrite result;
     result.tempPath = path + QStringLiteral(".new");
     {
-        QFile f(result.tempPath);
-        if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate) || f.write(data) != data.size() ||
-            !f.flush() || ::fsync(f.handle()) != 0) {
+        // Created anew, never through a link planted under the temporary name.
+        const int fd = createFileExclusively(result.tempPath);
+        QFile f;
+        if (fd < 0 || !f.open(fd, QIODevice::WriteOnly, QFileDevice::AutoCloseHandle) ||
+            f.write(data) != data.size() || !f.flush() || ::fsync(f.handle()) != 0) {
             result.failure = AtomicWrite::Failure::Write;
-            result.reason = f.errorString();
+            result.reason = fd < 0 ? QString::fromLocal8Bit(std::strerror(errno)) : f.errorString();
+            if (fd >= 0 && !f.isOpen())
+                ::close(fd);
             return result;
         }
     }

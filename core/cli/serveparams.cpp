@@ -1,5 +1,6 @@
 #include "cli/serveparams.h"
 
+#include "device/imagesectorsize.h"
 #include "report/layoutjson.h"
 
 #include <QJsonArray>
@@ -57,7 +58,12 @@ AlignmentPolicy ServeParams::policy()
 
 qint64 ServeParams::sectorSize()
 {
-    return integer("sector_size", 0, 0, 65536);
+    const qint64 bytes = integer("sector_size", 0, 0, 4096);
+    if (bytes != 0 && !isSupportedSectorSize(bytes)) {
+        problem = QStringLiteral("\"sector_size\" must be %1.").arg(supportedSectorSizesText());
+        return 0;
+    }
+    return bytes;
 }
 
 namespace {

@@ -1,6 +1,8 @@
 #include "cli/servesession.h"
 
 #include "base/progressthrottle.h"
+#include "base/userfileread.h"
+#include "cli/exitstatus.h"
 #include "cli/probecommand.h"
 #include "cli/serveparams.h"
 #include "cli/serveresults.h"
@@ -28,8 +30,10 @@
 #include <QTextStream>
 
 #include <algorithm>
+#include <chrono>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <optional>
 
 namespace partwise {
@@ -39,6 +43,11 @@ using namespace jsonrpc;
 namespace {
 
 constexpr int kProgressMilliseconds = 200;
+constexpr int kEndOfInputGraceMs = 10000;
+// cryptsetup's own limit for a key file is 8 MiB; a passphrase file is far smaller.
+constexpr qint64 kMaxKeyFileBytes = qint64(8) << 20;
+// Questions are numbered from 1 by this helper; a number past any it could have asked is wrong.
+constexpr qint64 kMaxQuestionNumber = qint64(1) << 40;
 
 } // namespace
 
@@ -52,10 +61,15 @@ ServeSession::~ServeSession()
     finish();
 }
 
-void ServeSession::finish()
+void ServeSession::cancel()
 {
     m_cancel = true;
     m_questions.abandon();
+}
+
+void ServeSession::finish()
+{
+    cancel();
     if (m_job.joinable())
         m_job.join();
 }
@@ -111,13 +125,15 @@ void ServeSession::dispatch(const Request &request)
         return;
     }
     if (m == QLatin1String("answer")) {
-        const QJsonValue number = request.params.value(QStringLiteral("question"));
+        ServeParams params{request.params, {}};
+        const qint64 number = params.integer("question", -1, 0, kMaxQuestionNumber);
         const QJsonValue choice = request.params.value(QStringLiteral("choice"));
-        if (!number.isDouble() || !choice.isString())
+        if (number < 0 || !choice.isString())
             return fail(request, InvalidParams,
-                        QStringLiteral("\"question\" must be a number and \"choice\" a string."));
+                        QStringLiteral("\"question\" must be a question's number and \"choice\" "
+                                       "a string."));
         QString why;
-        if (!m_questions.answer(qint64(number.toDouble()), choice.toString(), &why))
+        if (!m_questions.answer(number, choice.toString(), &why))
             return fail(request, InvalidParams, why);
         answer(request, QJsonObject{{QStringLiteral("accepted"), true}});
         return;
@@ -157,11 +173,10 @@ bool ServeSession::targetOf(const Request &request, QString *path)
         return false;
     }
     QString why;
-    if (!m_guard.admits(value.toString(), &why)) {
+    if (!m_guard.admits(value.toString(), &why, path)) {
         fail(request, Refused, why);
         return false;
     }
-    *path = value.toString();
     return true;
 }
 
@@ -316,6 +331,26 @@ bool ServeSession::planOf(const Request &request, QList<Operation> *operations)
     return false;
 }
 
+bool ServeSession::keysReadAsUser(const Request &request, QList<Operation> *operations)
+{
+    if (!m_guard.servedUser().actsForUser())
+        return true; // the helper's user is the user who named the file
+    for (Operation &op : *operations) {
+        if (op.keyFile.isEmpty())
+            continue;
+        QString why;
+        if (!readFileAsUser(op.keyFile, m_guard.servedUser().uid, kMaxKeyFileBytes, &op.passphrase,
+                            &why)) {
+            fail(request, Refused,
+                 QStringLiteral("The key file %1 cannot be read by you: %2.")
+                     .arg(op.keyFile.left(200), why));
+            return false;
+        }
+        op.keyFile.clear(); // cryptsetup gets the bytes the user could read, on its input
+    }
+    return true;
+}
+
 void ServeSession::realignPlan(const Request &request)
 {
     QString path;
@@ -414,7 +449,7 @@ void ServeSession::apply(const Request &request)
     if (!params.problem.isEmpty())
         return fail(request, InvalidParams, params.problem);
     QList<Operation> operations;
-    if (!planOf(request, &operations))
+    if (!planOf(request, &operations) || !keysReadAsUser(request, &operations))
         return;
     startJob(request, [this, path, operations, options](const QJsonValue &id) {
         ApplyCallbacks callbacks;
@@ -489,7 +524,17 @@ int runServe()
     // A client that goes away mid-answer must not kill a job with SIGPIPE: its writes fail
     // instead, and the end of input cancels the job where `resume` can finish it.
     std::signal(SIGPIPE, SIG_IGN);
-    ServeSession session(ServeTargetGuard::fromEnvironment(), [](const QByteArray &line) {
+    QString why;
+    const std::optional<ServedUser> user = servedUserFromEnvironment(&why);
+    if (!user) {
+        std::fprintf(stderr, "partwise-cli serve: %s\n", qPrintable(why));
+        return ExitBadInput;
+    }
+    // Root started for someone else: nothing of their environment steers root's tools.
+    if (user->privileged &&
+        (qEnvironmentVariableIsSet("PKEXEC_UID") || qEnvironmentVariableIsSet("SUDO_UID")))
+        resetEnvironmentForUser();
+    ServeSession session(ServeTargetGuard(*user), [](const QByteArray &line) {
         std::fwrite(line.constData(), 1, size_t(line.size()), stdout);
         std::fflush(stdout);
     });
@@ -507,6 +552,20 @@ int runServe()
     }
     if (!line.isEmpty())
         session.handleLine(line);
+    // Nobody is left to answer: cancel, and give the job a few seconds to reach a safe point.
+    // One blocked beyond that (a device that stopped answering) is left to the journal: the
+    // helper ends anyway, as a power cut would end it, and `resume` finishes the move.
+    session.cancel();
+    for (int waited = 0; session.jobRunning() && waited < kEndOfInputGraceMs; waited += 50)
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    if (session.jobRunning()) {
+        std::fprintf(stderr,
+                     "partwise-cli serve: the job did not stop within %d s of the end "
+                     "of input; ending without it.\n",
+                     kEndOfInputGraceMs / 1000);
+        std::fflush(stderr);
+        std::_Exit(ExitMisalignedOrFailed);
+    }
     session.finish();
     return 0;
 }

@@ -40,7 +40,10 @@ public:
     ServeSession &operator=(const ServeSession &) = delete;
 
     void handleLine(const QByteArray &line);
-    // The end of input: a running job is cancelled (it stops where `resume` can finish it).
+    // Asks a running job to stop at its next safe point (where `resume` can finish it) and
+    // abandons a question it waits on.
+    void cancel();
+    // The end of input: cancels, and waits for the job.
     void finish();
     bool jobRunning() const { return m_running.load(); }
 
@@ -54,6 +57,8 @@ private:
     bool realignTargetOf(const jsonrpc::Request &request, QString *path, RealignOptions *options,
                          RealignRequest *asked);
     bool planOf(const jsonrpc::Request &request, QList<Operation> *operations);
+    // Root working for a user reads a plan's key files with the user's rights (userfileread.h).
+    bool keysReadAsUser(const jsonrpc::Request &request, QList<Operation> *operations);
     void startJob(const jsonrpc::Request &request, Job job);
     void notify(const QString &method, const QJsonObject &params);
     RealignCallbacks jobCallbacks(const QJsonValue &id); // log and progress notifications

@@ -1,9 +1,12 @@
 #include "cli/servetargetguard.h"
 
+#include "base/nofollowfile.h"
+
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
 
+#include <cerrno>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -27,66 +30,89 @@ bool inSystemFolder(const QString &path)
     return false;
 }
 
-bool readUid(const char *variable, uid_t *uid)
+bool refuse(const QString &path, const QString &reason, QString *why)
 {
-    bool ok = false;
-    const uint value = qEnvironmentVariable(variable).toUInt(&ok);
-    if (ok)
-        *uid = static_cast<uid_t>(value);
-    return ok;
+    *why = QStringLiteral("%1 is refused: %2.").arg(path.left(200), reason);
+    return false;
+}
+
+// udev's stable names (by-id, by-path, by-uuid…) are links that root's udev made to a disk in
+// /dev; they are read once here, and the disk's own name is what the walk then opens.
+QString throughUdevName(const QString &path)
+{
+    if (!path.startsWith(QLatin1String("/dev/disk/")))
+        return path;
+    const QString target = QFileInfo(path).canonicalFilePath();
+    const bool diskInDev =
+        target.startsWith(QLatin1String("/dev/")) && target.count(QLatin1Char('/')) == 2;
+    return diskInDev ? target : path;
 }
 
 } // namespace
 
-ServeTargetGuard ServeTargetGuard::fromEnvironment()
+bool ServeTargetGuard::admits(const QString &path, QString *why, QString *resolved) const
 {
-    // The user whose rights it runs with: the effective one, which decides what it may open.
-    uid_t uid = ::geteuid();
-    if (!readUid("PKEXEC_UID", &uid))
-        readUid("SUDO_UID", &uid);
-    return ServeTargetGuard(uid, ::geteuid() == 0);
+    if (resolved)
+        *resolved = path;
+    if (path.isEmpty() || path.size() > kMaxPath || path.contains(QChar(0)))
+        return refuse(path, QStringLiteral("not a usable path"), why);
+    if (!path.startsWith(QLatin1Char('/')) || QDir::cleanPath(path) != path)
+        return refuse(path, QStringLiteral("give a plain absolute path (no \"..\" or \"//\")"),
+                      why);
+    if (m_user.privileged) {
+        const QString name = throughUdevName(path);
+        if (resolved)
+            *resolved = name;
+        return admitsPrivileged(path, name, why);
+    }
+    // Only the user's own rights: the kernel decides what may be opened, links included.
+    struct stat st;
+    if (::stat(QFile::encodeName(path).constData(), &st) != 0)
+        return refuse(path, QStringLiteral("it does not exist"), why);
+    if (S_ISBLK(st.st_mode) || S_ISREG(st.st_mode))
+        return true;
+    return refuse(path, QStringLiteral("it is neither a block device nor a disk image file"), why);
 }
 
-bool ServeTargetGuard::admits(const QString &path, QString *why) const
+bool ServeTargetGuard::admitsPrivileged(const QString &path, const QString &resolved,
+                                        QString *why) const
 {
-    auto refuse = [why, &path](const QString &reason) {
-        *why = QStringLiteral("%1 is refused: %2.").arg(path.left(200), reason);
-        return false;
-    };
-    if (path.isEmpty() || path.size() > kMaxPath || path.contains(QChar(0)))
-        return refuse(QStringLiteral("not a usable path"));
-    if (!path.startsWith(QLatin1Char('/')) || QDir::cleanPath(path) != path)
-        return refuse(QStringLiteral("give a plain absolute path (no \"..\" or \"//\")"));
-    const QByteArray name = QFile::encodeName(path);
-    struct stat link;
-    if (::lstat(name.constData(), &link) != 0)
-        return refuse(QStringLiteral("it does not exist"));
-    const QString canonical = QFileInfo(path).canonicalFilePath();
+    bool nameStable = false;
+    const int fd = openPathNoFollow(resolved, &nameStable);
+    if (fd < 0 && errno == ELOOP)
+        return refuse(path, QStringLiteral("it goes through a symbolic link"), why);
+    if (fd < 0)
+        return refuse(path, QStringLiteral("it does not exist"), why);
     struct stat st;
-    if (canonical.isEmpty() || ::stat(QFile::encodeName(canonical).constData(), &st) != 0)
-        return refuse(QStringLiteral("it cannot be resolved"));
-    if (!m_privileged) {
-        if (S_ISBLK(st.st_mode) || S_ISREG(st.st_mode))
-            return true;
-        return refuse(QStringLiteral("it is neither a block device nor a disk image file"));
-    }
-    if (canonical != path) {
-        // udev's stable names (by-id, by-path, by-uuid…) are links to the disks themselves.
-        const bool udevName = path.startsWith(QLatin1String("/dev/disk/")) && S_ISBLK(st.st_mode) &&
-                              canonical.startsWith(QLatin1String("/dev/"));
-        if (!udevName)
-            return refuse(QStringLiteral("it goes through a symbolic link (to %1)").arg(canonical));
-    }
-    if (S_ISBLK(st.st_mode))
+    const bool statted = ::fstat(fd, &st) == 0;
+    ::close(fd);
+    if (!statted)
+        return refuse(path, QStringLiteral("it cannot be examined"), why);
+    if (S_ISBLK(st.st_mode)) {
+        if (m_user.actsForUser() && !nameStable)
+            return refuse(path,
+                          QStringLiteral("a folder on its way may be changed by users other "
+                                         "than root; name the disk in /dev"),
+                          why);
         return true;
+    }
     if (!S_ISREG(st.st_mode))
-        return refuse(QStringLiteral("it is neither a block device nor a disk image file"));
-    if (inSystemFolder(canonical))
-        return refuse(QStringLiteral("it lies in a system folder"));
-    if (st.st_uid != m_user)
-        return refuse(QStringLiteral("the file belongs to another user (uid %1, not %2)")
+        return refuse(path, QStringLiteral("it is neither a block device nor a disk image file"),
+                      why);
+    if (m_user.actsForUser())
+        return refuse(path,
+                      QStringLiteral("the administrator's helper works on disks only; open an "
+                                     "image as yourself (Partwise needs no password for your "
+                                     "own files)"),
+                      why);
+    if (inSystemFolder(resolved))
+        return refuse(path, QStringLiteral("it lies in a system folder"), why);
+    if (st.st_uid != m_user.uid)
+        return refuse(path,
+                      QStringLiteral("the file belongs to another user (uid %1, not %2)")
                           .arg(st.st_uid)
-                          .arg(m_user));
+                          .arg(m_user.uid),
+                      why);
     return true;
 }
 

@@ -3,14 +3,23 @@
 // What `partwise-cli serve` agrees to touch. Run through pkexec it has root's rights on behalf
 // of a user who has only their own; over SSH it may be root on another machine. So every path
 // a request names passes here first, and anything that is not plainly a disk is refused with a
-// sentence, before any code opens it:
+// sentence, before any code opens it for reading or writing:
 //   - a plain absolute path (no "..", no doubled or trailing slash), at most 4,096 bytes;
-//   - no symbolic link on the way, except udev's names under /dev/disk/ for a block device;
-//   - a block device, or a regular file owned by the user the helper works for (PKEXEC_UID,
-//     else SUDO_UID, else the helper's own (effective) user) and outside the system's folders
-//     (/etc, /proc, /sys, /boot, /usr, /bin, /sbin, /lib…, /run, /var/lib, /var/log).
+//   - resolved one component at a time without following links (base/nofollowfile.h), and
+//     judged on what that walk opened (an O_PATH descriptor, so a FIFO cannot block it), never
+//     on a second look at the name; only udev's names under /dev/disk/ are read as links, and
+//     only when they lead to a block device directly in /dev;
+//   - root working for a user (pkexec, sudo): a block device whose every folder only root may
+//     change, so the name the jobs later open stays bound to this device. No regular file: a
+//     user's image is the user's own, opened by a helper running as the user (the window starts
+//     one), and root creates nothing beside it and reads nothing of it;
+//   - root working for root: a block device, or a regular file of root's outside the system's
+//     folders (/etc, /proc, /sys, /boot, /usr, /bin, /sbin, /lib…, /run, /var/lib, /var/log);
+//   - a helper without root: any block device or regular file the kernel lets it open.
 // Whether a disk is busy (mounted, swap, held by the kernel) is the write jobs' own check, as
 // for the CLI.
+
+#include "cli/serveduser.h"
 
 #include <QString>
 
@@ -21,24 +30,18 @@ namespace partwise {
 class ServeTargetGuard
 {
 public:
-    // `privileged`: the helper runs as root. One that does not has only its user's rights, and
-    // the kernel's permissions decide which files it may read or write: it takes any block
-    // device or regular file by a clean absolute path, through links and in any folder (a
-    // udisks mount under /run/media, ~/images linked to another disk).
-    explicit ServeTargetGuard(uid_t invokingUser, bool privileged = true)
-        : m_user(invokingUser), m_privileged(privileged)
-    {
-    }
-    // PKEXEC_UID, else SUDO_UID, else geteuid(); privileged when the effective user is root.
-    static ServeTargetGuard fromEnvironment();
+    explicit ServeTargetGuard(ServedUser user) : m_user(user) {}
+    ServeTargetGuard(uid_t invokingUser, bool privileged) : m_user{invokingUser, privileged} {}
 
-    // True when `path` may be used; `why` says otherwise.
-    bool admits(const QString &path, QString *why) const;
-    uid_t invokingUser() const { return m_user; }
+    // True when `path` may be used; `why` says otherwise. `resolved` is the name the jobs are to
+    // use: the disk's own for a udev name, else `path`.
+    bool admits(const QString &path, QString *why, QString *resolved = nullptr) const;
+    const ServedUser &servedUser() const { return m_user; }
 
 private:
-    uid_t m_user;
-    bool m_privileged;
+    bool admitsPrivileged(const QString &path, const QString &resolved, QString *why) const;
+
+    ServedUser m_user;
 };
 
 } // namespace partwise

@@ -26,4 +26,14 @@ qint64 detectImageSectorSize(const QString &imagePath)
     return 512;
 }
 
+bool isSupportedSectorSize(qint64 bytes)
+{
+    return bytes == 512 || bytes == 1024 || bytes == 2048 || bytes == 4096;
+}
+
+QString supportedSectorSizesText()
+{
+    return QStringLiteral("512, 1024, 2048 or 4096");
+}
+
 } // namespace partwise

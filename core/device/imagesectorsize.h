@@ -10,4 +10,12 @@ namespace partwise {
 // Returns 512 or 4096.
 qint64 detectImageSectorSize(const QString &imagePath);
 
+// The logical sector sizes Partwise takes from a person, a plan, a journal or a client: 512,
+// 1024, 2048 and 4096, what disks and libparted use. libparted aborts on 1 or 1000, and larger
+// ones crash it (a division by zero at 8192, stack overruns beyond), so every forced size passes
+// here first, the command line's and the helper's alike.
+bool isSupportedSectorSize(qint64 bytes);
+// "512, 1024, 2048 or 4096", for messages.
+QString supportedSectorSizesText();
+
 } // namespace partwise

@@ -1,6 +1,7 @@
 #include "datamover.h"
 
 #include "alignedbuffer.h"
+#include "base/shellquote.h"
 #include "checksum.h"
 #include "movejournal.h"
 #include "movemessages.h"
@@ -39,15 +40,6 @@ struct SourceRead
     std::uint64_t checksum = 0;
 };
 
-QString quoted(const QString &text)
-{
-    if (!text.isEmpty() && !text.contains(QRegularExpression(QStringLiteral("[^\\w@%+=:,./-]"))))
-        return text;
-    QString escaped = text;
-    escaped.replace(QLatin1Char('\''), QStringLiteral("'\\''"));
-    return QLatin1Char('\'') + escaped + QLatin1Char('\'');
-}
-
 QString openFailure(const QString &path, int code)
 {
     if (code == EROFS || code == EACCES || code == EPERM)
@@ -76,7 +68,7 @@ MoveOutcome DataMover::outcome(MoveOutcome::Status status, const QString &messag
 QString DataMover::resumeCommand(const QString &journalPath, const QString &devicePath)
 {
     return QStringLiteral("partwise-cli resume --journal %1 %2")
-        .arg(quoted(journalPath), quoted(devicePath));
+        .arg(shellQuoted(journalPath), shellQuoted(devicePath));
 }
 
 void DataMover::report(MoveProgress::Phase phase, std::uint64_t done, std::uint64_t total)

@@ -1,6 +1,7 @@
 #include "movejournal.h"
 
 #include "base/atomicfile.h"
+#include "base/nofollowfile.h"
 #include "checksum.h"
 #include "journallayout.h"
 
@@ -60,6 +61,21 @@ std::uint64_t journalFileSize(std::uint64_t headerSize, std::uint64_t tableSize,
 
 } // namespace
 
+QString MoveJournal::defaultStateFolder()
+{
+    return QStringLiteral("/var/lib/partwise/moves");
+}
+
+bool MoveJournal::makeFolderFor(const QString &journalPath)
+{
+    // Root's own journals live in root's own folder, which no one else may read or change.
+    const QString folder = QFileInfo(journalPath).absolutePath();
+    QString why;
+    if (folder == defaultStateFolder())
+        return makePrivateFolder(folder, &why);
+    return QDir().mkpath(folder);
+}
+
 QString MoveJournal::defaultPath(const QString &devicePath, const QString &stateDir)
 {
     const QFileInfo info(devicePath);
@@ -68,7 +84,7 @@ QString MoveJournal::defaultPath(const QString &devicePath, const QString &state
         ::stat(QFile::encodeName(devicePath).constData(), &st) == 0 && S_ISBLK(st.st_mode);
     if (!blockDevice)
         return info.absoluteFilePath() + QStringLiteral(".partwise-move");
-    const QString dir = stateDir.isEmpty() ? QStringLiteral("/var/lib/partwise/moves") : stateDir;
+    const QString dir = stateDir.isEmpty() ? defaultStateFolder() : stateDir;
     return dir + QLatin1Char('/') + info.fileName() + QStringLiteral(".partwise-move");
 }
 
@@ -113,10 +129,10 @@ std::unique_ptr<MoveJournal> MoveJournal::create(const QString &path, const Move
     }
     // Built under a temporary name and renamed once complete, so a journal found at `path`
     // always has a valid header, whenever the process died.
-    QDir().mkpath(QFileInfo(path).absolutePath());
+    makeFolderFor(path);
     const QString building = path + QStringLiteral(".new");
     const QByteArray name = QFile::encodeName(building);
-    const int fd = ::open(name.constData(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    const int fd = createFileExclusively(building, O_RDWR);
     if (fd < 0) {
         *error = QStringLiteral("Cannot create the move journal %1: %2.")
                      .arg(building, QString::fromLocal8Bit(std::strerror(errno)));
@@ -170,6 +186,14 @@ std::unique_ptr<MoveJournal> MoveJournal::open(const QString &path, const BlockI
 {
     std::unique_ptr<MoveJournal> journal(new MoveJournal);
     journal->m_path = path;
+    // Only a journal Partwise wrote is read: a regular file, never a link to another file.
+    struct stat st;
+    if (::lstat(QFile::encodeName(path).constData(), &st) == 0 && !S_ISREG(st.st_mode)) {
+        *error = QStringLiteral("The move journal %1 is not a regular file (a link, a device or "
+                                "a pipe), so it was not read. Nothing was changed.")
+                     .arg(path);
+        return nullptr;
+    }
     int code = 0;
     journal->m_io = opener(path, BlockIo::Access::ReadWrite, &code);
     if (!journal->m_io) {

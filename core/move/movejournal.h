@@ -84,6 +84,9 @@ public:
     // file, or in `stateDir` (default /var/lib/partwise/moves) for a block device, which must
     // not be the disk being moved.
     static QString defaultPath(const QString &devicePath, const QString &stateDir = QString());
+    static QString defaultStateFolder();
+    // Creates the folder a journal goes into; the default state folder is made root's alone.
+    static bool makeFolderFor(const QString &journalPath);
     // Why `journalPath` cannot hold the journal of a move on `devicePath` (it would be written
     // into the range being moved: on that device, or the image itself), or empty.
     static QString placementProblem(const QString &devicePath, const QString &journalPath);

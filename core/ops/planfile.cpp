@@ -7,9 +7,15 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 
+#include <cmath>
+
 namespace partwise {
 
 namespace {
+
+// No disk is an exbibyte; a bound far below qint64's keeps every later sum and rounding up to
+// a sector (size + sector - 1) from overflowing into "rest" or a negative size.
+constexpr qint64 kMaxPlanBytes = qint64(1) << 60;
 
 bool parseSize(const QJsonValue &v, qint64 *bytes)
 {
@@ -18,12 +24,21 @@ bool parseSize(const QJsonValue &v, qint64 *bytes)
         return true;
     }
     if (v.isDouble()) {
-        *bytes = v.toInteger();
+        // The range first: converting a double beyond qint64 is undefined behaviour.
+        const double d = v.toDouble();
+        *bytes = d >= 1 && d <= double(kMaxPlanBytes) && d == std::floor(d) ? qint64(d) : 0;
         return *bytes > 0;
     }
     const auto parsed = parseByteSize(v.toString());
     *bytes = parsed.value_or(0);
-    return parsed.has_value();
+    return parsed.has_value() && *parsed <= kMaxPlanBytes;
+}
+
+// "number": a partition's number, 1 to 256 (more than any table has); 0 when absent or wrong.
+int parseNumber(const QJsonValue &v)
+{
+    const double d = v.toDouble(0);
+    return v.isDouble() && d >= 1 && d <= 256 && d == std::floor(d) ? int(d) : 0;
 }
 
 bool parseKind(const QString &text, PartitionInfo::Kind *kind)
@@ -56,7 +71,7 @@ bool parseOne(const QJsonObject &o, Operation *op, QString *why)
         *why = QStringLiteral("unknown op '%1'").arg(name);
         return false;
     }
-    op->number = o.value(QStringLiteral("number")).toInt();
+    op->number = parseNumber(o.value(QStringLiteral("number")));
     op->tableType = o.value(QStringLiteral("type")).toString();
     op->filesystem = o.value(QStringLiteral("fs")).toString();
     op->label = o.value(QStringLiteral("label")).toString();

@@ -1,6 +1,8 @@
 #include "ops/tablebackup.h"
 
 #include "base/atomicfile.h"
+#include "base/nofollowfile.h"
+#include "base/shellquote.h"
 #include "base/toolrunner.h"
 
 #include <QDateTime>
@@ -93,8 +95,11 @@ bool backupPartitionTable(const QString &target, qint64 sizeBytes, const QString
         QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss-zzz"));
     const QString folder =
         QDir(root).filePath(QStringLiteral("%1-%2").arg(QFileInfo(target).fileName(), stamp));
-    if (!QDir().mkpath(folder)) {
-        *error = QStringLiteral("Cannot create the backup folder %1.").arg(folder);
+    // The raw edges of a disk hold whatever its first and last MiB held: for root's eyes only
+    // (0700, files 0600), as are the folders above them.
+    QString why;
+    if (!makePrivateFolder(root, &why) || !makePrivateFolder(folder, &why)) {
+        *error = QStringLiteral("Cannot create the backup folder %1: %2.").arg(folder, why);
         return false;
     }
     const qint64 edge = edgeLength(size);
@@ -117,19 +122,24 @@ bool backupPartitionTable(const QString &target, qint64 sizeBytes, const QString
         {QStringLiteral("size_bytes"), size},
         {QStringLiteral("edge_bytes"), edge},
         {QStringLiteral("created"), QDateTime::currentDateTime().toString(Qt::ISODate)}};
+    // Quoted, since these lines are pasted as root and a file's name may be anything.
+    const QString disk = shellQuoted(target);
+    const QString first = shellQuoted(QDir(folder).filePath(QStringLiteral("first-mib.bin")));
+    const QString last = shellQuoted(QDir(folder).filePath(QStringLiteral("last-mib.bin")));
     const QString restore =
         QStringLiteral("To put this partition table back on %1:\n"
                        "  partwise-cli restore %2 %1\n"
                        "or by hand:\n"
-                       "  dd if=%2/first-mib.bin of=%1 bs=%3 count=1 conv=notrunc,fsync\n"
-                       "  dd if=%2/last-mib.bin of=%1 bs=%3 seek=%4 oflag=seek_bytes count=1 "
+                       "  dd if=%3 of=%1 bs=%5 count=1 conv=notrunc,fsync\n"
+                       "  dd if=%4 of=%1 bs=%5 seek=%6 oflag=seek_bytes count=1 "
                        "conv=notrunc,fsync\n")
-            .arg(target, folder)
+            .arg(disk, shellQuoted(folder), first, last)
             .arg(edge)
             .arg(size - edge) +
-        (dump.ok ? QStringLiteral("or, for the table only: sfdisk %1 < %2/table.sfdisk\n")
-                       .arg(target, folder)
-                 : QString());
+        (dump.ok
+             ? QStringLiteral("or, for the table only: sfdisk %1 < %2\n")
+                   .arg(disk, shellQuoted(QDir(folder).filePath(QStringLiteral("table.sfdisk"))))
+             : QString());
     if (!writeFileSynced(QDir(folder).filePath(QStringLiteral("backup.json")),
                          QJsonDocument(meta).toJson(), error) ||
         !writeFileSynced(QDir(folder).filePath(QStringLiteral("RESTORE.txt")), restore.toUtf8(),

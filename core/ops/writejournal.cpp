@@ -1,6 +1,8 @@
 #include "ops/writejournal.h"
 
 #include "base/atomicfile.h"
+#include "base/nofollowfile.h"
+#include "device/imagesectorsize.h"
 #include "move/checksum.h"
 #include "move/movejournal.h"
 #include "ops/journaldamage.h"
@@ -22,6 +24,9 @@
 namespace partwise {
 
 namespace {
+
+// A journal holds a plan and a table dump: kilobytes. Far more is not one of ours.
+constexpr qint64 kMaxJournalBytes = qint64(16) << 20;
 
 using Phase = WriteJournal::Phase;
 
@@ -326,7 +331,7 @@ QString checkContent(const QJsonObject &o, WriteJournal *journal)
         return QStringLiteral("it names no target disk");
     if (j.backupFolder.isEmpty())
         return QStringLiteral("it names no table backup folder");
-    if (j.sectorSize != 512 && j.sectorSize != 1024 && j.sectorSize != 2048 && j.sectorSize != 4096)
+    if (!isSupportedSectorSize(j.sectorSize))
         return QStringLiteral("its sector size %1 is not 512, 1024, 2048 or 4096")
             .arg(j.sectorSize);
     if (const QString problem = checkOperations(o, r, &j); !problem.isEmpty())
@@ -397,7 +402,7 @@ bool WriteJournal::save(const QString &path, QString *error) const
         {QStringLiteral("trust_drive"), policy.trustDrive}};
     const QByteArray data = fileBytes(
         QJsonObject{{QStringLiteral("format"), kFormat}, {QStringLiteral("journal"), journal}});
-    QDir().mkpath(QFileInfo(path).absolutePath());
+    move::MoveJournal::makeFolderFor(path);
     const AtomicWrite written = writeFileAtomically(path, data);
     if (written.failure == AtomicWrite::Failure::Write) {
         *error =
@@ -413,18 +418,20 @@ bool WriteJournal::save(const QString &path, QString *error) const
 
 bool WriteJournal::load(const QString &path, WriteJournal *journal, QString *error)
 {
-    QFile f(path);
-    if (!f.exists()) {
+    if (!QFileInfo::exists(path) && !QFileInfo(path).isSymLink()) {
         *error = QStringLiteral("There is no interrupted realignment or Apply at %1.").arg(path);
         return false;
     }
-    if (!f.open(QIODevice::ReadOnly)) {
+    // Read as a regular file of bounded size, never through a link: a journal is a few
+    // kilobytes, and whatever it says is run.
+    QByteArray raw;
+    QString why;
+    if (!readRegularFileBounded(path, kMaxJournalBytes, &raw, &why)) {
         *error = QStringLiteral("Cannot read the journal %1: %2. Nothing was "
                                 "changed; run the command again once it is readable.")
-                     .arg(path, f.errorString());
+                     .arg(path, why);
         return false;
     }
-    const QByteArray raw = f.readAll();
     const QString problem = check(raw, journal);
     if (!problem.isEmpty()) {
         *error = describeDamagedJournal(path, raw, problem, kMoveKeys);

@@ -116,6 +116,12 @@ DiskReadResult readDisk(const QString &path, const DiskReadOptions &options)
         return r;
     }
 
+    // The last line before libparted, whoever asked: a size it cannot take crashes it.
+    if (options.forcedSectorSize != 0 && !isSupportedSectorSize(options.forcedSectorSize))
+        return failure(QStringLiteral("A sector size of %1 bytes is not one a disk has: use %2.")
+                           .arg(options.forcedSectorSize)
+                           .arg(supportedSectorSizesText()));
+
     DiskReadResult result;
     DiskLayout &layout = result.layout;
     layout.device.path = path;

@@ -1,0 +1,120 @@
+#include "base/userfileread.h"
+
+#include <QFile>
+#include <QList>
+
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <grp.h>
+#include <pwd.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace partwise {
+
+namespace {
+
+struct Identity
+{
+    uid_t uid = 0;
+    gid_t gid = 0;
+    QList<gid_t> groups;
+};
+
+// Looked up before the fork: after it, only system calls are safe in the child.
+bool lookUp(uid_t uid, Identity *who)
+{
+    passwd entry;
+    passwd *found = nullptr;
+    QByteArray buffer(1 << 16, Qt::Uninitialized);
+    if (::getpwuid_r(uid, &entry, buffer.data(), size_t(buffer.size()), &found) != 0 || !found)
+        return false;
+    who->uid = uid;
+    who->gid = found->pw_gid;
+    int count = 256;
+    who->groups.resize(count);
+    if (::getgrouplist(found->pw_name, found->pw_gid, who->groups.data(), &count) < 0)
+        return false;
+    who->groups.resize(count);
+    return true;
+}
+
+// The child: becomes the user, then copies the file into `out`. Its exit status is an errno.
+[[noreturn]] void readAs(const Identity &who, const char *path, qint64 maxBytes, int out)
+{
+    if (::setgroups(size_t(who.groups.size()), who.groups.constData()) != 0 ||
+        ::setresgid(who.gid, who.gid, who.gid) != 0 || ::setresuid(who.uid, who.uid, who.uid) != 0)
+        ::_exit(EPERM);
+    const int fd = ::open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0)
+        ::_exit(errno);
+    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+        ::_exit(EINVAL);
+    if (st.st_size > maxBytes)
+        ::_exit(EFBIG);
+    char chunk[4096];
+    for (ssize_t n; (n = ::read(fd, chunk, sizeof chunk)) != 0;) {
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0 || ::write(out, chunk, size_t(n)) != n)
+            ::_exit(EIO);
+    }
+    ::_exit(0);
+}
+
+QString reasonOf(int code)
+{
+    if (code == EINVAL)
+        return QStringLiteral("it is not a regular file");
+    if (code == EFBIG)
+        return QStringLiteral("it is too large");
+    return QString::fromLocal8Bit(std::strerror(code));
+}
+
+} // namespace
+
+bool readFileAsUser(const QString &path, uid_t uid, qint64 maxBytes, QByteArray *out, QString *why)
+{
+    Identity who;
+    int pipeFds[2];
+    if (!lookUp(uid, &who)) {
+        *why = QStringLiteral("user %1 is unknown").arg(uid);
+        return false;
+    }
+    if (::pipe2(pipeFds, O_CLOEXEC) != 0) {
+        *why = reasonOf(errno);
+        return false;
+    }
+    const QByteArray name = QFile::encodeName(path);
+    const pid_t child = ::fork();
+    if (child == 0) {
+        ::close(pipeFds[0]);
+        readAs(who, name.constData(), maxBytes, pipeFds[1]);
+    }
+    ::close(pipeFds[1]);
+    QByteArray data;
+    char chunk[4096];
+    for (ssize_t n; child > 0 && (n = ::read(pipeFds[0], chunk, sizeof chunk)) != 0;) {
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0 || data.size() + n > maxBytes)
+            break;
+        data.append(chunk, n);
+    }
+    ::close(pipeFds[0]);
+    int status = 0;
+    while (child > 0 && ::waitpid(child, &status, 0) < 0 && errno == EINTR) {
+    }
+    if (child < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        *why =
+            child < 0 ? reasonOf(errno) : reasonOf(WIFEXITED(status) ? WEXITSTATUS(status) : EIO);
+        return false;
+    }
+    *out = data;
+    return true;
+}
+
+} // namespace partwise
