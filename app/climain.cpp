@@ -5,6 +5,7 @@
 #include "cli/practicecommand.h"
 #include "cli/probecommand.h"
 #include "cli/realigncommand.h"
+#include "cli/serveduser.h"
 #include "cli/servesession.h"
 #include "device/automountinhibitor.h"
 #include "device/imagesectorsize.h"
@@ -330,6 +331,10 @@ int runPracticeCommandLine(const QStringList &args)
 
 int main(int argc, char **argv)
 {
+    // Root started for someone else (pkexec, sudo): nothing of their environment steers root,
+    // from the first variable read on.
+    if (argc > 1 && qstrcmp(argv[1], "serve") == 0 && startedForAnotherUser())
+        resetEnvironmentForUser();
     QCoreApplication app(argc, argv);
     // A run killed while it wrote to a disk left its automount inhibition behind.
     AutomountInhibitor::removeStaleInhibitions();

@@ -15,9 +15,11 @@ namespace {
 
 constexpr char kSystemPath[] = "/usr/sbin:/usr/bin:/sbin:/bin";
 
-bool keptForLocale(const QByteArray &name)
+// The locale for messages, and the two names of the user served, read after the reset.
+bool kept(const QByteArray &name)
 {
-    return name == "LANG" || name == "LANGUAGE" || name.startsWith("LC_");
+    return name == "LANG" || name == "LANGUAGE" || name.startsWith("LC_") || name == "PKEXEC_UID" ||
+           name == "SUDO_UID";
 }
 
 } // namespace
@@ -66,16 +68,22 @@ std::optional<ServedUser> servedUserFromEnvironment(QString *why)
     return user;
 }
 
+bool startedForAnotherUser()
+{
+    return ::geteuid() == 0 &&
+           (qEnvironmentVariableIsSet("PKEXEC_UID") || qEnvironmentVariableIsSet("SUDO_UID"));
+}
+
 void resetEnvironmentForUser()
 {
-    QList<QByteArray> kept;
+    QList<QByteArray> keep;
     for (char **entry = environ; entry && *entry; ++entry) {
         const QByteArray pair(*entry);
-        if (keptForLocale(pair.left(pair.indexOf('='))))
-            kept << pair;
+        if (kept(pair.left(pair.indexOf('='))))
+            keep << pair;
     }
     ::clearenv();
-    for (const QByteArray &pair : std::as_const(kept)) {
+    for (const QByteArray &pair : std::as_const(keep)) {
         const qsizetype equals = pair.indexOf('=');
         ::setenv(pair.left(equals).constData(), pair.mid(equals + 1).constData(), 1);
     }

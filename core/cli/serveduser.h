@@ -32,9 +32,13 @@ std::optional<ServedUser> servedUserFromEnvironment(QString *why);
 // A plain decimal user number: no sign, no spaces, not (uid_t)-1. Exposed for the tests.
 std::optional<uid_t> parseUserNumber(const QByteArray &text);
 
+// Root, started by pkexec or sudo on someone's behalf (PKEXEC_UID or SUDO_UID set at all).
+bool startedForAnotherUser();
+
 // A root helper acting for a user starts from a clean environment: a fixed PATH of the system's
-// own folders, the locale for messages, and nothing else (no PARTWISE_* test hooks, no LD_*,
-// no TMPDIR or HOME of the user's choosing).
+// own folders, the locale for messages, PKEXEC_UID and SUDO_UID, and nothing else (no
+// PARTWISE_* test hooks, no LD_*, no TMPDIR or HOME of the user's choosing). Called first thing
+// in main(), before anything reads a variable.
 void resetEnvironmentForUser();
 
 } // namespace partwise

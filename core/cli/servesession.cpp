@@ -530,10 +530,6 @@ int runServe()
         std::fprintf(stderr, "partwise-cli serve: %s\n", qPrintable(why));
         return ExitBadInput;
     }
-    // Root started for someone else: nothing of their environment steers root's tools.
-    if (user->privileged &&
-        (qEnvironmentVariableIsSet("PKEXEC_UID") || qEnvironmentVariableIsSet("SUDO_UID")))
-        resetEnvironmentForUser();
     ServeSession session(ServeTargetGuard(*user), [](const QByteArray &line) {
         std::fwrite(line.constData(), 1, size_t(line.size()), stdout);
         std::fflush(stdout);

@@ -27,7 +27,7 @@ class TestServeGuard : public QObject
 private slots:
     void initTestCase();
     void hostileLines();
-    void imagesMustBelongToTheInvokingUser();
+    void rootTakesNoImageOfAUser();
     void aUserHelperLeavesFilesToTheKernel();
 
 private:
@@ -162,12 +162,13 @@ void TestServeGuard::hostileLines()
     QVERIFY(!QFile::exists(image + QStringLiteral(".partwise-move.realign")));
 }
 
-void TestServeGuard::imagesMustBelongToTheInvokingUser()
+void TestServeGuard::rootTakesNoImageOfAUser()
 {
     PW_REQUIRE_ROOT_OR_SKIP(); // the owner rule guards a helper that runs as root
     const QString image = makePracticeImage(m_dir.path(), QStringLiteral("owned.img"));
     QVERIFY(!image.isEmpty());
-    // Started by pkexec for another user, the helper refuses this user's image.
+    // Started by pkexec for a user, root takes no file of theirs: images belong to a helper
+    // that runs as the user.
     QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
     environment.insert(QStringLiteral("PKEXEC_UID"), QString::number(::getuid() + 4242));
     ServeClient helper(environment);
@@ -177,8 +178,8 @@ void TestServeGuard::imagesMustBelongToTheInvokingUser()
                 .toObject()
                 .value(QStringLiteral("message"))
                 .toString()
-                .contains(QStringLiteral("another user")));
-    // For its owner it is read.
+                .contains(QStringLiteral("works on disks only")));
+    // Root working for root reads root's own image.
     environment.insert(QStringLiteral("PKEXEC_UID"), QString::number(::getuid()));
     ServeClient owner(environment);
     QVERIFY(resultOf(owner.call(QStringLiteral("read-disk"), {{"path", image}}))
