@@ -1,11 +1,13 @@
 #include "device/loopattachment.h"
 
-#include "base/toolrunner.h"
+#include "device/backingfile.h"
 
 #include <QFile>
 #include <QFileInfo>
 #include <QThread>
 
+#include <cerrno>
+#include <cstring>
 #include <fcntl.h>
 #include <linux/loop.h>
 #include <sys/ioctl.h>
@@ -15,6 +17,15 @@ namespace partwise {
 
 namespace {
 
+// Another program may be handed the same free number and bind it first; a few tries more are
+// enough unless something is attaching loop devices in a tight loop.
+constexpr int kTries = 16;
+
+QString systemError(int code)
+{
+    return QString::fromLocal8Bit(std::strerror(code));
+}
+
 QString sysfsBackingFile(const QString &device)
 {
     QFile file(QStringLiteral("/sys/block/%1/loop/backing_file").arg(QFileInfo(device).fileName()));
@@ -23,59 +34,135 @@ QString sysfsBackingFile(const QString &device)
     return QString::fromLocal8Bit(file.readAll()).trimmed();
 }
 
-// Opens the device and sets LO_FLAGS_AUTOCLEAR on it; returns the descriptor that keeps it
-// attached, or -1.
-int holdWithAutoclear(const QString &device)
+int openLoopControl(QString *error)
 {
-    const int fd = ::open(QFile::encodeName(device).constData(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return -1;
-    loop_info64 info{};
-    if (::ioctl(fd, LOOP_GET_STATUS64, &info) != 0) {
-        ::close(fd);
-        return -1;
+    const int fd = ::open("/dev/loop-control", O_RDWR | O_CLOEXEC);
+    if (fd >= 0)
+        return fd;
+    if (errno == ENOENT)
+        *error = QStringLiteral("No free loop device: /dev/loop-control is missing, so the "
+                                "kernel's loop driver is not loaded (load the module \"loop\": "
+                                "modprobe loop).");
+    else
+        *error = QStringLiteral("No free loop device: cannot open /dev/loop-control: %1.")
+                     .arg(systemError(errno));
+    return -1;
+}
+
+loop_config configFor(int imageFd, qint64 offset, qint64 size, bool readOnly)
+{
+    loop_config config{};
+    config.fd = static_cast<__u32>(imageFd);
+    config.block_size = 0; // 512-byte sectors, as losetup gave: no caller needs another size
+    config.info.lo_offset = static_cast<__u64>(offset);
+    config.info.lo_sizelimit = static_cast<__u64>(size); // 0: up to the end of the image
+    // Autoclear is set in the same call that binds the device: there is no instant at which
+    // the device exists without it, so a kill anywhere leaves nothing attached.
+    config.info.lo_flags = LO_FLAGS_AUTOCLEAR | (readOnly ? LO_FLAGS_READ_ONLY : 0);
+    return config;
+}
+
+// One try at a free loop device: its number from loop-control, the node opened, bound by
+// LOOP_CONFIGURE. `taken` says another program got there first and a new try may succeed.
+struct Claim
+{
+    int fd = -1;
+    QString device;
+    QString error;
+    bool taken = false;
+};
+
+Claim claimFreeDevice(int control, const loop_config &config, bool readOnly)
+{
+    Claim claim;
+    const int number = ::ioctl(control, LOOP_CTL_GET_FREE);
+    if (number < 0) {
+        claim.error = QStringLiteral("No free loop device: %1.").arg(systemError(errno));
+        return claim;
     }
-    info.lo_flags |= LO_FLAGS_AUTOCLEAR;
-    if (::ioctl(fd, LOOP_SET_STATUS64, &info) != 0) {
-        ::close(fd);
-        return -1;
+    claim.device = QStringLiteral("/dev/loop%1").arg(number);
+    // Open for writing unless read-only: the kernel makes the device read-only otherwise.
+    const int fd = ::open(QFile::encodeName(claim.device).constData(),
+                          (readOnly ? O_RDONLY : O_RDWR) | O_CLOEXEC);
+    if (fd < 0 || ::ioctl(fd, LOOP_CONFIGURE, &config) != 0) {
+        const int code = errno;
+        if (fd >= 0)
+            ::close(fd);
+        // EBUSY: bound by someone else meanwhile; ENOENT/ENXIO: removed meanwhile.
+        claim.taken = code == EBUSY || code == ENOENT || code == ENXIO;
+        claim.error = QStringLiteral("Cannot set up the loop device %1: %2.")
+                          .arg(claim.device, systemError(code));
+        return claim;
     }
-    return fd;
+    claim.fd = fd;
+    return claim;
 }
 
 } // namespace
 
 LoopAttachment::LoopAttachment(const QString &image, qint64 offset, qint64 size, bool readOnly)
 {
-    if (::geteuid() != 0) {
+    if (!mayAttach(offset, size))
+        return;
+    const int fd = openBackingFile(image, readOnly, &m_error);
+    if (fd < 0)
+        return;
+    attach(fd, offset, size, readOnly);
+    ::close(fd); // the loop device keeps its own reference to the open file
+}
+
+LoopAttachment::LoopAttachment(int imageFd, qint64 offset, qint64 size, bool readOnly)
+{
+    if (!mayAttach(offset, size))
+        return;
+    m_error = unusableBacking(imageFd, readOnly, QStringLiteral("The image"));
+    if (m_error.isEmpty())
+        attach(imageFd, offset, size, readOnly);
+}
+
+bool LoopAttachment::mayAttach(qint64 offset, qint64 size)
+{
+    if (::geteuid() != 0)
         m_error = QStringLiteral("This needs a loop device over the image, and only root can "
                                  "create one: run Partwise as root for this operation.");
+    else if (offset < 0 || size < 0)
+        m_error = QStringLiteral("A loop device cannot cover %1 bytes from byte %2.")
+                      .arg(size)
+                      .arg(offset);
+    return m_error.isEmpty();
+}
+
+void LoopAttachment::attach(int imageFd, qint64 offset, qint64 size, bool readOnly)
+{
+    const int control = openLoopControl(&m_error);
+    if (control < 0)
+        return;
+    const loop_config config = configFor(imageFd, offset, size, readOnly);
+    Claim claim;
+    for (int i = 0; i < kTries; ++i) {
+        claim = claimFreeDevice(control, config, readOnly);
+        if (!claim.taken)
+            break;
+    }
+    ::close(control);
+    if (claim.fd < 0) {
+        m_error = claim.taken ? QStringLiteral("No free loop device: other programs took each "
+                                               "of the %1 offered first. %2")
+                                    .arg(kTries)
+                                    .arg(claim.error)
+                              : claim.error;
         return;
     }
-    QStringList args{QStringLiteral("--find"),      QStringLiteral("--show"),
-                     QStringLiteral("--offset"),    QString::number(offset),
-                     QStringLiteral("--sizelimit"), QString::number(size)};
-    if (readOnly)
-        args << QStringLiteral("--read-only");
-    const ToolResult r = runTool(QStringLiteral("losetup"), args << image, QStringLiteral("mount"));
-    if (!r.ok) {
-        m_error = r.error;
-        return;
-    }
-    m_device = r.output.trimmed();
+    m_holdFd = claim.fd;
+    m_device = claim.device;
     m_backingFile = sysfsBackingFile(m_device);
-    m_holdFd = holdWithAutoclear(m_device);
 }
 
 LoopAttachment::~LoopAttachment()
 {
-    if (m_device.isEmpty())
+    if (m_holdFd < 0)
         return;
-    if (m_holdFd < 0) {
-        runTool(QStringLiteral("losetup"), {QStringLiteral("--detach"), m_device});
-        return;
-    }
-    // The last close detaches. No `losetup --detach` after it: by then the number may already
+    // The last close detaches. No detach by number after it: by then the number may already
     // belong to someone else's image.
     ::close(m_holdFd);
     // A tool that forked a child still holding the device delays the detach; wait a little so

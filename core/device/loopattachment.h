@@ -4,15 +4,21 @@
 
 namespace partwise {
 
-// A loop device over a byte range of an image file, for the filesystem tools that cannot work
-// at an offset inside a file (labelling, checking, resizing). Needs root.
-// The device is held open and marked autoclear, so the kernel detaches it at the last close:
-// on destruction, and also when the process is killed in the middle of an operation, which
-// would otherwise leave a stray loop device over the user's image.
+// A loop device over a byte range of an image file (or a disk), for the filesystem tools that
+// cannot work at an offset inside a file (labelling, checking, resizing). Needs root.
+// The device is bound and marked autoclear in one kernel call (LOOP_CONFIGURE) and held open,
+// so the kernel detaches it at the last close: on destruction, and also when the process is
+// killed at any instant, even in the middle of attaching, which would otherwise leave a stray
+// loop device holding the user's image or disk busy.
 class LoopAttachment
 {
 public:
+    // Opens `image` itself, without following a link.
     LoopAttachment(const QString &image, qint64 offset, qint64 size, bool readOnly);
+    // The image already open (opened once and handed on): a regular file or a block device,
+    // open for reading, and for writing unless `readOnly`. The descriptor stays the caller's;
+    // the kernel keeps its own reference to the open file.
+    LoopAttachment(int imageFd, qint64 offset, qint64 size, bool readOnly);
     ~LoopAttachment();
     LoopAttachment(const LoopAttachment &) = delete;
     LoopAttachment &operator=(const LoopAttachment &) = delete;
@@ -22,10 +28,13 @@ public:
     QString error() const { return m_error; }
 
 private:
+    bool mayAttach(qint64 offset, qint64 size);
+    void attach(int imageFd, qint64 offset, qint64 size, bool readOnly);
+
     QString m_device;
     QString m_backingFile; // as the kernel reports it, to see the detach happen
     QString m_error;
-    int m_holdFd = -1; // -1: autoclear could not be set; detached with losetup instead
+    int m_holdFd = -1; // the last close detaches (autoclear)
 };
 
 } // namespace partwise
