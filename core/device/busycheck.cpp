@@ -6,8 +6,11 @@
 #include <QFile>
 #include <QFileInfo>
 
+#include <cerrno>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <unistd.h>
 
 namespace partwise {
 
@@ -19,96 +22,218 @@ QString readLine(const QString &path)
     return f.open(QIODevice::ReadOnly) ? QString::fromLocal8Bit(f.readLine()).trimmed() : QString();
 }
 
-// Loop devices whose backing file is `image` ("/dev/loop3"), found through sysfs.
-QStringList loopDevicesOf(const QString &image)
+bool statPath(const QString &path, struct stat *st)
 {
-    const QString canonical = QFileInfo(image).canonicalFilePath();
-    QStringList out;
-    const QDir block(QStringLiteral("/sys/block"));
-    for (const QString &name : block.entryList({QStringLiteral("loop*")}, QDir::Dirs)) {
-        const QString backing =
-            readLine(block.filePath(name + QStringLiteral("/loop/backing_file")));
-        if (!backing.isEmpty() && QFileInfo(backing).canonicalFilePath() == canonical)
-            out << QStringLiteral("/dev/") + name;
+    return ::stat(QFile::encodeName(path).constData(), st) == 0;
+}
+
+// A block device as sysfs and /dev know it: "/sys/devices/.../loop0/loop0p1", "/dev/loop0p1".
+struct BlockNode
+{
+    QString folder;   // canonical sysfs folder
+    QString node;     // the name people know it by
+    QString openPath; // a node whose device number is this one's; empty when none was found
+    dev_t device = 0;
+    int number = 0; // partition number; 0 for a whole device
+};
+
+// What the kernel says is using any device: read once per question.
+struct KernelTables
+{
+    QList<MountEntry> mounts = readMountTable();
+    QList<dev_t> swaps;                       // block devices in use as swap
+    QList<QPair<QString, dev_t>> blockLoops;  // loop devices backed by a block device
+    QList<QPair<QString, QString>> fileLoops; // loop devices backed by a file: (loop, file)
+
+    KernelTables()
+    {
+        for (const QString &swap : activeSwaps()) {
+            struct stat st
+            {
+            };
+            if (statPath(swap, &st) && S_ISBLK(st.st_mode))
+                swaps << st.st_rdev;
+        }
+        const QDir block(QStringLiteral("/sys/block"));
+        for (const QString &name : block.entryList({QStringLiteral("loop*")}, QDir::Dirs)) {
+            const QString backing =
+                readLine(block.filePath(name + QStringLiteral("/loop/backing_file")));
+            if (backing.isEmpty())
+                continue;
+            struct stat st
+            {
+            };
+            const QString loop = QStringLiteral("/dev/") + name;
+            if (statPath(backing, &st) && S_ISBLK(st.st_mode))
+                blockLoops << qMakePair(loop, st.st_rdev);
+            else
+                fileLoops << qMakePair(loop, backing);
+        }
     }
-    return out;
-}
+};
 
-// The kernel names of a disk's partitions: "sdb1", "loop3p2", "nvme0n1p1", with their numbers.
-QList<QPair<QString, int>> partitionsOf(const QString &diskName)
+bool blockNodeAt(const QString &folder, const QString &givenPath, BlockNode *out)
 {
-    QList<QPair<QString, int>> out;
-    const QDir dir(QStringLiteral("/sys/block/") + diskName);
-    for (const QString &entry : dir.entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
-        const QString partFile = dir.filePath(entry + QStringLiteral("/partition"));
-        if (QFile::exists(partFile))
-            out << qMakePair(entry, readLine(partFile).toInt());
-    }
-    return out;
-}
-
-QString devNumber(const QString &sysName, const QString &diskName)
-{
-    const QString base = sysName == diskName
-                             ? QStringLiteral("/sys/block/%1/dev").arg(diskName)
-                             : QStringLiteral("/sys/block/%1/%2/dev").arg(diskName, sysName);
-    return readLine(base);
-}
-
-// `majorMinor` as sysfs gives it ("8:1").
-QStringList mountsOf(const QString &majorMinor, const QString &node)
-{
-    QStringList out;
+    const QStringList dev = readLine(folder + QStringLiteral("/dev")).split(QLatin1Char(':'));
     bool okMajor = false;
     bool okMinor = false;
-    const unsigned major = majorMinor.section(QLatin1Char(':'), 0, 0).toUInt(&okMajor);
-    const unsigned minor = majorMinor.section(QLatin1Char(':'), 1, 1).toUInt(&okMinor);
+    const unsigned maj = dev.value(0).toUInt(&okMajor);
+    const unsigned min = dev.value(1).toUInt(&okMinor);
     if (!okMajor || !okMinor)
+        return false;
+    out->folder = folder;
+    out->device = makedev(maj, min);
+    out->number = readLine(folder + QStringLiteral("/partition")).toInt();
+    out->node = QStringLiteral("/dev/") + QFileInfo(folder).fileName();
+    struct stat st
+    {
+    };
+    if (statPath(out->node, &st) && S_ISBLK(st.st_mode) && st.st_rdev == out->device)
+        out->openPath = out->node;
+    else if (!givenPath.isEmpty() && statPath(givenPath, &st) && st.st_rdev == out->device)
+        out->openPath = out->node = givenPath;
+    return true;
+}
+
+// The device `path` names, through /sys/dev/block (so /dev/disk/by-id links and partition
+// devices are found as what they are).
+bool blockNodeOf(const QString &path, BlockNode *out)
+{
+    struct stat st
+    {
+    };
+    if (!statPath(path, &st) || !S_ISBLK(st.st_mode))
+        return false;
+    const QString folder =
+        QFileInfo(
+            QStringLiteral("/sys/dev/block/%1:%2").arg(major(st.st_rdev)).arg(minor(st.st_rdev)))
+            .canonicalFilePath();
+    return !folder.isEmpty() && blockNodeAt(folder, path, out);
+}
+
+QList<BlockNode> partitionsOf(const BlockNode &disk)
+{
+    QList<BlockNode> out;
+    if (disk.number != 0)
         return out;
-    const dev_t device = makedev(major, minor);
-    for (const MountEntry &mount : readMountTable())
-        if (mount.device == device)
-            out << QStringLiteral("%1 is mounted on %2").arg(node, mount.target);
+    const QDir dir(disk.folder);
+    for (const QString &entry : dir.entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+        BlockNode part;
+        if (QFile::exists(dir.filePath(entry + QStringLiteral("/partition"))) &&
+            blockNodeAt(dir.filePath(entry), QString(), &part))
+            out << part;
+    }
     return out;
 }
 
-bool isSwapOn(const QString &node)
+// What the kernel's tables say uses this very device (not its partitions).
+QStringList namedReasons(const KernelTables &k, const BlockNode &n)
 {
-    const QString canonical = QFileInfo(node).canonicalFilePath();
-    for (const QString &dev : activeSwaps())
-        if (!dev.isEmpty() && (dev == node || QFileInfo(dev).canonicalFilePath() == canonical))
-            return true;
-    return false;
-}
-
-QStringList holdersOf(const QString &diskName, const QString &sysName)
-{
-    const QString path = sysName == diskName
-                             ? QStringLiteral("/sys/block/%1/holders").arg(diskName)
-                             : QStringLiteral("/sys/block/%1/%2/holders").arg(diskName, sysName);
-    return QDir(path).entryList(QDir::NoDotAndDotDot | QDir::AllEntries);
-}
-
-QStringList reasonsFor(const QString &diskName, const QString &sysName)
-{
-    const QString node = QStringLiteral("/dev/") + sysName;
-    QStringList out = mountsOf(devNumber(sysName, diskName), node);
-    if (isSwapOn(node))
-        out << QStringLiteral("%1 is in use as swap").arg(node);
-    for (const QString &holder : holdersOf(diskName, sysName))
-        out << QStringLiteral("%1 is held by %2 (LVM, RAID or encryption)").arg(node, holder);
-    return out;
-}
-
-QStringList busyReasonsOfDisk(const QString &diskNode, int number)
-{
-    const QString diskName = QFileInfo(diskNode).canonicalFilePath().section(QLatin1Char('/'), -1);
     QStringList out;
-    if (number == 0)
-        out << reasonsFor(diskName, diskName);
-    for (const auto &[sysName, n] : partitionsOf(diskName))
-        if (number == 0 || n == number)
-            out << reasonsFor(diskName, sysName);
+    for (const MountEntry &mount : k.mounts)
+        if (mount.device == n.device)
+            out << QStringLiteral("%1 is mounted on %2").arg(n.node, mount.target);
+    if (k.swaps.contains(n.device))
+        out << QStringLiteral("%1 is in use as swap").arg(n.node);
+    const QDir holders(n.folder + QStringLiteral("/holders"));
+    for (const QString &holder : holders.entryList(QDir::NoDotAndDotDot | QDir::AllEntries))
+        out << QStringLiteral("%1 is held by %2 (LVM, RAID, encryption or a cache)")
+                   .arg(n.node, holder);
+    for (const auto &[loop, backing] : k.blockLoops)
+        if (backing == n.device)
+            out << QStringLiteral("%1 is the backing device of loop device %2").arg(n.node, loop);
+    out.removeDuplicates();
+    return out;
+}
+
+// The kernel's own answer: an exclusive open fails with EBUSY while the device is mounted or
+// claimed (and, for a whole disk, while any partition is). Closed at once.
+bool claimedByOther(const BlockNode &n)
+{
+    if (n.openPath.isEmpty())
+        return false;
+    const int fd = ::open(QFile::encodeName(n.openPath).constData(),
+                          O_RDONLY | O_EXCL | O_CLOEXEC | O_NONBLOCK);
+    if (fd >= 0) {
+        ::close(fd);
+        return false;
+    }
+    return errno == EBUSY;
+}
+
+QString claimedText(const BlockNode &n)
+{
+    return n.number == 0
+               ? QStringLiteral("%1 is in use: the kernel will not let Partwise open it "
+                                "exclusively (another program, or something on one of its "
+                                "partitions, holds it)")
+                     .arg(n.node)
+               : QStringLiteral("%1 is in use: the kernel will not let Partwise open it "
+                                "exclusively (another program holds it, or its whole disk)")
+                     .arg(n.node);
+}
+
+// `disk` is a whole device (number 0).
+QStringList reasonsOfDisk(const KernelTables &k, const BlockNode &disk, int number)
+{
+    QStringList out = namedReasons(k, disk);
+    const QList<BlockNode> parts = partitionsOf(disk);
+    if (number == 0) {
+        for (const BlockNode &p : parts)
+            out << namedReasons(k, p);
+        if (out.isEmpty() && claimedByOther(disk))
+            out << claimedText(disk);
+        return out;
+    }
+    for (const BlockNode &p : parts) {
+        if (p.number != number)
+            continue;
+        out << namedReasons(k, p);
+        if (out.isEmpty() && claimedByOther(p))
+            out << claimedText(p);
+        return out;
+    }
+    // The kernel knows no partition N. Without any partition a claim can only be of the whole.
+    if (parts.isEmpty() && out.isEmpty() && claimedByOther(disk))
+        out << claimedText(disk);
+    return out;
+}
+
+// A partition device taken as a disk: its own use and its parent's use as a whole. Its own
+// exclusive open also fails while the parent is claimed as a whole.
+QStringList reasonsOfPartitionDevice(const KernelTables &k, const BlockNode &part)
+{
+    QStringList out = namedReasons(k, part);
+    BlockNode parent;
+    if (blockNodeAt(QFileInfo(part.folder + QStringLiteral("/..")).canonicalFilePath(), QString(),
+                    &parent))
+        out << namedReasons(k, parent);
+    if (out.isEmpty() && claimedByOther(part))
+        out << claimedText(part);
+    return out;
+}
+
+QStringList reasonsOfBlockDevice(const KernelTables &k, const BlockNode &n, int number)
+{
+    return n.number == 0 ? reasonsOfDisk(k, n, number) : reasonsOfPartitionDevice(k, n);
+}
+
+// Loop devices whose backing file is `image` ("/dev/loop3").
+QStringList loopDevicesOf(const KernelTables &k, const QString &image)
+{
+    struct stat want
+    {
+    };
+    if (!statPath(image, &want))
+        return {};
+    QStringList out;
+    for (const auto &[loop, backing] : k.fileLoops) {
+        struct stat st
+        {
+        };
+        if (statPath(backing, &st) && st.st_dev == want.st_dev && st.st_ino == want.st_ino)
+            out << loop;
+    }
     return out;
 }
 
@@ -119,19 +244,56 @@ QStringList busyReasons(const QString &diskPath, int partitionNumber)
     struct stat st
     {
     };
-    if (::stat(diskPath.toLocal8Bit().constData(), &st) != 0)
+    if (!statPath(diskPath, &st))
         return {};
+    const KernelTables k;
+    BlockNode n;
     if (S_ISBLK(st.st_mode))
-        return busyReasonsOfDisk(diskPath, partitionNumber);
+        return blockNodeOf(diskPath, &n) ? reasonsOfBlockDevice(k, n, partitionNumber)
+                                         : QStringList();
     QStringList out;
-    for (const QString &loop : loopDevicesOf(diskPath)) {
-        // A partition-less loop device at an offset may show just one partition; any use of a
+    for (const QString &loop : loopDevicesOf(k, diskPath)) {
+        // A loop device at an offset shows one partition of the image, or none: any use of a
         // loop device over the image counts as holding it.
-        const QStringList reasons = busyReasonsOfDisk(loop, partitionNumber);
-        for (const QString &r : reasons)
+        if (!blockNodeOf(loop, &n))
+            continue;
+        for (const QString &r : reasonsOfBlockDevice(k, n, partitionNumber))
             out << QStringLiteral("%1 (a loop device over %2)").arg(r, diskPath);
     }
     return out;
+}
+
+QStringList wholeDeviceBusyReasons(const QString &diskPath)
+{
+    const KernelTables k;
+    BlockNode disk;
+    if (!blockNodeOf(diskPath, &disk))
+        return {};
+    QStringList out = namedReasons(k, disk);
+    if (!out.isEmpty() || !claimedByOther(disk))
+        return out;
+    // Refused, but perhaps only because a partition is claimed: then it is that one's reason.
+    for (const BlockNode &p : partitionsOf(disk))
+        if (!namedReasons(k, p).isEmpty() || claimedByOther(p))
+            return out;
+    return {claimedText(disk)};
+}
+
+QStringList partitionOwnBusyReasons(const QString &diskPath, int partitionNumber)
+{
+    const KernelTables k;
+    BlockNode disk;
+    if (!blockNodeOf(diskPath, &disk))
+        return {};
+    for (const BlockNode &p : partitionsOf(disk)) {
+        if (p.number != partitionNumber)
+            continue;
+        QStringList out = namedReasons(k, p);
+        if (out.isEmpty() && claimedByOther(p))
+            out << claimedText(p);
+        return out;
+    }
+    return {};
 }
 
 } // namespace partwise

@@ -48,7 +48,7 @@ QList<KernelPartition> kernelPartitions(const QString &devicePath, const QString
         // sysfs counts in 512-byte units whatever the logical sector size.
         k.startBytes = readSysfs(part + QStringLiteral("/start")).toLongLong() * 512;
         k.sizeBytes = readSysfs(part + QStringLiteral("/size")).toLongLong() * 512;
-        k.busy = busyReasons(devicePath, k.number);
+        k.busy = partitionOwnBusyReasons(devicePath, k.number);
         out << k;
     }
     return out;
@@ -196,10 +196,7 @@ ProbeTarget examineProbeTarget(const QString &devicePath)
     t.device = read.layout.device;
 
     const QList<KernelPartition> kernel = kernelPartitions(devicePath, folder);
-    QStringList wholeDisk = busyReasons(devicePath, 0);
-    for (const KernelPartition &k : kernel)
-        for (const QString &reason : k.busy)
-            wholeDisk.removeAll(reason);
+    const QStringList wholeDisk = wholeDeviceBusyReasons(devicePath);
     if (!wholeDisk.isEmpty()) {
         t.error = QStringLiteral("%1 is in use as a whole (%2); the probe writes only where "
                                  "nothing is in use.")
