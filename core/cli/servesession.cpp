@@ -6,7 +6,6 @@
 #include "cli/probecommand.h"
 #include "cli/serveparams.h"
 #include "cli/serveresults.h"
-#include "device/busycheck.h"
 #include "device/diskenumerator.h"
 #include "fs/filesystemminimum.h"
 #include "layer/layerreader.h"
@@ -18,6 +17,7 @@
 #include "ops/realignjson.h"
 #include "ops/realignplantext.h"
 #include "ops/realignrunner.h"
+#include "ops/writepreflight.h"
 #include "report/checkreport.h"
 #include "report/layoutjson.h"
 #include "table/diskreader.h"
@@ -289,15 +289,17 @@ void ServeSession::filesystemMinimum(const Request &request)
 
 namespace {
 
-// What holds a partition the plan moves ("/dev/sdb2 is mounted on /home"), as the window's own
-// realignment asks before it runs.
+// What stops the plan's run, as the window's own realignment asks before it runs: what holds a
+// partition it moves ("/dev/sdb2 is mounted on /home") first, then whatever else on the disk is
+// in use (the run writes the table).
 QStringList busyMoves(const QString &path, const RealignPlan &plan)
 {
-    QStringList busy;
+    if (plan.moves.isEmpty())
+        return {};
+    QList<int> numbers;
     for (const PartitionMove &move : plan.moves)
-        busy << busyReasons(path, move.number);
-    busy.removeDuplicates();
-    return busy;
+        numbers << move.number;
+    return busyForWrite(path, numbers, true);
 }
 
 QJsonObject failedRealign(const QString &error)

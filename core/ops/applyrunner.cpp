@@ -205,7 +205,9 @@ private:
 // The partitions the queue writes to (0: the whole disk), and the filesystems it resizes.
 void touched(const DiskLayout &layout, const QList<Operation> &operations, WriteRequest *request)
 {
+    request->writesTable = false;
     for (const Operation &op : operations) {
+        request->writesTable = request->writesTable || op.changesTable();
         if (op.type == Operation::Type::Create || (op.type == Operation::Type::Check && !op.repair))
             continue;
         const int number = op.type == Operation::Type::NewTable ? 0 : op.number;

@@ -6,6 +6,7 @@
 #include "ops/applyrunner.h"
 #include "ops/realignexecution.h"
 #include "ops/writejournal.h"
+#include "ops/writepreflight.h"
 
 namespace partwise {
 
@@ -49,6 +50,16 @@ RealignResult resumeWriteJob(const QString &target, const QString &journalPath,
         result.error = QStringLiteral("%1 is read-only; nothing was changed. Make it writable and "
                                       "run `partwise-cli resume --journal %2 %1` again.")
                            .arg(target, path);
+        result.resumable = true;
+        return result;
+    }
+    // Whatever was mounted since the job stopped (an automounter after a reboot, a person) stops
+    // it again: the rest of the job moves data and writes the table.
+    if (const QStringList busy = busyForWrite(target, {0}, true); !busy.isEmpty()) {
+        result.error = QStringLiteral("Refusing to resume on %1 while something on it is in use: "
+                                      "%2. Nothing was changed; unmount it (or swapoff) and run "
+                                      "`partwise-cli resume --journal %3 %1` again.")
+                           .arg(target, busy.join(QStringLiteral("; ")), path);
         result.resumable = true;
         return result;
     }

@@ -43,19 +43,40 @@ QString checkFilesystems(const DiskLayout &layout, const QList<PartitionMove> &m
 
 QString busyPartitions(const WriteRequest &request)
 {
-    QStringList reasons;
-    for (int number : request.partitions)
-        for (const QString &r : busyReasons(request.target, number))
-            if (!reasons.contains(r))
-                reasons << r;
+    int own = 0;
+    const QStringList reasons =
+        busyForWrite(request.target, request.partitions, request.writesTable, &own);
     if (reasons.isEmpty())
         return {};
-    return QStringLiteral("Refusing to %1 partitions in use: %2. Unmount them (or swapoff) and "
-                          "try again; nothing was changed.")
-        .arg(request.verb, reasons.join(QStringLiteral("; ")));
+    if (own > 0)
+        return QStringLiteral("Refusing to %1 partitions in use: %2. Unmount them (or swapoff) and "
+                              "try again; nothing was changed.")
+            .arg(request.verb, reasons.join(QStringLiteral("; ")));
+    return QStringLiteral("Refusing to write the partition table of %1 while something on it is "
+                          "in use: %2. The kernel cannot take a new table of a disk in use; "
+                          "unmount it (or swapoff) and try again; nothing was changed.")
+        .arg(request.target, reasons.join(QStringLiteral("; ")));
 }
 
 } // namespace
+
+QStringList busyForWrite(const QString &target, const QList<int> &partitions, bool writesTable,
+                         int *ownCount)
+{
+    QStringList reasons;
+    for (int number : partitions)
+        if (number > 0)
+            for (const QString &r : busyReasons(target, number))
+                if (!reasons.contains(r))
+                    reasons << r;
+    if (ownCount)
+        *ownCount = int(reasons.size());
+    if (writesTable || partitions.contains(0))
+        for (const QString &r : busyReasons(target, 0))
+            if (!reasons.contains(r))
+                reasons << r;
+    return reasons;
+}
 
 WritePreflight prepareWrite(const WriteRequest &request, QSet<int> *checked,
                             const std::function<void(const QString &)> &log)

@@ -1,8 +1,8 @@
 #include "realign/realignworker.h"
 
-#include "device/busycheck.h"
 #include "ops/jobresume.h"
 #include "ops/writejournal.h"
+#include "ops/writepreflight.h"
 #include "table/diskreader.h"
 
 #include <QElapsedTimer>
@@ -66,10 +66,13 @@ void RealignWorker::prepare(const QString &target, const RealignOptions &options
     start(
         [this, target, options, request] {
             const PreparedRealign result = prepareRealignment(target, options, request);
-            QStringList busy;
+            // What holds a partition it moves first, then anything else on the disk in use: the
+            // run writes the table, which preflight refuses then.
+            QList<int> numbers;
             for (const PartitionMove &move : result.plan.moves)
-                busy << busyReasons(target, move.number);
-            busy.removeDuplicates();
+                numbers << move.number;
+            QStringList busy =
+                numbers.isEmpty() ? QStringList() : busyForWrite(target, numbers, true);
             // An interrupted run of this disk must be finished before another starts.
             QString journal = options.journalPathFor(target);
             if (!result.ok || !QFile::exists(journal))
