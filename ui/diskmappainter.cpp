@@ -67,7 +67,11 @@ void DiskMapPainter::paintCaption(QPainter &painter, const QRectF &rect,
     else if (!layout.device.model.isEmpty())
         parts << layout.device.model;
     parts << humanSize(layout.device.sizeBytes);
-    parts << (layout.tableType.isEmpty() ? tr("no partition table") : layout.tableType);
+    const QString wholeDisk = layout.wholeDiskFilesystemName();
+    parts << (!layout.tableType.isEmpty() ? layout.tableType
+              : wholeDisk.isEmpty()
+                  ? tr("no partition table")
+                  : tr("no partition table: the whole disk holds %1").arg(wholeDisk));
     parts << tr("sectors %1 B logical / %2 B physical")
                  .arg(t.logicalSectorSize)
                  .arg(t.physicalSectorSize);

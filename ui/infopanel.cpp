@@ -266,8 +266,12 @@ void InfoPanel::showDisk()
              : g.optimalIoHonoured ? tr("%1 bytes (used as the grain)").arg(bytes(t.optimalIoSize))
                                    : tr("%1 bytes").arg(bytes(t.optimalIoSize)));
     setValue(QStringLiteral("topologySource"), t.source);
+    const QString wholeDisk = layout.wholeDiskFilesystemName();
     setValue(QStringLiteral("tableType"),
-             layout.tableType.isEmpty() ? tr("none") : layout.tableType);
+             !layout.tableType.isEmpty() ? layout.tableType
+             : wholeDisk.isEmpty()
+                 ? tr("none")
+                 : tr("No partition table: the whole disk holds %1").arg(wholeDisk));
     setValue(QStringLiteral("grain"),
              tr("%1 = %2 sectors").arg(humanSize(g.grainBytes)).arg(g.grainSectors()));
 

@@ -52,6 +52,10 @@ int runApplyCommand(const ApplyCommandOptions &options, QTextStream &out, QTextS
     out << "Plan for " << options.target << ":\n";
     for (int i = 0; i < operations.size(); ++i)
         out << "  " << i + 1 << ". " << operations[i].description() << "\n";
+    if (const QString destroyed =
+            destroyedByNewTable(operations, options.target, read.layout.wholeDiskFilesystemName());
+        !destroyed.isEmpty())
+        out << "  " << destroyed << "\n";
     out << "\nThe disk afterwards:\n"
         << diskCheckToText(
                {preview.layout, analyzeAlignment(preview.layout, options.apply.policy)});

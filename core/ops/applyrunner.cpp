@@ -273,6 +273,13 @@ ApplyResult applyOperations(const QString &target, const QList<Operation> &opera
         result.journalPath = request.journalPath;
         return result;
     }
+    if (const QString destroyed =
+            destroyedByNewTable(operations, target, request.layout.wholeDiskFilesystemName());
+        !destroyed.isEmpty()) {
+        result.log << destroyed;
+        if (callbacks.log)
+            callbacks.log(destroyed);
+    }
     WriteJournal journal;
     journal.target = target;
     journal.sectorSize = request.layout.device.topology.logicalSectorSize;

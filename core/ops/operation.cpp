@@ -67,6 +67,19 @@ QString alignWord(AlignTo mode)
 
 } // namespace
 
+QString destroyedByNewTable(const QList<Operation> &operations, const QString &diskPath,
+                            const QString &wholeDiskFilesystemName)
+{
+    if (wholeDiskFilesystemName.isEmpty())
+        return QString();
+    for (const Operation &op : operations)
+        if (op.type == Operation::Type::NewTable)
+            return Operation::tr("The new partition table destroys the %1 filesystem that fills "
+                                 "the whole of %2, and everything on it.")
+                .arg(wholeDiskFilesystemName, diskPath);
+    return QString();
+}
+
 QString Operation::description() const
 {
     switch (type) {

@@ -54,4 +54,10 @@ public:
 
 QString operationTypeName(Operation::Type type); // the plan file's "op": "new-table", "create", ...
 
+// What a new partition table destroys on a disk whose whole device holds a filesystem ("the XFS
+// filesystem that fills the whole of /dev/sdb"), for the plan and the log; empty when `operations`
+// holds no new table or the disk `before` has a partition table.
+QString destroyedByNewTable(const QList<Operation> &operations, const QString &diskPath,
+                            const QString &wholeDiskFilesystemName);
+
 } // namespace partwise

@@ -42,9 +42,14 @@ PreparedRealign prepareRealignment(const QString &target, const RealignOptions &
     }
     prepared.layout = read.layout;
     if (read.layout.tableType.isEmpty()) {
+        const QString fs = read.layout.wholeDiskFilesystemName();
         prepared.error =
-            QStringLiteral("%1 has no partition table, so there is nothing to realign.")
-                .arg(target);
+            fs.isEmpty()
+                ? QStringLiteral("%1 has no partition table, so there is nothing to realign.")
+                      .arg(target)
+                : QStringLiteral("%1 has no partition table: the whole disk holds %2, so there is "
+                                 "no partition to realign; nothing was changed.")
+                      .arg(target, fs);
         return prepared;
     }
     for (int n : request.partitions)

@@ -139,6 +139,23 @@ bool TableEditor::addReplicaPartition(const PartitionInfo &p, QString *error)
     return false;
 }
 
+QString TableEditor::wholeDiskRefusal(const Operation &op) const
+{
+    const QString fs = m_base.wholeDiskFilesystemName();
+    const QString what =
+        op.type == Operation::Type::Create
+            ? QStringLiteral("there is no free space for a new partition")
+            : QStringLiteral("there is no partition %1 to %2")
+                  .arg(op.number)
+                  .arg(op.type == Operation::Type::Delete   ? QStringLiteral("delete")
+                       : op.type == Operation::Type::Resize ? QStringLiteral("resize or move")
+                       : op.type == Operation::Type::Format ? QStringLiteral("format")
+                                                            : QStringLiteral("change"));
+    return QStringLiteral("%1 has no partition table: the whole disk holds %2, so %3. Only a new "
+                          "partition table replaces it, and that destroys the %2 filesystem.")
+        .arg(m_base.device.path, fs, what);
+}
+
 QString TableEditor::replicaNode(int number) const
 {
     // The disk's own naming ("/dev/sdb1", "/dev/nvme0n1p1"), learnt from a partition it has.
@@ -171,6 +188,10 @@ bool TableEditor::apply(const Operation &op, const AlignmentPolicy &policy, QStr
         m_disk = fresh;
         m_filesystems.clear();
         return true;
+    }
+    if (!m_disk && !m_base.wholeDiskFilesystem.isEmpty()) {
+        *error = wholeDiskRefusal(op);
+        return false;
     }
     if (!m_disk) {
         *error = QStringLiteral("%1 has no partition table yet: create one first.")
@@ -341,6 +362,7 @@ DiskLayout TableEditor::layout() const
         out.tableType.clear();
         return out;
     }
+    out.wholeDiskFilesystem.clear(); // a new table took its place
     fillLayoutFromPedDisk(m_disk, out, false);
     for (PartitionInfo &p : out.regions) {
         if (m_replica && !p.isFree())

@@ -59,6 +59,8 @@ private:
     bool addReplicaPartition(const PartitionInfo &p, QString *error);
     void rememberFilesystems(const DiskLayout &current);
     QString replicaNode(int number) const;
+    // Why an operation on a partition cannot be done to a disk whose whole device is a filesystem.
+    QString wholeDiskRefusal(const Operation &op) const;
     struct FsInfo
     {
         QString filesystem, label, uuid;

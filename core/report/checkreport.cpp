@@ -196,8 +196,8 @@ QString diskCheckToText(const DiskCheck &check)
         s << "  drive: " << driveLine(l.device.drive) << "\n";
     for (const QString &w : l.warnings)
         s << "  warning: " << w << "\n";
-    if (!l.wholeDiskFilesystem.isEmpty())
-        s << "  the whole disk holds a " << l.wholeDiskFilesystem << " filesystem\n";
+    if (!l.wholeDiskFilesystemName().isEmpty())
+        s << "  no partition table: the whole disk holds " << l.wholeDiskFilesystemName() << "\n";
     const QList<PartitionInfo> parts = l.partitions();
     if (parts.isEmpty()) {
         s << "  no partitions\n";

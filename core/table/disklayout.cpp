@@ -1,5 +1,7 @@
 #include "table/disklayout.h"
 
+#include <QHash>
+
 namespace partwise {
 
 QList<PartitionInfo> DiskLayout::partitions() const
@@ -17,6 +19,26 @@ const PartitionInfo *DiskLayout::partitionByNumber(int number) const
         if (!r.isFree() && r.number == number)
             return &r;
     return nullptr;
+}
+
+QString DiskLayout::wholeDiskFilesystemName() const
+{
+    return tableType.isEmpty() ? filesystemDisplayName(wholeDiskFilesystem) : QString();
+}
+
+QString filesystemDisplayName(const QString &type)
+{
+    static const QHash<QString, QString> names{
+        {QStringLiteral("xfs"), QStringLiteral("XFS")},
+        {QStringLiteral("vfat"), QStringLiteral("FAT")},
+        {QStringLiteral("ntfs"), QStringLiteral("NTFS")},
+        {QStringLiteral("btrfs"), QStringLiteral("Btrfs")},
+        {QStringLiteral("exfat"), QStringLiteral("exFAT")},
+        {QStringLiteral("f2fs"), QStringLiteral("F2FS")},
+        {QStringLiteral("crypto_LUKS"), QStringLiteral("LUKS")},
+        {QStringLiteral("LVM2_member"), QStringLiteral("LVM")},
+    };
+    return names.value(type, type);
 }
 
 } // namespace partwise

@@ -23,6 +23,11 @@ struct DiskLayout
 
     QList<PartitionInfo> partitions() const; // without free space
     const PartitionInfo *partitionByNumber(int number) const;
+    // The filesystem on the whole disk as people name it ("XFS"); empty when there is none.
+    QString wholeDiskFilesystemName() const;
 };
+
+// How people name a filesystem type as libblkid reports it: "xfs" is "XFS", "vfat" is "FAT".
+QString filesystemDisplayName(const QString &type);
 
 } // namespace partwise

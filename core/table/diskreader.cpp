@@ -175,7 +175,11 @@ DiskReadResult readDisk(const QString &path, const DiskReadOptions &options)
     }
 
     PedDiskType *type = ped_disk_probe(dev);
-    if (!type) {
+    // libparted calls a filesystem on the whole disk a "loop" table holding one partition, 1,
+    // that is the whole disk: a delete of it would write libparted's loop signature over the
+    // filesystem's superblock. Partwise says what it is: no partition table, a filesystem.
+    const bool loopLabel = type && qstrcmp(type->name, "loop") == 0;
+    if (!type || loopLabel) {
         const qint64 ss = layout.device.topology.logicalSectorSize;
         const FilesystemIdentity whole =
             FilesystemProbe(path, ss).probe(0, layout.device.sizeBytes);
@@ -198,6 +202,12 @@ DiskReadResult readDisk(const QString &path, const DiskReadOptions &options)
                 session));
         if (!whole.isEmpty()) {
             layout.wholeDiskFilesystem = whole.type;
+        } else if (loopLabel) {
+            layout.warnings << QStringLiteral(
+                                   "%1 has no partition table: libparted sees a filesystem on the "
+                                   "whole disk (or its own \"loop\" label), which libblkid does "
+                                   "not recognise.")
+                                   .arg(path);
         } else if (!firstMiBIsBlank(path)) {
             return failure(withDetails(
                 QStringLiteral("%1 holds no partition table and no filesystem that Partwise "

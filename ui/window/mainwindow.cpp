@@ -480,7 +480,10 @@ void MainWindow::updateStatus(int row)
     const QString name = DiskListModel::nameOf(entry);
     const MisalignmentReport &report = m_partitions->report();
     if (m_partitions->layout().tableType.isEmpty()) {
-        m_status->setText(tr("No partition table on %1").arg(name));
+        const QString fs = m_partitions->layout().wholeDiskFilesystemName();
+        m_status->setText(
+            fs.isEmpty() ? tr("No partition table on %1").arg(name)
+                         : tr("No partition table on %1: the whole disk holds %2").arg(name, fs));
         return;
     }
     QString text =
