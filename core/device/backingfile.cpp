@@ -35,10 +35,6 @@ QString typeProblem(const struct stat &st, const QString &name)
 {
     if (S_ISREG(st.st_mode) || S_ISBLK(st.st_mode))
         return QString();
-    if (S_ISLNK(st.st_mode))
-        return QStringLiteral("%1 is a symbolic link, which is not followed here: give the path of "
-                              "the image file or disk itself.")
-            .arg(name);
     return QStringLiteral("%1 is %2, not a disk image file or a block device: a loop device "
                           "cannot be put over it.")
         .arg(name, kindOf(st.st_mode));
@@ -66,7 +62,7 @@ QString accessProblem(int fd, bool readOnly, const QString &name)
 // judged on this descriptor before anything is really opened.
 int openPathOnly(const QString &path, QString *error)
 {
-    const int fd = ::open(QFile::encodeName(path).constData(), O_PATH | O_NOFOLLOW | O_CLOEXEC);
+    const int fd = ::open(QFile::encodeName(path).constData(), O_PATH | O_CLOEXEC);
     if (fd < 0)
         *error = errno == ENOENT
                      ? QStringLiteral("%1 does not exist.").arg(path)

@@ -4,9 +4,10 @@
 
 namespace partwise {
 
-// The file under a loop device: a disk image file or a block device. It is resolved once,
-// without following a link, and judged on the open descriptor, never again by name
-// (ARCHITECTURE.md, the helper's security rules).
+// The file under a loop device: a disk image file or a block device. Its name is resolved once
+// (a link followed, as the user's own helper may: the root helper's guard has refused links
+// for a user before), judged on the open descriptor, and never looked up by name again
+// (ARCHITECTURE.md, the root helper's threat model).
 
 // Opens `path` for a loop device (O_RDONLY or O_RDWR, close-on-exec) and returns the
 // descriptor, or -1 with *error in a person's words.
