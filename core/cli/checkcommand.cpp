@@ -55,9 +55,15 @@ int runCheck(const CheckOptions &options, QTextStream &out, QTextStream &err)
             root[QStringLiteral("errors")] = errors;
         out << QJsonDocument(root).toJson(QJsonDocument::Indented);
     }
+    // Not one target read (a user without the rights to open any disk): nothing was checked,
+    // and a script must not read that as "nothing misaligned".
+    const bool nothingRead = errors.size() == targets.size();
+    if (nothingRead && everyDisk)
+        err << "partwise-cli: no disk could be read, so nothing was checked. Run as root (sudo) "
+               "to check this machine's disks, or name a disk image.\n";
     out.flush();
     err.flush();
-    if (anyError)
+    if (anyError || nothingRead)
         return ExitBadInput;
     return anyMisaligned ? ExitMisalignedOrFailed : ExitOk;
 }

@@ -4,10 +4,15 @@
 #include "clirun.h"
 #include "diskimagebuilder.h"
 #include "filechecksum.h"
+#include "toolrun.h"
 
 #include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
 #include <QTemporaryDir>
 #include <QtTest>
+
+#include <unistd.h>
 
 using namespace pwtest;
 
@@ -22,6 +27,7 @@ private slots:
     void badTargetAmongGoodOnes();
     void badOptions_data();
     void badOptions();
+    void noDiskReadableIsNotAllClear();
 
 private:
     QTemporaryDir m_dir;
@@ -111,6 +117,29 @@ void TestErrors::badOptions()
     QVERIFY2(!r.crashed, qPrintable(r.describe()));
     QVERIFY2(r.exitCode == 2, qPrintable(r.describe()));
     QVERIFY2(!r.err.trimmed().isEmpty(), "no message on stderr");
+}
+
+// `check` with no target, as a user who may open no disk: every disk is refused, so nothing was
+// checked, and the exit status must not say "nothing misaligned" (0).
+void TestErrors::noDiskReadableIsNotAllClear()
+{
+    if (::geteuid() != 0)
+        QSKIP("needs root to run the command as another user (nobody)");
+    const ToolResult r = runTool(QStringLiteral("setpriv"),
+                                 {QStringLiteral("--reuid=65534"), QStringLiteral("--regid=65534"),
+                                  QStringLiteral("--clear-groups"), cliPath(),
+                                  QStringLiteral("check"), QStringLiteral("--json")});
+    QVERIFY2(r.started && !r.crashed, qPrintable(r.describe()));
+    QVERIFY2(r.exitCode == 2, qPrintable(r.describe()));
+    const QJsonObject report = QJsonDocument::fromJson(r.out).object();
+    QVERIFY2(report.value(QStringLiteral("devices")).toArray().isEmpty(), r.out.constData());
+    const ToolResult text =
+        runTool(QStringLiteral("setpriv"),
+                {QStringLiteral("--reuid=65534"), QStringLiteral("--regid=65534"),
+                 QStringLiteral("--clear-groups"), cliPath(), QStringLiteral("check")});
+    QCOMPARE(text.exitCode, 2);
+    QVERIFY2(text.err.contains("nothing was checked") || text.err.contains("No disks found"),
+             text.err.constData());
 }
 
 QTEST_GUILESS_MAIN(TestErrors)

@@ -35,8 +35,10 @@
 #include <QTreeView>
 #include <QUndoStack>
 #include <QUndoView>
+
 #include <QVBoxLayout>
 #include <QtTest>
+#include <memory>
 
 using namespace partwise;
 
@@ -62,6 +64,7 @@ class EditingTest : public QObject
 private slots:
     void initTestCase();
     void undoRedoRestoresQueueAndPreview();
+    void clearedQueueOffersNoUndo();
     void controllerShowsThePreview();
     void failedApplyStopsAndReports();
     void partedQuestionsReachAMessageBox();
@@ -78,6 +81,25 @@ void EditingTest::initTestCase()
     QVERIFY(m_dir.isValid());
     QCoreApplication::setOrganizationName(QStringLiteral("PartwiseTests"));
     QCoreApplication::setApplicationName(QStringLiteral("partwise-editing-tests"));
+}
+
+// After Apply the queue is cleared: Edit must no longer offer to undo what the disk now holds,
+// and the queue's view must show no row of it.
+void EditingTest::clearedQueueOffersNoUndo()
+{
+    PendingOperations pending(QStringLiteral("/nonexistent.img"));
+    QUndoView view(pending.undoStack());
+    std::unique_ptr<QAction> undo(pending.undoStack()->createUndoAction(nullptr));
+    pending.push(newTable(QStringLiteral("gpt")));
+    QVERIFY(undo->isEnabled());
+    QCOMPARE(view.model()->rowCount(), 2); // "<empty>" and the operation
+    QSignalSpy changed(&pending, &PendingOperations::changed);
+    pending.clear();
+    QCOMPARE(changed.size(), 1);
+    QVERIFY(pending.operations().isEmpty());
+    QVERIFY(!undo->isEnabled());
+    QVERIFY2(!undo->text().contains(QLatin1String("partition table")), qPrintable(undo->text()));
+    QCOMPARE(view.model()->rowCount(), 1);
 }
 
 void EditingTest::undoRedoRestoresQueueAndPreview()

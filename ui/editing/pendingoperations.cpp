@@ -90,8 +90,13 @@ void PendingOperations::replaceAll(const QList<Operation> &operations, const QSt
 void PendingOperations::clear()
 {
     m_operations.clear();
-    const QSignalBlocker quiet(m_stack); // one changed() below, with the list already empty
-    m_stack->clear();
+    {
+        // The stack's own signals must go out: the Undo action and the queue's view listen to
+        // them, and would otherwise still offer to undo what was just applied. Only our
+        // changed() waits, to be sent once with the list already empty.
+        const QSignalBlocker quiet(this);
+        m_stack->clear();
+    }
     emit changed();
 }
 
