@@ -15,6 +15,7 @@
 #include <QCoreApplication>
 #include <QTextStream>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 using namespace partwise;
@@ -78,7 +79,13 @@ int parseOrExit(QCommandLineParser &parser, const QStringList &args, int positio
     if (!parser.parse(args))
         return usageError(parser.errorText());
     if (parser.isSet(QStringLiteral("help"))) {
-        stdOut() << parser.helpText();
+        // Qt's usage line names the program file; people type "partwise-cli COMMAND".
+        QString help = parser.helpText();
+        const QStringList typed = QCoreApplication::arguments();
+        const QString usage = QStringLiteral("Usage: ") + typed.value(0);
+        if (help.startsWith(usage))
+            help.replace(0, usage.size(), QStringLiteral("Usage: partwise-cli ") + typed.value(1));
+        stdOut() << help;
         return ExitOk;
     }
     if (positionals >= 0 && parser.positionalArguments().size() != positionals)
@@ -333,8 +340,11 @@ int main(int argc, char **argv)
 {
     // Root started for someone else (pkexec, sudo): nothing of their environment steers root,
     // from the first variable read on.
-    if (argc > 1 && qstrcmp(argv[1], "serve") == 0 && startedForAnotherUser())
+    if (argc > 1 && qstrcmp(argv[1], "serve") == 0 && startedForAnotherUser()) {
         resetEnvironmentForUser();
+        // pkexec keeps the caller's umask: with 000, root's new folders would be world-writable.
+        ::umask(077);
+    }
     QCoreApplication app(argc, argv);
     // A run killed while it wrote to a disk left its automount inhibition behind.
     AutomountInhibitor::removeStaleInhibitions();

@@ -118,23 +118,45 @@ bool readRegularFileBounded(const QString &path, qint64 maxBytes, QByteArray *ou
 
 bool makePrivateFolder(const QString &folder, QString *why)
 {
-    if (!QDir().mkpath(folder)) {
-        *why = QStringLiteral("cannot create %1").arg(folder);
+    // Walked one component at a time: a missing one is created 0700, and each must belong to
+    // root or to us and be writable by no one else (a sticky folder such as /tmp excepted,
+    // whose entries others cannot rename), so no other user can swap a link or a folder of
+    // theirs in on the way. The names used later stay bound to these folders.
+    const QByteArray path = QFile::encodeName(QDir::cleanPath(folder));
+    if (!path.startsWith('/')) {
+        *why = QStringLiteral("%1 is not an absolute path").arg(folder);
         return false;
     }
-    const int fd = ::open(QFile::encodeName(folder).constData(),
-                          O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-    struct stat st;
-    if (fd < 0 || ::fstat(fd, &st) != 0 || st.st_uid != ::geteuid()) {
-        if (fd >= 0)
-            ::close(fd);
-        *why = QStringLiteral("%1 is a link or belongs to another user").arg(folder);
+    int current = ::open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+    for (const QByteArray &part : path.mid(1).split('/')) {
+        if (part.isEmpty())
+            continue;
+        if (::mkdirat(current, part.constData(), 0700) != 0 && errno != EEXIST)
+            break;
+        const int next =
+            ::openat(current, part.constData(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        ::close(current);
+        current = next;
+        struct stat st;
+        if (current < 0 || ::fstat(current, &st) != 0)
+            break;
+        const bool owned = st.st_uid == 0 || st.st_uid == ::geteuid();
+        const bool othersWrite = (st.st_mode & (S_IWGRP | S_IWOTH)) != 0;
+        if (!owned || (othersWrite && !(st.st_mode & S_ISVTX)) ||
+            (::geteuid() == 0 && st.st_uid != 0)) {
+            ::close(current);
+            *why = QStringLiteral("%1 may be changed by another user").arg(folder);
+            return false;
+        }
+    }
+    if (current < 0) {
+        *why = QStringLiteral("cannot create %1: %2").arg(folder, systemReason(errno));
         return false;
     }
-    const bool ok = ::fchmod(fd, 0700) == 0;
+    const bool ok = ::fchmod(current, 0700) == 0;
     if (!ok)
         *why = systemReason(errno);
-    ::close(fd);
+    ::close(current);
     return ok;
 }
 

@@ -34,8 +34,10 @@ int openRegularNoFollow(const QString &path, int accessFlags);
 // system's reason in `why` otherwise; a file past the bound is refused whole, never read.
 bool readRegularFileBounded(const QString &path, qint64 maxBytes, QByteArray *out, QString *why);
 
-// Creates `folder` and any missing parents; the last one (new or not) is made 0700 when it
-// belongs to this process's user, and refused when it is a link or belongs to someone else.
+// Creates `folder` and any missing parents (0700), without following a link, and makes the last
+// one 0700. Refused when a folder on the way may be changed by another user: one not owned by
+// root or this process's user (for root: not owned by root), or writable by others without
+// the sticky bit.
 bool makePrivateFolder(const QString &folder, QString *why);
 
 } // namespace partwise

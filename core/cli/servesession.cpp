@@ -468,6 +468,7 @@ void ServeSession::apply(const Request &request)
                 },
                 m_cancel);
         };
+        callbacks.cancel = &m_cancel;
         callbacks.progress = [this, id](int done, int total) {
             notify(QStringLiteral("progress"), {{QStringLiteral("id"), id},
                                                 {QStringLiteral("operations_done"), done},

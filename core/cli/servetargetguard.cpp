@@ -16,6 +16,10 @@ namespace {
 
 constexpr qsizetype kMaxPath = 4096;
 
+const QString kDisksOnly =
+    QStringLiteral("the administrator's helper works on disks in /dev only; open an image as "
+                   "yourself (Partwise needs no password for your own files)");
+
 const char *const kSystemFolders[] = {"/etc",    "/proc", "/sys",     "/boot",    "/usr",
                                       "/bin",    "/sbin", "/lib",     "/lib32",   "/lib64",
                                       "/libx32", "/run",  "/var/lib", "/var/log", "/dev"};
@@ -77,6 +81,10 @@ bool ServeTargetGuard::admits(const QString &path, QString *why, QString *resolv
 bool ServeTargetGuard::admitsPrivileged(const QString &path, const QString &resolved,
                                         QString *why) const
 {
+    // Root working for a user looks at nothing outside /dev: not even whether a file exists,
+    // which in a folder the user cannot search would tell them what root can see.
+    if (m_user.actsForUser() && !resolved.startsWith(QLatin1String("/dev/")))
+        return refuse(path, kDisksOnly, why);
     bool nameStable = false;
     const int fd = openPathNoFollow(resolved, &nameStable);
     if (fd < 0 && errno == ELOOP)
@@ -100,11 +108,7 @@ bool ServeTargetGuard::admitsPrivileged(const QString &path, const QString &reso
         return refuse(path, QStringLiteral("it is neither a block device nor a disk image file"),
                       why);
     if (m_user.actsForUser())
-        return refuse(path,
-                      QStringLiteral("the administrator's helper works on disks only; open an "
-                                     "image as yourself (Partwise needs no password for your "
-                                     "own files)"),
-                      why);
+        return refuse(path, kDisksOnly, why);
     if (inSystemFolder(resolved))
         return refuse(path, QStringLiteral("it lies in a system folder"), why);
     if (st.st_uid != m_user.uid)

@@ -248,9 +248,26 @@ QStringList busyReasons(const QString &diskPath, int partitionNumber)
         return {};
     const KernelTables k;
     BlockNode n;
-    if (S_ISBLK(st.st_mode))
-        return blockNodeOf(diskPath, &n) ? reasonsOfBlockDevice(k, n, partitionNumber)
-                                         : QStringList();
+    if (S_ISBLK(st.st_mode)) {
+        if (!blockNodeOf(diskPath, &n))
+            return {};
+        QStringList out = reasonsOfBlockDevice(k, n, partitionNumber);
+        // A loop device is its file: another loop device over the same file, mounted, holds
+        // this one as much as a mount of its own would.
+        for (const auto &[loop, backing] : k.fileLoops) {
+            if (loop != n.node)
+                continue;
+            for (const QString &sibling : loopDevicesOf(k, backing)) {
+                BlockNode other;
+                if (sibling == n.node || !blockNodeOf(sibling, &other))
+                    continue;
+                for (const QString &r : reasonsOfBlockDevice(k, other, 0))
+                    out << QStringLiteral("%1 (%2 shows the same file, %3)")
+                               .arg(r, sibling, backing);
+            }
+        }
+        return out;
+    }
     QStringList out;
     for (const QString &loop : loopDevicesOf(k, diskPath)) {
         // A loop device at an offset shows one partition of the image, or none: any use of a

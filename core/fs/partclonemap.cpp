@@ -2,6 +2,7 @@
 
 #include "base/toolrunner.h"
 #include "device/loopattachment.h"
+#include "fs/resizesupport.h"
 
 #include <QElapsedTimer>
 #include <QFile>
@@ -370,14 +371,13 @@ std::optional<std::vector<Extent>> partcloneUsedExtents(const QString &device, q
 
     // partclone reads a filesystem from its first byte: a file that starts with it is read as
     // it is, anything else through a read-only loop device over the range.
-    std::optional<LoopAttachment> loop;
+    std::optional<FilesystemNode> range;
     QString node = device;
     if (offsetBytes != 0 || !QFileInfo(device).isFile()) {
-        loop.emplace(device, offsetBytes, sizeBytes, true);
-        if (!loop->ok())
-            return unknown(where + QStringLiteral(": no used-block map without a loop device: ") +
-                           loop->error());
-        node = loop->device();
+        range.emplace(FilesystemLocation{device, offsetBytes, true}, sizeBytes, true);
+        if (range->node().isEmpty())
+            return unknown(where + QStringLiteral(": no used-block map: ") + range->error());
+        node = range->node();
     }
     if (const QString why = whyNoMap(node, filesystem, where); !why.isEmpty())
         return unknown(why);

@@ -1,11 +1,25 @@
 #include "fs/resizesupport.h"
 
+#include <unistd.h>
+
 namespace partwise {
 
 FilesystemNode::FilesystemNode(const FilesystemLocation &where, qint64 bytes, bool readOnly)
 {
     if (!where.isImage) {
         m_node = where.path;
+        return;
+    }
+    // Without root there is no loop device; reading tools get a scratch copy of the partition
+    // instead (a check, a used-block map), never a writing one.
+    if (::geteuid() != 0 && readOnly) {
+        m_copy.emplace(where.path, where.offset, bytes);
+        if (m_copy->ok())
+            m_node = m_copy->path();
+        else
+            m_error = QStringLiteral("This needs a loop device over the image or a copy of the "
+                                     "partition, and %1.")
+                          .arg(m_copy->error());
         return;
     }
     m_loop.emplace(where.path, where.offset, bytes, readOnly);

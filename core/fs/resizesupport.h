@@ -3,6 +3,7 @@
 #include "base/toolrunner.h"
 #include "device/loopattachment.h"
 #include "fs/filesystemsize.h"
+#include "fs/scratchcopy.h"
 
 #include <functional>
 #include <optional>
@@ -14,6 +15,7 @@ namespace partwise {
 
 // A device node for the tools that cannot work at an offset inside a file: the partition node
 // itself, or a loop device over `bytes` from the filesystem's offset in an image (root only),
+// or, for read-only work without root, a scratch copy of those bytes (fs/scratchcopy.h),
 // held while this lives. A fresh one per use caches no blocks from before another writer.
 class FilesystemNode
 {
@@ -25,6 +27,7 @@ public:
 
 private:
     std::optional<LoopAttachment> m_loop;
+    std::optional<ScratchCopy> m_copy; // read-only work without root
     QString m_node;
     QString m_error;
 };

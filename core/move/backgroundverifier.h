@@ -84,7 +84,7 @@ private:
     std::vector<Pending> m_queue; // durable, not yet read back
     std::uint64_t m_queuedBytes = 0;
     bool m_finishing = false;
-    VerifyFailure m_failure; // the first one; guarded by m_mutex
+    VerifyFailure m_failure;   // the first one; guarded by m_mutex
     std::size_t m_covered = 0; // worker's thread until finish()
     std::uint64_t m_coveredBytes = 0;
     std::thread m_thread;

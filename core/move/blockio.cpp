@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <cstring>
 #include <fcntl.h>
 #include <linux/fs.h>
 #include <sys/ioctl.h>
@@ -58,6 +59,17 @@ public:
 
     QString path() const override { return m_path; }
 
+    int punchHole(std::uint64_t offset, std::uint64_t length) override
+    {
+        struct stat st;
+        if (::fstat(m_bufferedFd, &st) != 0 || !S_ISREG(st.st_mode))
+            return EOPNOTSUPP;
+        return ::fallocate(m_bufferedFd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+                           static_cast<off_t>(offset), static_cast<off_t>(length)) == 0
+                   ? 0
+                   : errno;
+    }
+
 private:
     // An unaligned request on an O_DIRECT descriptor fails with EINVAL before any byte moves,
     // so it is retried buffered, and buffered I/O is kept from then on. Both descriptors stay
@@ -99,7 +111,23 @@ private:
     std::atomic<bool> m_direct;
 };
 
+bool allZeros(const void *buffer, std::size_t length)
+{
+    const auto *p = static_cast<const unsigned char *>(buffer);
+    return length > 0 && p[0] == 0 && std::memcmp(p, p + 1, length - 1) == 0;
+}
+
 } // namespace
+
+int writeOrPunch(BlockIo &io, const void *buffer, std::size_t length, std::uint64_t offset)
+{
+    if (allZeros(buffer, length)) {
+        const int code = io.punchHole(offset, length);
+        if (code != EOPNOTSUPP && code != ENOSYS)
+            return code;
+    }
+    return io.writeAt(buffer, length, offset);
+}
 
 int readInPieces(BlockIo &io, unsigned char *buffer, std::uint64_t length, std::uint64_t offset,
                  std::uint64_t piece)

@@ -2,6 +2,8 @@
 
 #include <QString>
 
+#include <cerrno>
+
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -25,7 +27,20 @@ public:
     virtual int sync() = 0;
     virtual std::uint64_t size() const = 0;
     virtual QString path() const = 0;
+    // Gives `length` bytes at `offset` back as a hole that reads as zeros (an image file's
+    // sparse range); EOPNOTSUPP where there is no such thing (a block device, a test double).
+    virtual int punchHole(std::uint64_t offset, std::uint64_t length)
+    {
+        (void)offset;
+        (void)length;
+        return EOPNOTSUPP;
+    }
 };
+
+// Writes `buffer` at `offset`; a buffer of zeros only is punched as a hole where the target
+// can (a sparse image stays sparse: a move of a mostly empty partition must not fill the
+// image with written zeros). Same durability as a write: the next sync() makes it stick.
+int writeOrPunch(BlockIo &io, const void *buffer, std::size_t length, std::uint64_t offset);
 
 // Opens a device or file. O_DIRECT is tried first (no page-cache copy, no cache pollution on a
 // multi-GiB move); filesystems that reject it (EINVAL, e.g. tmpfs) fall back to buffered I/O,

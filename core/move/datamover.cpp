@@ -334,7 +334,7 @@ MoveOutcome DataMover::execute(BlockIo &device, MoveJournal &journal, const Move
             // destination is written only once both are durable.
             const unsigned char *data = MoveJournal::dataOf(current);
             auto written = std::async(std::launch::async, [&device, &chunk, data] {
-                int result = device.writeAt(data, chunk.length, chunk.destinationOffset);
+                int result = writeOrPunch(device, data, chunk.length, chunk.destinationOffset);
                 if (result == 0)
                     result = device.sync();
                 return result;
@@ -361,8 +361,8 @@ MoveOutcome DataMover::execute(BlockIo &device, MoveJournal &journal, const Move
             clearPending();
             unrecordedBytes = 0;
         } else {
-            code =
-                device.writeAt(MoveJournal::dataOf(current), chunk.length, chunk.destinationOffset);
+            code = writeOrPunch(device, MoveJournal::dataOf(current), chunk.length,
+                                chunk.destinationOffset);
             if (code != 0)
                 return writeFailed(chunk, code);
             if (behind)

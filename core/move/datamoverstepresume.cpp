@@ -131,8 +131,8 @@ MoveOutcome DataMover::applyReplay(BlockIo &device, MoveJournal &journal, const 
     const MoveChunk &chunk = plan.chunks[replay.index];
     int code = 0;
     // A destination found finished may still be in the page cache after a kill.
-    if ((replay.write && (code = device.writeAt(MoveJournal::dataOf(*replay.holder), chunk.length,
-                                                chunk.destinationOffset)) != 0) ||
+    if ((replay.write && (code = writeOrPunch(device, MoveJournal::dataOf(*replay.holder),
+                                              chunk.length, chunk.destinationOffset)) != 0) ||
         (code = device.sync()) != 0)
         return outcome(MoveOutcome::Status::IoError,
                        destinationUnwritable(chunk.length, chunk.destinationOffset, device.path(),

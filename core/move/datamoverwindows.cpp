@@ -193,7 +193,7 @@ MoveOutcome DataMover::copyInWindows(BlockIo &device, MoveJournal &journal, cons
             }
             const unsigned char *data =
                 memory[parity].data() + window.memoryOffset[index - window.first];
-            if ((code = device.writeAt(data, chunk.length, chunk.destinationOffset)) != 0)
+            if ((code = writeOrPunch(device, data, chunk.length, chunk.destinationOffset)) != 0)
                 return writeFailed(chunk, code);
             written.add(chunk);
             if (behind)
@@ -278,7 +278,7 @@ MoveOutcome DataMover::resumeWindow(BlockIo &device, MoveJournal &journal, const
             return stoppedPartWay(MoveOutcome::Status::VerifyFailed,
                                   neitherHolds(chunk, device.path(), journalPath, false),
                                   journalPath);
-        int code = device.writeAt(data, chunk.length, chunk.destinationOffset);
+        int code = writeOrPunch(device, data, chunk.length, chunk.destinationOffset);
         if (code == 0)
             code = device.sync();
         if (code != 0)

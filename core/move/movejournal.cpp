@@ -129,7 +129,10 @@ std::unique_ptr<MoveJournal> MoveJournal::create(const QString &path, const Move
     }
     // Built under a temporary name and renamed once complete, so a journal found at `path`
     // always has a valid header, whenever the process died.
-    makeFolderFor(path);
+    if (!makeFolderFor(path)) {
+        *error = QStringLiteral("Cannot create a safe folder for the move journal %1.").arg(path);
+        return nullptr;
+    }
     const QString building = path + QStringLiteral(".new");
     const QByteArray name = QFile::encodeName(building);
     const int fd = createFileExclusively(building, O_RDWR);

@@ -57,6 +57,8 @@ public:
     {
         const QList<Operation> &ops = m_journal.operations;
         for (int i = m_journal.nextOperation; i < ops.size(); ++i) {
+            if (m_callbacks.cancel && m_callbacks.cancel->load())
+                return failed(i, QStringLiteral("Cancelled before it began."), true);
             log(QStringLiteral("[%1/%2] %3").arg(i + 1).arg(ops.size()).arg(ops[i].description()));
             QString error;
             bool resumable = false;
@@ -108,6 +110,7 @@ private:
         }
         RealignCallbacks callbacks;
         callbacks.log = [this](const QString &line) { log(line); };
+        callbacks.cancel = m_callbacks.cancel;
         const RealignResult r = executeMoves(m_journal, m_path, callbacks);
         *error = r.error;
         *resumable = r.resumable;

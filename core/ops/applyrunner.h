@@ -8,6 +8,7 @@
 #include <QList>
 #include <QStringList>
 
+#include <atomic>
 #include <functional>
 
 namespace partwise {
@@ -25,6 +26,9 @@ struct ApplyCallbacks
     std::function<void(const QString &)> log;
     std::function<void(int done, int total)> progress;
     PartedSession::Resolver ask; // libparted's questions during Apply; empty: safe answers
+    // Set from another thread: Apply stops before its next operation (the journal keeps the
+    // rest for `resume`), and a move inside a resize stops at its next safe point.
+    const std::atomic<bool> *cancel = nullptr;
 };
 
 struct ApplyResult

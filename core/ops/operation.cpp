@@ -29,6 +29,32 @@ QString operationTypeName(Operation::Type type)
     return QString();
 }
 
+namespace {
+
+QString unsafeText(const QString &text, const char *what)
+{
+    if (text.startsWith(QLatin1Char('-')))
+        return QStringLiteral("\"%1\" must not start with '-'").arg(QLatin1String(what));
+    for (const QChar c : text) {
+        if (c.unicode() < 0x20 || c.unicode() == 0x7f || c == QLatin1Char('\'') ||
+            c == QLatin1Char('"') || c == QLatin1Char('`') || c == QLatin1Char('$') ||
+            c == QLatin1Char('\\'))
+            return QStringLiteral("\"%1\" must not hold quotes, backticks, '$', backslashes or "
+                                  "control characters")
+                .arg(QLatin1String(what));
+    }
+    return {};
+}
+
+} // namespace
+
+QString Operation::textProblem() const
+{
+    if (const QString problem = unsafeText(label, "label"); !problem.isEmpty())
+        return problem;
+    return unsafeText(name, "name");
+}
+
 bool Operation::changesTable() const
 {
     return type == Type::NewTable || type == Type::Create || type == Type::Delete ||

@@ -50,6 +50,12 @@ public:
 
     QString description() const; // "Create a primary partition of 256 MiB, formatted ext4, ..."
     bool changesTable() const;   // false for Format, SetLabel (filesystem) and Check
+    // Why its label or name cannot be given to a tool, or empty. Labels reach mkfs, e2label,
+    // fatlabel, ntfslabel, btrfs and xfs_admin (a shell script that evals its label): no
+    // quote, backtick, '$' or backslash, no control character, and no leading '-' (an option
+    // to the tools that take the label after the device). Checked when a plan is read (the CLI
+    // and the helper) and again before an operation runs (the window's queue).
+    QString textProblem() const;
 };
 
 QString operationTypeName(Operation::Type type); // the plan file's "op": "new-table", "create", ...

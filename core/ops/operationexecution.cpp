@@ -157,6 +157,10 @@ bool OperationContext::read(DiskLayout *layout, QString *error) const
 bool executeOperation(const OperationContext &context, const Operation &op,
                       const DiskLayout &before, const QString &tableBefore, QString *error)
 {
+    if (const QString problem = op.textProblem(); !problem.isEmpty()) {
+        *error = QStringLiteral("%1: %2; nothing was changed.").arg(op.description(), problem);
+        return false;
+    }
     return OperationExecution(context).run(op, before, tableBefore, error);
 }
 

@@ -28,7 +28,9 @@ PreviewResult previewOperations(const DiskLayout &current, const QList<Operation
         return result;
     }
     for (int i = 0; i < operations.size(); ++i) {
-        if (!editor.apply(operations[i], policy, &result.error)) {
+        if (const QString problem = operations[i].textProblem(); !problem.isEmpty())
+            result.error = problem; // shown in the queue at once, not first at Apply
+        if (!result.error.isEmpty() || !editor.apply(operations[i], policy, &result.error)) {
             result.failedIndex = i;
             result.layout = editor.layout();
             return result;

@@ -82,6 +82,10 @@ bool parseOne(const QJsonObject &o, Operation *op, QString *why)
     op->repair = o.value(QStringLiteral("repair")).toBool(false);
     for (const QJsonValue &f : o.value(QStringLiteral("flags")).toArray())
         op->flags << f.toString();
+    if (const QString problem = op->textProblem(); !problem.isEmpty()) {
+        *why = problem;
+        return false;
+    }
     if (!op->filesystem.isEmpty() && !creatableContents().contains(op->filesystem)) {
         *why = QStringLiteral("\"fs\" must be one of %1")
                    .arg(creatableContents().join(QStringLiteral(", ")));

@@ -15,6 +15,9 @@
 #include <QFile>
 #include <QSet>
 
+#include <algorithm>
+#include <unistd.h>
+
 namespace partwise {
 
 namespace {
@@ -58,7 +61,12 @@ PreparedRealign prepareRealignment(const QString &target, const RealignOptions &
             return prepared;
         }
     RealignRequest asked = request;
-    asked.canShrink = filesystemCanShrink;
+    // Only the ways this session can carry out are offered: a filesystem's tool shrinks it
+    // through a device node, and inside an image that is a loop device, which needs root.
+    const bool shrinkHere = !read.layout.device.isImage || ::geteuid() == 0;
+    asked.canShrink = [shrinkHere](const QString &fs) {
+        return shrinkHere ? filesystemCanShrink(fs) : fs.isEmpty() || fs == QLatin1String("swap");
+    };
     // The plan prices each way in the bytes it will really copy: a filesystem's used blocks.
     const DiskLayout &layout = read.layout;
     const qint64 ss = layout.device.topology.logicalSectorSize;
@@ -86,6 +94,15 @@ PreparedRealign prepareRealignment(const QString &target, const RealignOptions &
     DiskLayout withLayers = layout;
     readLayers(&withLayers);
     prepared.layerNotes = realignLayerNotes(withLayers, prepared.plan);
+    const QList<PartitionInfo> partitions = layout.partitions();
+    if (!shrinkHere &&
+        std::any_of(partitions.cbegin(), partitions.cend(), [](const PartitionInfo &p) {
+            return !p.filesystem.isEmpty() && p.filesystem != QLatin1String("swap") &&
+                   filesystemCanShrink(p.filesystem);
+        }))
+        prepared.layerNotes << QStringLiteral(
+            "Shrinking a filesystem inside an image needs a loop device, which only an "
+            "administrator can create, so this plan moves partitions instead of shrinking one.");
     prepared.request = request;
     prepared.journalPath = options.journalPathFor(target);
     prepared.journal = move::journalDurability(prepared.journalPath);

@@ -402,7 +402,12 @@ bool WriteJournal::save(const QString &path, QString *error) const
         {QStringLiteral("trust_drive"), policy.trustDrive}};
     const QByteArray data = fileBytes(
         QJsonObject{{QStringLiteral("format"), kFormat}, {QStringLiteral("journal"), journal}});
-    move::MoveJournal::makeFolderFor(path);
+    if (!move::MoveJournal::makeFolderFor(path)) {
+        *error = QStringLiteral("Cannot create a safe folder for the journal %1; nothing was "
+                                "changed.")
+                     .arg(path);
+        return false;
+    }
     const AtomicWrite written = writeFileAtomically(path, data);
     if (written.failure == AtomicWrite::Failure::Write) {
         *error =

@@ -20,15 +20,17 @@ QString checkFilesystems(const DiskLayout &layout, const QList<PartitionMove> &m
             checked->contains(m.number))
             continue;
         const FilesystemLocation where = partitionLocation(layout, m.oldStart, m.number);
-        bool noNode = false; // inside an image without root: no loop device for the tool
+        bool noNode = false; // no loop device and no scratch copy for the tool
         const ToolResult r = checkPartitionReadOnly(
             where, m.oldLength() * layout.device.topology.logicalSectorSize, m.filesystem, &noNode);
-        if (noNode) {
-            log(QStringLiteral("Partition %1 (%2): not checked first: %3")
-                    .arg(m.number)
-                    .arg(m.filesystem, r.error));
-            continue;
-        }
+        // A filesystem that cannot be checked is not moved: moving it unchecked could move, or
+        // spread, damage nobody saw.
+        if (noNode)
+            return QStringLiteral("Partition %1 (%2) could not be checked before it moves, so "
+                                  "nothing was changed: %3 Run Partwise as administrator to "
+                                  "check it through a loop device.")
+                .arg(m.number)
+                .arg(m.filesystem, r.error);
         if (!r.ok)
             return QStringLiteral("Partition %1 (%2) did not pass its own read-only check, so "
                                   "nothing was changed: %3 Repair it first (Check Filesystem "

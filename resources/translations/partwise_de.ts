@@ -335,6 +335,10 @@
 <context>
     <name>DiskMapPainter</name>
     <message>
+        <source>no partition table: the whole disk holds %1</source>
+        <translation>keine Partitionstabelle: Der ganze Datenträger enthält %1</translation>
+    </message>
+    <message>
         <source>no partition table</source>
         <translation>keine Partitionstabelle</translation>
     </message>
@@ -480,7 +484,7 @@
         <translation>Dateisystem&amp;bezeichnung…</translation>
     </message>
     <message>
-        <source>Partition &amp;Name…</source>
+        <source>Partition Na&amp;me…</source>
         <translation>Partition &amp;umbenennen…</translation>
     </message>
     <message>
@@ -492,7 +496,7 @@
         <translation>Dateisystem &amp;prüfen…</translation>
     </message>
     <message>
-        <source>C&amp;lear Pending Operations</source>
+        <source>Cl&amp;ear Pending Operations</source>
         <translation>Ausstehende Vorgänge &amp;verwerfen</translation>
     </message>
     <message>
@@ -902,6 +906,10 @@ Die Partitionstabelle wird vorher gesichert; das Protokoll sagt, wo und wie sie 
 <context>
     <name>InfoPanel</name>
     <message>
+        <source>No partition table: the whole disk holds %1</source>
+        <translation>Keine Partitionstabelle: Der ganze Datenträger enthält %1</translation>
+    </message>
+    <message>
         <source>Sector Info</source>
         <translation>Sektorinfo</translation>
     </message>
@@ -1271,6 +1279,10 @@ Die Partitionstabelle wird vorher gesichert; das Protokoll sagt, wo und wie sie 
 <context>
     <name>MainWindow</name>
     <message>
+        <source>No partition table on %1: the whole disk holds %2</source>
+        <translation>Keine Partitionstabelle auf %1: Der ganze Datenträger enthält %2</translation>
+    </message>
+    <message>
         <source>%1 has no partition table.</source>
         <translation>%1 hat keine Partitionstabelle.</translation>
     </message>
@@ -1435,6 +1447,10 @@ Die Partitionstabelle wird vorher gesichert; das Protokoll sagt, wo und wie sie 
         <translation>Schreibzeiten messen, um die wahre physische Sektorgröße des Laufwerks zu finden</translation>
     </message>
     <message>
+        <source>%1 is a disk image: an image file has no physical sector of its own to measure. Measure the drive that holds it.</source>
+        <translation>%1 ist ein Abbild: Eine Abbilddatei hat keinen eigenen physischen Sektor, den man messen könnte. Messen Sie das Laufwerk, auf dem sie liegt.</translation>
+    </message>
+    <message>
         <source>&amp;Filesystem Support</source>
         <translation>&amp;Dateisystem-Unterstützung</translation>
     </message>
@@ -1488,6 +1504,10 @@ Die Partitionstabelle wird vorher gesichert; das Protokoll sagt, wo und wie sie 
 </context>
 <context>
     <name>Operation</name>
+    <message>
+        <source>The new partition table destroys the %1 filesystem that fills the whole of %2, and everything on it.</source>
+        <translation>Die neue Partitionstabelle zerstört das Dateisystem %1, das ganz %2 ausfüllt, und alles darauf.</translation>
+    </message>
     <message>
         <source>Create a new %1 partition table (erases all partitions)</source>
         <translation>Neue %1-Partitionstabelle anlegen (löscht alle Partitionen)</translation>
@@ -1734,8 +1754,8 @@ Die Partitionstabelle wird vorher gesichert; das Protokoll sagt, wo und wie sie 
         <translation>Ausstehende Vorgänge</translation>
     </message>
     <message>
-        <source>&lt;disk as read&gt;</source>
-        <translation>&lt;Datenträger wie gelesen&gt;</translation>
+        <source>The disk as it is now</source>
+        <translation>Der Datenträger, wie er jetzt ist</translation>
     </message>
     <message>
         <source>Pending operations</source>
@@ -2216,7 +2236,7 @@ Die Partitionstabelle wird vorher gesichert; das Protokoll sagt, wo und wie sie 
 <context>
     <name>RealignController</name>
     <message>
-        <source>Rea&amp;lign…</source>
+        <source>Real&amp;ign…</source>
         <translation>Neu ausr&amp;ichten…</translation>
     </message>
     <message>

@@ -28,6 +28,7 @@ private slots:
     void badOptions_data();
     void badOptions();
     void noDiskReadableIsNotAllClear();
+    void helpNamesTheCommand();
 
 private:
     QTemporaryDir m_dir;
@@ -140,6 +141,18 @@ void TestErrors::noDiskReadableIsNotAllClear()
     QCOMPARE(text.exitCode, 2);
     QVERIFY2(text.err.contains("nothing was checked") || text.err.contains("No disks found"),
              text.err.constData());
+}
+
+// Each command's --help starts with what a person types, not the program file's path.
+void TestErrors::helpNamesTheCommand()
+{
+    for (const QString &command : {QStringLiteral("check"), QStringLiteral("realign"),
+                                   QStringLiteral("apply"), QStringLiteral("resume")}) {
+        const CliResult r = runCli({command, QStringLiteral("--help")});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.startsWith("Usage: partwise-cli " + command.toLatin1() + " [options]"),
+                 r.out.left(120).constData());
+    }
 }
 
 QTEST_GUILESS_MAIN(TestErrors)

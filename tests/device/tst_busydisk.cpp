@@ -69,6 +69,7 @@ private slots:
     void mountedPartitionWhileAnotherIsDeleted();
     void exclusiveHolderWithoutMount();
     void loopDeviceStackedOnDisk();
+    void secondLoopDeviceOverTheSameFile();
 
 private:
     QString image(const QString &name, qint64 mib);
@@ -349,6 +350,33 @@ void BusyDiskTest::loopDeviceStackedOnDisk()
     if (QTest::currentTestFailed())
         return;
     QCOMPARE(sha256(loop.path()), before);
+}
+
+// The same image attached twice: a partition of the first is mounted, and a table written
+// through the second would replace the table under that mount. Refused, the file unchanged.
+void BusyDiskTest::secondLoopDeviceOverTheSameFile()
+{
+    PW_REQUIRE_ROOT_OR_SKIP();
+    const QString img = twoPartitions(QStringLiteral("twice.img"));
+    QVERIFY(!img.isEmpty());
+    LoopDevice first(img);
+    QVERIFY2(first.ok() && first.addPartitions(), qPrintable(first.error()));
+    LoopDevice second(img);
+    QVERIFY2(second.ok(), qPrintable(second.error()));
+    Undo unmount{QStringLiteral("umount"), {m_mnt}};
+    const ToolResult mount =
+        runTool(QStringLiteral("mount"),
+                {QStringLiteral("-o"), QStringLiteral("ro"), first.partitionNode(1), m_mnt});
+    QVERIFY2(mount.ok(), qPrintable(mount.describe()));
+    unmount.armed = true;
+    const QByteArray before = sha256(img);
+    const QString table = plan(QStringLiteral("newtable-twice.json"),
+                               R"({"operations":[{"op":"new-table","type":"msdos"}]})");
+    expectRefused({QStringLiteral("apply"), QStringLiteral("--yes"), table}, second.path(),
+                  first.partitionNode(1) + QStringLiteral(" is mounted on ") + m_mnt);
+    if (QTest::currentTestFailed())
+        return;
+    QCOMPARE(sha256(img), before);
 }
 
 QTEST_GUILESS_MAIN(BusyDiskTest)

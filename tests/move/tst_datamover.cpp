@@ -158,6 +158,36 @@ private slots:
         expectMoved(m_image, request);
     }
 
+    // A mostly empty partition in a sparse image: its zeros are punched, not written, so the
+    // image stays about as small on disk as it was, and reads back the same.
+    void sparseImageStaysSparse()
+    {
+        const QString image = m_dir.filePath(QStringLiteral("sparse.img"));
+        QFile file(image);
+        QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate) && file.resize(64 * MiB));
+        QByteArray data(int(MiB), Qt::Uninitialized);
+        for (int i = 0; i < data.size(); ++i)
+            data[i] = char(0x5a ^ (i * 7));
+        QVERIFY(file.seek(34 * 512 + 4 * MiB) && file.write(data) == data.size());
+        file.close();
+        auto allocated = [&image] {
+            struct stat st;
+            return ::stat(QFile::encodeName(image).constData(), &st) == 0
+                       ? qint64(st.st_blocks) * 512
+                       : qint64(-1);
+        };
+        QVERIFY(allocated() <= qint64(2 * MiB));
+        const MoveRequest request = requestFor(image, 34 * 512, 2048 * 512, 40 * MiB);
+        const MoveOutcome result = DataMover().run(request, image + QStringLiteral(".journal"));
+        QVERIFY2(result.ok(), qPrintable(result.message));
+        QVERIFY2(allocated() <= qint64(4 * MiB), qPrintable(QString::number(allocated())));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QVERIFY(file.seek(2048 * 512 + 4 * MiB));
+        QCOMPARE(file.read(data.size()), data);
+        QVERIFY(file.seek(2048 * 512));
+        QCOMPARE(file.read(4 * MiB), QByteArray(int(4 * MiB), '\0'));
+    }
+
     void moveWithoutOverlap()
     {
         freshImage();

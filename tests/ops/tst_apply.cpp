@@ -2,6 +2,7 @@
 #include "filechecksum.h"
 #include "loopdevice.h"
 #include "ops/applyrunner.h"
+#include "ops/jobresume.h"
 #include "ops/planfile.h"
 #include "ops/tablebackup.h"
 #include "sfdisktable.h"
@@ -10,6 +11,8 @@
 #include <QFile>
 #include <QTemporaryDir>
 #include <QtTest>
+
+#include <atomic>
 
 using namespace partwise;
 
@@ -55,6 +58,7 @@ private slots:
     void backupRestoresTableByteForByte();
     void planRoundTrips();
     void mountedPartitionIsRefused();
+    void cancelStopsBeforeTheNextOperation();
 
 private:
     QString image(const QString &name, qint64 size = qint64(512) << 20);
@@ -76,6 +80,29 @@ ApplyOptions ApplyTest::options() const
     ApplyOptions o;
     o.backupRoot = m_dir.filePath(QStringLiteral("backups"));
     return o;
+}
+
+// Cancel (the helper's "cancel") stops Apply before its next operation: what was applied stays,
+// the journal keeps the rest, and resume applies exactly the rest.
+void ApplyTest::cancelStopsBeforeTheNextOperation()
+{
+    const QString img = image(QStringLiteral("cancel.img"), qint64(64) << 20);
+    const QList<Operation> operations = plan(R"({"operations":[
+        {"op":"new-table","type":"gpt"},
+        {"op":"create","size":"8MiB"},
+        {"op":"create","size":"8MiB"}]})");
+    std::atomic<bool> cancel{false};
+    ApplyCallbacks callbacks;
+    callbacks.cancel = &cancel;
+    callbacks.progress = [&cancel](int done, int) { cancel = done >= 2; };
+    const ApplyResult r = applyOperations(img, operations, options(), callbacks);
+    QVERIFY(!r.ok);
+    QCOMPARE(r.completed, 2);
+    QVERIFY2(r.resumable && r.error.contains(QStringLiteral("Cancelled")), qPrintable(r.error));
+    QCOMPARE(SfdiskTable::read(img).partitions.size(), 1); // sfdisk: only the first one
+    const RealignResult resumed = resumeWriteJob(img, r.journalPath, {});
+    QVERIFY2(resumed.ok, qPrintable(resumed.error));
+    QCOMPARE(SfdiskTable::read(img).partitions.size(), 2);
 }
 
 void ApplyTest::gptWithThreeFormattedPartitions()

@@ -114,6 +114,7 @@ private slots:
     void cancels();
     void refusesImageFile();
     void mainWindowOffersIt();
+    void imagesAreNotMeasured();
     void measuresThroughHelper();
     void helperClosedDuringProbe();
     void speaksGerman(); // last: the catalogue stays installed
@@ -221,6 +222,21 @@ void TestProbeDialog::refusesImageFile()
                 .contains(QStringLiteral("is not a block device")));
     QVERIFY(!dialog.findChild<QPushButton *>(QStringLiteral("probeMeasure"))->isEnabled());
     guitest::saveScreenshot(&dialog, QStringLiteral("probe-dialog-image-refused"));
+}
+
+// An image has no physical sector of its own: Measure is offered only for drives, and its
+// tooltip says why it is not for the image shown, before anyone opens the dialog.
+void TestProbeDialog::imagesAreNotMeasured()
+{
+    const QString image = m_dir.filePath(QStringLiteral("not-a-drive.img"));
+    QVERIFY(makeBacking(image));
+    MainWindow window;
+    window.openImage(image);
+    QTRY_COMPARE(window.currentPath(), image);
+    QAction *action = window.findChild<QAction *>(QStringLiteral("measureSectorAction"));
+    QVERIFY(!action->isEnabled());
+    QVERIFY2(action->toolTip().contains(QStringLiteral("disk image")),
+             qPrintable(action->toolTip()));
 }
 
 void TestProbeDialog::mainWindowOffersIt()

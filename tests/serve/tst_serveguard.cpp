@@ -178,7 +178,7 @@ void TestServeGuard::rootTakesNoImageOfAUser()
                 .toObject()
                 .value(QStringLiteral("message"))
                 .toString()
-                .contains(QStringLiteral("works on disks only")));
+                .contains(QStringLiteral("works on disks in /dev only")));
     // Root working for root reads root's own image.
     environment.insert(QStringLiteral("PKEXEC_UID"), QString::number(::getuid()));
     ServeClient owner(environment);

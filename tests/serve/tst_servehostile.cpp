@@ -73,6 +73,7 @@ private slots:
     void keyFilesAreReadWithTheUsersRights();
     void environmentOfTheUserIsNotRoots();
     void tableBackupsArePrivateAndPasteSafely();
+    void labelsNeverReachAShell();
 
 private:
     QProcessEnvironment asPkexecFor(uid_t uid) const;
@@ -483,6 +484,50 @@ void TestServeHostile::tableBackupsArePrivateAndPasteSafely()
     QCOMPARE(pasted.out.count(QByteArray("of=") + QFile::encodeName(image) + "\n"), 2);
     QVERIFY(pasted.out.contains(QFile::encodeName(image) + "\n"));
     QVERIFY(!QFile::exists(QDir(folder).filePath(QStringLiteral("PWNED"))));
+}
+
+// xfs_admin is a shell script that evals the label it is given: a label that closes its quote
+// ran the user's program as root. Labels and names with quotes, backticks, '$', backslashes,
+// control characters or a leading '-' are refused as bad params, before any tool sees them.
+void TestServeHostile::labelsNeverReachAShell()
+{
+    PW_REQUIRE_ROOT_OR_SKIP();
+    const QString disk = m_dir.filePath(QStringLiteral("xfs-disk.img"));
+    QFile file(disk);
+    QVERIFY(file.open(QIODevice::WriteOnly) && file.resize(qint64(320) << 20));
+    file.close();
+    LoopDevice loop(disk);
+    QVERIFY2(loop.ok(), qPrintable(loop.error()));
+    const ToolResult payload =
+        asUser(QStringLiteral("printf '#!/bin/sh\\nid > %1/pwned\\n' > %1/a && chmod 755 %1/a")
+                   .arg(m_home));
+    QVERIFY2(payload.ok(), qPrintable(payload.describe()));
+    ServeClient helper(asPkexecFor(m_uid));
+    const QJsonObject made = helper.call(
+        QStringLiteral("apply"),
+        {{"path", loop.path()},
+         {"plan",
+          QJsonObject{{"operations", QJsonArray{QJsonObject{{"op", "new-table"}, {"type", "gpt"}},
+                                                QJsonObject{{"op", "create"}, {"fs", "xfs"}}}}}}});
+    QVERIFY2(resultOf(made).value(QStringLiteral("ok")).toBool(), qPrintable(describe(made)));
+    const QByteArray before = fileSha256(loop.path());
+    const QStringList labels{QStringLiteral("'`%1/a`'").arg(m_home), QStringLiteral("$(id)"),
+                             QStringLiteral("-h"), QStringLiteral("a\nb"),
+                             QStringLiteral("back\\slash")};
+    for (const QString &label : labels) {
+        for (const char *key : {"label", "name"}) {
+            QJsonObject op{{"op", QLatin1String(key) == QLatin1String("label") ? "label" : "name"},
+                           {"number", 1}};
+            op[QLatin1String(key)] = label;
+            const QJsonObject answer =
+                helper.call(QStringLiteral("apply"), {{"path", loop.path()}, {"plan", plan(op)}});
+            QVERIFY2(errorCodeOf(answer) == -32602,
+                     qPrintable(label + QStringLiteral(": ") + describe(answer)));
+        }
+    }
+    QVERIFY(helper.closeAndWait(20000));
+    QVERIFY(!QFile::exists(m_home + QStringLiteral("/pwned")));
+    QCOMPARE(fileSha256(loop.path()), before);
 }
 
 QTEST_GUILESS_MAIN(TestServeHostile)

@@ -129,10 +129,10 @@ void EditingController::createActions()
         &EditingController::deletePartition, QKeySequence::Delete);
     add(Action::Format, tr("&Format…"), "formatAction", &EditingController::format);
     add(Action::SetLabel, tr("Filesystem &Label…"), "setLabelAction", &EditingController::setLabel);
-    add(Action::SetName, tr("Partition &Name…"), "setNameAction", &EditingController::setName);
+    add(Action::SetName, tr("Partition Na&me…"), "setNameAction", &EditingController::setName);
     add(Action::Flags, tr("Fla&gs…"), "flagsAction", &EditingController::editFlags);
     add(Action::Check, tr("C&heck Filesystem…"), "checkAction", &EditingController::check);
-    add(Action::Clear, tr("C&lear Pending Operations"), "clearAction",
+    add(Action::Clear, tr("Cl&ear Pending Operations"), "clearAction",
         &EditingController::clearQueue);
     add(Action::SavePlan, tr("Save &Plan…"), "savePlanAction", &EditingController::savePlan);
     add(Action::LoadPlan, tr("L&oad Plan…"), "loadPlanAction", &EditingController::loadPlan);

@@ -20,7 +20,7 @@ PendingOperationsDock::PendingOperationsDock(QUndoGroup *group, QWidget *parent)
     auto *layout = new QVBoxLayout(content);
     m_view = new QUndoView(group);
     m_view->setObjectName(QStringLiteral("pendingOperationsView"));
-    m_view->setEmptyLabel(tr("<disk as read>"));
+    m_view->setEmptyLabel(tr("The disk as it is now"));
     m_view->setAccessibleName(tr("Pending operations"));
     m_view->setWordWrap(true);
     layout->addWidget(m_view, 1);

@@ -56,7 +56,7 @@ RealignController::RealignController(MainWindow *window, EditingController *edit
     : QObject(window), m_window(window), m_editing(editing)
 {
     setObjectName(QStringLiteral("realignController"));
-    m_action = new QAction(tr("Rea&lign…"), this);
+    m_action = new QAction(tr("Real&ign…"), this);
     m_action->setObjectName(QStringLiteral("realignAction"));
     m_action->setToolTip(tr("Move misaligned partitions to the grain, keeping their data"));
     m_action->setShortcutContext(Qt::WindowShortcut);

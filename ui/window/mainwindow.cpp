@@ -182,6 +182,7 @@ void MainWindow::createActions()
         drive->addAction(tr("Measure Physical &Sector…"), this, &MainWindow::measureSector);
     measure->setObjectName(QStringLiteral("measureSectorAction"));
     measure->setToolTip(tr("Time writes to find the drive's real physical sector size"));
+    m_measureAction = measure;
 
     QMenu *settings = menuBar()->addMenu(tr("&Settings"));
     QAction *preferences =
@@ -208,10 +209,11 @@ void MainWindow::rebuildRecentMenu()
     m_recentMenu->clear();
     const QStringList paths = RecentImages::load();
     for (const QString &path : paths) {
+        if (!QFileInfo::exists(path))
+            continue; // gone (deleted, or its drive unplugged): nothing to open
         QAction *action = m_recentMenu->addAction(QFileInfo(path).fileName(), this,
                                                   [this, path] { openImage(path); });
         action->setToolTip(path);
-        action->setEnabled(QFileInfo::exists(path));
     }
     if (!paths.isEmpty()) {
         m_recentMenu->addSeparator();
@@ -324,6 +326,7 @@ void MainWindow::showEntry(int row)
     const bool sameLayout = entry.path == m_shownPath && entry.generation == m_shownGeneration;
     m_shownPath = entry.path;
     m_shownGeneration = entry.generation;
+    updateMeasureAction(entry);
     setWindowTitle(tr("%1 — Partwise").arg(DiskListModel::nameOf(entry)));
     switch (entry.state) {
     case DiskEntry::State::Reading:
@@ -394,6 +397,17 @@ void MainWindow::showLayout(const DiskLayout &layout)
         selectFirstInterestingRegion();
     m_map->setMessage(QString());
     updateStatus(m_disks->rowOf(m_shownPath));
+}
+
+void MainWindow::updateMeasureAction(const DiskEntry &entry)
+{
+    // A file has no physical sectors to time: its speed is the speed of the disk under it.
+    m_measureAction->setEnabled(!entry.isImage);
+    m_measureAction->setToolTip(
+        entry.isImage ? tr("%1 is a disk image: an image file has no physical sector of its own "
+                           "to measure. Measure the drive that holds it.")
+                            .arg(DiskListModel::nameOf(entry))
+                      : tr("Time writes to find the drive's real physical sector size"));
 }
 
 void MainWindow::measureSector()

@@ -112,6 +112,8 @@ private:
     void onDiskRead(const QString &path, const partwise::DiskReadResult &result);
     void onImageCreated(const QString &path, const QString &error);
     void measureSector();
+    // Measuring is for drives: an image's entry disables it and says why.
+    void updateMeasureAction(const DiskEntry &entry);
     void chooseImage();
     void choosePracticeDisk();
     void chooseExportFile();
@@ -135,6 +137,7 @@ private:
     QMenu *m_viewMenu = nullptr;
     QMenu *m_fileMenu = nullptr;
     QAction *m_fileSeparator = nullptr;
+    QAction *m_measureAction = nullptr;
     QToolBar *m_toolbar = nullptr;
     QLabel *m_status = nullptr;
     QMenu *m_recentMenu = nullptr;

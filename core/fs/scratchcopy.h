@@ -1,0 +1,37 @@
+#pragma once
+
+// A partition of an image, copied into a sparse file of its own, for the filesystem tools that
+// read a filesystem only from a file's first byte (fsck.fat, ntfsfix, partclone…) when no loop
+// device can be made: a user's session has no root. Read-only work only: the copy is checked
+// or mapped, then deleted; nothing is ever written back.
+//
+// Only the image's data is copied (its holes are found with SEEK_DATA/SEEK_HOLE and stay holes,
+// and copy_file_range lets the kernel share or copy the rest without passing it through here),
+// so a mostly empty partition costs little. One with more data than `kMaxScratchBytes` is not
+// copied: its tools then have no node, and the caller says why.
+
+#include <QString>
+#include <QTemporaryDir>
+
+namespace partwise {
+
+class ScratchCopy
+{
+public:
+    static constexpr qint64 kMaxScratchBytes = qint64(2) << 30;
+
+    ScratchCopy(const QString &image, qint64 offset, qint64 length);
+
+    bool ok() const { return m_error.isEmpty(); }
+    QString path() const { return m_path; }
+    QString error() const { return m_error; }
+
+private:
+    bool copyData(int from, int to, qint64 offset, qint64 length);
+
+    QTemporaryDir m_dir;
+    QString m_path;
+    QString m_error;
+};
+
+} // namespace partwise
