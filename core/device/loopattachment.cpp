@@ -120,9 +120,14 @@ LoopAttachment::LoopAttachment(int imageFd, qint64 offset, qint64 size, bool rea
         attach(imageFd, offset, size, readOnly);
 }
 
+bool loopDevicesAvailable()
+{
+    return ::geteuid() == 0;
+}
+
 bool LoopAttachment::mayAttach(qint64 offset, qint64 size)
 {
-    if (::geteuid() != 0)
+    if (!loopDevicesAvailable())
         m_error = QStringLiteral("This needs a loop device over the image, and only root can "
                                  "create one: run Partwise as root for this operation.");
     else if (offset < 0 || size < 0)

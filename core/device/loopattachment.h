@@ -4,6 +4,10 @@
 
 namespace partwise {
 
+// Whether this session can create loop devices at all (root only): what the planner offers and
+// how filesystem tools reach a partition inside an image both follow from this one answer.
+bool loopDevicesAvailable();
+
 // A loop device over a byte range of an image file (or a disk), for the filesystem tools that
 // cannot work at an offset inside a file (labelling, checking, resizing). Needs root.
 // The device is bound and marked autoclear in one kernel call (LOOP_CONFIGURE) and held open,

@@ -1,7 +1,5 @@
 #include "fs/resizesupport.h"
 
-#include <unistd.h>
-
 namespace partwise {
 
 FilesystemNode::FilesystemNode(const FilesystemLocation &where, qint64 bytes, bool readOnly)
@@ -12,7 +10,7 @@ FilesystemNode::FilesystemNode(const FilesystemLocation &where, qint64 bytes, bo
     }
     // Without root there is no loop device; reading tools get a scratch copy of the partition
     // instead (a check, a used-block map), never a writing one.
-    if (::geteuid() != 0 && readOnly) {
+    if (!loopDevicesAvailable() && readOnly) {
         m_copy.emplace(where.path, where.offset, bytes);
         if (m_copy->ok())
             m_node = m_copy->path();

@@ -3,6 +3,8 @@
 #include "base/humansize.h"
 
 #include <QFile>
+#include <QList>
+#include <QPair>
 
 #include <cerrno>
 #include <cstring>
@@ -18,22 +20,26 @@ QString systemError()
     return QString::fromLocal8Bit(std::strerror(errno));
 }
 
-// The bytes of [offset, offset + length) that hold data (not holes), or -1.
-qint64 dataBytes(int fd, qint64 offset, qint64 length)
+// The parts of [offset, offset + length) that hold data, holes left out; the whole range where
+// the filesystem cannot tell (no SEEK_DATA).
+QList<QPair<qint64, qint64>> dataRanges(int fd, qint64 offset, qint64 length)
 {
-    qint64 total = 0;
-    for (qint64 at = offset; at < offset + length;) {
+    const qint64 stop = offset + length;
+    QList<QPair<qint64, qint64>> ranges;
+    for (qint64 at = offset; at < stop;) {
         const off_t data = ::lseek(fd, at, SEEK_DATA);
+        if (data < 0 && errno == ENXIO)
+            break; // no data past `at`
         if (data < 0)
-            return errno == ENXIO ? total : -1; // ENXIO: no data past `at`
-        if (data >= offset + length)
+            return {{offset, stop}};
+        if (data >= stop)
             break;
         const off_t hole = ::lseek(fd, data, SEEK_HOLE);
-        const qint64 end = std::min<qint64>(hole < 0 ? offset + length : hole, offset + length);
-        total += end - data;
+        const qint64 end = std::min<qint64>(hole < 0 ? stop : hole, stop);
+        ranges.append({data, end});
         at = end;
     }
-    return total;
+    return ranges;
 }
 
 } // namespace
@@ -50,7 +56,10 @@ ScratchCopy::ScratchCopy(const QString &image, qint64 offset, qint64 length)
         m_error = QStringLiteral("Cannot read %1: %2").arg(image, systemError());
         return;
     }
-    const qint64 data = dataBytes(from, offset, length);
+    const QList<QPair<qint64, qint64>> ranges = dataRanges(from, offset, length);
+    qint64 data = 0;
+    for (const auto &[begin, end] : ranges)
+        data += end - begin;
     if (data > kMaxScratchBytes) {
         ::close(from);
         m_error = QStringLiteral("the partition holds %1 of data, too much to copy for its "
@@ -61,7 +70,7 @@ ScratchCopy::ScratchCopy(const QString &image, qint64 offset, qint64 length)
     const int to = ::open(QFile::encodeName(m_path).constData(),
                           O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
     const bool copied = to >= 0 && ::ftruncate(to, length) == 0 &&
-                        copyData(from, to, offset, length) && ::fsync(to) == 0;
+                        copyRanges(from, to, offset, ranges) && ::fsync(to) == 0;
     if (!copied && m_error.isEmpty())
         m_error = QStringLiteral("Cannot copy the partition for its tools: %1").arg(systemError());
     if (to >= 0)
@@ -69,20 +78,12 @@ ScratchCopy::ScratchCopy(const QString &image, qint64 offset, qint64 length)
     ::close(from);
 }
 
-bool ScratchCopy::copyData(int from, int to, qint64 offset, qint64 length)
+bool ScratchCopy::copyRanges(int from, int to, qint64 offset,
+                             const QList<QPair<qint64, qint64>> &ranges)
 {
-    for (qint64 at = offset; at < offset + length;) {
-        off_t data = ::lseek(from, at, SEEK_DATA);
-        if (data < 0 && errno == ENXIO)
-            return true;
-        if (data < 0)
-            data = at; // no SEEK_DATA here: copy everything
-        if (data >= offset + length)
-            return true;
-        const off_t hole = ::lseek(from, data, SEEK_HOLE);
-        const qint64 end = std::min<qint64>(hole < 0 ? offset + length : hole, offset + length);
-        loff_t in = data;
-        loff_t out = data - offset;
+    for (const auto &[begin, end] : ranges) {
+        loff_t in = begin;
+        loff_t out = begin - offset;
         while (in < end) {
             const ssize_t n = ::copy_file_range(from, &in, to, &out, size_t(end - in), 0);
             if (n < 0 && errno == EINTR)
@@ -90,7 +91,6 @@ bool ScratchCopy::copyData(int from, int to, qint64 offset, qint64 length)
             if (n <= 0)
                 return false;
         }
-        at = end;
     }
     return true;
 }

@@ -10,6 +10,8 @@
 // so a mostly empty partition costs little. One with more data than `kMaxScratchBytes` is not
 // copied: its tools then have no node, and the caller says why.
 
+#include <QList>
+#include <QPair>
 #include <QString>
 #include <QTemporaryDir>
 
@@ -27,7 +29,8 @@ public:
     QString error() const { return m_error; }
 
 private:
-    bool copyData(int from, int to, qint64 offset, qint64 length);
+    // Copies each [begin, end) of `from` to the same place less `offset` in `to`.
+    bool copyRanges(int from, int to, qint64 offset, const QList<QPair<qint64, qint64>> &ranges);
 
     QTemporaryDir m_dir;
     QString m_path;

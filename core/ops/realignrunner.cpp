@@ -3,6 +3,7 @@
 #include "device/automountinhibitor.h"
 #include "device/diskwritelock.h"
 #include "device/drivehealth.h"
+#include "device/loopattachment.h"
 #include "fs/filesystemresize.h"
 #include "fs/usedblocks.h"
 #include "layer/layerreader.h"
@@ -16,7 +17,6 @@
 #include <QSet>
 
 #include <algorithm>
-#include <unistd.h>
 
 namespace partwise {
 
@@ -63,7 +63,7 @@ PreparedRealign prepareRealignment(const QString &target, const RealignOptions &
     RealignRequest asked = request;
     // Only the ways this session can carry out are offered: a filesystem's tool shrinks it
     // through a device node, and inside an image that is a loop device, which needs root.
-    const bool shrinkHere = !read.layout.device.isImage || ::geteuid() == 0;
+    const bool shrinkHere = !read.layout.device.isImage || loopDevicesAvailable();
     asked.canShrink = [shrinkHere](const QString &fs) {
         return shrinkHere ? filesystemCanShrink(fs) : fs.isEmpty() || fs == QLatin1String("swap");
     };
