@@ -45,8 +45,8 @@ int pick(const QList<RealignOption> &options, int number, const RealignRequest &
         k = first([&](const RealignOption &o) { return o.way == request.ways.value(number); });
     else if (request.prefer == RealignPreference::Shrink)
         k = first([](const RealignOption &o) { return o.way == RealignWay::Shrink; });
-    else if (request.prefer == RealignPreference::Move)
-        k = first([](const RealignOption &o) { return o.way != RealignWay::Shrink; });
+    else if (request.prefer == RealignPreference::Move) // no filesystem shrinks, if it can be
+        k = first([](const RealignOption &o) { return o.shrinkBytes == 0; });
     return k < 0 ? 0 : k;
 }
 
@@ -102,9 +102,16 @@ QString RealignOption::describe() const
 {
     // The first move is the misaligned partition's own (options list it first).
     QStringList neighbours;
-    for (int k = 1; k < moves.size(); ++k)
-        if (!moves[k].tableOnly())
-            neighbours << QString::number(moves[k].number);
+    QString neighbourShrink; // a neighbour that gives up a few MiB at its end to make room
+    for (int k = 1; k < moves.size(); ++k) {
+        if (moves[k].tableOnly())
+            continue;
+        neighbours << QString::number(moves[k].number);
+        if (moves[k].shrinkSectors > 0)
+            neighbourShrink = QStringLiteral(" (partition %1's filesystem shrunk by %2)")
+                                  .arg(moves[k].number)
+                                  .arg(mibText(shrinkBytes));
+    }
     QString what;
     switch (way) {
     case RealignWay::MoveUp:
@@ -118,9 +125,9 @@ QString RealignOption::describe() const
                    .arg(mibText(shrinkBytes));
         break;
     case RealignWay::ShiftFollowing:
-        what = QStringLiteral("shift partition%1 %2 after it up, then move it up")
+        what = QStringLiteral("shift partition%1 %2 after it up%3, then move it up")
                    .arg(neighbours.size() == 1 ? QString() : QStringLiteral("s"),
-                        neighbours.join(QStringLiteral(", ")));
+                        neighbours.join(QStringLiteral(", ")), neighbourShrink);
         break;
     case RealignWay::ShiftPreceding:
         what = QStringLiteral("shift partition%1 %2 before it down, then move it down")
@@ -129,6 +136,24 @@ QString RealignOption::describe() const
         break;
     }
     return QStringLiteral("%1; copies %2").arg(what, mibText(bytesToMove));
+}
+
+std::optional<NextWay> nextWayWithoutShrink(const RealignPlan &plan, int refused)
+{
+    auto shrinks = [](const RealignOption &o, int number) {
+        return std::any_of(o.moves.cbegin(), o.moves.cend(), [number](const PartitionMove &m) {
+            return m.shrinkSectors > 0 && (number == 0 || m.number == number);
+        });
+    };
+    for (const RealignChoice &c : plan.choices) {
+        if (!shrinks(c.taken(), refused))
+            continue;
+        for (const RealignOption &o : c.options) // cheapest first
+            if (!shrinks(o, 0))
+                return NextWay{c.number, o.way};
+        return std::nullopt;
+    }
+    return std::nullopt;
 }
 
 qint64 RealignPlan::bytesToCopy(const PartitionMove &move) const

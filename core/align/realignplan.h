@@ -8,6 +8,7 @@
 #include <QString>
 
 #include <functional>
+#include <optional>
 
 namespace partwise {
 
@@ -99,13 +100,23 @@ struct RealignRequest
     RealignPreference prefer = RealignPreference::Cheapest;
     QMap<int, RealignWay> ways; // the way a person picked for a partition (the wizard)
 
-    // Whether the filesystem can be shrunk by Partwise (its tools live in core/fs; the planner
-    // only asks). Unset: nothing shrinks but swap.
-    std::function<bool(const QString &filesystem)> canShrink;
+    // Whether this session can shrink the partition's filesystem to `newBytes` (its tools live
+    // in core/fs; the planner only asks). Unset: nothing shrinks but swap.
+    std::function<bool(const PartitionInfo &partition, qint64 newBytes)> canShrink;
     // The bytes a move of this partition would copy (the filesystem's used blocks), or -1
     // when unknown (then the whole partition counts). Unset: every partition counts whole.
     std::function<qint64(const PartitionInfo &partition)> bytesInUse;
 };
+
+// A way to take instead, after the filesystem of partition `refused` would not shrink (its tool
+// refused before anything was written): the partition whose choice needed that shrink, and the
+// cheapest of its other ways that shrinks nothing.
+struct NextWay
+{
+    int number = 0;
+    RealignWay way = RealignWay::MoveUp;
+};
+std::optional<NextWay> nextWayWithoutShrink(const RealignPlan &plan, int refused);
 
 // For each partition asked for (last first), finds every way to put it on the grain against
 // the plan so far, prices each in bytes to copy, and takes the cheapest (or the one preferred

@@ -69,10 +69,17 @@ qint64 limitBelow(const PlannedDisk &disk, int i)
     return prev.isEmpty() ? disk.lowest(i) : disk.parts[prev[0]].end + 1 + disk.gap(i);
 }
 
+bool shrinkable(const PartitionInfo &p, qint64 newSectors, const WayContext &context)
+{
+    return isSwap(p) ||
+           (context.canShrink && context.canShrink(p, newSectors * context.sectorSize));
+}
+
 // Partition i on the boundary above it, and every partition after it pushed up just far enough
 // (each onto a boundary of its own) that none overlaps. `overflow` receives how many sectors
 // the last one would stick out past the end of the usable space when it does not fit.
-std::optional<PlannedDisk> shiftFollowing(const PlannedDisk &disk, int i, qint64 *overflow)
+std::optional<PlannedDisk> shiftFollowing(const PlannedDisk &disk, int i, qint64 *overflow,
+                                          const WayContext *context = nullptr)
 {
     PlannedDisk after = disk;
     const qint64 up = disk.up(disk.parts[i].start);
@@ -93,8 +100,19 @@ std::optional<PlannedDisk> shiftFollowing(const PlannedDisk &disk, int i, qint64
         end = after.parts[j].end;
     }
     *overflow = end - after.highest(i);
-    if (*overflow > 0)
+    if (*overflow <= 0)
+        return after;
+    // The last one shifted may give up what sticks out, at its end (see the essay at the top).
+    const QList<int> next = disk.following(i);
+    if (!context || next.isEmpty())
         return std::nullopt;
+    const PlannedPartition &last = after.parts[next.last()];
+    const qint64 length = last.length() - *overflow;
+    if (last.container() || last.info.filesystem.isEmpty() ||
+        *overflow * context->sectorSize > context->maxShrinkBytes ||
+        !shrinkable(last.info, length, *context))
+        return std::nullopt;
+    after.place(next.last(), last.start, last.start + length - 1);
     return after;
 }
 
@@ -122,11 +140,6 @@ std::optional<PlannedDisk> shiftPreceding(const PlannedDisk &disk, int i)
     if (after.parts[next].start < after.lowest(next))
         return std::nullopt;
     return after;
-}
-
-bool shrinkable(const PartitionInfo &p, const WayContext &context)
-{
-    return isSwap(p) || (context.canShrink && context.canShrink(p.filesystem));
 }
 
 QString partitionName(const PlannedPartition &p)
@@ -253,12 +266,12 @@ QList<RealignOption> findWays(const PlannedDisk &disk, int i, const WayContext &
         return ways;
 
     const qint64 missing = up + p.length() - 1 - above;
-    if (shrinkable(p.info, context) && above > up &&
+    if (above > up && shrinkable(p.info, above - up + 1, context) &&
         missing * context.sectorSize <= context.maxShrinkBytes)
         single(RealignWay::Shrink, up, above);
     qint64 overflow = 0;
     if (!disk.following(i).isEmpty())
-        if (const auto after = shiftFollowing(disk, i, &overflow))
+        if (const auto after = shiftFollowing(disk, i, &overflow, &context))
             ways << optionBetween(RealignWay::ShiftFollowing, i, disk, *after, context);
     if (!downFits && down < p.start && !disk.preceding(i).isEmpty())
         if (const auto after = shiftPreceding(disk, i))
@@ -281,7 +294,7 @@ QString noWayReason(const PlannedDisk &disk, int i, const WayContext &context)
     // Only the filesystems Partwise cannot shrink are said to be; a shrinkable one simply
     // misses more than a few MiB.
     const QString cannotShrink =
-        p.info.filesystem.isEmpty() || shrinkable(p.info, context)
+        p.info.filesystem.isEmpty() || shrinkable(p.info, p.length() - 1, context)
             ? QString()
             : QStringLiteral(" and %1 filesystems cannot be shrunk")
                   .arg(p.info.filesystem == QLatin1String("xfs") ? QStringLiteral("XFS")

@@ -74,7 +74,7 @@ PartitionMove moveBetween(const PartitionInfo &info, qint64 oldStart, qint64 old
 struct WayContext
 {
     qint64 sectorSize = 512;
-    std::function<bool(const QString &)> canShrink;
+    std::function<bool(const PartitionInfo &, qint64 newBytes)> canShrink;
     std::function<qint64(const PartitionInfo &)> bytesInUse; // -1: unknown
     qint64 maxShrinkBytes = 16 << 20; // "the few MiB missing", never a real shrink
 };

@@ -92,9 +92,13 @@ int runRealignCommand(const RealignCommandOptions &o, QTextStream &out, QTextStr
         err << "partwise-cli: not confirmed; nothing was changed (use --yes in scripts).\n";
         return ExitMisalignedOrFailed;
     }
+    RealignResult result =
+        runRealignment(o.target, prepared, o.realign, terminalCallbacks(out, err));
+    if (result.shrinkRefused > 0 && nextWayWithoutShrink(prepared.plan, result.shrinkRefused))
+        result.error += QStringLiteral(" To take it, run again with --prefer move (see the plan "
+                                       "with --dry-run first).");
     // Partitions that had to stay misaligned make the exit status 1 even when every move ran.
-    return finish(runRealignment(o.target, prepared, o.realign, terminalCallbacks(out, err)), out,
-                  err, misalignedStays(prepared.plan));
+    return finish(result, out, err, misalignedStays(prepared.plan));
 }
 
 int runResumeCommand(const QString &target, const QString &journalPath, QTextStream &out,

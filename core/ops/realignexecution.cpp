@@ -425,8 +425,12 @@ RealignResult runRealignmentJournal(WriteJournal &journal, const QString &path,
         WriteJournal::remove(path);
         if (result.ok && callbacks.log)
             callbacks.log(QStringLiteral("Realignment finished."));
-        if (!result.ok)
-            result.error += QStringLiteral(" Nothing was changed.");
+        if (!result.ok) // a tool's last line may end without a full stop
+            result.error =
+                result.error.trimmed() +
+                (result.error.trimmed().endsWith(QLatin1Char('.')) ? QString()
+                                                                   : QStringLiteral(".")) +
+                QStringLiteral(" Nothing was changed.");
     }
     return result;
 }

@@ -4,7 +4,7 @@
 #include "device/diskwritelock.h"
 #include "device/drivehealth.h"
 #include "device/loopattachment.h"
-#include "fs/filesystemresize.h"
+#include "fs/sessionabilities.h"
 #include "fs/usedblocks.h"
 #include "layer/layerreader.h"
 #include "ops/realignexecution.h"
@@ -24,6 +24,21 @@ namespace {
 
 // What a typical disk sustains moving data (a read and a write per byte); only for estimates.
 constexpr double kAssumedBytesPerSecond = 100.0 * (1 << 20);
+
+QString nextWayText(const RealignPlan &plan, const NextWay &next)
+{
+    for (const RealignChoice &c : plan.choices)
+        if (c.number == next.number)
+            for (const RealignOption &o : c.options)
+                if (o.way == next.way)
+                    return o.describe();
+    return QString();
+}
+
+QString notShrunkTail()
+{
+    return QStringLiteral(", so no plan here shrinks one.");
+}
 
 } // namespace
 
@@ -61,11 +76,16 @@ PreparedRealign prepareRealignment(const QString &target, const RealignOptions &
             return prepared;
         }
     RealignRequest asked = request;
-    // Only the ways this session can carry out are offered: a filesystem's tool shrinks it
-    // through a device node, and inside an image that is a loop device, which needs root.
-    const bool shrinkHere = !read.layout.device.isImage || loopDevicesAvailable();
-    asked.canShrink = [shrinkHere](const QString &fs) {
-        return shrinkHere ? filesystemCanShrink(fs) : fs.isEmpty() || fs == QLatin1String("swap");
+    // Only the ways this session can carry out are offered (fs/sessionabilities.h); the plan
+    // says once per filesystem why a shrink was not.
+    const FilesystemPlace place =
+        read.layout.device.isImage ? FilesystemPlace::Image : FilesystemPlace::Disk;
+    QMap<QString, QString> notShrunk; // filesystem → why not
+    asked.canShrink = [place, &notShrunk](const PartitionInfo &p, qint64 newBytes) {
+        const QString why = whyCannotShrinkHere(p.filesystem, newBytes, place);
+        if (!why.isEmpty())
+            notShrunk.insert(p.filesystem, why);
+        return why.isEmpty();
     };
     // The plan prices each way in the bytes it will really copy: a filesystem's used blocks.
     const DiskLayout &layout = read.layout;
@@ -94,15 +114,9 @@ PreparedRealign prepareRealignment(const QString &target, const RealignOptions &
     DiskLayout withLayers = layout;
     readLayers(&withLayers);
     prepared.layerNotes = realignLayerNotes(withLayers, prepared.plan);
-    const QList<PartitionInfo> partitions = layout.partitions();
-    if (!shrinkHere &&
-        std::any_of(partitions.cbegin(), partitions.cend(), [](const PartitionInfo &p) {
-            return !p.filesystem.isEmpty() && p.filesystem != QLatin1String("swap") &&
-                   filesystemCanShrink(p.filesystem);
-        }))
-        prepared.layerNotes << QStringLiteral(
-            "Shrinking a filesystem inside an image needs a loop device, which only an "
-            "administrator can create, so this plan moves partitions instead of shrinking one.");
+    for (const QString &why : std::as_const(notShrunk))
+        if (!prepared.layerNotes.contains(why + notShrunkTail()))
+            prepared.layerNotes << why + notShrunkTail();
     prepared.request = request;
     prepared.journalPath = options.journalPathFor(target);
     prepared.journal = move::journalDurability(prepared.journalPath);
@@ -117,18 +131,7 @@ QString RealignOptions::journalPathFor(const QString &target) const
 
 namespace {
 
-// The way after Shrink for partition `number` in `plan`, if it had one.
-std::optional<RealignWay> nextWay(const RealignPlan &plan, int number)
-{
-    for (const RealignChoice &c : plan.choices)
-        if (c.number == number)
-            for (const RealignOption &o : c.options)
-                if (o.way != RealignWay::Shrink)
-                    return o.way;
-    return std::nullopt;
-}
-
-// `checked`: partitions whose filesystems passed their check already (an earlier try).
+// `checked`: partitions whose filesystems passed their check already.
 RealignResult runPlan(const QString &target, const PreparedRealign &prepared,
                       const RealignOptions &options, const RealignCallbacks &callbacks,
                       QSet<int> *checked);
@@ -136,8 +139,9 @@ RealignResult runPlan(const QString &target, const PreparedRealign &prepared,
 } // namespace
 
 // Whether a filesystem can shrink to a given size is only known for sure by its tool (libparted
-// keeps FAT cluster sizes, the kernel keeps btrfs above 256 MiB, ...). When the tool refuses
-// before anything was changed, the partition takes its next way, and the log says so.
+// keeps FAT cluster sizes, ...). When the tool refuses before anything was written, the job
+// stops there: the plan a person approved is the plan that runs, and the next one is theirs to
+// approve too. The result names the way to take instead (`nextWay`).
 RealignResult runRealignment(const QString &target, const PreparedRealign &prepared,
                              const RealignOptions &options, const RealignCallbacks &callbacks)
 {
@@ -149,27 +153,14 @@ RealignResult runRealignment(const QString &target, const PreparedRealign &prepa
         refused.error = lock.error();
         return refused;
     }
-    QSet<int> checked; // a second try only checks the neighbours it adds
+    QSet<int> checked;
     RealignResult result = runPlan(target, prepared, options, callbacks, &checked);
-    PreparedRealign again = prepared;
-    while (!result.ok && result.shrinkRefused > 0) {
-        const std::optional<RealignWay> way = nextWay(again.plan, result.shrinkRefused);
-        if (!way)
-            return result;
-        if (callbacks.log)
-            callbacks.log(QStringLiteral("%1 Planning partition %2 again, the next way: %3.")
-                              .arg(result.error)
-                              .arg(result.shrinkRefused)
-                              .arg(realignWayName(*way)));
-        RealignRequest request = again.request;
-        request.ways[result.shrinkRefused] = *way;
-        again = prepareRealignment(target, options, request);
-        if (!again.ok) {
-            result.error = again.error;
-            return result;
-        }
-        result = runPlan(target, again, options, callbacks, &checked);
-    }
+    if (!result.ok && result.shrinkRefused > 0)
+        if (const std::optional<NextWay> next =
+                nextWayWithoutShrink(prepared.plan, result.shrinkRefused))
+            result.error += QStringLiteral(" The next way for partition %1 is %2: %3.")
+                                .arg(next->number)
+                                .arg(realignWayName(next->way), nextWayText(prepared.plan, *next));
     return result;
 }
 

@@ -36,9 +36,9 @@ DiskLayout disk(const QString &table, QList<PartitionInfo> parts, qint64 sectors
 }
 
 // What the filesystems' tools can shrink is core/fs's business; the planner only asks.
-bool shrinkable(const QString &fs)
+bool shrinkable(const PartitionInfo &p, qint64)
 {
-    return fs == QLatin1String("ext4") || fs == QLatin1String("vfat");
+    return p.filesystem == QLatin1String("ext4") || p.filesystem == QLatin1String("vfat");
 }
 
 RealignRequest ask(QList<int> partitions = {}, bool all = false,
@@ -93,6 +93,8 @@ private slots:
     void noRoomMovesDown();
     void xfsShiftsItsNeighbourIntoFreeSpaceBeyond();
     void noRoomAnywhereAndXfsIsExplained();
+    void fullDiskShrinksTheLastNeighbour();
+    void refusedShrinkNamesTheNextWay();
     void cheapestWayIsTakenUnlessPreferred();
     void usedBytesPriceTheWays();
     void extendedShiftsWithItsLogicals();
@@ -160,12 +162,13 @@ void RealignPlanTest::xfsShiftsItsNeighbourIntoFreeSpaceBeyond()
 
 void RealignPlanTest::noRoomAnywhereAndXfsIsExplained()
 {
-    // No free space on the disk at all: the partition and the MiB to free are named.
-    const RealignPlan p = plan(
-        disk(QStringLiteral("msdos"),
-             {part(1, 63, 200000, Kind::Primary, QStringLiteral("xfs")), part(2, 200001, 400000)},
-             400001),
-        ask({1}));
+    // No free space on the disk at all, and no neighbour that could give some: the partition
+    // and the MiB to free are named.
+    const RealignPlan p = plan(disk(QStringLiteral("msdos"),
+                                    {part(1, 63, 200000, Kind::Primary, QStringLiteral("xfs")),
+                                     part(2, 200001, 400000, Kind::Primary, QStringLiteral("xfs"))},
+                                    400001),
+                               ask({1}));
     QVERIFY(p.moves.isEmpty());
     QCOMPARE(p.skipped.size(), 1);
     const QString why = p.skipped[0].reason;
@@ -173,6 +176,62 @@ void RealignPlanTest::noRoomAnywhereAndXfsIsExplained()
     QVERIFY2(why.contains(QLatin1String("XFS filesystems cannot be shrunk")), qPrintable(why));
     // Shifting partition 2 to 202752 would end it at 402751: 2751 sectors (1.3 MiB) too far.
     QVERIFY2(why.contains(QLatin1String("at least 2 MiB")), qPrintable(why));
+}
+
+void RealignPlanTest::fullDiskShrinksTheLastNeighbour()
+{
+    // XFS cannot shrink and the disk is full, but the ext4 partition at its end can give up the
+    // 2751 sectors it would stick out by: it shrinks, shifts to 202752 and ends at the disk's end.
+    const RealignPlan p = plan(
+        disk(QStringLiteral("msdos"),
+             {part(1, 63, 200000, Kind::Primary, QStringLiteral("xfs")), part(2, 200001, 400000)},
+             400001),
+        ask({1}));
+    QCOMPARE(p.skipped.size(), 0);
+    QCOMPARE(p.choices.size(), 1);
+    QCOMPARE(p.choices[0].taken().way, RealignWay::ShiftFollowing);
+    const PartitionMove *two = moveOf(p, 2);
+    QVERIFY(two);
+    QCOMPARE(two->newStart, 202752);
+    QCOMPARE(two->newEnd, 400000);
+    QCOMPARE(two->shrinkSectors, 2751);
+    QVERIFY2(p.choices[0].taken().describe().contains(QLatin1String("partition 2's filesystem "
+                                                                    "shrunk by 1.3 MiB")),
+             qPrintable(p.choices[0].taken().describe()));
+    const PartitionMove *one = moveOf(p, 1);
+    QVERIFY(one);
+    QCOMPARE(one->newStart, 2048);
+    QCOMPARE(one->newLength(), 199938);
+    // The shrink runs before any data moves; a filesystem that cannot shrink has no such way.
+    QCOMPARE(p.moves.first().number, 2);
+    RealignRequest noShrink = ask({1});
+    noShrink.canShrink = [](const PartitionInfo &, qint64) { return false; };
+    QVERIFY(plan(disk(QStringLiteral("msdos"),
+                      {part(1, 63, 200000, Kind::Primary, QStringLiteral("xfs")),
+                       part(2, 200001, 400000)},
+                      400001),
+                 noShrink)
+                .moves.isEmpty());
+}
+
+void RealignPlanTest::refusedShrinkNamesTheNextWay()
+{
+    // Partition 1 shrinks cheapest; if its tool refuses, the next way shrinks nothing.
+    const DiskLayout d = disk(QStringLiteral("msdos"),
+                              {part(1, 63, 200000), part(2, 200001, 400000),
+                               part(3, 600000, 700000, Kind::Primary, QStringLiteral("xfs"))},
+                              800001);
+    const RealignPlan p = plan(d, ask({1}));
+    QCOMPARE(p.choices.size(), 1);
+    QCOMPARE(p.choices[0].taken().way, RealignWay::Shrink);
+    const std::optional<NextWay> next = nextWayWithoutShrink(p, 1);
+    QVERIFY(next);
+    QCOMPARE(next->number, 1);
+    QCOMPARE(next->way, RealignWay::ShiftFollowing);
+    QVERIFY(!nextWayWithoutShrink(p, 2)); // partition 2 shrinks in no way taken
+    // --prefer move takes that same way.
+    const RealignPlan moved = plan(d, ask({1}, false, RealignPreference::Move));
+    QCOMPARE(moved.choices[0].taken().way, next->way);
 }
 
 void RealignPlanTest::fewSectorsShortShrinksExt4()

@@ -57,6 +57,7 @@ private slots:
     void initTestCase();
     void shrinkOrShiftTheNeighbour();
     void extendedNeighbourMovesInTheTable();
+    void refusedShrinkReturnsToThePlan();
 
 private:
     QTemporaryDir m_dir;
@@ -252,6 +253,77 @@ void RealignWaysTest::extendedNeighbourMovesInTheTable()
     QCOMPARE(now.find(5)->start, extTarget + (kLogicalStart - kP2Start));
     QCOMPARE(now.find(5)->size, kP2Sectors);
     for (int number : {1, 5}) {
+        const pwtest::ToolResult fsck = checkExt4(disk.image, now.find(number)->start);
+        QVERIFY2(fsck.ok(), qPrintable(fsck.describe() + QString::fromUtf8(fsck.out)));
+    }
+    QCOMPARE(changedFiles(disk, now.find(1)->start), QStringList());
+}
+
+// A full ext4 cannot give up the MiB the shrink needs: resize2fs refuses before anything moves.
+// The wizard does not then run a plan nobody saw: it returns to the plan page, says why, and
+// offers the next way; that one runs only when the person starts it, and realigns the disk.
+void RealignWaysTest::refusedShrinkReturnsToThePlan()
+{
+    TestDisk disk;
+    QString error;
+    DiskShape shape;
+    shape.bigFileBytes = 8 << 20; // partition 1 is 10 MiB: no MiB left to give up
+    shape.p1Sectors = kP1Sectors;
+    shape.p2Start = kP2Start;
+    QVERIFY2(buildDisk(m_dir.path(), QStringLiteral("full"), shape, &disk, &error),
+             qPrintable(error));
+    QVERIFY2(formatExt4(disk.image, kP2Start, kP2Sectors, QStringLiteral("pwneighbour"), &error),
+             qPrintable(error));
+    const SfdiskTable before = SfdiskTable::read(disk.image);
+    QVERIFY(before.ok && before.find(1) && before.find(2));
+
+    Window w(m_backups);
+    RealignWizard *wizard = nullptr;
+    RealignPlanPage *plan = nullptr;
+    w.openPlanOfPartition1(disk.image, &wizard, &plan);
+    if (QTest::currentTestFailed())
+        return;
+    RealignWayChooser *ways = plan->wayChooser();
+    if (!ways->button(1, RealignWay::Shrink)->isChecked()) { // the shrink is what must fail
+        ways->button(1, RealignWay::Shrink)->click();
+        QVERIFY(waitForPlan(plan));
+    }
+    plan->backupConfirmation()->setChecked(true);
+    wizard->next();
+    QVERIFY(QTest::qWaitFor(
+        [&] { return wizard->currentId() == RealignWizard::PlanPageId && plan->isReady(); },
+        120000));
+    // Back on the plan page: why, and the next plan, which nothing has run yet.
+    QVERIFY2(plan->refusalText().contains(QLatin1String("resize2fs")) ||
+                 plan->refusalText().contains(QLatin1String("minimum")),
+             qPrintable(plan->refusalText()));
+    QVERIFY(plan->refusalText().contains(QLatin1String("Nothing was changed.")));
+    QCOMPARE(plan->pickedWays().value(1), RealignWay::ShiftFollowing);
+    QVERIFY(ways->button(1, RealignWay::ShiftFollowing)->isChecked());
+    QCOMPARE(plannedStarts(plan->moveTable()).keys(), (QList<int>{1, 2}));
+    QVERIFY(!plan->backupConfirmation()->isChecked()); // a new plan is confirmed anew
+    const SfdiskTable unchanged = SfdiskTable::read(disk.image);
+    QVERIFY(unchanged.ok);
+    QCOMPARE(unchanged.find(1)->start, before.find(1)->start);
+    QCOMPARE(unchanged.find(1)->size, before.find(1)->size);
+    QCOMPARE(unchanged.find(2)->start, before.find(2)->start);
+    QCOMPARE(changedFiles(disk, before.find(1)->start), QStringList());
+    screenshot(wizard, QStringLiteral("realign-ways-5-refused"));
+
+    plan->backupConfirmation()->setChecked(true);
+    RealignRunPage *run = runPlan(wizard);
+    QVERIFY(run);
+    QVERIFY2(wizard->result().ok, qPrintable(wizard->result().error + '\n' + run->logText()));
+    wizard->next();
+    wizard->accept();
+    QVERIFY(w.wizardClosed());
+    const SfdiskTable now = SfdiskTable::read(disk.image);
+    QVERIFY2(now.ok, qPrintable(now.error));
+    QCOMPARE(now.find(1)->start, nextBoundary(disk.p1Start, kGrainSectors));
+    QCOMPARE(now.find(1)->size, disk.p1Size);
+    QCOMPARE(now.find(2)->start % kGrainSectors, 0);
+    QCOMPARE(now.find(2)->size, kP2Sectors);
+    for (int number : {1, 2}) {
         const pwtest::ToolResult fsck = checkExt4(disk.image, now.find(number)->start);
         QVERIFY2(fsck.ok(), qPrintable(fsck.describe() + QString::fromUtf8(fsck.out)));
     }

@@ -136,6 +136,8 @@ Layout matrixLayout(const QString &fs, Room room, qint64 regionSectors)
     l.diskSectors = p2Start + kNeighbour + (room == Room::Beyond ? 4 * kGrainSectors : 0);
     if ((room == Room::Beyond || room == Room::None) && shrinks)
         l.parts[0].shrinkBy = kGrainSectors - 63; // up to the grain, ending where it ended
+    else if (room == Room::None) // the ext4 behind it shifts one grain and gives that up
+        l.parts[1].shrinkBy = kGrainSectors;
     const QString type = fs == QLatin1String("swap")    ? QStringLiteral("82")
                          : fs == QLatin1String("fat16") ? QStringLiteral("6")
                          : fs == QLatin1String("fat32") ? QStringLiteral("c")

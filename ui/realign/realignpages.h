@@ -112,6 +112,10 @@ public:
     RealignWayChooser *wayChooser() const { return m_ways; }
     // The ways picked on this page since it was entered from the choose page.
     QMap<int, partwise::RealignWay> pickedWays() const { return m_state->ways(); }
+    // Back from a run whose shrink the filesystem's tool refused before anything was written:
+    // says why above the plan and plans again with `way` for partition `number`.
+    void planAfterRefusal(const QString &why, int number, partwise::RealignWay way);
+    QString refusalText() const;
 
 signals:
     void planReady();
@@ -133,6 +137,7 @@ private:
     void showRulers(int move);
 
     RealignWizardState *m_state;
+    QLabel *m_refusal = nullptr; // why the last run stopped before writing, until a new start
     QLabel *m_status = nullptr;
     RealignWayChooser *m_ways = nullptr;
     QTreeWidget *m_moves = nullptr;
@@ -159,6 +164,7 @@ class RealignRunPage : public QWizardPage
 public:
     RealignRunPage(RealignWizardState *state, RealignBackend *backend);
     void initializePage() override;
+    void cleanupPage() override;
     bool isComplete() const override;
 
     bool isRunning() const { return m_running; }

@@ -64,6 +64,11 @@ RealignPlanPage::RealignPlanPage(RealignWizardState *state, RealignBackend *back
     setCommitPage(true);
     setButtonText(QWizard::CommitButton, tr("&Realign"));
     auto *layout = new QVBoxLayout(this);
+    m_refusal = wrappingLabel();
+    m_refusal->setObjectName(QStringLiteral("planRefusal"));
+    m_refusal->setStyleSheet(AlignmentStyle::errorStyleSheet(palette()));
+    m_refusal->setVisible(false);
+    layout->addWidget(m_refusal);
     // The ways come first: the status line below them introduces the table their pick makes.
     m_ways = new RealignWayChooser;
     layout->addWidget(m_ways);
@@ -126,7 +131,24 @@ void RealignPlanPage::initializePage()
     // Entered from the choose page: other partitions or another grain may offer other ways,
     // so the planner's cheapest pick comes first again.
     m_state->clearWays();
+    m_refusal->clear();
+    m_refusal->setVisible(false);
     startPlanning();
+}
+
+void RealignPlanPage::planAfterRefusal(const QString &why, int number, RealignWay way)
+{
+    m_refusal->setText(tr("The last plan stopped before writing anything: %1 Here is the next "
+                          "plan; check it and start it with Realign.")
+                           .arg(why));
+    m_refusal->setVisible(true);
+    m_backup->setChecked(false);
+    planAgain(number, way);
+}
+
+QString RealignPlanPage::refusalText() const
+{
+    return m_refusal->isVisible() ? m_refusal->text() : QString();
 }
 
 void RealignPlanPage::startPlanning()

@@ -67,6 +67,14 @@ void RealignRunPage::initializePage()
     begin();
 }
 
+void RealignRunPage::cleanupPage()
+{
+    // Back to the plan page after a refused shrink (nothing was written): Realign there runs
+    // the new plan from the start.
+    m_started = false;
+    m_finished = false;
+}
+
 void RealignRunPage::startResume()
 {
     m_resumeNext = true;

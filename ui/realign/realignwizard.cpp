@@ -39,6 +39,7 @@ RealignWizard::RealignWizard(const RealignSetup &setup, RealignBackend *backend,
         emit realignmentFinished(m_state->setup().target, result.ok, result.resumable);
     });
     connect(m_result, &RealignResultPage::resumeRequested, this, &RealignWizard::resumeNow);
+    connect(m_run, &RealignRunPage::runFinished, this, &RealignWizard::planAgainIfRefused);
     resize(900, 700);
 }
 
@@ -55,6 +56,21 @@ void RealignWizard::resumeNow()
         return;
     back();
     m_run->startResume();
+}
+
+void RealignWizard::planAgainIfRefused(bool ok)
+{
+    // A shrink its tool refused before anything was written: the person approves the next plan
+    // on the plan page rather than the wizard running one they have not seen.
+    const RealignResult &result = m_state->result();
+    if (ok || result.shrinkRefused <= 0 || currentId() != RunPageId)
+        return;
+    const std::optional<NextWay> next =
+        nextWayWithoutShrink(m_state->prepared().plan, result.shrinkRefused);
+    if (!next)
+        return;
+    back();
+    m_plan->planAfterRefusal(result.error, next->number, next->way);
 }
 
 void RealignWizard::reject()

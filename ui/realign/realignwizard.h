@@ -57,6 +57,8 @@ protected:
     void closeEvent(QCloseEvent *event) override;
 
 private:
+    void planAgainIfRefused(bool ok);
+
     RealignWizardState *m_state = nullptr;
     RealignBackend *m_backend = nullptr;
     RealignIntroPage *m_intro = nullptr;

@@ -1,0 +1,72 @@
+#include "fs/sessionabilities.h"
+
+#include "device/loopattachment.h"
+#include "fs/filesystemkinds.h"
+#include "fs/filesystemresize.h"
+
+#include <unistd.h>
+
+namespace partwise {
+
+namespace {
+
+// The tools reach a partition inside an image through a node they can write: a loop device.
+bool writableNodeInImages()
+{
+    return loopDevicesAvailable();
+}
+
+QString shownName(const QString &fs)
+{
+    if (isFatFilesystem(fs))
+        return QStringLiteral("FAT");
+    if (fs == QLatin1String("ntfs") || fs == QLatin1String("xfs"))
+        return fs.toUpper();
+    return fs;
+}
+
+FilesystemAction resizeAction(bool shrink)
+{
+    return shrink ? FilesystemAction::Shrink : FilesystemAction::Grow;
+}
+
+} // namespace
+
+QString imageLimitHere(const QString &fs, FilesystemAction action)
+{
+    const bool resize = action == FilesystemAction::Shrink || action == FilesystemAction::Grow;
+    if (!resize && action != FilesystemAction::Repair)
+        return QString(); // read-only work: a loop device, or a scratch copy of the partition
+    if (fs.isEmpty() || fs == QLatin1String("swap") || writableNodeInImages())
+        return QString();
+    if (fs == QLatin1String("btrfs") && resize)
+        return QStringLiteral("btrfs is resized while mounted, which only an administrator can "
+                              "do");
+    return QStringLiteral("%1 inside an image file needs a loop device over the partition, "
+                          "which only an administrator can create")
+        .arg(action == FilesystemAction::Repair ? QStringLiteral("Repairing %1").arg(shownName(fs))
+                                                : QStringLiteral("Resizing %1").arg(shownName(fs)));
+}
+
+QString whyCannotShrinkHere(const QString &fs, qint64 newBytes, FilesystemPlace place)
+{
+    if (fs.isEmpty() || fs == QLatin1String("swap"))
+        return QString(); // nothing to shrink: the partition is cut, swap recreated
+    if (!filesystemCanShrink(fs))
+        return fs == QLatin1String("xfs")
+                   ? QStringLiteral("XFS filesystems cannot shrink")
+                   : QStringLiteral("Partwise cannot shrink %1 filesystems").arg(shownName(fs));
+    if (fs == QLatin1String("btrfs") && newBytes < kBtrfsMinimumBytes)
+        return QStringLiteral("btrfs cannot be resized below 256 MiB");
+    const SupportCell support = filesystemSupport(fs, resizeAction(true));
+    if (!support.missing.isEmpty())
+        return QStringLiteral("shrinking %1 needs the package %2, which is not installed")
+            .arg(shownName(fs), support.missing.join(QStringLiteral(", ")));
+    if (fs == QLatin1String("btrfs") && ::geteuid() != 0)
+        return QStringLiteral("btrfs is resized while mounted, which only an administrator can "
+                              "do");
+    return place == FilesystemPlace::Image ? imageLimitHere(fs, FilesystemAction::Shrink)
+                                           : QString();
+}
+
+} // namespace partwise
