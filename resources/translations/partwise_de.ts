@@ -2483,6 +2483,10 @@ Das Journal %3 hält fest, wie weit sie kam. Bis sie abgeschlossen ist, ist die 
         <translation>Das Journal dieses Verschiebens läge im Arbeitsspeicher (%1, wie in einer Live-Sitzung): Ein Stromausfall während des Verschiebens würde es löschen, und mit ihm die Aufzeichnung, wo die Daten liegen. Wählen Sie in den Einstellungen einen Ordner für Verschiebe-Journale auf einem anderen Datenträger (ein USB-Stick genügt), oder lassen Sie den Rechner am Netzstrom.</translation>
     </message>
     <message>
+        <source>The last plan stopped before writing anything: %1 Here is the next plan; check it and start it with Realign.</source>
+        <translation>Der letzte Plan hat angehalten, bevor etwas geschrieben wurde: %1 Hier ist der nächste Plan; prüfen Sie ihn und starten Sie ihn mit „Neu ausrichten“.</translation>
+    </message>
+    <message>
         <source>Planning again with the way you picked…</source>
         <translation>Wird mit dem gewählten Weg neu geplant …</translation>
     </message>

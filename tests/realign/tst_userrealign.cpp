@@ -2,9 +2,13 @@
 // so no loop device. Every filesystem is still checked by its own tool before it moves (on a
 // scratch copy of the partition), what the dry run planned is what runs, the NTFS of the
 // Windows XP practice disk passes ntfsfix afterwards with every file intact, and the sparse
-// image stays small on disk.
+// image stays small on disk. The same for every practice preset with partitions to move: the
+// places `realign --dry-run` printed are the places sfdisk reads afterwards, and every file of
+// every partition and every filesystem's own check are as before (read as root on a loop device).
 #include "clirun.h"
+#include "fsfixture.h"
 #include "loopdevice.h"
+#include "sfdisktable.h"
 #include "toolrun.h"
 
 #include <QDir>
@@ -46,6 +50,77 @@ QList<qint64> startsOf(const QString &image)
     return starts;
 }
 
+struct Place
+{
+    qint64 start = 0, end = 0;
+};
+
+// Where `realign --dry-run` says each partition goes: "partition 5 (ext4): sectors A–B → C–D"
+// (an extended partition may be listed twice: first grown, then moved; the last line counts).
+QMap<int, Place> plannedPlaces(const QByteArray &out)
+{
+    static const QRegularExpression line(
+        QStringLiteral("partition (\\d+)[^:]*: sectors \\d+–\\d+ → (\\d+)–(\\d+)"));
+    QMap<int, Place> places;
+    for (auto it = line.globalMatch(QString::fromUtf8(out)); it.hasNext();) {
+        const QRegularExpressionMatch m = it.next();
+        places.insert(m.captured(1).toInt(),
+                      Place{m.captured(2).toLongLong(), m.captured(3).toLongLong()});
+    }
+    return places;
+}
+
+SfdiskTable tableOf(const QString &image, int sectorSize)
+{
+    return sectorSize == 512 ? SfdiskTable::read(image)
+                             : SfdiskTable::readWithSectorSize(image, sectorSize);
+}
+
+struct PartitionContents
+{
+    QString fs; // libblkid's TYPE
+    QMap<QString, QByteArray> files;
+};
+
+// Each partition's filesystem and files, read as root through a loop device; checks every
+// filesystem with its own tool on the way.
+QMap<int, PartitionContents> contentsOf(const QString &image, int sectorSize,
+                                        const SfdiskTable &table, QStringList *problems)
+{
+    QMap<int, PartitionContents> out;
+    LoopDevice loop(image, sectorSize, true);
+    if (!loop.ok() || !loop.addPartitions()) {
+        *problems << loop.error();
+        return out;
+    }
+    for (const SfdiskPartition &p : table.partitions) {
+        const QString node = loop.partitionNode(p.number);
+        const ToolResult type =
+            runTool(QStringLiteral("blkid"),
+                    {QStringLiteral("-p"), QStringLiteral("-o"), QStringLiteral("value"),
+                     QStringLiteral("-s"), QStringLiteral("TYPE"), node});
+        PartitionContents c;
+        c.fs = QString::fromUtf8(type.out).trimmed();
+        if (c.fs.isEmpty())
+            continue; // the extended partition
+        const ToolResult check = checkFilesystemReadOnly(node, c.fs);
+        if (!check.ok())
+            *problems << QStringLiteral("partition %1 (%2): %3")
+                             .arg(p.number)
+                             .arg(c.fs, check.describe() + QString::fromUtf8(check.out));
+        if (c.fs != QLatin1String("swap")) {
+            QString error;
+            c.files = filesystemTreeSha256(node, c.fs, &error);
+            if (!error.isEmpty() || c.files.isEmpty())
+                *problems << QStringLiteral("partition %1 (%2): no files read: %3")
+                                 .arg(p.number)
+                                 .arg(c.fs, error);
+        }
+        out.insert(p.number, c);
+    }
+    return out;
+}
+
 } // namespace
 
 class TestUserRealign : public QObject
@@ -54,6 +129,8 @@ class TestUserRealign : public QObject
 
 private slots:
     void windowsXpAsAUser();
+    void presetsAsAUser_data();
+    void presetsAsAUser();
 
 private:
     ToolResult asNobody(const QStringList &command) const;
@@ -116,6 +193,89 @@ void TestUserRealign::windowsXpAsAUser()
     const ToolResult files =
         runTool(QStringLiteral("ntfsls"), {QStringLiteral("-R"), loop.partitionNode(1)});
     QVERIFY2(files.ok() && !files.out.trimmed().isEmpty(), qPrintable(files.describe()));
+}
+
+void TestUserRealign::presetsAsAUser_data()
+{
+    QTest::addColumn<QString>("preset");
+    QTest::addColumn<int>("sectorSize");
+    QTest::newRow("demo") << QStringLiteral("demo") << 512;
+    QTest::newRow("old-fdisk") << QStringLiteral("old-fdisk") << 512;
+    QTest::newRow("gpt-34") << QStringLiteral("gpt-34") << 512;
+    QTest::newRow("4kn") << QStringLiteral("4kn") << 4096;
+}
+
+void TestUserRealign::presetsAsAUser()
+{
+    PW_REQUIRE_ROOT_OR_SKIP(); // to become another user, and to read the result on a loop device
+    QFETCH(QString, preset);
+    QFETCH(int, sectorSize);
+    QVERIFY(m_dir.isValid());
+    QVERIFY(::chown(QFile::encodeName(m_dir.path()).constData(), kNobody, kNobody) == 0);
+    const QString image = m_dir.filePath(preset + QStringLiteral(".img"));
+    const ToolResult made = asNobody({QStringLiteral("practice"), QStringLiteral("--size"),
+                                      QStringLiteral("256M"), preset, image});
+    QVERIFY2(made.ok(), qPrintable(made.describe()));
+    const SfdiskTable before = tableOf(image, sectorSize);
+    QVERIFY2(before.ok, qPrintable(before.error));
+    QStringList problems;
+    const QMap<int, PartitionContents> contents = contentsOf(image, sectorSize, before, &problems);
+    QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
+    const qint64 allocatedBefore = allocatedBytes(image);
+
+    const ToolResult planned = asNobody(
+        {QStringLiteral("realign"), QStringLiteral("--all"), QStringLiteral("--dry-run"), image});
+    QVERIFY2(planned.exitCode == 0, qPrintable(planned.describe()));
+    const QMap<int, Place> places = plannedPlaces(planned.out);
+    QVERIFY2(!places.isEmpty(), planned.out.constData());
+    const ToolResult ran = asNobody(
+        {QStringLiteral("realign"), QStringLiteral("--all"), QStringLiteral("--yes"), image});
+    QVERIFY2(ran.exitCode == 0, qPrintable(ran.describe()));
+    const QString log = QString::fromUtf8(ran.out + ran.err);
+    QVERIFY2(!log.contains(QLatin1String("not checked")), qPrintable(log));
+
+    // The plan printed is what ran: every partition where it said, the others where they were.
+    const SfdiskTable after = tableOf(image, sectorSize);
+    QVERIFY2(after.ok, qPrintable(after.error));
+    QCOMPARE(after.partitions.size(), before.partitions.size());
+    for (const SfdiskPartition &p : before.partitions) {
+        const SfdiskPartition *now = after.find(p.number);
+        QVERIFY(now);
+        const Place want = places.value(p.number, Place{p.start, p.start + p.size - 1});
+        QVERIFY2(now->start == want.start && now->end() == want.end,
+                 qPrintable(QStringLiteral("partition %1 is at %2–%3, the plan said %4–%5")
+                                .arg(p.number)
+                                .arg(now->start)
+                                .arg(now->end())
+                                .arg(want.start)
+                                .arg(want.end)));
+        // Each filesystem that moved was checked by its own tool before, without root.
+        const QString fs = contents.value(p.number).fs;
+        if (places.contains(p.number) && !fs.isEmpty() && fs != QLatin1String("swap"))
+            QVERIFY2(log.contains(QStringLiteral("Partition %1 (%2): clean").arg(p.number).arg(fs)),
+                     qPrintable(log));
+    }
+    // Every file of every partition, and every filesystem's own check, as before.
+    const QMap<int, PartitionContents> now = contentsOf(image, sectorSize, after, &problems);
+    QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
+    QCOMPARE(now.keys(), contents.keys());
+    for (auto it = contents.cbegin(); it != contents.cend(); ++it) {
+        QCOMPARE(now.value(it.key()).fs, it->fs);
+        QVERIFY2(now.value(it.key()).files == it->files,
+                 qPrintable(QStringLiteral("partition %1: files differ").arg(it.key())));
+    }
+    // Sparse stays sparse: it grew by no more than the data the plan moved (+ 4 MiB of tables).
+    static const QRegularExpression toMove(QStringLiteral("([0-9.]+) (KiB|MiB) to move;"));
+    const QRegularExpressionMatch m = toMove.match(QString::fromUtf8(planned.out));
+    QVERIFY2(m.hasMatch(), planned.out.constData());
+    const qint64 moved = qint64(m.captured(1).toDouble() *
+                                (m.captured(2) == QLatin1String("MiB") ? 1 << 20 : 1 << 10));
+    QVERIFY2(allocatedBytes(image) <= allocatedBefore + moved + (4 << 20),
+             qPrintable(QStringLiteral("%1 -> %2 bytes on disk, %3 moved")
+                            .arg(allocatedBefore)
+                            .arg(allocatedBytes(image))
+                            .arg(moved)));
+    QFile::remove(image);
 }
 
 QTEST_GUILESS_MAIN(TestUserRealign)
