@@ -58,7 +58,7 @@ int runApplyCommand(const ApplyCommandOptions &options, QTextStream &out, QTextS
         out << "  " << destroyed << "\n";
     out << "\nThe disk afterwards:\n"
         << diskCheckToText(
-               {preview.layout, analyzeAlignment(preview.layout, options.apply.policy)});
+               {preview.layout, analyzeAlignment(preview.layout, options.apply.policy), {}});
     out.flush();
     if (!read.layout.device.isImage) {
         const DriveHealth health = judgeDriveHealth(readDriveReport(options.target));

@@ -1,5 +1,6 @@
 #include "cli/checkcommand.h"
 
+#include "boot/bootinventory.h"
 #include "device/diskenumerator.h"
 #include "layer/layerreader.h"
 #include "report/checkreport.h"
@@ -30,6 +31,10 @@ int runCheck(const CheckOptions &options, QTextStream &out, QTextStream &err)
     DiskReadOptions readOptions;
     readOptions.forcedSectorSize = options.forcedSectorSize;
     readOptions.askDrive = true; // the report shows what the drive says (see DiskReadOptions)
+    // This machine's firmware entries, read once: they name ESPs of its own disks only.
+    const FirmwareEntries firmware = readFirmwareEntries();
+    BootReadOptions bootOptions;
+    bootOptions.firmware = &firmware;
     for (const QString &target : targets) {
         DiskReadResult read = readDisk(target, readOptions);
         if (!read.ok) {
@@ -42,7 +47,8 @@ int runCheck(const CheckOptions &options, QTextStream &out, QTextStream &err)
             continue;
         }
         readLayers(&read.layout);
-        DiskCheck check{read.layout, analyzeAlignment(read.layout, options.policy)};
+        DiskCheck check{read.layout, analyzeAlignment(read.layout, options.policy), {}};
+        check.boot = readBootInventory(read.layout, bootOptions);
         anyMisaligned = anyMisaligned || check.hasMisaligned();
         if (options.json)
             devices.append(diskCheckToJson(check));

@@ -20,7 +20,7 @@ QJsonArray freeSpace(const DiskLayout &layout)
 
 QJsonObject deviceJson(const DiskLayout &layout, const AlignmentPolicy &policy)
 {
-    QJsonObject device = diskCheckToJson(DiskCheck{layout, analyzeAlignment(layout, policy)});
+    QJsonObject device = diskCheckToJson(DiskCheck{layout, analyzeAlignment(layout, policy), {}});
     device[QStringLiteral("free_space")] = freeSpace(layout);
     return device;
 }

@@ -1,5 +1,7 @@
 #include "fs/filesystemposition.h"
 
+#include "fs/filesystemkinds.h"
+
 #include <QFile>
 #include <QList>
 #include <QtEndian>
@@ -33,12 +35,40 @@ bool patchBootSector(QFile &f, qint64 at, quint32 value, QString *error)
     return true;
 }
 
+// extlinux's boot sector on ext2/3/4: patched only when it is there (most ext filesystems have
+// an empty boot block). Writing the new start again is harmless, so resume may redo it.
+bool updateExtlinuxStart(const QString &path, qint64 offset, qint64 newStartSector, QString *error)
+{
+    if (newStartSector > 0xFFFFFFFFLL)
+        return true;
+    QFile f(path);
+    if (!f.open(QIODevice::ReadWrite)) {
+        *error = QStringLiteral("Cannot open %1: %2").arg(path, f.errorString());
+        return false;
+    }
+    QByteArray sector(512, '\0');
+    if (!f.seek(offset) || f.read(sector.data(), 512) != 512) {
+        *error =
+            QStringLiteral("Cannot read the boot block at byte %1 of %2.").arg(offset).arg(path);
+        return false;
+    }
+    const QByteArray oem = sector.mid(3, 8);
+    if (oem != "SYSLINUX" && oem != "EXTLINUX")
+        return true;
+    if (qFromLittleEndian<quint32>(sector.constData() + kHiddenSectorsOffset) ==
+        quint32(newStartSector))
+        return true;
+    return patchBootSector(f, offset, quint32(newStartSector), error);
+}
+
 } // namespace
 
 bool updateHiddenSectors(const QString &path, qint64 offset, qint64 partitionSize,
                          const QString &fs, qint64 newStartSector, QString *error)
 {
     const bool fat = fs == QLatin1String("vfat");
+    if (isExtFilesystem(fs))
+        return updateExtlinuxStart(path, offset, newStartSector, error);
     if (!fat && fs != QLatin1String("ntfs"))
         return true;
     if (newStartSector > 0xFFFFFFFFLL)

@@ -1,5 +1,6 @@
 #include "ops/realignexecution.h"
 
+#include "boot/bootfixups.h"
 #include "fs/filesystemformatter.h"
 #include "fs/filesystemposition.h"
 #include "fs/filesystemresize.h"
@@ -359,6 +360,7 @@ private:
         if (!updateHiddenSectors(where.isImage ? m_journal.target : where.path, where.offset,
                                  m.newLength() * ss(), m.filesystem, m.newStart, error))
             return false;
+        fixBoot(m);
         if (m.filesystem.isEmpty())
             return true;
         if (m.grow && !grow(m, where, error))
@@ -381,6 +383,21 @@ private:
                          .arg(m.number)
                          .arg(r.error);
         return r.ok;
+    }
+
+    // Boot loaders that follow the moved sectors (boot/bootfixups.h). What cannot be fixed was
+    // named in the plan; the data has moved, so it is reported, not a reason to stop.
+    void fixBoot(const PartitionMove &m)
+    {
+        if (m.newStart == m.oldStart)
+            return;
+        const BootFixResult boot =
+            fixBootAfterMove(m_journal.target, ss(), m.number, m.oldStart, m.newStart,
+                             std::min(m.oldLength(), m.newLength()));
+        for (const QString &line : boot.done)
+            log(QStringLiteral("  boot: ") + line);
+        if (!boot.ok)
+            log(QStringLiteral("  boot loader NOT fixed: ") + boot.error);
     }
 
     // Growing again to the same size changes nothing, so resume may simply redo it.

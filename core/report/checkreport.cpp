@@ -2,6 +2,7 @@
 
 #include "base/humansize.h"
 #include "device/drivehealth.h"
+#include "report/bootreport.h"
 #include "report/layerreport.h"
 
 #include <QJsonArray>
@@ -168,12 +169,16 @@ QJsonObject diskCheckToJson(const DiskCheck &check)
             continue;
         QJsonObject part = partitionToJson(p, check.alignment.verdicts[i], g.logicalSectorSize);
         part[QStringLiteral("layers")] = layersToJson(p.layers, g);
+        if (check.boot)
+            part[QStringLiteral("boot_loader")] = partitionBootToJson(*check.boot, p.number);
         parts.append(part);
     }
     o[QStringLiteral("partitions")] = parts;
     o[QStringLiteral("misaligned_layer_count")] = check.misalignedLayerCount();
     o[QStringLiteral("misaligned_count")] = check.alignment.misalignedCount();
     o[QStringLiteral("warnings")] = QJsonArray::fromStringList(l.warnings);
+    if (check.boot)
+        o[QStringLiteral("boot")] = bootInventoryToJson(*check.boot);
     return o;
 }
 
@@ -228,6 +233,9 @@ QString diskCheckToText(const DiskCheck &check)
     }
     for (const PartitionInfo &p : l.regions)
         for (const QString &line : layerLines(p.number, p.layers, g))
+            s << "  " << line << "\n";
+    if (check.boot)
+        for (const QString &line : bootInventoryLines(*check.boot))
             s << "  " << line << "\n";
     const MisalignmentReport &a = check.alignment;
     s << "  " << a.misalignedCount() << " of " << a.partitionCount() << " partitions misaligned";

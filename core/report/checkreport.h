@@ -1,6 +1,7 @@
 #pragma once
 
 #include "align/misalignmentreport.h"
+#include "boot/bootinventory.h"
 
 #include <QJsonObject>
 
@@ -11,6 +12,8 @@ struct DiskCheck
 {
     DiskLayout layout;
     MisalignmentReport alignment;
+    // What boots from the disk; absent when not read (then the JSON has no "boot" fields).
+    std::optional<BootInventory> boot;
     int misalignedLayerCount() const;
     // A misaligned layer counts as a misaligned partition does (`check` exits 1).
     bool hasMisaligned() const { return alignment.hasMisaligned() || misalignedLayerCount() > 0; }

@@ -1,0 +1,46 @@
+// Bootable disk images for tests/boot, each made once per run with the loaders' own installers
+// (grub-install, grub-mkimage, syslinux, extlinux) and a kernel from Debian plus a busybox
+// initramfs whose /init prints kBootMarker on the serial console and powers off.
+#pragma once
+
+#include <QString>
+#include <QStringList>
+
+namespace boottest {
+
+inline constexpr char kBootMarker[] = "PARTWISE-BOOT-MARKER";
+
+struct BootFixtures
+{
+    QString dir;    // where the images live
+    QString kernel; // vmlinuz
+    QString initrd; // newc cpio
+    QString binDir; // udevadm stand-in, put first on grub-install's PATH
+    QString error;
+
+    // Kernel and initramfs; false with `error` when a tool or the kernel is missing.
+    bool prepare(const QString &directory);
+
+    // Each returns the image's path, or an empty string with `error` set.
+    QString grubMbrGap();   // MBR, ext4 at 63, GRUB for BIOS in sectors 1–62
+    QString grubBiosBoot(); // GPT, BIOS boot partition 34–2047 holding core.img, ext4 at 2048
+    QString syslinuxFat();  // MBR, FAT32 at 63, syslinux and its mbr.bin
+    QString extlinuxExt();  // MBR, ext4 at 63, extlinux and mbr.bin, start 63 recorded
+    QString grubEfi();      // GPT, ESP (FAT32) at 34, GRUB for EFI on the removable path
+};
+
+// The kernel the tests boot: PARTWISE_TEST_KERNEL, or where .ci/install-deps unpacks it.
+QString testKernelPath();
+
+struct BootRun
+{
+    bool booted = false;
+    double seconds = 0;
+    QString tail; // the end of the serial console, for failure messages
+};
+
+// Boots `image` in QEMU (TCG, no network, serial on stdout, powers off after the marker); with
+// `uefi`, through OVMF. Gives up after `timeoutMs`.
+BootRun bootImage(const QString &image, bool uefi, int timeoutMs = 60000);
+
+} // namespace boottest

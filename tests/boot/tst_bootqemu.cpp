@@ -1,0 +1,250 @@
+// Disks that boot before `partwise-cli realign --all --yes` boot after it, in QEMU: GRUB for
+// BIOS in the MBR gap, GRUB for BIOS with core.img in a BIOS boot partition at GPT sector 34
+// (realigned at the 1 MiB and at the 4 KiB grain, the sectors it left zeroed before booting),
+// syslinux on FAT32 at 63, extlinux on ext4 at 63 (its recorded start read back with od), and
+// GRUB for EFI on an ESP at 34 through OVMF. Each image boots before the realignment too, which
+// proves the fixture right. What boots is read back by `check --json` and by od, never by
+// Partwise's own readers. Root only (loop devices, mount), and about 11 boots of 10–20 s.
+
+#include "bootfixtures.h"
+#include "clirun.h"
+#include "loopdevice.h"
+#include "toolrun.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace boottest;
+
+namespace {
+
+// Four little-endian bytes at `offset` of `path`, as od reads them.
+qint64 odUint32(const QString &path, qint64 offset)
+{
+    const pwtest::ToolResult r = pwtest::runTool(
+        QStringLiteral("od"), {QStringLiteral("-An"), QStringLiteral("-tu4"), QStringLiteral("-j"),
+                               QString::number(offset), QStringLiteral("-N4"), path});
+    return r.ok() ? QString::fromLatin1(r.out).trimmed().toLongLong() : -1;
+}
+
+qint64 odUint64(const QString &path, qint64 offset)
+{
+    const pwtest::ToolResult r = pwtest::runTool(
+        QStringLiteral("od"), {QStringLiteral("-An"), QStringLiteral("-tu8"), QStringLiteral("-j"),
+                               QString::number(offset), QStringLiteral("-N8"), path});
+    return r.ok() ? QString::fromLatin1(r.out).trimmed().toLongLong() : -1;
+}
+
+bool zeroSectors(const QString &image, qint64 first, qint64 count)
+{
+    return pwtest::runTool(QStringLiteral("dd"),
+                           {QStringLiteral("if=/dev/zero"), QStringLiteral("of=") + image,
+                            QStringLiteral("bs=512"), QStringLiteral("seek=%1").arg(first),
+                            QStringLiteral("count=%1").arg(count), QStringLiteral("conv=notrunc")})
+        .ok();
+}
+
+struct Start
+{
+    int number;
+    qint64 sector;
+};
+
+// Partition starts as sfdisk reads them.
+QList<Start> sfdiskStarts(const QString &image)
+{
+    QList<Start> starts;
+    const pwtest::ToolResult r =
+        pwtest::runTool(QStringLiteral("sfdisk"), {QStringLiteral("-J"), image});
+    const QJsonArray parts = QJsonDocument::fromJson(r.out)
+                                 .object()
+                                 .value(QStringLiteral("partitiontable"))
+                                 .toObject()
+                                 .value(QStringLiteral("partitions"))
+                                 .toArray();
+    for (int i = 0; i < parts.size(); ++i)
+        starts << Start{i + 1, parts[i].toObject().value(QStringLiteral("start")).toInteger()};
+    return starts;
+}
+
+qint64 startOf(const QString &image, int number)
+{
+    for (const Start &s : sfdiskStarts(image))
+        if (s.number == number)
+            return s.sector;
+    return -1;
+}
+
+} // namespace
+
+class TestBootQemu : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void fixturesBootBefore();
+    void grubInTheMbrGap();
+    void grubBiosBootPartitionAt1MiB();
+    void grubBiosBootPartitionAt4KiB();
+    void syslinuxOnFat32();
+    void extlinuxOnExt4();
+    void grubEfiOnEsp();
+
+private:
+    QString realignedCopy(const QString &image, const QString &name, const QStringList &extra = {});
+    void expectBoot(const QString &image, bool uefi, const QString &what);
+
+    QTemporaryDir m_dir;
+    BootFixtures m_fixtures;
+    QString m_mbrGap, m_biosBoot, m_syslinux, m_extlinux, m_efi;
+};
+
+void TestBootQemu::initTestCase()
+{
+    PW_REQUIRE_ROOT_OR_SKIP();
+    pwtest::setCliPath(QStringLiteral(PARTWISE_CLI));
+    QVERIFY(m_dir.isValid());
+    if (!m_fixtures.prepare(m_dir.path())) {
+        if (pwtest::runningInCi())
+            QFAIL(qPrintable(m_fixtures.error));
+        QSKIP(qPrintable(m_fixtures.error));
+    }
+    QVERIFY2(!(m_mbrGap = m_fixtures.grubMbrGap()).isEmpty(), qPrintable(m_fixtures.error));
+    QVERIFY2(!(m_biosBoot = m_fixtures.grubBiosBoot()).isEmpty(), qPrintable(m_fixtures.error));
+    QVERIFY2(!(m_syslinux = m_fixtures.syslinuxFat()).isEmpty(), qPrintable(m_fixtures.error));
+    QVERIFY2(!(m_extlinux = m_fixtures.extlinuxExt()).isEmpty(), qPrintable(m_fixtures.error));
+    QVERIFY2(!(m_efi = m_fixtures.grubEfi()).isEmpty(), qPrintable(m_fixtures.error));
+}
+
+void TestBootQemu::expectBoot(const QString &image, bool uefi, const QString &what)
+{
+    const BootRun run = bootImage(image, uefi);
+    qInfo("%s: %s in %.1f s", qPrintable(what), run.booted ? "booted" : "did NOT boot",
+          run.seconds);
+    QVERIFY2(run.booted,
+             qPrintable(what + QStringLiteral(" did not boot; console ends: ") + run.tail));
+}
+
+QString TestBootQemu::realignedCopy(const QString &image, const QString &name,
+                                    const QStringList &extra)
+{
+    const QString copy = m_dir.filePath(name);
+    QFile::remove(copy);
+    if (!QFile::copy(image, copy))
+        return {};
+    const pwtest::CliResult r = pwtest::runCli(
+        QStringList{QStringLiteral("realign"), QStringLiteral("--all"), QStringLiteral("--yes")} +
+        extra + QStringList{copy});
+    if (r.exitCode != 0) {
+        qWarning("%s", qPrintable(r.describe()));
+        return {};
+    }
+    qInfo("%s", r.out.constData());
+    return copy;
+}
+
+void TestBootQemu::fixturesBootBefore()
+{
+    expectBoot(m_mbrGap, false, QStringLiteral("GRUB in the MBR gap, before"));
+    expectBoot(m_biosBoot, false, QStringLiteral("GRUB with a BIOS boot partition at 34, before"));
+    expectBoot(m_syslinux, false, QStringLiteral("syslinux on FAT32 at 63, before"));
+    expectBoot(m_extlinux, false, QStringLiteral("extlinux on ext4 at 63, before"));
+    expectBoot(m_efi, true, QStringLiteral("GRUB for EFI on an ESP at 34, before"));
+
+    // What check --json reports for them (the fields README documents).
+    const pwtest::CliResult r = pwtest::runCli(
+        {QStringLiteral("check"), QStringLiteral("--json"), m_mbrGap, m_biosBoot, m_extlinux});
+    QVERIFY2(r.jsonValid, qPrintable(r.describe()));
+    const QJsonObject gap = r.device(m_mbrGap).value(QStringLiteral("boot")).toObject();
+    QCOMPARE(gap.value(QStringLiteral("mbr_code")).toString(), QStringLiteral("grub"));
+    const QJsonObject gapCore = gap.value(QStringLiteral("grub_core")).toObject();
+    QCOMPARE(gapCore.value(QStringLiteral("place")).toString(), QStringLiteral("mbr-gap"));
+    // boot.img's pointer as od reads it (offset 0x5C of the MBR).
+    QCOMPARE(gapCore.value(QStringLiteral("sector")).toInteger(), odUint64(m_mbrGap, 0x5C));
+
+    const QJsonObject gpt = r.device(m_biosBoot).value(QStringLiteral("boot")).toObject();
+    QCOMPARE(gpt.value(QStringLiteral("bios_boot_partition")).toInt(), 1);
+    const QJsonObject gptCore = gpt.value(QStringLiteral("grub_core")).toObject();
+    QCOMPARE(gptCore.value(QStringLiteral("place")).toString(),
+             QStringLiteral("bios-boot-partition"));
+    QCOMPARE(gptCore.value(QStringLiteral("sector")).toInteger(), 34);
+    QCOMPARE(odUint64(m_biosBoot, 0x5C), 34);
+
+    const QJsonObject ext = pwtest::partitionByNumber(r.device(m_extlinux), 1)
+                                .value(QStringLiteral("boot_loader"))
+                                .toObject();
+    QCOMPARE(ext.value(QStringLiteral("name")).toString(), QStringLiteral("extlinux"));
+    QCOMPARE(ext.value(QStringLiteral("recorded_start_sector")).toInteger(), 63);
+}
+
+void TestBootQemu::grubInTheMbrGap()
+{
+    const QString after = realignedCopy(m_mbrGap, QStringLiteral("gap-after.img"));
+    QVERIFY(!after.isEmpty());
+    QCOMPARE(startOf(after, 1), 2048);
+    QVERIFY(zeroSectors(after, 63, 2048 - 63)); // the old start of the filesystem
+    expectBoot(after, false, QStringLiteral("GRUB in the MBR gap, after"));
+}
+
+void TestBootQemu::grubBiosBootPartitionAt1MiB()
+{
+    const QString after = realignedCopy(m_biosBoot, QStringLiteral("biosboot-1m.img"));
+    QVERIFY(!after.isEmpty());
+    const qint64 start = startOf(after, 1);
+    QCOMPARE(start % 2048, 0);
+    QCOMPARE(odUint64(after, 0x5C), start); // boot.img follows core.img
+    // Only the sectors it left: the old copy of core.img must not be what boots.
+    QVERIFY(zeroSectors(after, 34, std::min<qint64>(start, 2048) - 34));
+    expectBoot(after, false, QStringLiteral("BIOS boot partition realigned to 1 MiB, after"));
+}
+
+void TestBootQemu::grubBiosBootPartitionAt4KiB()
+{
+    const QString after = realignedCopy(m_biosBoot, QStringLiteral("biosboot-4k.img"),
+                                        {QStringLiteral("--grain"), QStringLiteral("4k")});
+    QVERIFY(!after.isEmpty());
+    const qint64 start = startOf(after, 1);
+    QCOMPARE(start % 8, 0);
+    QCOMPARE(odUint64(after, 0x5C), start);
+    // diskboot.img's block list (its first entry at 0x1F4 of core.img's first sector) names the
+    // sector after it.
+    QCOMPARE(odUint64(after, start * 512 + 0x1F4), start + 1);
+    if (start > 34)
+        QVERIFY(zeroSectors(after, 34, start - 34));
+    expectBoot(after, false, QStringLiteral("BIOS boot partition realigned to 4 KiB, after"));
+}
+
+void TestBootQemu::syslinuxOnFat32()
+{
+    const QString after = realignedCopy(m_syslinux, QStringLiteral("syslinux-after.img"));
+    QVERIFY(!after.isEmpty());
+    QCOMPARE(startOf(after, 1), 2048);
+    QCOMPARE(odUint32(after, 2048 * 512 + 0x1C), 2048); // FAT's hidden sectors
+    QVERIFY(zeroSectors(after, 63, 2048 - 63));
+    expectBoot(after, false, QStringLiteral("syslinux on FAT32, after"));
+}
+
+void TestBootQemu::extlinuxOnExt4()
+{
+    const QString after = realignedCopy(m_extlinux, QStringLiteral("extlinux-after.img"));
+    QVERIFY(!after.isEmpty());
+    QCOMPARE(startOf(after, 1), 2048);
+    QCOMPARE(odUint32(after, 2048 * 512 + 0x1C), 2048); // the start extlinux records
+    QVERIFY(zeroSectors(after, 63, 2048 - 63));
+    expectBoot(after, false, QStringLiteral("extlinux on ext4, after"));
+}
+
+void TestBootQemu::grubEfiOnEsp()
+{
+    const QString after = realignedCopy(m_efi, QStringLiteral("efi-after.img"));
+    QVERIFY(!after.isEmpty());
+    QCOMPARE(startOf(after, 1), 2048);
+    QVERIFY(zeroSectors(after, 34, 2048 - 34));
+    expectBoot(after, true, QStringLiteral("GRUB for EFI on the ESP, after"));
+}
+
+QTEST_GUILESS_MAIN(TestBootQemu)
+#include "tst_bootqemu.moc"
