@@ -227,8 +227,12 @@ int runRealignCommandLine(const QStringList &args)
         QStringLiteral("When more than one way makes room: shrink (a filesystem) or move "
                        "(neighbours). Default: the way that copies the fewest bytes."),
         QStringLiteral("shrink|move"));
+    const QCommandLineOption acceptBootChange(
+        QStringLiteral("accept-boot-change"),
+        QStringLiteral("Run a plan that stops a boot loader working, which the plan names with "
+                       "the command that repairs it."));
     parser.addOptions({partition, all, shared.grain, journal, dryRun, shared.yes, noVerify,
-                       shared.sectorSize, shared.backupDir, prefer});
+                       shared.sectorSize, shared.backupDir, prefer, acceptBootChange});
     if (const int exit = parseOrExit(parser, args, 1); exit >= 0)
         return exit;
 
@@ -258,6 +262,7 @@ int runRealignCommandLine(const QStringList &args)
     o.realign.backupRoot = parser.value(shared.backupDir);
     o.dryRun = parser.isSet(dryRun);
     o.assumeYes = parser.isSet(shared.yes);
+    o.acceptBootChange = parser.isSet(acceptBootChange);
     if (!readGrain(parser, shared, &o.realign.policy.grainBytes) ||
         !readSectorSize(parser, shared, &o.realign.forcedSectorSize))
         return ExitBadInput;

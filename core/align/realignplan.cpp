@@ -70,6 +70,11 @@ QList<PartitionMove> wholeMoves(const PlannedDisk &disk)
 
 } // namespace
 
+bool isBiosBootPartition(const PartitionInfo &p)
+{
+    return p.flags.contains(QLatin1String("bios_grub"));
+}
+
 QString realignWayName(RealignWay way)
 {
     switch (way) {
@@ -201,16 +206,28 @@ RealignPlan planRealignment(const DiskLayout &layout, const AlignmentGeometry &g
         const auto &p = disk.parts[i];
         if (!wanted(p.info))
             continue;
+        // A BIOS boot partition holds GRUB's core.img, no filesystem: alignment gains it
+        // nothing, and boot.img records where it is. It moves only when asked for by number
+        // (then with its pointers, core/boot) or when a neighbour's way needs its room.
+        if (request.partitions.isEmpty() && isBiosBootPartition(p.info)) {
+            plan.skipped << RealignSkip{p.info.number,
+                                        QStringLiteral("a BIOS boot partition holds GRUB's core "
+                                                       "image, not a filesystem; alignment gains "
+                                                       "it nothing, so it stays where it is"),
+                                        false};
+            continue;
+        }
         if (p.container()) {
             plan.skipped << RealignSkip{p.info.number,
                                         QStringLiteral("an extended partition is a container; its "
-                                                       "logical partitions are realigned instead")};
+                                                       "logical partitions are realigned instead"),
+                                        false};
             continue;
         }
         if (disk.onBoundary(p.start)) {
             if (p.start == p.info.startSector) // else it moves with a neighbour, onto the grain
                 plan.skipped << RealignSkip{p.info.number,
-                                            QStringLiteral("already starts on the grain")};
+                                            QStringLiteral("already starts on the grain"), false};
             continue;
         }
         QList<RealignOption> options = align::findWays(disk, i, context);

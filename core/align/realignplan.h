@@ -75,7 +75,11 @@ struct RealignSkip
 {
     int number = 0;
     QString reason;
+    bool misaligned = true; // false: it needs no move (on the grain, a container, BIOS boot)
 };
+
+// A GPT BIOS boot partition (libparted's bios_grub flag): GRUB's core.img, no filesystem.
+bool isBiosBootPartition(const PartitionInfo &partition);
 
 struct RealignPlan
 {

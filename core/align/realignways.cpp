@@ -71,6 +71,8 @@ qint64 limitBelow(const PlannedDisk &disk, int i)
 
 bool shrinkable(const PartitionInfo &p, qint64 newSectors, const WayContext &context)
 {
+    if (isBiosBootPartition(p)) // GRUB's core.img may reach its last sector
+        return false;
     return isSwap(p) ||
            (context.canShrink && context.canShrink(p, newSectors * context.sectorSize));
 }

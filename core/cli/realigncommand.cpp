@@ -5,6 +5,8 @@
 #include "ops/jobresume.h"
 #include "ops/realignplantext.h"
 
+#include <algorithm>
+
 namespace partwise {
 
 namespace {
@@ -50,11 +52,8 @@ int finish(const RealignResult &r, QTextStream &out, QTextStream &err, bool some
 
 bool misalignedStays(const RealignPlan &plan)
 {
-    for (const RealignSkip &k : plan.skipped)
-        if (!k.reason.startsWith(QLatin1String("already")) &&
-            !k.reason.startsWith(QLatin1String("an extended")))
-            return true;
-    return false;
+    return std::any_of(plan.skipped.cbegin(), plan.skipped.cend(),
+                       [](const RealignSkip &k) { return k.misaligned; });
 }
 
 } // namespace
@@ -69,7 +68,7 @@ int runRealignCommand(const RealignCommandOptions &o, QTextStream &out, QTextStr
     }
     out << "Realignment plan for " << o.target << " (grain "
         << humanSize(prepared.plan.geometry.grainBytes) << "):\n"
-        << realignPlanText(prepared.plan, prepared.copiedWhole, prepared.layerNotes);
+        << realignPlanText(prepared);
     if (!prepared.plan.moves.isEmpty())
         out << QStringLiteral("  %1 to move; roughly %2 s at 100 MiB/s\n")
                    .arg(humanSize(prepared.plan.totalBytes()))
@@ -85,6 +84,12 @@ int runRealignCommand(const RealignCommandOptions &o, QTextStream &out, QTextStr
         return ExitOk;
     if (prepared.plan.moves.isEmpty())
         return misalignedStays(prepared.plan) ? ExitMisalignedOrFailed : ExitOk;
+    if (!prepared.bootBreaks.isEmpty() && !o.acceptBootChange) {
+        err << "partwise-cli: this plan stops a boot loader working (\"boot BREAKS\" above), so "
+               "nothing was changed. Run again with --accept-boot-change to move anyway, then "
+               "repair it as shown.\n";
+        return ExitMisalignedOrFailed;
+    }
     if (!o.assumeYes &&
         !(confirm &&
           confirm(QStringLiteral("Move these partitions on %1? Back up important data first.")

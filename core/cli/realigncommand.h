@@ -16,6 +16,7 @@ struct RealignCommandOptions
     RealignOptions realign;
     bool dryRun = false;
     bool assumeYes = false;
+    bool acceptBootChange = false; // run a plan that stops a boot loader working
 };
 
 // `partwise-cli realign`: shows the plan (old and new place of each partition, bytes to move,

@@ -51,7 +51,7 @@ QJsonObject planJson(const PreparedRealign &prepared, const QString &target)
             {QStringLiteral("warnings"), warnings},
             {QStringLiteral("journal"), prepared.journalPath},
             {QStringLiteral("text"),
-             realignPlanText(prepared.plan, prepared.copiedWhole, prepared.layerNotes)}};
+             realignPlanText(prepared)}};
 }
 
 QString stepName(RealignProgress::Step step)

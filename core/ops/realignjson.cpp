@@ -150,7 +150,8 @@ QJsonObject planToJson(const RealignPlan &plan)
     QJsonArray skipped;
     for (const RealignSkip &k : plan.skipped)
         skipped.append(QJsonObject{{QStringLiteral("number"), k.number},
-                                   {QStringLiteral("reason"), k.reason}});
+                                   {QStringLiteral("reason"), k.reason},
+                                   {QStringLiteral("misaligned"), k.misaligned}});
     QJsonArray choices;
     for (const RealignChoice &c : plan.choices)
         choices.append(choiceJson(c));
@@ -309,7 +310,8 @@ RealignPlan readPlan(const QJsonObject &o, const Bounds &b, QString *problem)
         JsonReader k(v.toObject(), QStringLiteral("the plan's skip %1's").arg(plan.skipped.size()),
                      problem);
         const int number = partitionNumber(k, "number");
-        plan.skipped << RealignSkip{number, k.string("reason")};
+        const QString reason = k.string("reason");
+        plan.skipped << RealignSkip{number, reason, k.boolean("misaligned")};
     }
     for (const QJsonValue &v : r.array("choices", kMaxRegions))
         plan.choices << readChoice(v.toObject(), b, int(plan.choices.size()), problem);
@@ -386,6 +388,8 @@ QJsonObject preparedRealignToJson(const PreparedRealign &p)
             {QStringLiteral("request"), requestJson(p.request)},
             {QStringLiteral("copied_whole"), byNumberJson(p.copiedWhole)},
             {QStringLiteral("layer_notes"), QJsonArray::fromStringList(p.layerNotes)},
+            {QStringLiteral("boot_fixes"), QJsonArray::fromStringList(p.bootFixes)},
+            {QStringLiteral("boot_breaks"), QJsonArray::fromStringList(p.bootBreaks)},
             {QStringLiteral("drive_health"),
              QJsonObject{
                  {QStringLiteral("status"), driveHealthName(p.driveHealth.status)},
@@ -415,6 +419,8 @@ bool preparedRealignFromJson(const QJsonObject &json, PreparedRealign *prepared,
                      out.copiedWhole.insert(n, in.string(key.constData()));
                  });
     out.layerNotes = top.strings("layer_notes");
+    out.bootFixes = top.strings("boot_fixes");
+    out.bootBreaks = top.strings("boot_breaks");
     out.driveHealth = readHealth(top.object("drive_health"), &problem);
     out.journalPath = top.string("journal_path");
     out.journal = readDurability(top.object("journal_durability"), &problem);

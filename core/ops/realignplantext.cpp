@@ -60,4 +60,14 @@ QString realignPlanText(const RealignPlan &plan, const QMap<int, QString> &copie
     return text;
 }
 
+QString realignPlanText(const PreparedRealign &prepared)
+{
+    QString text = realignPlanText(prepared.plan, prepared.copiedWhole, prepared.layerNotes);
+    for (const QString &fix : prepared.bootFixes)
+        text += QStringLiteral("  boot: %1\n").arg(fix);
+    for (const QString &broken : prepared.bootBreaks)
+        text += QStringLiteral("  boot BREAKS: %1\n").arg(broken);
+    return text;
+}
+
 } // namespace partwise

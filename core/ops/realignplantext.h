@@ -5,6 +5,7 @@
 // asking, and the Realign wizard writes it to its log, so both show the same words.
 
 #include "align/realignplan.h"
+#include "ops/realignrunner.h"
 
 #include <QMap>
 #include <QString>
@@ -15,5 +16,9 @@ namespace partwise {
 // `layerNotes`: what the plan means for LUKS and LVM inside (PreparedRealign::layerNotes).
 QString realignPlanText(const RealignPlan &plan, const QMap<int, QString> &copiedWhole = {},
                         const QStringList &layerNotes = {});
+
+// The whole prepared plan: the above, then what it does to booting ("boot: ..." for what
+// Partwise fixes after a move, "boot BREAKS: ..." for what stops working).
+QString realignPlanText(const PreparedRealign &prepared);
 
 } // namespace partwise

@@ -1,5 +1,6 @@
 #include "ops/realignrunner.h"
 
+#include "boot/bootimpact.h"
 #include "device/automountinhibitor.h"
 #include "device/diskwritelock.h"
 #include "device/drivehealth.h"
@@ -46,6 +47,43 @@ double estimateRealignSeconds(const RealignPlan &plan)
 {
     return double(plan.totalBytes()) / kAssumedBytesPerSecond;
 }
+
+namespace {
+
+// Each move's effect on booting, from what boots from the disk now; firmware entries are
+// this machine's, so only for its own disks.
+void sayWhatBootingNeeds(PreparedRealign *prepared)
+{
+    if (prepared->plan.moves.isEmpty())
+        return;
+    BootReadOptions options;
+    std::optional<FirmwareEntries> firmware;
+    if (!prepared->layout.device.isImage) {
+        firmware = readFirmwareEntries();
+        options.firmware = &*firmware;
+    }
+    const BootInventory inventory = readBootInventory(prepared->layout, options);
+    for (const PartitionMove &m : prepared->plan.moves) {
+        if (m.tableOnly())
+            continue;
+        const BootEffect effect =
+            bootEffectOfMove(inventory, m.number, m.oldStart, m.newStart, m.newLength());
+        for (const QString &fix : effect.fixes)
+            prepared->bootFixes << QStringLiteral("partition %1: %2").arg(m.number).arg(fix);
+        if (effect.kind != BootEffect::Kind::Breaks)
+            continue;
+        QString line = QStringLiteral("partition %1: %2")
+                           .arg(m.number)
+                           .arg(effect.breaks.join(QLatin1Char(' ')));
+        if (!effect.repairs.isEmpty())
+            line += QStringLiteral(" To repair it afterwards: %1")
+                        .arg(effect.repairs.join(QStringLiteral(" ; ")));
+        prepared->bootBreaks << line;
+    }
+    prepared->layerNotes << inventory.notes;
+}
+
+} // namespace
 
 PreparedRealign prepareRealignment(const QString &target, const RealignOptions &options,
                                    const RealignRequest &request)
@@ -111,6 +149,7 @@ PreparedRealign prepareRealignment(const QString &target, const RealignOptions &
         layout, resolveAlignmentGeometry(layout.device.topology, options.policy), asked);
     if (!layout.device.isImage)
         prepared.driveHealth = judgeDriveHealth(readDriveReport(target));
+    sayWhatBootingNeeds(&prepared);
     DiskLayout withLayers = layout;
     readLayers(&withLayers);
     prepared.layerNotes = realignLayerNotes(withLayers, prepared.plan);

@@ -70,6 +70,11 @@ struct PreparedRealign
     QMap<int, QString> copiedWhole;
     // What the plan means for LUKS and LVM inside the partitions (realignlayernotes.h).
     QStringList layerNotes;
+    // What the plan does to booting (core/boot), said before anything is written: what
+    // Partwise fixes after a move, and what stops working with the command that repairs it.
+    // A plan that breaks a loader runs only when the person accepts it (--accept-boot-change).
+    QStringList bootFixes;
+    QStringList bootBreaks;
     // The drive's health (images: unknown); a risky one is said before anything moves.
     DriveHealth driveHealth;
     // Where the journals would be kept, and whether they would survive a power cut there.

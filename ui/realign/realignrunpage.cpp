@@ -168,7 +168,7 @@ void RealignRunPage::begin()
     appendLog(tr("Plan for %1 (grain %2):")
                   .arg(setup.shownName(), grainName(prepared.plan.geometry.grainBytes)));
     for (const QString &line :
-         realignPlanText(prepared.plan, prepared.copiedWhole, prepared.layerNotes)
+         realignPlanText(prepared)
              .split(QLatin1Char('\n')))
         if (!line.isEmpty())
             appendLog(line);
