@@ -3,6 +3,7 @@
 #include "device/topologyprobe.h"
 #include "fs/resizesupport.h"
 
+#include <QFileInfo>
 #include <QRegularExpression>
 
 #include <optional>
@@ -55,8 +56,12 @@ std::optional<F2fsSuper> readSuper(const QString &node, QString *error)
     return s;
 }
 
+// The sectors resize.f2fs -t counts: the device's, or 512 bytes in a regular file (the
+// partition's file without root), which f2fs-tools measure in their default sector size.
 qint64 logicalSectorSize(const QString &node)
 {
+    if (QFileInfo(node).isFile())
+        return 512;
     SectorTopology topology;
     return probeBlockDeviceTopology(node, &topology, nullptr) ? topology.logicalSectorSize : -1;
 }

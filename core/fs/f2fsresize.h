@@ -12,7 +12,7 @@ namespace partwise {
 // so the result is judged by the size the superblock records afterwards, and by fsck.f2fs.
 // The filesystem is checked before (fsck.f2fs --dry-run -f) and refused untouched when damaged.
 // resize.f2fs cannot work at an offset inside a file: inside an image it gets a loop device
-// over the partition (root only).
+// over the partition as root, else the partition as a file through FUSE.
 
 ToolResult resizeF2fsFilesystem(const FilesystemLocation &where, qint64 partitionBytes,
                                 qint64 newBytes);

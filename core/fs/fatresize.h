@@ -19,8 +19,9 @@ namespace partwise {
 // them).
 //
 // The filesystem is checked with `fsck.fat -n` first, which needs a device node: inside an image
-// that is a read-only loop device over the partition (root only). The resize itself then works on
-// the image at the partition's offset, or on the partition node.
+// a read-only loop device over the partition as root, else the partition as a file through FUSE
+// (or a scratch copy). The resize itself then works on the image at the partition's offset, or
+// on the partition node, and fatlabel writes the label back through a writable one of those.
 
 ToolResult resizeFatFilesystem(const FilesystemLocation &where, qint64 partitionBytes,
                                qint64 newBytes);

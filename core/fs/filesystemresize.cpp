@@ -74,8 +74,9 @@ ToolResult resizeFilesystem(const FilesystemLocation &where, qint64 partitionByt
             QStringLiteral("XFS cannot shrink, and grows only while mounted (xfs_growfs)."));
     if (!isExtFilesystem(fs) && fs != QLatin1String("ntfs"))
         return ToolResult::failed(QStringLiteral("Partwise cannot resize %1 filesystems.").arg(fs));
-    // Inside an image the tools get a loop device over the partition: resize2fs truncates a
-    // regular file to the filesystem's new size, which would cut off the rest of the image.
+    // Inside an image the tools get a loop device over the partition, or its own file through
+    // FUSE, never the image: resize2fs truncates a regular file to the filesystem's new size,
+    // which would cut off the rest of the image (the partition's file ignores that truncate).
     return onFilesystemNode(
         where, std::max(partitionBytes, newBytes), false,
         [&](const QString &node) { return resizeOnDevice(node, fs, newBytes); });

@@ -6,8 +6,9 @@
 namespace partwise {
 
 // Changing a filesystem's size with its own tool, before a partition shrinks or after it grows.
-// ext2/3/4 and NTFS go through resize2fs and ntfsresize on a device node (the partition, or a
-// loop device over the image, which needs root). FAT16/FAT32 go through libparted's resizer
+// ext2/3/4 and NTFS go through resize2fs and ntfsresize on a device node (the partition; inside
+// an image a loop device as root, else the partition as a file through FUSE: resizesupport.h's
+// FilesystemNode). FAT16/FAT32 go through libparted's resizer
 // (fatresize.h), btrfs through a short private mount (btrfsresize.h), F2FS through resize.f2fs
 // (f2fsresize.h); these three are checked read-only by their own tool first and refused
 // untouched when damaged. XFS cannot shrink at all.

@@ -370,7 +370,7 @@ std::optional<std::vector<Extent>> partcloneUsedExtents(const QString &device, q
                            .arg(programName, filesystem));
 
     // partclone reads a filesystem from its first byte: a file that starts with it is read as
-    // it is, anything else through a read-only loop device over the range.
+    // it is, anything else through a read-only FilesystemNode over the range.
     std::optional<FilesystemNode> range;
     QString node = device;
     if (offsetBytes != 0 || !QFileInfo(device).isFile()) {

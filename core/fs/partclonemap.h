@@ -95,12 +95,12 @@ parsePartcloneDomain(const QByteArray &text, std::uint64_t partitionBytes, QStri
                      std::size_t maxExtents = kMaxPartcloneExtents);
 
 // Runs partclone's map on the filesystem `offsetBytes` into `device` (block device or image
-// file; a read-only loop device over the range when the filesystem does not start at byte 0 of
-// a file, which needs root) and returns the extents to copy: what the map marks used, the first
-// 64 KiB, btrfs's superblock copies, and everything past the end of the map up to `sizeBytes`
-// (NTFS keeps its backup boot sector there). nullopt with *error when partclone is missing
-// (naming the package), the filesystem is not quiet (see above), partclone fails, or its map is
-// malformed.
+// file; when the filesystem does not start at byte 0 of a file, a read-only loop device over the
+// range as root, else the range as a file through FUSE or a scratch copy) and returns the extents
+// to copy: what the map marks used, the first 64 KiB, btrfs's superblock copies, and everything
+// past the end of the map up to `sizeBytes` (NTFS keeps its backup boot sector there). nullopt with
+// *error when partclone is missing (naming the package), the filesystem is not quiet (see above),
+// partclone fails, or its map is malformed.
 std::optional<std::vector<move::Extent>> partcloneUsedExtents(const QString &device,
                                                               qint64 offsetBytes, qint64 sizeBytes,
                                                               const QString &filesystem,

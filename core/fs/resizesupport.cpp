@@ -1,5 +1,9 @@
 #include "fs/resizesupport.h"
 
+#include "device/backingfile.h"
+
+#include <unistd.h>
+
 namespace partwise {
 
 FilesystemNode::FilesystemNode(const FilesystemLocation &where, qint64 bytes, bool readOnly)
@@ -8,23 +12,55 @@ FilesystemNode::FilesystemNode(const FilesystemLocation &where, qint64 bytes, bo
         m_node = where.path;
         return;
     }
-    // Without root there is no loop device; reading tools get a scratch copy of the partition
-    // instead (a check, a used-block map), never a writing one.
-    if (!loopDevicesAvailable() && readOnly) {
-        m_copy.emplace(where.path, where.offset, bytes);
-        if (m_copy->ok())
-            m_node = m_copy->path();
+    if (loopDevicesAvailable()) {
+        m_loop.emplace(where.path, where.offset, bytes, readOnly);
+        if (m_loop->ok())
+            m_node = m_loop->device();
         else
-            m_error = QStringLiteral("This needs a loop device over the image or a copy of the "
-                                     "partition, and %1.")
-                          .arg(m_copy->error());
+            m_error = m_loop->error();
         return;
     }
-    m_loop.emplace(where.path, where.offset, bytes, readOnly);
-    if (m_loop->ok())
-        m_node = m_loop->device();
-    else
-        m_error = m_loop->error();
+    // Without root: the partition as a file through FUSE, for reading and writing.
+    QString noFile = partitionFilesProblem();
+    if (noFile.isEmpty())
+        noFile = servePartitionFile(where, bytes, readOnly);
+    if (!m_node.isEmpty())
+        return;
+    if (!readOnly) {
+        m_error = QStringLiteral("Without root there is no loop device over the image, and the "
+                                 "partition cannot be a file through FUSE: %1")
+                      .arg(noFile);
+        return;
+    }
+    // Reading tools (a check, a used-block map) can still have a scratch copy of the partition.
+    m_copy.emplace(where.path, where.offset, bytes);
+    if (m_copy->ok()) {
+        m_node = m_copy->path();
+        return;
+    }
+    m_error =
+        QStringLiteral("Without root there is no loop device over the image, the partition "
+                       "cannot be a file through FUSE (%1), and %2.")
+            .arg(noFile.endsWith(QLatin1Char('.')) ? noFile.chopped(1) : noFile, m_copy->error());
+}
+
+QString FilesystemNode::servePartitionFile(const FilesystemLocation &where, qint64 bytes,
+                                           bool readOnly)
+{
+    // The image is opened once here and handed on; the file's server keeps its own descriptor.
+    QString error;
+    const int fd = openBackingFile(where.path, readOnly, &error);
+    if (fd < 0)
+        return error;
+    m_file.emplace(fd, where.offset, bytes, readOnly);
+    ::close(fd);
+    if (m_file->ok()) {
+        m_node = m_file->path();
+        return QString();
+    }
+    error = m_file->error();
+    m_file.reset();
+    return error;
 }
 
 ToolResult onFilesystemNode(const FilesystemLocation &where, qint64 bytes, bool readOnly,

@@ -2,6 +2,7 @@
 
 #include "base/toolrunner.h"
 #include "device/loopattachment.h"
+#include "device/partitionfile.h"
 #include "fs/filesystemsize.h"
 #include "fs/scratchcopy.h"
 
@@ -14,20 +15,25 @@ namespace partwise {
 // and the read-only checks before and after a realignment (core/ops/partitionaccess).
 
 // A device node for the tools that cannot work at an offset inside a file: the partition node
-// itself, or a loop device over `bytes` from the filesystem's offset in an image (root only),
-// or, for read-only work without root, a scratch copy of those bytes (fs/scratchcopy.h),
-// held while this lives. A fresh one per use caches no blocks from before another writer.
+// itself, or for `bytes` from the filesystem's offset in an image: a loop device (root), else
+// those bytes as a file through FUSE (device/partitionfile.h: reading and writing, no root),
+// else, for read-only work, a scratch copy of them (fs/scratchcopy.h). Held while this lives.
+// A fresh one per use caches no blocks from before another writer.
 class FilesystemNode
 {
 public:
     FilesystemNode(const FilesystemLocation &where, qint64 bytes, bool readOnly);
 
-    QString node() const { return m_node; }   // empty when the loop device failed
-    QString error() const { return m_error; } // why it failed
+    QString node() const { return m_node; }   // empty when there is none
+    QString error() const { return m_error; } // why there is none
 
 private:
+    // Sets m_node to the partition's file through FUSE, or returns why there is none.
+    QString servePartitionFile(const FilesystemLocation &where, qint64 bytes, bool readOnly);
+
     std::optional<LoopAttachment> m_loop;
-    std::optional<ScratchCopy> m_copy; // read-only work without root
+    std::optional<PartitionFile> m_file; // without root
+    std::optional<ScratchCopy> m_copy;   // read-only work without root or FUSE
     QString m_node;
     QString m_error;
 };

@@ -63,7 +63,7 @@ ScratchCopy::ScratchCopy(const QString &image, qint64 offset, qint64 length)
     if (data > kMaxScratchBytes) {
         ::close(from);
         m_error = QStringLiteral("the partition holds %1 of data, too much to copy for its "
-                                 "tools without a loop device (which needs root)")
+                                 "tools")
                       .arg(humanSize(data));
         return;
     }

@@ -1,9 +1,10 @@
 #pragma once
 
 // A partition of an image, copied into a sparse file of its own, for the filesystem tools that
-// read a filesystem only from a file's first byte (fsck.fat, ntfsfix, partclone…) when no loop
-// device can be made: a user's session has no root. Read-only work only: the copy is checked
-// or mapped, then deleted; nothing is ever written back.
+// read a filesystem only from a file's first byte (fsck.fat, ntfsfix, partclone…) when neither
+// a loop device (root) nor the partition's own file through FUSE (device/partitionfile.h) can
+// be had. Read-only work only: the copy is checked or mapped, then deleted; nothing is ever
+// written back.
 //
 // Only the image's data is copied (its holes are found with SEEK_DATA/SEEK_HOLE and stay holes,
 // and copy_file_range lets the kernel share or copy the rest without passing it through here),

@@ -17,8 +17,9 @@ namespace partwise {
 // - NTFS, FAT16/32 (vfat), exFAT, XFS, btrfs, F2FS and HFS+ (hfsplus): partclone's map of
 //   used blocks (`partclone.<fs> --domain`, core/fs/partclonemap), plus the first 64 KiB,
 //   btrfs's superblock copies and whatever lies past the end of the filesystem's last block
-//   (NTFS's backup boot sector). It needs partclone installed, and root when the filesystem
-//   does not start at byte 0 of a file (a read-only loop device over it). Refused, so copied
+//   (NTFS's backup boot sector). It needs partclone installed; a filesystem that does not
+//   start at byte 0 of a file is read through a loop device (root), its own file through FUSE,
+//   or a scratch copy of it. Refused, so copied
 //   whole: FAT12 (partclone maps it wrongly), and filesystems with a log or journal to replay.
 // Every other type (swap, LUKS, classic HFS, ...) has no map: it is copied whole.
 //

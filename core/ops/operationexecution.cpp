@@ -1,9 +1,9 @@
 #include "ops/operationexecution.h"
 
 #include "align/alignmentgeometry.h"
-#include "device/loopattachment.h"
 #include "fs/filesystemformatter.h"
 #include "fs/filesystemtools.h"
+#include "fs/resizesupport.h"
 #include "layer/layercreator.h"
 #include "ops/partitionaccess.h"
 #include "ops/tableeditor.h"
@@ -127,13 +127,15 @@ private:
         const FilesystemLocation where = partitionLocation(layout, p.startSector, number);
         if (!where.isImage)
             return action(where.path, p);
+        // A loop device as root; without root the partition as a file through FUSE (or, to
+        // check only, a scratch copy).
         const qint64 ss = layout.device.topology.logicalSectorSize;
-        LoopAttachment loop(m_context.target, p.startSector * ss, p.lengthSectors() * ss, readOnly);
-        if (!loop.ok()) {
-            *error = loop.error();
+        const FilesystemNode node(where, p.lengthSectors() * ss, readOnly);
+        if (node.node().isEmpty()) {
+            *error = node.error();
             return false;
         }
-        return action(loop.device(), p);
+        return action(node.node(), p);
     }
 
     const OperationContext &m_context;

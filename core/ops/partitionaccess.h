@@ -14,7 +14,8 @@ FilesystemLocation partitionLocation(const DiskLayout &layout, qint64 startSecto
 
 // The filesystem's own read-only check of the `sizeBytes` at `where`: e2fsprogs reads ext2/3/4
 // at an offset inside an image, the other tools need a device node, which inside an image is a
-// read-only loop device. When that cannot be had (not root), `*noNode` is set and error says why.
+// read-only loop device (root), the partition as a file through FUSE, or a scratch copy
+// (resizesupport.h's FilesystemNode). When none can be had, `*noNode` is set and error says why.
 ToolResult checkPartitionReadOnly(const FilesystemLocation &where, qint64 sizeBytes,
                                   const QString &filesystem, bool *noNode = nullptr);
 

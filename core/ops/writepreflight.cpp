@@ -20,7 +20,7 @@ QString checkFilesystems(const DiskLayout &layout, const QList<PartitionMove> &m
             checked->contains(m.number))
             continue;
         const FilesystemLocation where = partitionLocation(layout, m.oldStart, m.number);
-        bool noNode = false; // no loop device and no scratch copy for the tool
+        bool noNode = false; // no loop device, partition file or scratch copy for the tool
         const ToolResult r = checkPartitionReadOnly(
             where, m.oldLength() * layout.device.topology.logicalSectorSize, m.filesystem, &noNode);
         // A filesystem that cannot be checked is not moved: moving it unchecked could move, or
