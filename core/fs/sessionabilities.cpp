@@ -1,6 +1,7 @@
 #include "fs/sessionabilities.h"
 
 #include "device/loopattachment.h"
+#include "device/partitionfile.h"
 #include "fs/filesystemkinds.h"
 #include "fs/filesystemresize.h"
 
@@ -10,10 +11,11 @@ namespace partwise {
 
 namespace {
 
-// The tools reach a partition inside an image through a node they can write: a loop device.
+// The tools reach a partition inside an image through a node they can write: a loop device
+// (root), or the partition served as a file of its own through FUSE.
 bool writableNodeInImages()
 {
-    return loopDevicesAvailable();
+    return loopDevicesAvailable() || partitionFilesAvailable();
 }
 
 QString shownName(const QString &fs)
@@ -42,10 +44,11 @@ QString imageLimitHere(const QString &fs, FilesystemAction action)
     if (fs == QLatin1String("btrfs") && resize)
         return QStringLiteral("btrfs is resized while mounted, which only an administrator can "
                               "do");
-    return QStringLiteral("%1 inside an image file needs a loop device over the partition, "
-                          "which only an administrator can create")
-        .arg(action == FilesystemAction::Repair ? QStringLiteral("Repairing %1").arg(shownName(fs))
-                                                : QStringLiteral("Resizing %1").arg(shownName(fs)));
+    const QString what = action == FilesystemAction::Repair ? QStringLiteral("Repairing %1")
+                                                            : QStringLiteral("Resizing %1");
+    return QStringLiteral("%1 inside an image file needs a loop device, which only an "
+                          "administrator can create, or the partition as a file through FUSE: %2")
+        .arg(what.arg(shownName(fs)), partitionFilesProblem());
 }
 
 QString whyCannotShrinkHere(const QString &fs, qint64 newBytes, FilesystemPlace place)

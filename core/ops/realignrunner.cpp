@@ -36,9 +36,10 @@ QString nextWayText(const RealignPlan &plan, const NextWay &next)
     return QString();
 }
 
-QString notShrunkTail()
+QString notShrunkNote(const QString &why)
 {
-    return QStringLiteral(", so no plan here shrinks one.");
+    return why + (why.endsWith(QLatin1Char('.')) ? QString() : QStringLiteral(".")) +
+           QStringLiteral(" No plan here shrinks it.");
 }
 
 } // namespace
@@ -154,8 +155,8 @@ PreparedRealign prepareRealignment(const QString &target, const RealignOptions &
     readLayers(&withLayers);
     prepared.layerNotes = realignLayerNotes(withLayers, prepared.plan);
     for (const QString &why : std::as_const(notShrunk))
-        if (!prepared.layerNotes.contains(why + notShrunkTail()))
-            prepared.layerNotes << why + notShrunkTail();
+        if (!prepared.layerNotes.contains(notShrunkNote(why)))
+            prepared.layerNotes << notShrunkNote(why);
     prepared.request = request;
     prepared.journalPath = options.journalPathFor(target);
     prepared.journal = move::journalDurability(prepared.journalPath);
