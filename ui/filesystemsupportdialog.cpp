@@ -1,6 +1,7 @@
 #include "filesystemsupportdialog.h"
 
 #include "fs/filesystemsupport.h"
+#include "fs/sessionabilities.h"
 
 #include <QDialogButtonBox>
 #include <QHeaderView>
@@ -36,7 +37,8 @@ QString actionTitle(FilesystemAction action)
     return {};
 }
 
-QTableWidgetItem *cellItem(const SupportCell &c)
+// `imageLimit`: why this session cannot do it inside an image file (fs/sessionabilities.h).
+QTableWidgetItem *cellItem(const SupportCell &c, const QString &imageLimit)
 {
     QStringList programs;
     for (const ToolNeed &t : c.tools)
@@ -49,10 +51,15 @@ QTableWidgetItem *cellItem(const SupportCell &c)
     else if (!c.missing.isEmpty())
         //: A cell of the support table: what to install.
         text = FilesystemSupportDialog::tr("install %1").arg(c.missing.join(QStringLiteral(", ")));
+    else if (!imageLimit.isEmpty())
+        //: A cell of the support table: on disks, but not inside image files in this session.
+        text = FilesystemSupportDialog::tr("disks only");
     else
         text = FilesystemSupportDialog::tr("yes");
     if (!c.note.isEmpty())
         tip += (tip.isEmpty() ? QString() : QStringLiteral("\n")) + c.note;
+    if (c.available() && !imageLimit.isEmpty())
+        tip += QStringLiteral("\n") + imageLimit;
     auto *item = new QTableWidgetItem(text);
     item->setToolTip(tip);
     item->setData(Qt::UserRole, c.available());
@@ -72,8 +79,9 @@ FilesystemSupportDialog::FilesystemSupportDialog(QWidget *parent) : QDialog(pare
     setObjectName(QStringLiteral("filesystemSupportDialog"));
     auto *layout = new QVBoxLayout(this);
     auto *intro = new QLabel(tr("What Partwise can do with each filesystem with the tools "
-                                "installed on this computer. Hover over a cell for the programs "
-                                "it runs."));
+                                "installed on this computer, and in this session: \"disks only\" "
+                                "cannot be done inside a disk image file without administrator "
+                                "rights. Hover over a cell for the programs it runs and why."));
     intro->setWordWrap(true);
     layout->addWidget(intro);
     m_table = new QTableWidget;
@@ -104,6 +112,8 @@ void FilesystemSupportDialog::rescan()
     m_table->setHorizontalHeaderLabels(headers);
     for (int r = 0; r < filesystems.size(); ++r)
         for (int c = 0; c < actions.size(); ++c)
-            m_table->setItem(r, c, cellItem(filesystemSupport(filesystems[r], actions[c])));
+            m_table->setItem(r, c,
+                             cellItem(filesystemSupport(filesystems[r], actions[c]),
+                                      imageLimitHere(filesystems[r], actions[c])));
     m_table->resizeColumnsToContents();
 }

@@ -700,8 +700,13 @@ Die Partitionstabelle wird vorher gesichert; das Protokoll sagt, wo und wie sie 
         <translation>Dateisystem-Unterstützung</translation>
     </message>
     <message>
-        <source>What Partwise can do with each filesystem with the tools installed on this computer. Hover over a cell for the programs it runs.</source>
-        <translation>Was Partwise mit den auf diesem Rechner installierten Werkzeugen mit jedem Dateisystem tun kann. Zeigen Sie auf eine Zelle, um die verwendeten Programme zu sehen.</translation>
+        <source>What Partwise can do with each filesystem with the tools installed on this computer, and in this session: &quot;disks only&quot; cannot be done inside a disk image file without administrator rights. Hover over a cell for the programs it runs and why.</source>
+        <translation>Was Partwise mit den auf diesem Rechner installierten Werkzeugen mit jedem Dateisystem tun kann, und zwar in dieser Sitzung: „nur Datenträger“ ist in einer Abbilddatei ohne Administratorrechte nicht möglich. Zeigen Sie auf eine Zelle, um die verwendeten Programme und den Grund zu sehen.</translation>
+    </message>
+    <message>
+        <source>disks only</source>
+        <extracomment>A cell of the support table: on disks, but not inside image files in this session.</extracomment>
+        <translation>nur Datenträger</translation>
     </message>
     <message>
         <source>&amp;Rescan</source>
