@@ -407,7 +407,12 @@ void ServeSession::realign(const Request &request)
     std::optional<QList<PartitionMove>> expect;
     if (const QString problem = readExpect(request.params, &expect); !problem.isEmpty())
         return fail(request, InvalidParams, problem);
-    startJob(request, [this, path, options, asked, expect](const QJsonValue &id) {
+    const QJsonValue accept = request.params.value(QStringLiteral("accept_boot_change"));
+    if (!accept.isUndefined() && !accept.isBool())
+        return fail(request, InvalidParams,
+                    QStringLiteral("\"accept_boot_change\" must be true or false."));
+    const bool acceptBootChange = accept.toBool(false);
+    startJob(request, [this, path, options, asked, expect, acceptBootChange](const QJsonValue &id) {
         // Planned again here, never taken from the client: a helper running as root writes
         // only what it planned itself, and starts it only if that is what the person saw.
         const PreparedRealign prepared = prepareRealignment(path, options, asked);
@@ -417,6 +422,10 @@ void ServeSession::realign(const Request &request)
         if (expect && !movesAsExpected(*expect, prepared.plan.moves)) {
             result = failedRealign(QStringLiteral("The disk changed since the plan was made: "
                                                   "plan again."));
+        } else if (!prepared.bootBreaks.isEmpty() && !acceptBootChange) {
+            result = failedRealign(QStringLiteral("This plan stops a boot loader working, and "
+                                                  "that was not accepted: %1")
+                                       .arg(prepared.bootBreaks.join(QLatin1Char(' '))));
         } else if (prepared.plan.moves.isEmpty()) {
             RealignResult nothing;
             nothing.ok = true;

@@ -2492,6 +2492,20 @@ Das Journal %3 hält fest, wie weit sie kam. Bis sie abgeschlossen ist, ist die 
         <translation>Der letzte Plan hat angehalten, bevor etwas geschrieben wurde: %1 Hier ist der nächste Plan; prüfen Sie ihn und starten Sie ihn mit „Neu ausrichten“.</translation>
     </message>
     <message>
+        <source>I will repair booting as shown and accept the &amp;change</source>
+        <translation>Ich repariere den Start wie gezeigt und nehme die Ä&amp;nderung hin</translation>
+    </message>
+    <message>
+        <source>Booting: %1</source>
+        <translation>Start: %1</translation>
+    </message>
+    <message>
+        <source>This plan stops a boot loader working:
+%1</source>
+        <translation>Dieser Plan setzt einen Bootloader außer Betrieb:
+%1</translation>
+    </message>
+    <message>
         <source>Planning again with the way you picked…</source>
         <translation>Wird mit dem gewählten Weg neu geplant …</translation>
     </message>

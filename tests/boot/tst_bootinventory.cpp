@@ -1,13 +1,19 @@
 // What boots from a disk, told from bytes: the boot code GRUB, syslinux and Debian ship (read
 // from their packages' own files), GRUB's pointers moved with a BIOS boot partition and found
 // done on a second run, BCD device elements as documented, efibootmgr's two output formats,
-// and what a move does to each kind of loader. No root; real boots are tst_bootqemu's.
+// and what a move does to each kind of loader; and `realign` refusing, with nothing written, a
+// plan that breaks a loader until --accept-boot-change. No root; real boots are tst_bootqemu's.
 
 #include "boot/bcdstore.h"
 #include "boot/bootcode.h"
 #include "boot/bootimpact.h"
 #include "boot/firmwareentries.h"
 #include "boot/grubcore.h"
+
+#include "clirun.h"
+#include "filechecksum.h"
+#include "sfdisktable.h"
+#include "toolrun.h"
 
 #include <QFile>
 #include <QTemporaryDir>
@@ -84,6 +90,7 @@ private slots:
     void bcdDeviceElement();
     void efibootmgrFormats();
     void moveEffects();
+    void brokenLoaderNeedsAcceptance();
 };
 
 void TestBootInventory::mbrCodeFromThePackages()
@@ -383,6 +390,50 @@ void TestBootInventory::moveEffects()
     QVERIFY(e.repairs.first().startsWith(QLatin1String("bcdboot C:\\Windows")));
     QCOMPARE(bootEffectOfMove(win, 2, oldStart + 8, oldStart + 2048, 1000).kind,
              BootEffect::Kind::None);
+}
+
+// GRUB's boot.img in the boot block of an ext4 at sector 63 (grub-install --force onto a
+// partition) finds core.img by absolute sectors, which a move does not rewrite: the plan says
+// so, and realign refuses until the person accepts it, then moves.
+void TestBootInventory::brokenLoaderNeedsAcceptance()
+{
+    pwtest::setCliPath(QStringLiteral(PARTWISE_CLI));
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString image = dir.filePath(QStringLiteral("grub-in-partition.img"));
+    QString error;
+    QVERIFY2(pwtest::SfdiskTable::writeImage(image, 32 << 20,
+                                             "label: dos\nstart=63, size=40000, type=83\n", &error),
+             qPrintable(error));
+    const pwtest::ToolResult mkfs =
+        pwtest::runTool(QStringLiteral("mkfs.ext4"), {QStringLiteral("-q"), QStringLiteral("-E"),
+                                                      QStringLiteral("offset=%1").arg(63 * 512),
+                                                      image, QStringLiteral("%1k").arg(40000 / 2)});
+    QVERIFY2(mkfs.ok(), qPrintable(mkfs.describe()));
+    QByteArray boot = readFile(kGrubDir + QStringLiteral("/boot.img"));
+    QVERIFY(boot.size() == 512);
+    {
+        QFile f(image);
+        QVERIFY(f.open(QIODevice::ReadWrite) && f.seek(63 * 512));
+        QCOMPARE(f.write(boot), 512); // the ext4's boot block, before its superblock
+
+    }
+    const QByteArray before = pwtest::fileSha256(image);
+    const QStringList realign{QStringLiteral("realign"), QStringLiteral("--yes"),
+                              QStringLiteral("--backup-dir"), dir.filePath(QStringLiteral("b"))};
+    const pwtest::CliResult refused = pwtest::runCli(realign + QStringList{image});
+    QCOMPARE(refused.exitCode, 1);
+    QVERIFY2(refused.out.contains("boot BREAKS: partition 1") &&
+                 refused.out.contains("grub-install"),
+             refused.out.constData());
+    QVERIFY2(refused.err.contains("--accept-boot-change"), refused.err.constData());
+    QCOMPARE(pwtest::fileSha256(image), before);
+    const pwtest::CliResult accepted =
+        pwtest::runCli(realign + QStringList{QStringLiteral("--accept-boot-change"), image});
+    QVERIFY2(accepted.exitCode == 0, qPrintable(accepted.describe()));
+    const pwtest::SfdiskTable after = pwtest::SfdiskTable::read(image);
+    QVERIFY(after.ok && after.find(1));
+    QCOMPARE(after.find(1)->start, 2048);
 }
 
 QTEST_GUILESS_MAIN(TestBootInventory)

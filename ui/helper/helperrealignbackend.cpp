@@ -142,6 +142,8 @@ void HelperRealignBackend::run(const QString &, const PreparedRealign &prepared,
                                   {QStringLiteral("new_start"), move.newStart},
                                   {QStringLiteral("new_end"), move.newEnd}});
     params.insert(QStringLiteral("expect"), expect);
+    // The plan page starts a plan that breaks a loader only once the person accepted it.
+    params.insert(QStringLiteral("accept_boot_change"), !prepared.bootBreaks.isEmpty());
     const DiskLayout before = prepared.layout;
     m_before = before;
     if (!startCall(QStringLiteral("realign"), params,

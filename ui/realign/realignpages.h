@@ -109,6 +109,7 @@ public:
     QStringList busy() const { return m_state->busy(); }
     QTreeWidget *moveTable() const { return m_moves; }
     QCheckBox *backupConfirmation() const { return m_backup; }
+    QCheckBox *bootChangeConfirmation() const { return m_acceptBoot; }
     RealignWayChooser *wayChooser() const { return m_ways; }
     // The ways picked on this page since it was entered from the choose page.
     QMap<int, partwise::RealignWay> pickedWays() const { return m_state->ways(); }
@@ -130,6 +131,7 @@ private:
     void fitMovesTable(int moves);
     QString staysText(const partwise::PreparedRealign &prepared) const;
     void showBusy(const partwise::RealignPlan &plan, const QStringList &busy);
+    void showBoot(const partwise::PreparedRealign &prepared);
     void showParts();
     void onPrepared(const partwise::PreparedRealign &prepared, const QStringList &busy);
     void showPlan(); // the state's plan, once it is ready
@@ -152,6 +154,9 @@ private:
     QGroupBox *m_needs = nullptr;
     QLabel *m_advice = nullptr;
     QCheckBox *m_backup = nullptr;
+    QLabel *m_bootBreaks = nullptr;    // what the plan stops working, and its repair
+    QCheckBox *m_acceptBoot = nullptr; // needed when it stops something
+    QString m_bootFixes;               // what Partwise rewrites, said with the plan
     RealignBackend *m_backend;
     bool m_planAgain = false; // the worker was busy with an older plan
 };

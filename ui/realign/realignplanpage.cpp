@@ -113,6 +113,14 @@ RealignPlanPage::RealignPlanPage(RealignWizardState *state, RealignBackend *back
     m_advice = wrappingLabel();
     m_advice->setObjectName(QStringLiteral("planBackupAdvice"));
     needsLayout->addWidget(m_advice);
+    m_bootBreaks = wrappingLabel();
+    m_bootBreaks->setObjectName(QStringLiteral("planBootBreaks"));
+    m_bootBreaks->setStyleSheet(AlignmentStyle::errorStyleSheet(palette()));
+    needsLayout->addWidget(m_bootBreaks);
+    m_acceptBoot = new QCheckBox(tr("I will repair booting as shown and accept the &change"));
+    m_acceptBoot->setObjectName(QStringLiteral("acceptBootChange"));
+    m_acceptBoot->setVisible(false);
+    needsLayout->addWidget(m_acceptBoot);
     m_backup = new QCheckBox(tr("I have a &backup or accept the risk"));
     m_backup->setObjectName(QStringLiteral("backupConfirm"));
     needsLayout->addWidget(m_backup);
@@ -120,6 +128,7 @@ RealignPlanPage::RealignPlanPage(RealignWizardState *state, RealignBackend *back
     layout->addStretch(1);
 
     connect(m_backup, &QCheckBox::toggled, this, &RealignPlanPage::completeChanged);
+    connect(m_acceptBoot, &QCheckBox::toggled, this, &RealignPlanPage::completeChanged);
     connect(m_recheck, &QPushButton::clicked, this, &RealignPlanPage::startPlanning);
     connect(m_backend, &RealignBackend::prepared, this, &RealignPlanPage::onPrepared);
     connect(m_ways, &RealignWayChooser::wayPicked, this, &RealignPlanPage::planAgain);
@@ -175,6 +184,7 @@ void RealignPlanPage::clearOutputs()
     m_stays->clear();
     m_busyLabel->clear();
     m_journalWarning->clear();
+    m_bootBreaks->clear();
     m_recheck->setVisible(false);
 }
 
@@ -243,6 +253,7 @@ void RealignPlanPage::showPlan()
                   "stick will do), or keep the computer on mains power.")
                    .arg(prepared.journal.filesystem);
     m_journalWarning->setText(warnings.join(QStringLiteral("\n\n")));
+    showBoot(prepared);
     m_status->setText(statusText(plan));
     m_ways->setChoices(plan.choices);
     fillMoves(plan, ss);
@@ -259,6 +270,8 @@ void RealignPlanPage::showPlan()
     QStringList stays{staysText(prepared)};
     stays.removeAll(QString());
     stays += prepared.layerNotes;
+    if (!m_bootFixes.isEmpty())
+        stays << m_bootFixes;
     m_stays->setText(stays.join(QStringLiteral("\n")));
     showBusy(plan, m_state->busy());
     showParts();
@@ -406,7 +419,24 @@ bool RealignPlanPage::isComplete() const
 {
     const PreparedRealign &prepared = m_state->prepared();
     return m_state->isPlanReady() && prepared.ok && !prepared.plan.moves.isEmpty() &&
-           m_state->busy().isEmpty() && m_backup->isChecked();
+           m_state->busy().isEmpty() && m_backup->isChecked() &&
+           (prepared.bootBreaks.isEmpty() || m_acceptBoot->isChecked());
+}
+
+void RealignPlanPage::showBoot(const PreparedRealign &prepared)
+{
+    // What Partwise fixes is said with the plan; what breaks needs the person's yes (the
+    // command line's --accept-boot-change), with the commands that repair it.
+    QStringList lines;
+    for (const QString &fix : prepared.bootFixes)
+        lines << tr("Booting: %1").arg(fix);
+    m_bootFixes = lines.join(QLatin1Char('\n'));
+    m_bootBreaks->setText(prepared.bootBreaks.isEmpty()
+                              ? QString()
+                              : tr("This plan stops a boot loader working:\n%1")
+                                    .arg(prepared.bootBreaks.join(QLatin1Char('\n'))));
+    m_acceptBoot->setVisible(!prepared.bootBreaks.isEmpty());
+    m_acceptBoot->setChecked(false);
 }
 
 QWidget *RealignPlanPage::makeRulers()
