@@ -63,7 +63,9 @@ RealignPlanPage::RealignPlanPage(RealignWizardState *state, RealignBackend *back
     setSubTitle(tr("Nothing has been written yet. Check the plan, then start it with Realign."));
     setCommitPage(true);
     setButtonText(QWizard::CommitButton, tr("&Realign"));
-    auto *layout = new QVBoxLayout(this);
+    // A crowded disk offers several ways, many moves and long reasons: what does not fit the
+    // wizard scrolls.
+    QVBoxLayout *layout = scrollingBody(this);
     // The ways come first: the status line below them introduces the table their pick makes.
     m_ways = new RealignWayChooser;
     layout->addWidget(m_ways);
