@@ -110,7 +110,7 @@ RealignPlanPage::RealignPlanPage(RealignWizardState *state, RealignBackend *back
     m_advice = wrappingLabel();
     m_advice->setObjectName(QStringLiteral("planBackupAdvice"));
     needsLayout->addWidget(m_advice);
-    m_backup = new QCheckBox(tr("I have a &backup or accept the risk"));
+    m_backup = new QCheckBox(tr("&I have a backup or accept the risk"));
     m_backup->setObjectName(QStringLiteral("backupConfirm"));
     needsLayout->addWidget(m_backup);
     layout->addWidget(m_needs);
