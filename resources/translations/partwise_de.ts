@@ -460,8 +460,8 @@
         <translation>Ausstehende Vorgänge verwerfen</translation>
     </message>
     <message>
-        <source>%1 on %2 will be lost: nothing has been written to the disk. Quit anyway?</source>
-        <translation>%1 auf %2 gehen verloren: Auf den Datenträger wurde nichts geschrieben. Trotzdem beenden?</translation>
+        <source>1 pending operation on %1 will be lost: nothing has been written to the disk yet. Quit anyway?</source>
+        <translation>1 ausstehender Vorgang auf %1 geht verloren: Auf den Datenträger wurde noch nichts geschrieben. Trotzdem beenden?</translation>
     </message>
     <message>
         <source>New Partition &amp;Table…</source>
@@ -646,6 +646,10 @@ Die Partitionstabelle wird vorher gesichert; das Protokoll sagt, wo und wie sie 
     <message>
         <source>%1 has pending operations. Realigning works on the disk as it is: apply or clear them first.</source>
         <translation>%1 hat ausstehende Vorgänge. Das Neuausrichten arbeitet auf dem Datenträger, wie er ist: Wenden Sie sie zuerst an oder verwerfen Sie sie.</translation>
+    </message>
+    <message>
+        <source>%1 pending operations on %2 will be lost: nothing has been written yet. Quit anyway?</source>
+        <translation>%1 ausstehende Vorgänge auf %2 gehen verloren: Es wurde noch nichts geschrieben. Trotzdem beenden?</translation>
     </message>
 </context>
 <context>
@@ -1461,10 +1465,6 @@ Die Partitionstabelle wird vorher gesichert; das Protokoll sagt, wo und wie sie 
     <message>
         <source>%1 is read through a helper that is not running; connect to %2 again to measure it.</source>
         <translation>%1 wird über einen Helfer gelesen, der nicht läuft; verbinden Sie sich erneut mit %2, um ihn zu messen.</translation>
-    </message>
-    <message>
-        <source>, through its helper</source>
-        <translation>, über seinen Helfer</translation>
     </message>
 </context>
 <context>

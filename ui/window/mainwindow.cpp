@@ -515,8 +515,6 @@ void MainWindow::updateStatus(int row)
         text += tr("; %1 on a physical sector but not on the %2 grain")
                     .arg(report.sectorAlignedCount())
                     .arg(humanSize(report.geometry.grainBytes));
-    if (!entry.machine.isEmpty())
-        text += tr(", through its helper");
     m_status->setText(text);
 }
 
