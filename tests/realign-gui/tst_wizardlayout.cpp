@@ -65,15 +65,38 @@ private slots:
     void planPageIsReadable_data();
     void planPageIsReadable();
     void resultPageShowsEveryCheck();
+    void introAndChoosePagesAreReadable();
     void cleanupTestCase();
 
 private:
+    // The current page at both sizes: its problems, and a screenshot of each.
+    void lookAtCurrentPage(const QString &name);
+
     QTemporaryDir m_dir;
     QString m_image;
     Window *m_window = nullptr;
     RealignWizard *m_wizard = nullptr;
     RealignPlanPage *m_plan = nullptr;
+    QStringList m_earlyProblems; // of the intro and choose pages
 };
+
+void RealignWizardLayoutTest::lookAtCurrentPage(const QString &name)
+{
+    for (const QSize size : {QSize(900, 700), QSize(1024, 768)}) {
+        m_wizard->resize(size);
+        qInfo("Screenshot: %s",
+              qPrintable(screenshot(m_wizard, QStringLiteral("realign-%1-layout-%2x%3")
+                                                  .arg(name)
+                                                  .arg(size.width())
+                                                  .arg(size.height()))));
+        for (const QString &problem : layoutProblems(m_wizard->currentPage()))
+            m_earlyProblems << QStringLiteral("%1 at %2×%3: %4")
+                                   .arg(name)
+                                   .arg(size.width())
+                                   .arg(size.height())
+                                   .arg(problem);
+    }
+}
 
 void RealignWizardLayoutTest::initTestCase()
 {
@@ -96,8 +119,10 @@ void RealignWizardLayoutTest::initTestCase()
     QVERIFY(m_window->open(m_image));
     m_wizard = m_window->openWizard();
     QVERIFY(m_wizard);
+    lookAtCurrentPage(QStringLiteral("intro"));
     m_wizard->next();
     QVERIFY(!m_wizard->choosePage()->checkedPartitions().isEmpty());
+    lookAtCurrentPage(QStringLiteral("choose"));
     m_plan = nextToPlan(m_wizard);
     QVERIFY(m_plan);
     QVERIFY2(m_plan->prepared().ok, qPrintable(m_plan->prepared().error));
@@ -183,6 +208,13 @@ void RealignWizardLayoutTest::resultPageShowsEveryCheck()
     for (const QString &problem : problems)
         qWarning("%s", qPrintable(problem));
     QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
+}
+
+void RealignWizardLayoutTest::introAndChoosePagesAreReadable()
+{
+    for (const QString &problem : std::as_const(m_earlyProblems))
+        qWarning("%s", qPrintable(problem));
+    QVERIFY2(m_earlyProblems.isEmpty(), qPrintable(m_earlyProblems.join(QLatin1Char('\n'))));
 }
 
 void RealignWizardLayoutTest::cleanupTestCase()
