@@ -24,6 +24,7 @@
 #include <QAction>
 #include <QCheckBox>
 #include <QDialog>
+#include <QFileInfo>
 #include <QItemSelectionModel>
 #include <QMenu>
 #include <QMenuBar>
@@ -66,6 +67,21 @@ struct AppWindow
                 if (a->text() == shown)
                     return a;
         return nullptr;
+    }
+
+    // Opens an image as the app does and waits until it is shown. As a user the window reads
+    // images through a helper of the user's own, which files them under its name: the wait is
+    // for the disk named `path`, however it is filed.
+    bool open(const QString &path)
+    {
+        window.openImage(path);
+        const QString absolute = QFileInfo(path).absoluteFilePath();
+        return QTest::qWaitFor(
+            [&] {
+                return window.diskName(window.currentPath()) == absolute &&
+                       window.currentLayout().has_value();
+            },
+            60000);
     }
 
     // Selects the region of partition `number`, or the first free region for 0.
@@ -142,6 +158,9 @@ private:
 void TestAccelerators::initTestCase()
 {
     useTestSettings();
+    // As a user the window reads images through `partwise-cli serve`, found on the PATH.
+    qputenv("PATH", QFileInfo(QStringLiteral(PARTWISE_CLI)).absolutePath().toLocal8Bit() + ':' +
+                        qgetenv("PATH"));
     // The same walk in another language (ctest's gui_accelerators_de): its letters differ.
     const QString language = qEnvironmentVariable("PARTWISE_TEST_LANGUAGE");
     if (!language.isEmpty())
@@ -157,7 +176,7 @@ void TestAccelerators::initTestCase()
 void TestAccelerators::everyMenuHasUniqueAccelerators()
 {
     AppWindow app;
-    QVERIFY(openAndWait(app.window, m_demo));
+    QVERIFY(app.open(m_demo));
     const QStringList clashes =
         menuClashes(QStringLiteral("menu bar"), app.window.menuBar()->actions());
     QVERIFY2(clashes.isEmpty(), qPrintable(clashes.join(QLatin1Char('\n'))));
@@ -169,7 +188,7 @@ void TestAccelerators::everyMenuHasUniqueAccelerators()
 void TestAccelerators::windowHasUniqueAccelerators()
 {
     AppWindow app;
-    QVERIFY(openAndWait(app.window, m_demo));
+    QVERIFY(app.open(m_demo));
     // Everything the window can show at once: the sector ruler, the realign banner (the demo
     // disk is misaligned), the docks, a pending operation.
     auto *ruler = app.window.findChild<SectorRulerPanel *>();
@@ -191,7 +210,7 @@ void TestAccelerators::everyDialogHasUniqueAccelerators()
 {
     AppWindow app;
     QStringList clashes;
-    QVERIFY(openAndWait(app.window, m_demo));
+    QVERIFY(app.open(m_demo));
     auto editing = [&](EditingController::Action which) {
         return app.window.editing()->action(which);
     };
@@ -217,7 +236,7 @@ void TestAccelerators::everyDialogHasUniqueAccelerators()
     clashes << clashesInModal(QStringLiteral("Connect to Machine"), app.action("connectAction"));
 
     // Partition names are GPT's.
-    QVERIFY(openAndWait(app.window, m_gpt));
+    QVERIFY(app.open(m_gpt));
     QVERIFY(app.select(1));
     clashes << clashesInModal(QStringLiteral("Partition Name"),
                               editing(EditingController::Action::SetName));
@@ -252,7 +271,7 @@ void TestAccelerators::everyWizardPageHasUniqueAccelerators()
     RealignOptions options;
     options.backupRoot = m_dir.filePath(QStringLiteral("backups"));
     app.realign->setDefaultOptions(options);
-    QVERIFY(openAndWait(app.window, image));
+    QVERIFY(app.open(image));
     app.realign->realignAction()->trigger();
     RealignWizard *wizard = app.realign->wizard();
     QVERIFY(wizard);
