@@ -10,6 +10,7 @@
 #include "realign/realignwaychooser.h"
 #include "realign/realignwizard.h"
 #include "realignguisupport.h"
+#include "uitranslations.h"
 
 #include <QAbstractButton>
 #include <QLabel>
@@ -22,6 +23,13 @@
 using namespace partwise;
 
 namespace {
+
+// screenshot() of `widget`, the language in its name when it is not English.
+QString shot(QWidget *widget, const QString &name)
+{
+    const QString language = qEnvironmentVariable("PARTWISE_TEST_LANGUAGE");
+    return screenshot(widget, language.isEmpty() ? name : name + QLatin1Char('-') + language);
+}
 
 // Where `text` is shown on `page` in full: "" when a visible label shows it whole, or a visible
 // list row shows it unclipped and unelided; otherwise what is wrong.
@@ -84,11 +92,10 @@ void RealignWizardLayoutTest::lookAtCurrentPage(const QString &name)
 {
     for (const QSize size : {QSize(900, 700), QSize(1024, 768)}) {
         m_wizard->resize(size);
-        qInfo("Screenshot: %s",
-              qPrintable(screenshot(m_wizard, QStringLiteral("realign-%1-layout-%2x%3")
-                                                  .arg(name)
-                                                  .arg(size.width())
-                                                  .arg(size.height()))));
+        qInfo("Screenshot: %s", qPrintable(shot(m_wizard, QStringLiteral("realign-%1-layout-%2x%3")
+                                                              .arg(name)
+                                                              .arg(size.width())
+                                                              .arg(size.height()))));
         for (const QString &problem : layoutProblems(m_wizard->currentPage()))
             m_earlyProblems << QStringLiteral("%1 at %2×%3: %4")
                                    .arg(name)
@@ -102,6 +109,10 @@ void RealignWizardLayoutTest::initTestCase()
 {
     QVERIFY(m_dir.isValid());
     useFreshSettings(QStringLiteral("partwise-realign-plan-layout-tests"));
+    // The same pages in another language (ctest's gui_realign_layout_de): longer words.
+    const QString language = qEnvironmentVariable("PARTWISE_TEST_LANGUAGE");
+    if (!language.isEmpty())
+        QVERIFY2(UiTranslations::install(qApp, QLocale(language)), qPrintable(language));
     const QString missing = missingTool(
         {QStringLiteral("mkfs.ext4"), QStringLiteral("mkfs.fat"), QStringLiteral("mkswap")});
     if (!missing.isEmpty())
@@ -149,16 +160,16 @@ void RealignWizardLayoutTest::planPageIsReadable()
         m_wizard->width() <= size.width() && m_wizard->height() <= size.height(),
         qPrintable(
             QStringLiteral("the wizard is %1×%2").arg(m_wizard->width()).arg(m_wizard->height())));
-    const QString path = screenshot(
+    const QString path = shot(
         m_wizard, QStringLiteral("realign-plan-layout-%1x%2").arg(size.width()).arg(size.height()));
     qInfo("Screenshot: %s", qPrintable(path));
     // And scrolled to its end, where the backup is confirmed.
     if (auto *scroll = m_plan->findChild<QScrollArea *>()) {
         scroll->verticalScrollBar()->setValue(scroll->verticalScrollBar()->maximum());
         qInfo("Screenshot: %s",
-              qPrintable(screenshot(m_wizard, QStringLiteral("realign-plan-layout-%1x%2-end")
-                                                  .arg(size.width())
-                                                  .arg(size.height()))));
+              qPrintable(shot(m_wizard, QStringLiteral("realign-plan-layout-%1x%2-end")
+                                            .arg(size.width())
+                                            .arg(size.height()))));
         scroll->verticalScrollBar()->setValue(0);
     }
     const QStringList problems = layoutProblems(m_plan);
@@ -198,7 +209,7 @@ void RealignWizardLayoutTest::resultPageShowsEveryCheck()
     if (auto *scroll = page->findChild<QScrollArea *>())
         scroll->verticalScrollBar()->setValue(scroll->verticalScrollBar()->maximum());
     qInfo("Screenshot: %s",
-          qPrintable(screenshot(&wizard, QStringLiteral("realign-result-layout-900x700"))));
+          qPrintable(shot(&wizard, QStringLiteral("realign-result-layout-900x700"))));
     QStringList problems = layoutProblems(page);
     for (const QString &check : result.checks) {
         const QString wrong = shownWhole(page, check);

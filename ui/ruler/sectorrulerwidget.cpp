@@ -290,9 +290,10 @@ void SectorRulerWidget::render(QPainter &p, const QRectF &bounds) const
             : tr("Physical (%1, %2)").arg(sizeName(m_ruler.physicalSize), m_physicalSource),
         tr("Blocks (%1)").arg(sizeName(m_ruler.blockSize))};
     p.setPen(palette().color(QPalette::Text));
+    // A long title ("Physisch (4 KiB, angenommen)") takes a second line of its row.
     for (int row = 0; row < 3; ++row)
         p.drawText(QRectF(bounds.left() + 4, l.row(row).top(), kLabelWidth - 8, kRowHeight),
-                   Qt::AlignVCenter | Qt::AlignLeft, titles[row]);
+                   Qt::AlignVCenter | Qt::AlignLeft | Qt::TextWordWrap, titles[row]);
     drawSpans(p, l, 0, m_ruler.logical, palette().color(QPalette::Base).darker(104), line);
     drawSpans(p, l, 1, m_ruler.physical, palette().color(QPalette::AlternateBase), line);
     drawBlocks(p, l, m_ruler, palette());
