@@ -245,12 +245,18 @@ void InfoPanel::clearValues()
 void InfoPanel::refresh()
 {
     clearValues();
-    if (!m_model || !m_model->hasDisk())
-        return;
-    showDisk();
-    const QModelIndex current = m_selection ? m_selection->currentIndex() : QModelIndex();
-    if (current.isValid() && current.row() < m_model->rowCount())
-        showRegion(current.row());
+    if (m_model && m_model->hasDisk()) {
+        showDisk();
+        const QModelIndex current = m_selection ? m_selection->currentIndex() : QModelIndex();
+        if (current.isValid() && current.row() < m_model->rowCount())
+            showRegion(current.row());
+    }
+    // What a drive did not say (and an image has no drive to say it) takes no rows.
+    for (const char *key : {"driveModel", "driveSerial", "driveFirmware", "driveWwn",
+                            "driveRotation", "driveHealth"}) {
+        if (QLabel *label = m_values.value(QString::fromLatin1(key)))
+            m_form->setRowVisible(label, !label->text().isEmpty());
+    }
 }
 
 void InfoPanel::showDisk()

@@ -1,5 +1,7 @@
 #include "practicediskdialog.h"
 
+#include "alignmentstyle.h"
+
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDir>
@@ -11,6 +13,8 @@
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSpinBox>
+
+#include <algorithm>
 
 using namespace partwise;
 
@@ -45,8 +49,7 @@ QString presetTitle(PracticePreset preset)
 
 } // namespace
 
-PracticeDiskDialog::PracticeDiskDialog(const QString &folder, QWidget *parent)
-    : QDialog(parent), m_folder(folder)
+PracticeDiskDialog::PracticeDiskDialog(const QString &folder, QWidget *parent) : QDialog(parent)
 {
     setWindowTitle(tr("New Practice Disk"));
     auto *form = new QFormLayout(this);
@@ -60,6 +63,8 @@ PracticeDiskDialog::PracticeDiskDialog(const QString &folder, QWidget *parent)
     m_preset->setObjectName(QStringLiteral("preset"));
     for (PracticePreset preset : allPracticePresets())
         m_preset->addItem(presetTitle(preset), int(preset));
+    // Something to realign, as on the demo disk: the layout the Windows XP installer made.
+    m_preset->setCurrentIndex(m_preset->findData(int(PracticePreset::WindowsXp)));
     form->addRow(tr("&Layout:"), m_preset);
 
     m_sizeMiB = new QSpinBox;
@@ -73,18 +78,33 @@ PracticeDiskDialog::PracticeDiskDialog(const QString &folder, QWidget *parent)
     m_sectorSize->setObjectName(QStringLiteral("sectorSize"));
     m_sectorSize->addItem(tr("512 bytes"), 512);
     m_sectorSize->addItem(tr("4096 bytes (4Kn)"), 4096);
-    form->addRow(tr("Logical &sector size:"), m_sectorSize);
+    form->addRow(tr("Logical sec&tor size:"), m_sectorSize);
 
-    m_path = new QLineEdit;
-    m_path->setObjectName(QStringLiteral("imagePath"));
+    // The folder whole, wide enough to read: where the image goes is not a detail.
+    m_folder = new QLineEdit(QDir::toNativeSeparators(folder));
+    m_folder->setObjectName(QStringLiteral("imageFolder"));
+    m_folder->setMinimumWidth(
+        std::min(m_folder->fontMetrics().horizontalAdvance(m_folder->text()) + 24,
+                 m_folder->fontMetrics().averageCharWidth() * 70));
     auto *browseButton = new QPushButton(tr("&Browse…"));
-    auto *pathRow = new QHBoxLayout;
-    pathRow->addWidget(m_path);
-    pathRow->addWidget(browseButton);
+    browseButton->setObjectName(QStringLiteral("browseFolder"));
+    auto *folderRow = new QHBoxLayout;
+    folderRow->addWidget(m_folder, 1);
+    folderRow->addWidget(browseButton);
     // A row holding a layout gets no buddy by itself: without one the "&" would show.
-    auto *pathLabel = new QLabel(tr("&Image file:"));
-    pathLabel->setBuddy(m_path);
-    form->addRow(pathLabel, pathRow);
+    auto *folderLabel = new QLabel(tr("&Folder:"));
+    folderLabel->setBuddy(m_folder);
+    form->addRow(folderLabel, folderRow);
+
+    m_name = new QLineEdit;
+    m_name->setObjectName(QStringLiteral("imageName"));
+    form->addRow(tr("File &name:"), m_name);
+
+    m_where = new QLabel;
+    m_where->setObjectName(QStringLiteral("imagePath"));
+    m_where->setWordWrap(true);
+    m_where->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    form->addRow(QString(), m_where);
 
     m_buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
     m_buttons->button(QDialogButtonBox::Ok)->setText(tr("C&reate"));
@@ -93,7 +113,7 @@ PracticeDiskDialog::PracticeDiskDialog(const QString &folder, QWidget *parent)
     connect(m_buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
     connect(m_buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     connect(browseButton, &QPushButton::clicked, this, &PracticeDiskDialog::browse);
-    connect(m_preset, &QComboBox::currentIndexChanged, this, &PracticeDiskDialog::suggestPath);
+    connect(m_preset, &QComboBox::currentIndexChanged, this, &PracticeDiskDialog::suggestName);
     // The 4Kn preset has 4096-byte sectors by definition.
     connect(m_preset, &QComboBox::currentIndexChanged, this, [this] {
         const qint64 forced =
@@ -102,15 +122,28 @@ PracticeDiskDialog::PracticeDiskDialog(const QString &folder, QWidget *parent)
             m_sectorSize->setCurrentIndex(m_sectorSize->findData(int(forced)));
         m_sectorSize->setEnabled(forced == 0);
     });
-    connect(m_path, &QLineEdit::textEdited, this, [this] { m_pathEdited = true; });
-    connect(m_path, &QLineEdit::textChanged, this, &PracticeDiskDialog::updateState);
-    suggestPath();
+    connect(m_name, &QLineEdit::textEdited, this, [this] { m_nameEdited = true; });
+    connect(m_name, &QLineEdit::textChanged, this, &PracticeDiskDialog::updateState);
+    // Another folder may hold the suggested name already.
+    connect(m_folder, &QLineEdit::textChanged, this, &PracticeDiskDialog::suggestName);
+    connect(m_folder, &QLineEdit::textChanged, this, &PracticeDiskDialog::updateState);
+    suggestName();
+    updateState();
+}
+
+QString PracticeDiskDialog::path() const
+{
+    const QString folder = QDir::fromNativeSeparators(m_folder->text().trimmed());
+    const QString name = m_name->text().trimmed();
+    if (folder.isEmpty() || name.isEmpty())
+        return QString();
+    return QDir(folder).filePath(name);
 }
 
 PracticeDiskSpec PracticeDiskDialog::spec() const
 {
     PracticeDiskSpec spec;
-    spec.path = m_path->text().trimmed();
+    spec.path = path();
     spec.sizeBytes = qint64(m_sizeMiB->value()) << 20;
     spec.preset = PracticePreset(m_preset->currentData().toInt());
     spec.sectorSize = practicePresetSectorSize(spec.preset);
@@ -121,31 +154,46 @@ PracticeDiskSpec PracticeDiskDialog::spec() const
 
 void PracticeDiskDialog::browse()
 {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Practice Disk Image"),
-                                                      m_path->text(), tr("Disk images (*.img)"));
-    if (path.isEmpty())
-        return;
-    m_path->setText(path);
-    m_pathEdited = true;
+    const QString folder =
+        QFileDialog::getExistingDirectory(this, tr("Folder for the Practice Disk"),
+                                          QDir::fromNativeSeparators(m_folder->text().trimmed()));
+    if (!folder.isEmpty())
+        m_folder->setText(QDir::toNativeSeparators(folder));
 }
 
-void PracticeDiskDialog::suggestPath()
+void PracticeDiskDialog::suggestName()
 {
-    if (m_pathEdited)
+    if (m_nameEdited)
         return;
     // Never suggest a file that exists: creating refuses to overwrite.
-    const QDir dir(m_folder);
+    const QDir dir(QDir::fromNativeSeparators(m_folder->text().trimmed()));
     const QString stem = fileStem(PracticePreset(m_preset->currentData().toInt()));
-    QString path = dir.filePath(stem + QStringLiteral(".img"));
-    for (int n = 2; QFileInfo::exists(path); ++n)
-        path = dir.filePath(QStringLiteral("%1-%2.img").arg(stem).arg(n));
-    m_path->setText(path);
+    QString name = stem + QStringLiteral(".img");
+    for (int n = 2; QFileInfo::exists(dir.filePath(name)); ++n)
+        name = QStringLiteral("%1-%2.img").arg(stem).arg(n);
+    m_name->setText(name);
 }
 
 void PracticeDiskDialog::updateState()
 {
-    const QString path = m_path->text().trimmed();
-    const bool usable = !path.isEmpty() && !QFileInfo::exists(path);
-    m_buttons->button(QDialogButtonBox::Ok)->setEnabled(usable);
-    m_path->setToolTip(QFileInfo::exists(path) ? tr("This file exists already") : QString());
+    const QString folder = QDir::fromNativeSeparators(m_folder->text().trimmed());
+    const QString name = m_name->text().trimmed();
+    const QString image = path();
+    QString problem;
+    if (folder.isEmpty())
+        problem = tr("Choose a folder for the image.");
+    else if (!QFileInfo(folder).isDir())
+        problem = tr("There is no folder %1.").arg(QDir::toNativeSeparators(folder));
+    else if (name.isEmpty())
+        problem = tr("Give the image a file name.");
+    else if (name.contains(QLatin1Char('/')))
+        problem = tr("The file name cannot hold a “/”: choose the folder above.");
+    else if (QFileInfo::exists(image))
+        problem =
+            tr("%1 exists already: choose another name.").arg(QDir::toNativeSeparators(image));
+    m_buttons->button(QDialogButtonBox::Ok)->setEnabled(problem.isEmpty());
+    m_where->setText(problem.isEmpty() ? tr("Creates %1").arg(QDir::toNativeSeparators(image))
+                                       : problem);
+    m_where->setStyleSheet(problem.isEmpty() ? QString()
+                                             : AlignmentStyle::errorStyleSheet(palette()));
 }

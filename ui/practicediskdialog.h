@@ -6,11 +6,13 @@
 
 class QComboBox;
 class QDialogButtonBox;
+class QLabel;
 class QLineEdit;
 class QSpinBox;
 
-// File → New Practice Disk…: where the sparse image goes, how big it is, its logical sector
-// size, and which historical layout to lay out on it.
+// File → New Practice Disk…: which historical layout to lay out (a misaligned one at first),
+// how big the sparse image is, its logical sector size, and where it goes: a folder in full
+// view and a file name, both editable.
 class PracticeDiskDialog : public QDialog
 {
     Q_OBJECT
@@ -22,14 +24,16 @@ public:
 
 private:
     void browse();
-    void suggestPath();
+    void suggestName();
     void updateState();
+    QString path() const;
 
-    QString m_folder;
-    QLineEdit *m_path = nullptr;
+    QLineEdit *m_folder = nullptr;
+    QLineEdit *m_name = nullptr;
+    QLabel *m_where = nullptr; // the whole path, or why it cannot be created
     QSpinBox *m_sizeMiB = nullptr;
     QComboBox *m_sectorSize = nullptr;
     QComboBox *m_preset = nullptr;
     QDialogButtonBox *m_buttons = nullptr;
-    bool m_pathEdited = false; // once the user types a path, stop suggesting one
+    bool m_nameEdited = false; // once the user types a name, stop suggesting one
 };

@@ -277,7 +277,7 @@
         <translation>&amp;Bezeichnung:</translation>
     </message>
     <message>
-        <source>F&amp;lags:</source>
+        <source>Fla&amp;gs:</source>
         <translation>&amp;Markierungen:</translation>
     </message>
     <message>
@@ -460,8 +460,8 @@
         <translation>Ausstehende Vorgänge verwerfen</translation>
     </message>
     <message>
-        <source>%1 on %2 will be lost: nothing has been written to the disk. Quit anyway?</source>
-        <translation>%1 auf %2 gehen verloren: Auf den Datenträger wurde nichts geschrieben. Trotzdem beenden?</translation>
+        <source>1 pending operation on %1 will be lost: nothing has been written to the disk yet. Quit anyway?</source>
+        <translation>1 ausstehender Vorgang auf %1 geht verloren: Auf den Datenträger wurde noch nichts geschrieben. Trotzdem beenden?</translation>
     </message>
     <message>
         <source>New Partition &amp;Table…</source>
@@ -646,6 +646,10 @@ Die Partitionstabelle wird vorher gesichert; das Protokoll sagt, wo und wie sie 
     <message>
         <source>%1 has pending operations. Realigning works on the disk as it is: apply or clear them first.</source>
         <translation>%1 hat ausstehende Vorgänge. Das Neuausrichten arbeitet auf dem Datenträger, wie er ist: Wenden Sie sie zuerst an oder verwerfen Sie sie.</translation>
+    </message>
+    <message>
+        <source>%1 pending operations on %2 will be lost: nothing has been written yet. Quit anyway?</source>
+        <translation>%1 ausstehende Vorgänge auf %2 gehen verloren: Es wurde noch nichts geschrieben. Trotzdem beenden?</translation>
     </message>
 </context>
 <context>
@@ -1467,10 +1471,6 @@ Die Partitionstabelle wird vorher gesichert; das Protokoll sagt, wo und wie sie 
         <source>%1 is read through a helper that is not running; connect to %2 again to measure it.</source>
         <translation>%1 wird über einen Helfer gelesen, der nicht läuft; verbinden Sie sich erneut mit %2, um ihn zu messen.</translation>
     </message>
-    <message>
-        <source>, through its helper</source>
-        <translation>, über seinen Helfer</translation>
-    </message>
 </context>
 <context>
     <name>NewTableDialog</name>
@@ -1768,10 +1768,10 @@ Die Partitionstabelle wird vorher gesichert; das Protokoll sagt, wo und wie sie 
     </message>
     <message>
         <source>&amp;Undo</source>
-        <translation>&amp;Rückgängig</translation>
+        <translation>Rü&amp;ckgängig</translation>
     </message>
     <message>
-        <source>&amp;Redo</source>
+        <source>Red&amp;o</source>
         <translation>&amp;Wiederherstellen</translation>
     </message>
     <message>
@@ -1884,7 +1884,7 @@ Die Partitionstabelle wird vorher gesichert; das Protokoll sagt, wo und wie sie 
         <translation>4096 Bytes (4Kn)</translation>
     </message>
     <message>
-        <source>Logical &amp;sector size:</source>
+        <source>Logical sec&amp;tor size:</source>
         <translation>Logische &amp;Sektorgröße:</translation>
     </message>
     <message>
@@ -1892,24 +1892,8 @@ Die Partitionstabelle wird vorher gesichert; das Protokoll sagt, wo und wie sie 
         <translation>&amp;Durchsuchen…</translation>
     </message>
     <message>
-        <source>&amp;Image file:</source>
-        <translation>&amp;Abbilddatei:</translation>
-    </message>
-    <message>
         <source>C&amp;reate</source>
         <translation>&amp;Erstellen</translation>
-    </message>
-    <message>
-        <source>Practice Disk Image</source>
-        <translation>Abbild des Übungsdatenträgers</translation>
-    </message>
-    <message>
-        <source>Disk images (*.img)</source>
-        <translation>Datenträgerabbilder (*.img)</translation>
-    </message>
-    <message>
-        <source>This file exists already</source>
-        <translation>Diese Datei existiert bereits</translation>
     </message>
     <message>
         <source>Empty (no partition table)</source>
@@ -1938,6 +1922,42 @@ Die Partitionstabelle wird vorher gesichert; das Protokoll sagt, wo und wie sie 
     <message>
         <source>4Kn disk (4096-byte sectors)</source>
         <translation>4Kn-Datenträger (4096-Byte-Sektoren)</translation>
+    </message>
+    <message>
+        <source>&amp;Folder:</source>
+        <translation>&amp;Ordner:</translation>
+    </message>
+    <message>
+        <source>File &amp;name:</source>
+        <translation>Datei&amp;name:</translation>
+    </message>
+    <message>
+        <source>Folder for the Practice Disk</source>
+        <translation>Ordner für den Übungsdatenträger</translation>
+    </message>
+    <message>
+        <source>Choose a folder for the image.</source>
+        <translation>Wählen Sie einen Ordner für das Abbild.</translation>
+    </message>
+    <message>
+        <source>There is no folder %1.</source>
+        <translation>Den Ordner %1 gibt es nicht.</translation>
+    </message>
+    <message>
+        <source>Give the image a file name.</source>
+        <translation>Geben Sie dem Abbild einen Dateinamen.</translation>
+    </message>
+    <message>
+        <source>The file name cannot hold a “/”: choose the folder above.</source>
+        <translation>Der Dateiname darf kein „/“ enthalten: Wählen Sie den Ordner darüber.</translation>
+    </message>
+    <message>
+        <source>%1 exists already: choose another name.</source>
+        <translation>%1 gibt es schon: Wählen Sie einen anderen Namen.</translation>
+    </message>
+    <message>
+        <source>Creates %1</source>
+        <translation>Erstellt %1</translation>
     </message>
 </context>
 <context>
@@ -2115,16 +2135,16 @@ Die Partitionstabelle wird vorher gesichert; das Protokoll sagt, wo und wie sie 
 <context>
     <name>RealignBanner</name>
     <message>
-        <source>&amp;Realign…</source>
-        <translation>&amp;Neu ausrichten…</translation>
+        <source>Real&amp;ign…</source>
+        <translation>Ne&amp;u ausrichten…</translation>
     </message>
     <message>
         <source>Open the realignment wizard for this disk</source>
         <translation>Den Assistenten zum Neuausrichten für diesen Datenträger öffnen</translation>
     </message>
     <message>
-        <source>&amp;Finish…</source>
-        <translation>&amp;Abschließen…</translation>
+        <source>F&amp;inish…</source>
+        <translation>Ab&amp;schließen…</translation>
     </message>
     <message>
         <source>Finish the interrupted realignment</source>
@@ -2410,7 +2430,7 @@ Das Journal %3 hält fest, wie weit sie kam. Bis sie abgeschlossen ist, ist die 
         <translation>&amp;Erneut prüfen</translation>
     </message>
     <message>
-        <source>I have a &amp;backup or accept the risk</source>
+        <source>&amp;I have a backup or accept the risk</source>
         <translation>Ich habe eine &amp;Sicherung oder nehme das Risiko in Kauf</translation>
     </message>
     <message>
@@ -3187,7 +3207,7 @@ Das Journal %3 hält fest, wie weit sie kam. Bis sie abgeschlossen ist, ist die 
         <translation>Rand der Partition</translation>
     </message>
     <message>
-        <source>&amp;Edge:</source>
+        <source>Ed&amp;ge:</source>
         <translation>&amp;Rand:</translation>
     </message>
     <message>
@@ -3196,7 +3216,7 @@ Das Journal %3 hält fest, wie weit sie kam. Bis sie abgeschlossen ist, ist die 
     </message>
     <message>
         <source>&amp;Block:</source>
-        <translation>&amp;Block:</translation>
+        <translation>Bl&amp;ock:</translation>
     </message>
     <message>
         <source>Zoom: bytes shown</source>
@@ -3264,6 +3284,18 @@ Das Journal %3 hält fest, wie weit sie kam. Bis sie abgeschlossen ist, ist die 
     <message>
         <source>Partwise sector ruler</source>
         <translation>Partwise-Sektorlineal</translation>
+    </message>
+    <message>
+        <source>start</source>
+        <translation>Anfang</translation>
+    </message>
+    <message>
+        <source>end</source>
+        <translation>Ende</translation>
+    </message>
+    <message>
+        <source>new start</source>
+        <translation>neuer Anfang</translation>
     </message>
 </context>
 <context>

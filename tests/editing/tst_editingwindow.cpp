@@ -370,6 +370,10 @@ void EditingWindowTest::closingAsksAboutPendingOperations()
     window.close();
     QCOMPARE(asked.size(), 1);
     QVERIFY(window.isVisible());
+    // The disk by the name a person knows it by, not its path or the machinery reading it.
+    QVERIFY2(
+        asked.first().startsWith(QStringLiteral("1 pending operation on close.img will be lost")),
+        qPrintable(asked.first()));
     answer = QMessageBox::Discard;
     window.close();
     QCOMPARE(asked.size(), 2);

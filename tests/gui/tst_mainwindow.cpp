@@ -15,8 +15,10 @@
 #include "window/mainwindow.h"
 
 #include <QComboBox>
+#include <QDockWidget>
 #include <QFile>
 #include <QItemSelectionModel>
+#include <QLabel>
 #include <QLineEdit>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
@@ -87,6 +89,7 @@ private slots:
     void exportMapWritesPngAndSvg();
     void demoDiskShowsMisalignedPartitions();
     void tinyPartitionsStayClickable();
+    void infoPanelGetsTheRoomForAnImage();
 
 private:
     void addFixtureRows();
@@ -500,6 +503,45 @@ void TestMainWindow::tinyPartitionsStayClickable()
     // Nothing spills out of the bar.
     for (const QRectF &rect : geometry.regionRects())
         QVERIFY(bar.adjusted(-0.5, -0.5, 0.5, 0.5).contains(rect));
+}
+
+void TestMainWindow::infoPanelGetsTheRoomForAnImage()
+{
+    const Fixture fixture = m_builder->winXpMbr();
+    QVERIFY2(fixture.ok, qPrintable(fixture.error));
+    MainWindow window; // at its own size, with the Pending Operations dock below the panel
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(openAndWait(window, fixture.path));
+    PartitionModel *model = window.partitionModel();
+    window.regionSelection()->setCurrentIndex(model->index(rowOfPartition(*model, 1), 0),
+                                              QItemSelectionModel::ClearAndSelect);
+    InfoPanel *panel = window.infoPanel();
+    QTest::qWait(50);
+    qInfo("%s", qPrintable(saveScreenshot(&window, QStringLiteral("info-panel-image"))));
+    // An image has no drive to ask: the panel says so once, and shows no empty drive rows.
+    const auto *answer = panel->findChild<QLabel *>(QStringLiteral("driveAnswer"));
+    QVERIFY(answer && answer->isVisible() && !answer->text().isEmpty());
+    QStringList emptyRows;
+    for (const char *key : {"driveModel", "driveSerial", "driveFirmware", "driveWwn",
+                            "driveRotation", "driveHealth"}) {
+        const auto *value = panel->findChild<QLabel *>(QString::fromLatin1(key));
+        QVERIFY(value);
+        QVERIFY(value->text().isEmpty());
+        if (value->isVisible())
+            emptyRows << QString::fromLatin1(key);
+        for (const QLabel *title : panel->findChildren<QLabel *>())
+            if (title->buddy() == value && title->isVisible())
+                emptyRows << title->text();
+    }
+    QVERIFY2(emptyRows.isEmpty(), qPrintable(emptyRows.join(QStringLiteral(", "))));
+    // The panel has the room; the empty queue below it needs only its buttons and a few rows.
+    auto *pending = window.findChild<QDockWidget *>(QStringLiteral("pendingOperationsDock"));
+    QVERIFY(pending && pending->isVisible());
+    QVERIFY2(panel->height() >= 2 * pending->height(),
+             qPrintable(QStringLiteral("the info panel is %1 px tall, the pending operations %2")
+                            .arg(panel->height())
+                            .arg(pending->height())));
 }
 
 QTEST_MAIN(TestMainWindow)

@@ -11,8 +11,12 @@
 #include "window/mainwindow.h"
 
 #include <QComboBox>
+#include <QDialogButtonBox>
+#include <QDir>
+#include <QFileInfo>
 #include <QItemSelectionModel>
 #include <QLineEdit>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTemporaryDir>
@@ -34,6 +38,7 @@ private slots:
     void presetShowsExpectedStatuses_data();
     void presetShowsExpectedStatuses();
     void dialogBuildsTheSpec();
+    void dialogOffersAMisalignedDiskInAFolderInView();
 
 private:
     QTemporaryDir m_dir;
@@ -157,9 +162,10 @@ void TestPracticeDisks::dialogBuildsTheSpec()
     auto *preset = dialog.findChild<QComboBox *>(QStringLiteral("preset"));
     auto *sectorSize = dialog.findChild<QComboBox *>(QStringLiteral("sectorSize"));
     auto *size = dialog.findChild<QSpinBox *>(QStringLiteral("sizeMiB"));
-    auto *path = dialog.findChild<QLineEdit *>(QStringLiteral("imagePath"));
-    QVERIFY(preset && sectorSize && size && path);
+    auto *name = dialog.findChild<QLineEdit *>(QStringLiteral("imageName"));
+    QVERIFY(preset && sectorSize && size && name);
     QCOMPARE(preset->count(), int(allPracticePresets().size()));
+    preset->setCurrentIndex(preset->findData(int(PracticePreset::ModernMiB)));
     preset->setCurrentIndex(preset->findData(int(PracticePreset::WindowsXp)));
     sectorSize->setCurrentIndex(1);
     size->setValue(512);
@@ -167,8 +173,57 @@ void TestPracticeDisks::dialogBuildsTheSpec()
     QCOMPARE(spec.preset, PracticePreset::WindowsXp);
     QCOMPARE(spec.sectorSize, qint64(4096));
     QCOMPARE(spec.sizeBytes, qint64(512) << 20);
-    QVERIFY(spec.path.startsWith(m_dir.path()));
+    QCOMPARE(QFileInfo(spec.path).absolutePath(), QFileInfo(m_dir.path()).absoluteFilePath());
+    QCOMPARE(QFileInfo(spec.path).fileName(), name->text());
     QVERIFY(spec.path.endsWith(QStringLiteral(".img")));
+}
+
+void TestPracticeDisks::dialogOffersAMisalignedDiskInAFolderInView()
+{
+    PracticeDiskDialog dialog(m_dir.path());
+    dialog.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+    // Something to realign at first, not an empty disk.
+    auto *preset = dialog.findChild<QComboBox *>(QStringLiteral("preset"));
+    QVERIFY(preset);
+    QCOMPARE(PracticePreset(preset->currentData().toInt()), PracticePreset::WindowsXp);
+    QCOMPARE(dialog.spec().preset, PracticePreset::WindowsXp);
+    // The folder is a field of its own, shown whole, and can be typed into.
+    auto *folder = dialog.findChild<QLineEdit *>(QStringLiteral("imageFolder"));
+    auto *name = dialog.findChild<QLineEdit *>(QStringLiteral("imageName"));
+    QVERIFY(folder && name);
+    QVERIFY(folder->isVisible() && !folder->isReadOnly() && folder->isEnabled());
+    QCOMPARE(QDir::fromNativeSeparators(folder->text()), m_dir.path());
+    QVERIFY2(folder->width() >= folder->fontMetrics().horizontalAdvance(folder->text()),
+             qPrintable(QStringLiteral("%1 px for the folder's %2 px")
+                            .arg(folder->width())
+                            .arg(folder->fontMetrics().horizontalAdvance(folder->text()))));
+    QCOMPARE(name->text(), QStringLiteral("practice-windows-xp.img"));
+    qInfo("%s", qPrintable(saveScreenshot(&dialog, QStringLiteral("practice-disk-dialog"))));
+    QPushButton *create = dialog.findChild<QDialogButtonBox *>()->button(QDialogButtonBox::Ok);
+    QVERIFY(create->isEnabled());
+
+    // Another folder, typed: the image goes there.
+    const QString elsewhere = m_dir.filePath(QStringLiteral("elsewhere"));
+    QVERIFY(QDir().mkpath(elsewhere));
+    folder->clear();
+    QTest::keyClicks(folder, elsewhere);
+    QCOMPARE(dialog.spec().path, elsewhere + QStringLiteral("/practice-windows-xp.img"));
+    QVERIFY(create->isEnabled());
+    // A folder that is not there, or a file that is, cannot be created.
+    QTest::keyClicks(folder, QStringLiteral("-missing"));
+    QVERIFY(!create->isEnabled());
+    folder->setText(elsewhere);
+    QVERIFY(create->isEnabled());
+    QFile existing(elsewhere + QStringLiteral("/mine.img"));
+    QVERIFY(existing.open(QIODevice::WriteOnly));
+    existing.close();
+    name->clear();
+    QTest::keyClicks(name, QStringLiteral("mine.img"));
+    QVERIFY(!create->isEnabled());
+    QTest::keyClicks(name, QStringLiteral("2"));
+    QVERIFY(create->isEnabled());
+    QCOMPARE(dialog.spec().path, elsewhere + QStringLiteral("/mine.img2"));
 }
 
 QTEST_MAIN(TestPracticeDisks)

@@ -31,6 +31,8 @@ private slots:
     void practiceDiskBeforeAndAfterRealign();
     void zoomFromTheKeyboard();
     void exportsPngAndSvg();
+    void captionsDoNotOverlap_data();
+    void captionsDoNotOverlap();
 
 private:
     // Selects partition `number` (its start) and returns the panel, or null.
@@ -198,6 +200,47 @@ void TestSectorRulerPanel::exportsPngAndSvg()
     QVERIFY(text.contains("<svg"));
     QVERIFY(text.contains("Partwise sector ruler"));
     QVERIFY(text.contains("Block 0 (bytes")); // the facts in <desc>
+}
+
+void TestSectorRulerPanel::captionsDoNotOverlap_data()
+{
+    QTest::addColumn<qint64>("startSector");
+    QTest::addColumn<int>("width");
+    // Wide enough for both captions side by side (at its narrowest, 320 px, they can meet).
+    // A start a sector before the 1 MiB grain (the demo disk's extended partition) puts the
+    // grain's line just right of the edge's; the others are the usual neighbours.
+    for (const int width : {480, 640, 900}) {
+        for (const qint64 start :
+             {qint64(419839), qint64(2047), qint64(2049), qint64(63), qint64(2048), qint64(2040)})
+            QTest::addRow("sector %lld, %d px", start, width) << start << width;
+    }
+}
+
+void TestSectorRulerPanel::captionsDoNotOverlap()
+{
+    QFETCH(qint64, startSector);
+    QFETCH(int, width);
+    AlignmentGeometry geometry; // 512-byte sectors, 4 KiB physical assumed, 1 MiB grain
+    RulerRequest request;
+    request.regionFirstSector = startSector;
+    request.regionLastSector = startSector + 20480;
+    SectorRulerWidget ruler;
+    ruler.resize(width, ruler.minimumSizeHint().height());
+    ruler.setRuler(buildSectorRuler(geometry, request), QString());
+    const QList<QRectF> captions = ruler.captionRects();
+    // The edge's caption, and the grain's where its line is in the window (a sector away).
+    QVERIFY(!captions.isEmpty());
+    if (startSector == 419839)
+        QCOMPARE(captions.size(), 2);
+    for (int i = 0; i < captions.size(); ++i) {
+        QVERIFY2(QRectF(ruler.rect()).contains(captions[i]),
+                 qPrintable(QStringLiteral("caption %1 is cut off").arg(i)));
+        for (int j = i + 1; j < captions.size(); ++j)
+            QVERIFY2(!captions[i].intersects(captions[j]),
+                     qPrintable(QStringLiteral("captions %1 and %2 overlap").arg(i).arg(j)));
+    }
+    if (startSector == 419839 && width == 900)
+        saveScreenshot(&ruler, QStringLiteral("sector-ruler-captions"));
 }
 
 QTEST_MAIN(TestSectorRulerPanel)

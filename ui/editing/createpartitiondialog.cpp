@@ -136,7 +136,7 @@ CreatePartitionDialog::CreatePartitionDialog(const DiskLayout &base,
         item->setCheckState(Qt::Unchecked);
         item->setToolTip(partitionFlagHint(flag));
     }
-    form->addRow(tr("F&lags:"), m_flags);
+    form->addRow(tr("Fla&gs:"), m_flags);
 
     m_result = new QLabel;
     m_result->setObjectName(QStringLiteral("previewResult"));

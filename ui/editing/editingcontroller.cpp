@@ -13,6 +13,7 @@
 
 #include <QAction>
 #include <QCloseEvent>
+#include <QFileInfo>
 #include <QItemSelectionModel>
 #include <QMainWindow>
 #include <QMenu>
@@ -87,16 +88,21 @@ bool EditingController::eventFilter(QObject *watched, QEvent *event)
         for (auto it = m_queues.cbegin(); it != m_queues.cend(); ++it)
             if (!it.value()->isEmpty()) {
                 waiting += it.value()->count();
-                disks << it.key();
+                disks << quitName(it.key());
             }
+        const QString names = disks.join(QStringLiteral(", "));
+        const QString question =
+            waiting == 1 ? tr("1 pending operation on %1 will be lost: nothing has been written "
+                              "to the disk yet. Quit anyway?")
+                               .arg(names)
+                         : tr("%1 pending operations on %2 will be lost: nothing has been "
+                              "written yet. Quit anyway?")
+                               .arg(waiting)
+                               .arg(names);
         if (waiting > 0 &&
-            QMessageBox::question(
-                m_window, tr("Discard Pending Operations"),
-                tr("%1 on %2 will be lost: nothing has been written to the "
-                   "disk. Quit anyway?")
-                    .arg(operationCountText(waiting), disks.join(QStringLiteral(", "))),
-                QMessageBox::Discard | QMessageBox::Cancel,
-                QMessageBox::Cancel) != QMessageBox::Discard) {
+            QMessageBox::question(m_window, tr("Discard Pending Operations"), question,
+                                  QMessageBox::Discard | QMessageBox::Cancel,
+                                  QMessageBox::Cancel) != QMessageBox::Discard) {
             event->ignore();
             return true;
         }
@@ -209,6 +215,15 @@ bool EditingController::refuseRealignWhilePending()
 QString EditingController::shownName() const
 {
     return m_hooks.diskName ? m_hooks.diskName(m_path) : m_path;
+}
+
+QString EditingController::quitName(const QString &path) const
+{
+    // An image file by its name, as the file manager shows it; a drive as the window names it
+    // ("/dev/sdb on server"). Never the key the window files it under.
+    const QString name = m_hooks.diskName ? m_hooks.diskName(path) : path;
+    const QFileInfo file(name);
+    return file.isAbsolute() && file.isFile() ? file.fileName() : name;
 }
 
 void EditingController::diskShown()

@@ -134,7 +134,8 @@ private:
     EditingController(QMainWindow *window, const EditingHooks &hooks);
     void createActions();
     void refreshPreview(bool windowShowsDiskAsRead);
-    QString shownName() const; // of the disk on screen, as people call it
+    QString shownName() const;                   // of the disk on screen, as people call it
+    QString quitName(const QString &path) const; // of a disk with a queue, when quitting
     void updateActions();
     void selectNear(const partwise::PartitionInfo &previous);
     std::optional<partwise::PartitionInfo>

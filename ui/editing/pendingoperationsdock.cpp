@@ -40,7 +40,7 @@ void PendingOperationsDock::setActions(QAction *undo, QAction *redo, QAction *cl
     grid->setContentsMargins(0, 0, 0, 0);
     // Short captions: the menu's Undo/Redo texts name the whole operation.
     const QList<QPair<QAction *, QString>> buttons = {{undo, tr("&Undo")},
-                                                      {redo, tr("&Redo")},
+                                                      {redo, tr("Red&o")},
                                                       {clear, tr("C&lear")},
                                                       {savePlan, tr("Save &Plan…")},
                                                       {apply, tr("&Apply")}};

@@ -54,7 +54,7 @@ void RealignBanner::showMisaligned(int count)
                                       .arg(count)) +
                     QLatin1Char(' ') +
                     tr("Realigning moves them to the grain and keeps their data."));
-    m_button->setText(tr("&Realign…"));
+    m_button->setText(tr("Real&ign…"));
     m_button->setToolTip(tr("Open the realignment wizard for this disk"));
     setAccessibleName(m_text->text());
     show();
@@ -68,7 +68,7 @@ void RealignBanner::showInterrupted(const QString &journalPath, int partition)
     m_text->setText(tr("A realignment of this disk was interrupted. Nothing is lost, but %1 "
                        "should not be used until it is finished (journal: %2).")
                         .arg(which, journalPath));
-    m_button->setText(tr("&Finish…"));
+    m_button->setText(tr("F&inish…"));
     m_button->setToolTip(tr("Finish the interrupted realignment"));
     setAccessibleName(m_text->text());
     show();

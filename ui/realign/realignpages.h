@@ -239,6 +239,9 @@ signals:
     void resumeRequested(); // Resume Now: the wizard goes back to the run page
 
 private:
+    // One line per check; `withVerdicts`: an icon says clean or not.
+    void showChecks(const QStringList &checks, bool withVerdicts);
+
     RealignWizardState *m_state;
     RealignBackend *m_backend;
     QLabel *m_outcome = nullptr;
@@ -248,7 +251,9 @@ private:
     QLabel *m_afterCaption = nullptr;
     RealignMap *m_after = nullptr;
     QLabel *m_checksTitle = nullptr;
-    QTreeWidget *m_checks = nullptr;
+    QWidget *m_checks = nullptr;
+    QGridLayout *m_checksLayout = nullptr;
+    QList<QLabel *> m_checkLabels;
     QPushButton *m_resume = nullptr;
 };
 

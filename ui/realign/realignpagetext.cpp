@@ -4,6 +4,8 @@
 
 #include <QCoreApplication>
 #include <QLabel>
+#include <QScrollArea>
+#include <QVBoxLayout>
 
 using namespace partwise;
 
@@ -15,6 +17,19 @@ QLabel *wrappingLabel(const QString &text)
     label->setWordWrap(true);
     label->setTextInteractionFlags(Qt::TextSelectableByMouse);
     return label;
+}
+
+QVBoxLayout *scrollingBody(QWidget *page)
+{
+    auto *outer = new QVBoxLayout(page);
+    outer->setContentsMargins(0, 0, 0, 0);
+    auto *scroll = new QScrollArea;
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    outer->addWidget(scroll);
+    auto *body = new QWidget;
+    scroll->setWidget(body);
+    return new QVBoxLayout(body);
 }
 
 QString filesystemText(const QString &filesystem)

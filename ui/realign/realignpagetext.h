@@ -7,6 +7,8 @@
 #include <QString>
 
 class QLabel;
+class QVBoxLayout;
+class QWidget;
 
 namespace realigntext {
 
@@ -15,6 +17,10 @@ constexpr qint64 kFourK = 4096;
 constexpr int kBarSteps = 1000;
 
 QLabel *wrappingLabel(const QString &text = QString());
+// Gives `page` a frameless scroll area filling it and returns the layout of the body it scrolls:
+// what does not fit the wizard's size (a small screen, long texts, another language) scrolls
+// instead of being squeezed over itself.
+QVBoxLayout *scrollingBody(QWidget *page);
 QString filesystemText(const QString &filesystem);
 QString partitionTitle(int number, const QString &filesystem, const QString &label);
 QString grainName(qint64 bytes);

@@ -63,7 +63,9 @@ RealignPlanPage::RealignPlanPage(RealignWizardState *state, RealignBackend *back
     setSubTitle(tr("Nothing has been written yet. Check the plan, then start it with Realign."));
     setCommitPage(true);
     setButtonText(QWizard::CommitButton, tr("&Realign"));
-    auto *layout = new QVBoxLayout(this);
+    // A crowded disk offers several ways, many moves and long reasons: what does not fit the
+    // wizard scrolls.
+    QVBoxLayout *layout = scrollingBody(this);
     m_refusal = wrappingLabel();
     m_refusal->setObjectName(QStringLiteral("planRefusal"));
     m_refusal->setStyleSheet(AlignmentStyle::errorStyleSheet(palette()));
@@ -121,7 +123,7 @@ RealignPlanPage::RealignPlanPage(RealignWizardState *state, RealignBackend *back
     m_acceptBoot->setObjectName(QStringLiteral("acceptBootChange"));
     m_acceptBoot->setVisible(false);
     needsLayout->addWidget(m_acceptBoot);
-    m_backup = new QCheckBox(tr("I have a &backup or accept the risk"));
+    m_backup = new QCheckBox(tr("&I have a backup or accept the risk"));
     m_backup->setObjectName(QStringLiteral("backupConfirm"));
     needsLayout->addWidget(m_backup);
     layout->addWidget(m_needs);

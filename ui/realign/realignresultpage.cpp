@@ -8,11 +8,11 @@
 #include "realign/realignbackend.h"
 #include "realign/realignpagetext.h"
 
+#include <QGridLayout>
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QPushButton>
-#include <QScrollArea>
-#include <QTreeWidget>
+#include <QStyle>
 #include <QVBoxLayout>
 
 using namespace partwise;
@@ -25,15 +25,7 @@ RealignResultPage::RealignResultPage(RealignWizardState *state, RealignBackend *
     setObjectName(QStringLiteral("realignResultPage"));
     setFinalPage(true);
     // Scrolls rather than squeezes when the text is long (errors, other languages).
-    auto *outer = new QVBoxLayout(this);
-    outer->setContentsMargins(0, 0, 0, 0);
-    auto *scroll = new QScrollArea;
-    scroll->setWidgetResizable(true);
-    scroll->setFrameShape(QFrame::NoFrame);
-    outer->addWidget(scroll);
-    auto *body = new QWidget;
-    scroll->setWidget(body);
-    auto *layout = new QVBoxLayout(body);
+    QVBoxLayout *layout = scrollingBody(this);
     m_outcome = wrappingLabel();
     m_outcome->setObjectName(QStringLiteral("resultOutcome"));
     layout->addWidget(m_outcome);
@@ -58,12 +50,14 @@ RealignResultPage::RealignResultPage(RealignWizardState *state, RealignBackend *
     layout->addWidget(m_after);
     m_checksTitle = new QLabel(tr("<b>Checks</b>"));
     layout->addWidget(m_checksTitle);
-    m_checks = new QTreeWidget;
+    // One wrapping line per check, as tall as its text: a warning is read whole, and the page
+    // scrolls when there are many.
+    m_checks = new QWidget;
     m_checks->setObjectName(QStringLiteral("resultChecks"));
     m_checks->setAccessibleName(tr("Check results"));
-    m_checks->setRootIsDecorated(false);
-    m_checks->setHeaderHidden(true);
-    m_checks->setMaximumHeight(m_checks->fontMetrics().lineSpacing() * 6);
+    m_checksLayout = new QGridLayout(m_checks);
+    m_checksLayout->setContentsMargins(0, 0, 0, 0);
+    m_checksLayout->setColumnStretch(1, 1);
     layout->addWidget(m_checks);
     layout->addStretch(1);
     connect(m_resume, &QPushButton::clicked, this, &RealignResultPage::resumeRequested);
@@ -150,25 +144,45 @@ void RealignResultPage::initializePage()
         result.ok || result.resumable ? QString() : AlignmentStyle::errorStyleSheet(palette()));
     m_details->setPlainText(result.error);
     m_details->setVisible(!result.error.isEmpty());
-    m_checks->clear();
-    for (const QString &check : result.checks) {
-        auto *item = new QTreeWidgetItem(m_checks, {check});
-        const bool clean =
-            check.endsWith(QLatin1String(": clean")) || check.contains(QLatin1String("recreated"));
-        item->setIcon(0, AlignmentStyle::icon(clean ? AlignmentStatus::Aligned
-                                                    : AlignmentStatus::Misaligned));
-    }
-    if (result.checks.isEmpty())
-        new QTreeWidgetItem(m_checks, {result.ok ? tr("No filesystem needed checking.")
-                                                 : tr("No filesystem has been checked yet.")});
+    QStringList checks = result.checks;
+    if (checks.isEmpty())
+        checks << (result.ok ? tr("No filesystem needed checking.")
+                             : tr("No filesystem has been checked yet."));
+    showChecks(checks, !result.checks.isEmpty());
     m_resume->setVisible(!result.ok && result.resumable);
+}
+
+void RealignResultPage::showChecks(const QStringList &checks, bool withVerdicts)
+{
+    while (QLayoutItem *item = m_checksLayout->takeAt(0)) {
+        delete item->widget();
+        delete item;
+    }
+    m_checkLabels.clear();
+    const int iconSize = style()->pixelMetric(QStyle::PM_SmallIconSize, nullptr, this);
+    for (int row = 0; row < checks.size(); ++row) {
+        const QString &check = checks.at(row);
+        if (withVerdicts) {
+            const bool clean = check.endsWith(QLatin1String(": clean")) ||
+                               check.contains(QLatin1String("recreated"));
+            auto *icon = new QLabel;
+            icon->setPixmap(
+                AlignmentStyle::icon(clean ? AlignmentStatus::Aligned : AlignmentStatus::Misaligned)
+                    .pixmap(iconSize, iconSize));
+            m_checksLayout->addWidget(icon, row, 0, Qt::AlignTop);
+        }
+        auto *line = wrappingLabel(check);
+        line->setTextFormat(Qt::PlainText);
+        m_checksLayout->addWidget(line, row, 1);
+        m_checkLabels << line;
+    }
 }
 
 QStringList RealignResultPage::checkLines() const
 {
     QStringList lines;
-    for (int i = 0; i < m_checks->topLevelItemCount(); ++i)
-        lines << m_checks->topLevelItem(i)->text(0);
+    for (const QLabel *line : m_checkLabels)
+        lines << line->text();
     return lines;
 }
 

@@ -37,7 +37,7 @@ SectorRulerPanel::SectorRulerPanel(QWidget *parent) : QDockWidget(tr("Sector Rul
     m_edge = new QComboBox;
     m_edge->addItems({tr("Start"), tr("End")});
     m_edge->setAccessibleName(tr("Edge of the partition"));
-    auto *edgeLabel = new QLabel(tr("&Edge:"));
+    auto *edgeLabel = new QLabel(tr("Ed&ge:"));
     edgeLabel->setBuddy(m_edge);
 
     m_blockSize = new QComboBox;

@@ -10,6 +10,8 @@
 #include <QPainter>
 #include <QWheelEvent>
 
+#include <algorithm>
+
 using namespace partwise;
 
 namespace {
@@ -104,29 +106,102 @@ void drawBlocks(QPainter &p, const Layout &l, const SectorRuler &r, const QPalet
     }
 }
 
-void drawLines(QPainter &p, const Layout &l, const SectorRuler &r, const QPalette &palette)
+// "start, byte 1,048,576"; `withByte` false: "start" alone, where the long one has no room.
+QString edgeCaption(const SectorRuler &r, bool withByte)
 {
-    const double top = l.bounds.top() + 4;
-    const double bottom = l.row(2).bottom() + 4;
-    QPen grain(QColor(0x1f, 0x5f, 0xbf), 1.5, Qt::DashLine);
-    // Grain labels go left of their line, the edge's label right of its own: they often meet.
-    const QFontMetricsF metrics(p.font());
-    for (const qint64 at : r.grainLines) {
-        p.setPen(grain);
-        p.drawLine(QPointF(l.x(at), top), QPointF(l.x(at), bottom));
-        const QString text = QCoreApplication::translate("SectorRulerWidget", "grain (%1)")
-                                 .arg(humanSize(r.grainBytes));
-        p.drawText(QPointF(l.x(at) - metrics.horizontalAdvance(text) - 4, top + 8), text);
-    }
-    p.setPen(QPen(palette.color(QPalette::WindowText), 2));
-    const double x = l.x(r.focusByte);
-    p.drawLine(QPointF(x, top), QPointF(x, bottom));
+    if (!withByte)
+        return r.edge == RulerEdge::End ? QCoreApplication::translate("SectorRulerWidget", "end")
+               : r.edge == RulerEdge::Free
+                   ? QCoreApplication::translate("SectorRulerWidget", "new start")
+                   : QCoreApplication::translate("SectorRulerWidget", "start");
     const QString label =
         r.edge == RulerEdge::End ? QCoreApplication::translate("SectorRulerWidget", "end, byte %1")
         : r.edge == RulerEdge::Free
             ? QCoreApplication::translate("SectorRulerWidget", "new start, byte %1")
             : QCoreApplication::translate("SectorRulerWidget", "start, byte %1");
-    p.drawText(QPointF(x + 4, top + 8), label.arg(QLocale().toString(r.focusByte)));
+    return label.arg(QLocale().toString(r.focusByte));
+}
+
+QString grainCaption(const SectorRuler &r)
+{
+    return QCoreApplication::translate("SectorRulerWidget", "grain (%1)")
+        .arg(humanSize(r.grainBytes));
+}
+
+double captionBaseline(const Layout &l)
+{
+    return l.bounds.top() + 12;
+}
+
+struct Captions
+{
+    QString edge;
+    QList<QRectF> boxes; // the edge's, then one per grain line
+};
+
+// Where the captions above the rows go. The edge's caption goes right of its line and a grain's
+// left of its own, unless that puts one over another (a grain line a sector after the edge):
+// then the other side; where neither side has room, the edge's caption loses its byte number.
+Captions placeCaptions(const Layout &l, const SectorRuler &r, const QFontMetricsF &metrics)
+{
+    const double baseline = captionBaseline(l);
+    // Beside its line, moved in from the ruler's sides (over its line rather than cut off).
+    auto box = [&](double line, double width, bool right) {
+        double left = right ? line + 4 : line - 4 - width;
+        left = std::max(l.bounds.left(), std::min(left, l.bounds.right() - width));
+        return QRectF(left, baseline - metrics.ascent(), width, metrics.height());
+    };
+    const double grainWidth = metrics.horizontalAdvance(grainCaption(r));
+    auto inside = [&](const QRectF &rect) {
+        return rect.left() >= l.bounds.left() && rect.right() <= l.bounds.right();
+    };
+    Captions first;
+    for (const bool withByte : {true, false}) {
+        const QString edge = edgeCaption(r, withByte);
+        const double edgeWidth = metrics.horizontalAdvance(edge);
+        for (const bool edgeRight : {true, false}) {
+            QList<QRectF> boxes{box(l.x(r.focusByte), edgeWidth, edgeRight)};
+            bool clear = inside(boxes.first());
+            for (const qint64 at : r.grainLines) {
+                QRectF grain = box(l.x(at), grainWidth, false);
+                const auto overlaps = [&](const QRectF &rect) {
+                    for (const QRectF &placed : boxes)
+                        if (placed.intersects(rect))
+                            return true;
+                    return false;
+                };
+                if (overlaps(grain) || !inside(grain))
+                    grain = box(l.x(at), grainWidth, true);
+                clear = clear && !overlaps(grain) && inside(grain);
+                boxes << grain;
+            }
+            if (clear)
+                return {edge, boxes};
+            if (first.boxes.isEmpty())
+                first = {edge, boxes};
+        }
+    }
+    return first; // no room anywhere: the usual sides
+}
+
+void drawLines(QPainter &p, const Layout &l, const SectorRuler &r, const QPalette &palette)
+{
+    const double top = l.bounds.top() + 4;
+    const double bottom = l.row(2).bottom() + 4;
+    const QFontMetricsF metrics(p.font());
+    const Captions captions = placeCaptions(l, r, metrics);
+    const double baseline = captionBaseline(l);
+    QPen grain(QColor(0x1f, 0x5f, 0xbf), 1.5, Qt::DashLine);
+    for (std::size_t i = 0; i < r.grainLines.size(); ++i) {
+        const double x = l.x(r.grainLines[i]);
+        p.setPen(grain);
+        p.drawLine(QPointF(x, top), QPointF(x, bottom));
+        p.drawText(QPointF(captions.boxes.at(qsizetype(i) + 1).left(), baseline), grainCaption(r));
+    }
+    p.setPen(QPen(palette.color(QPalette::WindowText), 2));
+    const double x = l.x(r.focusByte);
+    p.drawLine(QPointF(x, top), QPointF(x, bottom));
+    p.drawText(QPointF(captions.boxes.first().left(), baseline), captions.edge);
 }
 
 } // namespace
@@ -183,6 +258,15 @@ double SectorRulerWidget::xOf(qint64 byte) const
     return Layout{QRectF(rect()), m_ruler.windowBegin, m_ruler.windowEnd}.x(byte);
 }
 
+QList<QRectF> SectorRulerWidget::captionRects() const
+{
+    if (!m_hasRuler)
+        return {};
+    return placeCaptions(Layout{QRectF(rect()), m_ruler.windowBegin, m_ruler.windowEnd}, m_ruler,
+                         QFontMetricsF(font()))
+        .boxes;
+}
+
 QRectF SectorRulerWidget::blockRowRect() const
 {
     return Layout{QRectF(rect()), m_ruler.windowBegin, m_ruler.windowEnd}.row(2);
@@ -206,9 +290,10 @@ void SectorRulerWidget::render(QPainter &p, const QRectF &bounds) const
             : tr("Physical (%1, %2)").arg(sizeName(m_ruler.physicalSize), m_physicalSource),
         tr("Blocks (%1)").arg(sizeName(m_ruler.blockSize))};
     p.setPen(palette().color(QPalette::Text));
+    // A long title ("Physisch (4 KiB, angenommen)") takes a second line of its row.
     for (int row = 0; row < 3; ++row)
         p.drawText(QRectF(bounds.left() + 4, l.row(row).top(), kLabelWidth - 8, kRowHeight),
-                   Qt::AlignVCenter | Qt::AlignLeft, titles[row]);
+                   Qt::AlignVCenter | Qt::AlignLeft | Qt::TextWordWrap, titles[row]);
     drawSpans(p, l, 0, m_ruler.logical, palette().color(QPalette::Base).darker(104), line);
     drawSpans(p, l, 1, m_ruler.physical, palette().color(QPalette::AlternateBase), line);
     drawBlocks(p, l, m_ruler, palette());

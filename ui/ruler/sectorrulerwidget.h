@@ -33,6 +33,8 @@ public:
     // Where a byte of the window is drawn, and the block row's box; tests sample the pixels.
     double xOf(qint64 byte) const;
     QRectF blockRowRect() const;
+    // Where the captions above the rows are drawn: the edge's, then one per grain line.
+    QList<QRectF> captionRects() const;
 
     void render(QPainter &painter, const QRectF &bounds) const;
     PictureExporter::Picture picture();

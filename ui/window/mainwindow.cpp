@@ -24,6 +24,7 @@
 #include <QApplication>
 #include <QComboBox>
 #include <QDir>
+#include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QHeaderView>
@@ -69,6 +70,9 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
     createActions();
     // Edit menu, pending-operations dock, the queue previewed on the map.
     m_editing = installEditing(this);
+    // The info panel has the most to say; the queue below it needs its buttons and a few rows.
+    if (auto *pending = findChild<QDockWidget *>(QStringLiteral("pendingOperationsDock")))
+        resizeDocks({m_info, pending}, {500, 170}, Qt::Vertical);
 
     connect(m_service, &DiskService::disksListed, this, [this](const QStringList &paths) {
         m_disks->setDisks(paths);
@@ -511,8 +515,6 @@ void MainWindow::updateStatus(int row)
         text += tr("; %1 on a physical sector but not on the %2 grain")
                     .arg(report.sectorAlignedCount())
                     .arg(humanSize(report.geometry.grainBytes));
-    if (!entry.machine.isEmpty())
-        text += tr(", through its helper");
     m_status->setText(text);
 }
 
