@@ -6,6 +6,7 @@
 // (fsck.fat -v, btrfs inspect-internal dump-super, dump.f2fs) and the SHA-256 of every file read
 // back through mtools, a read-only mount or dump.f2fs.
 #include "fs/filesystemresize.h"
+#include "fs/sessionabilities.h"
 
 #include "diskimagebuilder.h"
 #include "filechecksum.h"
@@ -139,6 +140,20 @@ void TestFilesystemShrink::canShrink()
     // The resize dialog and apply keep their old answers.
     QVERIFY(!canShrinkUnmounted(QStringLiteral("vfat")));
     QVERIFY(canShrinkUnmounted(QStringLiteral("ext4")));
+    // What a plan may offer here: limits known in advance are never planned and refused later.
+    constexpr qint64 kMiB = 1 << 20;
+    const QString btrfsSmall =
+        whyCannotShrinkHere(QStringLiteral("btrfs"), 250 * kMiB, FilesystemPlace::Disk);
+    QVERIFY2(btrfsSmall.contains(QLatin1String("256 MiB")), qPrintable(btrfsSmall));
+    QVERIFY(whyCannotShrinkHere(QStringLiteral("xfs"), 100 * kMiB, FilesystemPlace::Disk)
+                .contains(QLatin1String("XFS")));
+    if (::geteuid() == 0) { // root resizes anything it has the tools for, in images too
+        QCOMPARE(whyCannotShrinkHere(QStringLiteral("btrfs"), 300 * kMiB, FilesystemPlace::Image),
+                 QString());
+        QCOMPARE(whyCannotShrinkHere(QStringLiteral("ext4"), 10 * kMiB, FilesystemPlace::Image),
+                 QString());
+    }
+    QCOMPARE(whyCannotShrinkHere(QStringLiteral("swap"), kMiB, FilesystemPlace::Image), QString());
 }
 
 void TestFilesystemShrink::fat_data()
