@@ -13,6 +13,7 @@
 // (blockdeviceopens.h): not one of its threads opens, or tries to open, a block device. The
 // same watch on a window run as root, which reads disks itself, sees its reading thread open
 // the loop device, so the watch sees what it must.
+#include "adminhelpertest.h"
 #include "blockdeviceopens.h"
 #include "disklistmodel.h"
 #include "editing/applydialog.h"
@@ -61,24 +62,9 @@
 using namespace partwise;
 using namespace guitest;
 using namespace pwtest;
+using namespace adminhelpertest;
 
 namespace {
-
-constexpr char kUser[] = "partwise-gui-test";
-
-// This process as `uid`/`gid` with no supplementary groups, until the guard restores root.
-bool becomeUser(uid_t uid, gid_t gid)
-{
-    return ::setgroups(0, nullptr) == 0 && ::setegid(gid) == 0 && ::seteuid(uid) == 0;
-}
-
-void becomeRootAgain()
-{
-    if (::seteuid(0) != 0 || ::setegid(0) != 0)
-        qFatal("could not take root back");
-    const gid_t rootGroup = 0;
-    ::setgroups(1, &rootGroup);
-}
 
 // resize2fs -P's estimate in bytes (dumpe2fs gives the block size).
 qint64 ext4MinimumBytes(const QString &node)
@@ -96,24 +82,6 @@ qint64 ext4MinimumBytes(const QString &node)
 }
 
 } // namespace
-
-class TestAdminHelper : public QObject
-{
-    Q_OBJECT
-
-private slots:
-    void initTestCase();
-    void cleanupTestCase();
-    void windowAsUserEditsAndRealignsThroughHelper();
-    void userImageThroughOwnHelper();
-    void watchSeesWindowRunAsRootOpenDisks();
-
-private:
-    QTemporaryDir m_dir;
-    uid_t m_uid = 0;
-    gid_t m_gid = 0;
-    bool m_createdUser = false;
-};
 
 void TestAdminHelper::initTestCase()
 {
@@ -528,4 +496,3 @@ void TestAdminHelper::watchSeesWindowRunAsRootOpenDisks()
 }
 
 QTEST_MAIN(TestAdminHelper)
-#include "tst_adminhelper.moc"

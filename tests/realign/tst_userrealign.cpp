@@ -9,6 +9,7 @@
 #include "fsfixture.h"
 #include "fuseaccess.h"
 #include "loopdevice.h"
+#include "partitioncontents.h"
 #include "sfdisktable.h"
 #include "toolrun.h"
 
@@ -31,12 +32,6 @@ using namespace pwtest;
 namespace {
 
 constexpr uid_t kNobody = 65534;
-
-qint64 allocatedBytes(const QString &path)
-{
-    struct stat st;
-    return ::stat(QFile::encodeName(path).constData(), &st) == 0 ? qint64(st.st_blocks) * 512 : -1;
-}
 
 // The partitions' starts, as sfdisk reads them.
 QList<qint64> startsOf(const QString &image)
@@ -71,57 +66,6 @@ QMap<int, Place> plannedPlaces(const QByteArray &out)
                       Place{m.captured(2).toLongLong(), m.captured(3).toLongLong()});
     }
     return places;
-}
-
-SfdiskTable tableOf(const QString &image, int sectorSize)
-{
-    return sectorSize == 512 ? SfdiskTable::read(image)
-                             : SfdiskTable::readWithSectorSize(image, sectorSize);
-}
-
-struct PartitionContents
-{
-    QString fs; // libblkid's TYPE
-    QMap<QString, QByteArray> files;
-};
-
-// Each partition's filesystem and files, read as root through a loop device; checks every
-// filesystem with its own tool on the way.
-QMap<int, PartitionContents> contentsOf(const QString &image, int sectorSize,
-                                        const SfdiskTable &table, QStringList *problems)
-{
-    QMap<int, PartitionContents> out;
-    LoopDevice loop(image, sectorSize, true);
-    if (!loop.ok() || !loop.addPartitions()) {
-        *problems << loop.error();
-        return out;
-    }
-    for (const SfdiskPartition &p : table.partitions) {
-        const QString node = loop.partitionNode(p.number);
-        const ToolResult type =
-            runTool(QStringLiteral("blkid"),
-                    {QStringLiteral("-p"), QStringLiteral("-o"), QStringLiteral("value"),
-                     QStringLiteral("-s"), QStringLiteral("TYPE"), node});
-        PartitionContents c;
-        c.fs = QString::fromUtf8(type.out).trimmed();
-        if (c.fs.isEmpty())
-            continue; // the extended partition
-        const ToolResult check = checkFilesystemReadOnly(node, c.fs);
-        if (!check.ok())
-            *problems << QStringLiteral("partition %1 (%2): %3")
-                             .arg(p.number)
-                             .arg(c.fs, check.describe() + QString::fromUtf8(check.out));
-        if (c.fs != QLatin1String("swap")) {
-            QString error;
-            c.files = filesystemTreeSha256(node, c.fs, &error);
-            if (!error.isEmpty() || c.files.isEmpty())
-                *problems << QStringLiteral("partition %1 (%2): no files read: %3")
-                                 .arg(p.number)
-                                 .arg(c.fs, error);
-        }
-        out.insert(p.number, c);
-    }
-    return out;
 }
 
 } // namespace
@@ -230,10 +174,11 @@ void TestUserRealign::presetsAsAUser()
     const ToolResult made = asNobody({QStringLiteral("practice"), QStringLiteral("--size"),
                                       QStringLiteral("256M"), preset, image});
     QVERIFY2(made.ok(), qPrintable(made.describe()));
-    const SfdiskTable before = tableOf(image, sectorSize);
+    const SfdiskTable before = tableWithSectorSize(image, sectorSize);
     QVERIFY2(before.ok, qPrintable(before.error));
     QStringList problems;
-    const QMap<int, PartitionContents> contents = contentsOf(image, sectorSize, before, &problems);
+    const QMap<int, PartitionContents> contents =
+        partitionContents(image, sectorSize, before, &problems);
     QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
     const qint64 allocatedBefore = allocatedBytes(image);
 
@@ -251,7 +196,7 @@ void TestUserRealign::presetsAsAUser()
     QVERIFY2(!log.contains(QLatin1String("not checked")), qPrintable(log));
 
     // The plan printed is what ran: every partition where it said, the others where they were.
-    const SfdiskTable after = tableOf(image, sectorSize);
+    const SfdiskTable after = tableWithSectorSize(image, sectorSize);
     QVERIFY2(after.ok, qPrintable(after.error));
     QCOMPARE(after.partitions.size(), before.partitions.size());
     for (const SfdiskPartition &p : before.partitions) {
@@ -272,7 +217,7 @@ void TestUserRealign::presetsAsAUser()
                      qPrintable(log));
     }
     // Every file of every partition, and every filesystem's own check, as before.
-    const QMap<int, PartitionContents> now = contentsOf(image, sectorSize, after, &problems);
+    const QMap<int, PartitionContents> now = partitionContents(image, sectorSize, after, &problems);
     QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
     QCOMPARE(now.keys(), contents.keys());
     for (auto it = contents.cbegin(); it != contents.cend(); ++it) {

@@ -1,0 +1,132 @@
+// The README's first command as a new user would try it: the demo disk, opened in the window
+// run as a user the test creates, realigned through the wizard, on a desktop where /dev/fuse is
+// open to users (as Debian's udev leaves it). What the plan page showed is what ran (sfdisk
+// after), every filesystem that moved was checked by its own tool first (the result page),
+// every file of every partition and each filesystem's own check are as before (read as root),
+// and the sparse image grew by no more than the data the plan moved.
+#include "adminhelpertest.h"
+#include "disklistmodel.h"
+#include "helper/remotemachines.h"
+#include "realign/realigncontroller.h"
+#include "realign/realignpages.h"
+#include "window/mainwindow.h"
+
+#include "clirun.h"
+#include "fuseaccess.h"
+#include "loopdevice.h"
+#include "partitioncontents.h"
+#include "sfdisktable.h"
+#include "toolrun.h"
+
+#include <QCheckBox>
+#include <QDir>
+#include <QFile>
+#include <QScopeGuard>
+#include <QTest>
+
+#include <optional>
+
+using namespace partwise;
+using namespace pwtest;
+using namespace adminhelpertest;
+
+void TestAdminHelper::demoDiskThroughWizardAsUser()
+{
+    PW_REQUIRE_ROOT_OR_SKIP();
+    const FuseOpenToUsers desktop;
+    QVERIFY2(desktop.ok(), qPrintable(desktop.error()));
+    const QString home = m_dir.filePath(QStringLiteral("demo-home"));
+    QVERIFY(QDir().mkpath(home));
+    QVERIFY(::chown(QFile::encodeName(home).constData(), m_uid, m_gid) == 0);
+    const QString image = QDir(home).filePath(QStringLiteral("demo.img"));
+    const ToolResult made = runTool(
+        QStringLiteral("setpriv"),
+        {QStringLiteral("--reuid=%1").arg(m_uid), QStringLiteral("--regid=%1").arg(m_gid),
+         QStringLiteral("--clear-groups"), QStringLiteral(PARTWISE_CLI), QStringLiteral("practice"),
+         QStringLiteral("--size"), QStringLiteral("256M"), QStringLiteral("demo"), image});
+    QVERIFY2(made.ok(), qPrintable(made.describe()));
+    const SfdiskTable before = SfdiskTable::read(image);
+    QVERIFY2(before.ok, qPrintable(before.error));
+    QStringList problems;
+    const QMap<int, PartitionContents> contents = partitionContents(image, 512, before, &problems);
+    QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
+    const qint64 allocatedBefore = allocatedBytes(image);
+    qputenv("XDG_DATA_HOME", QFile::encodeName(QDir(home).filePath(QStringLiteral(".data"))));
+
+    QList<PartitionMove> shown;
+    qint64 shownBytes = 0;
+    QStringList checks;
+    {
+        QVERIFY(becomeUser(m_uid, m_gid));
+        auto root = qScopeGuard(becomeRootAgain);
+        MainWindow window;
+        RealignController *realign = installRealign(&window, window.editing());
+        RemoteMachines *machines = installRemoteMachines(&window);
+        realign->setHelperRealign(machines->realignThroughHelpers());
+        window.openImage(image);
+        const QString key = DiskListModel::machineKey(machines->imagesMachine(), image);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            window.diskList()->rowOf(key) >= 0 &&
+                window.diskList()->entry(window.diskList()->rowOf(key)).state ==
+                    DiskEntry::State::Ready,
+            60000);
+        QTRY_VERIFY(realign->realignAction()->isEnabled());
+        realign->realignAction()->trigger();
+        RealignWizard *wizard = realign->wizard();
+        QVERIFY(wizard);
+        wizard->next();
+        wizard->next();
+        RealignPlanPage *plan = wizard->planPage();
+        QVERIFY(QTest::qWaitFor([&] { return plan->isReady(); }, 60000));
+        QVERIFY2(plan->prepared().ok, qPrintable(plan->prepared().error));
+        shown = plan->prepared().plan.moves;
+        shownBytes = plan->prepared().plan.totalBytes();
+        QVERIFY(!shown.isEmpty());
+        plan->backupConfirmation()->setChecked(true);
+        wizard->next();
+        QVERIFY(QTest::qWaitFor([&] { return wizard->runPage()->isFinished(); }, 300000));
+        QVERIFY2(wizard->result().ok,
+                 qPrintable(wizard->result().error + '\n' + wizard->runPage()->logText()));
+        wizard->next();
+        checks = wizard->resultPage()->checkLines();
+        wizard->accept();
+    }
+
+    // The plan shown is the plan that ran: each move's last place is where sfdisk finds it.
+    QMap<int, PartitionMove> last;
+    for (const PartitionMove &m : shown)
+        last.insert(m.number, m);
+    const SfdiskTable after = SfdiskTable::read(image);
+    QVERIFY2(after.ok, qPrintable(after.error));
+    for (const SfdiskPartition &p : before.partitions) {
+        const SfdiskPartition *now = after.find(p.number);
+        QVERIFY(now);
+        const qint64 start = last.contains(p.number) ? last[p.number].newStart : p.start;
+        const qint64 end = last.contains(p.number) ? last[p.number].newEnd : p.end();
+        QVERIFY2(now->start == start && now->end() == end,
+                 qPrintable(QStringLiteral("partition %1 at %2–%3, the plan page said %4–%5")
+                                .arg(p.number)
+                                .arg(now->start)
+                                .arg(now->end())
+                                .arg(start)
+                                .arg(end)));
+        const QString fs = contents.value(p.number).fs;
+        if (last.contains(p.number) && !fs.isEmpty() && fs != QLatin1String("swap"))
+            QVERIFY2(
+                checks.contains(QStringLiteral("partition %1 (%2): clean").arg(p.number).arg(fs)),
+                qPrintable(checks.join(QLatin1Char('\n'))));
+    }
+    const QMap<int, PartitionContents> now = partitionContents(image, 512, after, &problems);
+    QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
+    QCOMPARE(now.keys(), contents.keys());
+    for (auto it = contents.cbegin(); it != contents.cend(); ++it) {
+        QCOMPARE(now.value(it.key()).fs, it->fs);
+        QVERIFY2(now.value(it.key()).files == it->files,
+                 qPrintable(QStringLiteral("partition %1: files differ").arg(it.key())));
+    }
+    QVERIFY2(allocatedBytes(image) <= allocatedBefore + shownBytes + (4 << 20),
+             qPrintable(QStringLiteral("%1 -> %2 bytes on disk, %3 moved")
+                            .arg(allocatedBefore)
+                            .arg(allocatedBytes(image))
+                            .arg(shownBytes)));
+}
