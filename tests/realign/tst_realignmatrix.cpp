@@ -103,7 +103,9 @@ void TestRealignMatrix::realign()
     const QString name = QString::fromLatin1(QTest::currentDataTag());
     const QString image = m_shelf->freshCopy(layout, name);
     QVERIFY(!image.isEmpty());
-    const QByteArray before = fileSha256(image);
+    // Only a run that must change nothing compares the whole image; the others are judged
+    // partition by partition below.
+    const QByteArray before = stays ? fileSha256(image) : QByteArray();
     const QStringList args{QStringLiteral("realign"),      QStringLiteral("--yes"),
                            QStringLiteral("--backup-dir"), m_dir.filePath("backups"),
                            QStringLiteral("--journal"),    m_dir.filePath(name + ".journal")};

@@ -1,6 +1,7 @@
 #include "filetree.h"
 
-#include <QCryptographicHash>
+#include "filechecksum.h"
+
 #include <QDir>
 #include <QDirIterator>
 #include <QFile>
@@ -64,14 +65,14 @@ QMap<QString, QByteArray> treeSha256(const QString &dir, QString *error)
     while (it.hasNext()) {
         const QString path = it.next();
         QFile f(path);
-        QCryptographicHash hash(QCryptographicHash::Sha256);
-        if (!f.open(QIODevice::ReadOnly) || !hash.addData(&f)) {
+        const QByteArray sum = f.open(QIODevice::ReadOnly) ? deviceSha256(&f) : QByteArray();
+        if (sum.isEmpty()) {
             if (error)
                 *error = QStringLiteral("cannot read %1: %2").arg(path, f.errorString());
             sums.insert(root.relativeFilePath(path), QByteArray("unreadable"));
             continue;
         }
-        sums.insert(root.relativeFilePath(path), hash.result().toHex());
+        sums.insert(root.relativeFilePath(path), sum);
     }
     return sums;
 }

@@ -14,7 +14,7 @@ namespace pwtest {
 bool makeFileTree(const QString &dir, int smallFiles, qint64 largeBytes, quint32 seed,
                   QString *error);
 
-// Relative path -> hex SHA-256 of every regular file under dir (QCryptographicHash).
+// Relative path -> hex SHA-256 of every regular file under dir (deviceSha256).
 QMap<QString, QByteArray> treeSha256(const QString &dir, QString *error = nullptr);
 
 // Missing, extra and differing files, one line each; empty when the trees are equal.
