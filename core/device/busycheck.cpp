@@ -237,10 +237,48 @@ QStringList loopDevicesOf(const KernelTables &k, const QString &image)
     return out;
 }
 
+// Whether a loop device with autoclear (Partwise's own, or mount -o loop's) is over `target`.
+bool autoclearLoopOver(const QString &target)
+{
+    struct stat want
+    {
+    };
+    if (!statPath(target, &want))
+        return false;
+    const QDir block(QStringLiteral("/sys/block"));
+    for (const QString &name : block.entryList({QStringLiteral("loop*")}, QDir::Dirs)) {
+        const QString loop = block.filePath(name + QStringLiteral("/loop/"));
+        const QString backing = readLine(loop + QStringLiteral("backing_file"));
+        struct stat st
+        {
+        };
+        if (backing.isEmpty() ||
+            readLine(loop + QStringLiteral("autoclear")) != QLatin1String("1") ||
+            !statPath(backing, &st))
+            continue;
+        if (S_ISBLK(want.st_mode) ? S_ISBLK(st.st_mode) && st.st_rdev == want.st_rdev
+                                  : st.st_dev == want.st_dev && st.st_ino == want.st_ino)
+            return true;
+    }
+    return false;
+}
+
+// A loop device with autoclear goes on its last close, but the kernel runs it down in the
+// background, and a tool of a job killed a moment ago may still hold one: the plan's own
+// used-block maps leave such a loop device over the disk just before the write's check. One
+// over the target is given two seconds to go before it counts as holding the disk; one
+// that is mounted stays, and is named as before.
+void settleAutoclearLoops(const QString &target)
+{
+    for (int i = 0; i < 20 && autoclearLoopOver(target); ++i)
+        ::usleep(100 * 1000);
+}
+
 } // namespace
 
 QStringList busyReasons(const QString &diskPath, int partitionNumber)
 {
+    settleAutoclearLoops(diskPath);
     struct stat st
     {
     };
@@ -282,6 +320,7 @@ QStringList busyReasons(const QString &diskPath, int partitionNumber)
 
 QStringList wholeDeviceBusyReasons(const QString &diskPath)
 {
+    settleAutoclearLoops(diskPath);
     const KernelTables k;
     BlockNode disk;
     if (!blockNodeOf(diskPath, &disk))
@@ -298,6 +337,7 @@ QStringList wholeDeviceBusyReasons(const QString &diskPath)
 
 QStringList partitionOwnBusyReasons(const QString &diskPath, int partitionNumber)
 {
+    settleAutoclearLoops(diskPath);
     const KernelTables k;
     BlockNode disk;
     if (!blockNodeOf(diskPath, &disk))

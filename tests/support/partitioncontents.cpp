@@ -1,5 +1,6 @@
 #include "partitioncontents.h"
 
+#include "filetree.h"
 #include "fsfixture.h"
 #include "loopdevice.h"
 #include "toolrun.h"
@@ -44,6 +45,27 @@ QMap<int, PartitionContents> partitionContents(const QString &image, int sectorS
         }
         out.insert(p.number, c);
     }
+    return out;
+}
+
+QStringList contentsDiffer(const QMap<int, PartitionContents> &before,
+                           const QMap<int, PartitionContents> &after)
+{
+    QStringList out;
+    for (auto it = before.cbegin(); it != before.cend(); ++it) {
+        if (!after.contains(it.key())) {
+            out << QStringLiteral("partition %1 (%2) is gone").arg(it.key()).arg(it->fs);
+            continue;
+        }
+        const PartitionContents &now = after[it.key()];
+        if (now.fs != it->fs)
+            out << QStringLiteral("partition %1 was %2, is %3").arg(it.key()).arg(it->fs, now.fs);
+        for (const QString &file : compareTrees(it->files, now.files))
+            out << QStringLiteral("partition %1: %2").arg(it.key()).arg(file);
+    }
+    for (auto it = after.cbegin(); it != after.cend(); ++it)
+        if (!before.contains(it.key()))
+            out << QStringLiteral("partition %1 (%2) is new").arg(it.key()).arg(it->fs);
     return out;
 }
 

@@ -22,6 +22,11 @@ struct PartitionContents
 QMap<int, PartitionContents> partitionContents(const QString &image, int sectorSize,
                                                const SfdiskTable &table, QStringList *problems);
 
+// What differs between two readings (a partition gone or added, another filesystem, files
+// changed, named by path), one line each; empty when they are the same.
+QStringList contentsDiffer(const QMap<int, PartitionContents> &before,
+                           const QMap<int, PartitionContents> &after);
+
 // sfdisk's reading of an image with `sectorSize`-byte sectors (512: sfdisk -J).
 SfdiskTable tableWithSectorSize(const QString &image, int sectorSize);
 
