@@ -3,6 +3,7 @@
 #include "base/toolrunner.h"
 #include "fs/resizesupport.h"
 
+#include <QDeadlineTimer>
 #include <QProcess>
 #include <QTemporaryFile>
 #include <QtEndian>
@@ -106,18 +107,25 @@ BcdStore readBcdFromNtfs(const FilesystemLocation &where, qint64 bytes)
         store.error = QStringLiteral("ntfscat (Debian package ntfs-3g) is not installed.");
         return store;
     }
-    QTemporaryFile hive;
-    if (!hive.open()) {
-        store.error = QStringLiteral("Cannot make a temporary file: %1").arg(hive.errorString());
-        return store;
-    }
-    hive.close();
+    // Read with a bound: a hostile stick's "BCD" could be as large as its filesystem, and
+    // root's temporary folder may be memory. A real store is a few hundred KiB.
+    constexpr qint64 kMaxBcdBytes = 16 << 20;
+    QByteArray content;
     const ToolResult r = onFilesystemNode(where, bytes, true, [&](const QString &node) {
         QProcess p;
-        p.setStandardOutputFile(hive.fileName());
         p.start(ntfscat, {node, QStringLiteral("/Boot/BCD")});
-        if (!p.waitForFinished(60000) || p.exitStatus() != QProcess::NormalExit ||
-            p.exitCode() != 0)
+        const QDeadlineTimer deadline(60000);
+        while (p.state() != QProcess::NotRunning || p.bytesAvailable() > 0) {
+            p.waitForReadyRead(1000);
+            content += p.readAllStandardOutput();
+            if (content.size() > kMaxBcdBytes || deadline.hasExpired()) {
+                p.kill();
+                p.waitForFinished();
+                return ToolResult::failed(
+                    QStringLiteral("\\Boot\\BCD took over a minute or 16 MiB: not a BCD store."));
+            }
+        }
+        if (p.exitStatus() != QProcess::NormalExit || p.exitCode() != 0)
             return ToolResult::failed(QString::fromLocal8Bit(p.readAllStandardError()).trimmed());
         return ToolResult::succeeded(QString());
     });
@@ -126,6 +134,12 @@ BcdStore readBcdFromNtfs(const FilesystemLocation &where, qint64 bytes)
         store.found = !r.error.contains(QLatin1String("open"), Qt::CaseInsensitive) &&
                       !r.error.contains(QLatin1String("No such"), Qt::CaseInsensitive);
         store.error = store.found ? r.error : QStringLiteral("No \\Boot\\BCD on this partition.");
+        return store;
+    }
+    // libhivex opens a file by name: a private one of this process's (O_EXCL, 0600).
+    QTemporaryFile hive;
+    if (!hive.open() || hive.write(content) != content.size() || !hive.flush()) {
+        store.error = QStringLiteral("Cannot make a temporary file: %1").arg(hive.errorString());
         return store;
     }
     return readBcdHive(hive.fileName());
