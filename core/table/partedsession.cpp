@@ -121,8 +121,15 @@ QStringList PartedSession::warnings() const
 
 QString PartedSession::readOnlyResolution(const PartedMessage &message)
 {
-    // "Ignore" never changes a disk. "OK" is how libparted asks to fall back to the backup GPT
-    // when the primary is corrupt: reading from it is safe since nothing is committed.
+    // A read error is the one question offering Retry. Its "Ignore" lets libparted go on with a
+    // buffer the read never filled: a backup GPT header claiming millions of entries past the
+    // end of an image then costs gigabytes of memory and seconds of CRC over them (found by
+    // tests/fuzz). Cancel drops that copy of the table, as parted does in script mode.
+    if (message.choices.contains(QLatin1String("Retry")) &&
+        message.choices.contains(QLatin1String("Cancel")))
+        return QStringLiteral("Cancel");
+    // Otherwise "Ignore" never changes a disk. "OK" is how libparted asks to fall back to the
+    // backup GPT when the primary is corrupt: reading from it is safe since nothing is committed.
     for (const char *choice : {"Ignore", "OK", "No", "Cancel"})
         if (message.choices.contains(QLatin1String(choice)))
             return QLatin1String(choice);

@@ -18,6 +18,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <sys/resource.h>
+
 using namespace partwise;
 
 using namespace pwtest;
@@ -82,6 +84,13 @@ private:
                     .arg(p.endSector)
                     .arg(sectors);
         return {};
+    }
+
+    static long peakResidentKiB()
+    {
+        rusage usage{};
+        getrusage(RUSAGE_SELF, &usage);
+        return usage.ru_maxrss;
     }
 
     static bool writeAt(const QString &path, qint64 offset, const QByteArray &bytes)
@@ -193,6 +202,32 @@ private slots:
         // The protective MBR, the header, the entries, and the backup header and entries.
         mutateSeed(seed,
                    {{0, 512}, {512, 92}, {1024, 512}, {size - 512, 92}, {size - 33 * 512, 512}}, 3);
+    }
+
+    // A backup GPT header whose entry count says two thousand million: the reader must not
+    // follow it past the image's end. Answering libparted's read error with "Ignore" made one
+    // read take 2 GiB of memory and seconds of CRC over a buffer that was never filled.
+    void backupHeaderClaimingHugeEntryArray()
+    {
+        const Fixture seed = m_builder->gptClassic();
+        QVERIFY2(seed.ok, qPrintable(seed.error));
+        const QString mutant = m_dir.filePath(QStringLiteral("huge-entries.img"));
+        QFile::remove(mutant);
+        QVERIFY(QFile::copy(seed.path, mutant));
+        QFile::setPermissions(mutant, QFileDevice::ReadOwner | QFileDevice::WriteOwner);
+        // NumberOfPartitionEntries is the 32-bit field at byte 80 of the header.
+        const qint64 backupHeader = QFileInfo(mutant).size() - 512;
+        QVERIFY(writeAt(mutant, backupHeader + 80, QByteArray("\x80\x00\xFF\x7F", 4)));
+        const long peakBefore = peakResidentKiB();
+        const QString why = readAndJudge(mutant);
+        QVERIFY2(why.isEmpty(), qPrintable(why));
+        const long grownMiB = (peakResidentKiB() - peakBefore) / 1024;
+        QVERIFY2(grownMiB < 256, qPrintable(QStringLiteral("reading it took %1 MiB more memory at "
+                                                           "its peak")
+                                                .arg(grownMiB)));
+        const DiskReadResult r = readDisk(mutant, DiskReadOptions());
+        QVERIFY2(r.ok, qPrintable(r.error)); // the primary GPT is intact, as parted reads it
+        QCOMPARE(r.layout.partitions().size(), 3);
     }
 
     void gpt4kn()
