@@ -71,6 +71,7 @@ struct CopyPlan
     // A BIOS boot partition the copy adds (MBR converted to GPT under GRUB for BIOS).
     bool addsBiosBoot = false;
     qint64 biosBootStart = 0, biosBootEnd = 0;
+    int biosBootNumber = 0;
     // Boot code carried: the MBR's first 440 bytes, and GRUB's core.img where it lies between
     // the MBR and the first partition (copied to the same sectors, or into the added BIOS boot
     // partition, and GRUB's pointers moved with it).
