@@ -40,6 +40,8 @@ QJsonObject partitionToJson(const CopyPartitionPlan &p)
                        {QStringLiteral("uuid"), p.uuid},
                        {QStringLiteral("name"), p.name},
                        {QStringLiteral("flags"), QJsonArray::fromStringList(p.flags)},
+                       {QStringLiteral("type_id"), p.typeId},
+                       {QStringLiteral("partition_guid"), p.partitionGuid},
                        {QStringLiteral("old_start"), p.oldStart},
                        {QStringLiteral("old_end"), p.oldEnd},
                        {QStringLiteral("new_start"), p.newStart},
@@ -103,6 +105,8 @@ CopyPartitionPlan partitionFromJson(const QJsonObject &o, Reader &r)
     p.name = r.string(o, "name");
     for (const QJsonValue &f : r.field(o, "flags", QJsonValue::Array).toArray())
         p.flags << f.toString();
+    p.typeId = r.string(o, "type_id");
+    p.partitionGuid = r.string(o, "partition_guid");
     p.oldStart = r.number(o, "old_start");
     p.oldEnd = r.number(o, "old_end");
     p.newStart = r.number(o, "new_start");
@@ -137,10 +141,11 @@ QString copyStepName(CopyJournal::Step step)
 
 bool CopyJournal::save(const QString &path, QString *error) const
 {
-    QJsonArray parts, chunks, verifiedList, fixedList;
+    QJsonArray parts, chunks, verifiedList, fixedList, signatures;
     for (int i = 0; i < plan.partitions.size(); ++i) {
         parts.append(partitionToJson(plan.partitions[i]));
         chunks.append(chunksDone.value(i));
+        signatures.append(chunkSignatures.value(i));
         verifiedList.append(verified.value(i));
         fixedList.append(fixed.value(i));
     }
@@ -166,6 +171,7 @@ bool CopyJournal::save(const QString &path, QString *error) const
                               {QStringLiteral("scratch_folder"), scratchFolder},
                               {QStringLiteral("step"), copyStepName(step)},
                               {QStringLiteral("chunks_done"), chunks},
+                              {QStringLiteral("chunk_signatures"), signatures},
                               {QStringLiteral("verified"), verifiedList},
                               {QStringLiteral("fixed"), fixedList},
                               {QStringLiteral("plan"), planJson}};
@@ -229,19 +235,22 @@ bool CopyJournal::load(const QString &path, CopyJournal *journal, QString *error
     for (const QJsonValue &v : r.field(p, "partitions", QJsonValue::Array).toArray())
         plan.partitions << partitionFromJson(v.toObject(), r);
     const QJsonArray chunks = r.field(j, "chunks_done", QJsonValue::Array).toArray();
+    const QJsonArray signatures = r.field(j, "chunk_signatures", QJsonValue::Array).toArray();
     const QJsonArray verified = r.field(j, "verified", QJsonValue::Array).toArray();
     const QJsonArray fixed = r.field(j, "fixed", QJsonValue::Array).toArray();
     if (r.error.isEmpty() &&
-        (chunks.size() != plan.partitions.size() || verified.size() != plan.partitions.size() ||
-         fixed.size() != plan.partitions.size()))
+        (chunks.size() != plan.partitions.size() || signatures.size() != plan.partitions.size() ||
+         verified.size() != plan.partitions.size() || fixed.size() != plan.partitions.size()))
         r.error = QStringLiteral("its lists do not match its partitions");
     if (r.error.isEmpty() && plan.sourceSectorSize != 512 && plan.sourceSectorSize != 4096)
         r.error = QStringLiteral("its sector size is not 512 or 4096");
     for (int i = 0; r.error.isEmpty() && i < plan.partitions.size(); ++i) {
         const double d = chunks[i].toDouble(-1);
-        if (d < 0 || d != qint64(d) || !verified[i].isBool() || !fixed[i].isBool())
+        if (d < 0 || d != qint64(d) || !verified[i].isBool() || !fixed[i].isBool() ||
+            !signatures[i].isString())
             r.error = QStringLiteral("its progress lists are damaged");
         c.chunksDone << qint64(d);
+        c.chunkSignatures << signatures[i].toString();
         c.verified << verified[i].toBool();
         c.fixed << fixed[i].toBool();
     }

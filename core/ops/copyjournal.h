@@ -34,8 +34,11 @@ struct CopyJournal
     CopyPlan plan;
     Step step = Step::Planned;
     QList<qint64> chunksDone; // parallel to plan.partitions
-    QList<bool> verified;     // parallel to plan.partitions
-    QList<bool> fixed;        // parallel to plan.partitions
+    // What the chunks were cut from (a checksum of the list of used extents): resume continues
+    // after `chunksDone` only when the source gives the same list again, else starts over.
+    QStringList chunkSignatures;
+    QList<bool> verified; // parallel to plan.partitions
+    QList<bool> fixed;    // parallel to plan.partitions
 
     bool save(const QString &path, QString *error) const;
     static bool load(const QString &path, CopyJournal *journal, QString *error);

@@ -147,10 +147,10 @@ CopyPlan planCopy(const DiskLayout &source, const CopySourceFacts &facts,
     // partition, which the copy adds first.
     plan.copiesBootCode = facts.mbrBootCode;
     if (facts.grubInMbrGap) {
+        plan.gapSectors = facts.grubGapLastSector;
         if (toGpt) {
             plan.addsBiosBoot = true;
         } else {
-            plan.gapSectors = facts.grubGapLastSector;
             plan.bootFixes << QStringLiteral("GRUB's core.img (sectors 1–%1) is copied to the same "
                                              "sectors after the MBR.")
                                   .arg(facts.grubGapLastSector);
@@ -213,6 +213,19 @@ CopyPlan planCopy(const DiskLayout &source, const CopySourceFacts &facts,
         cp.uuid = p.uuid;
         cp.name = p.name;
         cp.flags = p.flags;
+        if (plan.sourceTable == plan.targetTable) {
+            cp.typeId = facts.typeIds.value(p.number);
+            if (!options.newIds)
+                cp.partitionGuid = facts.partitionGuids.value(p.number);
+        } else {
+            // Flags mean other things on the other table (MBR's active "boot" is GPT's ESP).
+            static const QStringList kept{QStringLiteral("lvm"), QStringLiteral("raid"),
+                                          QStringLiteral("esp"), QStringLiteral("bios_grub")};
+            cp.flags.clear();
+            for (const QString &flag : p.flags)
+                if (kept.contains(flag))
+                    cp.flags << flag;
+        }
         cp.oldStart = p.startSector;
         cp.oldEnd = p.endSector;
         cp.newStart = placed.startSector;

@@ -9,6 +9,7 @@
 #include "table/disklayout.h"
 
 #include <QList>
+#include <QMap>
 #include <QStringList>
 
 namespace partwise {
@@ -45,6 +46,8 @@ struct CopyPartitionPlan
     PartitionInfo::Kind kind = PartitionInfo::Kind::Primary;
     QString filesystem, label, uuid, name; // name: GPT partition name
     QStringList flags;
+    QString typeId;                  // GPT type GUID, or the MBR type byte as two hex digits
+    QString partitionGuid;           // GPT partition GUID the target keeps (empty: new, or MBR)
     qint64 oldStart = 0, oldEnd = 0; // source sectors, inclusive
     qint64 newStart = 0, newEnd = 0; // target sectors, inclusive
     qint64 filesystemBytes = 0;      // the filesystem's size on the source (0: unknown/none)
@@ -106,11 +109,13 @@ struct CopySourceFacts
     QList<Partition> partitions;
     bool grubInMbrGap = false; // GRUB's core.img between the MBR and the first partition
     qint64 grubGapLastSector = 0;
-    bool grubBiosBoot = false; // GRUB for BIOS from a BIOS boot partition (GPT)
-    bool mbrBootCode = false;  // the MBR holds boot code worth carrying
-    QString diskSignature;     // MBR: 8 hex digits; GPT: the disk GUID
-    QStringList busySource;    // why the source may not be read consistently (mounted rw ...)
-    QStringList busyTarget;    // why the target may not be written
+    bool grubBiosBoot = false;         // GRUB for BIOS from a BIOS boot partition (GPT)
+    bool mbrBootCode = false;          // the MBR holds boot code worth carrying
+    QString diskSignature;             // MBR: 8 hex digits; GPT: the disk GUID
+    QMap<int, QString> typeIds;        // by number: GPT type GUID or MBR type (hex)
+    QMap<int, QString> partitionGuids; // by number: GPT partition GUIDs
+    QStringList busySource; // why the source may not be read consistently (mounted rw ...)
+    QStringList busyTarget; // why the target may not be written
     const Partition *byNumber(int number) const;
 };
 
@@ -145,6 +150,10 @@ PreparedCopy prepareCopy(const QString &source, const QString &target, const Cop
 // The plan in words, for --dry-run and the wizard's summary: old → new place per partition,
 // bytes, time, what is refused and why, what it does to booting.
 QStringList copyPlanText(const CopyPlan &plan);
+
+// Why `source` cannot be read consistently now: a filesystem on it mounted read-write, or swap
+// on it. A read-only mount is fine. Empty when it may be copied.
+QStringList copySourceRefusals(const QString &source, bool isImage);
 
 // Where a copy's journal lives by default: beside an image target, or in `stateDir` (default
 // /var/lib/partwise/moves) for a block device; never on the target.

@@ -64,7 +64,9 @@ bool sameRdev(const QString &a, const QString &b)
 
 // A source is read while its filesystems may be in use only if none can change: a read-only
 // mount is fine, a read-write one (or active swap) is not.
-QStringList sourceRefusals(const QString &source, bool isImage)
+} // namespace
+
+QStringList copySourceRefusals(const QString &source, bool isImage)
 {
     QStringList reasons;
     const QStringList nodes = nodesShowing(source, isImage);
@@ -86,6 +88,8 @@ QStringList sourceRefusals(const QString &source, bool isImage)
     reasons.removeDuplicates();
     return reasons;
 }
+
+namespace {
 
 bool sameFile(const QString &a, const QString &b)
 {
@@ -138,7 +142,7 @@ PreparedCopy prepareCopy(const QString &source, const QString &target, const Cop
         prepared.facts.busyTarget << QStringLiteral("%1 is read-only.").arg(target);
 
     CopySourceFacts &facts = prepared.facts;
-    facts.busySource = sourceRefusals(source, src.layout.device.isImage);
+    facts.busySource = copySourceRefusals(source, src.layout.device.isImage);
     if (!prepared.target.sameAsSource)
         for (const QString &r : busyReasons(target, 0))
             facts.busyTarget << QStringLiteral("The target is in use: ") + r;
@@ -187,8 +191,17 @@ PreparedCopy prepareCopy(const QString &source, const QString &target, const Cop
     if (fd >= 0) {
         const PartitionEntries entries = readPartitionEntries(fd, sss);
         ::close(fd);
-        if (entries.ok)
+        if (entries.ok) {
             facts.diskSignature = entries.diskId;
+            for (const PartitionEntry &e : entries.entries) {
+                facts.typeIds[e.number] =
+                    e.typeGuid.isEmpty()
+                        ? QStringLiteral("%1").arg(e.mbrType, 2, 16, QLatin1Char('0'))
+                        : e.typeGuid;
+                if (!e.partitionGuid.isEmpty())
+                    facts.partitionGuids[e.number] = e.partitionGuid;
+            }
+        }
     }
 
     prepared.journalPath = options.journalPath.isEmpty()
