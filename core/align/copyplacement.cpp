@@ -102,7 +102,7 @@ CopyPlacement placeCopy(const CopyPlacementRequest &r)
 
     QList<qint64> lengths, floors;
     for (const CopyPlacementPartition &p : r.partitions) {
-        const qint64 length = roundUp(sectorsFor(p.lengthBytes, ss), grain);
+        const qint64 length = sectorsFor(p.lengthBytes, ss);
         lengths << (p.kind == Kind::Extended ? 0 : length);
         const bool shrinks =
             p.kind != Kind::Extended && p.minimumBytes > 0 && p.minimumBytes < p.lengthBytes;
@@ -142,7 +142,7 @@ CopyPlacement placeCopy(const CopyPlacementRequest &r)
             taken += cut;
         }
     } else if (r.growth != CopyGrowth::KeepSizes && last < limit) {
-        const qint64 spare = limit - last; // whole grains: every end is just before one
+        const qint64 spare = limit - last;
         QList<int> growable;
         for (int i = 0; i < r.partitions.size(); ++i)
             if (r.partitions[i].kind != Kind::Extended && r.partitions[i].canGrow)

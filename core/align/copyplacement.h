@@ -11,8 +11,10 @@
 //    after a BIOS boot partition the copy adds), each next one at the grain after the previous
 //    one's end. An extended partition starts on the grain, and each logical partition one grain
 //    after its EBR: the grain-sized gap before a logical is the EBR's, as DESIGN.md asks.
-//  - A partition keeps its size rounded up to whole grains, so it also ends just before a grain
-//    boundary; the filesystem inside keeps its own size (it is never cut).
+//  - A partition keeps its exact size unless it grows or shrinks: NTFS keeps a copy of its boot
+//    sector in the partition's last sector, where ntfs-3g and Windows look for it, so a
+//    partition merely rounded up would lose it. Only starts matter to alignment; the next
+//    partition starts on the grain again. A grown partition ends just before a grain boundary.
 //  - On a larger target the spare room goes to the last partition (GrowLast) or to every
 //    growable partition in proportion to its size (Proportional); KeepSizes leaves it free.
 //    Partitions that cannot grow are kept as they are, and their share is not handed on.
