@@ -187,8 +187,11 @@ void freshTableUsableRange(const QString &tableType, qint64 totalSectors, qint64
         *firstUsable = 2 + entrySectors;
         *lastUsable = totalSectors - 2 - entrySectors;
     } else {
-        *firstUsable = 1;
-        *lastUsable = std::min<qint64>(totalSectors - 1, 0xFFFFFFFFLL);
+        // libparted zeroes 9 KiB at both ends of a disk it writes a fresh table to (against a
+        // stale label there), so no partition's data may lie in them.
+        const qint64 clobbered = sectorsFor(9 * 1024, sectorSize) + 1;
+        *firstUsable = clobbered;
+        *lastUsable = std::min<qint64>(totalSectors - 1 - clobbered, 0xFFFFFFFFLL);
     }
 }
 

@@ -77,7 +77,8 @@ struct CopyPlacement
 CopyPlacement placeCopy(const CopyPlacementRequest &request);
 
 // The sectors a fresh table of `tableType` ("gpt", "msdos") leaves to partitions on a disk of
-// `totalSectors` logical sectors of `sectorSize` bytes (GPT: 128 entries and a backup at the end).
+// `totalSectors` logical sectors of `sectorSize` bytes (GPT: 128 entries and a backup at the end;
+// MBR: clear of the 9 KiB at each end that libparted zeroes when it writes a fresh table).
 void freshTableUsableRange(const QString &tableType, qint64 totalSectors, qint64 sectorSize,
                            qint64 *firstUsable, qint64 *lastUsable);
 

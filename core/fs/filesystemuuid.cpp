@@ -69,11 +69,14 @@ ToolResult newFilesystemUuid(const FilesystemLocation &where, qint64 partitionBy
                     QStringLiteral("mtools"));
         if (!shown.ok)
             return shown;
-        QString label = shown.output.trimmed();
+        // mtools may warn first (geometry), so the label's own line is looked for.
+        QString label;
         const QString prefix = QStringLiteral("Volume label is ");
-        label = label.startsWith(prefix) ? label.mid(prefix.size()).trimmed() : QString();
-        if (label.endsWith(QLatin1String("(abbr=")))
-            label.clear();
+        for (const QString &line : shown.output.split(QLatin1Char('\n')))
+            if (const qsizetype at = line.indexOf(prefix); at >= 0)
+                label = line.mid(at + prefix.size()).trimmed();
+        if (label.contains(QLatin1String("(abbr=")))
+            label = label.section(QStringLiteral(" (abbr="), 0, 0).trimmed();
         QStringList args{QStringLiteral("-i"), node, QStringLiteral("-N"), randomSerial()};
         if (label.isEmpty() || label == QLatin1String("NO NAME"))
             args << QStringLiteral("-c") << QStringLiteral("::");

@@ -288,6 +288,17 @@ private:
                                 .arg(r.error, m_j.target),
                             false);
             }
+            // ntfsresize wrote NTFS's backup boot sector into the last sector of the old size,
+            // which is cut off: the new last sector gets a copy of the boot sector, where ntfs-3g
+            // and mkntfs keep the backup.
+            if (p.filesystem == QLatin1String("ntfs")) {
+                QFile f(path);
+                QByteArray backup;
+                if (f.open(QIODevice::ReadWrite) && f.seek(0))
+                    backup = f.read(512);
+                if (backup.size() == 512 && f.seek(p.newFilesystemBytes - 512))
+                    f.write(backup);
+            }
             QFile::resize(path, p.newFilesystemBytes);
         }
         return true;
@@ -381,6 +392,11 @@ private:
             from = scratch.get();
         }
         const std::vector<Extent> chunks = chunksOf(extentsOf(p));
+        quint64 bytes = 0;
+        for (const Extent &c : chunks)
+            bytes += c.length;
+        const quint64 planned = p.data == CopyData::Shrunk ? p.bytesToCopy / 2 : p.bytesToCopy;
+        m_total = m_total - std::min(m_total, planned) + bytes;
         const QString signature = signatureOf(chunks);
         if (m_j.chunkSignatures[i] != signature) {
             m_j.chunkSignatures[i] = signature;
@@ -619,6 +635,12 @@ private:
         char code[440];
         bool ok = source >= 0 && target >= 0 && ::pread(source, code, 440, 0) == 440 &&
                   ::pwrite(target, code, 440, 0) == 440;
+        // libparted zeroed the sectors after the MBR (and GRUB's core.img there with them).
+        if (ok && plan().gapSectors > 0 && !plan().addsBiosBoot) {
+            QByteArray gap(int(plan().gapSectors * 512), '\0');
+            ok = ::pread(source, gap.data(), size_t(gap.size()), 512) == gap.size() &&
+                 ::pwrite(target, gap.constData(), size_t(gap.size()), 512) == gap.size();
+        }
         if (ok && plan().addsBiosBoot) {
             const GrubRelocation r = relocateGrubCore(target, 1, plan().biosBootStart * tss() / 512,
                                                       plan().gapSectors, m_j.target);
