@@ -145,7 +145,10 @@ CopyPlan planCopy(const DiskLayout &source, const CopySourceFacts &facts,
 
     // GRUB for BIOS: its core.img follows the copy. Onto GPT from MBR it needs a BIOS boot
     // partition, which the copy adds first.
-    plan.copiesBootCode = facts.mbrBootCode;
+    // Boot code that loads the active partition means nothing in front of GPT; GRUB's boot.img
+    // works there too, given its core.img in a BIOS boot partition.
+    plan.copiesBootCode =
+        facts.mbrBootCode && (plan.sourceTable == plan.targetTable || facts.grubInMbrGap);
     if (facts.grubInMbrGap) {
         plan.gapSectors = facts.grubGapLastSector;
         if (toGpt) {
@@ -272,15 +275,22 @@ CopyPlan planCopy(const DiskLayout &source, const CopySourceFacts &facts,
         plan.biosBootNumber = n;
     }
     if (!fromGpt && toGpt) {
-        for (const CopyPartitionPlan &cp : plan.partitions)
-            if (cp.flags.contains(QStringLiteral("boot")) && !facts.grubInMbrGap &&
+        for (const PartitionInfo &p : chosen)
+            if (p.flags.contains(QStringLiteral("boot")) && !facts.grubInMbrGap &&
                 facts.mbrBootCode)
                 plan.bootBreaks << QStringLiteral(
                     "The MBR's boot code loads the active partition, which GPT does not have: "
                     "the copy will not boot by BIOS. Keep the MBR table to keep it booting.");
     }
     plan.bootBreaks.removeDuplicates();
-    if (facts.mbrBootCode && !plan.addsBiosBoot && plan.gapSectors == 0)
+    if (plan.sourceTable != plan.targetTable && !options.newIds)
+        plan.notes << QStringLiteral("The %1 table gets a new disk identifier: the source's "
+                                     "%2 one has no place in it.")
+                          .arg(plan.targetTable, plan.sourceTable);
+    if (facts.grubBiosBoot && toGpt)
+        plan.bootFixes << QStringLiteral("GRUB's pointers in the MBR and in core.img follow its "
+                                         "BIOS boot partition to the new place.");
+    if (plan.copiesBootCode && !plan.addsBiosBoot && plan.gapSectors == 0)
         plan.bootFixes << QStringLiteral(
             "The MBR's boot code is copied, and each FAT or NTFS boot sector is told its new "
             "start.");
