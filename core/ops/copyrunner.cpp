@@ -273,7 +273,9 @@ private:
             }
             scratch->sync();
             scratch.reset();
-            const FilesystemLocation where{path, 0, true};
+            // The scratch file is the filesystem from its first byte: its tools take it directly,
+            // as they take a partition node, with no loop device or FUSE (and no root).
+            const FilesystemLocation where{path, 0, false};
             const ToolResult r =
                 resizeFilesystem(where, oldBytes, p.filesystem, p.newFilesystemBytes);
             log(QStringLiteral("  $ %1").arg(r.command));

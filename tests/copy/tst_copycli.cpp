@@ -277,6 +277,53 @@ private slots:
         verifyOnGrain(SfdiskTable::read(target));
     }
 
+    // A user copies their own images: no root, no loop device; the NTFS shrink runs in a
+    // scratch file of their own, ext4 gets new UUIDs through e2fsprogs at an offset.
+    void asAPlainUser()
+    {
+        PW_REQUIRE_ROOT_OR_SKIP(); // to create the user, and to read the result on loop devices
+        const QString user = QStringLiteral("pwcopytest");
+        runTool(QStringLiteral("userdel"), {user});
+        QVERIFY(runTool(QStringLiteral("useradd"),
+                        {QStringLiteral("--system"), QStringLiteral("--no-create-home"), user})
+                    .ok());
+        QTemporaryDir home;
+        QVERIFY(runTool(QStringLiteral("chown"), {user + QLatin1Char(':'), home.path()}).ok());
+        QVERIFY(runTool(QStringLiteral("chmod"), {QStringLiteral("755"), home.path()}).ok());
+        const auto asUser = [&](const QStringList &args) {
+            return runTool(
+                QStringLiteral("setpriv"),
+                QStringList{QStringLiteral("--reuid=") + user, QStringLiteral("--regid=") + user,
+                            QStringLiteral("--clear-groups"), QStringLiteral("env"),
+                            QStringLiteral("HOME=") + home.path(), QStringLiteral(PARTWISE_CLI)} +
+                    args);
+        };
+        struct Case
+        {
+            QString preset;
+            qint64 targetBytes;
+            QStringList extra;
+        };
+        for (const Case &c :
+             {Case{QStringLiteral("windows-xp"), 128 * kMiB, {}},
+              Case{QStringLiteral("old-fdisk"), 320 * kMiB, {QStringLiteral("--new-ids")}}}) {
+            const QString source = home.filePath(c.preset + QStringLiteral(".img"));
+            const QString target = home.filePath(c.preset + QStringLiteral("-copy.img"));
+            QVERIFY(QFile::copy(practice(c.preset, QStringLiteral("256m")), source));
+            QVERIFY(makeSparse(target, c.targetBytes));
+            QVERIFY(
+                runTool(QStringLiteral("chown"), {user + QLatin1Char(':'), source, target}).ok());
+            const ToolResult r = asUser(QStringList{QStringLiteral("copy"), QStringLiteral("--yes"),
+                                                    QStringLiteral("--backup-dir"),
+                                                    home.filePath(QStringLiteral("backups"))} +
+                                        c.extra + QStringList{source, target});
+            QVERIFY2(r.ok(), qPrintable(r.describe() + QString::fromUtf8(r.out)));
+            verifyOnGrain(SfdiskTable::read(target));
+            verifySameContents(source, target);
+        }
+        runTool(QStringLiteral("userdel"), {user});
+    }
+
     void killedAndResumed()
     {
         PW_REQUIRE_ROOT_OR_SKIP();
