@@ -36,7 +36,7 @@ QString choice(const QJsonObject &object, const char *key, const QStringList &al
 
 } // namespace
 
-QString readCopyParams(const QJsonObject &object, CopyParams *params)
+QString readCopyParams(const QJsonObject &object, CopyParams *params, CopyParamsFrom from)
 {
     static const QStringList kKeys{
         QStringLiteral("source"),  QStringLiteral("number"),     QStringLiteral("target"),
@@ -46,6 +46,12 @@ QString readCopyParams(const QJsonObject &object, CopyParams *params)
     for (auto it = object.begin(); it != object.end(); ++it)
         if (!kKeys.contains(it.key()))
             return QStringLiteral("\"%1\" is not a parameter of a copy.").arg(it.key());
+    if (from == CopyParamsFrom::Helper)
+        for (const char *key : {"journal", "backup_dir"})
+            if (object.contains(QLatin1String(key)))
+                return QStringLiteral("\"%1\" is not taken from a helper's request; the helper "
+                                      "keeps its journals and backups in its own folders.")
+                    .arg(QLatin1String(key));
     ServeParams p{object, {}};
     CopyParams out;
     QString problem;

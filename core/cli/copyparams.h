@@ -20,8 +20,13 @@ struct CopyParams
     CopyOptions options;
 };
 
+// Who asks: a helper's request (`serve`, run as root for another user) may not name files for
+// root to write, so "journal" and "backup_dir" are refused there; the command line may.
+enum class CopyParamsFrom { CommandLine, Helper };
+
 // An empty string when `object` is a valid copy request, else what is wrong with it.
-QString readCopyParams(const QJsonObject &object, CopyParams *params);
+QString readCopyParams(const QJsonObject &object, CopyParams *params,
+                       CopyParamsFrom from = CopyParamsFrom::CommandLine);
 
 // "SOURCE:N" → SOURCE and N; a name without a ":digits" tail is a whole disk (N = 0). False when
 // the tail is not a partition number in 1–128.
