@@ -1,7 +1,5 @@
 #include "ops/copyrunner.h"
 
-#include "boot/bootfixups.h"
-#include "boot/grubcore.h"
 #include "device/busycheck.h"
 #include "fs/filesystemformatter.h"
 #include "fs/filesystemposition.h"
@@ -12,9 +10,10 @@
 #include "move/blockio.h"
 #include "move/checksum.h"
 #include "ops/copyjournal.h"
+#include "ops/copyshrink.h"
+#include "ops/copytable.h"
 #include "ops/partitionaccess.h"
 #include "ops/tablebackup.h"
-#include "table/tablewriter.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -169,6 +168,16 @@ private:
         if (!m_target)
             return fail(QStringLiteral("Cannot write %1: %2")
                             .arg(m_j.target, QString::fromLocal8Bit(std::strerror(error))));
+        // A resume meets the disk the copy was planned for, or writes nothing.
+        if (const qint64 size = qint64(m_target->size()); size != plan().targetSizeBytes) {
+            m_target.reset();
+            return fail(QStringLiteral("%1 now holds %2 bytes, not the %3 the copy was planned "
+                                       "for; nothing more was written.")
+                            .arg(m_j.target)
+                            .arg(size)
+                            .arg(plan().targetSizeBytes),
+                        false);
+        }
         return true;
     }
 
@@ -242,66 +251,18 @@ private:
                 continue;
             if (!QDir().mkpath(m_j.scratchFolder))
                 return fail(QStringLiteral("Cannot create %1.").arg(m_j.scratchFolder), false);
-            const QString path = scratchPath(p);
-            QFile::remove(path);
-            const qint64 oldBytes = (p.oldEnd - p.oldStart + 1) * sss();
             log(QStringLiteral("Partition %1: shrinking a copy of its %2 filesystem to %3 bytes")
                     .arg(p.sourceNumber)
                     .arg(p.filesystem)
                     .arg(p.newFilesystemBytes));
-            int error = 0;
-            QFile file(path);
-            if (!file.open(QIODevice::WriteOnly) || !file.resize(oldBytes))
-                return fail(QStringLiteral("Cannot create %1.").arg(path), false);
-            file.close();
-            auto scratch = move::openFileBlockIo(path, BlockIo::Access::ReadWrite, &error);
-            auto source = move::openFileBlockIo(m_j.source, BlockIo::Access::ReadOnly, &error);
-            if (!scratch || !source)
-                return fail(QStringLiteral("Cannot open %1 or %2.").arg(path, m_j.source), false);
-            QString why;
-            const auto used =
-                usedExtents(m_j.source, p.oldStart * sss(), oldBytes, p.filesystem, &why);
-            const std::vector<Extent> chunks =
-                chunksOf(used ? *used : std::vector<Extent>{{0, quint64(oldBytes)}});
-            move::AlignedBuffer buffer(kChunk);
-            for (const Extent &c : chunks) {
-                if (!readInto(*source, buffer, c.length, quint64(p.oldStart * sss()) + c.offset,
-                              QStringLiteral("the source")))
-                    return false;
-                if (const int e = move::writeOrPunch(*scratch, buffer.data(), c.length, c.offset))
-                    return ioFailed(QStringLiteral("Writing %1").arg(path), e);
-            }
-            scratch->sync();
-            scratch.reset();
-            // The scratch file is the filesystem from its first byte: its tools take it directly,
-            // as they take a partition node, with no loop device or FUSE (and no root).
-            const FilesystemLocation where{path, 0, false};
-            const ToolResult r =
-                resizeFilesystem(where, oldBytes, p.filesystem, p.newFilesystemBytes);
-            log(QStringLiteral("  $ %1").arg(r.command));
-            if (!r.ok) {
+            const QString error = shrinkIntoScratch(m_j.source, sss(), p, scratchPath(p),
+                                                    [this](const QString &l) { log(l); });
+            if (!error.isEmpty()) {
                 QDir(m_j.scratchFolder).removeRecursively();
                 CopyJournal::remove(m_path);
-                return fail(QStringLiteral("The %1 filesystem of partition %2 cannot shrink to "
-                                           "%3 bytes: %4 Nothing was written to %5.")
-                                .arg(p.filesystem)
-                                .arg(p.sourceNumber)
-                                .arg(p.newFilesystemBytes)
-                                .arg(r.error, m_j.target),
+                return fail(error + QStringLiteral(" Nothing was written to %1.").arg(m_j.target),
                             false);
             }
-            // ntfsresize wrote NTFS's backup boot sector into the last sector of the old size,
-            // which is cut off: the new last sector gets a copy of the boot sector, where ntfs-3g
-            // and mkntfs keep the backup.
-            if (p.filesystem == QLatin1String("ntfs")) {
-                QFile f(path);
-                QByteArray backup;
-                if (f.open(QIODevice::ReadWrite) && f.seek(0))
-                    backup = f.read(512);
-                if (backup.size() == 512 && f.seek(p.newFilesystemBytes - 512))
-                    f.write(backup);
-            }
-            QFile::resize(path, p.newFilesystemBytes);
         }
         return true;
     }
@@ -551,112 +512,13 @@ private:
         return save();
     }
 
-    QList<PartitionSpec> specs() const
-    {
-        QList<PartitionSpec> list;
-        if (plan().addsBiosBoot) {
-            PartitionSpec bios;
-            bios.startSector = plan().biosBootStart;
-            bios.endSector = plan().biosBootEnd;
-            bios.flags << QStringLiteral("bios_grub");
-            bios.number = plan().biosBootNumber;
-            list << bios;
-        }
-        for (const CopyPartitionPlan &p : plan().partitions) {
-            PartitionSpec s;
-            s.kind = p.kind;
-            s.startSector = p.newStart;
-            s.endSector = p.newEnd;
-            s.name = plan().targetTable == QLatin1String("gpt") ? p.name : QString();
-            s.flags = p.flags;
-            s.filesystem = p.filesystem;
-            s.number = p.kind == Kind::Logical ? 0 : p.targetNumber;
-            list << s;
-        }
-        return list;
-    }
-
-    bool sfdisk(const QStringList &arguments)
-    {
-        const ToolResult r =
-            runTool(QStringLiteral("sfdisk"),
-                    QStringList{QStringLiteral("--no-reread"), QStringLiteral("--no-tell-kernel"),
-                                QStringLiteral("-q")} +
-                        arguments,
-                    QStringLiteral("fdisk"));
-        return r.ok ||
-               fail(QStringLiteral("Setting the table's identifiers failed: %1").arg(r.error));
-    }
-
     // Last of all the table: only now does the target read as a disk with partitions.
     bool writeTable()
     {
         QString error;
-        const bool image = QFileInfo(m_j.target).isFile();
-        if (!writeFreshTableOn(m_j.target, image, tss(), plan().targetSizeBytes, plan().targetTable,
-                               specs(), &error))
-            return fail(error);
-        const bool gpt = plan().targetTable == QLatin1String("gpt");
-        for (const CopyPartitionPlan &p : plan().partitions) {
-            const QString n = QString::number(p.targetNumber);
-            if (!p.typeId.isEmpty() && p.typeId != QLatin1String("00") &&
-                !sfdisk({QStringLiteral("--part-type"), m_j.target, n, p.typeId}))
-                return false;
-            if (gpt && !p.partitionGuid.isEmpty() &&
-                !sfdisk({QStringLiteral("--part-uuid"), m_j.target, n, p.partitionGuid}))
-                return false;
-        }
-        if (!plan().diskId.isEmpty() && plan().sourceTable == plan().targetTable) {
-            const QString id = gpt ? plan().diskId : QStringLiteral("0x") + plan().diskId;
-            if (!sfdisk({QStringLiteral("--disk-id"), m_j.target, id}))
-                return false;
-        }
-        if (!carryBootCode())
-            return false;
-        for (const CopyPartitionPlan &p : plan().partitions) {
-            const BootFixResult boot =
-                fixBootAfterMove(m_j.target, tss(), p.targetNumber, p.oldStart, p.newStart,
-                                 std::min(p.oldEnd - p.oldStart, p.newEnd - p.newStart) + 1);
-            for (const QString &line : boot.done)
-                log(QStringLiteral("  boot: ") + line);
-            if (!boot.ok)
-                log(QStringLiteral("  boot loader NOT fixed: ") + boot.error);
-        }
-        log(QStringLiteral("Wrote the %1 table of %2.").arg(plan().targetTable, m_j.target));
-        return true;
-    }
-
-    // libparted keeps the boot code it finds; it is written again in case, then GRUB's pointers
-    // follow core.img into the BIOS boot partition the copy added.
-    bool carryBootCode()
-    {
-        if (!plan().copiesBootCode && plan().gapSectors == 0)
-            return true;
-        const int source = ::open(QFile::encodeName(m_j.source).constData(), O_RDONLY | O_CLOEXEC);
-        const int target = ::open(QFile::encodeName(m_j.target).constData(), O_RDWR | O_CLOEXEC);
-        char code[440];
-        bool ok = source >= 0 && target >= 0 && ::pread(source, code, 440, 0) == 440 &&
-                  ::pwrite(target, code, 440, 0) == 440;
-        // libparted zeroed the sectors after the MBR (and GRUB's core.img there with them).
-        if (ok && plan().gapSectors > 0 && !plan().addsBiosBoot) {
-            QByteArray gap(int(plan().gapSectors * 512), '\0');
-            ok = ::pread(source, gap.data(), size_t(gap.size()), 512) == gap.size() &&
-                 ::pwrite(target, gap.constData(), size_t(gap.size()), 512) == gap.size();
-        }
-        if (ok && plan().addsBiosBoot) {
-            const GrubRelocation r = relocateGrubCore(target, 1, plan().biosBootStart * tss() / 512,
-                                                      plan().gapSectors, m_j.target);
-            for (const QString &line : r.done)
-                log(QStringLiteral("  boot: ") + line);
-            if (!r.ok)
-                log(QStringLiteral("  GRUB NOT moved: ") + r.error);
-        }
-        ok = ok && ::fsync(target) == 0;
-        if (source >= 0)
-            ::close(source);
-        if (target >= 0)
-            ::close(target);
-        return ok || fail(QStringLiteral("Writing the boot code of %1 failed.").arg(m_j.target));
+        return writeCopyTable(
+                   m_j, [this](const QString &line) { log(line); }, &error) ||
+               fail(error);
     }
 
     CopyJournal &m_j;
