@@ -2,6 +2,7 @@
 #include "align/alignmentpolicy.h"
 #include "cli/applycommand.h"
 #include "cli/checkcommand.h"
+#include "cli/copycommand.h"
 #include "cli/practicecommand.h"
 #include "cli/probecommand.h"
 #include "cli/realigncommand.h"
@@ -13,6 +14,7 @@
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
+#include <QJsonObject>
 #include <QTextStream>
 
 #include <sys/stat.h>
@@ -40,7 +42,8 @@ const char *const kUsage =
     "Commands:\n"
     "  check     report the alignment of each partition (default: every disk)\n"
     "  realign   move misaligned partitions (and their data) to the grain\n"
-    "  resume    finish a realignment or Apply that was interrupted\n"
+    "  resume    finish a realignment, Apply or copy that was interrupted\n"
+    "  copy      copy a disk (or one partition) onto another, every partition on the grain\n"
     "  apply     run a plan file (JSON) of operations on a disk or image\n"
     "  restore   put a partition-table backup taken before Apply back\n"
     "  probe     time writes to find a drive's real physical sector size and offset\n"
@@ -286,6 +289,70 @@ int runResumeCommandLine(const QStringList &args)
                             stdErr());
 }
 
+int runCopyCommandLine(const QStringList &args)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "Copy SOURCE (a disk, or partition N of it) onto TARGET, every partition on the grain. "
+        "Journaled: a copy interrupted at any instant is finished by 'partwise-cli resume "
+        "TARGET'."));
+    parser.addHelpOption();
+    parser.addPositionalArgument(QStringLiteral("SOURCE[:N]"), QStringLiteral("Disk or image."));
+    parser.addPositionalArgument(QStringLiteral("TARGET"), QStringLiteral("Disk or image."));
+    const SharedOptions shared;
+    const QCommandLineOption dryRun(QStringLiteral("dry-run"),
+                                    QStringLiteral("Show the plan only."));
+    const QCommandLineOption newIds(
+        QStringLiteral("new-ids"),
+        QStringLiteral("New filesystem UUIDs, partition GUIDs, disk GUID and MBR signature."));
+    const QCommandLineOption table(QStringLiteral("table"),
+                                   QStringLiteral("The target's table (default: the source's)."),
+                                   QStringLiteral("gpt|msdos"));
+    const QCommandLineOption grow(
+        QStringLiteral("grow"),
+        QStringLiteral("On a larger target: keep sizes (default), grow the last partition, or "
+                       "all in proportion."),
+        QStringLiteral("keep|last|proportional"));
+    const QCommandLineOption journal(QStringLiteral("journal"),
+                                     QStringLiteral("Where the journal is kept (outside TARGET)."),
+                                     QStringLiteral("PATH"));
+    const QCommandLineOption noVerify(QStringLiteral("no-verify"),
+                                      QStringLiteral("Skip reading the copy back."));
+    parser.addOptions({dryRun, shared.yes, shared.grain, newIds, table, grow, journal, noVerify,
+                       shared.sectorSize, shared.backupDir});
+    if (const int exit = parseOrExit(parser, args, 2); exit >= 0)
+        return exit;
+    QString source;
+    int number = 0;
+    if (!splitCopySource(parser.positionalArguments().at(0), &source, &number))
+        return usageError(QStringLiteral("SOURCE:N needs a partition number 1-128."));
+    qint64 grain = 0, sectorSize = 0;
+    if (!readGrain(parser, shared, &grain) || !readSectorSize(parser, shared, &sectorSize))
+        return ExitBadInput;
+    // The same validator as a helper's request reads the options.
+    QJsonObject request{{QStringLiteral("source"), source},
+                        {QStringLiteral("target"), parser.positionalArguments().at(1)},
+                        {QStringLiteral("number"), number},
+                        {QStringLiteral("grain"), grain},
+                        {QStringLiteral("new_ids"), parser.isSet(newIds)},
+                        {QStringLiteral("verify"), !parser.isSet(noVerify)},
+                        {QStringLiteral("sector_size"), sectorSize}};
+    if (parser.isSet(table))
+        request.insert(QStringLiteral("table"), parser.value(table));
+    if (parser.isSet(grow))
+        request.insert(QStringLiteral("grow"), parser.value(grow));
+    if (parser.isSet(journal))
+        request.insert(QStringLiteral("journal"), parser.value(journal));
+    if (parser.isSet(shared.backupDir))
+        request.insert(QStringLiteral("backup_dir"), parser.value(shared.backupDir));
+    CopyCommandOptions o;
+    if (const QString problem = readCopyParams(request, &o.params); !problem.isEmpty())
+        return usageError(problem);
+    o.dryRun = parser.isSet(dryRun);
+    o.assumeYes = parser.isSet(shared.yes);
+    return runCopyCommand(o, stdOut(), stdErr(), askOnTerminal);
+}
+
 int runProbeCommandLine(const QStringList &args)
 {
     QCommandLineParser parser;
@@ -375,6 +442,8 @@ int main(int argc, char **argv)
         return runResumeCommandLine(args);
     if (command == QLatin1String("apply"))
         return runApplyCommandLine(args);
+    if (command == QLatin1String("copy"))
+        return runCopyCommandLine(args);
     if (command == QLatin1String("restore"))
         return runRestoreCommandLine(args);
     if (command == QLatin1String("probe"))

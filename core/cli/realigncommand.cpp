@@ -2,6 +2,7 @@
 
 #include "base/humansize.h"
 #include "base/progressthrottle.h"
+#include "cli/copycommand.h"
 #include "ops/jobresume.h"
 #include "ops/realignplantext.h"
 
@@ -109,6 +110,8 @@ int runRealignCommand(const RealignCommandOptions &o, QTextStream &out, QTextStr
 int runResumeCommand(const QString &target, const QString &journalPath, QTextStream &out,
                      QTextStream &err)
 {
+    if (int status = 0; resumeCopyCommand(target, journalPath, out, err, &status))
+        return status; // a disk copy's journal (copyrunner.h)
     return finish(resumeWriteJob(target, journalPath, terminalCallbacks(out, err)), out, err);
 }
 

@@ -13,8 +13,16 @@ namespace partwise {
 bool writeFreshTable(const QString &imagePath, qint64 sectorSize, const QString &tableType,
                      const QList<PartitionSpec> &partitions, QString *error)
 {
+    return writeFreshTableOn(imagePath, true, sectorSize, QFileInfo(imagePath).size(), tableType,
+                             partitions, error);
+}
+
+bool writeFreshTableOn(const QString &imagePath, bool isImage, qint64 sectorSize, qint64 sizeBytes,
+                       const QString &tableType, const QList<PartitionSpec> &partitions,
+                       QString *error)
+{
     PartedSession session;
-    PedDevice *dev = getPartedDevice(imagePath, true, sectorSize, QFileInfo(imagePath).size());
+    PedDevice *dev = getPartedDevice(imagePath, isImage, sectorSize, sizeBytes);
     if (!dev) {
         *error = QStringLiteral("Cannot open %1: %2").arg(imagePath, session.errorText());
         return false;
@@ -34,7 +42,7 @@ bool writeFreshTable(const QString &imagePath, qint64 sectorSize, const QString 
                          .arg(session.errorText());
     }
     if (ok) {
-        ok = ped_disk_commit_to_dev(disk);
+        ok = isImage ? ped_disk_commit_to_dev(disk) : ped_disk_commit(disk);
         if (!ok)
             *error = QStringLiteral("Writing the table to %1 failed: %2")
                          .arg(imagePath, session.errorText());

@@ -13,4 +13,10 @@ namespace partwise {
 bool writeFreshTable(const QString &imagePath, qint64 sectorSize, const QString &tableType,
                      const QList<PartitionSpec> &partitions, QString *error);
 
+// The same onto a block device too (a disk copy, whose runner backed the target up and holds
+// its journal): the kernel is then told of the new partitions.
+bool writeFreshTableOn(const QString &path, bool isImage, qint64 sectorSize, qint64 sizeBytes,
+                       const QString &tableType, const QList<PartitionSpec> &partitions,
+                       QString *error);
+
 } // namespace partwise

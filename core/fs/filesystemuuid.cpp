@@ -1,0 +1,89 @@
+#include "fs/filesystemuuid.h"
+
+#include "fs/filesystemkinds.h"
+#include "fs/resizesupport.h"
+
+#include <QRandomGenerator>
+#include <QUuid>
+
+namespace partwise {
+
+namespace {
+
+// A FAT or exFAT volume serial: 32 random bits, never zero.
+QString randomSerial()
+{
+    quint32 serial = 0;
+    while (serial == 0)
+        serial = QRandomGenerator::system()->generate();
+    return QStringLiteral("%1").arg(serial, 8, 16, QLatin1Char('0')).toUpper();
+}
+
+} // namespace
+
+bool canChangeFilesystemUuid(const QString &filesystem)
+{
+    static const QStringList kinds{QStringLiteral("xfs"), QStringLiteral("btrfs"),
+                                   QStringLiteral("ntfs"), QStringLiteral("exfat"),
+                                   QStringLiteral("swap")};
+    return isExtFilesystem(filesystem) || isFatFilesystem(filesystem) || kinds.contains(filesystem);
+}
+
+ToolResult newFilesystemUuid(const FilesystemLocation &where, qint64 partitionBytes,
+                             const QString &filesystem)
+{
+    if (isExtFilesystem(filesystem))
+        // e2fsprogs reads at an offset inside a file itself; metadata checksums are redone.
+        return runTool(QStringLiteral("tune2fs"),
+                       {QStringLiteral("-U"), QStringLiteral("random"), e2fsprogsName(where)},
+                       QStringLiteral("e2fsprogs"));
+    if (!canChangeFilesystemUuid(filesystem))
+        return ToolResult::failed(
+            QStringLiteral("Partwise cannot give a %1 filesystem a new UUID.").arg(filesystem));
+    const QString uuid = QUuid::createUuid().toString(QUuid::WithoutBraces);
+    return onFilesystemNode(where, partitionBytes, false, [&](const QString &node) {
+        if (filesystem == QLatin1String("xfs"))
+            return runTool(QStringLiteral("xfs_admin"),
+                           {QStringLiteral("-U"), QStringLiteral("generate"), node},
+                           QStringLiteral("xfsprogs"));
+        if (filesystem == QLatin1String("btrfs"))
+            return runTool(QStringLiteral("btrfstune"),
+                           {QStringLiteral("-f"), QStringLiteral("-U"), uuid, node},
+                           QStringLiteral("btrfs-progs"));
+        if (filesystem == QLatin1String("ntfs"))
+            return runTool(QStringLiteral("ntfslabel"),
+                           {QStringLiteral("--new-serial"), QStringLiteral("-f"), node},
+                           QStringLiteral("ntfs-3g"));
+        if (filesystem == QLatin1String("exfat"))
+            return runTool(QStringLiteral("tune.exfat"),
+                           {QStringLiteral("-I"), QStringLiteral("0x") + randomSerial(), node},
+                           QStringLiteral("exfatprogs"));
+        if (filesystem == QLatin1String("swap"))
+            return runTool(QStringLiteral("swaplabel"), {QStringLiteral("-U"), uuid, node},
+                           QStringLiteral("util-linux"));
+        // FAT: mlabel sets the serial together with the label, so the label is read first and
+        // given back (an empty one stays empty).
+        const ToolResult shown =
+            runTool(QStringLiteral("mlabel"),
+                    {QStringLiteral("-s"), QStringLiteral("-i"), node, QStringLiteral("::")},
+                    QStringLiteral("mtools"));
+        if (!shown.ok)
+            return shown;
+        // mtools may warn first (geometry), so the label's own line is looked for.
+        QString label;
+        const QString prefix = QStringLiteral("Volume label is ");
+        for (const QString &line : shown.output.split(QLatin1Char('\n')))
+            if (const qsizetype at = line.indexOf(prefix); at >= 0)
+                label = line.mid(at + prefix.size()).trimmed();
+        if (label.contains(QLatin1String("(abbr=")))
+            label = label.section(QStringLiteral(" (abbr="), 0, 0).trimmed();
+        QStringList args{QStringLiteral("-i"), node, QStringLiteral("-N"), randomSerial()};
+        if (label.isEmpty() || label == QLatin1String("NO NAME"))
+            args << QStringLiteral("-c") << QStringLiteral("::");
+        else
+            args << QStringLiteral("::") + label;
+        return runTool(QStringLiteral("mlabel"), args, QStringLiteral("mtools"));
+    });
+}
+
+} // namespace partwise

@@ -1,0 +1,165 @@
+#pragma once
+
+// Copying a disk (or one partition of it) onto another disk or image, every partition on the
+// grain: what would happen, worked out before anything is written. prepareCopy() reads both
+// sides and plans; runCopy() (copyrunner.h) carries the plan out. Nothing here writes.
+
+#include "align/alignmentpolicy.h"
+#include "align/copyplacement.h"
+#include "table/disklayout.h"
+
+#include <QList>
+#include <QMap>
+#include <QStringList>
+
+namespace partwise {
+
+struct CopyOptions
+{
+    AlignmentPolicy policy; // the grain the target's partitions start on
+    QString tableType;      // "gpt" or "msdos" for the new table; empty keeps the source's
+    CopyGrowth growth = CopyGrowth::KeepSizes;
+    bool newIds = false;     // new filesystem UUIDs, partition GUIDs, disk GUID, MBR signature
+    int sourcePartition = 0; // 0: the whole disk; N: only partition N (onto a fresh table)
+    qint64 forcedSourceSectorSize = 0; // images: 0 detects
+    qint64 forcedTargetSectorSize = 0; // images: 0 detects, else the source's
+    QString journalPath;               // empty: copyJournalPath(target, journalFolder)
+    QString journalFolder; // for disks (images keep theirs beside them); empty: the default
+    QString backupRoot;    // empty: defaultBackupRoot()
+    bool verify = true;    // read every copied byte back from the target
+};
+
+// What happens to one partition's data.
+enum class CopyData {
+    UsedBlocks, // only the blocks its filesystem uses (fs/usedblocks.h)
+    Whole,      // every byte: no map of its used blocks (why: CopyPartitionPlan::wholeReason)
+    Recreate,   // swap: made anew with mkswap, keeping its UUID and label
+    Shrunk,     // shrunk in a sparse scratch copy first, then that copy's used blocks
+    None,       // an extended partition: only its EBRs, which the table code writes
+};
+QString copyDataName(CopyData data); // "used-blocks", "whole", "recreate", "shrink", "none"
+
+struct CopyPartitionPlan
+{
+    int sourceNumber = 0;
+    int targetNumber = 0; // GPT and primaries keep their numbers; logicals are renumbered in order
+    PartitionInfo::Kind kind = PartitionInfo::Kind::Primary;
+    QString filesystem, label, uuid, name; // name: GPT partition name
+    QStringList flags;
+    QString typeId;                  // GPT type GUID, or the MBR type byte as two hex digits
+    QString partitionGuid;           // GPT partition GUID the target keeps (empty: new, or MBR)
+    qint64 oldStart = 0, oldEnd = 0; // source sectors, inclusive
+    qint64 newStart = 0, newEnd = 0; // target sectors, inclusive
+    qint64 filesystemBytes = 0;      // the filesystem's size on the source (0: unknown/none)
+    qint64 newFilesystemBytes = 0;   // its size on the target: grown or shrunk; 0 as it is
+    CopyData data = CopyData::Whole;
+    QString wholeReason; // why it is copied whole (no map), empty otherwise
+    quint64 bytesToCopy = 0;
+    bool grows() const { return newFilesystemBytes > filesystemBytes && filesystemBytes > 0; }
+    bool shrinks() const { return newFilesystemBytes > 0 && newFilesystemBytes < filesystemBytes; }
+};
+
+struct CopyPlan
+{
+    QString source, target;
+    qint64 sourceSectorSize = 512, targetSectorSize = 512;
+    qint64 targetSizeBytes = 0;
+    QString sourceTable, targetTable; // "gpt" or "msdos"
+    qint64 grainBytes = 1 << 20;
+    CopyGrowth growth = CopyGrowth::KeepSizes;
+    bool newIds = false;
+    QString diskId; // MBR signature (8 hex digits) or GPT disk GUID the target gets; empty: new
+
+    QList<CopyPartitionPlan> partitions; // in the target's disk order
+    // A BIOS boot partition the copy adds (MBR converted to GPT under GRUB for BIOS).
+    bool addsBiosBoot = false;
+    qint64 biosBootStart = 0, biosBootEnd = 0;
+    int biosBootNumber = 0;
+    // Boot code carried: the MBR's first 440 bytes, and GRUB's core.img where it lies between
+    // the MBR and the first partition (copied to the same sectors, or into the added BIOS boot
+    // partition, and GRUB's pointers moved with it).
+    bool copiesBootCode = false;
+    qint64 gapSectors = 0; // source sectors 1..gapSectors copied as GRUB's core.img (0: none)
+
+    quint64 bytesToCopy = 0;
+    double estimatedSeconds = 0;
+    QStringList refused;    // why this copy cannot run; empty when it can
+    QStringList notes;      // worth saying: left-out free space, partitions copied whole
+    QStringList bootFixes;  // what Partwise does so the copy boots as the source did
+    QStringList bootBreaks; // what will not boot from the copy, and the command that repairs it
+
+    bool ok() const { return refused.isEmpty(); }
+    const CopyPartitionPlan *bySourceNumber(int number) const;
+};
+
+// What prepareCopy knows of the source besides its layout, per partition (by source number);
+// the pure planner below takes it so it can be tested without filesystems.
+struct CopySourceFacts
+{
+    struct Partition
+    {
+        int number = 0;
+        qint64 filesystemBytes = 0; // 0: unknown / none
+        qint64 minimumBytes = 0;    // how far it may shrink; 0: it cannot
+        bool canGrow = false;
+        bool hasMap = false;   // its used blocks are known
+        quint64 usedBytes = 0; // with a map: the bytes it covers
+        QString wholeReason;
+    };
+    QList<Partition> partitions;
+    bool grubInMbrGap = false; // GRUB's core.img between the MBR and the first partition
+    qint64 grubGapLastSector = 0;
+    bool grubBiosBoot = false;         // GRUB for BIOS from a BIOS boot partition (GPT)
+    bool mbrBootCode = false;          // the MBR holds boot code worth carrying
+    QString diskSignature;             // MBR: 8 hex digits; GPT: the disk GUID
+    QMap<int, QString> typeIds;        // by number: GPT type GUID or MBR type (hex)
+    QMap<int, QString> partitionGuids; // by number: GPT partition GUIDs
+    QStringList busySource; // why the source may not be read consistently (mounted rw ...)
+    QStringList busyTarget; // why the target may not be written
+    const Partition *byNumber(int number) const;
+};
+
+struct CopyTargetInfo
+{
+    QString path;
+    qint64 sizeBytes = 0;
+    qint64 sectorSize = 512;
+    bool isBlockDevice = false;
+    bool sameAsSource = false; // the same disk or file: refused
+};
+
+// The plan from facts already gathered. Pure: no I/O.
+CopyPlan planCopy(const DiskLayout &source, const CopySourceFacts &facts,
+                  const CopyTargetInfo &target, const CopyOptions &options);
+
+struct PreparedCopy
+{
+    bool ok = false; // both sides could be read (the plan may still refuse: plan.refused)
+    QString error;
+    DiskLayout source; // the source's layout as read
+    CopySourceFacts facts;
+    CopyTargetInfo target;
+    CopyPlan plan;
+    QString journalPath;
+};
+
+// Reads the source (read-only), its used-block maps, what boots it and what is mounted, and the
+// target's size and sector size, then plans. Writes nothing. Blocking (maps take seconds).
+PreparedCopy prepareCopy(const QString &source, const QString &target, const CopyOptions &options);
+
+// The plan in words, for --dry-run and the wizard's summary: old → new place per partition,
+// bytes, time, what is refused and why, what it does to booting.
+QStringList copyPlanText(const CopyPlan &plan);
+
+// Why `source` cannot be read consistently now: a filesystem on it mounted read-write, or swap
+// on it. A read-only mount is fine. Empty when it may be copied.
+QStringList copySourceRefusals(const QString &source, bool isImage);
+
+// Where a copy's journal lives by default: beside an image target, or in `stateDir` (default
+// /var/lib/partwise/moves) for a block device; never on the target.
+QString copyJournalPath(const QString &target, const QString &stateDir = QString());
+
+// A rough duration for the plan (seconds): its bytes read, written and read back.
+double estimateCopySeconds(quint64 bytesToCopy, bool verify);
+
+} // namespace partwise

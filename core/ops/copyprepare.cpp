@@ -1,0 +1,237 @@
+// prepareCopy(): everything planCopy() needs, read from both disks without writing to either.
+
+#include "ops/copyplan.h"
+
+#include "base/mounttable.h"
+#include "boot/bootinventory.h"
+#include "boot/partitionentries.h"
+#include "device/busycheck.h"
+#include "fs/filesystemminimum.h"
+#include "fs/filesystemresize.h"
+#include "fs/filesystemsize.h"
+#include "fs/usedblocks.h"
+#include "table/diskreader.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace partwise {
+
+namespace {
+
+// The block devices that show `path`: the disk itself and its partitions, or for an image the
+// loop devices backed by it and theirs.
+QStringList nodesShowing(const QString &path, bool isImage)
+{
+    QStringList disks;
+    if (isImage) {
+        const QString canonical = QFileInfo(path).canonicalFilePath();
+        const QDir sys(QStringLiteral("/sys/block"));
+        for (const QString &loop : sys.entryList({QStringLiteral("loop*")}, QDir::Dirs)) {
+            QFile backing(sys.filePath(loop) + QStringLiteral("/loop/backing_file"));
+            if (backing.open(QIODevice::ReadOnly) &&
+                QString::fromUtf8(backing.readAll()).trimmed() == canonical)
+                disks << loop;
+        }
+    } else {
+        disks << QFileInfo(QFileInfo(path).canonicalFilePath()).fileName();
+    }
+    QStringList nodes;
+    for (const QString &disk : disks) {
+        nodes << QStringLiteral("/dev/") + disk;
+        const QDir dir(QStringLiteral("/sys/class/block/") + disk);
+        for (const QString &sub : dir.entryList({disk + QLatin1Char('*')}, QDir::Dirs))
+            if (QFile::exists(dir.filePath(sub) + QStringLiteral("/partition")))
+                nodes << QStringLiteral("/dev/") + sub;
+    }
+    return nodes;
+}
+
+bool sameRdev(const QString &a, const QString &b)
+{
+    struct stat sa
+    {
+    }, sb{};
+    return ::stat(QFile::encodeName(a).constData(), &sa) == 0 &&
+           ::stat(QFile::encodeName(b).constData(), &sb) == 0 && S_ISBLK(sa.st_mode) &&
+           S_ISBLK(sb.st_mode) && sa.st_rdev == sb.st_rdev;
+}
+
+// A source is read while its filesystems may be in use only if none can change: a read-only
+// mount is fine, a read-write one (or active swap) is not.
+} // namespace
+
+QStringList copySourceRefusals(const QString &source, bool isImage)
+{
+    QStringList reasons;
+    const QStringList nodes = nodesShowing(source, isImage);
+    for (const MountEntry &m : readMountTable())
+        for (const QString &node : nodes)
+            if (m.source == node || sameRdev(m.source, node)) {
+                const QStringList options = m.fsOptions.split(QLatin1Char(','));
+                if (!options.contains(QStringLiteral("ro")))
+                    reasons << QStringLiteral(
+                                   "%1 is mounted read-write on %2: a filesystem that may "
+                                   "change while it is read gives no consistent copy. Unmount "
+                                   "it, or remount it read-only (mount -o remount,ro %2).")
+                                   .arg(node, m.target);
+            }
+    for (const QString &swap : activeSwaps())
+        for (const QString &node : nodes)
+            if (swap == node || sameRdev(swap, node))
+                reasons << QStringLiteral("%1 is in use as swap: run swapoff %1 first.").arg(node);
+    reasons.removeDuplicates();
+    return reasons;
+}
+
+namespace {
+
+bool sameFile(const QString &a, const QString &b)
+{
+    struct stat sa
+    {
+    }, sb{};
+    if (::stat(QFile::encodeName(a).constData(), &sa) != 0 ||
+        ::stat(QFile::encodeName(b).constData(), &sb) != 0)
+        return false;
+    if (S_ISBLK(sa.st_mode) && S_ISBLK(sb.st_mode))
+        return sa.st_rdev == sb.st_rdev;
+    return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+} // namespace
+
+PreparedCopy prepareCopy(const QString &source, const QString &target, const CopyOptions &options)
+{
+    PreparedCopy prepared;
+    DiskReadOptions readOptions;
+    readOptions.forcedSectorSize = options.forcedSourceSectorSize;
+    readOptions.useMeasurements = false;
+    const DiskReadResult src = readDisk(source, readOptions);
+    if (!src.ok) {
+        prepared.error = src.error;
+        return prepared;
+    }
+    prepared.source = src.layout;
+    const qint64 sss = src.layout.device.topology.logicalSectorSize;
+
+    DiskReadOptions targetOptions;
+    targetOptions.forcedSectorSize = options.forcedTargetSectorSize;
+    targetOptions.probeFilesystems = false;
+    targetOptions.useMeasurements = false;
+    const DiskReadResult tgt = readDisk(target, targetOptions);
+    if (!tgt.ok) {
+        prepared.error = tgt.error;
+        return prepared;
+    }
+    prepared.target.path = target;
+    prepared.target.sizeBytes = tgt.layout.device.sizeBytes;
+    prepared.target.isBlockDevice = !tgt.layout.device.isImage;
+    prepared.target.sectorSize = tgt.layout.device.topology.logicalSectorSize;
+    // An image with no table has no sector size of its own yet: it takes the source's.
+    if (tgt.layout.device.isImage && options.forcedTargetSectorSize == 0 &&
+        tgt.layout.tableType.isEmpty())
+        prepared.target.sectorSize = sss;
+    prepared.target.sameAsSource = sameFile(source, target);
+    if (tgt.layout.device.readOnly)
+        prepared.facts.busyTarget << QStringLiteral("%1 is read-only.").arg(target);
+
+    CopySourceFacts &facts = prepared.facts;
+    facts.busySource = copySourceRefusals(source, src.layout.device.isImage);
+    if (!prepared.target.sameAsSource)
+        for (const QString &r : busyReasons(target, 0))
+            facts.busyTarget << QStringLiteral("The target is in use: ") + r;
+
+    for (const PartitionInfo &p : src.layout.partitions()) {
+        CopySourceFacts::Partition f;
+        f.number = p.number;
+        if (p.isContainer()) {
+            facts.partitions << f;
+            continue;
+        }
+        const qint64 offset = p.startSector * sss;
+        const qint64 length = p.lengthSectors() * sss;
+        FilesystemLocation where;
+        where.path = source;
+        where.offset = offset;
+        where.isImage = true;
+        if (!p.filesystem.isEmpty() && p.filesystem != QLatin1String("swap"))
+            f.filesystemBytes = filesystemSizeBytes(where, p.filesystem).value_or(0);
+        f.canGrow = p.filesystem.isEmpty() || p.filesystem == QLatin1String("swap") ||
+                    canGrowUnmounted(p.filesystem);
+        if (usedExtentsSupported(p.filesystem) && facts.busySource.isEmpty()) {
+            QString why;
+            if (const auto used = usedExtents(source, offset, length, p.filesystem, &why)) {
+                f.hasMap = true;
+                f.usedBytes = extentBytes(*used);
+            } else {
+                f.wholeReason = why;
+            }
+        } else if (!p.filesystem.isEmpty() && p.filesystem != QLatin1String("swap")) {
+            f.wholeReason =
+                QStringLiteral("Partwise has no map of the blocks %1 uses").arg(p.filesystem);
+        }
+        facts.partitions << f;
+    }
+
+    const BootReadOptions bootOptions{false, nullptr};
+    const BootInventory boot = readBootInventory(src.layout, bootOptions);
+    facts.mbrBootCode = boot.mbrCode != MbrCode::None && boot.mbrCode != MbrCode::Empty;
+    if (boot.grubCore && boot.grubCore->place == GrubCoreInfo::Place::MbrGap) {
+        facts.grubInMbrGap = true;
+        facts.grubGapLastSector = qint64(boot.grubCore->lastSector);
+    }
+    facts.grubBiosBoot = boot.biosBootPartition != 0;
+    const int fd = ::open(QFile::encodeName(source).constData(), O_RDONLY | O_CLOEXEC);
+    if (fd >= 0) {
+        const PartitionEntries entries = readPartitionEntries(fd, sss);
+        ::close(fd);
+        if (entries.ok) {
+            facts.diskSignature = entries.diskId;
+            for (const PartitionEntry &e : entries.entries) {
+                facts.typeIds[e.number] =
+                    e.typeGuid.isEmpty()
+                        ? QStringLiteral("%1").arg(e.mbrType, 2, 16, QLatin1Char('0'))
+                        : e.typeGuid;
+                if (!e.partitionGuid.isEmpty())
+                    facts.partitionGuids[e.number] = e.partitionGuid;
+            }
+        }
+    }
+
+    prepared.journalPath = options.journalPath.isEmpty()
+                               ? copyJournalPath(target, options.journalFolder)
+                               : options.journalPath;
+    prepared.plan = planCopy(prepared.source, facts, prepared.target, options);
+    // A target too small for the sizes as they are: ask the filesystems how far they shrink,
+    // which costs a tool run each, and plan again.
+    if (!prepared.plan.ok() && facts.busySource.isEmpty() && facts.busyTarget.isEmpty() &&
+        prepared.plan.partitions.isEmpty()) {
+        bool asked = false;
+        for (CopySourceFacts::Partition &f : facts.partitions) {
+            const PartitionInfo *p = src.layout.partitionByNumber(f.number);
+            if (!p || p->isContainer() || !canShrinkUnmounted(p->filesystem))
+                continue;
+            FilesystemLocation where{source, p->startSector * sss, true};
+            if (const auto min = filesystemMinimumBytes(where, p->filesystem)) {
+                f.minimumBytes = *min;
+                asked = true;
+            } else if (f.hasMap) {
+                // No estimate from the tool: the data plus a tenth, and never below 16 MiB.
+                f.minimumBytes = std::max<qint64>(qint64(f.usedBytes) * 11 / 10, 16 << 20);
+                asked = true;
+            }
+        }
+        if (asked)
+            prepared.plan = planCopy(prepared.source, facts, prepared.target, options);
+    }
+    prepared.ok = true;
+    return prepared;
+}
+
+} // namespace partwise

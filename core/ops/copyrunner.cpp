@@ -1,0 +1,626 @@
+#include "ops/copyrunner.h"
+
+#include "device/busycheck.h"
+#include "fs/filesystemformatter.h"
+#include "fs/filesystemposition.h"
+#include "fs/filesystemresize.h"
+#include "fs/filesystemuuid.h"
+#include "fs/usedblocks.h"
+#include "move/alignedbuffer.h"
+#include "move/blockio.h"
+#include "move/checksum.h"
+#include "ops/copyjournal.h"
+#include "ops/copyshrink.h"
+#include "ops/copytable.h"
+#include "ops/partitionaccess.h"
+#include "ops/tablebackup.h"
+
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QFileInfo>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <memory>
+#include <vector>
+
+namespace partwise {
+
+using move::BlockIo;
+using move::Extent;
+
+namespace {
+
+using Kind = PartitionInfo::Kind;
+using Step = CopyJournal::Step;
+
+constexpr quint64 kChunk = 4 << 20;
+constexpr qint64 kSaveEveryMs = 1000;
+constexpr qint64 kClearBytes = 1 << 20;
+
+QString resumeCommand(const QString &target)
+{
+    return QStringLiteral("partwise-cli resume %1").arg(target);
+}
+
+// The pieces a partition's data is copied in: its extents cut to at most kChunk bytes.
+std::vector<Extent> chunksOf(const std::vector<Extent> &extents)
+{
+    std::vector<Extent> chunks;
+    for (const Extent &e : extents)
+        for (quint64 done = 0; done < e.length; done += kChunk)
+            chunks.push_back({e.offset + done, std::min<quint64>(kChunk, e.length - done)});
+    return chunks;
+}
+
+QString signatureOf(const std::vector<Extent> &chunks)
+{
+    const std::uint64_t sum =
+        chunks.empty() ? 0 : move::checksum64(chunks.data(), chunks.size() * sizeof(Extent));
+    return QStringLiteral("%1:%2").arg(chunks.size()).arg(sum, 16, 16, QLatin1Char('0'));
+}
+
+class CopyExecution
+{
+public:
+    CopyExecution(CopyJournal &journal, QString journalPath, const CopyCallbacks &callbacks)
+        : m_j(journal), m_path(std::move(journalPath)), m_cb(callbacks)
+    {
+    }
+
+    CopyResult run()
+    {
+        m_result.journalPath = m_path;
+        m_result.backupFolder = m_j.backupFolder;
+        for (const CopyPartitionPlan &p : m_j.plan.partitions)
+            m_total += p.data == CopyData::Shrunk ? p.bytesToCopy / 2 : p.bytesToCopy;
+        m_timer.start();
+        if (m_j.step == Step::Planned && !(prepareShrinks() && openIo() && clearTarget()))
+            return m_result;
+        if (m_j.step == Step::Copying) {
+            if (!openIo())
+                return m_result;
+            for (int i = 0; i < m_j.plan.partitions.size(); ++i)
+                if (!copyPartition(i))
+                    return m_result;
+            m_target.reset();
+            m_source.reset();
+            releaseClaim();
+            if (!advance(Step::Fixing))
+                return m_result;
+        }
+        releaseClaim();
+        if (m_j.step == Step::Fixing) {
+            for (int i = 0; i < m_j.plan.partitions.size(); ++i)
+                if (!m_j.fixed[i] && !fixPartition(i))
+                    return m_result;
+            if (!advance(Step::Table))
+                return m_result;
+        }
+        if (!writeTable())
+            return m_result;
+        CopyJournal::remove(m_path);
+        if (!m_j.scratchFolder.isEmpty())
+            QDir(m_j.scratchFolder).removeRecursively();
+        log(QStringLiteral("Copy finished: %1 is ready.").arg(m_j.target));
+        m_result.ok = true;
+        return m_result;
+    }
+
+private:
+    const CopyPlan &plan() const { return m_j.plan; }
+    qint64 sss() const { return plan().sourceSectorSize; }
+    qint64 tss() const { return plan().targetSectorSize; }
+
+    void log(const QString &line)
+    {
+        if (m_cb.log)
+            m_cb.log(line);
+    }
+
+    bool fail(const QString &error, bool resumable = true)
+    {
+        m_result.error = error;
+        m_result.resumable = resumable;
+        if (resumable && !error.contains(resumeCommand(m_j.target)))
+            m_result.error +=
+                QStringLiteral(" Run `%1` to finish the copy.").arg(resumeCommand(m_j.target));
+        return false;
+    }
+
+    bool save()
+    {
+        QString error;
+        return m_j.save(m_path, &error) || fail(error);
+    }
+
+    bool advance(Step step)
+    {
+        m_j.step = step;
+        return save();
+    }
+
+    bool cancelled() const { return m_cb.cancel && m_cb.cancel->load(); }
+
+    // The source only read; the target written, and claimed exclusively while its data is
+    // copied (a block device open with O_EXCL fails for mounts and other claims meanwhile).
+    bool openIo()
+    {
+        if (m_target)
+            return true;
+        if (QFileInfo(m_j.target).exists() && !QFileInfo(m_j.target).isFile()) {
+            m_claim =
+                ::open(QFile::encodeName(m_j.target).constData(), O_RDONLY | O_EXCL | O_CLOEXEC);
+            if (m_claim < 0)
+                return fail(QStringLiteral("%1 is in use (%2); nothing more was written.")
+                                .arg(m_j.target, QString::fromLocal8Bit(std::strerror(errno))));
+        }
+        int error = 0;
+        m_source = move::openFileBlockIo(m_j.source, BlockIo::Access::ReadOnly, &error);
+        if (!m_source)
+            return fail(QStringLiteral("Cannot read %1: %2")
+                            .arg(m_j.source, QString::fromLocal8Bit(std::strerror(error))));
+        m_target = move::openFileBlockIo(m_j.target, BlockIo::Access::ReadWrite, &error);
+        if (!m_target)
+            return fail(QStringLiteral("Cannot write %1: %2")
+                            .arg(m_j.target, QString::fromLocal8Bit(std::strerror(error))));
+        // A resume meets the disk the copy was planned for, or writes nothing.
+        if (const qint64 size = qint64(m_target->size()); size != plan().targetSizeBytes) {
+            m_target.reset();
+            return fail(QStringLiteral("%1 now holds %2 bytes, not the %3 the copy was planned "
+                                       "for; nothing more was written.")
+                            .arg(m_j.target)
+                            .arg(size)
+                            .arg(plan().targetSizeBytes),
+                        false);
+        }
+        return true;
+    }
+
+    void releaseClaim()
+    {
+        if (m_claim >= 0)
+            ::close(m_claim);
+        m_claim = -1;
+    }
+
+    bool ioFailed(const QString &what, int error)
+    {
+        return fail(
+            QStringLiteral("%1: %2").arg(what, QString::fromLocal8Bit(std::strerror(error))));
+    }
+
+    bool readInto(BlockIo &io, move::AlignedBuffer &buffer, quint64 length, quint64 offset,
+                  const QString &what)
+    {
+        const int e = io.readAt(buffer.data(), std::size_t(length), offset);
+        return e == 0 || ioFailed(QStringLiteral("Reading %1 at byte %2 of %3")
+                                      .arg(what)
+                                      .arg(offset)
+                                      .arg(io.path()),
+                                  e);
+    }
+
+    QString scratchPath(const CopyPartitionPlan &p) const
+    {
+        return QDir(m_j.scratchFolder)
+            .filePath(QStringLiteral("partition-%1.img").arg(p.sourceNumber));
+    }
+
+    // Where partition i's data is read: the source disk, or the shrunk scratch copy.
+    QString dataPath(const CopyPartitionPlan &p) const
+    {
+        return p.data == CopyData::Shrunk ? scratchPath(p) : m_j.source;
+    }
+    qint64 dataOffset(const CopyPartitionPlan &p) const
+    {
+        return p.data == CopyData::Shrunk ? 0 : p.oldStart * sss();
+    }
+    qint64 dataLength(const CopyPartitionPlan &p) const
+    {
+        const qint64 newBytes = (p.newEnd - p.newStart + 1) * tss();
+        if (p.data == CopyData::Shrunk)
+            return p.newFilesystemBytes;
+        return std::min((p.oldEnd - p.oldStart + 1) * sss(), newBytes);
+    }
+
+    std::vector<Extent> extentsOf(const CopyPartitionPlan &p)
+    {
+        const qint64 length = dataLength(p);
+        if (p.data == CopyData::UsedBlocks || p.data == CopyData::Shrunk) {
+            QString why;
+            if (auto used = usedExtents(dataPath(p), dataOffset(p), length, p.filesystem, &why))
+                return *used;
+            log(QStringLiteral("  partition %1: copying every byte: %2")
+                    .arg(p.sourceNumber)
+                    .arg(why));
+        }
+        return {Extent{0, quint64(length)}};
+    }
+
+    // Filesystems that must shrink to fit are shrunk in a sparse copy of their own beside the
+    // journal, before anything is written to the target: a refusal then changes nothing.
+    bool prepareShrinks()
+    {
+        for (const CopyPartitionPlan &p : plan().partitions) {
+            if (p.data != CopyData::Shrunk)
+                continue;
+            if (!QDir().mkpath(m_j.scratchFolder))
+                return fail(QStringLiteral("Cannot create %1.").arg(m_j.scratchFolder), false);
+            log(QStringLiteral("Partition %1: shrinking a copy of its %2 filesystem to %3 bytes")
+                    .arg(p.sourceNumber)
+                    .arg(p.filesystem)
+                    .arg(p.newFilesystemBytes));
+            const QString error = shrinkIntoScratch(m_j.source, sss(), p, scratchPath(p),
+                                                    [this](const QString &l) { log(l); });
+            if (!error.isEmpty()) {
+                QDir(m_j.scratchFolder).removeRecursively();
+                CopyJournal::remove(m_path);
+                return fail(error + QStringLiteral(" Nothing was written to %1.").arg(m_j.target),
+                            false);
+            }
+        }
+        return true;
+    }
+
+    // The target's old table and what sits in its first and last MiB go; then the source's boot
+    // code goes into the first sector (without the 0x55AA signature, so nothing reads as a
+    // table yet) and GRUB's core.img into the gap after it or into the BIOS boot partition.
+    bool clearTarget()
+    {
+        const quint64 size = m_target->size();
+        const quint64 head = quint64(std::min<qint64>(kClearBytes, firstStartBytes()));
+        move::AlignedBuffer zeros(kClearBytes);
+        std::memset(zeros.data(), 0, kClearBytes);
+        if (const int e = m_target->writeAt(zeros.data(), head, 0))
+            return ioFailed(QStringLiteral("Clearing the start of %1").arg(m_j.target), e);
+        const quint64 tail = std::min<quint64>(kClearBytes, size);
+        if (const int e = m_target->writeAt(zeros.data(), tail, size - tail))
+            return ioFailed(QStringLiteral("Clearing the end of %1").arg(m_j.target), e);
+        if (plan().copiesBootCode || plan().gapSectors > 0) {
+            move::AlignedBuffer sector(4096);
+            if (!readInto(*m_source, sector, 4096, 0, QStringLiteral("the source's MBR")))
+                return false;
+            std::memset(sector.data() + 440, 0, 4096 - 440);
+            if (const int e = m_target->writeAt(sector.data(), 4096, 0))
+                return ioFailed(QStringLiteral("Writing the boot code of %1").arg(m_j.target), e);
+        }
+        if (plan().gapSectors > 0) {
+            const quint64 bytes = quint64(plan().gapSectors) * 512;
+            const quint64 to = plan().addsBiosBoot ? quint64(plan().biosBootStart * tss()) : 512;
+            move::AlignedBuffer gap(bytes + 4096);
+            if (const int e = m_source->readAt(gap.data(), bytes + 512, 0))
+                return ioFailed(QStringLiteral("Reading GRUB's core.img from %1").arg(m_j.source),
+                                e);
+            if (const int e = m_target->writeAt(gap.data() + 512, bytes, to))
+                return ioFailed(QStringLiteral("Writing GRUB's core.img to %1").arg(m_j.target), e);
+        }
+        if (const int e = m_target->sync())
+            return ioFailed(QStringLiteral("Syncing %1").arg(m_j.target), e);
+        log(QStringLiteral("Cleared the old table of %1.").arg(m_j.target));
+        return advance(Step::Copying);
+    }
+
+    qint64 firstStartBytes() const
+    {
+        qint64 first = plan().addsBiosBoot ? plan().biosBootStart : LLONG_MAX;
+        for (const CopyPartitionPlan &p : plan().partitions)
+            first = std::min(first, p.newStart);
+        return first * tss();
+    }
+
+    void report(int index, CopyProgress::Step kind, const QString &step)
+    {
+        if (!m_cb.progress)
+            return;
+        CopyProgress progress;
+        progress.partitionIndex = index;
+        progress.partitionCount = plan().partitions.size();
+        progress.partition = plan().partitions[index].sourceNumber;
+        progress.stepKind = kind;
+        progress.step = step;
+        progress.bytesDone = m_done;
+        progress.bytesTotal = m_total;
+        const double seconds = m_timer.elapsed() / 1000.0;
+        progress.bytesPerSecond = seconds > 0 ? m_doneThisRun / seconds : 0;
+        progress.secondsLeft =
+            progress.bytesPerSecond > 0
+                ? double(m_total - std::min(m_total, m_done)) / progress.bytesPerSecond
+                : 0;
+        m_cb.progress(progress);
+    }
+
+    bool copyPartition(int i)
+    {
+        const CopyPartitionPlan &p = plan().partitions[i];
+        if (p.data == CopyData::None || p.data == CopyData::Recreate || m_j.verified[i]) {
+            m_done += p.data == CopyData::Shrunk ? p.bytesToCopy / 2 : p.bytesToCopy;
+            return true;
+        }
+        std::unique_ptr<BlockIo> scratch;
+        BlockIo *from = m_source.get();
+        if (p.data == CopyData::Shrunk) {
+            int error = 0;
+            scratch = move::openFileBlockIo(scratchPath(p), BlockIo::Access::ReadOnly, &error);
+            if (!scratch)
+                return fail(QStringLiteral("The shrunk copy of partition %1 (%2) is gone; start "
+                                           "the copy again.")
+                                .arg(p.sourceNumber)
+                                .arg(scratchPath(p)),
+                            false);
+            from = scratch.get();
+        }
+        const std::vector<Extent> chunks = chunksOf(extentsOf(p));
+        quint64 bytes = 0;
+        for (const Extent &c : chunks)
+            bytes += c.length;
+        const quint64 planned = p.data == CopyData::Shrunk ? p.bytesToCopy / 2 : p.bytesToCopy;
+        m_total = m_total - std::min(m_total, planned) + bytes;
+        const QString signature = signatureOf(chunks);
+        if (m_j.chunkSignatures[i] != signature) {
+            m_j.chunkSignatures[i] = signature;
+            m_j.chunksDone[i] = 0;
+            if (!save())
+                return false;
+        }
+        const quint64 fromBase = quint64(dataOffset(p));
+        const quint64 toBase = quint64(p.newStart * tss());
+        std::vector<std::uint64_t> sums(chunks.size(), 0);
+        std::vector<bool> summed(chunks.size(), false);
+        move::AlignedBuffer buffer(kChunk), check(kChunk);
+        log(QStringLiteral("Partition %1 -> %2: copying %3 chunks")
+                .arg(p.sourceNumber)
+                .arg(p.targetNumber)
+                .arg(chunks.size()));
+        QElapsedTimer sinceSave;
+        sinceSave.start();
+        for (std::size_t c = 0; c < chunks.size(); ++c) {
+            if (qint64(c) < m_j.chunksDone[i]) {
+                m_done += chunks[c].length;
+                continue;
+            }
+            if (cancelled()) {
+                m_target->sync();
+                save();
+                return fail(QStringLiteral("Cancelled; the target has no partition table yet."));
+            }
+            if (!readInto(*from, buffer, chunks[c].length, fromBase + chunks[c].offset,
+                          QStringLiteral("partition %1").arg(p.sourceNumber)))
+                return false;
+            sums[c] = move::checksum64(buffer.data(), chunks[c].length);
+            summed[c] = true;
+            if (const int e = move::writeOrPunch(*m_target, buffer.data(), chunks[c].length,
+                                                 toBase + chunks[c].offset))
+                return ioFailed(QStringLiteral("Writing %1 at byte %2")
+                                    .arg(m_j.target)
+                                    .arg(toBase + chunks[c].offset),
+                                e);
+            m_done += chunks[c].length;
+            m_doneThisRun += chunks[c].length;
+            if (sinceSave.elapsed() >= kSaveEveryMs || c + 1 == chunks.size()) {
+                if (const int e = m_target->sync())
+                    return ioFailed(QStringLiteral("Syncing %1").arg(m_j.target), e);
+                m_j.chunksDone[i] = qint64(c + 1);
+                if (!save())
+                    return false;
+                sinceSave.restart();
+                report(i, CopyProgress::Step::Copying, QStringLiteral("copying"));
+            }
+        }
+        if (m_j.verify) {
+            report(i, CopyProgress::Step::Verifying, QStringLiteral("verifying"));
+            for (std::size_t c = 0; c < chunks.size(); ++c) {
+                if (cancelled()) {
+                    save();
+                    return fail(
+                        QStringLiteral("Cancelled; the target has no partition table yet."));
+                }
+                if (!summed[c]) { // copied before a resume: the source says what it should be
+                    if (!readInto(*from, buffer, chunks[c].length, fromBase + chunks[c].offset,
+                                  QStringLiteral("partition %1").arg(p.sourceNumber)))
+                        return false;
+                    sums[c] = move::checksum64(buffer.data(), chunks[c].length);
+                }
+                if (!readInto(*m_target, check, chunks[c].length, toBase + chunks[c].offset,
+                              QStringLiteral("the copy")))
+                    return false;
+                if (move::checksum64(check.data(), chunks[c].length) != sums[c]) {
+                    m_j.chunksDone[i] = qint64(c); // copy it again from here
+                    save();
+                    return fail(QStringLiteral("Partition %1: the copy at byte %2 of %3 does not "
+                                               "read back as written (a failing disk?).")
+                                    .arg(p.targetNumber)
+                                    .arg(toBase + chunks[c].offset)
+                                    .arg(m_j.target));
+                }
+            }
+            log(QStringLiteral("  verified"));
+        }
+        m_j.verified[i] = true;
+        return save();
+    }
+
+    FilesystemLocation targetLocation(const CopyPartitionPlan &p) const
+    {
+        return FilesystemLocation{m_j.target, p.newStart * tss(), true};
+    }
+
+    // What the filesystem records of itself, at its new place: done by offset inside the target,
+    // before the table exists. Each step finds what an earlier run did and does it again safely.
+    bool fixPartition(int i)
+    {
+        const CopyPartitionPlan &p = plan().partitions[i];
+        const qint64 newBytes = (p.newEnd - p.newStart + 1) * tss();
+        const FilesystemLocation where = targetLocation(p);
+        QString error;
+        if (p.data == CopyData::Recreate) {
+            FormatRequest req;
+            req.filesystem = QStringLiteral("swap");
+            req.label = p.label;
+            req.uuid = plan().newIds ? QString() : p.uuid;
+            req.targetIsImage = true;
+            req.target = m_j.target;
+            req.offsetBytes = where.offset;
+            req.sizeBytes = newBytes;
+            req.logicalSectorSize = tss();
+            const ToolResult r = formatFilesystem(req);
+            if (!r.ok)
+                return fail(QStringLiteral("Making swap on partition %1 failed: %2")
+                                .arg(p.targetNumber)
+                                .arg(r.error));
+            m_result.checks << QStringLiteral("partition %1 (swap): recreated").arg(p.targetNumber);
+        } else if (p.data != CopyData::None && !p.filesystem.isEmpty()) {
+            if (!updateHiddenSectors(m_j.target, where.offset, newBytes, p.filesystem, p.newStart,
+                                     &error))
+                return fail(error);
+            if (p.grows() && p.data != CopyData::Shrunk) {
+                const ToolResult r = resizeFilesystem(where, newBytes, p.filesystem, newBytes);
+                log(QStringLiteral("  $ %1").arg(r.command));
+                if (!r.ok)
+                    return fail(QStringLiteral("Growing the %1 filesystem of partition %2 "
+                                               "failed: %3")
+                                    .arg(p.filesystem)
+                                    .arg(p.targetNumber)
+                                    .arg(r.error));
+            }
+            if (plan().newIds && canChangeFilesystemUuid(p.filesystem)) {
+                const ToolResult r = newFilesystemUuid(where, newBytes, p.filesystem);
+                log(QStringLiteral("  $ %1").arg(r.command));
+                if (!r.ok)
+                    return fail(QStringLiteral("Giving partition %1 a new UUID failed: %2")
+                                    .arg(p.targetNumber)
+                                    .arg(r.error));
+            }
+            const ToolResult r = checkPartitionReadOnly(where, newBytes, p.filesystem);
+            const QString verdict =
+                r.ok ? QStringLiteral("clean") : QStringLiteral("not clean: ") + r.error;
+            m_result.checks << QStringLiteral("partition %1 (%2): %3")
+                                   .arg(p.targetNumber)
+                                   .arg(p.filesystem, verdict);
+            log(QStringLiteral("  check: ") + m_result.checks.last());
+            if (!r.ok && r.exitCode != -1)
+                return fail(QStringLiteral("Partition %1 was copied, but its read-only check "
+                                           "reports problems: %2")
+                                .arg(p.targetNumber)
+                                .arg(r.error));
+        }
+        m_j.fixed[i] = true;
+        return save();
+    }
+
+    // Last of all the table: only now does the target read as a disk with partitions.
+    bool writeTable()
+    {
+        QString error;
+        return writeCopyTable(
+                   m_j, [this](const QString &line) { log(line); }, &error) ||
+               fail(error);
+    }
+
+    CopyJournal &m_j;
+    QString m_path;
+    const CopyCallbacks &m_cb;
+    CopyResult m_result;
+    std::unique_ptr<BlockIo> m_source, m_target;
+    int m_claim = -1;
+    quint64 m_total = 0, m_done = 0, m_doneThisRun = 0;
+    QElapsedTimer m_timer;
+
+public:
+    ~CopyExecution() { releaseClaim(); }
+};
+
+CopyResult refused(const QString &error)
+{
+    CopyResult result;
+    result.error = error;
+    return result;
+}
+
+} // namespace
+
+bool copyJournalExists(const QString &target, const QString &journalPath)
+{
+    return QFile::exists(journalPath.isEmpty() ? copyJournalPath(target) : journalPath);
+}
+
+CopyResult runCopy(const PreparedCopy &prepared, const CopyOptions &options,
+                   const CopyCallbacks &callbacks)
+{
+    const CopyPlan &plan = prepared.plan;
+    if (!prepared.ok)
+        return refused(prepared.error);
+    if (!plan.ok())
+        return refused(plan.refused.join(QLatin1Char(' ')));
+    const QString path = prepared.journalPath;
+    if (QFile::exists(path))
+        return refused(QStringLiteral("A copy onto %1 is unfinished (%2): run `partwise-cli "
+                                      "resume %1` first.")
+                           .arg(plan.target, path));
+    // What was free when the plan was made is asked again right before the first write.
+    QStringList busy = copySourceRefusals(plan.source, prepared.source.device.isImage);
+    for (const QString &r : busyReasons(plan.target, 0))
+        busy << QStringLiteral("The target is in use: ") + r;
+    if (!busy.isEmpty())
+        return refused(busy.join(QLatin1Char(' ')) + QStringLiteral(" Nothing was written."));
+
+    TableBackup backup;
+    QString error;
+    const QString root = options.backupRoot.isEmpty() ? defaultBackupRoot() : options.backupRoot;
+    if (!backupPartitionTable(plan.target, plan.targetSizeBytes, root, &backup, &error))
+        return refused(error + QStringLiteral(" Nothing was written."));
+    if (callbacks.log)
+        callbacks.log(QStringLiteral("The target's table was saved in %1.").arg(backup.folder));
+
+    CopyJournal journal;
+    journal.source = plan.source;
+    journal.target = plan.target;
+    journal.verify = options.verify;
+    journal.backupFolder = backup.folder;
+    journal.plan = plan;
+    for (const CopyPartitionPlan &p : plan.partitions) {
+        (void)p;
+        journal.chunksDone << 0;
+        journal.chunkSignatures << QString();
+        journal.verified << false;
+        journal.fixed << false;
+        if (p.data == CopyData::Shrunk)
+            journal.scratchFolder = path + QStringLiteral(".scratch");
+    }
+    if (!journal.save(path, &error))
+        return refused(error + QStringLiteral(" Nothing was written."));
+    return CopyExecution(journal, path, callbacks).run();
+}
+
+CopyResult resumeCopy(const QString &target, const QString &journalPath,
+                      const CopyCallbacks &callbacks)
+{
+    const QString path = journalPath.isEmpty() ? copyJournalPath(target) : journalPath;
+    CopyJournal journal;
+    QString error;
+    if (!CopyJournal::load(path, &journal, &error))
+        return refused(error);
+    if (journal.target != target &&
+        QFileInfo(journal.target).canonicalFilePath() != QFileInfo(target).canonicalFilePath())
+        return refused(QStringLiteral("The journal %1 is of a copy onto %2, not %3.")
+                           .arg(path, journal.target, target));
+    if (!QFileInfo::exists(journal.source))
+        return refused(QStringLiteral("The copy's source %1 is not there; it is needed to finish.")
+                           .arg(journal.source));
+    QStringList busy = copySourceRefusals(journal.source, QFileInfo(journal.source).isFile());
+    if (journal.step == CopyJournal::Step::Planned || journal.step == CopyJournal::Step::Copying)
+        for (const QString &r : busyReasons(target, 0))
+            busy << QStringLiteral("The target is in use: ") + r;
+    if (!busy.isEmpty())
+        return refused(busy.join(QLatin1Char(' ')));
+    if (callbacks.log)
+        callbacks.log(QStringLiteral("Resuming the copy of %1 onto %2 at step %3.")
+                          .arg(journal.source, target, copyStepName(journal.step)));
+    return CopyExecution(journal, path, callbacks).run();
+}
+
+} // namespace partwise

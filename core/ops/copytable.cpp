@@ -1,0 +1,168 @@
+#include "ops/copytable.h"
+
+#include "base/toolrunner.h"
+#include "boot/bootfixups.h"
+#include "boot/grubcore.h"
+#include "table/tablewriter.h"
+
+#include <QFile>
+#include <QFileInfo>
+
+#include <fcntl.h>
+#include <unistd.h>
+
+namespace partwise {
+
+namespace {
+
+using Kind = PartitionInfo::Kind;
+
+class CopyTableWriter
+{
+public:
+    CopyTableWriter(const CopyJournal &journal, const std::function<void(const QString &)> &log)
+        : m_j(journal), m_log(log)
+    {
+    }
+
+    QString error() const { return m_error; }
+
+    QList<PartitionSpec> specs() const
+    {
+        QList<PartitionSpec> list;
+        if (plan().addsBiosBoot) {
+            PartitionSpec bios;
+            bios.startSector = plan().biosBootStart;
+            bios.endSector = plan().biosBootEnd;
+            bios.flags << QStringLiteral("bios_grub");
+            bios.number = plan().biosBootNumber;
+            list << bios;
+        }
+        for (const CopyPartitionPlan &p : plan().partitions) {
+            PartitionSpec s;
+            s.kind = p.kind;
+            s.startSector = p.newStart;
+            s.endSector = p.newEnd;
+            s.name = plan().targetTable == QLatin1String("gpt") ? p.name : QString();
+            s.flags = p.flags;
+            s.filesystem = p.filesystem;
+            s.number = p.kind == Kind::Logical ? 0 : p.targetNumber;
+            list << s;
+        }
+        return list;
+    }
+
+    bool sfdisk(const QStringList &arguments)
+    {
+        const ToolResult r =
+            runTool(QStringLiteral("sfdisk"),
+                    QStringList{QStringLiteral("--no-reread"), QStringLiteral("--no-tell-kernel"),
+                                QStringLiteral("-q")} +
+                        arguments,
+                    QStringLiteral("fdisk"));
+        return r.ok ||
+               fail(QStringLiteral("Setting the table's identifiers failed: %1").arg(r.error));
+    }
+
+    bool writeTable()
+    {
+        QString error;
+        const bool image = QFileInfo(m_j.target).isFile();
+        if (!writeFreshTableOn(m_j.target, image, tss(), plan().targetSizeBytes, plan().targetTable,
+                               specs(), &error))
+            return fail(error);
+        const bool gpt = plan().targetTable == QLatin1String("gpt");
+        for (const CopyPartitionPlan &p : plan().partitions) {
+            const QString n = QString::number(p.targetNumber);
+            if (!p.typeId.isEmpty() && p.typeId != QLatin1String("00") &&
+                !sfdisk({QStringLiteral("--part-type"), m_j.target, n, p.typeId}))
+                return false;
+            if (gpt && !p.partitionGuid.isEmpty() &&
+                !sfdisk({QStringLiteral("--part-uuid"), m_j.target, n, p.partitionGuid}))
+                return false;
+        }
+        if (!plan().diskId.isEmpty() && plan().sourceTable == plan().targetTable) {
+            const QString id = gpt ? plan().diskId : QStringLiteral("0x") + plan().diskId;
+            if (!sfdisk({QStringLiteral("--disk-id"), m_j.target, id}))
+                return false;
+        }
+        if (!carryBootCode())
+            return false;
+        for (const CopyPartitionPlan &p : plan().partitions) {
+            const BootFixResult boot =
+                fixBootAfterMove(m_j.target, tss(), p.targetNumber, p.oldStart, p.newStart,
+                                 std::min(p.oldEnd - p.oldStart, p.newEnd - p.newStart) + 1);
+            for (const QString &line : boot.done)
+                log(QStringLiteral("  boot: ") + line);
+            if (!boot.ok)
+                log(QStringLiteral("  boot loader NOT fixed: ") + boot.error);
+        }
+        log(QStringLiteral("Wrote the %1 table of %2.").arg(plan().targetTable, m_j.target));
+        return true;
+    }
+
+    // libparted keeps the boot code it finds; it is written again in case, then GRUB's pointers
+    // follow core.img into the BIOS boot partition the copy added.
+    bool carryBootCode()
+    {
+        if (!plan().copiesBootCode && plan().gapSectors == 0)
+            return true;
+        const int source = ::open(QFile::encodeName(m_j.source).constData(), O_RDONLY | O_CLOEXEC);
+        const int target = ::open(QFile::encodeName(m_j.target).constData(), O_RDWR | O_CLOEXEC);
+        char code[440];
+        bool ok = source >= 0 && target >= 0 && ::pread(source, code, 440, 0) == 440 &&
+                  ::pwrite(target, code, 440, 0) == 440;
+        // libparted zeroed the sectors after the MBR (and GRUB's core.img there with them).
+        if (ok && plan().gapSectors > 0 && !plan().addsBiosBoot) {
+            QByteArray gap(int(plan().gapSectors * 512), '\0');
+            ok = ::pread(source, gap.data(), size_t(gap.size()), 512) == gap.size() &&
+                 ::pwrite(target, gap.constData(), size_t(gap.size()), 512) == gap.size();
+        }
+        if (ok && plan().addsBiosBoot) {
+            const GrubRelocation r = relocateGrubCore(target, 1, plan().biosBootStart * tss() / 512,
+                                                      plan().gapSectors, m_j.target);
+            for (const QString &line : r.done)
+                log(QStringLiteral("  boot: ") + line);
+            if (!r.ok)
+                log(QStringLiteral("  GRUB NOT moved: ") + r.error);
+        }
+        ok = ok && ::fsync(target) == 0;
+        if (source >= 0)
+            ::close(source);
+        if (target >= 0)
+            ::close(target);
+        return ok || fail(QStringLiteral("Writing the boot code of %1 failed.").arg(m_j.target));
+    }
+
+private:
+    const CopyPlan &plan() const { return m_j.plan; }
+    qint64 tss() const { return plan().targetSectorSize; }
+    void log(const QString &line)
+    {
+        if (m_log)
+            m_log(line);
+    }
+    bool fail(const QString &error)
+    {
+        m_error = error;
+        return false;
+    }
+
+    const CopyJournal &m_j;
+    const std::function<void(const QString &)> &m_log;
+    QString m_error;
+};
+
+} // namespace
+
+bool writeCopyTable(const CopyJournal &journal, const std::function<void(const QString &)> &log,
+                    QString *error)
+{
+    CopyTableWriter writer(journal, log);
+    const bool ok = writer.writeTable();
+    if (!ok)
+        *error = writer.error();
+    return ok;
+}
+
+} // namespace partwise
