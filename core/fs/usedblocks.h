@@ -13,7 +13,9 @@ namespace partwise {
 // mode"). Two sources:
 // - ext2/3/4: the block bitmap read through libext2fs: every allocated block (file data,
 //   directories, inode tables, the journal, group descriptors and bitmaps), plus the first
-//   64 KiB (boot block and primary superblock).
+//   64 KiB (boot block and primary superblock), less what the group descriptors say was never
+//   written (inode tables and bitmaps of uninitialised groups, the unused tail of each inode
+//   table), where their checksums verify.
 // - NTFS, FAT16/32 (vfat), exFAT, XFS, btrfs, F2FS and HFS+ (hfsplus): partclone's map of
 //   used blocks (`partclone.<fs> --domain`, core/fs/partclonemap), plus the first 64 KiB,
 //   btrfs's superblock copies and whatever lies past the end of the filesystem's last block
