@@ -20,6 +20,12 @@ constexpr qint64 kAlwaysCopied = 64 * 1024;
 
 QString ext2Error(errcode_t code)
 {
+    // Without the table, error_message() names libext2fs's errors only by number.
+    static const bool registered = [] {
+        initialize_ext2_error_table();
+        return true;
+    }();
+    Q_UNUSED(registered);
     return QString::fromLocal8Bit(error_message(code));
 }
 
