@@ -1,5 +1,6 @@
 #include "usedblocks.h"
 
+#include "fs/fatmap.h"
 #include "fs/partclonemap.h"
 
 #include <QFile>
@@ -128,6 +129,16 @@ std::optional<std::vector<Extent>> usedExtents(const QString &device, qint64 off
         error->clear();
     if (!usedExtentsSupported(filesystem))
         return std::nullopt;
+    if (filesystem == QLatin1String("vfat")) {
+        // The FAT itself first; what it refuses, partclone's map may still read.
+        QString fatError;
+        if (auto extents = fatUsedExtents(device, offsetBytes, sizeBytes, &fatError))
+            return extents;
+        auto extents = partcloneUsedExtents(device, offsetBytes, sizeBytes, filesystem, error);
+        if (!extents && error)
+            *error = fatError + QLatin1Char(' ') + *error;
+        return extents;
+    }
     if (!isExt(filesystem))
         return partcloneUsedExtents(device, offsetBytes, sizeBytes, filesystem, error);
     auto unknown = [&](const QString &why) -> std::optional<std::vector<Extent>> {

@@ -16,6 +16,8 @@ namespace partwise {
 //   64 KiB (boot block and primary superblock), less what the group descriptors say was never
 //   written (inode tables and bitmaps of uninitialised groups, the unused tail of each inode
 //   table), where their checksums verify.
+// - FAT16/32 (vfat): the File Allocation Table itself (core/fs/fatmap); what that reader refuses
+//   goes to partclone's map, as the next types do.
 // - NTFS, FAT16/32 (vfat), exFAT, XFS, btrfs, F2FS and HFS+ (hfsplus): partclone's map of
 //   used blocks (`partclone.<fs> --domain`, core/fs/partclonemap), plus the first 64 KiB,
 //   btrfs's superblock copies and whatever lies past the end of the filesystem's last block

@@ -7,6 +7,7 @@
 // descriptors say was never written stays out of the map, the rest covers all e2image -ra copies,
 // and a realignment by it keeps every file; a descriptor whose checksum fails is not believed.
 
+#include "fs/fatmap.h"
 #include "fs/partclonemap.h"
 #include "fs/usedblocks.h"
 #include "move/moveplan.h"
@@ -697,6 +698,80 @@ private slots:
         }
     }
 
+    void fatReaderRefusesWhatItDoesNotKnow()
+    {
+        // The FAT reader's map is only as good as its understanding: a boot sector out of range,
+        // FAT copies that disagree, a dirty flag or a FAT entry pointing nowhere make it refuse,
+        // and the map then comes from partclone (or nowhere).
+        constexpr qint64 kSize = 64 * kMiB;
+        const QString clean = m_dir.filePath(QStringLiteral("fat-clean.img"));
+        QFile::remove(clean);
+        {
+            QFile file(clean);
+            QVERIFY(file.open(QIODevice::WriteOnly) && file.resize(kSize));
+        }
+        QVERIFY(pwtest::runTool(QStringLiteral("mkfs.vfat"),
+                                {QStringLiteral("-F"), QStringLiteral("32"), QStringLiteral("-s"),
+                                 QStringLiteral("1"), clean})
+                    .ok());
+        QFile data(m_dir.filePath(QStringLiteral("fat-data.bin")));
+        QVERIFY(data.open(QIODevice::WriteOnly));
+        data.write(QByteArray(3 * kMiB, 'd'));
+        data.close();
+        QVERIFY(pwtest::mtools(QStringLiteral("mcopy"), {QStringLiteral("-i"), clean,
+                                                         data.fileName(), QStringLiteral("::/")})
+                    .ok());
+        QString error;
+        const auto map = fatUsedExtents(clean, 0, kSize, &error);
+        QVERIFY2(map, qPrintable(error));
+        QVERIFY(extentBytes(*map) > quint64(3 * kMiB) && extentBytes(*map) < quint64(8 * kMiB));
+
+        // Where the FATs are, from the boot sector as fsck.fat -v reports it.
+        const pwtest::ToolResult info = pwtest::runTool(
+            QStringLiteral("fsck.fat"), {QStringLiteral("-n"), QStringLiteral("-v"), clean});
+        const QRegularExpressionMatch fatAt =
+            QRegularExpression(QStringLiteral("First FAT starts at byte (\\d+)"))
+                .match(QString::fromUtf8(info.out));
+        const QRegularExpressionMatch fatBytes =
+            QRegularExpression(QStringLiteral("(\\d+) bytes per FAT"))
+                .match(QString::fromUtf8(info.out));
+        QVERIFY2(fatAt.hasMatch() && fatBytes.hasMatch(), info.out.constData());
+        const qint64 firstFat = fatAt.captured(1).toLongLong();
+        const qint64 secondFat = firstFat + fatBytes.captured(1).toLongLong();
+
+        struct Damage
+        {
+            const char *name;
+            qint64 at;
+            QByteArray bytes;
+            const char *why;
+        };
+        const Damage damages[] = {
+            {"bytes per sector", 11, QByteArray("\x00\x03", 2), "out of range"},
+            {"second FAT differs", secondFat + 4 * 2000, QByteArray("\x07\x00\x00\x00", 4),
+             "copies differ"},
+            {"marked dirty", 65, QByteArray("\x01", 1), "dirty"},
+            {"entry past the end", firstFat + 4 * 3, QByteArray("\x00\x00\x00\x01", 4),
+             "not a valid one"},
+        };
+        for (const Damage &damage : damages) {
+            const QString image = m_dir.filePath(QStringLiteral("fat-damaged.img"));
+            QFile::remove(image);
+            QVERIFY(QFile::copy(clean, image));
+            QFile file(image);
+            QVERIFY(file.open(QIODevice::ReadWrite) && file.seek(damage.at));
+            file.write(damage.bytes);
+            if (QByteArray(damage.name).startsWith("entry")) { // in both copies, or they differ
+                QVERIFY(file.seek(damage.at - firstFat + secondFat));
+                file.write(damage.bytes);
+            }
+            file.close();
+            QVERIFY2(!fatUsedExtents(image, 0, kSize, &error), damage.name);
+            QVERIFY2(error.contains(QLatin1String(damage.why)), qPrintable(error));
+        }
+        QFile::remove(clean);
+    }
+
     void mapCarriesEveryFile_data()
     {
         QTest::addColumn<QString>("fs");
@@ -752,6 +827,21 @@ private slots:
         QVERIFY2(wellFormed(*extents, std::uint64_t(size)).isEmpty(),
                  qPrintable(wellFormed(*extents, std::uint64_t(size))));
         QVERIFY(covered(*extents, 0, 64 * kKiB));
+        if (type == QLatin1String("vfat")) {
+            // Read from the FAT itself, and covering every cluster partclone.fat marks used.
+            QVERIFY2(fatUsedExtents(image, kOffset, size, &error), qPrintable(error));
+            QElapsedTimer partcloneTimer;
+            partcloneTimer.start();
+            const auto partclone = partcloneUsedExtents(image, kOffset, size, type, &error);
+            QVERIFY2(partclone, qPrintable(error));
+            for (const Extent &e : *partclone)
+                QVERIFY2(
+                    covered(*extents, e.offset, e.length),
+                    qPrintable(QStringLiteral("partclone's %1+%2").arg(e.offset).arg(e.length)));
+            qInfo("%s: partclone's map %llu bytes in %lld ms", qPrintable(fs),
+                  static_cast<unsigned long long>(extentBytes(*partclone)),
+                  partcloneTimer.elapsed());
+        }
         const quint64 used = extentBytes(*extents);
         qInfo("%s: %zu extents, %llu of %lld bytes (%.0f %%), mapped in %lld ms", qPrintable(fs),
               extents->size(), static_cast<unsigned long long>(used), size,
