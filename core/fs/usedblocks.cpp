@@ -123,7 +123,7 @@ bool usedExtentsSupported(const QString &filesystem)
 
 std::optional<std::vector<Extent>> usedExtents(const QString &device, qint64 offsetBytes,
                                                qint64 sizeBytes, const QString &filesystem,
-                                               QString *error)
+                                               QString *error, const MapProgress &progress)
 {
     if (error)
         error->clear();
@@ -134,13 +134,14 @@ std::optional<std::vector<Extent>> usedExtents(const QString &device, qint64 off
         QString fatError;
         if (auto extents = fatUsedExtents(device, offsetBytes, sizeBytes, &fatError))
             return extents;
-        auto extents = partcloneUsedExtents(device, offsetBytes, sizeBytes, filesystem, error);
+        auto extents =
+            partcloneUsedExtents(device, offsetBytes, sizeBytes, filesystem, error, progress);
         if (!extents && error)
             *error = fatError + QLatin1Char(' ') + *error;
         return extents;
     }
     if (!isExt(filesystem))
-        return partcloneUsedExtents(device, offsetBytes, sizeBytes, filesystem, error);
+        return partcloneUsedExtents(device, offsetBytes, sizeBytes, filesystem, error, progress);
     auto unknown = [&](const QString &why) -> std::optional<std::vector<Extent>> {
         if (error)
             *error = why;

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "fs/mapprogress.h"
 #include "move/moverequest.h"
 
 #include <QString>
@@ -36,10 +37,12 @@ namespace partwise {
 // allocation state cannot be trusted (not cleanly unmounted, errors recorded, a journal or log
 // still to be replayed, larger than its partition), a missing partclone, a malformed map.
 // `error` (optional) receives the reason for a type that has a map source, and stays empty for
-// a type that simply has no map.
+// a type that simply has no map. `progress` (optional) hears how far partclone has read a
+// large filesystem (from 64 GiB; smaller ones take a moment and report nothing).
 std::optional<std::vector<move::Extent>> usedExtents(const QString &device, qint64 offsetBytes,
                                                      qint64 sizeBytes, const QString &filesystem,
-                                                     QString *error = nullptr);
+                                                     QString *error = nullptr,
+                                                     const MapProgress &progress = {});
 
 // The bytes the extents cover.
 quint64 extentBytes(const std::vector<move::Extent> &extents);

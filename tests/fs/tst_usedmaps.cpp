@@ -341,6 +341,31 @@ private slots:
             QVERIFY(covered(*extents, std::uint64_t(i) * stride, 4096));
     }
 
+    void partcloneProgressIsRead()
+    {
+        // partclone 0.3.23's stderr while it maps a 2 TiB NTFS (--UI-fresh=1), cut into pieces
+        // anywhere: first the bitmap is read, then ("done!") the blocks are listed.
+        const QByteArray text =
+            "Partclone v0.3.23 http://partclone.org\nStarting to map device (ntfs.img) to domain "
+            "log (-)\nCalculating bitmap... Please wait... \n\rElapsed: 00:00:01, Remaining: "
+            "00:01:39, Completed:   1.00%\r    \rElapsed: 00:00:17, Remaining: 00:00:16, "
+            "Completed:  51.25%\rTotal Time: 00:00:34, 100.00% completed!\ndone!\nFile system:  "
+            "NTFS\n\rElapsed: 00:00:05, Remaining: 00:00:05, Completed:  50.00%, Rate: "
+            "808.06MB/min,\n\rcurrent block:  536870912, total block:  536870911, Complete: "
+            "100.00%\nTotal Time: 00:00:10, Ave. Rate:  808.1MB/min, 100.00% completed!\n";
+        for (const int piece : {1, 7, 4096}) {
+            QStringList heard;
+            PartcloneProgressReader reader([&](const QString &step, double fraction) {
+                heard << QStringLiteral("%1 %2").arg(step).arg(fraction);
+            });
+            for (qsizetype i = 0; i < text.size(); i += piece)
+                reader.add(text.mid(i, piece));
+            QCOMPARE(heard, QStringList({QStringLiteral("reading the allocation bitmap 0.01"),
+                                         QStringLiteral("reading the allocation bitmap 0.5125"),
+                                         QStringLiteral("listing the blocks in use 0.5")}));
+        }
+    }
+
     void typesWithAndWithoutMaps()
     {
         for (const char *type :
