@@ -62,7 +62,27 @@ bool misalignedStays(const RealignPlan &plan)
 int runRealignCommand(const RealignCommandOptions &o, QTextStream &out, QTextStream &err,
                       const std::function<bool(const QString &)> &confirm)
 {
-    const PreparedRealign prepared = prepareRealignment(o.target, o.realign, o.request);
+    // A large filesystem's map takes seconds to read: say how far, on one line that is
+    // finished before the plan is printed.
+    RealignOptions planning = o.realign;
+    bool mapShown = false;
+    auto mapThrottle = std::make_shared<ProgressThrottle>(250);
+    planning.mapProgress = [&err, &mapShown, mapThrottle](int partition, const QString &step,
+                                                          double fraction) {
+        if (!mapThrottle->due(fraction >= 1.0))
+            return;
+        err << QStringLiteral("\r  partition %1: %2, %3%   ")
+                   .arg(partition)
+                   .arg(step)
+                   .arg(int(100 * fraction));
+        err.flush();
+        mapShown = true;
+    };
+    const PreparedRealign prepared = prepareRealignment(o.target, planning, o.request);
+    if (mapShown) {
+        err << "\n";
+        err.flush();
+    }
     if (!prepared.ok) {
         err << "partwise-cli: " << prepared.error << "\n";
         return ExitBadInput;

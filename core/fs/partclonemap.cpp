@@ -325,6 +325,33 @@ std::optional<std::vector<Extent>> PartcloneDomainParser::finish(QString *error)
     return std::move(m_extents);
 }
 
+void PartcloneProgressReader::add(const QByteArray &text)
+{
+    if (!m_progress)
+        return;
+    m_carry += text;
+    static const QRegularExpression completed(QStringLiteral("Completed:\\s*([0-9.]+)%"));
+    qsizetype start = 0;
+    for (qsizetype i = 0; i < m_carry.size(); ++i) {
+        if (m_carry.at(i) != '\r' && m_carry.at(i) != '\n')
+            continue;
+        const QString line = QString::fromLatin1(m_carry.mid(start, i - start));
+        start = i + 1;
+        if (line.contains(QLatin1String("done!")))
+            m_listing = true;
+        const QRegularExpressionMatch m = completed.match(line);
+        bool ok = false;
+        const double percent = m.hasMatch() ? m.captured(1).toDouble(&ok) : 0;
+        if (ok)
+            m_progress(m_listing ? QStringLiteral("listing the blocks in use")
+                                 : QStringLiteral("reading the allocation bitmap"),
+                       std::clamp(percent / 100.0, 0.0, 1.0));
+    }
+    m_carry.remove(0, start);
+    if (m_carry.size() > kLongestLine)
+        m_carry.clear(); // no progress line is that long
+}
+
 std::optional<std::vector<Extent>> parsePartcloneDomain(const QByteArray &text,
                                                         std::uint64_t partitionBytes,
                                                         QString *error, std::size_t maxExtents)
@@ -344,7 +371,7 @@ std::optional<std::vector<Extent>> parsePartcloneDomain(const QByteArray &text,
 
 std::optional<std::vector<Extent>> partcloneUsedExtents(const QString &device, qint64 offsetBytes,
                                                         qint64 sizeBytes, const QString &filesystem,
-                                                        QString *error)
+                                                        QString *error, const MapProgress &progress)
 {
     const QString where = QStringLiteral("The %1 filesystem at byte %2 of %3")
                               .arg(filesystem)
@@ -398,10 +425,14 @@ std::optional<std::vector<Extent>> partcloneUsedExtents(const QString &device, q
     // --UI-fresh 0: partclone's progress thread sleeps that many seconds between updates, and
     // partclone waits for it before exiting (up to 2 s by default, longer than most maps take);
     // it only runs while the map is written out, which takes a moment.
-    process.start(program, {QStringLiteral("--quiet"), QStringLiteral("--UI-fresh=0"),
-                            QStringLiteral("--domain"), QStringLiteral("--source"), node,
-                            QStringLiteral("--output"), QStringLiteral("-"),
-                            QStringLiteral("--logfile"), logPath});
+    // With progress asked for on a large filesystem, partclone reports each second instead.
+    const bool reporting = progress && sizeBytes >= kMapProgressFrom;
+    process.start(program,
+                  {QStringLiteral("--quiet"),
+                   reporting ? QStringLiteral("--UI-fresh=1") : QStringLiteral("--UI-fresh=0"),
+                   QStringLiteral("--domain"), QStringLiteral("--source"), node,
+                   QStringLiteral("--output"), QStringLiteral("-"), QStringLiteral("--logfile"),
+                   logPath});
     if (!process.waitForStarted())
         return unknown(QStringLiteral("Cannot run %1: %2").arg(program, process.errorString()));
 
@@ -423,8 +454,18 @@ std::optional<std::vector<Extent>> partcloneUsedExtents(const QString &device, q
         if (!parsing)
             process.readAll(); // discard the rest
     };
+    PartcloneProgressReader progressReader(reporting ? progress : MapProgress{});
+    QFile progressText(errPath);
+    auto readProgress = [&] {
+        if (!reporting)
+            return;
+        if (!progressText.isOpen() && !progressText.open(QIODevice::ReadOnly))
+            return;
+        progressReader.add(progressText.read(64 * 1024));
+    };
     while (process.state() != QProcess::NotRunning) {
         readLines();
+        readProgress();
         if (!parsing || timer.hasExpired(kPartcloneTimeoutMs)) {
             timedOut = parsing;
             process.kill();

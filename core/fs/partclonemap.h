@@ -1,5 +1,6 @@
 #pragma once
 
+#include "fs/mapprogress.h"
 #include "move/moverequest.h"
 
 #include <QByteArray>
@@ -100,10 +101,28 @@ parsePartcloneDomain(const QByteArray &text, std::uint64_t partitionBytes, QStri
 // to copy: what the map marks used, the first 64 KiB, btrfs's superblock copies, and everything
 // past the end of the map up to `sizeBytes` (NTFS keeps its backup boot sector there). nullopt with
 // *error when partclone is missing (naming the package), the filesystem is not quiet (see above),
-// partclone fails, or its map is malformed.
-std::optional<std::vector<move::Extent>> partcloneUsedExtents(const QString &device,
-                                                              qint64 offsetBytes, qint64 sizeBytes,
-                                                              const QString &filesystem,
-                                                              QString *error);
+// partclone fails, or its map is malformed. `progress`: from kMapProgressFrom bytes on, what
+// partclone reports while it reads the allocation bitmap and while it lists the blocks.
+std::optional<std::vector<move::Extent>>
+partcloneUsedExtents(const QString &device, qint64 offsetBytes, qint64 sizeBytes,
+                     const QString &filesystem, QString *error, const MapProgress &progress = {});
+
+// Filesystems from this size get progress reports: partclone then updates its progress each
+// second, and waits up to a second for that at its end, which only pays on large filesystems.
+constexpr qint64 kMapProgressFrom = 64LL << 30;
+
+// Reads partclone's progress text (stderr: "Calculating bitmap... Completed:  41.20%", "done!",
+// then the same for listing the blocks) piece by piece, and reports step and fraction.
+class PartcloneProgressReader
+{
+public:
+    explicit PartcloneProgressReader(MapProgress progress) : m_progress(std::move(progress)) {}
+    void add(const QByteArray &text);
+
+private:
+    MapProgress m_progress;
+    QByteArray m_carry;
+    bool m_listing = false; // the bitmap is read: partclone lists the blocks now
+};
 
 } // namespace partwise

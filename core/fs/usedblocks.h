@@ -1,5 +1,6 @@
 #pragma once
 
+#include "fs/mapprogress.h"
 #include "move/moverequest.h"
 
 #include <QString>
@@ -13,7 +14,11 @@ namespace partwise {
 // mode"). Two sources:
 // - ext2/3/4: the block bitmap read through libext2fs: every allocated block (file data,
 //   directories, inode tables, the journal, group descriptors and bitmaps), plus the first
-//   64 KiB (boot block and primary superblock).
+//   64 KiB (boot block and primary superblock), less what the group descriptors say was never
+//   written (inode tables and bitmaps of uninitialised groups, the unused tail of each inode
+//   table), where their checksums verify.
+// - FAT16/32 (vfat): the File Allocation Table itself (core/fs/fatmap); what that reader refuses
+//   goes to partclone's map, as the next types do.
 // - NTFS, FAT16/32 (vfat), exFAT, XFS, btrfs, F2FS and HFS+ (hfsplus): partclone's map of
 //   used blocks (`partclone.<fs> --domain`, core/fs/partclonemap), plus the first 64 KiB,
 //   btrfs's superblock copies and whatever lies past the end of the filesystem's last block
@@ -32,10 +37,12 @@ namespace partwise {
 // allocation state cannot be trusted (not cleanly unmounted, errors recorded, a journal or log
 // still to be replayed, larger than its partition), a missing partclone, a malformed map.
 // `error` (optional) receives the reason for a type that has a map source, and stays empty for
-// a type that simply has no map.
+// a type that simply has no map. `progress` (optional) hears how far partclone has read a
+// large filesystem (from 64 GiB; smaller ones take a moment and report nothing).
 std::optional<std::vector<move::Extent>> usedExtents(const QString &device, qint64 offsetBytes,
                                                      qint64 sizeBytes, const QString &filesystem,
-                                                     QString *error = nullptr);
+                                                     QString *error = nullptr,
+                                                     const MapProgress &progress = {});
 
 // The bytes the extents cover.
 quint64 extentBytes(const std::vector<move::Extent> &extents);

@@ -130,11 +130,16 @@ PreparedRealign prepareRealignment(const QString &target, const RealignOptions &
     const DiskLayout &layout = read.layout;
     const qint64 ss = layout.device.topology.logicalSectorSize;
     QMap<int, QString> &whole = prepared.copiedWhole;
-    asked.bytesInUse = [&target, ss, &whole](const PartitionInfo &p) -> qint64 {
+    asked.bytesInUse = [&target, ss, &whole, &options](const PartitionInfo &p) -> qint64 {
         QString why;
+        MapProgress progress;
+        if (options.mapProgress)
+            progress = [&options, &p](const QString &step, double fraction) {
+                options.mapProgress(p.number, step, fraction);
+            };
         const auto used = usedExtentsSupported(p.filesystem)
                               ? usedExtents(target, p.startSector * ss, p.lengthSectors() * ss,
-                                            p.filesystem, &why)
+                                            p.filesystem, &why, progress)
                               : std::nullopt;
         if (used)
             return qint64(extentBytes(*used));

@@ -22,6 +22,9 @@ struct RealignOptions
     QString journalFolder; // for disks (images keep theirs beside them); empty: the default
     QString backupRoot;    // empty: defaultBackupRoot()
     bool verify = true;
+    // While prepareRealignment reads a large filesystem's used-block map (seconds per TiB): the
+    // partition's number, what is being read and how far (fs/mapprogress.h). Optional.
+    std::function<void(int partition, const QString &step, double fraction)> mapProgress;
 
     QString journalPathFor(const QString &target) const;
 };

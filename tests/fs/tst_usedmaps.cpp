@@ -3,12 +3,16 @@
 // aged (many small files, deletions, a large file, files grown in turns), only the mapped bytes
 // are copied onto zeros, and every file read from the copy must match the files the test wrote,
 // and the filesystem's own checker must pass. Then a map with a used range taken out must be
-// caught. The parser is also fed malformed and huge maps.
+// caught. The parser is also fed malformed and huge maps. ext4 made lazily: what the group
+// descriptors say was never written stays out of the map, the rest covers all e2image -ra copies,
+// and a realignment by it keeps every file; a descriptor whose checksum fails is not believed.
 
+#include "fs/fatmap.h"
 #include "fs/partclonemap.h"
 #include "fs/usedblocks.h"
 #include "move/moveplan.h"
 
+#include "clirun.h"
 #include "filetree.h"
 #include "fsaging.h"
 #include "fsfixture.h"
@@ -18,8 +22,12 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QtTest>
+
+#include <fcntl.h>
+#include <unistd.h>
 
 using namespace partwise;
 
@@ -92,6 +100,132 @@ std::vector<Extent> without(const std::vector<Extent> &extents, std::uint64_t cu
             out.push_back({cut + length, end - cut - length});
     }
     return out;
+}
+
+bool overlaps(const std::vector<Extent> &extents, std::uint64_t offset, std::uint64_t length)
+{
+    for (const Extent &e : extents) {
+        if (offset < e.offset + e.length && e.offset < offset + length)
+            return true;
+    }
+    return false;
+}
+
+// An ext2/3/4 filesystem's groups as dumpe2fs lists them (block numbers).
+struct ExtGroup
+{
+    qint64 blockBitmap = 0;
+    qint64 inodeBitmap = 0;
+    qint64 tableFirst = 0;
+    qint64 tableLast = 0;
+    qint64 unusedInodes = 0;
+    bool inodeUninit = false;
+    bool blockUninit = false;
+    bool checksumBad = false; // dumpe2fs: "csum 0x... (EXPECTED 0x...)"
+};
+
+struct ExtLayout
+{
+    qint64 blockSize = 0;
+    qint64 inodesPerGroup = 0;
+    qint64 inodeSize = 0;
+    qint64 descriptorSize = 32;
+    std::vector<ExtGroup> groups;
+};
+
+ExtLayout dumpe2fs(const QString &image, qint64 offset)
+{
+    ExtLayout layout;
+    const pwtest::ToolResult r = pwtest::runTool(
+        QStringLiteral("dumpe2fs"), {image + QStringLiteral("?offset=%1").arg(offset)});
+    static const QRegularExpression number(QStringLiteral("(\\d+)"));
+    for (const QString &line : QString::fromUtf8(r.out).split(QLatin1Char('\n'))) {
+        const QString value = line.section(QLatin1Char(':'), 1).trimmed();
+        if (line.startsWith(QLatin1String("Block size:")))
+            layout.blockSize = value.toLongLong();
+        else if (line.startsWith(QLatin1String("Inodes per group:")))
+            layout.inodesPerGroup = value.toLongLong();
+        else if (line.startsWith(QLatin1String("Inode size:")))
+            layout.inodeSize = value.toLongLong();
+        else if (line.startsWith(QLatin1String("Group descriptor size:")))
+            layout.descriptorSize = value.toLongLong();
+        else if (line.startsWith(QLatin1String("Group "))) {
+            ExtGroup group;
+            group.inodeUninit = line.contains(QLatin1String("INODE_UNINIT"));
+            group.blockUninit = line.contains(QLatin1String("BLOCK_UNINIT"));
+            group.checksumBad = line.contains(QLatin1String("EXPECTED"));
+            layout.groups.push_back(group);
+        } else if (!layout.groups.empty()) {
+            ExtGroup &group = layout.groups.back();
+            const QString trimmed = line.trimmed();
+            const QString first = number.match(trimmed).captured(1);
+            if (trimmed.startsWith(QLatin1String("Block bitmap at ")))
+                group.blockBitmap = first.toLongLong();
+            else if (trimmed.startsWith(QLatin1String("Inode bitmap at ")))
+                group.inodeBitmap = first.toLongLong();
+            else if (trimmed.startsWith(QLatin1String("Inode table at "))) {
+                const QString range = trimmed.section(QLatin1Char(' '), 3, 3);
+                group.tableFirst = range.section(QLatin1Char('-'), 0, 0).toLongLong();
+                group.tableLast = range.section(QLatin1Char('-'), 1, 1).toLongLong();
+            } else if (trimmed.endsWith(QLatin1String(" unused inodes")))
+                group.unusedInodes = trimmed.section(QLatin1Char(','), -1)
+                                         .trimmed()
+                                         .section(QLatin1Char(' '), 0, 0)
+                                         .toLongLong();
+        }
+    }
+    return layout;
+}
+
+// A sparse image of `imageBytes` with one GPT partition from sector 34 to the end, holding an
+// ext4 made lazily (as mkfs.ext4 does on large disks) from the files in `tree`. Returns the
+// partition's size in bytes, 0 on failure.
+qint64 makeLazyExt4(const QString &image, qint64 imageBytes, const QString &tree,
+                    const QStringList &features, QString *error)
+{
+    QFile::remove(image);
+    {
+        QFile file(image);
+        if (!file.open(QIODevice::WriteOnly) || !file.resize(imageBytes)) {
+            *error = file.errorString();
+            return 0;
+        }
+    }
+    const pwtest::ToolResult table =
+        pwtest::runTool(QStringLiteral("sfdisk"), {QStringLiteral("-q"), image},
+                        "label: gpt\nfirst-lba: 34\nstart=34, type=linux\n");
+    // sfdisk ends the partition on its grain: its size as sfdisk reports it.
+    const pwtest::ToolResult listed =
+        pwtest::runTool(QStringLiteral("sfdisk"), {QStringLiteral("-J"), image});
+    const QJsonObject partition = QJsonDocument::fromJson(listed.out)
+                                      .object()
+                                      .value(QStringLiteral("partitiontable"))
+                                      .toObject()
+                                      .value(QStringLiteral("partitions"))
+                                      .toArray()
+                                      .at(0)
+                                      .toObject();
+    const qint64 partitionBytes = partition.value(QStringLiteral("size")).toInteger() * 512;
+    if (partition.value(QStringLiteral("start")).toInteger() != 34 || partitionBytes <= 0) {
+        *error = QStringLiteral("sfdisk made no partition at sector 34: ") + listed.describe();
+        return 0;
+    }
+    QStringList args{QStringLiteral("-q"), QStringLiteral("-F"),
+                     QStringLiteral("-t"), QStringLiteral("ext4"),
+                     QStringLiteral("-b"), QStringLiteral("4096"),
+                     QStringLiteral("-E"), QStringLiteral("lazy_itable_init=1,offset=17408"),
+                     QStringLiteral("-J"), QStringLiteral("size=8"),
+                     QStringLiteral("-d"), tree};
+    for (const QString &feature : features)
+        args << QStringLiteral("-O") << feature;
+    const pwtest::ToolResult mkfs =
+        pwtest::runTool(QStringLiteral("mke2fs"),
+                        args << image << QStringLiteral("%1k").arg(partitionBytes / 4096 * 4));
+    if (!table.ok() || !mkfs.ok()) {
+        *error = table.describe() + mkfs.describe();
+        return 0;
+    }
+    return partitionBytes;
 }
 
 } // namespace
@@ -205,6 +339,31 @@ private slots:
         QVERIFY(wellFormed(*extents, total).isEmpty());
         for (int i = 0; i < 300000; i += 997)
             QVERIFY(covered(*extents, std::uint64_t(i) * stride, 4096));
+    }
+
+    void partcloneProgressIsRead()
+    {
+        // partclone 0.3.23's stderr while it maps a 2 TiB NTFS (--UI-fresh=1), cut into pieces
+        // anywhere: first the bitmap is read, then ("done!") the blocks are listed.
+        const QByteArray text =
+            "Partclone v0.3.23 http://partclone.org\nStarting to map device (ntfs.img) to domain "
+            "log (-)\nCalculating bitmap... Please wait... \n\rElapsed: 00:00:01, Remaining: "
+            "00:01:39, Completed:   1.00%\r    \rElapsed: 00:00:17, Remaining: 00:00:16, "
+            "Completed:  51.25%\rTotal Time: 00:00:34, 100.00% completed!\ndone!\nFile system:  "
+            "NTFS\n\rElapsed: 00:00:05, Remaining: 00:00:05, Completed:  50.00%, Rate: "
+            "808.06MB/min,\n\rcurrent block:  536870912, total block:  536870911, Complete: "
+            "100.00%\nTotal Time: 00:00:10, Ave. Rate:  808.1MB/min, 100.00% completed!\n";
+        for (const int piece : {1, 7, 4096}) {
+            QStringList heard;
+            PartcloneProgressReader reader([&](const QString &step, double fraction) {
+                heard << QStringLiteral("%1 %2").arg(step).arg(fraction);
+            });
+            for (qsizetype i = 0; i < text.size(); i += piece)
+                reader.add(text.mid(i, piece));
+            QCOMPARE(heard, QStringList({QStringLiteral("reading the allocation bitmap 0.01"),
+                                         QStringLiteral("reading the allocation bitmap 0.5125"),
+                                         QStringLiteral("listing the blocks in use 0.5")}));
+        }
     }
 
     void typesWithAndWithoutMaps()
@@ -359,6 +518,285 @@ private slots:
         QVERIFY2(error.contains(QStringLiteral("log")), qPrintable(error));
     }
 
+    void extLazyInodeTablesStayBehind()
+    {
+        // A lazily made 16 GiB ext4 at GPT sector 34 (as on a big disk): its groups are flagged
+        // INODE_UNINIT and BLOCK_UNINIT, and group 0 records how much of its inode table was
+        // never used. Those blocks hold nothing: they are left out of the map, everything
+        // e2image -ra copies is in it, and the filesystem moved by the map keeps every file and
+        // passes e2fsck even with garbage in the blocks left out.
+        QElapsedTimer timer;
+        timer.start();
+        const QString tree = m_dir.filePath(QStringLiteral("lazy-tree"));
+        QString error;
+        QVERIFY2(pwtest::makeFileTree(tree, 400, 3 * kMiB, 17, &error), qPrintable(error));
+        const QString image = m_dir.filePath(QStringLiteral("lazy.img"));
+        constexpr qint64 kStart = 34 * 512;
+        const qint64 partition = makeLazyExt4(image, 16LL << 30, tree, {}, &error);
+        QVERIFY2(partition > 0, qPrintable(error));
+        const ExtLayout layout = dumpe2fs(image, kStart);
+        QVERIFY(layout.blockSize == 4096 && layout.groups.size() == 128);
+
+        const auto map = usedExtents(image, kStart, partition, QStringLiteral("ext4"), &error);
+        QVERIFY2(map, qPrintable(error));
+        QVERIFY(wellFormed(*map, std::uint64_t(partition)).isEmpty());
+        const std::uint64_t bs = std::uint64_t(layout.blockSize);
+        // Less than half of what the inode tables alone take (256 MiB; the old map had all of
+        // them): the files, the journal, the reserved GDT blocks of 11 backups are the rest.
+        std::uint64_t tables = 0;
+        for (const ExtGroup &g : layout.groups)
+            tables += std::uint64_t(g.tableLast - g.tableFirst + 1) * bs;
+        QVERIFY2(extentBytes(*map) < tables / 2,
+                 qPrintable(QStringLiteral("%1 of %2").arg(extentBytes(*map)).arg(tables)));
+
+        // What dumpe2fs says is unused is out; the used part of group 0's table is in.
+        std::vector<std::pair<qint64, qint64>> leftOut; // blocks, first and count
+        int uninit = 0;
+        for (const ExtGroup &g : layout.groups) {
+            const qint64 tableBlocks = g.tableLast - g.tableFirst + 1;
+            qint64 firstUnused = g.tableFirst;
+            if (g.inodeUninit) {
+                ++uninit;
+                leftOut.push_back({g.inodeBitmap, 1});
+            } else {
+                const qint64 usedInodes = layout.inodesPerGroup - g.unusedInodes;
+                firstUnused +=
+                    (usedInodes * layout.inodeSize + layout.blockSize - 1) / layout.blockSize;
+                QVERIFY(covered(*map, std::uint64_t(g.tableFirst) * bs,
+                                std::uint64_t(firstUnused - g.tableFirst) * bs));
+            }
+            if (g.blockUninit)
+                leftOut.push_back({g.blockBitmap, 1});
+            if (firstUnused <= g.tableLast)
+                leftOut.push_back({firstUnused, g.tableFirst + tableBlocks - firstUnused});
+        }
+        QVERIFY(uninit > 100);
+        for (const auto &[first, count] : leftOut)
+            QVERIFY2(!overlaps(*map, std::uint64_t(first) * bs, std::uint64_t(count) * bs),
+                     qPrintable(QStringLiteral("blocks %1+%2").arg(first).arg(count)));
+
+        // Every non-zero block e2image -ra copies (metadata and data) is in the map.
+        const QString raw = m_dir.filePath(QStringLiteral("lazy.e2i"));
+        QFile::remove(raw);
+        const pwtest::ToolResult e2image =
+            pwtest::runTool(QStringLiteral("e2image"), {QStringLiteral("-ra"), QStringLiteral("-o"),
+                                                        QString::number(kStart), image, raw});
+        QVERIFY2(e2image.ok(), qPrintable(e2image.describe()));
+        {
+            QFile in(raw);
+            QVERIFY(in.open(QIODevice::ReadOnly));
+            const int fd = in.handle();
+            qint64 blocks = 0;
+            off_t at = 0;
+            while ((at = lseek(fd, at, SEEK_DATA)) >= 0) {
+                const off_t end = lseek(fd, at, SEEK_HOLE);
+                for (off_t block = at / off_t(bs) * off_t(bs); block < end; block += off_t(bs)) {
+                    QVERIFY(in.seek(block));
+                    const QByteArray data = in.read(qint64(bs));
+                    if (data.count('\0') == data.size())
+                        continue;
+                    ++blocks;
+                    QVERIFY2(covered(*map, std::uint64_t(block), bs),
+                             qPrintable(
+                                 QStringLiteral("e2image copies block %1").arg(block / off_t(bs))));
+                }
+                at = end;
+            }
+            QVERIFY(blocks > 3 * kMiB / 4096);
+        }
+        QFile::remove(raw);
+
+        // Garbage where the map leaves blocks out: the filesystem itself never reads them.
+        {
+            QFile out(image);
+            QVERIFY(out.open(QIODevice::ReadWrite));
+            QByteArray junk(int(bs), '\0');
+            for (int i = 0; i < junk.size(); ++i)
+                junk[i] = char(0x5A ^ (i * 131));
+            for (const auto &[first, count] : leftOut) {
+                for (const qint64 block : {first, first + count - 1}) {
+                    QVERIFY(out.seek(kStart + block * qint64(bs)));
+                    QCOMPARE(out.write(junk), qint64(bs));
+                }
+            }
+        }
+        const pwtest::ToolResult before = pwtest::runTool(
+            QStringLiteral("e2fsck"),
+            {QStringLiteral("-fn"), image + QStringLiteral("?offset=%1").arg(kStart)});
+        QVERIFY2(before.ok(), qPrintable(before.describe() + QString::fromUtf8(before.out)));
+
+        // Realigned by the map (partwise-cli, as a user would), every file and the check.
+        pwtest::setCliPath(QStringLiteral(PARTWISE_CLI));
+        const pwtest::CliResult realign = pwtest::runCli(
+            {QStringLiteral("realign"), QStringLiteral("--yes"), QStringLiteral("--backup-dir"),
+             m_dir.filePath(QStringLiteral("lazy-backups")), image},
+            300000);
+        QVERIFY2(realign.exitCode == 0,
+                 qPrintable(realign.describe() + QString::fromUtf8(realign.out)));
+        QVERIFY2(realign.out.contains("bytes in use"), realign.out.constData()); // by the map
+        const pwtest::ToolResult sfdisk =
+            pwtest::runTool(QStringLiteral("sfdisk"), {QStringLiteral("-J"), image});
+        const QJsonArray parts = QJsonDocument::fromJson(sfdisk.out)
+                                     .object()
+                                     .value(QStringLiteral("partitiontable"))
+                                     .toObject()
+                                     .value(QStringLiteral("partitions"))
+                                     .toArray();
+        QCOMPARE(parts.size(), 1);
+        const qint64 newStart = parts.at(0).toObject().value(QStringLiteral("start")).toInteger();
+        QCOMPARE(newStart, 2048);
+        const QString moved = image + QStringLiteral("?offset=%1").arg(newStart * 512);
+        const pwtest::ToolResult after =
+            pwtest::runTool(QStringLiteral("e2fsck"), {QStringLiteral("-fn"), moved});
+        QVERIFY2(after.ok(), qPrintable(after.describe() + QString::fromUtf8(after.out)));
+        const QString dump = m_dir.filePath(QStringLiteral("lazy-read"));
+        QDir().mkpath(dump);
+        const pwtest::ToolResult rdump =
+            pwtest::runTool(QStringLiteral("debugfs"),
+                            {QStringLiteral("-R"), QStringLiteral("rdump / ") + dump, moved});
+        QVERIFY2(rdump.ok(), qPrintable(rdump.describe()));
+        QDir(dump).rmdir(QStringLiteral("lost+found"));
+        const QStringList differences =
+            pwtest::compareTrees(pwtest::treeSha256(tree), pwtest::treeSha256(dump));
+        QVERIFY2(differences.isEmpty(), qPrintable(differences.join(QLatin1Char('\n'))));
+        qInfo("lazy ext4: %llu bytes mapped of %lld; realigned and checked in %lld ms",
+              static_cast<unsigned long long>(extentBytes(*map)), partition, timer.elapsed());
+        QFile::remove(image);
+    }
+
+    void extBadDescriptorChecksumIsCopied()
+    {
+        // A group descriptor whose checksum fails is not believed: its group's inode table and
+        // bitmaps are copied. (uninit_bg: no bitmap checksums, so libext2fs still reads the
+        // bitmaps; with metadata_csum the bitmaps' own checksums fail too and the map is refused
+        // whole.)
+        const QString tree = m_dir.filePath(QStringLiteral("csum-tree"));
+        QString error;
+        QVERIFY2(pwtest::makeFileTree(tree, 20, kMiB, 5, &error), qPrintable(error));
+        constexpr qint64 kStart = 34 * 512;
+        for (const QString &features :
+             {QStringLiteral("^metadata_csum,uninit_bg"), QStringLiteral("metadata_csum")}) {
+            const QString image = m_dir.filePath(QStringLiteral("csum.img"));
+            const qint64 partition = makeLazyExt4(image, 1LL << 30, tree, {features}, &error);
+            QVERIFY2(partition > 0, qPrintable(error));
+            ExtLayout layout = dumpe2fs(image, kStart);
+            QVERIFY(layout.groups.size() == 8);
+            constexpr int kGroup = 3;
+            const ExtGroup g = layout.groups[kGroup];
+            QVERIFY(g.inodeUninit && !g.checksumBad);
+            const std::uint64_t bs = std::uint64_t(layout.blockSize);
+            const std::uint64_t table = std::uint64_t(g.tableFirst) * bs;
+            const std::uint64_t tableBytes = std::uint64_t(g.tableLast - g.tableFirst + 1) * bs;
+            const auto trusted =
+                usedExtents(image, kStart, partition, QStringLiteral("ext4"), &error);
+            QVERIFY2(trusted, qPrintable(error));
+            QVERIFY(!overlaps(*trusted, table, tableBytes));
+
+            // bg_checksum is the 16 bits at byte 0x1E of the descriptor; the descriptors start
+            // in block 1.
+            QFile file(image);
+            QVERIFY(file.open(QIODevice::ReadWrite));
+            const qint64 at = kStart + qint64(bs) + kGroup * layout.descriptorSize + 0x1E;
+            QVERIFY(file.seek(at));
+            const QByteArray old = file.read(1);
+            QVERIFY(file.seek(at));
+            file.write(QByteArray(1, char(old.at(0) ^ 0x5A)));
+            file.close();
+            layout = dumpe2fs(image, kStart);
+            QVERIFY2(layout.groups[kGroup].checksumBad, "dumpe2fs should see the bad checksum");
+
+            const auto distrusted =
+                usedExtents(image, kStart, partition, QStringLiteral("ext4"), &error);
+            if (features == QLatin1String("metadata_csum")) {
+                QVERIFY2(!distrusted && !error.isEmpty(), "refused whole, so copied whole");
+                qInfo("metadata_csum: %s", qPrintable(error));
+                continue;
+            }
+            QVERIFY2(distrusted, qPrintable(error));
+            QVERIFY2(covered(*distrusted, table, tableBytes),
+                     "a group with a bad descriptor checksum must have its inode table copied");
+            QVERIFY(covered(*distrusted, std::uint64_t(g.inodeBitmap) * bs, bs));
+            // The other groups are still believed.
+            const ExtGroup &next = layout.groups[kGroup + 1];
+            QVERIFY(next.inodeUninit);
+            QVERIFY(!overlaps(*distrusted, std::uint64_t(next.tableFirst) * bs, bs));
+        }
+    }
+
+    void fatReaderRefusesWhatItDoesNotKnow()
+    {
+        // The FAT reader's map is only as good as its understanding: a boot sector out of range,
+        // FAT copies that disagree, a dirty flag or a FAT entry pointing nowhere make it refuse,
+        // and the map then comes from partclone (or nowhere).
+        constexpr qint64 kSize = 64 * kMiB;
+        const QString clean = m_dir.filePath(QStringLiteral("fat-clean.img"));
+        QFile::remove(clean);
+        {
+            QFile file(clean);
+            QVERIFY(file.open(QIODevice::WriteOnly) && file.resize(kSize));
+        }
+        QVERIFY(pwtest::runTool(QStringLiteral("mkfs.vfat"),
+                                {QStringLiteral("-F"), QStringLiteral("32"), QStringLiteral("-s"),
+                                 QStringLiteral("1"), clean})
+                    .ok());
+        QFile data(m_dir.filePath(QStringLiteral("fat-data.bin")));
+        QVERIFY(data.open(QIODevice::WriteOnly));
+        data.write(QByteArray(3 * kMiB, 'd'));
+        data.close();
+        QVERIFY(pwtest::mtools(QStringLiteral("mcopy"), {QStringLiteral("-i"), clean,
+                                                         data.fileName(), QStringLiteral("::/")})
+                    .ok());
+        QString error;
+        const auto map = fatUsedExtents(clean, 0, kSize, &error);
+        QVERIFY2(map, qPrintable(error));
+        QVERIFY(extentBytes(*map) > quint64(3 * kMiB) && extentBytes(*map) < quint64(8 * kMiB));
+
+        // Where the FATs are, from the boot sector as fsck.fat -v reports it.
+        const pwtest::ToolResult info = pwtest::runTool(
+            QStringLiteral("fsck.fat"), {QStringLiteral("-n"), QStringLiteral("-v"), clean});
+        const QRegularExpressionMatch fatAt =
+            QRegularExpression(QStringLiteral("First FAT starts at byte (\\d+)"))
+                .match(QString::fromUtf8(info.out));
+        const QRegularExpressionMatch fatBytes =
+            QRegularExpression(QStringLiteral("(\\d+) bytes per FAT"))
+                .match(QString::fromUtf8(info.out));
+        QVERIFY2(fatAt.hasMatch() && fatBytes.hasMatch(), info.out.constData());
+        const qint64 firstFat = fatAt.captured(1).toLongLong();
+        const qint64 secondFat = firstFat + fatBytes.captured(1).toLongLong();
+
+        struct Damage
+        {
+            const char *name;
+            qint64 at;
+            QByteArray bytes;
+            const char *why;
+        };
+        const Damage damages[] = {
+            {"bytes per sector", 11, QByteArray("\x00\x03", 2), "out of range"},
+            {"second FAT differs", secondFat + 4 * 2000, QByteArray("\x07\x00\x00\x00", 4),
+             "copies differ"},
+            {"marked dirty", 65, QByteArray("\x01", 1), "dirty"},
+            {"entry past the end", firstFat + 4 * 3, QByteArray("\x00\x00\x00\x01", 4),
+             "not a valid one"},
+        };
+        for (const Damage &damage : damages) {
+            const QString image = m_dir.filePath(QStringLiteral("fat-damaged.img"));
+            QFile::remove(image);
+            QVERIFY(QFile::copy(clean, image));
+            QFile file(image);
+            QVERIFY(file.open(QIODevice::ReadWrite) && file.seek(damage.at));
+            file.write(damage.bytes);
+            if (QByteArray(damage.name).startsWith("entry")) { // in both copies, or they differ
+                QVERIFY(file.seek(damage.at - firstFat + secondFat));
+                file.write(damage.bytes);
+            }
+            file.close();
+            QVERIFY2(!fatUsedExtents(image, 0, kSize, &error), damage.name);
+            QVERIFY2(error.contains(QLatin1String(damage.why)), qPrintable(error));
+        }
+        QFile::remove(clean);
+    }
+
     void mapCarriesEveryFile_data()
     {
         QTest::addColumn<QString>("fs");
@@ -414,6 +852,21 @@ private slots:
         QVERIFY2(wellFormed(*extents, std::uint64_t(size)).isEmpty(),
                  qPrintable(wellFormed(*extents, std::uint64_t(size))));
         QVERIFY(covered(*extents, 0, 64 * kKiB));
+        if (type == QLatin1String("vfat")) {
+            // Read from the FAT itself, and covering every cluster partclone.fat marks used.
+            QVERIFY2(fatUsedExtents(image, kOffset, size, &error), qPrintable(error));
+            QElapsedTimer partcloneTimer;
+            partcloneTimer.start();
+            const auto partclone = partcloneUsedExtents(image, kOffset, size, type, &error);
+            QVERIFY2(partclone, qPrintable(error));
+            for (const Extent &e : *partclone)
+                QVERIFY2(
+                    covered(*extents, e.offset, e.length),
+                    qPrintable(QStringLiteral("partclone's %1+%2").arg(e.offset).arg(e.length)));
+            qInfo("%s: partclone's map %llu bytes in %lld ms", qPrintable(fs),
+                  static_cast<unsigned long long>(extentBytes(*partclone)),
+                  partcloneTimer.elapsed());
+        }
         const quint64 used = extentBytes(*extents);
         qInfo("%s: %zu extents, %llu of %lld bytes (%.0f %%), mapped in %lld ms", qPrintable(fs),
               extents->size(), static_cast<unsigned long long>(used), size,
