@@ -77,28 +77,41 @@ QStringList mountedInside(const MountPlace &place)
     return out;
 }
 
-// Opens the place's folder without links and checks it is that filesystem's root there.
-int openMountRoot(const MountPlace &place, QString *why)
+// The place's folder as "/proc/self/fd/P/NAME": its parent opened without links (P), and its
+// own name checked there, without following it, to be that filesystem's root. Only the parent is
+// held: a descriptor of the mount itself would keep it busy. A mount point cannot be renamed or
+// removed while mounted, so NAME in P stays that mount until umount2() reaches it.
+QByteArray mountRootPath(const MountPlace &place, int *parentFd, QString *why)
 {
+    const qsizetype slash = place.target.lastIndexOf(QLatin1Char('/'));
+    const QString name = place.target.mid(slash + 1);
+    if (slash < 0 || name.isEmpty() || name == QLatin1String(".") || name == QLatin1String("..")) {
+        *why = QStringLiteral("the root folder is not unmounted");
+        return {};
+    }
     bool stable = false;
-    const int fd = openPathNoFollow(place.target, &stable);
-    if (fd < 0) {
+    const QString parent = slash == 0 ? QStringLiteral("/") : place.target.left(slash);
+    *parentFd = parent == QLatin1String("/") ? ::open("/", O_PATH | O_DIRECTORY | O_CLOEXEC)
+                                             : openPathNoFollow(parent, &stable);
+    if (*parentFd < 0) {
         *why = QStringLiteral("%1 cannot be reached without following a link (%2)")
                    .arg(place.target, reason(errno));
-        return -1;
+        return {};
     }
+    const QByteArray encoded = QFile::encodeName(name);
     struct statx sx;
-    const bool root = ::statx(fd, "", AT_EMPTY_PATH, STATX_BASIC_STATS, &sx) == 0 &&
-                      makedev(sx.stx_dev_major, sx.stx_dev_minor) == place.device &&
-                      ((sx.stx_attributes_mask & STATX_ATTR_MOUNT_ROOT) == 0 ||
-                       (sx.stx_attributes & STATX_ATTR_MOUNT_ROOT) != 0);
+    const bool root =
+        ::statx(*parentFd, encoded.constData(), AT_SYMLINK_NOFOLLOW, STATX_BASIC_STATS, &sx) == 0 &&
+        (sx.stx_mode & S_IFMT) == S_IFDIR &&
+        makedev(sx.stx_dev_major, sx.stx_dev_minor) == place.device &&
+        ((sx.stx_attributes_mask & STATX_ATTR_MOUNT_ROOT) == 0 ||
+         (sx.stx_attributes & STATX_ATTR_MOUNT_ROOT) != 0);
     if (!root) {
-        ::close(fd);
         *why =
             QStringLiteral("%1 is no longer where %2 is mounted").arg(place.target, place.source);
-        return -1;
+        return {};
     }
-    return fd;
+    return fdPath(*parentFd) + '/' + encoded;
 }
 
 // Mount options as mount(2) flags and the filesystem's own data.
@@ -164,14 +177,16 @@ UnmountOutcome unmountEverywhere(const PartitionNode &node)
     for (qsizetype i = places.size() - 1; i >= 0; --i) {
         const MountPlace &place = places[i];
         QString why;
-        const Fd folder(openMountRoot(place, &why));
-        if (folder.fd < 0) {
+        int parentFd = -1;
+        const QByteArray path = mountRootPath(place, &parentFd, &why);
+        const Fd parent(parentFd);
+        if (path.isEmpty()) {
             out.error = QStringLiteral("%1 was not unmounted from %2: %3.")
                             .arg(node.path, place.target, why);
             return out;
         }
         // No MNT_FORCE, no MNT_DETACH: a filesystem in use stays mounted and is named.
-        if (::umount2(fdPath(folder.fd).constData(), 0) == 0) {
+        if (::umount2(path.constData(), UMOUNT_NOFOLLOW) == 0) {
             out.unmounted.prepend(place);
             continue;
         }
@@ -217,16 +232,13 @@ bool swapOff(const PartitionNode &node, QString *why)
     return false;
 }
 
-QString filesystemTypeOf(const PartitionNode &node, QString *label)
+FilesystemIdentity filesystemOf(const PartitionNode &node)
 {
     const Fd fd(::open(QFile::encodeName(node.path).constData(), O_RDONLY | O_CLOEXEC));
     if (fd.fd < 0)
         return {};
     const qint64 size = sizeOf(fd.fd);
-    const FilesystemIdentity id = FilesystemProbe(node.path, 512).probe(0, size);
-    if (label)
-        *label = id.label;
-    return id.type;
+    return FilesystemProbe(node.path, 512).probe(0, size);
 }
 
 bool swapOn(const PartitionNode &node, QString *why)
@@ -235,7 +247,7 @@ bool swapOn(const PartitionNode &node, QString *why)
         *why = QStringLiteral("%1 is in use as swap already").arg(node.path);
         return false;
     }
-    if (!mountPlacesOf(node).isEmpty() || filesystemTypeOf(node) != QLatin1String("swap")) {
+    if (!mountPlacesOf(node).isEmpty() || filesystemOf(node).type != QLatin1String("swap")) {
         *why = QStringLiteral("%1 holds no swap area").arg(node.path);
         return false;
     }
@@ -255,7 +267,7 @@ bool mountOnFolder(const PartitionNode &node, int folderFd, QString *why)
         *why = QStringLiteral("%1 is in use as swap").arg(node.path);
         return false;
     }
-    QString type = filesystemTypeOf(node);
+    QString type = filesystemOf(node).type;
     if (type == QLatin1String("ntfs"))
         type = QStringLiteral("ntfs3");
     if (!kMountable.contains(type)) {

@@ -12,6 +12,7 @@
 // after the check changes nothing. Where root mounts for a user the folder is judged by
 // mountfolder.h first.
 
+#include "device/filesystemprobe.h"
 #include "device/mountholders.h"
 #include "device/partitionnode.h"
 
@@ -57,8 +58,8 @@ bool swapOff(const PartitionNode &node, QString *why);
 // Only a partition holding a swap signature (libblkid) is turned on.
 bool swapOn(const PartitionNode &node, QString *why);
 
-// The filesystem type libblkid finds on `node` ("ext4"), empty when none.
-QString filesystemTypeOf(const PartitionNode &node, QString *label = nullptr);
+// What libblkid finds on `node`: type ("ext4", "swap"), label, UUID; empty when nothing.
+FilesystemIdentity filesystemOf(const PartitionNode &node);
 
 // Mounts `node` on the folder open as `folderFd` (an O_PATH descriptor from mountfolder.h),
 // nosuid and nodev: a filesystem a user brings must not give anyone root. Refused when it is

@@ -50,7 +50,7 @@ ReleaseOutcome releasePartitions(const QString &diskPath, const QList<int> &numb
         QString why;
         if (!findPartitionNode(diskPath, number, &node, &why))
             continue; // nothing of the kernel's to release (an image, a partition to be made)
-        ReleasedPartition released{number, node, {}, false};
+        ReleasedPartition released{diskPath, number, node, {}, false, filesystemOf(node).uuid};
         if (swapIsOn(node)) {
             if (!swapOff(node, &why)) {
                 out.error = why + QLatin1Char('.');
@@ -88,6 +88,15 @@ QStringList restorePartitions(const QList<ReleasedPartition> &released,
     QStringList problems;
     for (const ReleasedPartition &r : released) {
         QString why;
+        PartitionNode now;
+        if (!findPartitionNode(r.disk, r.number, &now, &why) || now.device != r.node.device ||
+            filesystemOf(now).uuid != r.uuid) {
+            problems << QStringLiteral("Partition %1 (%2) holds another filesystem now, or is "
+                                       "gone; it was not mounted back.")
+                            .arg(r.number)
+                            .arg(r.node.path);
+            continue;
+        }
         if (!r.places.isEmpty()) {
             if (mountBack(r.node, r.places, servedUser, &why))
                 for (const MountPlace &place : r.places)

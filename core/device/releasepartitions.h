@@ -17,10 +17,12 @@ namespace partwise {
 
 struct ReleasedPartition
 {
+    QString disk; // the whole disk it is on
     int number = 0;
     PartitionNode node;
     QList<MountPlace> places; // where it was mounted
     bool swap = false;        // it was in use as swap
+    QString uuid;             // its filesystem's (or swap area's) UUID, to know it again
 };
 
 struct ReleaseOutcome
@@ -35,8 +37,9 @@ struct ReleaseOutcome
 ReleaseOutcome releasePartitions(const QString &diskPath, const QList<int> &numbers,
                                  const std::function<void(const QString &)> &log);
 
-// Mounts back and swaps on what was released; the sentences of what could not be put back (each
-// with the command that does it by hand), empty when all was.
+// Mounts back and swaps on what was released, each only where the same filesystem (its UUID) is
+// still found at that partition's number (a job may have formatted or deleted it); the sentences of
+// what could not be put back (each with the command that does it by hand), empty when all was.
 QStringList restorePartitions(const QList<ReleasedPartition> &released,
                               std::optional<uid_t> servedUser,
                               const std::function<void(const QString &)> &log);
