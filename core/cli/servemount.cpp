@@ -70,9 +70,8 @@ void ServeSession::unmountMethod(const Request &request)
     PartitionNode node;
     if (!mountTargetOf(request, false, &disk, &asked, &node))
         return;
+    // Nothing mounted is nothing to do: a window that frees a whole disk asks for each partition.
     const QList<MountPlace> places = mountPlacesOf(node);
-    if (places.isEmpty())
-        return fail(request, Failed, QStringLiteral("%1 is not mounted.").arg(node.path));
     for (const MountPlace &place : places) {
         QString why;
         if (!m_guard.admitsUnmountAt(place.target, &why))
@@ -153,10 +152,12 @@ void ServeSession::swapOffMethod(const Request &request)
     if (!mountTargetOf(request, false, &disk, &asked, &node))
         return;
     QString why;
-    if (!swapOff(node, &why))
+    const bool wasOn = swapIsOn(node); // off already: nothing to do, as for unmount
+    if (wasOn && !swapOff(node, &why))
         return fail(request, Failed, why + QLatin1Char('.'));
-    answer(request,
-           QJsonObject{{QStringLiteral("device"), node.path}, {QStringLiteral("swap"), false}});
+    answer(request, QJsonObject{{QStringLiteral("device"), node.path},
+                                {QStringLiteral("swap"), false},
+                                {QStringLiteral("was_on"), wasOn}});
 }
 
 void ServeSession::swapOnMethod(const Request &request)
