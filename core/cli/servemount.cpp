@@ -11,6 +11,7 @@
 #include <QFile>
 #include <QJsonArray>
 
+#include <algorithm>
 #include <unistd.h>
 
 namespace partwise {
@@ -84,7 +85,13 @@ void ServeSession::unmountMethod(const Request &request)
         ReleasedPartition &r = m_unmounted[key];
         if (r.places.isEmpty())
             r = ReleasedPartition{disk, asked.partition, node, {}, false, filesystemOf(node).uuid};
-        r.places = outcome.unmounted + r.places;
+        // A place unmounted again (mounted by someone since) is remembered once.
+        QList<MountPlace> places = outcome.unmounted;
+        for (const MountPlace &earlier : std::as_const(r.places))
+            if (std::none_of(places.cbegin(), places.cend(),
+                             [&](const MountPlace &p) { return p.target == earlier.target; }))
+                places << earlier;
+        r.places = places;
     }
     if (!outcome.ok) {
         const std::lock_guard lock(m_writeMutex);

@@ -89,8 +89,9 @@ QStringList restorePartitions(const QList<ReleasedPartition> &released,
     for (const ReleasedPartition &r : released) {
         QString why;
         PartitionNode now;
-        if (!findPartitionNode(r.disk, r.number, &now, &why) || now.device != r.node.device ||
-            filesystemOf(now).uuid != r.uuid) {
+        // A moved partition may come back with another device number (BLKPG removes and adds
+        // it): its filesystem's UUID says whether it is the same one.
+        if (!findPartitionNode(r.disk, r.number, &now, &why) || filesystemOf(now).uuid != r.uuid) {
             problems << QStringLiteral("Partition %1 (%2) holds another filesystem now, or is "
                                        "gone; it was not mounted back.")
                             .arg(r.number)
@@ -98,7 +99,7 @@ QStringList restorePartitions(const QList<ReleasedPartition> &released,
             continue;
         }
         if (!r.places.isEmpty()) {
-            if (mountBack(r.node, r.places, servedUser, &why))
+            if (mountBack(now, r.places, servedUser, &why))
                 for (const MountPlace &place : r.places)
                     say(log,
                         QStringLiteral("Mounted %1 back on %2.").arg(r.node.path, place.target));
@@ -111,7 +112,7 @@ QStringList restorePartitions(const QList<ReleasedPartition> &released,
                                      shellQuoted(r.places.first().target));
         }
         if (r.swap) {
-            if (swapOn(r.node, &why))
+            if (swapOn(now, &why))
                 say(log, QStringLiteral("Turned swap on %1 back on.").arg(r.node.path));
             else
                 problems << QStringLiteral("%1 was not turned back on as swap: %2 (swapon %3).")

@@ -216,10 +216,14 @@ void MountActions::attachToWizard(RealignWizard *wizard)
                     return;
                 m_releaser->restore(e, [this, target](bool ok, const QString &message) {
                     m_window->reread(target);
-                    if (!ok)
-                        QMessageBox::warning(m_window, tr("Mount Back"), message);
-                    else
+                    if (ok) {
                         m_window->statusBar()->showMessage(tr("Mounted back."), 8000);
+                        return;
+                    }
+                    QMessageBox failed(QMessageBox::Warning, tr("Mount Back"), message,
+                                       QMessageBox::Ok, m_window);
+                    failed.setObjectName(QStringLiteral("mountBackFailed"));
+                    failed.exec();
                 });
             });
 }

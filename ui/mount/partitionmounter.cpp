@@ -3,10 +3,12 @@
 #include "cli/servesession.h"
 #include "disklistmodel.h"
 
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QTimer>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 PartitionMounter::PartitionMounter(ConnectionFor connectionFor, QObject *parent)
@@ -22,7 +24,7 @@ PartitionMounter::~PartitionMounter() = default;
 
 QString PartitionMounter::unavailableReason(const DiskEntry &entry) const
 {
-    if (entry.isImage)
+    if (!entry.machine.isEmpty() && entry.isImage)
         return tr("Partitions of an image file are not mounted by Partwise.");
     if (!entry.machine.isEmpty()) {
         HelperConnection *helper = m_connectionFor ? m_connectionFor(entry.machine) : nullptr;
@@ -31,6 +33,10 @@ QString PartitionMounter::unavailableReason(const DiskEntry &entry) const
                    : tr("The helper for %1 is not running; connect again first.")
                          .arg(entry.machine);
     }
+    // Root's window opens a block device named on its command line as it opens an image.
+    struct stat st;
+    if (::stat(QFile::encodeName(entry.path).constData(), &st) != 0 || !S_ISBLK(st.st_mode))
+        return tr("Partitions of an image file are not mounted by Partwise.");
     return m_local ? QString() : tr("Mounting needs the administrator's helper.");
 }
 

@@ -108,7 +108,6 @@ RealignPlanPage::RealignPlanPage(RealignWizardState *state, RealignBackend *back
     m_recheck = new QPushButton(tr("Check &Again"));
     m_recheck->setObjectName(QStringLiteral("planRecheck"));
     m_recheck->setVisible(false);
-    m_unmount->setVisible(false);
     busyRow->addWidget(m_recheck, 0, Qt::AlignTop);
     m_unmount = new QPushButton(tr("&Unmount and Continue"));
     m_unmount->setObjectName(QStringLiteral("planUnmount"));
@@ -209,6 +208,7 @@ void RealignPlanPage::clearOutputs()
     m_journalWarning->clear();
     m_bootBreaks->clear();
     m_recheck->setVisible(false);
+    m_unmount->setVisible(false);
 }
 
 void RealignPlanPage::planAgain(int number, RealignWay way)
