@@ -1488,11 +1488,11 @@ Die Partitionstabelle wird vorher gesichert; das Protokoll sagt, wo und wie sie 
     </message>
     <message>
         <source>Swap O&amp;ff</source>
-        <translation>Swap deakti&amp;vieren</translation>
+        <translation>Swap &amp;deaktivieren</translation>
     </message>
     <message>
         <source>Swap &amp;On</source>
-        <translation>Swap akti&amp;vieren</translation>
+        <translation>Swap a&amp;ktivieren</translation>
     </message>
     <message>
         <source>&amp;Partition</source>
