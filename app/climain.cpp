@@ -74,6 +74,10 @@ struct SharedOptions
                                  QStringLiteral("Where partition-table backups go."),
                                  QStringLiteral("DIR")};
     QCommandLineOption yes{QStringLiteral("yes"), QStringLiteral("Do not ask for confirmation.")};
+    QCommandLineOption unmount{
+        QStringLiteral("unmount"),
+        QStringLiteral("Unmount (or swap off) what the job touches first, and mount it back "
+                       "afterwards; refuse, naming the process, when something stays busy.")};
 };
 
 // Parses `args`; returns -1 to go on, or the exit status to end with (help shown, bad usage).
@@ -173,7 +177,8 @@ int runApplyCommandLine(const QStringList &args)
     parser.addPositionalArgument(QStringLiteral("PLAN"), QStringLiteral("Plan file (JSON)."));
     parser.addPositionalArgument(QStringLiteral("TARGET"), QStringLiteral("Disk or image."));
     const SharedOptions shared;
-    parser.addOptions({shared.yes, shared.grain, shared.sectorSize, shared.backupDir});
+    parser.addOptions(
+        {shared.yes, shared.grain, shared.sectorSize, shared.backupDir, shared.unmount});
     if (const int exit = parseOrExit(parser, args, 2); exit >= 0)
         return exit;
 
@@ -181,6 +186,7 @@ int runApplyCommandLine(const QStringList &args)
     options.planPath = parser.positionalArguments().at(0);
     options.target = parser.positionalArguments().at(1);
     options.assumeYes = parser.isSet(shared.yes);
+    options.unmount = parser.isSet(shared.unmount);
     options.apply.backupRoot = parser.value(shared.backupDir);
     if (!readGrain(parser, shared, &options.apply.policy.grainBytes) ||
         !readSectorSize(parser, shared, &options.apply.forcedSectorSize))
@@ -235,7 +241,8 @@ int runRealignCommandLine(const QStringList &args)
         QStringLiteral("Run a plan that stops a boot loader working, which the plan names with "
                        "the command that repairs it."));
     parser.addOptions({partition, all, shared.grain, journal, dryRun, shared.yes, noVerify,
-                       shared.sectorSize, shared.backupDir, prefer, acceptBootChange});
+                       shared.sectorSize, shared.backupDir, prefer, acceptBootChange,
+                       shared.unmount});
     if (const int exit = parseOrExit(parser, args, 1); exit >= 0)
         return exit;
 
@@ -266,6 +273,7 @@ int runRealignCommandLine(const QStringList &args)
     o.dryRun = parser.isSet(dryRun);
     o.assumeYes = parser.isSet(shared.yes);
     o.acceptBootChange = parser.isSet(acceptBootChange);
+    o.unmount = parser.isSet(shared.unmount);
     if (!readGrain(parser, shared, &o.realign.policy.grainBytes) ||
         !readSectorSize(parser, shared, &o.realign.forcedSectorSize))
         return ExitBadInput;

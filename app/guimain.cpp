@@ -2,6 +2,8 @@
 // else lives in ui/.
 #include "device/automountinhibitor.h"
 #include "helper/remotemachines.h"
+#include "mount/mountactions.h"
+#include "mount/partitionmounter.h"
 #include "realign/realigncontroller.h"
 #include "ruler/sectorrulerpanel.h"
 #include "uiresources.h"
@@ -159,6 +161,12 @@ int main(int argc, char **argv)
     RemoteMachines *machines = installRemoteMachines(&window);
     // A disk a helper writes is realigned by that helper, through the same wizard.
     realign->setHelperRealign(machines->realignThroughHelpers());
+    // Partition → Unmount, Mount On…, Swap Off/On, and "Unmount and Continue" in the wizard:
+    // through the disk's helper, or here in a window run as root.
+    MountActions::install(&window, realign,
+                          new PartitionMounter([machines](const QString &machine) {
+                              return machines->connection(machine);
+                          }));
     window.show();
 
     // The demo image lives as long as the session: QTemporaryDir removes it on exit.

@@ -48,8 +48,12 @@ QList<MountEntry> readMountTable(const QString &mountinfo)
     if (!table || mnt_table_parse_file(table.get(), QFile::encodeName(mountinfo).constData()) != 0)
         return out;
     forEachEntry(table.get(), [&out](libmnt_fs *fs) {
-        out << MountEntry{text(mnt_fs_get_source(fs)), text(mnt_fs_get_target(fs)),
-                          text(mnt_fs_get_fstype(fs)), text(mnt_fs_get_fs_options(fs)),
+        out << MountEntry{text(mnt_fs_get_source(fs)),
+                          text(mnt_fs_get_target(fs)),
+                          text(mnt_fs_get_fstype(fs)),
+                          text(mnt_fs_get_fs_options(fs)),
+                          text(mnt_fs_get_vfs_options(fs)),
+                          text(mnt_fs_get_root(fs)),
                           mnt_fs_get_devno(fs)};
     });
     return out;

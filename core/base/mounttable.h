@@ -22,11 +22,13 @@ namespace partwise {
 
 struct MountEntry
 {
-    QString source;    // what is mounted: "/dev/sda1", "tmpfs", "overlay"
-    QString target;    // where, unescaped: "/mnt/my disk"
-    QString type;      // "ext4", "tmpfs", "overlay"
-    QString fsOptions; // the filesystem's own options ("upperdir=/x,lowerdir=/y")
-    dev_t device = 0;  // st_dev of the files under `target` (mountinfo's major:minor)
+    QString source;     // what is mounted: "/dev/sda1", "tmpfs", "overlay"
+    QString target;     // where, unescaped: "/mnt/my disk"
+    QString type;       // "ext4", "tmpfs", "overlay"
+    QString fsOptions;  // the filesystem's own options ("upperdir=/x,lowerdir=/y")
+    QString vfsOptions; // the mount's own options ("rw,nosuid,relatime")
+    QString root;       // the folder of the filesystem shown there: "/" unless a bind mount
+    dev_t device = 0;   // st_dev of the files under `target` (mountinfo's major:minor)
 };
 
 // The mounts in `mountinfo` (the process's own view by default), in the kernel's order: a later

@@ -1,6 +1,7 @@
 #include "cli/applycommand.h"
 
 #include "align/misalignmentreport.h"
+#include "cli/unmountforjob.h"
 #include "device/drivehealth.h"
 #include "ops/operationpreview.h"
 #include "ops/planfile.h"
@@ -76,14 +77,26 @@ int runApplyCommand(const ApplyCommandOptions &options, QTextStream &out, QTextS
         out << line << "\n";
         out.flush();
     };
+    // A plan that changes the table needs every partition free; one of filesystem work only
+    // (format, label, check) needs only its own.
+    QList<ReleasedPartition> released;
+    if (options.unmount) {
+        QList<int> numbers;
+        for (const Operation &op : operations)
+            numbers << (op.changesTable() ? 0 : op.number);
+        if (!releaseForJob(options.target, numbers.contains(0) ? QList<int>() : numbers, out, err,
+                           &released))
+            return ExitMisalignedOrFailed;
+    }
     const ApplyResult result =
         applyOperations(options.target, operations, options.apply, callbacks);
+    const bool restored = restoreAfterJob(released, result.resumable, out, err);
     if (!result.ok) {
         err << "partwise-cli: " << result.error << "\n";
         return result.completed == 0 && result.backupFolder.isEmpty() ? ExitBadInput
                                                                       : ExitMisalignedOrFailed;
     }
-    return ExitOk;
+    return restored ? ExitOk : ExitMisalignedOrFailed;
 }
 
 int runRestoreCommand(const QString &backupFolder, const QString &target, QTextStream &out,

@@ -14,6 +14,7 @@ struct ApplyCommandOptions
     QString planPath;
     QString target;
     bool assumeYes = false;
+    bool unmount = false; // --unmount: release what the plan touches first, mount it back after
     ApplyOptions apply;
 };
 

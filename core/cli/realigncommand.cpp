@@ -3,6 +3,7 @@
 #include "base/humansize.h"
 #include "base/progressthrottle.h"
 #include "cli/copycommand.h"
+#include "cli/unmountforjob.h"
 #include "ops/jobresume.h"
 #include "ops/realignplantext.h"
 
@@ -118,13 +119,18 @@ int runRealignCommand(const RealignCommandOptions &o, QTextStream &out, QTextStr
         err << "partwise-cli: not confirmed; nothing was changed (use --yes in scripts).\n";
         return ExitMisalignedOrFailed;
     }
+    // The run writes the table, which needs every partition of the disk free (writepreflight.h).
+    QList<ReleasedPartition> released;
+    if (o.unmount && !releaseForJob(o.target, {}, out, err, &released))
+        return ExitMisalignedOrFailed;
     RealignResult result =
         runRealignment(o.target, prepared, o.realign, terminalCallbacks(out, err));
+    const bool restored = restoreAfterJob(released, result.resumable, out, err);
     if (result.shrinkRefused > 0 && nextWayWithoutShrink(prepared.plan, result.shrinkRefused))
         result.error += QStringLiteral(" To take it, run again with --prefer move (see the plan "
                                        "with --dry-run first).");
     // Partitions that had to stay misaligned make the exit status 1 even when every move ran.
-    return finish(result, out, err, misalignedStays(prepared.plan));
+    return finish(result, out, err, misalignedStays(prepared.plan) || !restored);
 }
 
 int runResumeCommand(const QString &target, const QString &journalPath, QTextStream &out,

@@ -17,6 +17,7 @@ struct RealignCommandOptions
     bool dryRun = false;
     bool assumeYes = false;
     bool acceptBootChange = false; // run a plan that stops a boot loader working
+    bool unmount = false; // --unmount: release the disk's partitions first, mount them back after
 };
 
 // `partwise-cli realign`: shows the plan (old and new place of each partition, bytes to move,

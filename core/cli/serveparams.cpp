@@ -3,6 +3,7 @@
 #include "device/imagesectorsize.h"
 #include "report/layoutjson.h"
 
+#include <QDir>
 #include <QJsonArray>
 #include <QJsonValue>
 
@@ -18,6 +19,7 @@ constexpr qint64 kMaxGrain = qint64(1) << 30;
 // More sectors than any disk has (2^47, the bound layoutjson reads sectors with).
 constexpr qint64 kMaxExpectedSector = std::numeric_limits<qint64>::max() / 65536;
 constexpr int kMaxPartitionNumber = 256;
+constexpr qsizetype kMaxFolderBytes = 4096;
 
 } // namespace
 
@@ -95,6 +97,37 @@ QString readWays(const QJsonObject &object, QMap<int, RealignWay> *ways)
 }
 
 } // namespace
+
+QString readMountRequest(const QJsonObject &object, bool forMount, MountRequest *request)
+{
+    ServeParams params{object, {}};
+    request->partition = int(params.integer("partition", 0, 1, kMaxPartitionNumber));
+    if (params.problem.isEmpty() && request->partition == 0)
+        params.problem = QStringLiteral("\"partition\" is required: a number from 1 to %1.")
+                             .arg(kMaxPartitionNumber);
+    request->media = params.boolean("media", false);
+    request->back = params.boolean("back", false);
+    if (!params.problem.isEmpty())
+        return params.problem;
+    const QJsonValue folder = object.value(QStringLiteral("folder"));
+    if (!folder.isUndefined()) {
+        const QString path = folder.toString();
+        if (!folder.isString() || path.isEmpty() || path.toUtf8().size() > kMaxFolderBytes ||
+            path.contains(QChar(0)) || !path.startsWith(QLatin1Char('/')) ||
+            QDir::cleanPath(path) != path)
+            return QStringLiteral("\"folder\" must be a plain absolute path (no \"..\", \"//\" or "
+                                  "trailing slash) of at most %1 bytes.")
+                .arg(kMaxFolderBytes);
+        request->folder = path;
+    }
+    const int ways = int(!request->folder.isEmpty()) + int(request->media) + int(request->back);
+    if (forMount && ways != 1)
+        return QStringLiteral("\"mount\" needs exactly one of \"folder\", \"media\": true and "
+                              "\"back\": true.");
+    if (!forMount && ways != 0)
+        return QStringLiteral("\"folder\", \"media\" and \"back\" belong to \"mount\" only.");
+    return {};
+}
 
 QString readRealignParams(const QJsonObject &object, RealignOptions *options, RealignRequest *asked)
 {

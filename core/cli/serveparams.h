@@ -31,6 +31,20 @@ struct ServeParams
     qint64 sectorSize();      // "sector_size"
 };
 
+// The parameters of unmount, mount, swapoff and swapon: the partition's number, and for mount
+// where: a folder (a plain absolute path, at most 4,096 bytes), under /run/media ("media":
+// true), or back where this helper unmounted it ("back": true), exactly one of them.
+struct MountRequest
+{
+    int partition = 0;
+    QString folder;
+    bool media = false;
+    bool back = false;
+};
+// `forMount`: the "mount" method, which needs one of folder, media and back; the others take
+// none of them.
+QString readMountRequest(const QJsonObject &object, bool forMount, MountRequest *request);
+
 // The parameters realign-plan and realign share; a message when one is wrong.
 QString readRealignParams(const QJsonObject &object, RealignOptions *options,
                           RealignRequest *asked);

@@ -148,7 +148,11 @@ void ServeSession::dispatch(const Request &request)
         {QStringLiteral("apply"), &ServeSession::apply},
         {QStringLiteral("realign"), &ServeSession::realign},
         {QStringLiteral("resume"), &ServeSession::resume},
-        {QStringLiteral("probe"), &ServeSession::probe}};
+        {QStringLiteral("probe"), &ServeSession::probe},
+        {QStringLiteral("unmount"), &ServeSession::unmountMethod},
+        {QStringLiteral("mount"), &ServeSession::mountMethod},
+        {QStringLiteral("swapoff"), &ServeSession::swapOffMethod},
+        {QStringLiteral("swapon"), &ServeSession::swapOnMethod}};
     const auto handler = handlers.constFind(m);
     if (handler == handlers.constEnd()) {
         fail(request, MethodNotFound, QStringLiteral("No method \"%1\".").arg(m.left(100)));

@@ -2,7 +2,8 @@
 
 // The helper's side of `partwise-cli serve`: one request line in, its answer out (now, or from
 // a job thread later), with progress and log notifications in between. Methods (README, "The
-// helper protocol"): version, list-disks, read-disk, preview, realign-plan answer at once;
+// helper protocol"): version, list-disks, read-disk, preview, realign-plan, and unmount, mount,
+// swapoff and swapon of a partition (servemount.cpp) answer at once;
 // apply, realign, resume and probe run as a job, one at a time, and answer when it ends;
 // cancel stops a running job at its next safe point (a move stops where its journal lets
 // `resume` finish it); answer replies to a `question` libparted asked during apply
@@ -14,13 +15,17 @@
 // filesystem whose tool then refuses to shrink is given room the next way, as the log says.
 
 #include "cli/jsonrpcline.h"
+#include "cli/serveparams.h"
 #include "cli/servequestions.h"
 #include "cli/servetargetguard.h"
+#include "device/releasepartitions.h"
 #include "ops/operation.h"
 #include "ops/realignrunner.h"
 
 #include <QByteArray>
 #include <QJsonObject>
+#include <QMap>
+#include <QPair>
 
 #include <atomic>
 #include <functional>
@@ -72,6 +77,13 @@ private:
     void realign(const jsonrpc::Request &request);
     void resume(const jsonrpc::Request &request);
     void probe(const jsonrpc::Request &request);
+    // servemount.cpp: unmount, mount, swapoff, swapon of one partition of the served disk.
+    bool mountTargetOf(const jsonrpc::Request &request, bool forMount, QString *disk,
+                       MountRequest *asked, PartitionNode *node);
+    void unmountMethod(const jsonrpc::Request &request);
+    void mountMethod(const jsonrpc::Request &request);
+    void swapOffMethod(const jsonrpc::Request &request);
+    void swapOnMethod(const jsonrpc::Request &request);
 
     ServeTargetGuard m_guard;
     Writer m_write;
@@ -80,6 +92,9 @@ private:
     std::atomic<bool> m_running{false};
     std::atomic<bool> m_cancel{false};
     ServeQuestions m_questions;
+    // What this helper unmounted, by (disk, partition), for "mount" with "back": true. Only these
+    // places, taken from the kernel's table, are mounted back with their old options.
+    QMap<QPair<QString, int>, ReleasedPartition> m_unmounted;
 };
 
 // `partwise-cli serve`: reads requests from standard input until it ends. Exit 0.

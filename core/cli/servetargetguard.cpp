@@ -7,6 +7,7 @@
 #include <QFileInfo>
 
 #include <cerrno>
+#include <pwd.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -118,6 +119,27 @@ bool ServeTargetGuard::admitsPrivileged(const QString &path, const QString &reso
                           .arg(m_user.uid),
                       why);
     return true;
+}
+
+bool ServeTargetGuard::admitsUnmountAt(const QString &target, QString *why) const
+{
+    if (!m_user.actsForUser())
+        return true;
+    QStringList places{QStringLiteral("/mnt"), QStringLiteral("/media"),
+                       QStringLiteral("/run/media")};
+    if (const passwd *user = ::getpwuid(m_user.uid); user && user->pw_dir) {
+        const QString home = QDir::cleanPath(QFile::decodeName(user->pw_dir));
+        if (home.startsWith(QLatin1Char('/')) && home != QLatin1String("/"))
+            places << home;
+    }
+    for (const QString &place : places)
+        if (target == place || target.startsWith(place + QLatin1Char('/')))
+            return true;
+    *why = QStringLiteral("%1 is mounted where the system keeps its own filesystems; only what "
+                          "is mounted under /media, /mnt, /run/media or your home is unmounted "
+                          "for you (an administrator may run: umount %1)")
+               .arg(target.left(200));
+    return false;
 }
 
 } // namespace partwise

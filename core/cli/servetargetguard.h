@@ -37,6 +37,11 @@ public:
     // use: the disk's own for a udev name, else `path`.
     bool admits(const QString &path, QString *why, QString *resolved = nullptr) const;
     const ServedUser &servedUser() const { return m_user; }
+    // Whether a filesystem mounted on `target` may be unmounted for the served user. Root working
+    // for a user unmounts only what users mount: under /media, /mnt or /run/media, or inside the
+    // user's own home; never the system's own places (/, /boot, /usr, /var, /home…), which a
+    // program of the user could otherwise free for a write.
+    bool admitsUnmountAt(const QString &target, QString *why) const;
 
 private:
     bool admitsPrivileged(const QString &path, const QString &resolved, QString *why) const;

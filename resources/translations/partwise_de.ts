@@ -1473,6 +1473,97 @@ Die Partitionstabelle wird vorher gesichert; das Protokoll sagt, wo und wie sie 
     </message>
 </context>
 <context>
+    <name>MountActions</name>
+    <message>
+        <source>&amp;Unmount</source>
+        <translation>&amp;Aushängen</translation>
+    </message>
+    <message>
+        <source>Unmount the selected partition wherever it is mounted</source>
+        <translation>Die gewählte Partition überall aushängen, wo sie eingehängt ist</translation>
+    </message>
+    <message>
+        <source>&amp;Mount On…</source>
+        <translation>&amp;Einhängen in…</translation>
+    </message>
+    <message>
+        <source>Swap O&amp;ff</source>
+        <translation>Swap &amp;deaktivieren</translation>
+    </message>
+    <message>
+        <source>Swap &amp;On</source>
+        <translation>Swap a&amp;ktivieren</translation>
+    </message>
+    <message>
+        <source>&amp;Partition</source>
+        <translation>&amp;Partition</translation>
+    </message>
+    <message>
+        <source>Partwise</source>
+        <translation>Partwise</translation>
+    </message>
+    <message>
+        <source>The partition is in use by: %1.</source>
+        <translation>Die Partition wird benutzt von: %1.</translation>
+    </message>
+    <message>
+        <source>Close those programs (or leave the folder in them), then try again. Partwise never forces an unmount.</source>
+        <translation>Schließen Sie diese Programme (oder verlassen Sie darin den Ordner) und versuchen Sie es dann erneut. Partwise erzwingt das Aushängen nie.</translation>
+    </message>
+    <message>
+        <source>Try &amp;Again</source>
+        <translation>&amp;Erneut versuchen</translation>
+    </message>
+    <message>
+        <source>Unmounted.</source>
+        <translation>Ausgehängt.</translation>
+    </message>
+    <message>
+        <source>Mount On</source>
+        <translation>Einhängen in</translation>
+    </message>
+    <message>
+        <source>Where should the partition be mounted?</source>
+        <translation>Wo soll die Partition eingehängt werden?</translation>
+    </message>
+    <message>
+        <source>Choose a &amp;Folder…</source>
+        <translation>&amp;Ordner wählen…</translation>
+    </message>
+    <message>
+        <source>Under /run/&amp;media</source>
+        <translation>Unter /run/&amp;media</translation>
+    </message>
+    <message>
+        <source>A folder must be your own. The partition is mounted without set-user-ID programs and device files.</source>
+        <translation>Der Ordner muss Ihnen gehören. Die Partition wird ohne Set-User-ID-Programme und Gerätedateien eingehängt.</translation>
+    </message>
+    <message>
+        <source>Mounted.</source>
+        <translation>Eingehängt.</translation>
+    </message>
+    <message>
+        <source>Swap turned off.</source>
+        <translation>Swap deaktiviert.</translation>
+    </message>
+    <message>
+        <source>Swap turned on.</source>
+        <translation>Swap aktiviert.</translation>
+    </message>
+    <message>
+        <source>Mount Back</source>
+        <translation>Wieder einhängen</translation>
+    </message>
+    <message>
+        <source>Partwise unmounted partitions of %1 for this realignment. Mount them back where they were?</source>
+        <translation>Partwise hat für diese Neuausrichtung Partitionen von %1 ausgehängt. Sollen sie wieder dort eingehängt werden, wo sie waren?</translation>
+    </message>
+    <message>
+        <source>Mounted back.</source>
+        <translation>Wieder eingehängt.</translation>
+    </message>
+</context>
+<context>
     <name>NewTableDialog</name>
     <message>
         <source>New Partition Table</source>
@@ -1727,6 +1818,25 @@ Die Partitionstabelle wird vorher gesichert; das Protokoll sagt, wo und wie sie 
         <source>Its %1 data starts %2 bytes past a physical sector: every write to it straddles two. Moving the partition cannot fix that.</source>
         <extracomment>%1 is &quot;LUKS1&quot;, &quot;LUKS2&quot; or &quot;LVM physical volume&quot;; %2 a byte count.</extracomment>
         <translation>Die %1-Daten beginnen %2 Byte nach einem physischen Sektor: Jeder Schreibvorgang überspannt zwei. Verschieben der Partition behebt das nicht.</translation>
+    </message>
+</context>
+<context>
+    <name>PartitionMounter</name>
+    <message>
+        <source>Partitions of an image file are not mounted by Partwise.</source>
+        <translation>Partitionen einer Abbilddatei hängt Partwise nicht ein.</translation>
+    </message>
+    <message>
+        <source>The helper for %1 is not running; connect again first.</source>
+        <translation>Der Helfer für %1 läuft nicht; verbinden Sie sich zuerst erneut.</translation>
+    </message>
+    <message>
+        <source>Mounting needs the administrator&apos;s helper.</source>
+        <translation>Zum Einhängen wird der Helfer des Administrators gebraucht.</translation>
+    </message>
+    <message>
+        <source>No answer.</source>
+        <translation>Keine Antwort.</translation>
     </message>
 </context>
 <context>
@@ -2564,6 +2674,14 @@ Das Journal %3 hält fest, wie weit sie kam. Bis sie abgeschlossen ist, ist die 
     <message>
         <source>After:</source>
         <translation>Danach:</translation>
+    </message>
+    <message>
+        <source>&amp;Unmount and Continue</source>
+        <translation>&amp;Aushängen und fortfahren</translation>
+    </message>
+    <message>
+        <source>Unmount and Continue</source>
+        <translation>Aushängen und fortfahren</translation>
     </message>
 </context>
 <context>

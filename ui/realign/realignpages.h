@@ -6,6 +6,8 @@
 
 #include <QWizardPage>
 
+#include <functional>
+
 class DiskMapWidget;
 class QAbstractButton;
 class PartitionModel;
@@ -117,6 +119,12 @@ public:
     // says why above the plan and plans again with `way` for partition `number`.
     void planAfterRefusal(const QString &why, int number, partwise::RealignWay way);
     QString refusalText() const;
+    // "Unmount and Continue" beside the partitions in use: `handler` frees them (ui/mount) and
+    // calls back; the plan is then made again. Without one the button is not shown.
+    using UnmountDone = std::function<void(bool ok, const QString &message)>;
+    using UnmountHandler = std::function<void(const UnmountDone &done)>;
+    void setUnmountHandler(UnmountHandler handler) { m_unmountHandler = std::move(handler); }
+    QPushButton *unmountButton() const { return m_unmount; }
 
 signals:
     void planReady();
@@ -151,6 +159,8 @@ private:
     QLabel *m_busyLabel = nullptr;
     QLabel *m_journalWarning = nullptr; // the journal would be kept in memory
     QPushButton *m_recheck = nullptr;
+    QPushButton *m_unmount = nullptr; // "Unmount and Continue", with a handler
+    UnmountHandler m_unmountHandler;
     QGroupBox *m_needs = nullptr;
     QLabel *m_advice = nullptr;
     QCheckBox *m_backup = nullptr;

@@ -16,6 +16,8 @@
 #include <QGroupBox>
 #include <QHeaderView>
 #include <QLabel>
+#include <QMessageBox>
+#include <QPointer>
 #include <QPushButton>
 #include <QTreeWidget>
 #include <QVBoxLayout>
@@ -107,6 +109,10 @@ RealignPlanPage::RealignPlanPage(RealignWizardState *state, RealignBackend *back
     m_recheck->setObjectName(QStringLiteral("planRecheck"));
     m_recheck->setVisible(false);
     busyRow->addWidget(m_recheck, 0, Qt::AlignTop);
+    m_unmount = new QPushButton(tr("&Unmount and Continue"));
+    m_unmount->setObjectName(QStringLiteral("planUnmount"));
+    m_unmount->setVisible(false);
+    busyRow->addWidget(m_unmount, 0, Qt::AlignTop);
     needsLayout->addLayout(busyRow);
     m_journalWarning = wrappingLabel();
     m_journalWarning->setObjectName(QStringLiteral("planJournalWarning"));
@@ -132,6 +138,20 @@ RealignPlanPage::RealignPlanPage(RealignWizardState *state, RealignBackend *back
     connect(m_backup, &QCheckBox::toggled, this, &RealignPlanPage::completeChanged);
     connect(m_acceptBoot, &QCheckBox::toggled, this, &RealignPlanPage::completeChanged);
     connect(m_recheck, &QPushButton::clicked, this, &RealignPlanPage::startPlanning);
+    connect(m_unmount, &QPushButton::clicked, this, [this] {
+        if (!m_unmountHandler)
+            return;
+        m_unmount->setEnabled(false);
+        QPointer<RealignPlanPage> self(this);
+        m_unmountHandler([self](bool ok, const QString &message) {
+            if (!self)
+                return;
+            self->m_unmount->setEnabled(true);
+            if (!ok)
+                QMessageBox::warning(self, tr("Unmount and Continue"), message);
+            self->startPlanning(); // what is in use now, whatever was freed
+        });
+    });
     connect(m_backend, &RealignBackend::prepared, this, &RealignPlanPage::onPrepared);
     connect(m_ways, &RealignWayChooser::wayPicked, this, &RealignPlanPage::planAgain);
     connect(m_state, &RealignWizardState::planChanged, this, &RealignPlanPage::showPlan);
@@ -188,6 +208,7 @@ void RealignPlanPage::clearOutputs()
     m_journalWarning->clear();
     m_bootBreaks->clear();
     m_recheck->setVisible(false);
+    m_unmount->setVisible(false);
 }
 
 void RealignPlanPage::planAgain(int number, RealignWay way)
@@ -349,6 +370,7 @@ void RealignPlanPage::showBusy(const RealignPlan &plan, const QStringList &busy)
                                  .arg(inUse.join(QLatin1Char('\n'))));
         m_busyLabel->setStyleSheet(AlignmentStyle::errorStyleSheet(palette()));
         m_recheck->setVisible(true);
+        m_unmount->setVisible(bool(m_unmountHandler));
     } else if (!plan.moves.isEmpty()) {
         m_busyLabel->setText(tr("None of these partitions is mounted or otherwise in use."));
         m_busyLabel->setStyleSheet(QString());

@@ -1,0 +1,184 @@
+// The helper's unmount, mount, swapoff and swapon (README, "The helper protocol"). Each names a
+// partition of the disk the request's "path" names, which passes the ServeTargetGuard first;
+// the partition is found through sysfs, never by a name the client makes. Root working for a
+// user unmounts only what users mount (ServeTargetGuard::admitsUnmountAt), mounts only on a
+// folder of that user's (resolved once without links, mounted through its descriptor, nosuid and
+// nodev) or under /run/media/USER, and mounts back only what this helper itself unmounted.
+#include "cli/servesession.h"
+
+#include "device/mountfolder.h"
+
+#include <QFile>
+#include <QJsonArray>
+
+#include <algorithm>
+#include <unistd.h>
+
+namespace partwise {
+
+using namespace jsonrpc;
+
+namespace {
+
+QJsonArray placesJson(const QList<MountPlace> &places)
+{
+    QJsonArray out;
+    for (const MountPlace &p : places)
+        out.append(QJsonObject{{QStringLiteral("target"), p.target},
+                               {QStringLiteral("type"), p.type},
+                               {QStringLiteral("options"), p.vfsOptions}});
+    return out;
+}
+
+QJsonArray holdersJson(const QList<HoldingProcess> &holders)
+{
+    QJsonArray out;
+    for (const HoldingProcess &h : holders)
+        out.append(
+            QJsonObject{{QStringLiteral("pid"), qint64(h.pid)}, {QStringLiteral("name"), h.name}});
+    return out;
+}
+
+} // namespace
+
+bool ServeSession::mountTargetOf(const Request &request, bool forMount, QString *disk,
+                                 MountRequest *asked, PartitionNode *node)
+{
+    if (!targetOf(request, disk))
+        return false;
+    if (const QString problem = readMountRequest(request.params, forMount, asked);
+        !problem.isEmpty()) {
+        fail(request, InvalidParams, problem);
+        return false;
+    }
+    if (!m_guard.servedUser().privileged) {
+        fail(request, Refused,
+             QStringLiteral("Mounting, unmounting and swap need the administrator's helper."));
+        return false;
+    }
+    QString why;
+    if (!findPartitionNode(*disk, asked->partition, node, &why)) {
+        fail(request, Refused, why + QLatin1Char('.'));
+        return false;
+    }
+    return true;
+}
+
+void ServeSession::unmountMethod(const Request &request)
+{
+    QString disk;
+    MountRequest asked;
+    PartitionNode node;
+    if (!mountTargetOf(request, false, &disk, &asked, &node))
+        return;
+    // Nothing mounted is nothing to do: a window that frees a whole disk asks for each partition.
+    const QList<MountPlace> places = mountPlacesOf(node);
+    for (const MountPlace &place : places) {
+        QString why;
+        if (!m_guard.admitsUnmountAt(place.target, &why))
+            return fail(request, Refused, why + QLatin1Char('.'));
+    }
+    const UnmountOutcome outcome = unmountEverywhere(node);
+    const auto key = qMakePair(disk, asked.partition);
+    if (!outcome.unmounted.isEmpty()) {
+        // Remembered also when a later place stayed busy, so that "back" can undo the part done.
+        ReleasedPartition &r = m_unmounted[key];
+        if (r.places.isEmpty())
+            r = ReleasedPartition{disk, asked.partition, node, {}, false, filesystemOf(node).uuid};
+        // A place unmounted again (mounted by someone since) is remembered once.
+        QList<MountPlace> places = outcome.unmounted;
+        for (const MountPlace &earlier : std::as_const(r.places))
+            if (std::none_of(places.cbegin(), places.cend(),
+                             [&](const MountPlace &p) { return p.target == earlier.target; }))
+                places << earlier;
+        r.places = places;
+    }
+    if (!outcome.ok) {
+        const std::lock_guard lock(m_writeMutex);
+        m_write(
+            errorLine(request.id, Refused, outcome.error,
+                      QJsonObject{{QStringLiteral("holders"), holdersJson(outcome.holders)},
+                                  {QStringLiteral("unmounted"), placesJson(outcome.unmounted)}}));
+        return;
+    }
+    answer(request, QJsonObject{{QStringLiteral("device"), node.path},
+                                {QStringLiteral("unmounted"), placesJson(outcome.unmounted)}});
+}
+
+void ServeSession::mountMethod(const Request &request)
+{
+    QString disk;
+    MountRequest asked;
+    PartitionNode node;
+    if (!mountTargetOf(request, true, &disk, &asked, &node))
+        return;
+    const ServedUser &user = m_guard.servedUser();
+    const std::optional<uid_t> owner =
+        user.actsForUser() ? std::optional<uid_t>(user.uid) : std::nullopt;
+    QString why;
+    if (asked.back) {
+        const auto key = qMakePair(disk, asked.partition);
+        const auto it = m_unmounted.constFind(key);
+        if (it == m_unmounted.constEnd())
+            return fail(request, Refused,
+                        QStringLiteral("This helper did not unmount partition %1 of %2; choose "
+                                       "a folder to mount it on.")
+                            .arg(asked.partition)
+                            .arg(disk));
+        const ReleasedPartition released = it.value();
+        const QStringList problems = restorePartitions({released}, owner, {});
+        if (!problems.isEmpty())
+            return fail(request, Failed, problems.join(QLatin1Char(' ')));
+        m_unmounted.remove(key);
+        return answer(request,
+                      QJsonObject{{QStringLiteral("device"), node.path},
+                                  {QStringLiteral("mounted"), placesJson(released.places)}});
+    }
+    QString folderPath = asked.folder;
+    const int folder = asked.media
+                           ? makeMediaFolder(user.uid, filesystemOf(node).label, &folderPath, &why)
+                           : openMountFolder(asked.folder, owner, &why);
+    if (folder < 0)
+        return fail(request, Refused, why + QLatin1Char('.'));
+    const bool mounted = mountOnFolder(node, folder, &why);
+    ::close(folder);
+    if (!mounted) {
+        if (asked.media) // the folder was made for this mount only
+            ::rmdir(QFile::encodeName(folderPath).constData());
+        return fail(request, Failed, why + QLatin1Char('.'));
+    }
+    answer(request, QJsonObject{{QStringLiteral("device"), node.path},
+                                {QStringLiteral("mounted"), placesJson(mountPlacesOf(node))}});
+}
+
+void ServeSession::swapOffMethod(const Request &request)
+{
+    QString disk;
+    MountRequest asked;
+    PartitionNode node;
+    if (!mountTargetOf(request, false, &disk, &asked, &node))
+        return;
+    QString why;
+    const bool wasOn = swapIsOn(node); // off already: nothing to do, as for unmount
+    if (wasOn && !swapOff(node, &why))
+        return fail(request, Failed, why + QLatin1Char('.'));
+    answer(request, QJsonObject{{QStringLiteral("device"), node.path},
+                                {QStringLiteral("swap"), false},
+                                {QStringLiteral("was_on"), wasOn}});
+}
+
+void ServeSession::swapOnMethod(const Request &request)
+{
+    QString disk;
+    MountRequest asked;
+    PartitionNode node;
+    if (!mountTargetOf(request, false, &disk, &asked, &node))
+        return;
+    QString why;
+    if (!swapOn(node, &why))
+        return fail(request, Failed, why + QLatin1Char('.'));
+    answer(request,
+           QJsonObject{{QStringLiteral("device"), node.path}, {QStringLiteral("swap"), true}});
+}
+
+} // namespace partwise

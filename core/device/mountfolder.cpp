@@ -1,0 +1,142 @@
+#include "device/mountfolder.h"
+
+#include "base/nofollowfile.h"
+
+#include <QDir>
+#include <QFile>
+
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <pwd.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace partwise {
+
+namespace {
+
+constexpr qsizetype kMaxPath = 4096;
+constexpr int kMaxNameTries = 100;
+
+QString reason(int code)
+{
+    return QString::fromLocal8Bit(std::strerror(code));
+}
+
+// A root-owned folder `name` in `parentFd`, created when missing; -1 unless it is a folder of
+// root's that no one else may write to. Opened without following a link.
+int rootFolderAt(int parentFd, const QByteArray &name, mode_t mode, gid_t group, QString *why)
+{
+    if (::mkdirat(parentFd, name.constData(), mode) == 0) {
+        if (::fchownat(parentFd, name.constData(), 0, group, AT_SYMLINK_NOFOLLOW) != 0 ||
+            ::fchmodat(parentFd, name.constData(), mode, 0) != 0) {
+            *why = reason(errno);
+            return -1;
+        }
+    } else if (errno != EEXIST) {
+        *why = QStringLiteral("cannot create %1: %2").arg(QFile::decodeName(name), reason(errno));
+        return -1;
+    }
+    const int fd =
+        ::openat(parentFd, name.constData(), O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0 || ::fstat(fd, &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != 0 ||
+        (st.st_mode & (S_IWGRP | S_IWOTH)) != 0) {
+        if (fd >= 0)
+            ::close(fd);
+        *why =
+            QStringLiteral("%1 is not a folder only root may change").arg(QFile::decodeName(name));
+        return -1;
+    }
+    return fd;
+}
+
+} // namespace
+
+int openMountFolder(const QString &path, std::optional<uid_t> owner, QString *why, bool *nameStable)
+{
+    if (path.isEmpty() || path.size() > kMaxPath || path.contains(QChar(0)) ||
+        !path.startsWith(QLatin1Char('/')) || QDir::cleanPath(path) != path) {
+        *why = QStringLiteral("the folder must be a plain absolute path (no \"..\" or \"//\")");
+        return -1;
+    }
+    bool stable = false;
+    const int fd = openPathNoFollow(path, &stable);
+    if (fd < 0) {
+        *why = errno == ELOOP
+                   ? QStringLiteral("%1 goes through a symbolic link").arg(path.left(200))
+                   : QStringLiteral("%1 cannot be opened: %2").arg(path.left(200), reason(errno));
+        return -1;
+    }
+    struct stat st;
+    if (::fstat(fd, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        ::close(fd);
+        *why = QStringLiteral("%1 is not a folder").arg(path.left(200));
+        return -1;
+    }
+    if (owner && st.st_uid != *owner) {
+        ::close(fd);
+        *why = QStringLiteral("%1 is not your folder (it belongs to uid %2); mount on a folder of "
+                              "your own, or under /run/media")
+                   .arg(path.left(200))
+                   .arg(st.st_uid);
+        return -1;
+    }
+    if (nameStable)
+        *nameStable = stable;
+    return fd;
+}
+
+QString mediaFolderName(const QString &label)
+{
+    QString name;
+    for (const QChar c : label)
+        name +=
+            (c == QLatin1Char('/') || c.category() == QChar::Other_Control) ? QLatin1Char('_') : c;
+    while (name.startsWith(QLatin1Char('.')))
+        name.remove(0, 1);
+    name = name.left(64);
+    return name.trimmed().isEmpty() ? QStringLiteral("disk") : name;
+}
+
+int makeMediaFolder(uid_t uid, const QString &label, QString *path, QString *why)
+{
+    const passwd *user = ::getpwuid(uid);
+    if (!user || !user->pw_name || std::strchr(user->pw_name, '/') || user->pw_name[0] == '.') {
+        *why = QStringLiteral("uid %1 has no usable user name").arg(uid);
+        return -1;
+    }
+    const QByteArray userName(user->pw_name);
+    const gid_t group = user->pw_gid;
+    const int run = ::open("/run", O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (run < 0) {
+        *why = QStringLiteral("/run cannot be opened: %1").arg(reason(errno));
+        return -1;
+    }
+    const int media = rootFolderAt(run, "media", 0755, 0, why);
+    ::close(run);
+    if (media < 0)
+        return -1;
+    const int mine = rootFolderAt(media, userName, 0750, group, why);
+    ::close(media);
+    if (mine < 0)
+        return -1;
+    const QByteArray base = QFile::encodeName(mediaFolderName(label));
+    int fd = -1;
+    for (int i = 0; fd < 0 && i < kMaxNameTries; ++i) {
+        const QByteArray name = i == 0 ? base : base + QByteArray::number(i);
+        if (::mkdirat(mine, name.constData(), 0700) != 0)
+            continue; // taken (by an earlier mount, or anything else): the next name
+        fd = ::openat(mine, name.constData(), O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        *path = QStringLiteral("/run/media/%1/%2")
+                    .arg(QFile::decodeName(userName), QFile::decodeName(name));
+    }
+    ::close(mine);
+    if (fd < 0)
+        *why = QStringLiteral("no free folder name under /run/media/%1")
+                   .arg(QFile::decodeName(userName));
+    return fd;
+}
+
+} // namespace partwise

@@ -1,0 +1,75 @@
+#include "device/partitionnode.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+
+namespace partwise {
+
+namespace {
+
+QString readLine(const QString &path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? QString::fromLocal8Bit(f.readLine()).trimmed() : QString();
+}
+
+bool deviceNumber(const QString &folder, dev_t *out)
+{
+    const QStringList dev = readLine(folder + QStringLiteral("/dev")).split(QLatin1Char(':'));
+    bool okMajor = false;
+    bool okMinor = false;
+    const unsigned maj = dev.value(0).toUInt(&okMajor);
+    const unsigned min = dev.value(1).toUInt(&okMinor);
+    if (!okMajor || !okMinor)
+        return false;
+    *out = makedev(maj, min);
+    return true;
+}
+
+} // namespace
+
+bool findPartitionNode(const QString &diskPath, int number, PartitionNode *out, QString *why)
+{
+    struct stat st;
+    if (::stat(QFile::encodeName(diskPath).constData(), &st) != 0 || !S_ISBLK(st.st_mode)) {
+        *why = QStringLiteral("%1 is not a block device").arg(diskPath);
+        return false;
+    }
+    const QString folder =
+        QFileInfo(
+            QStringLiteral("/sys/dev/block/%1:%2").arg(major(st.st_rdev)).arg(minor(st.st_rdev)))
+            .canonicalFilePath();
+    if (folder.isEmpty() || QFile::exists(folder + QStringLiteral("/partition"))) {
+        *why = QStringLiteral("%1 is not a whole disk; name the disk and the partition's number")
+                   .arg(diskPath);
+        return false;
+    }
+    const QDir dir(folder);
+    for (const QString &entry : dir.entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+        const QString child = dir.filePath(entry);
+        if (readLine(child + QStringLiteral("/partition")) != QString::number(number))
+            continue;
+        dev_t device = 0;
+        if (!deviceNumber(child, &device))
+            break;
+        const QString node = QStringLiteral("/dev/") + entry;
+        struct stat nodeStat;
+        if (::lstat(QFile::encodeName(node).constData(), &nodeStat) != 0 ||
+            !S_ISBLK(nodeStat.st_mode) || nodeStat.st_rdev != device) {
+            *why = QStringLiteral("the kernel knows partition %1 of %2, but %3 is not its device")
+                       .arg(number)
+                       .arg(diskPath, node);
+            return false;
+        }
+        *out = PartitionNode{node, device};
+        return true;
+    }
+    *why = QStringLiteral("the kernel knows no partition %1 of %2").arg(number).arg(diskPath);
+    return false;
+}
+
+} // namespace partwise

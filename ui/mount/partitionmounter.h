@@ -1,0 +1,46 @@
+#pragma once
+
+// Unmount, mount and swap of one partition, for the window: through the helper that serves the
+// disk (`partwise-cli serve`: the root helper of a window run as a user, or another machine's),
+// or, in a window run as root, by the same code in this process (a ServeSession serving root),
+// so both take the same checks and give the same answers. Answers come back on the GUI thread.
+
+#include "helper/helperconnection.h"
+
+#include <QJsonObject>
+#include <QObject>
+
+#include <functional>
+#include <memory>
+
+struct DiskEntry;
+namespace partwise {
+class ServeSession;
+}
+
+class PartitionMounter : public QObject
+{
+    Q_OBJECT
+
+public:
+    // `connectionFor` gives the helper serving a machine's disks (null when none runs).
+    using ConnectionFor = std::function<HelperConnection *(const QString &machine)>;
+    explicit PartitionMounter(ConnectionFor connectionFor, QObject *parent = nullptr);
+    ~PartitionMounter() override;
+
+    // Why `entry`'s partitions cannot be mounted or unmounted from here; empty when they can.
+    QString unavailableReason(const DiskEntry &entry) const;
+
+    // Sends `method` (unmount, mount, swapoff, swapon) for partition `number` of `entry`'s
+    // disk, with `extra` parameters ("folder", "media", "back"); `done` gets the answer.
+    void call(const DiskEntry &entry, const QString &method, int number, const QJsonObject &extra,
+              const HelperConnection::Reply &done);
+
+    // The processes an unmount's refusal names ("sleep (pid 12)"), for a message.
+    static QStringList holdersOf(const HelperReply &reply);
+
+private:
+    ConnectionFor m_connectionFor;
+    std::unique_ptr<partwise::ServeSession> m_local; // a window run as root
+    QByteArray m_localAnswer;
+};
