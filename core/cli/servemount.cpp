@@ -77,7 +77,9 @@ void ServeSession::unmountMethod(const Request &request)
         if (!m_guard.admitsUnmountAt(place.target, &why))
             return fail(request, Refused, why + QLatin1Char('.'));
     }
-    const UnmountOutcome outcome = unmountEverywhere(node);
+    const ServedUser &user = m_guard.servedUser();
+    const UnmountOutcome outcome =
+        unmountEverywhere(node, user.actsForUser() ? std::optional<uid_t>(user.uid) : std::nullopt);
     const auto key = qMakePair(disk, asked.partition);
     if (!outcome.unmounted.isEmpty()) {
         // Remembered also when a later place stayed busy, so that "back" can undo the part done.
