@@ -78,7 +78,9 @@ void ServeSession::unmountMethod(const Request &request)
         if (!m_guard.admitsUnmountAt(place.target, &why))
             return fail(request, Refused, why + QLatin1Char('.'));
     }
-    const UnmountOutcome outcome = unmountEverywhere(node);
+    const ServedUser &user = m_guard.servedUser();
+    const UnmountOutcome outcome =
+        unmountEverywhere(node, user.actsForUser() ? std::optional<uid_t>(user.uid) : std::nullopt);
     const auto key = qMakePair(disk, asked.partition);
     if (!outcome.unmounted.isEmpty()) {
         // Remembered also when a later place stayed busy, so that "back" can undo the part done.
@@ -162,6 +164,8 @@ void ServeSession::swapOffMethod(const Request &request)
     const bool wasOn = swapIsOn(node); // off already: nothing to do, as for unmount
     if (wasOn && !swapOff(node, &why))
         return fail(request, Failed, why + QLatin1Char('.'));
+    if (wasOn)
+        m_swappedOff.insert(qMakePair(disk, asked.partition), filesystemOf(node).uuid);
     answer(request, QJsonObject{{QStringLiteral("device"), node.path},
                                 {QStringLiteral("swap"), false},
                                 {QStringLiteral("was_on"), wasOn}});
@@ -174,9 +178,23 @@ void ServeSession::swapOnMethod(const Request &request)
     PartitionNode node;
     if (!mountTargetOf(request, false, &disk, &asked, &node))
         return;
+    // Root's memory would be written to the device and read back from it: for a user, only a swap
+    // area this helper turned off goes back on. Any other could be the user's own (a loop device
+    // over the user's image, as udisks sets up without a password; a stick taken away later).
+    const auto key = qMakePair(disk, asked.partition);
+    if (m_guard.servedUser().actsForUser()) {
+        const auto it = m_swappedOff.constFind(key);
+        if (it == m_swappedOff.constEnd() || it.value() != filesystemOf(node).uuid)
+            return fail(request, Refused,
+                        QStringLiteral("This helper did not turn off swap on partition %1 of %2; "
+                                       "an administrator may turn it on with: swapon %3.")
+                            .arg(asked.partition)
+                            .arg(disk, node.path));
+    }
     QString why;
     if (!swapOn(node, &why))
         return fail(request, Failed, why + QLatin1Char('.'));
+    m_swappedOff.remove(key);
     answer(request,
            QJsonObject{{QStringLiteral("device"), node.path}, {QStringLiteral("swap"), true}});
 }

@@ -95,6 +95,9 @@ private:
     // What this helper unmounted, by (disk, partition), for "mount" with "back": true. Only these
     // places, taken from the kernel's table, are mounted back with their old options.
     QMap<QPair<QString, int>, ReleasedPartition> m_unmounted;
+    // What this helper turned off as swap, by (disk, partition): the swap area's UUID. Root working
+    // for a user turns on only these (root's memory goes to that device: never one the user made).
+    QMap<QPair<QString, int>, QString> m_swappedOff;
 };
 
 // `partwise-cli serve`: reads requests from standard input until it ends. Exit 0.

@@ -38,9 +38,10 @@ public:
     bool admits(const QString &path, QString *why, QString *resolved = nullptr) const;
     const ServedUser &servedUser() const { return m_user; }
     // Whether a filesystem mounted on `target` may be unmounted for the served user. Root working
-    // for a user unmounts only what users mount: under /media, /mnt or /run/media, or inside the
-    // user's own home; never the system's own places (/, /boot, /usr, /var, /home…), which a
-    // program of the user could otherwise free for a write.
+    // for a user unmounts only what users mount: under /media or /mnt (not /media/OTHER of
+    // another user), in the user's own /run/media/USER, or inside the user's own home; never the
+    // system's own places (/, /boot, /usr, /var, /home…), which a program of the user could
+    // otherwise free for a write, nor another user's stick, which it could mount again and read.
     bool admitsUnmountAt(const QString &target, QString *why) const;
 
 private:

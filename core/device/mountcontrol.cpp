@@ -170,7 +170,7 @@ bool swapIsOn(const PartitionNode &node)
     return false;
 }
 
-UnmountOutcome unmountEverywhere(const PartitionNode &node)
+UnmountOutcome unmountEverywhere(const PartitionNode &node, std::optional<uid_t> namedFor)
 {
     UnmountOutcome out;
     QList<MountPlace> places = mountPlacesOf(node);
@@ -196,11 +196,22 @@ UnmountOutcome unmountEverywhere(const PartitionNode &node)
                             .arg(node.path, place.target, reason(code));
             return out;
         }
-        out.holders = processesHolding(place.device);
+        qsizetype others = 0;
+        for (const HoldingProcess &holder : processesHolding(place.device)) {
+            if (!namedFor || holder.uid == *namedFor)
+                out.holders << holder;
+            else
+                ++others;
+        }
         const QStringList inside = mountedInside(place);
         QStringList what;
+        QStringList users;
         if (!out.holders.isEmpty())
-            what << QStringLiteral("in use by %1").arg(describeHolders(out.holders));
+            users << describeHolders(out.holders);
+        if (others > 0)
+            users << QStringLiteral("%1 process(es) of other users").arg(others);
+        if (!users.isEmpty())
+            what << QStringLiteral("in use by %1").arg(users.join(QStringLiteral(" and ")));
         if (!inside.isEmpty())
             what
                 << QStringLiteral("holds other mounts (%1)").arg(inside.join(QStringLiteral(", ")));

@@ -52,7 +52,10 @@ struct UnmountOutcome
 // Unmounts `node` at every place, the last mounted first. A place that stays busy stops it: the
 // error names the processes (or the filesystem mounted inside it); what was unmounted before
 // that is in `unmounted`, for the caller to mount back.
-UnmountOutcome unmountEverywhere(const PartitionNode &node);
+// `namedFor` set (root working for a user): only that user's processes are named, the others
+// counted, as `fuser` run by that user shows no more.
+UnmountOutcome unmountEverywhere(const PartitionNode &node,
+                                 std::optional<uid_t> namedFor = std::nullopt);
 
 bool swapOff(const PartitionNode &node, QString *why);
 // Only a partition holding a swap signature (libblkid) is turned on.

@@ -8,8 +8,10 @@
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
+#include <linux/magic.h>
 #include <pwd.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 namespace partwise {
@@ -52,6 +54,34 @@ int rootFolderAt(int parentFd, const QByteArray &name, mode_t mode, gid_t group,
     return fd;
 }
 
+// The kernel's own views (/proc, /sys, cgroups, /dev/pts…): a folder there may belong to the
+// user (/proc/PID of their process, a delegated cgroup), but a mount over it changes what root's
+// tools see (a process hidden from ps), which no user can do alone.
+bool onKernelView(int fd)
+{
+    struct statfs sf;
+    if (::fstatfs(fd, &sf) != 0)
+        return true;
+    switch (static_cast<unsigned long>(sf.f_type)) {
+    case PROC_SUPER_MAGIC:
+    case SYSFS_MAGIC:
+    case CGROUP_SUPER_MAGIC:
+    case CGROUP2_SUPER_MAGIC:
+    case DEVPTS_SUPER_MAGIC:
+    case DEBUGFS_MAGIC:
+    case TRACEFS_MAGIC:
+    case SECURITYFS_MAGIC:
+    case BPF_FS_MAGIC:
+    case PSTOREFS_MAGIC:
+    case EFIVARFS_MAGIC:
+    case BINFMTFS_MAGIC:
+    case NSFS_MAGIC:
+        return true;
+    default:
+        return false;
+    }
+}
+
 } // namespace
 
 int openMountFolder(const QString &path, std::optional<uid_t> owner, QString *why, bool *nameStable)
@@ -81,6 +111,12 @@ int openMountFolder(const QString &path, std::optional<uid_t> owner, QString *wh
                               "your own, or under /run/media")
                    .arg(path.left(200))
                    .arg(st.st_uid);
+        return -1;
+    }
+    if (owner && onKernelView(fd)) {
+        ::close(fd);
+        *why = QStringLiteral("%1 is a folder of the kernel's (/proc, /sys), not one to mount on")
+                   .arg(path.left(200));
         return -1;
     }
     if (nameStable)

@@ -73,7 +73,10 @@ QList<HoldingProcess> processesHolding(dev_t device)
         const QString name = comm.open(QIODevice::ReadOnly)
                                  ? QString::fromLocal8Bit(comm.readAll()).trimmed()
                                  : QString();
-        out << HoldingProcess{pid, name};
+        struct stat st;
+        if (::stat(folder.constData(), &st) != 0)
+            continue; // gone
+        out << HoldingProcess{pid, st.st_uid, name};
     }
     return out;
 }

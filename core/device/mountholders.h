@@ -21,6 +21,7 @@ namespace partwise {
 struct HoldingProcess
 {
     pid_t pid = 0;
+    uid_t uid = 0;            // whose it is (/proc/PID's owner: root's when not dumpable)
     QString name;             // /proc/PID/comm: "sleep", "bash"
     QString describe() const; // "sleep (pid 1234)"
 };
