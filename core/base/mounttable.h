@@ -42,4 +42,8 @@ QString mountOption(const QString &options, const QString &name);
 // The devices and files in use as swap, as /proc/swaps (or `swaps`) names them.
 QStringList activeSwaps(const QString &swaps = QStringLiteral("/proc/swaps"));
 
+// The swap areas /etc/fstab names, as written there: "UUID=…", "LABEL=…", "PARTUUID=…",
+// "PARTLABEL=…" or a path. The system's own swap: a helper working for a user leaves it alone.
+QStringList fstabSwapSources(const QString &fstab = QStringLiteral("/etc/fstab"));
+
 } // namespace partwise

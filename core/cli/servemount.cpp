@@ -7,6 +7,7 @@
 #include "cli/servesession.h"
 
 #include "device/mountfolder.h"
+#include "device/systemswap.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -160,6 +161,14 @@ void ServeSession::swapOffMethod(const Request &request)
     PartitionNode node;
     if (!mountTargetOf(request, false, &disk, &asked, &node))
         return;
+    // The system's swap (fstab names it) stays on for a user: turning it off would let any user
+    // push the machine into memory pressure and free the partition for writing.
+    if (QString entry; m_guard.servedUser().actsForUser() && isSystemSwap(node, &entry))
+        return fail(request, Refused,
+                    QStringLiteral("Partition %1 of %2 is this system's swap (/etc/fstab names it "
+                                   "as %3); an administrator may turn it off with: swapoff %4.")
+                        .arg(asked.partition)
+                        .arg(disk, entry, node.path));
     QString why;
     const bool wasOn = swapIsOn(node); // off already: nothing to do, as for unmount
     if (wasOn && !swapOff(node, &why))
