@@ -13,6 +13,7 @@
 // client says the person saw ("expect"; a client that sends none gets no such check). A
 // filesystem whose tool then refuses to shrink is given room the next way, as the log says.
 
+#include "boot/firmwareentries.h"
 #include "cli/jsonrpcline.h"
 #include "cli/servequestions.h"
 #include "cli/servetargetguard.h"
@@ -25,6 +26,7 @@
 #include <atomic>
 #include <functional>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 namespace partwise {
@@ -80,6 +82,9 @@ private:
     std::atomic<bool> m_running{false};
     std::atomic<bool> m_cancel{false};
     ServeQuestions m_questions;
+    // This machine's firmware boot entries, read at the first read-disk of one of its disks
+    // (efibootmgr reads NVRAM: once per session, not per disk).
+    std::optional<FirmwareEntries> m_firmware;
 };
 
 // `partwise-cli serve`: reads requests from standard input until it ends. Exit 0.
