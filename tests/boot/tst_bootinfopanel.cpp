@@ -12,7 +12,6 @@
 #include "infopanel.h"
 #include "partitionmodel.h"
 #include "window/mainwindow.h"
-#include "window/mainwindowediting.h"
 
 #include "bootfixtures.h"
 #include "clirun.h"
@@ -197,7 +196,7 @@ void BootInfoPanelTest::applyAsksBeforeBreakingALoader()
     disk.close();
 
     MainWindow window;
-    EditingController *editing = installEditing(&window);
+    EditingController *editing = window.editing(); // MainWindow installs it
     window.show();
     QVERIFY(guitest::openAndWait(window, image));
     select(window, 1);

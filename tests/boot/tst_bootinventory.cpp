@@ -14,6 +14,7 @@
 #include "report/bootjsonreader.h"
 
 #include "bootfixtures.h"
+#include "serveclient.h"
 
 #include "clirun.h"
 #include "filechecksum.h"
@@ -23,6 +24,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <QTemporaryDir>
 #include <QtEndian>
 #include <QtTest>
@@ -487,6 +489,26 @@ void TestBootInventory::applyRefusesABrokenLoaderUntilAccepted()
     QVERIFY2(refused.err.contains("--accept-boot-change"), refused.err.constData());
     QCOMPARE(pwtest::fileSha256(image), before);
     QVERIFY(!QFileInfo::exists(dir.filePath(QStringLiteral("b")))); // not even a backup
+
+    // The helper's apply the same way, until the window sends accept_boot_change.
+    pwtest::ServeClient helper;
+    QVERIFY(helper.started());
+    QFile planFile(plan);
+    QVERIFY(planFile.open(QIODevice::ReadOnly));
+    const QJsonObject planObject = QJsonDocument::fromJson(planFile.readAll()).object();
+    // A job that fails answers with an error naming why.
+    const QJsonObject notAccepted =
+        helper.call(QStringLiteral("apply"),
+                    {{QStringLiteral("path"), image}, {QStringLiteral("plan"), planObject}});
+    QVERIFY2(pwtest::errorCodeOf(notAccepted) != 0 &&
+                 pwtest::describe(notAccepted).contains(QLatin1String("not accepted")),
+             qPrintable(pwtest::describe(notAccepted)));
+    QCOMPARE(pwtest::errorCodeOf(
+                 helper.call(QStringLiteral("apply"), {{QStringLiteral("path"), image},
+                                                       {QStringLiteral("plan"), planObject},
+                                                       {QStringLiteral("accept_boot_change"), 1}})),
+             -32602);
+    QCOMPARE(pwtest::fileSha256(image), before);
 
     const pwtest::CliResult accepted =
         pwtest::runCli(apply + QStringList{QStringLiteral("--accept-boot-change"), plan, image});
