@@ -177,12 +177,17 @@ int runApplyCommandLine(const QStringList &args)
     parser.addPositionalArgument(QStringLiteral("PLAN"), QStringLiteral("Plan file (JSON)."));
     parser.addPositionalArgument(QStringLiteral("TARGET"), QStringLiteral("Disk or image."));
     const SharedOptions shared;
-    parser.addOptions(
-        {shared.yes, shared.grain, shared.sectorSize, shared.backupDir, shared.unmount});
+    const QCommandLineOption acceptBootChange(
+        QStringLiteral("accept-boot-change"),
+        QStringLiteral("Apply a plan whose moves stop a boot loader working, which the plan "
+                       "names with the command that repairs it."));
+    parser.addOptions({shared.yes, shared.grain, shared.sectorSize, shared.backupDir,
+                       shared.unmount, acceptBootChange});
     if (const int exit = parseOrExit(parser, args, 2); exit >= 0)
         return exit;
 
     ApplyCommandOptions options;
+    options.apply.acceptBootChange = parser.isSet(acceptBootChange);
     options.planPath = parser.positionalArguments().at(0);
     options.target = parser.positionalArguments().at(1);
     options.assumeYes = parser.isSet(shared.yes);

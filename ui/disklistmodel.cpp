@@ -36,7 +36,8 @@ void DiskListModel::markReading(int row)
     emit entryChanged(row);
 }
 
-void DiskListModel::setResult(const QString &path, const DiskReadResult &result)
+void DiskListModel::setResult(const QString &path, const DiskReadResult &result,
+                              const std::optional<BootInventory> &boot)
 {
     const int row = rowOf(path);
     if (row < 0)
@@ -45,6 +46,7 @@ void DiskListModel::setResult(const QString &path, const DiskReadResult &result)
     entry.state = result.ok ? DiskEntry::State::Ready : DiskEntry::State::Failed;
     entry.layout = result.layout;
     entry.error = result.error;
+    entry.boot = result.ok ? boot : std::nullopt;
     ++entry.generation;
     entry.report = result.ok ? analyzeAlignment(entry.layout, m_policy) : MisalignmentReport();
     emit dataChanged(index(row), index(row));

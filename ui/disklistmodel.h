@@ -1,6 +1,7 @@
 #pragma once
 
 #include "align/misalignmentreport.h"
+#include "boot/bootinventory.h"
 #include "table/diskreader.h"
 
 #include <QAbstractListModel>
@@ -19,6 +20,7 @@ struct DiskEntry
     partwise::DiskLayout layout;
     QString error;
     partwise::MisalignmentReport report;
+    std::optional<partwise::BootInventory> boot; // what boots from it, read with the table
     int generation = 0; // bumped on every read, so views know a new layout from a new policy
 };
 
@@ -37,7 +39,8 @@ public:
     // Adds (or finds) an entry in the Reading state; returns its row.
     int addDisk(const QString &path, bool isImage, qint64 forcedSectorSize = 0);
     void markReading(int row);
-    void setResult(const QString &path, const partwise::DiskReadResult &result);
+    void setResult(const QString &path, const partwise::DiskReadResult &result,
+                   const std::optional<partwise::BootInventory> &boot = std::nullopt);
     // Keeps images and other machines' disks, replaces this machine's with `paths`.
     void setDisks(const QStringList &paths);
     // Replaces the disks of `machine` with `devicePaths`; returns their rows' keys.

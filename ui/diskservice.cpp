@@ -9,6 +9,7 @@ DiskService::DiskService(QObject *parent) : QObject(parent)
 {
     // For queued connections and QSignalSpy on the signals.
     qRegisterMetaType<DiskReadResult>();
+    qRegisterMetaType<std::optional<BootInventory>>();
     qRegisterMetaType<PracticeDiskSpec>();
 }
 
@@ -25,13 +26,24 @@ void DiskService::listDisks()
 void DiskService::read(const QString &path, qint64 forcedSectorSize)
 {
     m_jobs.enqueue(
-        [this, path, forcedSectorSize] {
+        [this, path, forcedSectorSize, firmware = m_firmware] {
             DiskReadOptions options;
             options.forcedSectorSize = forcedSectorSize;
             options.askDrive = true; // the info panel shows the drive's own report
             DiskReadResult result = readDisk(path, options);
             readLayers(&result.layout); // LUKS and LVM inside partitions, for map and panel
-            return std::function<void()>([this, path, result] { emit diskRead(path, result); });
+            std::optional<BootInventory> boot;
+            if (result.ok) {
+                BootReadOptions bootOptions;
+                if (!result.layout.device.isImage) {
+                    if (!*firmware)
+                        *firmware = readFirmwareEntries();
+                    bootOptions.firmware = &**firmware;
+                }
+                boot = readBootInventory(result.layout, bootOptions);
+            }
+            return std::function<void()>(
+                [this, path, result, boot] { emit diskRead(path, result, boot); });
         },
         QStringLiteral("partwise-disk-read"));
 }

@@ -1,15 +1,20 @@
 #pragma once
 
 #include "backgroundjob.h"
+#include "boot/bootinventory.h"
 #include "ops/practicedisk.h"
 #include "table/diskreader.h"
 
 #include <QObject>
 
+#include <memory>
+#include <optional>
+
 // The slow disk work, off the GUI thread so the window paints at once and fills in as disks
 // are read: listing disks, reading a table (libparted, blkid probing, the drive's own report)
-// and creating practice images (mkfs tools). The jobs run one after another, in the order they
-// were asked for, as BackgroundJobs; their results come back as signals on the GUI thread.
+// with what boots from the disk (once per read, for the info panel and Apply), and creating
+// practice images (mkfs tools). The jobs run one after another, in the order they were asked for,
+// as BackgroundJobs; their results come back as signals on the GUI thread.
 class DiskService : public QObject
 {
     Q_OBJECT
@@ -26,13 +31,20 @@ public:
 
 signals:
     void disksListed(const QStringList &paths);
-    void diskRead(const QString &path, const partwise::DiskReadResult &result);
+    // `boot`: what boots from the disk; absent when it could not be read.
+    void diskRead(const QString &path, const partwise::DiskReadResult &result,
+                  const std::optional<partwise::BootInventory> &boot);
     // `path` is the image created; `error` says why not when it is empty.
     void imageCreated(const QString &path, const QString &error);
 
 private:
+    // This machine's firmware boot entries, read by the first job that reads one of its disks
+    // (efibootmgr reads NVRAM: once per run). Only jobs touch it, and they run one at a time.
+    std::shared_ptr<std::optional<partwise::FirmwareEntries>> m_firmware =
+        std::make_shared<std::optional<partwise::FirmwareEntries>>();
     BackgroundJob m_jobs;
 };
 
 Q_DECLARE_METATYPE(partwise::DiskReadResult)
+Q_DECLARE_METATYPE(std::optional<partwise::BootInventory>)
 Q_DECLARE_METATYPE(partwise::PracticeDiskSpec)

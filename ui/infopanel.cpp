@@ -5,6 +5,7 @@
 
 #include "alignmentstyle.h"
 #include "base/humansize.h"
+#include "boottext.h"
 #include "partitionmodel.h"
 #include "regionnames.h"
 
@@ -111,6 +112,19 @@ InfoPanel::InfoPanel(QWidget *parent) : QDockWidget(tr("Sector Info"), parent)
     addRow(QStringLiteral("layers"), tr("Layers inside"),
            tr("Where the data of a LUKS volume or an LVM physical volume starts: it must be "
               "aligned too, or every write of the filesystem on top straddles sectors"));
+    m_bootTitle = addGroup(tr("Boot"));
+    addRow(QStringLiteral("bootLoader"), tr("Boot loader"),
+           tr("What boots from the selected partition, read from its first sector and the "
+              "partition table"));
+    addRow(QStringLiteral("bootMbr"), tr("MBR boot code"),
+           tr("The code in the disk's first sector, which a BIOS runs, and where it loads the "
+              "rest from"));
+    addRow(QStringLiteral("bootBiosBoot"), tr("BIOS boot partition"));
+    addRow(QStringLiteral("bootEsp"), tr("EFI system partitions"));
+    addRow(QStringLiteral("bootFirmware"), tr("Firmware entries"),
+           tr("This machine's UEFI boot entries (efibootmgr) that name a partition of this "
+              "disk"));
+    addRow(QStringLiteral("bootNotes"), tr("Not read"));
 
     auto *copy = new QPushButton(tr("&Copy All"));
     copy->setObjectName(QStringLiteral("copyAllButton"));
@@ -154,13 +168,14 @@ QString InfoPanel::toPlainText() const
     return lines.join(QLatin1Char('\n'));
 }
 
-void InfoPanel::addGroup(const QString &title)
+QLabel *InfoPanel::addGroup(const QString &title)
 {
     auto *label = new QLabel(title);
     QFont font = label->font();
     font.setBold(true);
     label->setFont(font);
     m_form->addRow(label);
+    return label;
 }
 
 QLabel *InfoPanel::makeValue(const QString &key, const QString &title, const QString &toolTip)
@@ -248,15 +263,42 @@ void InfoPanel::refresh()
     if (m_model && m_model->hasDisk()) {
         showDisk();
         const QModelIndex current = m_selection ? m_selection->currentIndex() : QModelIndex();
-        if (current.isValid() && current.row() < m_model->rowCount())
-            showRegion(current.row());
+        const int row =
+            current.isValid() && current.row() < m_model->rowCount() ? current.row() : -1;
+        if (row >= 0)
+            showRegion(row);
+        showBoot(row);
     }
-    // What a drive did not say (and an image has no drive to say it) takes no rows.
-    for (const char *key : {"driveModel", "driveSerial", "driveFirmware", "driveWwn",
-                            "driveRotation", "driveHealth"}) {
-        if (QLabel *label = m_values.value(QString::fromLatin1(key)))
+    // What a drive did not say (and an image has no drive to say it) takes no rows, nor does
+    // a boot loader where nothing boots.
+    bool anyBoot = false;
+    for (const char *key :
+         {"driveModel", "driveSerial", "driveFirmware", "driveWwn", "driveRotation", "driveHealth",
+          "bootLoader", "bootMbr", "bootBiosBoot", "bootEsp", "bootFirmware", "bootNotes"}) {
+        if (QLabel *label = m_values.value(QString::fromLatin1(key))) {
             m_form->setRowVisible(label, !label->text().isEmpty());
+            anyBoot = anyBoot || (qstrncmp(key, "boot", 4) == 0 && !label->text().isEmpty());
+        }
     }
+    m_form->setRowVisible(m_bootTitle, anyBoot);
+}
+
+// What boots from the disk as it was read, and from the selected partition while it is still
+// where the disk has it (a pending move shows it elsewhere).
+void InfoPanel::showBoot(int row)
+{
+    const std::optional<BootInventory> &boot = m_model->boot();
+    if (!boot)
+        return;
+    setValue(QStringLiteral("bootMbr"), BootText::mbrCode(*boot));
+    setValue(QStringLiteral("bootBiosBoot"), BootText::biosBoot(*boot));
+    setValue(QStringLiteral("bootEsp"), BootText::esps(*boot));
+    setValue(QStringLiteral("bootFirmware"), BootText::firmwareEntries(*boot));
+    setValue(QStringLiteral("bootNotes"), boot->notes.join(QLatin1Char('\n')));
+    if (row < 0)
+        return;
+    if (const PartitionBoot *pb = m_model->bootOf(m_model->region(row)))
+        setValue(QStringLiteral("bootLoader"), BootText::partition(*boot, *pb));
 }
 
 void InfoPanel::showDisk()

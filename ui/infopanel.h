@@ -20,7 +20,8 @@ class QLabel;
 // against 4 KiB and the grain, and the disk's physical sector as the kernel, the drive itself
 // and a timing probe give it, next to the one alignment is checked against; then what the drive
 // says about itself (model, serial, firmware, rotation, SMART health) or why it could not be
-// asked.
+// asked; then what boots from the disk and from the selected partition (hidden when nothing
+// does), as read with the disk.
 // Every value is a selectable label, and "Copy all" puts the lot on the clipboard.
 class InfoPanel : public QDockWidget
 {
@@ -39,7 +40,7 @@ public:
 private:
     QString layersText(const partwise::StorageLayers &layers) const;
     QString healthText(const partwise::DriveHealth &health) const;
-    void addGroup(const QString &title);
+    QLabel *addGroup(const QString &title);
     QLabel *makeValue(const QString &key, const QString &title, const QString &toolTip);
     void addRow(const QString &key, const QString &title, const QString &toolTip = QString());
     void addPhysicalGrid();
@@ -48,6 +49,7 @@ private:
     void refresh();
     void showRegion(int row);
     void showDisk();
+    void showBoot(int row);
     void clearValues();
 
     QPointer<PartitionModel> m_model;
@@ -55,6 +57,7 @@ private:
     QFormLayout *m_form = nullptr;
     QLabel *m_heading = nullptr;
     QLabel *m_explanation = nullptr;
+    QLabel *m_bootTitle = nullptr;
     QHash<QString, QLabel *> m_values;
     QHash<QString, QString> m_titles;
     QStringList m_order;

@@ -34,8 +34,25 @@ void PartitionModel::clear()
     m_layout = DiskLayout();
     m_report = MisalignmentReport();
     m_hasDisk = false;
+    m_boot.reset();
+    m_bootStarts.clear();
     endResetModel();
     emit verdictsChanged();
+}
+
+void PartitionModel::setBoot(const std::optional<BootInventory> &boot, const DiskLayout &asRead)
+{
+    m_boot = boot;
+    m_bootStarts.clear();
+    for (const PartitionInfo &p : asRead.partitions())
+        m_bootStarts.insert(p.number, p.startSector);
+}
+
+const PartitionBoot *PartitionModel::bootOf(const PartitionInfo &region) const
+{
+    if (!m_boot || region.isFree() || m_bootStarts.value(region.number, -1) != region.startSector)
+        return nullptr;
+    return m_boot->partition(region.number);
 }
 
 const StorageLayer *PartitionModel::misalignedLayer(int row) const

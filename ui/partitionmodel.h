@@ -1,9 +1,13 @@
 #pragma once
 
 #include "align/misalignmentreport.h"
+#include "boot/bootinventory.h"
 #include "table/disklayout.h"
 
 #include <QAbstractTableModel>
+#include <QHash>
+
+#include <optional>
 
 // The regions of one disk (partitions and unallocated space, in disk order) with their
 // alignment verdicts. Row i is layout().regions[i]; the map, the list and the info panel all
@@ -38,6 +42,13 @@ public:
     // Same disk, new policy: only verdicts change, rows and selection stay.
     void setReport(const partwise::MisalignmentReport &report);
     void clear();
+    // What boots from the disk as it was read (`asRead`); kept across setDisk() (a preview of
+    // pending edits shows the same disk) until the next call or clear(). Set it before setDisk().
+    void setBoot(const std::optional<partwise::BootInventory> &boot,
+                 const partwise::DiskLayout &asRead);
+    const std::optional<partwise::BootInventory> &boot() const { return m_boot; }
+    // What boots from `region`: only while it is still where the disk as read has it.
+    const partwise::PartitionBoot *bootOf(const partwise::PartitionInfo &region) const;
 
     bool hasDisk() const { return m_hasDisk; }
     const partwise::DiskLayout &layout() const { return m_layout; }
@@ -68,4 +79,6 @@ private:
     bool m_hasDisk = false;
     partwise::DiskLayout m_layout;
     partwise::MisalignmentReport m_report;
+    std::optional<partwise::BootInventory> m_boot;
+    QHash<int, qint64> m_bootStarts; // partition number → its start on the disk as read
 };

@@ -171,4 +171,19 @@ BootEffect bootEffectOfMove(const BootInventory &inv, int number, qint64 oldStar
     return e;
 }
 
+void describeBootEffect(const BootEffect &effect, int number, QStringList *fixes,
+                        QStringList *breaks)
+{
+    for (const QString &fix : effect.fixes)
+        *fixes << QStringLiteral("partition %1: %2").arg(number).arg(fix);
+    if (effect.kind != BootEffect::Kind::Breaks)
+        return;
+    QString line =
+        QStringLiteral("partition %1: %2").arg(number).arg(effect.breaks.join(QLatin1Char(' ')));
+    if (!effect.repairs.isEmpty())
+        line += QStringLiteral(" To repair it afterwards: %1")
+                    .arg(effect.repairs.join(QStringLiteral(" ; ")));
+    *breaks << line;
+}
+
 } // namespace partwise

@@ -26,4 +26,10 @@ QString bootEffectKindName(BootEffect::Kind kind); // "none", "fixed", "breaks"
 BootEffect bootEffectOfMove(const BootInventory &inventory, int number, qint64 oldStart,
                             qint64 newStart, qint64 newLength);
 
+// The effect as plans print it (after "boot:" and "boot BREAKS:"): each fix as "partition N:
+// …" appended to `fixes`; what breaks as one such line, with the commands that repair it, to
+// `breaks`.
+void describeBootEffect(const BootEffect &effect, int number, QStringList *fixes,
+                        QStringList *breaks);
+
 } // namespace partwise

@@ -3,6 +3,7 @@
 #include "align/misalignmentreport.h"
 #include "cli/unmountforjob.h"
 #include "device/drivehealth.h"
+#include "ops/operationboot.h"
 #include "ops/operationpreview.h"
 #include "ops/planfile.h"
 #include "ops/tablebackup.h"
@@ -57,10 +58,22 @@ int runApplyCommand(const ApplyCommandOptions &options, QTextStream &out, QTextS
             destroyedByNewTable(operations, options.target, read.layout.wholeDiskFilesystemName());
         !destroyed.isEmpty())
         out << "  " << destroyed << "\n";
+    // What the moves do to booting; Apply itself checks again before it writes.
+    const OperationsBootEffect boot = readBootEffectOfOperations(read.layout, preview.moves);
+    for (const QString &line : boot.lines())
+        out << "  " << line << "\n";
+    for (const QString &note : boot.notes)
+        out << "  boot: " << note << "\n";
     out << "\nThe disk afterwards:\n"
         << diskCheckToText(
                {preview.layout, analyzeAlignment(preview.layout, options.apply.policy), {}});
     out.flush();
+    if (boot.breaksBoot() && !options.apply.acceptBootChange) {
+        err << "partwise-cli: this plan stops a boot loader working (\"boot BREAKS\" above), so "
+               "nothing was changed. Run again with --accept-boot-change to apply it anyway, "
+               "then repair it as shown.\n";
+        return ExitMisalignedOrFailed;
+    }
     if (!read.layout.device.isImage) {
         const DriveHealth health = judgeDriveHealth(readDriveReport(options.target));
         if (health.risky())

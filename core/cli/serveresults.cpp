@@ -18,9 +18,13 @@ QJsonArray freeSpace(const DiskLayout &layout)
     return free;
 }
 
-QJsonObject deviceJson(const DiskLayout &layout, const AlignmentPolicy &policy)
+QJsonObject deviceJson(const DiskLayout &layout, const AlignmentPolicy &policy,
+                       const BootInventory *boot)
 {
-    QJsonObject device = diskCheckToJson(DiskCheck{layout, analyzeAlignment(layout, policy), {}});
+    DiskCheck check{layout, analyzeAlignment(layout, policy), {}};
+    if (boot)
+        check.boot = *boot;
+    QJsonObject device = diskCheckToJson(check);
     device[QStringLiteral("free_space")] = freeSpace(layout);
     return device;
 }
@@ -50,8 +54,7 @@ QJsonObject planJson(const PreparedRealign &prepared, const QString &target)
             {QStringLiteral("skipped"), skipped},
             {QStringLiteral("warnings"), warnings},
             {QStringLiteral("journal"), prepared.journalPath},
-            {QStringLiteral("text"),
-             realignPlanText(prepared)}};
+            {QStringLiteral("text"), realignPlanText(prepared)}};
 }
 
 QString stepName(RealignProgress::Step step)

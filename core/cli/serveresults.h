@@ -6,6 +6,7 @@
 // and a realignment job's result from ops/realignjson.
 
 #include "align/alignmentpolicy.h"
+#include "boot/bootinventory.h"
 #include "ops/realignrunner.h"
 #include "table/disklayout.h"
 
@@ -15,7 +16,9 @@
 namespace partwise {
 
 QJsonArray freeSpace(const DiskLayout &layout);
-QJsonObject deviceJson(const DiskLayout &layout, const AlignmentPolicy &policy);
+// With `boot`, the check's "boot" and "boot_loader" fields too (read-disk).
+QJsonObject deviceJson(const DiskLayout &layout, const AlignmentPolicy &policy,
+                       const BootInventory *boot = nullptr);
 // realign-plan's fields for people and scripts ("prepared" and "busy" are added beside them).
 QJsonObject planJson(const PreparedRealign &prepared, const QString &target);
 QString stepName(RealignProgress::Step step); // "moving" or "verifying"

@@ -2,6 +2,7 @@
 
 #include "base/progressthrottle.h"
 #include "base/userfileread.h"
+#include "boot/bootinventory.h"
 #include "cli/exitstatus.h"
 #include "cli/probecommand.h"
 #include "cli/serveparams.h"
@@ -225,8 +226,17 @@ void ServeSession::readDiskMethod(const Request &request)
     if (!read.ok)
         return fail(request, Failed, read.error);
     readLayers(&read.layout);
+    // What boots from it, as `check` reads it: the window's info panel shows it, and its Apply
+    // says before writing what a move does to it.
+    BootReadOptions bootOptions;
+    if (!read.layout.device.isImage) {
+        if (!m_firmware)
+            m_firmware = readFirmwareEntries();
+        bootOptions.firmware = &*m_firmware;
+    }
+    const BootInventory boot = readBootInventory(read.layout, bootOptions);
     // The check's object for people and scripts, and the whole layout for a window.
-    QJsonObject device = deviceJson(read.layout, policy);
+    QJsonObject device = deviceJson(read.layout, policy, &boot);
     device[QStringLiteral("layout")] = layoutToJson(read.layout);
     // A realignment or Apply of this disk that stopped part-way (a dropped connection, a
     // cancel, a crash): the window offers to finish it with resume.
@@ -461,6 +471,8 @@ void ServeSession::apply(const Request &request)
     ApplyOptions options;
     options.policy = params.policy();
     options.forcedSectorSize = params.sectorSize();
+    // A queue that moves a partition a boot loader cannot follow runs only when accepted.
+    options.acceptBootChange = params.boolean("accept_boot_change", false);
     if (!params.problem.isEmpty())
         return fail(request, InvalidParams, params.problem);
     QList<Operation> operations;

@@ -14,6 +14,7 @@
 // client says the person saw ("expect"; a client that sends none gets no such check). A
 // filesystem whose tool then refuses to shrink is given room the next way, as the log says.
 
+#include "boot/firmwareentries.h"
 #include "cli/jsonrpcline.h"
 #include "cli/serveparams.h"
 #include "cli/servequestions.h"
@@ -30,6 +31,7 @@
 #include <atomic>
 #include <functional>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 namespace partwise {
@@ -98,6 +100,9 @@ private:
     // What this helper turned off as swap, by (disk, partition): the swap area's UUID. Root working
     // for a user turns on only these (root's memory goes to that device: never one the user made).
     QMap<QPair<QString, int>, QString> m_swappedOff;
+    // This machine's firmware boot entries, read at the first read-disk of one of its disks
+    // (efibootmgr reads NVRAM: once per session, not per disk).
+    std::optional<FirmwareEntries> m_firmware;
 };
 
 // `partwise-cli serve`: reads requests from standard input until it ends. Exit 0.

@@ -4,6 +4,7 @@
 #include "device/diskwritelock.h"
 #include "fs/filesystemresize.h"
 #include "fs/filesystemsize.h"
+#include "ops/operationboot.h"
 #include "ops/operationexecution.h"
 #include "ops/operationpreview.h"
 #include "ops/partitionaccess.h"
@@ -260,16 +261,28 @@ ApplyResult applyOperations(const QString &target, const QList<Operation> &opera
         result.ok = true;
         return result;
     }
+    const auto log = [&](const QString &line) {
+        result.log << line;
+        if (callbacks.log)
+            callbacks.log(line);
+    };
+    // What the moves do to booting, said before anything is written; what breaks a loader
+    // runs only when accepted.
+    const OperationsBootEffect boot = readBootEffectOfOperations(request.layout, preview.moves);
+    for (const QString &line : boot.lines())
+        log(line);
+    if (boot.breaksBoot() && !options.acceptBootChange) {
+        result.error = QStringLiteral("These operations stop a boot loader working, and that was "
+                                      "not accepted, so nothing was changed: %1")
+                           .arg(boot.breaks.join(QLatin1Char(' ')));
+        return result;
+    }
     request.target = target;
     touched(request.layout, operations, &request);
     request.journalPath = WriteJournal::defaultPath(target, options.journalFolder);
     request.backupRoot = options.backupRoot;
     QSet<int> checked;
-    const WritePreflight preflight = prepareWrite(request, &checked, [&](const QString &line) {
-        result.log << line;
-        if (callbacks.log)
-            callbacks.log(line);
-    });
+    const WritePreflight preflight = prepareWrite(request, &checked, log);
     if (!preflight.ok()) {
         result.error = preflight.error;
         result.resumable = preflight.resumable;
@@ -278,11 +291,8 @@ ApplyResult applyOperations(const QString &target, const QList<Operation> &opera
     }
     if (const QString destroyed =
             destroyedByNewTable(operations, target, request.layout.wholeDiskFilesystemName());
-        !destroyed.isEmpty()) {
-        result.log << destroyed;
-        if (callbacks.log)
-            callbacks.log(destroyed);
-    }
+        !destroyed.isEmpty())
+        log(destroyed);
     WriteJournal journal;
     journal.target = target;
     journal.sectorSize = request.layout.device.topology.logicalSectorSize;

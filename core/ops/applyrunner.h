@@ -19,6 +19,9 @@ struct ApplyOptions
     qint64 forcedSectorSize = 0;
     QString backupRoot;    // empty: defaultBackupRoot()
     QString journalFolder; // where the journals of a disk are kept; empty: the default
+    // Run a queue whose moves stop a boot loader working (ops/operationboot.h); without it
+    // such a queue is refused before anything is written.
+    bool acceptBootChange = false;
 };
 
 struct ApplyCallbacks

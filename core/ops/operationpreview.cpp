@@ -5,6 +5,8 @@
 #include <QDir>
 #include <QTemporaryFile>
 
+#include <optional>
+
 namespace partwise {
 
 PreviewResult previewOperations(const DiskLayout &current, const QList<Operation> &operations,
@@ -30,10 +32,24 @@ PreviewResult previewOperations(const DiskLayout &current, const QList<Operation
     for (int i = 0; i < operations.size(); ++i) {
         if (const QString problem = operations[i].textProblem(); !problem.isEmpty())
             result.error = problem; // shown in the queue at once, not first at Apply
-        if (!result.error.isEmpty() || !editor.apply(operations[i], policy, &result.error)) {
+        const Operation &op = operations[i];
+        std::optional<qint64> oldStart;
+        if (op.type == Operation::Type::Resize && result.error.isEmpty()) {
+            const DiskLayout before = editor.layout(); // a copy: `p` points into it
+            if (const PartitionInfo *p = before.partitionByNumber(op.number))
+                oldStart = p->startSector;
+        }
+        if (!result.error.isEmpty() || !editor.apply(op, policy, &result.error)) {
             result.failedIndex = i;
             result.layout = editor.layout();
             return result;
+        }
+        if (oldStart) {
+            const DiskLayout after = editor.layout(); // a copy: `p` points into it
+            const PartitionInfo *p = after.partitionByNumber(op.number);
+            if (p && p->startSector != *oldStart)
+                result.moves << PreviewMove{i, op.number, *oldStart, p->startSector,
+                                            p->lengthSectors()};
         }
     }
     result.layout = editor.layout();

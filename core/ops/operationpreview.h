@@ -8,12 +8,23 @@
 
 namespace partwise {
 
+// A Resize that gives a partition a new start, as libparted placed it: its data moves.
+struct PreviewMove
+{
+    int operation = 0; // its index in the queue
+    int number = 0;    // the partition, numbered as the operations before it leave the table
+    qint64 oldStart = 0;
+    qint64 newStart = 0;
+    qint64 newLength = 0;
+};
+
 struct PreviewResult
 {
     bool ok = false;
     int failedIndex = -1; // the operation that cannot be done, when !ok
     QString error;
-    DiskLayout layout; // the disk as it would be after the operations that succeed
+    DiskLayout layout;        // the disk as it would be after the operations that succeed
+    QList<PreviewMove> moves; // in the queue's order
 };
 
 // What the disk will look like once `operations` are applied to `current`: libparted's own

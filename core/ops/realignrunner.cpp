@@ -67,19 +67,9 @@ void sayWhatBootingNeeds(PreparedRealign *prepared)
     for (const PartitionMove &m : prepared->plan.moves) {
         if (m.tableOnly())
             continue;
-        const BootEffect effect =
-            bootEffectOfMove(inventory, m.number, m.oldStart, m.newStart, m.newLength());
-        for (const QString &fix : effect.fixes)
-            prepared->bootFixes << QStringLiteral("partition %1: %2").arg(m.number).arg(fix);
-        if (effect.kind != BootEffect::Kind::Breaks)
-            continue;
-        QString line = QStringLiteral("partition %1: %2")
-                           .arg(m.number)
-                           .arg(effect.breaks.join(QLatin1Char(' ')));
-        if (!effect.repairs.isEmpty())
-            line += QStringLiteral(" To repair it afterwards: %1")
-                        .arg(effect.repairs.join(QStringLiteral(" ; ")));
-        prepared->bootBreaks << line;
+        describeBootEffect(
+            bootEffectOfMove(inventory, m.number, m.oldStart, m.newStart, m.newLength()), m.number,
+            &prepared->bootFixes, &prepared->bootBreaks);
     }
     prepared->layerNotes << inventory.notes;
 }

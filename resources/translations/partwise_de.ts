@@ -141,6 +141,114 @@
     </message>
 </context>
 <context>
+    <name>BootText</name>
+    <message>
+        <source>GRUB Legacy (0.9x), loading its stage 2 from a fixed sector</source>
+        <translation>GRUB Legacy (0.9x), lädt seine Stufe 2 von einem festen Sektor</translation>
+    </message>
+    <message>
+        <source>syslinux, which starts the active partition</source>
+        <translation>syslinux, startet die aktive Partition</translation>
+    </message>
+    <message>
+        <source>Windows (DOS to XP), which starts the active partition</source>
+        <translation>Windows (DOS bis XP), startet die aktive Partition</translation>
+    </message>
+    <message>
+        <source>Windows (Vista and later), which starts the active partition</source>
+        <translation>Windows (ab Vista), startet die aktive Partition</translation>
+    </message>
+    <message>
+        <source>code Partwise does not recognise</source>
+        <translation>Code, den Partwise nicht erkennt</translation>
+    </message>
+    <message>
+        <source>GRUB 2</source>
+        <translation>GRUB 2</translation>
+    </message>
+    <message>
+        <source>GRUB 2 → core.img at sector %1, in the gap before the first partition</source>
+        <translation>GRUB 2 → core.img bei Sektor %1, in der Lücke vor der ersten Partition</translation>
+    </message>
+    <message>
+        <source>GRUB 2 → core.img at sector %1, in BIOS boot partition %2</source>
+        <translation>GRUB 2 → core.img bei Sektor %1, in BIOS-Boot-Partition %2</translation>
+    </message>
+    <message>
+        <source>GRUB 2 → core.img at sector %1, inside partition %2</source>
+        <translation>GRUB 2 → core.img bei Sektor %1, innerhalb von Partition %2</translation>
+    </message>
+    <message>
+        <source>GRUB 2 → sector %1, where no core.img is found: it does not boot</source>
+        <translation>GRUB 2 → Sektor %1, wo kein core.img zu finden ist: Es startet nicht</translation>
+    </message>
+    <message>
+        <source>partition %1, holding GRUB&apos;s core.img</source>
+        <translation>Partition %1, enthält GRUBs core.img</translation>
+    </message>
+    <message>
+        <source>partition %1</source>
+        <translation>Partition %1</translation>
+    </message>
+    <message>
+        <source>%1 “%2” → partition %3</source>
+        <extracomment>%1 an entry such as Boot0001, %2 its label, %3 a partition number.</extracomment>
+        <translation>%1 „%2“ → Partition %3</translation>
+    </message>
+    <message>
+        <source>GRUB 2 in its boot sector, loading core.img from sector %1</source>
+        <translation>GRUB 2 im Bootsektor, lädt core.img ab Sektor %1</translation>
+    </message>
+    <message>
+        <source>GRUB 2 in its boot sector</source>
+        <translation>GRUB 2 im Bootsektor</translation>
+    </message>
+    <message>
+        <source>%1 in its boot sector</source>
+        <translation>%1 im Bootsektor</translation>
+    </message>
+    <message>
+        <source>Windows NTLDR (2000, XP) in its boot sector</source>
+        <translation>Windows NTLDR (2000, XP) im Bootsektor</translation>
+    </message>
+    <message>
+        <source>Windows BOOTMGR (Vista and later) in its boot sector</source>
+        <translation>Windows BOOTMGR (ab Vista) im Bootsektor</translation>
+    </message>
+    <message>
+        <source>EFI system partition</source>
+        <translation>EFI-Systempartition</translation>
+    </message>
+    <message>
+        <source>BIOS boot partition holding GRUB&apos;s core.img</source>
+        <translation>BIOS-Boot-Partition mit GRUBs core.img</translation>
+    </message>
+    <message>
+        <source>BIOS boot partition</source>
+        <translation>BIOS-Boot-Partition</translation>
+    </message>
+    <message>
+        <source>records its start as sector %1</source>
+        <translation>verzeichnet ihren Anfang als Sektor %1</translation>
+    </message>
+    <message>
+        <source>its \Boot\BCD names partitions at bytes %1</source>
+        <translation>ihr \Boot\BCD nennt Partitionen bei Byte %1</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>keine</translation>
+    </message>
+    <message>
+        <source>its \Boot\BCD could not be read</source>
+        <translation>ihr \Boot\BCD war nicht lesbar</translation>
+    </message>
+    <message>
+        <source>firmware entry %1 names it</source>
+        <translation>Firmware-Eintrag %1 nennt sie</translation>
+    </message>
+</context>
+<context>
     <name>CheckDialog</name>
     <message>
         <source>Check %1</source>
@@ -650,6 +758,18 @@ Die Partitionstabelle wird vorher gesichert; das Protokoll sagt, wo und wie sie 
     <message>
         <source>%1 pending operations on %2 will be lost: nothing has been written yet. Quit anyway?</source>
         <translation>%1 ausstehende Vorgänge auf %2 gehen verloren: Es wurde noch nichts geschrieben. Trotzdem beenden?</translation>
+    </message>
+    <message>
+        <source>What this does to booting:</source>
+        <translation>Was das für den Start bedeutet:</translation>
+    </message>
+    <message>
+        <source>A boot loader stops working. Apply writes only once you accept that and will repair it with the commands shown.</source>
+        <translation>Ein Bootloader funktioniert danach nicht mehr. „Anwenden“ schreibt erst, wenn Sie das hinnehmen und ihn mit den gezeigten Befehlen reparieren.</translation>
+    </message>
+    <message>
+        <source>I will repair booting as shown and accept the &amp;change</source>
+        <translation>Ich repariere den Start wie gezeigt und nehme die Änderung &amp;hin</translation>
     </message>
 </context>
 <context>
@@ -1283,6 +1403,46 @@ Die Partitionstabelle wird vorher gesichert; das Protokoll sagt, wo und wie sie 
     <message>
         <source>FAILING: %1. Copy your data off now; moving data on a failing drive risks losing it.</source>
         <translation>FÄLLT AUS: %1. Sichern Sie Ihre Daten jetzt; Daten auf einem ausfallenden Laufwerk zu verschieben, kann sie kosten.</translation>
+    </message>
+    <message>
+        <source>Boot</source>
+        <translation>Start</translation>
+    </message>
+    <message>
+        <source>Boot loader</source>
+        <translation>Bootloader</translation>
+    </message>
+    <message>
+        <source>What boots from the selected partition, read from its first sector and the partition table</source>
+        <translation>Was von der gewählten Partition startet, gelesen aus ihrem ersten Sektor und der Partitionstabelle</translation>
+    </message>
+    <message>
+        <source>MBR boot code</source>
+        <translation>MBR-Startcode</translation>
+    </message>
+    <message>
+        <source>The code in the disk&apos;s first sector, which a BIOS runs, and where it loads the rest from</source>
+        <translation>Der Code im ersten Sektor des Datenträgers, den ein BIOS ausführt, und woher er den Rest lädt</translation>
+    </message>
+    <message>
+        <source>BIOS boot partition</source>
+        <translation>BIOS-Boot-Partition</translation>
+    </message>
+    <message>
+        <source>EFI system partitions</source>
+        <translation>EFI-Systempartitionen</translation>
+    </message>
+    <message>
+        <source>Firmware entries</source>
+        <translation>Firmware-Einträge</translation>
+    </message>
+    <message>
+        <source>This machine&apos;s UEFI boot entries (efibootmgr) that name a partition of this disk</source>
+        <translation>Die UEFI-Starteinträge dieses Rechners (efibootmgr), die eine Partition dieses Datenträgers nennen</translation>
+    </message>
+    <message>
+        <source>Not read</source>
+        <translation>Nicht gelesen</translation>
     </message>
 </context>
 <context>
@@ -3110,6 +3270,10 @@ Das Journal %3 hält fest, wie weit sie kam. Bis sie abgeschlossen ist, ist die 
     <message>
         <source>Starting the helper for this computer&apos;s disks…</source>
         <translation>Der Helfer für die Datenträger dieses Computers wird gestartet …</translation>
+    </message>
+    <message>
+        <source>The helper sent boot information this window cannot use: %1.</source>
+        <translation>Der Helfer hat Startinformationen geschickt, die dieses Fenster nicht verwenden kann: %1.</translation>
     </message>
 </context>
 <context>

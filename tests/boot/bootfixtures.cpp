@@ -8,6 +8,7 @@
 #include <QFile>
 #include <QProcess>
 #include <QStandardPaths>
+#include <QtEndian>
 
 namespace boottest {
 
@@ -183,6 +184,37 @@ QString mtoolsImage(const QString &image, qint64 startSector)
 }
 
 } // namespace
+
+bool writeGrubBiosBootCode(const QString &image, qint64 coreSector, int coreSectors, QString *error)
+{
+    const QString grub = QStringLiteral("/usr/lib/grub/i386-pc/");
+    QFile bootImg(grub + QStringLiteral("boot.img"));
+    QFile diskbootImg(grub + QStringLiteral("diskboot.img"));
+    QFile disk(image);
+    if (!bootImg.open(QIODevice::ReadOnly) || !diskbootImg.open(QIODevice::ReadOnly) ||
+        !disk.open(QIODevice::ReadWrite)) {
+        *error = QStringLiteral("cannot read GRUB's boot.img and diskboot.img (grub-pc-bin) or "
+                                "open %1")
+                     .arg(image);
+        return false;
+    }
+    QByteArray code = bootImg.read(440); // up to the disk signature and the table
+    QByteArray diskboot = diskbootImg.readAll();
+    if (code.size() != 440 || diskboot.size() != 512) {
+        *error = QStringLiteral("GRUB's boot.img or diskboot.img is not what grub-install uses");
+        return false;
+    }
+    qToLittleEndian<quint64>(quint64(coreSector), code.data() + 0x5C);
+    // diskboot.img's first block-list entry (at 0x1F4): start sector (64 bits), sector count.
+    qToLittleEndian<quint64>(quint64(coreSector + 1), diskboot.data() + 0x1F4);
+    qToLittleEndian<quint16>(quint16(coreSectors), diskboot.data() + 0x1F4 + 8);
+    if (!disk.seek(0) || disk.write(code) != code.size() || !disk.seek(coreSector * 512) ||
+        disk.write(diskboot) != diskboot.size()) {
+        *error = QStringLiteral("cannot write GRUB's code into %1").arg(image);
+        return false;
+    }
+    return true;
+}
 
 QString testKernelPath()
 {

@@ -29,6 +29,13 @@ struct BootFixtures
     QString grubEfi();      // GPT, ESP (FAT32) at 34, GRUB for EFI on the removable path
 };
 
+// GRUB for BIOS as grub-install leaves it with a BIOS boot partition, written from GRUB's own
+// files (/usr/lib/grub/i386-pc) without root: boot.img's code in the MBR (the table kept)
+// pointing at `coreSector`, and diskboot.img there whose block list names the next
+// `coreSectors` sectors. Nothing to boot: for what the window and `check` read.
+bool writeGrubBiosBootCode(const QString &image, qint64 coreSector, int coreSectors,
+                           QString *error);
+
 // The kernel the tests boot: PARTWISE_TEST_KERNEL, or where .ci/install-deps unpacks it.
 QString testKernelPath();
 

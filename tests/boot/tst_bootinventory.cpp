@@ -2,13 +2,19 @@
 // from their packages' own files), GRUB's pointers moved with a BIOS boot partition and found
 // done on a second run, BCD device elements as documented, efibootmgr's two output formats,
 // and what a move does to each kind of loader; and `realign` refusing, with nothing written, a
-// plan that breaks a loader until --accept-boot-change. No root; real boots are tst_bootqemu's.
+// plan that breaks a loader until --accept-boot-change, and `apply` refusing a Resize that moves
+// such a partition the same way; what `check --json` says read back with every field checked.
+// No root; real boots are tst_bootqemu's.
 
 #include "boot/bcdstore.h"
 #include "boot/bootcode.h"
 #include "boot/bootimpact.h"
 #include "boot/firmwareentries.h"
 #include "boot/grubcore.h"
+#include "report/bootjsonreader.h"
+
+#include "bootfixtures.h"
+#include "serveclient.h"
 
 #include "clirun.h"
 #include "filechecksum.h"
@@ -16,6 +22,9 @@
 #include "toolrun.h"
 
 #include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
 #include <QTemporaryDir>
 #include <QtEndian>
 #include <QtTest>
@@ -91,6 +100,8 @@ private slots:
     void efibootmgrFormats();
     void moveEffects();
     void brokenLoaderNeedsAcceptance();
+    void applyRefusesABrokenLoaderUntilAccepted();
+    void checkJsonReadBack();
 };
 
 void TestBootInventory::mbrCodeFromThePackages()
@@ -395,29 +406,41 @@ void TestBootInventory::moveEffects()
 // GRUB's boot.img in the boot block of an ext4 at sector 63 (grub-install --force onto a
 // partition) finds core.img by absolute sectors, which a move does not rewrite: the plan says
 // so, and realign refuses until the person accepts it, then moves.
+namespace {
+
+// An ext4 at sector 63 of an MBR disk with GRUB's boot.img in its boot block, as
+// `grub-install --force` onto a partition leaves it.
+QString grubInPartitionImage(const QTemporaryDir &dir, QString *error)
+{
+    const QString image = dir.filePath(QStringLiteral("grub-in-partition.img"));
+    if (!pwtest::SfdiskTable::writeImage(image, 32 << 20,
+                                         "label: dos\nstart=63, size=40000, type=83\n", error))
+        return {};
+    const pwtest::ToolResult mkfs =
+        pwtest::runTool(QStringLiteral("mkfs.ext4"), {QStringLiteral("-q"), QStringLiteral("-E"),
+                                                      QStringLiteral("offset=%1").arg(63 * 512),
+                                                      image, QStringLiteral("%1k").arg(40000 / 2)});
+    const QByteArray boot = readFile(kGrubDir + QStringLiteral("/boot.img"));
+    QFile f(image);
+    if (!mkfs.ok() || boot.size() != 512 || !f.open(QIODevice::ReadWrite) || !f.seek(63 * 512) ||
+        f.write(boot) != 512) { // the ext4's boot block, before its superblock
+        *error =
+            mkfs.ok() ? QStringLiteral("cannot put boot.img into %1").arg(image) : mkfs.describe();
+        return {};
+    }
+    return image;
+}
+
+} // namespace
+
 void TestBootInventory::brokenLoaderNeedsAcceptance()
 {
     pwtest::setCliPath(QStringLiteral(PARTWISE_CLI));
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
-    const QString image = dir.filePath(QStringLiteral("grub-in-partition.img"));
     QString error;
-    QVERIFY2(pwtest::SfdiskTable::writeImage(image, 32 << 20,
-                                             "label: dos\nstart=63, size=40000, type=83\n", &error),
-             qPrintable(error));
-    const pwtest::ToolResult mkfs =
-        pwtest::runTool(QStringLiteral("mkfs.ext4"), {QStringLiteral("-q"), QStringLiteral("-E"),
-                                                      QStringLiteral("offset=%1").arg(63 * 512),
-                                                      image, QStringLiteral("%1k").arg(40000 / 2)});
-    QVERIFY2(mkfs.ok(), qPrintable(mkfs.describe()));
-    QByteArray boot = readFile(kGrubDir + QStringLiteral("/boot.img"));
-    QVERIFY(boot.size() == 512);
-    {
-        QFile f(image);
-        QVERIFY(f.open(QIODevice::ReadWrite) && f.seek(63 * 512));
-        QCOMPARE(f.write(boot), 512); // the ext4's boot block, before its superblock
-
-    }
+    const QString image = grubInPartitionImage(dir, &error);
+    QVERIFY2(!image.isEmpty(), qPrintable(error));
     const QByteArray before = pwtest::fileSha256(image);
     const QStringList realign{QStringLiteral("realign"), QStringLiteral("--yes"),
                               QStringLiteral("--backup-dir"), dir.filePath(QStringLiteral("b"))};
@@ -434,6 +457,135 @@ void TestBootInventory::brokenLoaderNeedsAcceptance()
     const pwtest::SfdiskTable after = pwtest::SfdiskTable::read(image);
     QVERIFY(after.ok && after.find(1));
     QCOMPARE(after.find(1)->start, 2048);
+}
+
+// The same loader moved by an Apply: a Resize that gives the ext4 a new start is named in the
+// plan ("boot BREAKS") and refused with nothing written until --accept-boot-change, then runs.
+void TestBootInventory::applyRefusesABrokenLoaderUntilAccepted()
+{
+    pwtest::setCliPath(QStringLiteral(PARTWISE_CLI));
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    QString error;
+    const QString image = grubInPartitionImage(dir, &error);
+    QVERIFY2(!image.isEmpty(), qPrintable(error));
+    const QString plan = dir.filePath(QStringLiteral("move.json"));
+    {
+        QFile f(plan);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QStringLiteral("{\"operations\":[{\"op\":\"resize\",\"number\":1,"
+                               "\"start\":1048576,\"size\":%1}]}")
+                    .arg(40000 * 512)
+                    .toUtf8());
+    }
+    const QByteArray before = pwtest::fileSha256(image);
+    const QStringList apply{QStringLiteral("apply"), QStringLiteral("--yes"),
+                            QStringLiteral("--backup-dir"), dir.filePath(QStringLiteral("b"))};
+    const pwtest::CliResult refused = pwtest::runCli(apply + QStringList{plan, image});
+    QCOMPARE(refused.exitCode, 1);
+    QVERIFY2(refused.out.contains("boot BREAKS: partition 1") &&
+                 refused.out.contains("grub-install --force"),
+             refused.out.constData());
+    QVERIFY2(refused.err.contains("--accept-boot-change"), refused.err.constData());
+    QCOMPARE(pwtest::fileSha256(image), before);
+    QVERIFY(!QFileInfo::exists(dir.filePath(QStringLiteral("b")))); // not even a backup
+
+    // The helper's apply the same way, until the window sends accept_boot_change.
+    pwtest::ServeClient helper;
+    QVERIFY(helper.started());
+    QFile planFile(plan);
+    QVERIFY(planFile.open(QIODevice::ReadOnly));
+    const QJsonObject planObject = QJsonDocument::fromJson(planFile.readAll()).object();
+    // A job that fails answers with an error naming why.
+    const QJsonObject notAccepted =
+        helper.call(QStringLiteral("apply"),
+                    {{QStringLiteral("path"), image}, {QStringLiteral("plan"), planObject}});
+    QVERIFY2(pwtest::errorCodeOf(notAccepted) != 0 &&
+                 pwtest::describe(notAccepted).contains(QLatin1String("not accepted")),
+             qPrintable(pwtest::describe(notAccepted)));
+    QCOMPARE(pwtest::errorCodeOf(
+                 helper.call(QStringLiteral("apply"), {{QStringLiteral("path"), image},
+                                                       {QStringLiteral("plan"), planObject},
+                                                       {QStringLiteral("accept_boot_change"), 1}})),
+             -32602);
+    QCOMPARE(pwtest::fileSha256(image), before);
+
+    const pwtest::CliResult accepted =
+        pwtest::runCli(apply + QStringList{QStringLiteral("--accept-boot-change"), plan, image});
+    QVERIFY2(accepted.exitCode == 0, qPrintable(accepted.describe()));
+    const pwtest::SfdiskTable after = pwtest::SfdiskTable::read(image);
+    QVERIFY(after.ok && after.find(1));
+    QCOMPARE(after.find(1)->start, 2048);
+    QVERIFY(after.find(1)->size >= 40000); // its end on the grain too
+}
+
+// `check --json` on a GPT disk with GRUB's core.img in a BIOS boot partition at 34, read back
+// as the window reads a helper's answer; and answers with a wrong field refused, naming it.
+void TestBootInventory::checkJsonReadBack()
+{
+    pwtest::setCliPath(QStringLiteral(PARTWISE_CLI));
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString image = dir.filePath(QStringLiteral("bios-boot.img"));
+    QString error;
+    QVERIFY2(pwtest::SfdiskTable::writeImage(
+                 image, 16 << 20,
+                 "label: gpt\nfirst-lba: 34\n"
+                 "start=34, size=2014, type=21686148-6449-6E6F-744E-656564454649\n"
+                 "start=2048, size=8192, type=C12A7328-F81F-11D2-BA4B-00A0C93EC93B\n",
+                 &error),
+             qPrintable(error));
+    QVERIFY2(boottest::writeGrubBiosBootCode(image, 34, 60, &error), qPrintable(error));
+    const pwtest::CliResult r =
+        pwtest::runCli({QStringLiteral("check"), QStringLiteral("--json"), image});
+    QVERIFY2(r.jsonValid, qPrintable(r.describe()));
+    const QJsonObject device = r.device(image);
+    QString problem;
+    const std::optional<BootInventory> boot = bootInventoryFromJson(device, &problem);
+    QVERIFY2(boot && problem.isEmpty(), qPrintable(problem));
+    QCOMPARE(boot->mbrCode, MbrCode::Grub);
+    QVERIFY(boot->grubCore);
+    QCOMPARE(boot->grubCore->sector, 34u);
+    QCOMPARE(boot->grubCore->lastSector, 34u + 60);
+    QCOMPARE(boot->grubCore->place, GrubCoreInfo::Place::BiosBootPartition);
+    QCOMPARE(boot->grubCore->partition, 1);
+    QCOMPARE(boot->biosBootPartition, 1);
+    QCOMPARE(boot->espPartitions, QList<int>{2});
+    QVERIFY(!boot->firmwareRead); // an image: this machine's entries are not its business
+    QVERIFY(boot->partition(1) && boot->partition(1)->biosBoot);
+    QVERIFY(boot->partition(2) && boot->partition(2)->esp);
+    // Moving the BIOS boot partition is fixed, as it is when read from the disk itself.
+    QCOMPARE(bootEffectOfMove(*boot, 1, 34, 40, 2008).kind, BootEffect::Kind::Fixed);
+
+    // No "boot" (an older helper): nothing, and no problem.
+    QJsonObject old = device;
+    old.remove(QStringLiteral("boot"));
+    QVERIFY(!bootInventoryFromJson(old, &problem) && problem.isEmpty());
+    const auto refused = [&](QJsonObject changed, const char *field) {
+        QString why;
+        const bool read = bootInventoryFromJson(changed, &why).has_value();
+        QVERIFY2(!read && why.contains(QLatin1String(field)), qPrintable(why));
+    };
+    QJsonObject bootObject = device.value(QStringLiteral("boot")).toObject();
+    QJsonObject changed = device;
+    bootObject[QStringLiteral("mbr_code")] = QStringLiteral("lilo");
+    changed[QStringLiteral("boot")] = bootObject;
+    refused(changed, "mbr_code");
+    bootObject = device.value(QStringLiteral("boot")).toObject();
+    QJsonObject core = bootObject.value(QStringLiteral("grub_core")).toObject();
+    core[QStringLiteral("sector")] = QStringLiteral("34");
+    bootObject[QStringLiteral("grub_core")] = core;
+    changed[QStringLiteral("boot")] = bootObject;
+    refused(changed, "sector");
+    changed = device;
+    QJsonArray parts = changed.value(QStringLiteral("partitions")).toArray();
+    QJsonObject first = parts[0].toObject();
+    QJsonObject loader = first.value(QStringLiteral("boot_loader")).toObject();
+    loader[QStringLiteral("esp")] = 1;
+    first[QStringLiteral("boot_loader")] = loader;
+    parts[0] = first;
+    changed[QStringLiteral("partitions")] = parts;
+    refused(changed, "esp");
 }
 
 QTEST_GUILESS_MAIN(TestBootInventory)

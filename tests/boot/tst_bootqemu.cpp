@@ -2,9 +2,11 @@
 // BIOS in the MBR gap, GRUB for BIOS with core.img in a BIOS boot partition at GPT sector 34
 // (realigned at the 1 MiB and at the 4 KiB grain, the sectors it left zeroed before booting),
 // syslinux on FAT32 at 63, extlinux on ext4 at 63 (its recorded start read back with od), and
-// GRUB for EFI on an ESP at 34 through OVMF. Each image boots before the realignment too, which
-// proves the fixture right. What boots is read back by `check --json` and by od, never by
-// Partwise's own readers. Root only (loop devices, mount), and about 11 boots of 10–20 s.
+// GRUB for EFI on an ESP at 34 through OVMF; and the ext4 of the MBR-gap disk moved by `apply`
+// (a Resize with a new start), whose plan says nothing breaks. Each image boots before the
+// realignment too, which proves the fixture right. What boots is read back by `check --json` and by
+// od, never by Partwise's own readers. Root only (loop devices, mount), and about 11 boots of 10–20
+// s.
 
 #include "bootfixtures.h"
 #include "clirun.h"
@@ -100,6 +102,7 @@ private slots:
     void syslinuxOnFat32();
     void extlinuxOnExt4();
     void grubEfiOnEsp();
+    void applyMovesTheExt4BehindGrub();
 
 private:
     QString realignedCopy(const QString &image, const QString &name, const QStringList &extra = {});
@@ -265,6 +268,32 @@ void TestBootQemu::grubEfiOnEsp()
     QCOMPARE(startOf(after, 1), 2048);
     QVERIFY(zeroSectors(after, 34, 2048 - 34));
     expectBoot(after, true, QStringLiteral("GRUB for EFI on the ESP, after"));
+}
+
+// Resize/Move shares the realignment's knowledge of what boots: the ext4 behind GRUB's MBR gap
+// moved from 63 to 1 MiB by a plan file, its old sectors zeroed, still boots.
+void TestBootQemu::applyMovesTheExt4BehindGrub()
+{
+    const QString copy = m_dir.filePath(QStringLiteral("gap-apply.img"));
+    QFile::remove(copy);
+    QVERIFY(QFile::copy(m_mbrGap, copy));
+    const QString plan = m_dir.filePath(QStringLiteral("move-ext4.json"));
+    {
+        QFile f(plan);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QStringLiteral("{\"operations\":[{\"op\":\"resize\",\"number\":1,"
+                               "\"start\":1048576,\"size\":%1}]}")
+                    .arg(sizeOf(m_mbrGap, 1) * 512)
+                    .toUtf8());
+    }
+    const pwtest::CliResult r =
+        pwtest::runCli({QStringLiteral("apply"), QStringLiteral("--yes"), plan, copy});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.describe()));
+    QVERIFY2(!r.out.contains("boot BREAKS"), r.out.constData());
+    QCOMPARE(startOf(copy, 1), 2048);
+    QCOMPARE(odUint64(copy, 0x5C), odUint64(m_mbrGap, 0x5C)); // boot.img: core.img unmoved
+    QVERIFY(zeroSectors(copy, 63, 2048 - 63));
+    expectBoot(copy, false, QStringLiteral("GRUB in the MBR gap, ext4 moved by apply, after"));
 }
 
 QTEST_GUILESS_MAIN(TestBootQemu)

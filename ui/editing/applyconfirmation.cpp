@@ -49,3 +49,18 @@ QString ApplyConfirmation::question(const QString &path, const QString &name,
     }
     return question;
 }
+
+QString ApplyConfirmation::bootText(const OperationsBootEffect &boot)
+{
+    if (boot.fixes.isEmpty() && !boot.breaksBoot())
+        return QString();
+    // The sentences are core's, in English, as the realignment wizard shows them.
+    QString text = QStringLiteral("\n\n") + tr("What this does to booting:");
+    for (const QString &line : boot.lines())
+        text += QStringLiteral("\n• ") + line;
+    if (boot.breaksBoot())
+        text += QStringLiteral("\n\n") +
+                tr("A boot loader stops working. Apply writes only once you accept that and "
+                   "will repair it with the commands shown.");
+    return text;
+}

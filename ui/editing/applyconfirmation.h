@@ -6,6 +6,7 @@
 // at risk.
 
 #include "ops/operation.h"
+#include "ops/operationboot.h"
 #include "table/disklayout.h"
 
 #include <QList>
@@ -24,4 +25,6 @@ public:
     static QString question(const QString &path, const QString &name,
                             const QList<partwise::Operation> &operations,
                             const partwise::DiskLayout &disk);
+    // What the queue's moves do to booting, as a paragraph to add; empty when nothing.
+    static QString bootText(const partwise::OperationsBootEffect &boot);
 };

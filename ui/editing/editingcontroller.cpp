@@ -9,9 +9,11 @@
 #include "editing/pendingoperationsdock.h"
 #include "editing/resizepartitiondialog.h"
 #include "journalpreferences.h"
+#include "ops/operationboot.h"
 #include "regionnames.h"
 
 #include <QAction>
+#include <QCheckBox>
 #include <QCloseEvent>
 #include <QFileInfo>
 #include <QItemSelectionModel>
@@ -511,6 +513,28 @@ void EditingController::clearQueue()
     queue->clear();
 }
 
+bool EditingController::confirmApply(const QString &question, bool breaksBoot,
+                                     bool *acceptBootChange)
+{
+    if (!breaksBoot)
+        return QMessageBox::question(m_window, tr("Apply Pending Operations"), question) ==
+               QMessageBox::Yes;
+    QMessageBox box(QMessageBox::Warning, tr("Apply Pending Operations"), question,
+                    QMessageBox::Yes | QMessageBox::No, m_window);
+    box.setObjectName(QStringLiteral("applyBootQuestion"));
+    auto *accept = new QCheckBox(tr("I will repair booting as shown and accept the &change"));
+    accept->setObjectName(QStringLiteral("acceptBootChange"));
+    box.setCheckBox(accept);
+    QAbstractButton *yes = box.button(QMessageBox::Yes);
+    yes->setEnabled(false);
+    connect(accept, &QCheckBox::toggled, yes, &QAbstractButton::setEnabled);
+    box.setDefaultButton(QMessageBox::No);
+    if (box.exec() != QMessageBox::Yes || !accept->isChecked())
+        return false;
+    *acceptBootChange = true;
+    return true;
+}
+
 void EditingController::apply()
 {
     PendingOperations *queue = pending();
@@ -521,12 +545,19 @@ void EditingController::apply()
         return;
     }
     const QString path = m_path;
+    // What the moves do to booting, from what boots from the disk as read; Apply (or the
+    // helper) reads the disk again and refuses a broken loader that was not accepted.
+    OperationsBootEffect boot;
+    if (const auto inventory = m_hooks.currentBoot ? m_hooks.currentBoot() : std::nullopt)
+        boot = bootEffectOfOperations(*inventory, *m_base, m_preview.moves);
     const QString question =
-        ApplyConfirmation::question(path, shownName(), queue->operations(), *m_base);
-    if (QMessageBox::question(m_window, tr("Apply Pending Operations"), question) !=
-        QMessageBox::Yes)
+        ApplyConfirmation::question(path, shownName(), queue->operations(), *m_base) +
+        ApplyConfirmation::bootText(boot);
+    bool acceptBootChange = false;
+    if (!confirmApply(question, boot.breaksBoot(), &acceptBootChange))
         return;
     ApplyOptions options;
+    options.acceptBootChange = acceptBootChange;
     options.policy = m_hooks.policy ? m_hooks.policy() : AlignmentPolicy();
     options.journalFolder = JournalPreferences::folder();
     if (m_base->device.isImage)

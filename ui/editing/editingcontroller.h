@@ -1,6 +1,7 @@
 #pragma once
 
 #include "align/alignmentpolicy.h"
+#include "boot/bootinventory.h"
 #include "ops/applyrunner.h"
 #include "ops/operationpreview.h"
 #include "table/disklayout.h"
@@ -29,6 +30,8 @@ struct EditingHooks
     std::function<std::optional<partwise::DiskLayout>()>
         currentLayout;                          // that disk as read, when ready
     std::function<QString()> notEditableReason; // optional: why a disk on screen has no layout
+    // optional: what boots from that disk, read with it (Apply says what its moves do to it)
+    std::function<std::optional<partwise::BootInventory>()> currentBoot;
     std::function<partwise::AlignmentPolicy()> policy;                  // from the preferences
     std::function<void(const partwise::DiskLayout &layout)> showLayout; // map and list show this
     std::function<void(const QString &path)> reread;                    // after Apply
@@ -141,6 +144,9 @@ private:
     std::optional<partwise::PartitionInfo>
     regionAtSelection(const partwise::DiskLayout &layout) const;
     void warn(const QString &title, const QString &text);
+    // Asks before Apply writes; where a move stops a loader working, only with a tick that the
+    // person accepts it (`acceptBootChange`), as the realignment wizard asks.
+    bool confirmApply(const QString &question, bool breaksBoot, bool *acceptBootChange);
 
     QMainWindow *m_window;
     EditingHooks m_hooks;

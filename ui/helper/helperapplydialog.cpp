@@ -46,7 +46,8 @@ void HelperApplyDialog::runJob()
     QJsonObject params{{QStringLiteral("path"), target()},
                        {QStringLiteral("plan"), plan},
                        {QStringLiteral("grain"), options().policy.grainBytes},
-                       {QStringLiteral("trust_drive"), options().policy.trustDrive}};
+                       {QStringLiteral("trust_drive"), options().policy.trustDrive},
+                       {QStringLiteral("accept_boot_change"), options().acceptBootChange}};
     m_jobId = m_helper->call(QStringLiteral("apply"), params,
                              [this](const HelperReply &reply) { onEnded(reply); });
 }

@@ -1,5 +1,6 @@
 #include "helperdiskread.h"
 
+#include "report/bootjsonreader.h"
 #include "report/layoutjson.h"
 
 #include <QCoreApplication>
@@ -14,7 +15,7 @@ QJsonObject readDiskParams(const QString &devicePath, qint64 forcedSectorSize)
     return params;
 }
 
-DiskReadResult diskReadFromReply(const HelperReply &reply)
+DiskReadResult diskReadFromReply(const HelperReply &reply, std::optional<BootInventory> *boot)
 {
     DiskReadResult read;
     read.error = reply.error;
@@ -28,6 +29,17 @@ DiskReadResult diskReadFromReply(const HelperReply &reply)
                 QCoreApplication::translate("RemoteMachines",
                                             "The helper sent a layout this window cannot use: %1")
                     .arg(invalid);
+    }
+    if (read.ok && boot) {
+        QString problem;
+        *boot = bootInventoryFromJson(reply.result, &problem);
+        if (!problem.isEmpty()) {
+            read.ok = false;
+            read.error = QCoreApplication::translate(
+                             "RemoteMachines",
+                             "The helper sent boot information this window cannot use: %1.")
+                             .arg(problem);
+        }
     }
     return read;
 }

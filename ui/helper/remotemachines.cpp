@@ -243,7 +243,9 @@ void RemoteMachines::readDisk(HelperConnection *helper, const QString &devicePat
             m_interrupted.remove(key);
         else
             m_interrupted.insert(key, journal);
-        m_window->diskList()->setResult(key, diskReadFromReply(reply));
+        std::optional<BootInventory> boot;
+        const DiskReadResult read = diskReadFromReply(reply, &boot);
+        m_window->diskList()->setResult(key, read, boot);
         then();
     });
 }

@@ -307,9 +307,10 @@ QString MainWindow::statusText() const
     return m_status->text();
 }
 
-void MainWindow::onDiskRead(const QString &path, const DiskReadResult &result)
+void MainWindow::onDiskRead(const QString &path, const DiskReadResult &result,
+                            const std::optional<BootInventory> &boot)
 {
-    m_disks->setResult(path, result);
+    m_disks->setResult(path, result, boot);
 }
 
 void MainWindow::showChosenDisk()
@@ -347,6 +348,7 @@ void MainWindow::showEntry(int row)
             // pending edits) again, keeping rows and selection.
             m_partitions->setReport(analyzeAlignment(m_partitions->layout(), m_disks->policy()));
         } else {
+            m_partitions->setBoot(entry.boot, entry.layout);
             m_partitions->setDisk(entry.layout, entry.report);
             selectFirstInterestingRegion();
         }
@@ -379,6 +381,14 @@ std::optional<DiskLayout> MainWindow::currentLayout() const
     if (row < 0 || m_disks->entry(row).state != DiskEntry::State::Ready)
         return std::nullopt;
     return m_disks->entry(row).layout;
+}
+
+std::optional<BootInventory> MainWindow::currentBoot() const
+{
+    const int row = m_disks->rowOf(m_shownPath);
+    if (row < 0 || m_disks->entry(row).state != DiskEntry::State::Ready)
+        return std::nullopt;
+    return m_disks->entry(row).boot;
 }
 
 void MainWindow::showLayout(const DiskLayout &layout)

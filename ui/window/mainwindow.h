@@ -1,6 +1,7 @@
 #pragma once
 
 #include "align/alignmentpolicy.h"
+#include "boot/bootinventory.h"
 #include "ops/practicedisk.h"
 #include "table/disklayout.h"
 
@@ -68,6 +69,8 @@ public:
     // For the editing half: the disk on screen as read (when read), showing a preview of
     // pending edits in the map and list, and reading a disk again after applying them.
     std::optional<partwise::DiskLayout> currentLayout() const;
+    // What boots from that disk, read with it; absent when not read.
+    std::optional<partwise::BootInventory> currentBoot() const;
     // Why the disk on screen offers nothing to edit (it could not be read); empty otherwise.
     QString notEditableReason() const;
     void showLayout(const partwise::DiskLayout &layout);
@@ -109,7 +112,8 @@ private:
     void selectFirstInterestingRegion();
     void updateStatus(int row);
     QString readError(const DiskEntry &entry) const;
-    void onDiskRead(const QString &path, const partwise::DiskReadResult &result);
+    void onDiskRead(const QString &path, const partwise::DiskReadResult &result,
+                    const std::optional<partwise::BootInventory> &boot);
     void onImageCreated(const QString &path, const QString &error);
     void measureSector();
     // Measuring is for drives: an image's entry disables it and says why.

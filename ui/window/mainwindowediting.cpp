@@ -16,6 +16,7 @@ EditingController *installEditing(MainWindow *window)
     EditingHooks hooks;
     hooks.currentPath = [window] { return window->currentPath(); };
     hooks.currentLayout = [window] { return window->currentLayout(); };
+    hooks.currentBoot = [window] { return window->currentBoot(); };
     hooks.notEditableReason = [window] { return window->notEditableReason(); };
     hooks.policy = [window] { return window->alignmentPolicy(); };
     hooks.showLayout = [window](const DiskLayout &layout) {
