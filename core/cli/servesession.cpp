@@ -10,6 +10,7 @@
 #include "fs/filesystemminimum.h"
 #include "layer/layerreader.h"
 #include "ops/applyrunner.h"
+#include "ops/copyplanjson.h"
 #include "ops/jobresume.h"
 #include "ops/operationpreview.h"
 #include "ops/partitionaccess.h"
@@ -148,7 +149,10 @@ void ServeSession::dispatch(const Request &request)
         {QStringLiteral("apply"), &ServeSession::apply},
         {QStringLiteral("realign"), &ServeSession::realign},
         {QStringLiteral("resume"), &ServeSession::resume},
-        {QStringLiteral("probe"), &ServeSession::probe}};
+        {QStringLiteral("probe"), &ServeSession::probe},
+        {QStringLiteral("copy-plan"), &ServeSession::copyPlan},
+        {QStringLiteral("copy"), &ServeSession::copy},
+        {QStringLiteral("create-image"), &ServeSession::createImage}};
     const auto handler = handlers.constFind(m);
     if (handler == handlers.constEnd()) {
         fail(request, MethodNotFound, QStringLiteral("No method \"%1\".").arg(m.left(100)));
@@ -444,6 +448,8 @@ void ServeSession::resume(const Request &request)
     if (!targetOf(request, &path))
         return;
     startJob(request, [this, path](const QJsonValue &id) {
+        if (copyJournalExists(path)) // a disk copy onto `path` that stopped part-way
+            return copyResultToJson(resumeCopy(path, QString(), copyCallbacks(id)));
         return realignResultToJson(resumeWriteJob(path, QString(), jobCallbacks(id)));
     });
 }

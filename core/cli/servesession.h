@@ -16,6 +16,7 @@
 #include "cli/jsonrpcline.h"
 #include "cli/servequestions.h"
 #include "cli/servetargetguard.h"
+#include "ops/copyrunner.h"
 #include "ops/operation.h"
 #include "ops/realignrunner.h"
 
@@ -28,6 +29,8 @@
 #include <thread>
 
 namespace partwise {
+
+struct CopyParams;
 
 class ServeSession
 {
@@ -62,6 +65,7 @@ private:
     void startJob(const jsonrpc::Request &request, Job job);
     void notify(const QString &method, const QJsonObject &params);
     RealignCallbacks jobCallbacks(const QJsonValue &id); // log and progress notifications
+    CopyCallbacks copyCallbacks(const QJsonValue &id);   // the same for a copy
 
     void listDisks(const jsonrpc::Request &request);
     void readDiskMethod(const jsonrpc::Request &request);
@@ -72,6 +76,11 @@ private:
     void realign(const jsonrpc::Request &request);
     void resume(const jsonrpc::Request &request);
     void probe(const jsonrpc::Request &request);
+    // Copying a disk (servecopy.cpp): copy-plan, copy, and create-image for a new image target.
+    bool copyParamsOf(const jsonrpc::Request &request, CopyParams *params);
+    void copyPlan(const jsonrpc::Request &request);
+    void copy(const jsonrpc::Request &request);
+    void createImage(const jsonrpc::Request &request);
 
     ServeTargetGuard m_guard;
     Writer m_write;
