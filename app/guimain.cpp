@@ -1,5 +1,6 @@
 // partwise: the desktop window. Parses the command line and opens the window; everything
 // else lives in ui/.
+#include "copy/copycontroller.h"
 #include "device/automountinhibitor.h"
 #include "helper/remotemachines.h"
 #include "realign/realigncontroller.h"
@@ -159,6 +160,9 @@ int main(int argc, char **argv)
     RemoteMachines *machines = installRemoteMachines(&window);
     // A disk a helper writes is realigned by that helper, through the same wizard.
     realign->setHelperRealign(machines->realignThroughHelpers());
+    // Drive → Copy Disk To…: copied where both disks are, by this process or their helper.
+    installCopyDisk(&window,
+                    [machines](const QString &machine) { return machines->copyBackend(machine); });
     window.show();
 
     // The demo image lives as long as the session: QTemporaryDir removes it on exit.
