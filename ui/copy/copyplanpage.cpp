@@ -72,7 +72,7 @@ CopyPlanPage::CopyPlanPage(CopyWizard *wizard) : m_wizard(wizard)
     m_details = new QTextBrowser;
     m_details->setObjectName(QStringLiteral("copyPlanDetails"));
     layout->addWidget(m_details, 2);
-    m_acceptBoot = new QCheckBox(tr("I will repair &booting as shown and accept the change"));
+    m_acceptBoot = new QCheckBox(tr("I will repair booting as shown and &accept the change"));
     m_acceptBoot->setObjectName(QStringLiteral("copyAcceptBoot"));
     layout->addWidget(m_acceptBoot);
     m_confirm = new QCheckBox;

@@ -61,7 +61,7 @@ CopyTargetPage::CopyTargetPage(CopyWizard *wizard) : m_wizard(wizard)
     m_imagePath->setObjectName(QStringLiteral("copyImagePath"));
     QString folder = setup.imageFolder.isEmpty() ? QDir::homePath() : setup.imageFolder;
     m_imagePath->setText(QDir(folder).filePath(QStringLiteral("copy.img")));
-    auto *browse = new QPushButton(tr("&Browse…"));
+    auto *browse = new QPushButton(tr("Bro&wse…"));
     connect(browse, &QPushButton::clicked, this, &CopyTargetPage::browse);
     pathRow->addWidget(m_imagePath);
     pathRow->addWidget(browse);
@@ -184,7 +184,7 @@ CopyOptionsPage::CopyOptionsPage(CopyWizard *wizard) : m_wizard(wizard)
     auto *replaces =
         new QRadioButton(tr("It &replaces the old disk: keep every UUID, label and disk id"));
     replaces->setObjectName(QStringLiteral("copyReplaces"));
-    auto *beside = new QRadioButton(tr("It will sit &beside the old disk on this computer: "
+    auto *beside = new QRadioButton(tr("It will sit be&side the old disk on this computer: "
                                        "new UUIDs and disk ids"));
     beside->setObjectName(QStringLiteral("copyBeside"));
     m_where->addButton(replaces, 1);
