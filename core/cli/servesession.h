@@ -2,8 +2,9 @@
 
 // The helper's side of `partwise-cli serve`: one request line in, its answer out (now, or from
 // a job thread later), with progress and log notifications in between. Methods (README, "The
-// helper protocol"): version, list-disks, read-disk, preview, realign-plan answer at once;
-// apply, realign, resume and probe run as a job, one at a time, and answer when it ends;
+// helper protocol"): version, list-disks, read-disk, preview, realign-plan, copy-plan and
+// create-image answer at once; apply, realign, copy, resume and probe run as a job, one at a
+// time, and answer when it ends;
 // cancel stops a running job at its next safe point (a move stops where its journal lets
 // `resume` finish it); answer replies to a `question` libparted asked during apply
 // (servequestions.h). While a job runs, only version, cancel and answer are taken: libparted
