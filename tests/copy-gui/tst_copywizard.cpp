@@ -191,6 +191,12 @@ void TestCopyWizard::xpDiskCopiedOntoALargerImageAsUser()
         QCOMPARE(table->topLevelItemCount(), before.partitions.size());
         for (int i = 0; i < table->topLevelItemCount(); ++i)
             QCOMPARE(table->topLevelItem(i)->data(3, Qt::UserRole).toLongLong() % 2048, 0);
+        // Back to the options and on again: planned anew, the image made only once.
+        wizard->back();
+        QCOMPARE(wizard->currentId(), int(CopyWizard::OptionsPageId));
+        wizard->next();
+        QCOMPARE(table->topLevelItemCount(), 0);
+        QVERIFY(QTest::qWaitFor([&] { return table->topLevelItemCount() > 0; }, 60000));
         QVERIFY(!plan->isComplete()); // the person's yes first
         QVERIFY2(plan->planText().contains(QStringLiteral("to copy")),
                  qPrintable(plan->planText()));

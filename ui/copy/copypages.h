@@ -73,6 +73,7 @@ public:
     QString planText() const;
 
 private:
+    void startPlanning();
     void showPlan(const partwise::CopyPlan &plan, const QString &error, const QString &journal);
     void showError(const QString &text);
 
@@ -83,6 +84,8 @@ private:
     QCheckBox *m_acceptBoot;
     QCheckBox *m_confirm;
     bool m_ready = false;
+    bool m_planAgain = false; // the page was left and entered again while a plan was made
+    QString m_createdImage;   // the new image this page had made, not made twice
 };
 
 class CopyRunPage : public QWizardPage

@@ -83,9 +83,14 @@ CopyPlanPage::CopyPlanPage(CopyWizard *wizard) : m_wizard(wizard)
     connect(wizard->backend(), &CopyBackend::planned, this, &CopyPlanPage::showPlan);
     connect(wizard->backend(), &CopyBackend::imageCreated, this,
             [this](bool ok, const QString &error) {
+                if (m_planAgain) {
+                    m_planAgain = false;
+                    return startPlanning();
+                }
                 if (!ok)
                     return showError(
                         tr("The image %1 could not be made: %2").arg(m_wizard->targetKey(), error));
+                m_createdImage = m_wizard->targetKey();
                 m_wizard->backend()->plan(m_wizard->request());
             });
 }
@@ -103,7 +108,17 @@ void CopyPlanPage::initializePage()
         tr("I understand that everything on %1 will be &lost").arg(m_wizard->targetName()));
     m_status->setText(tr("Reading both disks and planning…"));
     emit completeChanged();
-    if (const qint64 bytes = m_wizard->newImageBytes(); bytes > 0)
+    // A plan still under way for choices since changed is dropped, and planned again.
+    if (m_wizard->backend()->isBusy())
+        m_planAgain = true;
+    else
+        startPlanning();
+}
+
+void CopyPlanPage::startPlanning()
+{
+    const qint64 bytes = m_wizard->newImageBytes();
+    if (bytes > 0 && m_createdImage != m_wizard->targetKey())
         m_wizard->backend()->createImage(m_wizard->targetKey(), bytes);
     else
         m_wizard->backend()->plan(m_wizard->request());
@@ -117,6 +132,12 @@ void CopyPlanPage::showError(const QString &text)
 
 void CopyPlanPage::showPlan(const CopyPlan &plan, const QString &error, const QString &journal)
 {
+    if (m_planAgain) {
+        m_planAgain = false;
+        return startPlanning();
+    }
+    if (m_wizard->currentPage() != this)
+        return; // left for an earlier page: planned again when it is entered
     if (!error.isEmpty())
         return showError(error);
     m_wizard->setPlan(plan);
