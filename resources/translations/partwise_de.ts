@@ -1186,6 +1186,10 @@ Die Partitionstabelle wird vorher gesichert; das Protokoll sagt, wo und wie sie 
         <translation>der Helfer läuft nicht</translation>
     </message>
     <message>
+        <source>the connection was closed</source>
+        <translation>die Verbindung wurde geschlossen</translation>
+    </message>
+    <message>
         <source>The helper sent a plan this window cannot use: %1</source>
         <translation>Der Helfer hat einen Plan geschickt, den dieses Fenster nicht verwenden kann: %1</translation>
     </message>

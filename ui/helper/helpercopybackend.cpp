@@ -11,6 +11,20 @@ HelperCopyBackend::HelperCopyBackend(HelperConnection *helper, QObject *parent)
     : CopyBackend(parent), m_helper(helper)
 {
     connect(helper, &HelperConnection::notification, this, &HelperCopyBackend::onNotification);
+    // A connection replaced or closed under a request answers nothing more: end it as lost.
+    connect(helper, &QObject::destroyed, this, [this] {
+        if (!m_busy)
+            return;
+        m_busy = false;
+        const QString why = lostSentence(tr("the connection was closed"));
+        if (m_job == 0)
+            return emit planned(CopyPlan(), why, QString());
+        m_job = 0;
+        CopyResult lost;
+        lost.resumable = true; // the journal there lets it be finished
+        lost.error = why;
+        emit finished(lost);
+    });
 }
 
 HelperCopyBackend::~HelperCopyBackend()
