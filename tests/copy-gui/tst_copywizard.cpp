@@ -145,7 +145,7 @@ void TestCopyWizard::xpDiskCopiedOntoALargerImageAsUser()
     qputenv("XDG_DATA_HOME", QFile::encodeName(QDir(home).filePath(QStringLiteral(".data"))));
 
     QString summary, checks;
-    QPixmap planShot, resultShot;
+    QPixmap planShot, resultShot, refusedShot;
     bool wizardOk = false;
     {
         // The window's part, as the user.
@@ -172,12 +172,34 @@ void TestCopyWizard::xpDiskCopiedOntoALargerImageAsUser()
         CopyWizard *wizard = copyDisk->wizard();
         QVERIFY(wizard);
         QCOMPARE(wizard->windowTitle(), QStringLiteral("Copy Disk — %1").arg(image));
+        // First a target too small for the data: the plan says why, in red, and starts nothing.
         child<QRadioButton>(wizard, "copyToImage")->click();
+        child<QLineEdit>(wizard, "copyImagePath")
+            ->setText(QDir(home).filePath(QStringLiteral("too-small.img")));
+        child<QDoubleSpinBox>(wizard, "copyImageSize")->setValue(0.01); // 10 MiB
+        wizard->next();
+        QCOMPARE(wizard->currentId(), int(CopyWizard::OptionsPageId));
+        QVERIFY(!wizard->currentPage()->isComplete()); // beside or instead: asked, never assumed
+        child<QRadioButton>(wizard, "copyReplaces")->click();
+        wizard->next();
+        CopyPlanPage *plan = wizard->planPage();
+        QVERIFY(QTest::qWaitFor(
+            [&] { return plan->planText().contains(QStringLiteral("This copy cannot run")); },
+            60000));
+        QVERIFY2(plan->planText().contains(QStringLiteral("more than the target has")),
+                 qPrintable(plan->planText()));
+        QVERIFY(!child<QCheckBox>(wizard, "copyConfirm")->isEnabled());
+        QVERIFY(!plan->isComplete());
+        QTest::qWait(50);
+        refusedShot = wizard->grab();
+        wizard->back();
+        wizard->back();
+        QCOMPARE(wizard->currentId(), int(CopyWizard::TargetPageId));
+
         child<QLineEdit>(wizard, "copyImagePath")->setText(copy);
         child<QDoubleSpinBox>(wizard, "copyImageSize")->setValue(0.25); // 256 MiB
         wizard->next();
         QCOMPARE(wizard->currentId(), int(CopyWizard::OptionsPageId));
-        QVERIFY(!wizard->currentPage()->isComplete()); // beside or instead: asked, never assumed
         // Sizes kept (the default): growing NTFS is the core suites' business.
         QVERIFY(child<QRadioButton>(wizard, "copyKeepSizes")->isChecked());
         child<QRadioButton>(wizard, "copyReplaces")->click();
@@ -185,7 +207,6 @@ void TestCopyWizard::xpDiskCopiedOntoALargerImageAsUser()
         wizard->next();
 
         // The plan, as the user's helper made it.
-        CopyPlanPage *plan = wizard->planPage();
         QTreeWidget *table = plan->partitionTable();
         QVERIFY(QTest::qWaitFor([&] { return table->topLevelItemCount() > 0; }, 60000));
         QCOMPARE(table->topLevelItemCount(), before.partitions.size());
@@ -227,6 +248,7 @@ void TestCopyWizard::xpDiskCopiedOntoALargerImageAsUser()
     shots.mkpath(QStringLiteral("."));
     QVERIFY(planShot.save(shots.filePath(QStringLiteral("copy-plan.png"))));
     QVERIFY(resultShot.save(shots.filePath(QStringLiteral("copy-result.png"))));
+    QVERIFY(refusedShot.save(shots.filePath(QStringLiteral("copy-refused.png"))));
     QVERIFY2(wizardOk, qPrintable(summary));
 
     // As root, with independent tools: the copy is the user's file, every partition starts on
