@@ -1,5 +1,6 @@
 // partwise: the desktop window. Parses the command line and opens the window; everything
 // else lives in ui/.
+#include "copy/copycontroller.h"
 #include "device/automountinhibitor.h"
 #include "helper/remotemachines.h"
 #include "mount/mountactions.h"
@@ -167,6 +168,9 @@ int main(int argc, char **argv)
                           new PartitionMounter([machines](const QString &machine) {
                               return machines->connection(machine);
                           }));
+    // Drive → Copy Disk To…: copied where both disks are, by this process or their helper.
+    installCopyDisk(&window,
+                    [machines](const QString &machine) { return machines->copyBackend(machine); });
     window.show();
 
     // The demo image lives as long as the session: QTemporaryDir removes it on exit.

@@ -11,6 +11,7 @@
 #include "fs/filesystemminimum.h"
 #include "layer/layerreader.h"
 #include "ops/applyrunner.h"
+#include "ops/copyplanjson.h"
 #include "ops/jobresume.h"
 #include "ops/operationpreview.h"
 #include "ops/partitionaccess.h"
@@ -153,7 +154,10 @@ void ServeSession::dispatch(const Request &request)
         {QStringLiteral("unmount"), &ServeSession::unmountMethod},
         {QStringLiteral("mount"), &ServeSession::mountMethod},
         {QStringLiteral("swapoff"), &ServeSession::swapOffMethod},
-        {QStringLiteral("swapon"), &ServeSession::swapOnMethod}};
+        {QStringLiteral("swapon"), &ServeSession::swapOnMethod},
+        {QStringLiteral("copy-plan"), &ServeSession::copyPlan},
+        {QStringLiteral("copy"), &ServeSession::copy},
+        {QStringLiteral("create-image"), &ServeSession::createImage}};
     const auto handler = handlers.constFind(m);
     if (handler == handlers.constEnd()) {
         fail(request, MethodNotFound, QStringLiteral("No method \"%1\".").arg(m.left(100)));
@@ -458,6 +462,8 @@ void ServeSession::resume(const Request &request)
     if (!targetOf(request, &path))
         return;
     startJob(request, [this, path](const QJsonValue &id) {
+        if (copyJournalExists(path)) // a disk copy onto `path` that stopped part-way
+            return copyResultToJson(resumeCopy(path, QString(), copyCallbacks(id)));
         return realignResultToJson(resumeWriteJob(path, QString(), jobCallbacks(id)));
     });
 }

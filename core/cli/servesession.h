@@ -2,9 +2,10 @@
 
 // The helper's side of `partwise-cli serve`: one request line in, its answer out (now, or from
 // a job thread later), with progress and log notifications in between. Methods (README, "The
-// helper protocol"): version, list-disks, read-disk, preview, realign-plan, and unmount, mount,
-// swapoff and swapon of a partition (servemount.cpp) answer at once;
-// apply, realign, resume and probe run as a job, one at a time, and answer when it ends;
+// helper protocol"): version, list-disks, read-disk, preview, realign-plan, copy-plan,
+// create-image, and unmount, mount, swapoff and swapon of a partition (servemount.cpp) answer at
+// once; apply, realign, copy, resume and probe run as a job, one at a time, and answer when it
+// ends;
 // cancel stops a running job at its next safe point (a move stops where its journal lets
 // `resume` finish it); answer replies to a `question` libparted asked during apply
 // (servequestions.h). While a job runs, only version, cancel and answer are taken: libparted
@@ -20,6 +21,7 @@
 #include "cli/servequestions.h"
 #include "cli/servetargetguard.h"
 #include "device/releasepartitions.h"
+#include "ops/copyrunner.h"
 #include "ops/operation.h"
 #include "ops/realignrunner.h"
 
@@ -35,6 +37,8 @@
 #include <thread>
 
 namespace partwise {
+
+struct CopyParams;
 
 class ServeSession
 {
@@ -69,6 +73,7 @@ private:
     void startJob(const jsonrpc::Request &request, Job job);
     void notify(const QString &method, const QJsonObject &params);
     RealignCallbacks jobCallbacks(const QJsonValue &id); // log and progress notifications
+    CopyCallbacks copyCallbacks(const QJsonValue &id);   // the same for a copy
 
     void listDisks(const jsonrpc::Request &request);
     void readDiskMethod(const jsonrpc::Request &request);
@@ -86,6 +91,11 @@ private:
     void mountMethod(const jsonrpc::Request &request);
     void swapOffMethod(const jsonrpc::Request &request);
     void swapOnMethod(const jsonrpc::Request &request);
+    // Copying a disk (servecopy.cpp): copy-plan, copy, and create-image for a new image target.
+    bool copyParamsOf(const jsonrpc::Request &request, CopyParams *params);
+    void copyPlan(const jsonrpc::Request &request);
+    void copy(const jsonrpc::Request &request);
+    void createImage(const jsonrpc::Request &request);
 
     ServeTargetGuard m_guard;
     Writer m_write;

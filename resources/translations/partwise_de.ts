@@ -299,6 +299,352 @@
     </message>
 </context>
 <context>
+    <name>CopyController</name>
+    <message>
+        <source>&amp;Copy Disk To…</source>
+        <translation>Datenträger &amp;kopieren nach…</translation>
+    </message>
+    <message>
+        <source>Copy this disk onto another disk or a new image, every partition on the grain</source>
+        <translation>Diesen Datenträger auf einen anderen Datenträger oder in ein neues Abbild kopieren, jede Partition auf dem Raster</translation>
+    </message>
+    <message>
+        <source>The helper that serves %1 is not running.</source>
+        <translation>Der Helfer, der %1 bedient, läuft nicht.</translation>
+    </message>
+</context>
+<context>
+    <name>CopyOptionsPage</name>
+    <message>
+        <source>How to Copy</source>
+        <translation>Wie kopiert wird</translation>
+    </message>
+    <message>
+        <source>%1 MiB</source>
+        <translation>%1 MiB</translation>
+    </message>
+    <message>
+        <source>Partitions start on a multiple of (&amp;grain):</source>
+        <translation>Partitionen beginnen auf einem Vielfachen von (&amp;Raster):</translation>
+    </message>
+    <message>
+        <source>Keep the source&apos;s</source>
+        <translation>Wie die Quelle</translation>
+    </message>
+    <message>
+        <source>GPT</source>
+        <translation>GPT</translation>
+    </message>
+    <message>
+        <source>Partition &amp;table:</source>
+        <translation>Partitions&amp;tabelle:</translation>
+    </message>
+    <message>
+        <source>When the target is larger:</source>
+        <translation>Wenn das Ziel größer ist:</translation>
+    </message>
+    <message>
+        <source>&amp;Keep every partition&apos;s size</source>
+        <translation>Die Größe jeder Partition &amp;behalten</translation>
+    </message>
+    <message>
+        <source>Grow the &amp;last partition to fill the target</source>
+        <translation>Die &amp;letzte Partition bis zum Ende des Ziels vergrößern</translation>
+    </message>
+    <message>
+        <source>Grow every partition in &amp;proportion</source>
+        <translation>Jede Partition im &amp;Verhältnis vergrößern</translation>
+    </message>
+    <message>
+        <source>Where will the copy be used?</source>
+        <translation>Wo wird die Kopie verwendet?</translation>
+    </message>
+    <message>
+        <source>It &amp;replaces the old disk: keep every UUID, label and disk id</source>
+        <translation>Sie &amp;ersetzt den alten Datenträger: jede UUID, jede Bezeichnung und jede Datenträger-ID bleiben</translation>
+    </message>
+    <message>
+        <source>It will sit be&amp;side the old disk on this computer: new UUIDs and disk ids</source>
+        <translation>Sie kommt &amp;neben den alten Datenträger in diesen Computer: neue UUIDs und Datenträger-IDs</translation>
+    </message>
+    <message>
+        <source>Two disks with the same ids on one computer confuse mounting and booting, so a copy kept beside its source needs new ones.</source>
+        <translation>Zwei Datenträger mit denselben IDs in einem Computer bringen Einhängen und Starten durcheinander; eine Kopie neben ihrer Quelle braucht deshalb neue.</translation>
+    </message>
+</context>
+<context>
+    <name>CopyPlanPage</name>
+    <message>
+        <source>%1–%2</source>
+        <translation>%1–%2</translation>
+    </message>
+    <message>
+        <source>used blocks</source>
+        <translation>belegte Blöcke</translation>
+    </message>
+    <message>
+        <source>every byte</source>
+        <translation>jedes Byte</translation>
+    </message>
+    <message>
+        <source>made anew (swap)</source>
+        <translation>neu angelegt (Swap)</translation>
+    </message>
+    <message>
+        <source>shrunk, then used blocks</source>
+        <translation>verkleinert, dann belegte Blöcke</translation>
+    </message>
+    <message>
+        <source>its table entries only</source>
+        <translation>nur ihre Tabelleneinträge</translation>
+    </message>
+    <message>
+        <source>The Plan</source>
+        <translation>Der Plan</translation>
+    </message>
+    <message>
+        <source>&amp;Copy</source>
+        <translation>&amp;Kopieren</translation>
+    </message>
+    <message>
+        <source>Partition</source>
+        <translation>Partition</translation>
+    </message>
+    <message>
+        <source>Filesystem</source>
+        <translation>Dateisystem</translation>
+    </message>
+    <message>
+        <source>Now (sectors)</source>
+        <translation>Jetzt (Sektoren)</translation>
+    </message>
+    <message>
+        <source>On the copy (sectors)</source>
+        <translation>Auf der Kopie (Sektoren)</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>Größe</translation>
+    </message>
+    <message>
+        <source>To copy</source>
+        <translation>Zu kopieren</translation>
+    </message>
+    <message>
+        <source>How</source>
+        <translation>Wie</translation>
+    </message>
+    <message>
+        <source>I will repair booting as shown and &amp;accept the change</source>
+        <translation>Ich repariere das Starten wie gezeigt und &amp;nehme die Änderung an</translation>
+    </message>
+    <message>
+        <source>The image %1 could not be made: %2</source>
+        <translation>Das Abbild %1 konnte nicht angelegt werden: %2</translation>
+    </message>
+    <message>
+        <source>I understand that everything on %1 will be &amp;lost</source>
+        <translation>Mir ist klar, dass alles auf %1 ver&amp;loren geht</translation>
+    </message>
+    <message>
+        <source>Reading both disks and planning…</source>
+        <translation>Beide Datenträger werden gelesen und geplant…</translation>
+    </message>
+    <message>
+        <source>%1 → %2</source>
+        <translation>%1 → %2</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+    <message>
+        <source>%1 to copy, about %2 s; the new table: %3, grain %4.</source>
+        <translation>%1 zu kopieren, etwa %2 s; die neue Tabelle: %3, Raster %4.</translation>
+    </message>
+    <message>
+        <source>The copy gets new filesystem UUIDs and disk ids.</source>
+        <translation>Die Kopie erhält neue Dateisystem-UUIDs und Datenträger-IDs.</translation>
+    </message>
+    <message>
+        <source>The copy keeps every UUID, label and disk id.</source>
+        <translation>Die Kopie behält jede UUID, jede Bezeichnung und jede Datenträger-ID.</translation>
+    </message>
+    <message>
+        <source>A copy onto this target was interrupted (%1): finish it with “partwise-cli resume” first.</source>
+        <translation>Eine Kopie auf dieses Ziel wurde unterbrochen (%1): Schließen Sie sie zuerst mit „partwise-cli resume“ ab.</translation>
+    </message>
+    <message>
+        <source>This copy cannot run:</source>
+        <translation>Diese Kopie kann nicht laufen:</translation>
+    </message>
+    <message>
+        <source>Booting:</source>
+        <translation>Starten:</translation>
+    </message>
+    <message>
+        <source>What will not boot from the copy, and its repair:</source>
+        <translation>Was von der Kopie nicht startet, und wie es repariert wird:</translation>
+    </message>
+    <message>
+        <source>As partwise-cli copy says it:</source>
+        <translation>So sagt es partwise-cli copy:</translation>
+    </message>
+    <message>
+        <source>Partwise will copy %1 onto %2 as below.</source>
+        <translation>Partwise kopiert %1 wie unten gezeigt auf %2.</translation>
+    </message>
+    <message>
+        <source>Nothing can be started: see why below.</source>
+        <translation>Nichts kann gestartet werden: Der Grund steht unten.</translation>
+    </message>
+</context>
+<context>
+    <name>CopyResultPage</name>
+    <message>
+        <source>Result</source>
+        <translation>Ergebnis</translation>
+    </message>
+    <message>
+        <source>Each copied filesystem&apos;s check:</source>
+        <translation>Die Prüfung jedes kopierten Dateisystems:</translation>
+    </message>
+    <message>
+        <source>%1 is now a copy of %2, every partition on the grain.</source>
+        <translation>%1 ist jetzt eine Kopie von %2, jede Partition auf dem Raster.</translation>
+    </message>
+    <message>
+        <source>The copy stopped: %1
+Its journal (%2) lets it be finished: run “partwise-cli resume %3”. Until then %3 holds no partition table.</source>
+        <translation>Die Kopie wurde angehalten: %1
+Ihr Journal (%2) erlaubt, sie abzuschließen: Führen Sie „partwise-cli resume %3“ aus. Bis dahin hat %3 keine Partitionstabelle.</translation>
+    </message>
+    <message>
+        <source>The copy failed: %1</source>
+        <translation>Die Kopie ist fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>The target&apos;s former table was saved in %1.</source>
+        <translation>Die bisherige Tabelle des Ziels wurde in %1 gesichert.</translation>
+    </message>
+</context>
+<context>
+    <name>CopyRunPage</name>
+    <message>
+        <source>Copying</source>
+        <translation>Kopieren läuft</translation>
+    </message>
+    <message>
+        <source>&amp;Next</source>
+        <translation>&amp;Weiter</translation>
+    </message>
+    <message>
+        <source>Cancel stops the copy at a safe point; it can be finished later with “partwise-cli resume”.</source>
+        <translation>Abbrechen hält die Kopie an einem sicheren Punkt an; sie lässt sich später mit „partwise-cli resume“ abschließen.</translation>
+    </message>
+    <message>
+        <source>Reading both disks again and starting the copy…</source>
+        <translation>Beide Datenträger werden erneut gelesen und die Kopie beginnt…</translation>
+    </message>
+    <message>
+        <source>verifying</source>
+        <translation>wird überprüft</translation>
+    </message>
+    <message>
+        <source>preparing</source>
+        <translation>wird vorbereitet</translation>
+    </message>
+    <message>
+        <source>finishing</source>
+        <translation>wird abgeschlossen</translation>
+    </message>
+    <message>
+        <source>copying</source>
+        <translation>wird kopiert</translation>
+    </message>
+    <message>
+        <source>Partition %1 (%2 of %3): %4, %5/s, about %6 s left</source>
+        <translation>Partition %1 (%2 von %3): %4, %5/s, noch etwa %6 s</translation>
+    </message>
+    <message>
+        <source>Stopping at the next safe point…</source>
+        <translation>Hält am nächsten sicheren Punkt an…</translation>
+    </message>
+    <message>
+        <source>The copy is finished.</source>
+        <translation>Die Kopie ist fertig.</translation>
+    </message>
+    <message>
+        <source>The copy stopped.</source>
+        <translation>Die Kopie wurde angehalten.</translation>
+    </message>
+</context>
+<context>
+    <name>CopyTargetPage</name>
+    <message>
+        <source>Where the Copy Goes</source>
+        <translation>Wohin kopiert wird</translation>
+    </message>
+    <message>
+        <source>%1 (%2) is copied, every partition placed on the grain. Everything on the target is replaced.</source>
+        <translation>%1 (%2) wird kopiert, jede Partition auf dem Raster. Alles auf dem Ziel wird ersetzt.</translation>
+    </message>
+    <message>
+        <source>Onto another &amp;disk:</source>
+        <translation>Auf einen anderen &amp;Datenträger:</translation>
+    </message>
+    <message>
+        <source>%1 — %2</source>
+        <translation>%1 — %2</translation>
+    </message>
+    <message>
+        <source>Into a new &amp;image file:</source>
+        <translation>In eine neue &amp;Abbilddatei:</translation>
+    </message>
+    <message>
+        <source>Bro&amp;wse…</source>
+        <translation>D&amp;urchsuchen…</translation>
+    </message>
+    <message>
+        <source>&amp;File:</source>
+        <translation>Da&amp;tei:</translation>
+    </message>
+    <message>
+        <source> GiB</source>
+        <translation> GiB</translation>
+    </message>
+    <message>
+        <source>Si&amp;ze:</source>
+        <translation>&amp;Größe:</translation>
+    </message>
+    <message>
+        <source>The image takes room on its disk only for the data copied (a sparse file).</source>
+        <translation>Das Abbild belegt auf seinem Datenträger nur Platz für die kopierten Daten (eine Sparse-Datei).</translation>
+    </message>
+    <message>
+        <source>New Image File</source>
+        <translation>Neue Abbilddatei</translation>
+    </message>
+    <message>
+        <source>Disk images (*.img *.raw);;All files (*)</source>
+        <translation>Datenträgerabbilder (*.img *.raw);;Alle Dateien (*)</translation>
+    </message>
+</context>
+<context>
+    <name>CopyWizard</name>
+    <message>
+        <source>Copy Disk — %1</source>
+        <translation>Datenträger kopieren — %1</translation>
+    </message>
+</context>
+<context>
+    <name>CopyWorker</name>
+    <message>
+        <source>The disks changed since the plan was made: plan again. Nothing was written.</source>
+        <translation>Die Datenträger haben sich seit dem Plan geändert: Planen Sie erneut. Nichts wurde geschrieben.</translation>
+    </message>
+</context>
+<context>
     <name>CreatePartitionDialog</name>
     <message>
         <source>Create Partition</source>
@@ -951,6 +1297,29 @@ Die Partitionstabelle wird vorher gesichert; das Protokoll sagt, wo und wie sie 
     <message>
         <source>%1 as %2</source>
         <translation>%1 als %2</translation>
+    </message>
+</context>
+<context>
+    <name>HelperCopyBackend</name>
+    <message>
+        <source>the helper is not running</source>
+        <translation>der Helfer läuft nicht</translation>
+    </message>
+    <message>
+        <source>the connection was closed</source>
+        <translation>die Verbindung wurde geschlossen</translation>
+    </message>
+    <message>
+        <source>The helper sent a plan this window cannot use: %1</source>
+        <translation>Der Helfer hat einen Plan geschickt, den dieses Fenster nicht verwenden kann: %1</translation>
+    </message>
+    <message>
+        <source>The helper sent a result this window cannot use: %1</source>
+        <translation>Der Helfer hat ein Ergebnis geschickt, das dieses Fenster nicht verwenden kann: %1</translation>
+    </message>
+    <message>
+        <source>The connection to the helper was lost (%1). A copy under way stops where its journal on %2 lets it be finished: run “partwise-cli resume %3” there.</source>
+        <translation>Die Verbindung zum Helfer ist abgerissen (%1). Eine laufende Kopie hält dort an, wo ihr Journal auf %2 erlaubt, sie abzuschließen: Führen Sie dort „partwise-cli resume %3“ aus.</translation>
     </message>
 </context>
 <context>

@@ -5,6 +5,9 @@
 // realignment wizard together with the wizard's own buttons. A clash makes the keyboard step
 // between the widgets instead of choosing one.
 #include "acceleratorclashes.h"
+#include "copy/copycontroller.h"
+#include "copy/copypages.h"
+#include "copy/copywizard.h"
 #include "editing/applydialog.h"
 #include "editing/editingcontroller.h"
 #include "guitestsupport.h"
@@ -26,9 +29,11 @@
 #include <QDialog>
 #include <QFileInfo>
 #include <QItemSelectionModel>
+#include <QLineEdit>
 #include <QMenu>
 #include <QMenuBar>
 #include <QTemporaryDir>
+#include <QTreeWidget>
 #include <QtTest>
 
 using namespace partwise;
@@ -42,6 +47,7 @@ struct AppWindow
 {
     MainWindow window;
     RealignController *realign = nullptr;
+    CopyController *copy = nullptr;
 
     AppWindow()
     {
@@ -49,6 +55,8 @@ struct AppWindow
         installSectorRuler(&window);
         RemoteMachines *machines = installRemoteMachines(&window);
         realign->setHelperRealign(machines->realignThroughHelpers());
+        copy = installCopyDisk(
+            &window, [machines](const QString &machine) { return machines->copyBackend(machine); });
         window.resize(1200, 800);
         window.show();
     }
@@ -148,6 +156,7 @@ private slots:
     void windowHasUniqueAccelerators();
     void everyDialogHasUniqueAccelerators();
     void everyWizardPageHasUniqueAccelerators();
+    void everyCopyWizardPageHasUniqueAccelerators();
 
 private:
     QTemporaryDir m_dir;
@@ -302,6 +311,48 @@ void TestAccelerators::everyWizardPageHasUniqueAccelerators()
                           QStringLiteral("realignPlanPage"), QStringLiteral("realignPlanPage"),
                           QStringLiteral("realignRunPage"), QStringLiteral("realignRunPage"),
                           QStringLiteral("realignResultPage")}));
+    clashes.removeDuplicates();
+    QVERIFY2(clashes.isEmpty(), qPrintable(clashes.join(QLatin1Char('\n'))));
+    wizard->accept();
+}
+
+void TestAccelerators::everyCopyWizardPageHasUniqueAccelerators()
+{
+    // The demo disk copied into a new image, every page looked at on the way.
+    AppWindow app;
+    QVERIFY(app.open(m_demo));
+    app.copy->action()->trigger();
+    CopyWizard *wizard = app.copy->wizard();
+    QVERIFY(wizard);
+    QVERIFY(QTest::qWaitForWindowExposed(wizard));
+    QStringList clashes, pages;
+    auto walk = [&] {
+        QTest::qWait(50);
+        pages << wizard->currentPage()->objectName();
+        clashes << windowClashes(wizard->currentPage()->objectName(), wizard);
+    };
+    wizard->findChild<QAbstractButton *>(QStringLiteral("copyToImage"))->click();
+    wizard->findChild<QLineEdit *>(QStringLiteral("copyImagePath"))
+        ->setText(m_dir.filePath(
+            QStringLiteral("copy-%1.img").arg(qEnvironmentVariable("PARTWISE_TEST_LANGUAGE"))));
+    walk(); // target
+    wizard->next();
+    wizard->findChild<QAbstractButton *>(QStringLiteral("copyBeside"))->click();
+    walk(); // options
+    wizard->next();
+    QVERIFY(QTest::qWaitFor(
+        [&] { return wizard->planPage()->partitionTable()->topLevelItemCount() > 0; }, 60000));
+    wizard->findChild<QAbstractButton *>(QStringLiteral("copyConfirm"))->click();
+    walk(); // plan, Copy enabled
+    QVERIFY(wizard->planPage()->isComplete());
+    wizard->next();
+    QVERIFY(
+        QTest::qWaitFor([&] { return wizard->currentId() == CopyWizard::ResultPageId; }, 300000));
+    walk(); // result
+    QVERIFY2(wizard->result().ok, qPrintable(wizard->resultPage()->summary()));
+    QCOMPARE(pages,
+             (QStringList{QStringLiteral("copyTargetPage"), QStringLiteral("copyOptionsPage"),
+                          QStringLiteral("copyPlanPage"), QStringLiteral("copyResultPage")}));
     clashes.removeDuplicates();
     QVERIFY2(clashes.isEmpty(), qPrintable(clashes.join(QLatin1Char('\n'))));
     wizard->accept();

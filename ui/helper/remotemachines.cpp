@@ -4,6 +4,7 @@
 #include "disklistmodel.h"
 #include "editing/editingcontroller.h"
 #include "helperapplydialog.h"
+#include "helpercopybackend.h"
 #include "helperdiskread.h"
 #include "helperproberunner.h"
 #include "helperrealignbackend.h"
@@ -109,6 +110,12 @@ RealignBackend *RemoteMachines::realignBackend(const QString &key)
     HelperConnection *helper = m_connections.value(entry.machine);
     return helper && helper->isReady() ? new HelperRealignBackend(helper, entry.devicePath)
                                        : nullptr;
+}
+
+CopyBackend *RemoteMachines::copyBackend(const QString &machine)
+{
+    HelperConnection *helper = m_connections.value(machine);
+    return helper && helper->isReady() ? new HelperCopyBackend(helper) : nullptr;
 }
 
 QString RemoteMachines::interruptedJournal(const QString &key) const

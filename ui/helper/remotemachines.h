@@ -28,6 +28,7 @@
 #include <optional>
 
 class ApplyDialog;
+class CopyBackend;
 class MainWindow;
 class QAction;
 class QMessageBox;
@@ -71,6 +72,9 @@ public:
     QString interruptedJournal(const QString &key) const;
     // The two above, for RealignController::setHelperRealign.
     HelperRealign realignThroughHelpers();
+    // The Copy Disk wizard's work for disks of `machine` (the disk list's name), done by its
+    // helper; null when that helper is not running. The caller owns it.
+    CopyBackend *copyBackend(const QString &machine);
 
 signals:
     // Every disk the machine listed has been read (or failed to be).

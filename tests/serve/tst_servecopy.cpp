@@ -1,0 +1,220 @@
+// copy-plan, copy and create-image against a hostile local user (a user the test creates), as
+// tst_servehostile.cpp does for the other methods: the root helper started for that user
+// (PKEXEC_UID, as pkexec names them) and the user's own helper are asked to copy to and from
+// files the user has no rights to, through links planted in the user's folder, and to take a
+// journal or backup folder of the user's choosing. Every such request is refused, root's files
+// keep their sha256 and its secret never comes back. A copy between the user's own images works
+// through the user's helper, so the refusals are the guard's, not a broken method.
+#include "clirun.h"
+#include "filechecksum.h"
+#include "loopdevice.h"
+#include "serveclient.h"
+#include "toolrun.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonDocument>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <pwd.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+using namespace pwtest;
+
+namespace {
+
+constexpr char kUser[] = "pwcopyhostile";
+constexpr char kSecret[] = "PARTWISE-ROOT-ONLY-COPY-SECRET-41c9";
+constexpr int kRefused = -32001;
+constexpr int kInvalidParams = -32602;
+
+} // namespace
+
+class TestServeCopy : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void cleanupTestCase();
+    void rootHelperRefusesWhatTheUserMayNotTouch();
+    void usersHelperHasOnlyTheUsersRights();
+
+private:
+    ToolResult asUser(const QString &command) const;
+    void verifyVictimsUntouched(const QList<QJsonObject> &answers);
+
+    QTemporaryDir m_dir;
+    QString m_home, m_secret, m_victim, m_own, m_blank;
+    QByteArray m_secretSum, m_victimSum;
+    uid_t m_uid = 0;
+    gid_t m_gid = 0;
+    bool m_createdUser = false;
+};
+
+void TestServeCopy::initTestCase()
+{
+    PW_REQUIRE_ROOT_OR_SKIP();
+    QVERIFY(m_dir.isValid());
+    setCliPath(QStringLiteral(PARTWISE_CLI));
+    if (!::getpwnam(kUser)) {
+        const ToolResult add = runTool(
+            QStringLiteral("useradd"),
+            {QStringLiteral("--system"), QStringLiteral("--no-create-home"),
+             QStringLiteral("--shell"), QStringLiteral("/bin/sh"), QString::fromLatin1(kUser)});
+        QVERIFY2(add.ok(), qPrintable(add.describe()));
+        m_createdUser = true;
+    }
+    const passwd *user = ::getpwnam(kUser);
+    QVERIFY(user && user->pw_uid != 0);
+    m_uid = user->pw_uid;
+    m_gid = user->pw_gid;
+    QVERIFY(::chmod(QFile::encodeName(m_dir.path()).constData(), 0711) == 0);
+    // Root's victims, in a folder only root may enter.
+    const QString rootOnly = m_dir.filePath(QStringLiteral("root-only"));
+    QVERIFY(QDir().mkpath(rootOnly));
+    QVERIFY(::chmod(QFile::encodeName(rootOnly).constData(), 0700) == 0);
+    m_secret = rootOnly + QStringLiteral("/secret.txt");
+    QFile secret(m_secret);
+    QVERIFY(secret.open(QIODevice::WriteOnly));
+    secret.write(QByteArray(kSecret) + "\n");
+    secret.close();
+    QVERIFY(::chmod(QFile::encodeName(m_secret).constData(), 0600) == 0);
+    m_victim = makePracticeImage(rootOnly, QStringLiteral("victim.img"));
+    QVERIFY(!m_victim.isEmpty());
+    m_secretSum = fileSha256(m_secret);
+    m_victimSum = fileSha256(m_victim);
+    // The user's own folder: a practice disk, a blank image, and links planted at root's files.
+    m_home = m_dir.filePath(QStringLiteral("home"));
+    QVERIFY(QDir().mkpath(m_home));
+    m_own = makePracticeImage(m_home, QStringLiteral("own.img"));
+    QVERIFY(!m_own.isEmpty());
+    m_blank = QDir(m_home).filePath(QStringLiteral("blank.img"));
+    QVERIFY(QFile::link(m_victim, QDir(m_home).filePath(QStringLiteral("to-victim.img"))));
+    QVERIFY(QFile::link(m_secret, QDir(m_home).filePath(QStringLiteral("to-secret.img"))));
+    const ToolResult own =
+        runTool(QStringLiteral("chown"),
+                {QStringLiteral("-hR"), QStringLiteral("%1:%2").arg(m_uid).arg(m_gid), m_home});
+    QVERIFY2(own.ok(), qPrintable(own.describe()));
+    QVERIFY(::chmod(QFile::encodeName(m_home).constData(), 0700) == 0);
+    const ToolResult blank = asUser(QStringLiteral("truncate -s 256M %1").arg(m_blank));
+    QVERIFY2(blank.ok(), qPrintable(blank.describe()));
+}
+
+void TestServeCopy::cleanupTestCase()
+{
+    setCliPath(QStringLiteral(PARTWISE_CLI));
+    if (m_createdUser)
+        runTool(QStringLiteral("userdel"), {QString::fromLatin1(kUser)});
+}
+
+ToolResult TestServeCopy::asUser(const QString &command) const
+{
+    return runTool(QStringLiteral("setpriv"),
+                   {QStringLiteral("--reuid=%1").arg(m_uid),
+                    QStringLiteral("--regid=%1").arg(m_gid), QStringLiteral("--clear-groups"),
+                    QStringLiteral("sh"), QStringLiteral("-c"), command});
+}
+
+void TestServeCopy::verifyVictimsUntouched(const QList<QJsonObject> &answers)
+{
+    QCOMPARE(fileSha256(m_secret), m_secretSum);
+    QCOMPARE(fileSha256(m_victim), m_victimSum);
+    for (const QJsonObject &answer : answers)
+        QVERIFY2(!QJsonDocument(answer).toJson().contains(kSecret), qPrintable(describe(answer)));
+}
+
+void TestServeCopy::rootHelperRefusesWhatTheUserMayNotTouch()
+{
+    PW_REQUIRE_ROOT_OR_SKIP();
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(QStringLiteral("PKEXEC_UID"), QString::number(m_uid));
+    ServeClient helper(environment);
+    QVERIFY(helper.started());
+    const QString link = QDir(m_home).filePath(QStringLiteral("to-victim.img"));
+    const QList<QPair<QString, QString>> pairs{
+        {m_own, m_victim}, // root's image as the target
+        {m_victim, m_own}, // root's image as the source
+        {m_own, link},     // through a link of the user's
+        {m_secret, m_own}, // a root-only file read as a disk
+        {m_own, m_blank}}; // even the user's own files: root reads no user's file
+    QList<QJsonObject> answers;
+    for (const QString &method : {QStringLiteral("copy-plan"), QStringLiteral("copy")}) {
+        for (const auto &[source, target] : pairs) {
+            const QJsonObject answer =
+                helper.call(method, {{"source", source}, {"target", target}});
+            answers << answer;
+            QVERIFY2(errorCodeOf(answer) == kRefused, qPrintable(describe(answer)));
+        }
+        // Where the journal and the table backup go is the helper's own choice.
+        for (const char *key : {"journal", "backup_dir"}) {
+            const QJsonObject answer =
+                helper.call(method, {{"source", m_own}, {"target", m_blank}, {key, m_victim}});
+            answers << answer;
+            QVERIFY2(errorCodeOf(answer) == kInvalidParams, qPrintable(describe(answer)));
+        }
+    }
+    // Root makes no file a user names.
+    const QString planted = QDir(m_home).filePath(QStringLiteral("made-by-root.img"));
+    const QJsonObject create =
+        helper.call(QStringLiteral("create-image"), {{"path", planted}, {"size", 1 << 24}});
+    answers << create;
+    QVERIFY2(errorCodeOf(create) == kRefused, qPrintable(describe(create)));
+    QVERIFY(!QFile::exists(planted));
+    QVERIFY(helper.closeAndWait());
+    verifyVictimsUntouched(answers);
+}
+
+void TestServeCopy::usersHelperHasOnlyTheUsersRights()
+{
+    PW_REQUIRE_ROOT_OR_SKIP();
+    // The user's own helper, as the window starts it: partwise-cli serve with the user's rights.
+    const QString wrapper = m_dir.filePath(QStringLiteral("serve-as-user"));
+    QFile script(wrapper);
+    QVERIFY(script.open(QIODevice::WriteOnly));
+    script.write(QStringLiteral("#!/bin/sh\nexec setpriv --reuid=%1 --regid=%2 --clear-groups "
+                                "'%3' \"$@\"\n")
+                     .arg(m_uid)
+                     .arg(m_gid)
+                     .arg(QStringLiteral(PARTWISE_CLI))
+                     .toLocal8Bit());
+    script.close();
+    QVERIFY(::chmod(QFile::encodeName(wrapper).constData(), 0755) == 0);
+    setCliPath(wrapper);
+    auto restore = qScopeGuard([] { setCliPath(QStringLiteral(PARTWISE_CLI)); });
+    ServeClient helper;
+    QVERIFY(helper.started());
+    QList<QJsonObject> answers;
+    const QString link = QDir(m_home).filePath(QStringLiteral("to-victim.img"));
+    for (const QString &method : {QStringLiteral("copy-plan"), QStringLiteral("copy")}) {
+        for (const auto &[source, target] :
+             QList<QPair<QString, QString>>{{m_own, m_victim}, {m_victim, m_own}, {m_own, link}}) {
+            const QJsonObject answer =
+                helper.call(method, {{"source", source}, {"target", target}});
+            answers << answer;
+            QVERIFY2(errorCodeOf(answer) != 0, qPrintable(describe(answer)));
+        }
+    }
+    // create-image never replaces a file, nor follows a link planted in its place.
+    for (const QString &path :
+         {link, QDir(m_home).filePath(QStringLiteral("to-secret.img")), m_victim, m_blank}) {
+        const QJsonObject answer =
+            helper.call(QStringLiteral("create-image"), {{"path", path}, {"size", 1 << 24}});
+        answers << answer;
+        QVERIFY2(errorCodeOf(answer) != 0, qPrintable(describe(answer)));
+    }
+    QCOMPARE(QFileInfo(m_blank).size(), 256LL << 20);
+    // What the user may do, it does: a plan between the user's own images.
+    const QJsonObject plan =
+        helper.call(QStringLiteral("copy-plan"), {{"source", m_own}, {"target", m_blank}});
+    QVERIFY2(errorCodeOf(plan) == 0, qPrintable(describe(plan)));
+    const QJsonObject planObject = resultOf(plan).value(QStringLiteral("plan")).toObject();
+    QVERIFY(planObject.value(QStringLiteral("refused")).toArray().isEmpty());
+    QVERIFY(helper.closeAndWait());
+    verifyVictimsUntouched(answers);
+}
+
+QTEST_MAIN(TestServeCopy)
+#include "tst_servecopy.moc"
