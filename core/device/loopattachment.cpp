@@ -2,6 +2,7 @@
 
 #include "device/backingfile.h"
 
+#include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QThread>
@@ -9,6 +10,7 @@
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
+#include <linux/blkpg.h>
 #include <linux/loop.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
@@ -62,6 +64,30 @@ loop_config configFor(int imageFd, qint64 offset, qint64 size, bool readOnly)
     return config;
 }
 
+// A loop device detached without its partitions removed keeps them (the kernel drops only those
+// it scanned itself, and BLKPG-added ones stay): mkfs.fat then refuses the device ("Partitions or
+// virtual mappings") and a tool could reach old bytes through them. The device was just bound to
+// this attachment, so whatever partitions it shows are stale.
+void dropStalePartitions(int fd, int number)
+{
+    const QString name = QStringLiteral("loop%1").arg(number);
+    const QDir sys(QStringLiteral("/sys/block/") + name);
+    for (const QString &entry :
+         sys.entryList({name + QStringLiteral("p*")}, QDir::Dirs | QDir::NoDotAndDotDot)) {
+        bool ok = false;
+        const int pno = entry.mid(name.size() + 1).toInt(&ok);
+        if (!ok || pno <= 0)
+            continue;
+        blkpg_partition part{};
+        part.pno = pno;
+        blkpg_ioctl_arg arg{};
+        arg.op = BLKPG_DEL_PARTITION;
+        arg.datalen = sizeof(part);
+        arg.data = &part;
+        ::ioctl(fd, BLKPG, &arg); // best effort: a partition still in use stays, and says so later
+    }
+}
+
 // One try at a free loop device: its number from loop-control, the node opened, bound by
 // LOOP_CONFIGURE. `taken` says another program got there first and a new try may succeed.
 struct Claim
@@ -94,6 +120,7 @@ Claim claimFreeDevice(int control, const loop_config &config, bool readOnly)
                           .arg(claim.device, systemError(code));
         return claim;
     }
+    dropStalePartitions(fd, number);
     claim.fd = fd;
     return claim;
 }
