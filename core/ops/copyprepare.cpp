@@ -162,6 +162,11 @@ PreparedCopy prepareCopy(const QString &source, const QString &target, const Cop
         where.isImage = true;
         if (!p.filesystem.isEmpty() && p.filesystem != QLatin1String("swap"))
             f.filesystemBytes = filesystemSizeBytes(where, p.filesystem).value_or(0);
+        // NTFS is not measured (fs/filesystemsize), but it fills its partition: its backup boot
+        // sector is the partition's last. Onto a larger partition it must grow with it, or
+        // ntfs-3g finds no backup boot sector at the new end and refuses the volume.
+        if (p.filesystem == QLatin1String("ntfs") && f.filesystemBytes == 0)
+            f.filesystemBytes = length;
         f.canGrow = p.filesystem.isEmpty() || p.filesystem == QLatin1String("swap") ||
                     canGrowUnmounted(p.filesystem);
         if (usedExtentsSupported(p.filesystem) && facts.busySource.isEmpty()) {
