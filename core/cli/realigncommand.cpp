@@ -3,6 +3,7 @@
 #include "base/humansize.h"
 #include "base/progressthrottle.h"
 #include "cli/copycommand.h"
+#include "cli/terminalprogress.h"
 #include "cli/unmountforjob.h"
 #include "ops/jobresume.h"
 #include "ops/realignplantext.h"
@@ -22,20 +23,9 @@ RealignCallbacks terminalCallbacks(QTextStream &out, QTextStream &err)
     };
     auto throttle = std::make_shared<ProgressThrottle>(250);
     callbacks.progress = [&err, throttle](const RealignProgress &p) {
-        if (!throttle->due(p.bytesDone >= p.bytesTotal))
-            return;
-        const int percent = p.bytesTotal ? int(100 * p.bytesDone / p.bytesTotal) : 100;
-        err << QStringLiteral("\r  [%1/%2] partition %3 %4: %5% of %6, %7/s, %8 s left   ")
-                   .arg(p.moveIndex + 1)
-                   .arg(p.moveCount)
-                   .arg(p.partition)
-                   .arg(p.step)
-                   .arg(percent)
-                   .arg(humanSize(qint64(p.bytesTotal)), humanSize(qint64(p.bytesPerSecond)))
-                   .arg(qint64(p.secondsLeft));
-        if (p.bytesDone >= p.bytesTotal)
-            err << "\n";
-        err.flush();
+        drawStepProgress(err, *throttle,
+                         StepProgress{p.moveIndex, p.moveCount, p.partition, p.step, p.bytesDone,
+                                      p.bytesTotal, p.bytesPerSecond, p.secondsLeft});
     };
     return callbacks;
 }
