@@ -209,9 +209,9 @@ private slots:
                    {{0, 512}, {512, 92}, {1024, 512}, {size - 512, 92}, {size - 33 * 512, 512}}, 3);
     }
 
-    // A backup GPT header whose entry count says two thousand million: the reader must not
-    // follow it past the image's end. Answering libparted's read error with "Ignore" made one
-    // read take 2 GiB of memory and seconds of CRC over a buffer that was never filled.
+    // A backup GPT header whose entry count says sixteen million (2 GiB of entries): the reader
+    // must not follow it past the image's end. Answering libparted's read error with "Ignore"
+    // made one read take 2 GiB of memory and 12 s of CRC over a buffer that was never filled.
     void backupHeaderClaimingHugeEntryArray()
     {
         const Fixture seed = m_builder->gptClassic();
@@ -222,15 +222,15 @@ private slots:
         QFile::setPermissions(mutant, QFileDevice::ReadOwner | QFileDevice::WriteOwner);
         // NumberOfPartitionEntries is the 32-bit field at byte 80 of the header.
         const qint64 backupHeader = QFileInfo(mutant).size() - 512;
-        QVERIFY(writeAt(mutant, backupHeader + 80, QByteArray("\x80\x00\xFF\x7F", 4)));
+        QVERIFY(writeAt(mutant, backupHeader + 80, QByteArray("\x80\x00\xFF\x00", 4)));
+        // Judged by memory, not time: AddressSanitizer's allocator alone takes seconds for the
+        // 2 GiB libparted asks for, whether or not it is then filled.
         const long peakBefore = peakResidentKiB();
-        const QString why = readAndJudge(mutant);
-        QVERIFY2(why.isEmpty(), qPrintable(why));
+        const DiskReadResult r = readDisk(mutant, DiskReadOptions());
         const long grownMiB = (peakResidentKiB() - peakBefore) / 1024;
         QVERIFY2(grownMiB < 256, qPrintable(QStringLiteral("reading it took %1 MiB more memory at "
                                                            "its peak")
                                                 .arg(grownMiB)));
-        const DiskReadResult r = readDisk(mutant, DiskReadOptions());
         QVERIFY2(r.ok, qPrintable(r.error)); // the primary GPT is intact, as parted reads it
         QCOMPARE(r.layout.partitions().size(), 3);
     }
