@@ -24,11 +24,6 @@ void refuse(QString *problem, const QString &sentence)
         *problem = sentence;
 }
 
-QString dataName(CopyData data)
-{
-    return copyDataName(data);
-}
-
 bool dataFromName(const QString &name, CopyData *data)
 {
     for (const auto d : {CopyData::UsedBlocks, CopyData::Whole, CopyData::Recreate,
@@ -69,7 +64,7 @@ QJsonObject partitionJson(const CopyPartitionPlan &p)
             {QStringLiteral("new_end"), p.newEnd},
             {QStringLiteral("filesystem_bytes"), p.filesystemBytes},
             {QStringLiteral("new_filesystem_bytes"), p.newFilesystemBytes},
-            {QStringLiteral("data"), dataName(p.data)},
+            {QStringLiteral("data"), copyDataName(p.data)},
             {QStringLiteral("whole_reason"), p.wholeReason},
             {QStringLiteral("bytes_to_copy"), qint64(p.bytesToCopy)}};
 }
