@@ -277,8 +277,8 @@ int runRealignCommandLine(const QStringList &args)
     o.realign.backupRoot = parser.value(shared.backupDir);
     o.dryRun = parser.isSet(dryRun);
     o.assumeYes = parser.isSet(shared.yes);
-    o.acceptBootChange = parser.isSet(acceptBootChange);
     o.unmount = parser.isSet(shared.unmount);
+    o.acceptBootChange = parser.isSet(acceptBootChange);
     if (!readGrain(parser, shared, &o.realign.policy.grainBytes) ||
         !readSectorSize(parser, shared, &o.realign.forcedSectorSize))
         return ExitBadInput;
@@ -332,7 +332,7 @@ int runCopyCommandLine(const QStringList &args)
     const QCommandLineOption noVerify(QStringLiteral("no-verify"),
                                       QStringLiteral("Skip reading the copy back."));
     parser.addOptions({dryRun, shared.yes, shared.grain, newIds, table, grow, journal, noVerify,
-                       shared.sectorSize, shared.backupDir});
+                       shared.unmount, shared.sectorSize, shared.backupDir});
     if (const int exit = parseOrExit(parser, args, 2); exit >= 0)
         return exit;
     QString source;
@@ -363,6 +363,7 @@ int runCopyCommandLine(const QStringList &args)
         return usageError(problem);
     o.dryRun = parser.isSet(dryRun);
     o.assumeYes = parser.isSet(shared.yes);
+    o.unmount = parser.isSet(shared.unmount);
     return runCopyCommand(o, stdOut(), stdErr(), askOnTerminal);
 }
 

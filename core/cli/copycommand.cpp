@@ -2,6 +2,7 @@
 
 #include "base/progressthrottle.h"
 #include "cli/terminalprogress.h"
+#include "cli/unmountforjob.h"
 #include "ops/copyrunner.h"
 
 #include <memory>
@@ -37,10 +38,8 @@ int finish(const CopyResult &r, QTextStream &out, QTextStream &err)
     return ExitOk;
 }
 
-} // namespace
-
-int runCopyCommand(const CopyCommandOptions &o, QTextStream &out, QTextStream &err,
-                   const std::function<bool(const QString &)> &confirm)
+int planAndCopy(const CopyCommandOptions &o, QTextStream &out, QTextStream &err,
+                const std::function<bool(const QString &)> &confirm, bool *stoppedMidway)
 {
     const CopyParams &params = o.params;
     const PreparedCopy prepared = prepareCopy(params.source, params.target, params.options);
@@ -54,6 +53,10 @@ int runCopyCommand(const CopyCommandOptions &o, QTextStream &out, QTextStream &e
     if (!prepared.plan.ok()) {
         err << "partwise-cli: the copy cannot run: " << prepared.plan.refused.join(QLatin1Char(' '))
             << " Nothing was written.\n";
+        if (o.dryRun && o.unmount &&
+            !(prepared.facts.busySource.isEmpty() && prepared.facts.busyTarget.isEmpty()))
+            err << "partwise-cli: without --dry-run, --unmount unmounts these first and plans "
+                   "again.\n";
         return ExitMisalignedOrFailed;
     }
     if (o.dryRun)
@@ -63,7 +66,38 @@ int runCopyCommand(const CopyCommandOptions &o, QTextStream &out, QTextStream &e
         err << "partwise-cli: cancelled; nothing was written.\n";
         return ExitMisalignedOrFailed;
     }
-    return finish(runCopy(prepared, params.options, terminalCallbacks(out, err)), out, err);
+    const CopyResult result = runCopy(prepared, params.options, terminalCallbacks(out, err));
+    *stoppedMidway = result.resumable;
+    return finish(result, out, err);
+}
+
+} // namespace
+
+int runCopyCommand(const CopyCommandOptions &o, QTextStream &out, QTextStream &err,
+                   const std::function<bool(const QString &)> &confirm)
+{
+    bool stoppedMidway = false;
+    if (!o.unmount || o.dryRun)
+        return planAndCopy(o, out, err, confirm, &stoppedMidway);
+    // Released before planning: a filesystem mounted read-write has no used-block map worth
+    // trusting, and the plan shown must be the plan run.
+    const int onlyPartition = o.params.options.sourcePartition;
+    QList<ReleasedPartition> source, target;
+    if (!releaseForJob(o.params.source, onlyPartition ? QList<int>{onlyPartition} : QList<int>{},
+                       out, err, &source))
+        return ExitMisalignedOrFailed;
+    if (!releaseForJob(o.params.target, {}, out, err, &target)) {
+        restoreAfterJob(source, false, out, err);
+        return ExitMisalignedOrFailed;
+    }
+    const int status = planAndCopy(o, out, err, confirm, &stoppedMidway);
+    // The target's filesystems were replaced, or (refused, declined) are still there.
+    if (status != ExitOk && !stoppedMidway)
+        restoreAfterJob(target, false, out, err);
+    else if (!target.isEmpty())
+        out << "The target's old filesystems were replaced, so they are not mounted back.\n";
+    const bool restored = restoreAfterJob(source, stoppedMidway, out, err);
+    return status == ExitOk && !restored ? ExitMisalignedOrFailed : status;
 }
 
 bool resumeCopyCommand(const QString &target, const QString &journalPath, QTextStream &out,

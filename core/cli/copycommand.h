@@ -14,6 +14,10 @@ struct CopyCommandOptions
     CopyParams params;
     bool dryRun = false;
     bool assumeYes = false;
+    // Unmount (and swap off) the source's partitions and the target's first, so the plan is
+    // made of the disks as the copy finds them; the source's are mounted back afterwards. A
+    // dry run unmounts nothing.
+    bool unmount = false;
 };
 
 // `partwise-cli copy`: prints the plan (old → new place of each partition, bytes, time, what is

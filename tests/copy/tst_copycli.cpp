@@ -15,6 +15,8 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QProcess>
+#include <QScopeGuard>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -285,6 +287,55 @@ private slots:
         QVERIFY2(readOnly.exitCode == 0,
                  qPrintable(readOnly.describe() + QString::fromUtf8(readOnly.out)));
         verifyOnGrain(SfdiskTable::read(target));
+    }
+
+    // --unmount: a busy mount is refused naming the program that holds it, with nothing
+    // written and the mount left as it was; freed, the source is unmounted, copied whole and
+    // consistent, and mounted back where it was.
+    void unmountFirstThenMountBack()
+    {
+        PW_REQUIRE_ROOT_OR_SKIP();
+        const QString image = path(QStringLiteral("unmount-source.img"));
+        QFile::remove(image);
+        QVERIFY(QFile::copy(practice(QStringLiteral("gpt-34"), QStringLiteral("256m")), image));
+        const QString target = path(QStringLiteral("unmount-target.img"));
+        QVERIFY(makeSparse(target, 320 * kMiB));
+        LoopDevice loop(image);
+        QVERIFY2(loop.ok() && loop.addPartitions(), qPrintable(loop.error()));
+        QTemporaryDir mountPoint;
+        QVERIFY(runTool(QStringLiteral("mount"), {loop.partitionNode(2), mountPoint.path()}).ok());
+        const auto unmountAtEnd = qScopeGuard([&] {
+            runTool(QStringLiteral("umount"), {mountPoint.path()});
+            runTool(QStringLiteral("partx"), {QStringLiteral("-d"), loop.path()});
+        });
+        const auto mountedAt = [&] {
+            return runTool(QStringLiteral("findmnt"),
+                           {QStringLiteral("-n"), QStringLiteral("-o"), QStringLiteral("TARGET"),
+                            loop.partitionNode(2)})
+                .out.trimmed();
+        };
+
+        QProcess holder; // a program with its working folder on the filesystem
+        holder.setWorkingDirectory(mountPoint.path());
+        holder.start(QStringLiteral("sleep"), {QStringLiteral("60")});
+        QVERIFY(holder.waitForStarted());
+        const CliResult busy =
+            runCli(copyArgs({QStringLiteral("--unmount")}, loop.path(), target), 300000);
+        holder.kill();
+        holder.waitForFinished();
+        QCOMPARE(busy.exitCode, 1);
+        QVERIFY2(busy.err.contains("sleep"), busy.err.constData());
+        QCOMPARE(allocatedBytes(target), 0);
+        QCOMPARE(mountedAt(), QFile::encodeName(mountPoint.path()));
+
+        const CliResult r =
+            runCli(copyArgs({QStringLiteral("--unmount")}, loop.path(), target), 300000);
+        const QByteArray placeAfter = mountedAt();
+        runTool(QStringLiteral("umount"), {mountPoint.path()}); // to read the source's files
+        QVERIFY2(r.exitCode == 0, qPrintable(r.describe() + QString::fromUtf8(r.out)));
+        QCOMPARE(placeAfter, QFile::encodeName(mountPoint.path()));
+        verifyOnGrain(SfdiskTable::read(target));
+        verifySameContents(image, target);
     }
 
     // A user copies their own images: no root, no loop device; the NTFS shrink runs in a
