@@ -169,8 +169,9 @@ int main(int argc, char **argv)
                               return machines->connection(machine);
                           }));
     // Drive → Copy Disk To…: copied where both disks are, by this process or their helper.
-    installCopyDisk(&window,
-                    [machines](const QString &machine) { return machines->copyBackend(machine); });
+    installCopyDisk(
+        &window, [machines](const QString &machine) { return machines->copyBackend(machine); },
+        [machines](const QString &key) { return machines->interruptedCopy(key); });
     window.show();
 
     // The demo image lives as long as the session: QTemporaryDir removes it on exit.

@@ -12,6 +12,7 @@
 #include "layer/layerreader.h"
 #include "ops/applyrunner.h"
 #include "ops/copyplanjson.h"
+#include "ops/copyrunner.h"
 #include "ops/jobresume.h"
 #include "ops/operationpreview.h"
 #include "ops/partitionaccess.h"
@@ -227,6 +228,15 @@ void ServeSession::readDiskMethod(const Request &request)
     if (!params.problem.isEmpty())
         return fail(request, InvalidParams, params.problem);
     DiskReadResult read = readDisk(path, options);
+    // A copy onto this disk that stopped part-way: the window offers to finish it. Until then
+    // the disk has no table and usually cannot be read, so a failed read names it too.
+    const QString copyJournal = copyJournalExists(path) ? copyJournalPath(path) : QString();
+    if (!read.ok && !copyJournal.isEmpty()) {
+        const std::lock_guard lock(m_writeMutex);
+        m_write(errorLine(request.id, Failed, interruptedCopyText(path),
+                          {{QStringLiteral("interrupted_copy"), copyJournal}}));
+        return;
+    }
     if (!read.ok)
         return fail(request, Failed, read.error);
     readLayers(&read.layout);
@@ -246,6 +256,8 @@ void ServeSession::readDiskMethod(const Request &request)
     // cancel, a crash): the window offers to finish it with resume.
     if (const QString journal = RealignOptions().journalPathFor(path); QFile::exists(journal))
         device[QStringLiteral("interrupted_journal")] = journal;
+    if (!copyJournal.isEmpty())
+        device[QStringLiteral("interrupted_copy")] = copyJournal;
     answer(request, device);
 }
 

@@ -360,4 +360,12 @@ QStringList copyPlanText(const CopyPlan &plan)
     return lines;
 }
 
+QString interruptedCopyText(const QString &target)
+{
+    return QStringLiteral("A copy onto %1 stopped part-way, so it holds no partition table until "
+                          "the copy is finished (Drive → Finish Interrupted Copy in the window, "
+                          "or partwise-cli resume %1).")
+        .arg(target);
+}
+
 } // namespace partwise

@@ -159,6 +159,10 @@ QStringList copySourceRefusals(const QString &source, bool isImage);
 // /var/lib/partwise/moves) for a block device; never on the target.
 QString copyJournalPath(const QString &target, const QString &stateDir = QString());
 
+// What a disk that a copy stopped part-way onto is, for a person: why it has no table, and how
+// the copy is finished.
+QString interruptedCopyText(const QString &target);
+
 // A rough duration for the plan (seconds): its bytes read, written and read back.
 double estimateCopySeconds(quint64 bytesToCopy, bool verify);
 

@@ -312,6 +312,30 @@
         <source>The helper that serves %1 is not running.</source>
         <translation>Der Helfer, der %1 bedient, läuft nicht.</translation>
     </message>
+    <message>
+        <source>&amp;Finish Interrupted Copy…</source>
+        <translation>&amp;Unterbrochene Kopie abschließen…</translation>
+    </message>
+    <message>
+        <source>Finish the copy that stopped part-way onto this disk</source>
+        <translation>Die Kopie abschließen, die auf diesem Datenträger mittendrin angehalten hat</translation>
+    </message>
+    <message>
+        <source>Interrupted Copy</source>
+        <translation>Unterbrochene Kopie</translation>
+    </message>
+    <message>
+        <source>A copy onto %1 was interrupted. Until it is finished, %1 holds no partition table; its journal (%2) lets Partwise finish it. Finish it now?</source>
+        <translation>Eine Kopie auf %1 wurde unterbrochen. Bis sie abgeschlossen ist, hat %1 keine Partitionstabelle; ihr Journal (%2) erlaubt Partwise, sie abzuschließen. Jetzt abschließen?</translation>
+    </message>
+    <message>
+        <source>&amp;Finish Now</source>
+        <translation>Jetzt &amp;abschließen</translation>
+    </message>
+    <message>
+        <source>&amp;Later</source>
+        <translation>&amp;Später</translation>
+    </message>
 </context>
 <context>
     <name>CopyOptionsPage</name>
@@ -471,10 +495,6 @@
         <translation>Die Kopie behält jede UUID, jede Bezeichnung und jede Datenträger-ID.</translation>
     </message>
     <message>
-        <source>A copy onto this target was interrupted (%1): finish it with “partwise-cli resume” first.</source>
-        <translation>Eine Kopie auf dieses Ziel wurde unterbrochen (%1): Schließen Sie sie zuerst mit „partwise-cli resume“ ab.</translation>
-    </message>
-    <message>
         <source>This copy cannot run:</source>
         <translation>Diese Kopie kann nicht laufen:</translation>
     </message>
@@ -498,6 +518,10 @@
         <source>Nothing can be started: see why below.</source>
         <translation>Nichts kann gestartet werden: Der Grund steht unten.</translation>
     </message>
+    <message>
+        <source>A copy onto this target was interrupted (%1): finish it first with Drive → Finish Interrupted Copy, or “partwise-cli resume”.</source>
+        <translation>Eine Kopie auf dieses Ziel wurde unterbrochen (%1): Schließen Sie sie zuerst mit Laufwerk → Unterbrochene Kopie abschließen oder „partwise-cli resume“ ab.</translation>
+    </message>
 </context>
 <context>
     <name>CopyResultPage</name>
@@ -514,18 +538,22 @@
         <translation>%1 ist jetzt eine Kopie von %2, jede Partition auf dem Raster.</translation>
     </message>
     <message>
-        <source>The copy stopped: %1
-Its journal (%2) lets it be finished: run “partwise-cli resume %3”. Until then %3 holds no partition table.</source>
-        <translation>Die Kopie wurde angehalten: %1
-Ihr Journal (%2) erlaubt, sie abzuschließen: Führen Sie „partwise-cli resume %3“ aus. Bis dahin hat %3 keine Partitionstabelle.</translation>
-    </message>
-    <message>
         <source>The copy failed: %1</source>
         <translation>Die Kopie ist fehlgeschlagen: %1</translation>
     </message>
     <message>
         <source>The target&apos;s former table was saved in %1.</source>
         <translation>Die bisherige Tabelle des Ziels wurde in %1 gesichert.</translation>
+    </message>
+    <message>
+        <source>The interrupted copy onto %1 is finished, every partition on the grain.</source>
+        <translation>Die unterbrochene Kopie auf %1 ist abgeschlossen, jede Partition auf dem Raster.</translation>
+    </message>
+    <message>
+        <source>The copy stopped: %1
+Its journal (%2) lets it be finished: Drive → Finish Interrupted Copy, or “partwise-cli resume %3”. Until then %4 holds no partition table.</source>
+        <translation>Die Kopie hat angehalten: %1
+Ihr Journal (%2) erlaubt, sie abzuschließen: Laufwerk → Unterbrochene Kopie abschließen oder „partwise-cli resume %3“. Bis dahin hat %4 keine Partitionstabelle.</translation>
     </message>
 </context>
 <context>
@@ -537,10 +565,6 @@ Ihr Journal (%2) erlaubt, sie abzuschließen: Führen Sie „partwise-cli resume
     <message>
         <source>&amp;Next</source>
         <translation>&amp;Weiter</translation>
-    </message>
-    <message>
-        <source>Cancel stops the copy at a safe point; it can be finished later with “partwise-cli resume”.</source>
-        <translation>Abbrechen hält die Kopie an einem sicheren Punkt an; sie lässt sich später mit „partwise-cli resume“ abschließen.</translation>
     </message>
     <message>
         <source>Reading both disks again and starting the copy…</source>
@@ -577,6 +601,14 @@ Ihr Journal (%2) erlaubt, sie abzuschließen: Führen Sie „partwise-cli resume
     <message>
         <source>The copy stopped.</source>
         <translation>Die Kopie wurde angehalten.</translation>
+    </message>
+    <message>
+        <source>Cancel stops the copy at a safe point; it can be finished later with Drive → Finish Interrupted Copy.</source>
+        <translation>Abbrechen hält die Kopie an einem sicheren Punkt an; sie lässt sich später mit Laufwerk → Unterbrochene Kopie abschließen zu Ende führen.</translation>
+    </message>
+    <message>
+        <source>Finishing the interrupted copy onto %1…</source>
+        <translation>Die unterbrochene Kopie auf %1 wird abgeschlossen…</translation>
     </message>
 </context>
 <context>
@@ -635,6 +667,10 @@ Ihr Journal (%2) erlaubt, sie abzuschließen: Führen Sie „partwise-cli resume
     <message>
         <source>Copy Disk — %1</source>
         <translation>Datenträger kopieren — %1</translation>
+    </message>
+    <message>
+        <source>Finish Copy — %1</source>
+        <translation>Kopie abschließen — %1</translation>
     </message>
 </context>
 <context>

@@ -9,6 +9,7 @@
 #include "disklistmodel.h"
 #include "helper/helperconnection.h"
 #include "helper/remotemachines.h"
+#include "ops/copyrunner.h"
 #include "window/mainwindow.h"
 
 #include "clirun.h"
@@ -24,6 +25,7 @@
 #include <QDoubleSpinBox>
 #include <QFileInfo>
 #include <QLineEdit>
+#include <QMessageBox>
 #include <QPixmap>
 #include <QPlainTextEdit>
 #include <QRadioButton>
@@ -31,6 +33,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTreeWidget>
+
+#include <atomic>
 
 #include <grp.h>
 #include <pwd.h>
@@ -72,6 +76,7 @@ private slots:
     void initTestCase();
     void cleanupTestCase();
     void xpDiskCopiedOntoALargerImageAsUser();
+    void interruptedCopyFinishedFromTheWindow();
 
 private:
     QTemporaryDir m_dir;
@@ -154,7 +159,8 @@ void TestCopyWizard::xpDiskCopiedOntoALargerImageAsUser()
         MainWindow window;
         RemoteMachines *machines = installRemoteMachines(&window);
         CopyController *copyDisk = installCopyDisk(
-            &window, [machines](const QString &machine) { return machines->copyBackend(machine); });
+            &window, [machines](const QString &machine) { return machines->copyBackend(machine); },
+            [machines](const QString &key) { return machines->interruptedCopy(key); });
         window.openImage(image);
         const QString key = DiskListModel::machineKey(machines->imagesMachine(), image);
         QTRY_VERIFY_WITH_TIMEOUT(
@@ -267,6 +273,87 @@ void TestCopyWizard::xpDiskCopiedOntoALargerImageAsUser()
     const QMap<int, PartitionContents> copied = partitionContents(copy, 512, after, &problems);
     QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
     const QStringList differ = contentsDiffer(contents, copied);
+    QVERIFY2(differ.isEmpty(), qPrintable(differ.join(QLatin1Char('\n'))));
+}
+
+// A copy cancelled part-way leaves its target with no table and a journal. Opened in the window
+// as the user, the disk asks to finish it; Finish Now finishes it through the user's helper, and
+// sfdisk then finds every partition on the grain with every file there.
+void TestCopyWizard::interruptedCopyFinishedFromTheWindow()
+{
+    PW_REQUIRE_ROOT_OR_SKIP();
+    const QString home = m_dir.filePath(QStringLiteral("resume-home"));
+    QVERIFY(QDir().mkpath(home));
+    const QString image = QDir(home).filePath(QStringLiteral("old.img"));
+    const QString target = QDir(home).filePath(QStringLiteral("stopped.img"));
+    setCliPath(QStringLiteral(PARTWISE_CLI));
+    QVERIFY(runCli({QStringLiteral("practice"), QStringLiteral("old-fdisk"), image,
+                    QStringLiteral("--size"), QStringLiteral("128M")})
+                .exitCode == 0);
+    QFile t(target);
+    QVERIFY(t.open(QIODevice::WriteOnly) && t.resize(160 << 20));
+    t.close();
+    partwise::CopyOptions options;
+    options.backupRoot = QDir(home).filePath(QStringLiteral("backups"));
+    const partwise::PreparedCopy prepared = partwise::prepareCopy(image, target, options);
+    QVERIFY2(prepared.ok && prepared.plan.ok(), qPrintable(prepared.error));
+    std::atomic<bool> cancel{false};
+    partwise::CopyCallbacks cancelAtOnce;
+    cancelAtOnce.cancel = &cancel;
+    cancelAtOnce.progress = [&](const partwise::CopyProgress &) { cancel = true; };
+    const partwise::CopyResult stopped = partwise::runCopy(prepared, options, cancelAtOnce);
+    QVERIFY2(!stopped.ok && stopped.resumable, qPrintable(stopped.error));
+    QVERIFY(!SfdiskTable::read(target).ok);
+    const ToolResult own =
+        runTool(QStringLiteral("chown"),
+                {QStringLiteral("-R"), QStringLiteral("%1:%2").arg(m_uid).arg(m_gid), home});
+    QVERIFY2(own.ok(), qPrintable(own.describe()));
+
+    QString summary;
+    bool finished = false;
+    {
+        QVERIFY(becomeUser(m_uid, m_gid));
+        auto root = qScopeGuard(becomeRootAgain);
+        MainWindow window;
+        RemoteMachines *machines = installRemoteMachines(&window);
+        CopyController *copyDisk = installCopyDisk(
+            &window, [machines](const QString &machine) { return machines->copyBackend(machine); },
+            [machines](const QString &key) { return machines->interruptedCopy(key); });
+        window.openImage(target);
+        QMessageBox *offer = nullptr;
+        QVERIFY(QTest::qWaitFor(
+            [&] {
+                return (offer = window.findChild<QMessageBox *>(
+                            QStringLiteral("copyResumeOffer"))) != nullptr;
+            },
+            60000));
+        QVERIFY(copyDisk->finishAction()->isEnabled());
+        QVERIFY(offer->text().contains(QStringLiteral("holds no partition table")));
+        offer->findChild<QAbstractButton *>(QStringLiteral("finishNowButton"))->click();
+        CopyWizard *wizard = copyDisk->wizard();
+        QVERIFY(wizard);
+        QVERIFY(QTest::qWaitFor([&] { return wizard->currentId() == CopyWizard::ResultPageId; },
+                                300000));
+        summary = wizard->resultPage()->summary();
+        finished = wizard->result().ok;
+        wizard->accept();
+        // Read again by the helper: nothing is left to finish.
+        QTRY_VERIFY_WITH_TIMEOUT(!copyDisk->finishAction()->isEnabled(), 30000);
+    }
+    QVERIFY2(finished, qPrintable(summary));
+    QVERIFY2(summary.contains(QStringLiteral("is finished")), qPrintable(summary));
+    QVERIFY(!partwise::copyJournalExists(target));
+    const SfdiskTable before = SfdiskTable::read(image);
+    const SfdiskTable after = SfdiskTable::read(target);
+    QVERIFY2(after.ok, qPrintable(after.error));
+    QCOMPARE(after.partitions.size(), before.partitions.size());
+    for (const SfdiskPartition &p : after.partitions)
+        QVERIFY2(p.start % 2048 == 0, qPrintable(QString::number(p.start)));
+    QStringList problems;
+    const auto was = partitionContents(image, 512, before, &problems);
+    const auto is = partitionContents(target, 512, after, &problems);
+    QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
+    const QStringList differ = contentsDiffer(was, is);
     QVERIFY2(differ.isEmpty(), qPrintable(differ.join(QLatin1Char('\n'))));
 }
 

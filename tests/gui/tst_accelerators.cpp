@@ -56,7 +56,8 @@ struct AppWindow
         RemoteMachines *machines = installRemoteMachines(&window);
         realign->setHelperRealign(machines->realignThroughHelpers());
         copy = installCopyDisk(
-            &window, [machines](const QString &machine) { return machines->copyBackend(machine); });
+            &window, [machines](const QString &machine) { return machines->copyBackend(machine); },
+            [machines](const QString &key) { return machines->interruptedCopy(key); });
         window.resize(1200, 800);
         window.show();
     }

@@ -3,23 +3,29 @@
 #include "copy/copywizard.h"
 #include "copy/copyworker.h"
 #include "disklistmodel.h"
+#include "ops/copyrunner.h"
 #include "window/mainwindow.h"
 
 #include <QAction>
 #include <QFileInfo>
 #include <QMenu>
 #include <QMenuBar>
+#include <QMessageBox>
+#include <QPushButton>
 #include <QStatusBar>
 
 using namespace partwise;
 
-CopyController *installCopyDisk(MainWindow *window, CopyController::HelperBackend helperBackend)
+CopyController *installCopyDisk(MainWindow *window, CopyController::HelperBackend helperBackend,
+                                CopyController::HelperInterrupted helperInterrupted)
 {
-    return new CopyController(window, std::move(helperBackend));
+    return new CopyController(window, std::move(helperBackend), std::move(helperInterrupted));
 }
 
-CopyController::CopyController(MainWindow *window, HelperBackend helperBackend)
-    : QObject(window), m_window(window), m_helperBackend(std::move(helperBackend))
+CopyController::CopyController(MainWindow *window, HelperBackend helperBackend,
+                               HelperInterrupted helperInterrupted)
+    : QObject(window), m_window(window), m_helperBackend(std::move(helperBackend)),
+      m_helperInterrupted(std::move(helperInterrupted))
 {
     setObjectName(QStringLiteral("copyController"));
     m_action = new QAction(tr("&Copy Disk To…"), this);
@@ -27,10 +33,17 @@ CopyController::CopyController(MainWindow *window, HelperBackend helperBackend)
     m_action->setToolTip(tr("Copy this disk onto another disk or a new image, every partition "
                             "on the grain"));
     connect(m_action, &QAction::triggered, this, &CopyController::openWizard);
-    if (auto *drive = window->menuBar()->findChild<QMenu *>(QStringLiteral("driveMenu")))
-        drive->addAction(m_action);
-    else
-        window->addAction(m_action);
+    m_finishAction = new QAction(tr("&Finish Interrupted Copy…"), this);
+    m_finishAction->setObjectName(QStringLiteral("finishCopyAction"));
+    m_finishAction->setToolTip(tr("Finish the copy that stopped part-way onto this disk"));
+    connect(m_finishAction, &QAction::triggered, this,
+            [this] { finishInterrupted(m_window->currentPath()); });
+    for (QAction *action : {m_action, m_finishAction}) {
+        if (auto *drive = window->menuBar()->findChild<QMenu *>(QStringLiteral("driveMenu")))
+            drive->addAction(action);
+        else
+            window->addAction(action);
+    }
     connect(window, &MainWindow::diskShown, this, &CopyController::updateState);
     connect(window->diskList(), &DiskListModel::entryChanged, this, &CopyController::updateState);
     updateState();
@@ -40,6 +53,74 @@ void CopyController::updateState()
 {
     const std::optional<DiskLayout> layout = m_window->currentLayout();
     m_action->setEnabled(!m_wizard && layout && !layout->tableType.isEmpty());
+    const QString key = m_window->currentPath();
+    // Such a disk usually cannot be read (no table, part of the data): asked all the same.
+    const bool interrupted = !interruptedCopy(key).isEmpty();
+    m_finishAction->setEnabled(!m_wizard && interrupted);
+    if (interrupted && !m_wizard && !m_offered.contains(key))
+        offerToFinish(key);
+}
+
+QString CopyController::interruptedCopy(const QString &key) const
+{
+    const DiskListModel *disks = m_window->diskList();
+    const int row = disks->rowOf(key);
+    if (row < 0)
+        return {};
+    const DiskEntry &entry = disks->entry(row);
+    if (!entry.machine.isEmpty())
+        return m_helperInterrupted ? m_helperInterrupted(key) : QString();
+    return copyJournalExists(entry.path) ? copyJournalPath(entry.path) : QString();
+}
+
+// Asked once per disk and session: a copy stopped part-way leaves the target without a table.
+void CopyController::offerToFinish(const QString &key)
+{
+    m_offered.insert(key);
+    const QString name = m_window->diskName(key);
+    auto *box = new QMessageBox(
+        QMessageBox::Question, tr("Interrupted Copy"),
+        tr("A copy onto %1 was interrupted. Until it is finished, %1 holds no partition table; "
+           "its journal (%2) lets Partwise finish it. Finish it now?")
+            .arg(name, interruptedCopy(key)),
+        QMessageBox::NoButton, m_window);
+    box->setObjectName(QStringLiteral("copyResumeOffer"));
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    QPushButton *finish = box->addButton(tr("&Finish Now"), QMessageBox::AcceptRole);
+    finish->setObjectName(QStringLiteral("finishNowButton"));
+    QPushButton *later = box->addButton(tr("&Later"), QMessageBox::RejectRole);
+    box->setDefaultButton(finish);
+    box->setEscapeButton(later);
+    connect(box, &QMessageBox::finished, this, [this, box, finish, key] {
+        if (box->clickedButton() == finish)
+            finishInterrupted(key);
+    });
+    box->open();
+    emit resumeOffered(key);
+}
+
+CopyWizard *CopyController::finishInterrupted(const QString &key)
+{
+    const int row = m_window->diskList()->rowOf(key);
+    if (m_wizard || row < 0 || interruptedCopy(key).isEmpty())
+        return nullptr;
+    const DiskEntry &entry = m_window->diskList()->entry(row);
+    CopySetup setup;
+    setup.resume = CopyTargetChoice{key, m_window->diskName(key),
+                                    entry.machine.isEmpty() ? entry.path : entry.devicePath,
+                                    entry.layout.device.sizeBytes};
+    CopyBackend *backend = backendFor(entry.machine, setup.resume->name);
+    return backend ? showWizard(setup, backend) : nullptr;
+}
+
+CopyBackend *CopyController::backendFor(const QString &machine, const QString &name)
+{
+    CopyBackend *backend =
+        machine.isEmpty() ? new CopyWorker : (m_helperBackend ? m_helperBackend(machine) : nullptr);
+    if (!backend)
+        m_window->statusBar()->showMessage(
+            tr("The helper that serves %1 is not running.").arg(name));
+    return backend;
 }
 
 CopyWizard *CopyController::openWizard()
@@ -74,14 +155,12 @@ CopyWizard *CopyController::openWizard()
         setup.targets.append({entry.path, m_window->diskName(entry.path), pathOf(entry),
                               entry.layout.device.sizeBytes});
     }
-    CopyBackend *backend = source.machine.isEmpty()
-                               ? new CopyWorker
-                               : (m_helperBackend ? m_helperBackend(source.machine) : nullptr);
-    if (!backend) {
-        m_window->statusBar()->showMessage(
-            tr("The helper that serves %1 is not running.").arg(setup.sourceName));
-        return nullptr;
-    }
+    CopyBackend *backend = backendFor(source.machine, setup.sourceName);
+    return backend ? showWizard(setup, backend) : nullptr;
+}
+
+CopyWizard *CopyController::showWizard(const CopySetup &setup, CopyBackend *backend)
+{
     auto *wizard = new CopyWizard(setup, backend, m_window);
     m_wizard = wizard;
     connect(wizard, &CopyWizard::copyFinished, this,

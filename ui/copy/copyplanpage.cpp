@@ -167,8 +167,8 @@ void CopyPlanPage::showPlan(const CopyPlan &plan, const QString &error, const QS
                          .toHtmlEscaped());
     QStringList refused = plan.refused;
     if (!journal.isEmpty())
-        refused << tr("A copy onto this target was interrupted (%1): finish it with "
-                      "“partwise-cli resume” first.")
+        refused << tr("A copy onto this target was interrupted (%1): finish it first with "
+                      "Drive → Finish Interrupted Copy, or “partwise-cli resume”.")
                        .arg(journal);
     if (!refused.isEmpty())
         html += QStringLiteral("<p><b style=\"color:#c00000\">%1</b></p>")

@@ -34,7 +34,7 @@ CopyRunPage::CopyRunPage(CopyWizard *wizard) : m_wizard(wizard)
     m_log->setReadOnly(true);
     layout->addWidget(m_log, 1);
     layout->addWidget(new QLabel(tr("Cancel stops the copy at a safe point; it can be finished "
-                                    "later with “partwise-cli resume”.")));
+                                    "later with Drive → Finish Interrupted Copy.")));
     CopyBackend *backend = wizard->backend();
     connect(backend, &CopyBackend::logLine, m_log, &QPlainTextEdit::appendPlainText);
     connect(backend, &CopyBackend::progress, this, &CopyRunPage::onProgress);
@@ -46,6 +46,11 @@ void CopyRunPage::initializePage()
     if (m_running || m_done)
         return;
     m_running = true;
+    if (m_wizard->isResume()) {
+        m_step->setText(tr("Finishing the interrupted copy onto %1…").arg(m_wizard->targetName()));
+        m_wizard->backend()->resume(m_wizard->request().target);
+        return;
+    }
     m_step->setText(tr("Reading both disks again and starting the copy…"));
     m_wizard->backend()->run(m_wizard->request(), m_wizard->plan(),
                              m_wizard->planPage()->acceptsBootChange());
@@ -113,13 +118,17 @@ void CopyResultPage::initializePage()
 {
     const CopyResult &r = m_wizard->result();
     QString text;
-    if (r.ok)
+    if (r.ok && m_wizard->isResume())
+        text = tr("The interrupted copy onto %1 is finished, every partition on the grain.")
+                   .arg(m_wizard->targetName());
+    else if (r.ok)
         text = tr("%1 is now a copy of %2, every partition on the grain.")
                    .arg(m_wizard->targetName(), m_wizard->setup().sourceName);
     else if (r.resumable)
-        text = tr("The copy stopped: %1\nIts journal (%2) lets it be finished: run "
-                  "“partwise-cli resume %3”. Until then %3 holds no partition table.")
-                   .arg(r.error, r.journalPath, m_wizard->request().target);
+        text = tr("The copy stopped: %1\nIts journal (%2) lets it be finished: Drive → Finish "
+                  "Interrupted Copy, or “partwise-cli resume %3”. Until then %4 holds no "
+                  "partition table.")
+                   .arg(r.error, r.journalPath, m_wizard->request().target, m_wizard->targetName());
     else
         text = tr("The copy failed: %1").arg(r.error);
     if (!r.backupFolder.isEmpty())

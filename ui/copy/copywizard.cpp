@@ -12,7 +12,8 @@ CopyWizard::CopyWizard(const CopySetup &setup, CopyBackend *backend, QWidget *pa
 {
     m_backend->setParent(this);
     setObjectName(QStringLiteral("copyWizard"));
-    setWindowTitle(tr("Copy Disk — %1").arg(setup.sourceName));
+    setWindowTitle(setup.resume ? tr("Finish Copy — %1").arg(setup.resume->name)
+                                : tr("Copy Disk — %1").arg(setup.sourceName));
     setWizardStyle(QWizard::ClassicStyle);
     setOption(QWizard::NoBackButtonOnStartPage);
     setOption(QWizard::NoCancelButtonOnLastPage);
@@ -26,7 +27,7 @@ CopyWizard::CopyWizard(const CopySetup &setup, CopyBackend *backend, QWidget *pa
     setPage(PlanPageId, m_plan);
     setPage(RunPageId, m_run);
     setPage(ResultPageId, m_result);
-    setStartId(TargetPageId);
+    setStartId(setup.resume ? RunPageId : TargetPageId);
     resize(900, 700);
 }
 
@@ -35,6 +36,10 @@ CopyWizard::~CopyWizard() = default;
 CopyRequest CopyWizard::request() const
 {
     CopyRequest request;
+    if (m_setup.resume) {
+        request.target = m_setup.resume->path;
+        return request;
+    }
     request.source = m_setup.sourcePath;
     const int index = m_target->diskIndex();
     request.target = index >= 0 ? m_setup.targets.at(index).path : m_target->imagePath();
@@ -45,17 +50,21 @@ CopyRequest CopyWizard::request() const
 
 QString CopyWizard::targetKey() const
 {
+    if (m_setup.resume)
+        return m_setup.resume->key;
     const int index = m_target->diskIndex();
     return index >= 0 ? m_setup.targets.at(index).key : m_target->imagePath();
 }
 
 qint64 CopyWizard::newImageBytes() const
 {
-    return m_target->toNewImage() ? m_target->imageBytes() : 0;
+    return !m_setup.resume && m_target->toNewImage() ? m_target->imageBytes() : 0;
 }
 
 QString CopyWizard::targetName() const
 {
+    if (m_setup.resume)
+        return m_setup.resume->name;
     const int index = m_target->diskIndex();
     return index >= 0 ? m_setup.targets.at(index).name : m_target->imagePath();
 }
@@ -63,7 +72,7 @@ QString CopyWizard::targetName() const
 void CopyWizard::setResult(const CopyResult &result)
 {
     m_result_ = result;
-    emit copyFinished(targetKey(), m_target->toNewImage(), result.ok);
+    emit copyFinished(targetKey(), newImageBytes() > 0, result.ok);
 }
 
 bool CopyWizard::isRunning() const

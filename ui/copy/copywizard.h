@@ -13,7 +13,9 @@
 #include "copy/copybackend.h"
 
 #include <QList>
+
 #include <QWizard>
+#include <optional>
 
 class CopyTargetPage;
 class CopyOptionsPage;
@@ -39,6 +41,9 @@ struct CopySetup
     QList<CopyTargetChoice> targets; // the other disks the same backend reaches
     QString imageFolder;             // where a new image is suggested
     partwise::AlignmentPolicy policy;
+    // Set: the wizard only finishes the copy that stopped part-way onto this disk (its journal
+    // says what to copy); it opens on the copy's page and nothing else is chosen.
+    std::optional<CopyTargetChoice> resume;
 };
 
 class CopyWizard : public QWizard
@@ -71,6 +76,7 @@ public:
     const partwise::CopyResult &result() const { return m_result_; }
     void setResult(const partwise::CopyResult &result);
     bool isRunning() const;
+    bool isResume() const { return m_setup.resume.has_value(); }
 
 signals:
     // A copy ran (the target was written to): the window reads it again, or opens a new image.

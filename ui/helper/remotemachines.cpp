@@ -123,6 +123,11 @@ QString RemoteMachines::interruptedJournal(const QString &key) const
     return m_interrupted.value(key);
 }
 
+QString RemoteMachines::interruptedCopy(const QString &key) const
+{
+    return m_interruptedCopies.value(key);
+}
+
 HelperRealign RemoteMachines::realignThroughHelpers()
 {
     return {[this](const QString &key) { return realignBackend(key); },
@@ -250,6 +255,14 @@ void RemoteMachines::readDisk(HelperConnection *helper, const QString &devicePat
             m_interrupted.remove(key);
         else
             m_interrupted.insert(key, journal);
+        // A failed read names it too: such a disk holds no table until the copy is finished.
+        const QString copy = (reply.ok() ? reply.result : reply.data)
+                                 .value(QStringLiteral("interrupted_copy"))
+                                 .toString();
+        if (copy.isEmpty())
+            m_interruptedCopies.remove(key);
+        else
+            m_interruptedCopies.insert(key, copy);
         std::optional<BootInventory> boot;
         const DiskReadResult read = diskReadFromReply(reply, &boot);
         m_window->diskList()->setResult(key, read, boot);

@@ -70,6 +70,8 @@ public:
     // The journal, where the helper runs, of a realignment of that disk that stopped part-way
     // (read-disk says so); empty when there is none.
     QString interruptedJournal(const QString &key) const;
+    // A copy onto the disk `key` stopped part-way, as its helper's read-disk said: its journal.
+    QString interruptedCopy(const QString &key) const;
     // The two above, for RealignController::setHelperRealign.
     HelperRealign realignThroughHelpers();
     // The Copy Disk wizard's work for disks of `machine` (the disk list's name), done by its
@@ -103,9 +105,10 @@ private:
     MainWindow *m_window;
     QHash<QString, HelperConnection *> m_connections;
     QPointer<QMessageBox> m_notice;
-    QAction *m_thisMachine = nullptr;          // when the window runs as a user
-    HelperConnection::Command m_imagesCommand; // the user's own helper, for image files
-    QHash<QString, QString> m_interrupted;     // entry key -> journal of a realignment cut short
+    QAction *m_thisMachine = nullptr;            // when the window runs as a user
+    HelperConnection::Command m_imagesCommand;   // the user's own helper, for image files
+    QHash<QString, QString> m_interrupted;       // entry key -> journal of a realignment cut short
+    QHash<QString, QString> m_interruptedCopies; // entry key -> journal of a copy onto it
 };
 
 // File → Connect to Machine…, composed into the window from app/.
