@@ -270,11 +270,11 @@ void InfoPanel::refresh()
         showBoot(row);
     }
     // What a drive did not say (and an image has no drive to say it) takes no rows, nor does
-    // a boot loader where nothing boots.
+    // a boot loader where nothing boots, nor a GPT name where the table has none (MBR).
     bool anyBoot = false;
-    for (const char *key :
-         {"driveModel", "driveSerial", "driveFirmware", "driveWwn", "driveRotation", "driveHealth",
-          "bootLoader", "bootMbr", "bootBiosBoot", "bootEsp", "bootFirmware", "bootNotes"}) {
+    for (const char *key : {"name", "driveModel", "driveSerial", "driveFirmware", "driveWwn",
+                            "driveRotation", "driveHealth", "bootLoader", "bootMbr", "bootBiosBoot",
+                            "bootEsp", "bootFirmware", "bootNotes"}) {
         if (QLabel *label = m_values.value(QString::fromLatin1(key))) {
             m_form->setRowVisible(label, !label->text().isEmpty());
             anyBoot = anyBoot || (qstrncmp(key, "boot", 4) == 0 && !label->text().isEmpty());
@@ -436,7 +436,8 @@ void InfoPanel::showRegion(int row)
     setValue(QStringLiteral("label"), r.label);
     setValue(QStringLiteral("name"), r.name);
     setValue(QStringLiteral("uuid"), r.uuid);
-    setValue(QStringLiteral("flags"), r.flags.join(QStringLiteral(", ")));
+    setValue(QStringLiteral("flags"),
+             r.isFree() || !r.flags.isEmpty() ? r.flags.join(QStringLiteral(", ")) : tr("none"));
     setValue(QStringLiteral("layers"), layersText(r.layers));
     const QString why = v.explanation(m_model->report().geometry);
     if (why.isEmpty())

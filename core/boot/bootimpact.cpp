@@ -150,9 +150,9 @@ BootEffect bootEffectOfMove(const BootInventory &inv, int number, qint64 oldStar
     grubEffect(inv, number, oldStart, newStart, newLength, &e);
     if (const PartitionBoot *pb = inv.partition(number)) {
         if (pb->recordedStart && *pb->recordedStart == oldStart)
-            fixed(&e, QStringLiteral("Partition %1's boot sector records its start (%2); "
-                                     "Partwise rewrites it to %3.")
-                          .arg(number)
+            // describeBootEffect() names the partition before this.
+            fixed(&e, QStringLiteral("its boot sector records its start (%1); Partwise "
+                                     "rewrites it to %2.")
                           .arg(oldStart)
                           .arg(newStart));
         if (pb->loader == PartitionLoader::Grub)

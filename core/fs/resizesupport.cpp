@@ -28,7 +28,7 @@ FilesystemNode::FilesystemNode(const FilesystemLocation &where, qint64 bytes, bo
         return;
     if (!readOnly) {
         m_error = QStringLiteral("Without root there is no loop device over the image, and the "
-                                 "partition cannot be a file through FUSE: %1")
+                                 "partition cannot be a file through FUSE. %1")
                       .arg(noFile);
         return;
     }

@@ -46,8 +46,9 @@ QString imageLimitHere(const QString &fs, FilesystemAction action)
                               "do");
     const QString what = action == FilesystemAction::Repair ? QStringLiteral("Repairing %1")
                                                             : QStringLiteral("Resizing %1");
+    // Two sentences: the reason (a sentence of its own) does not hang off this one's colon.
     return QStringLiteral("%1 inside an image file needs a loop device, which only an "
-                          "administrator can create, or the partition as a file through FUSE: %2")
+                          "administrator can create, or the partition as a file through FUSE. %2")
         .arg(what.arg(shownName(fs)), partitionFilesProblem());
 }
 

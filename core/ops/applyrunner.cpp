@@ -24,7 +24,9 @@ QString summary(const DiskLayout &layout)
                     .arg(p.number)
                     .arg(p.startSector)
                     .arg(p.endSector)
-                    .arg(p.filesystem);
+                    .arg(p.isContainer()          ? QStringLiteral("extended")
+                         : p.filesystem.isEmpty() ? QStringLiteral("no filesystem")
+                                                  : p.filesystem);
     return rows.isEmpty() ? QStringLiteral("no partitions") : rows.join(QStringLiteral("; "));
 }
 
@@ -184,17 +186,23 @@ private:
         m_result.resumable = resumable;
         if (!resumable)
             WriteJournal::remove(m_path); // it failed as a whole: there is nothing to finish
-        m_result.error =
-            QStringLiteral("Operation %1 (%2) failed: %3\nOperations 1–%4 were applied; %5 The "
-                           "disk now holds: %6.\nThe table before Apply is saved in %7.")
-                .arg(i + 1)
-                .arg(ops[i].description(), error)
-                .arg(i)
-                .arg(resumable ? QStringLiteral("`partwise-cli resume --journal %1 %2` finishes "
-                                                "this one and applies the rest.")
-                                     .arg(m_path, m_journal.target)
-                               : QStringLiteral("the rest were not."),
-                     state, m_journal.backupFolder);
+        // What ran, in words: "Operations 1–0 were applied" read as nonsense when the first
+        // one failed.
+        const QString resume = QStringLiteral("`partwise-cli resume --journal %1 %2` finishes "
+                                              "this one and applies the rest.")
+                                   .arg(m_path, m_journal.target);
+        QString ran;
+        if (i == 0)
+            ran = resumable ? QStringLiteral("None was finished; ") + resume
+                            : QStringLiteral("Nothing was applied.");
+        else
+            ran = (i == 1 ? QStringLiteral("Operation 1 was applied; ")
+                          : QStringLiteral("Operations 1–%1 were applied; ").arg(i)) +
+                  (resumable ? resume : QStringLiteral("the rest were not."));
+        m_result.error = QStringLiteral("Operation %1 (%2) failed: %3\n%4 The disk now holds: "
+                                        "%5.\nThe table before Apply is saved in %6.")
+                             .arg(i + 1)
+                             .arg(ops[i].description(), error, ran, state, m_journal.backupFolder);
         log(m_result.error);
         return false;
     }

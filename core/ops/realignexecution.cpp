@@ -184,7 +184,9 @@ private:
             return false;
         const FilesystemLocation where = location(m.oldStart, layout, m.number);
         const qint64 newBytes = m.newLength() * ss();
-        log(QStringLiteral("  shrinking the %1 filesystem by %2 sectors to fit")
+        // Every shrink runs before the first move's "Partition N: …" heading: it names its own.
+        log(QStringLiteral("Partition %1: shrinking the %2 filesystem by %3 sectors to fit")
+                .arg(m.number)
                 .arg(m.filesystem)
                 .arg(m.shrinkSectors));
         const ToolResult r = resizeFilesystem(where, m.oldLength() * ss(), m.filesystem, newBytes);

@@ -3437,6 +3437,10 @@ Das Journal %3 hält fest, wie weit sie kam. Bis sie abgeschlossen ist, ist die 
         <translation>angehalten (%1)</translation>
     </message>
     <message>
+        <source>stopped</source>
+        <translation>angehalten</translation>
+    </message>
+    <message>
         <source>Finished. Press Next to see the disk as it is now.</source>
         <translation>Fertig. Klicken Sie auf „Weiter“, um den Datenträger so zu sehen, wie er jetzt ist.</translation>
     </message>
@@ -3483,10 +3487,6 @@ Das Journal %3 hält fest, wie weit sie kam. Bis sie abgeschlossen ist, ist die 
     <message>
         <source>Moving partition %1 (%2 of %3)…</source>
         <translation>Partition %1 wird verschoben (%2 von %3) …</translation>
-    </message>
-    <message>
-        <source>An earlier move</source>
-        <translation>Eine frühere Verschiebung</translation>
     </message>
 </context>
 <context>

@@ -30,7 +30,10 @@ HelperApplyDialog::HelperApplyDialog(HelperConnection *helper, const QString &de
 {
     if (!helper)
         return; // runJob() says the connection is gone
-    setWindowTitle(tr("Apply Pending Operations on %1").arg(helper->machine()));
+    // Another machine's disks, or this one's through root's helper, say where they are. The
+    // user's own helper works on the user's image files: the base title, not the helper's name.
+    if (!helper->command().asEffectiveUser)
+        setWindowTitle(tr("Apply Pending Operations on %1").arg(helper->machine()));
     connect(helper, &HelperConnection::notification, this, &HelperApplyDialog::onNotification);
 }
 

@@ -225,6 +225,7 @@ private:
     qint64 m_sectorSize = 512;
     bool m_running = false;
     bool m_finished = false;
+    int m_lastProgress = -1; // the move the last progress report was about
     bool m_resumeNext = false;
     bool m_started = false;
     RealignBackend *m_backend;

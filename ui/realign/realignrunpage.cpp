@@ -13,6 +13,7 @@
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QScrollArea>
+#include <QSet>
 #include <QVBoxLayout>
 #include <QWizard>
 
@@ -90,12 +91,21 @@ void RealignRunPage::buildRows(const QList<PartitionMove> &moves, qint64 sectorS
     }
     m_rows.clear();
     m_sectorSize = sectorSize;
+    int shown = 0;
     for (int i = 0; i < moves.size(); ++i) {
         const PartitionMove &m = moves.at(i);
+        // An extended partition that shifts is widened first and moved last: one partition, one
+        // row. The widening step (table only, quick) keeps its index but no row of its own.
+        bool widening = false;
+        for (int later = i + 1; later < moves.size() && m.tableOnly() && m.number > 0; ++later)
+            widening = widening || moves.at(later).number == m.number;
         Row row;
         row.move = m;
-        // A resume through a helper learns only the moves it reports: earlier ones are unnamed.
-        row.name = new QLabel(m.number > 0 ? moveTitle(m) : tr("An earlier move"));
+        // A resume through a helper learns only the moves whose data it reports moving: the
+        // steps between them keep their indexes but show no row, never an unnamed one (the log
+        // names them).
+        const bool hidden = widening || m.number <= 0;
+        row.name = new QLabel(m.number > 0 ? moveTitle(m) : QString());
         row.bar = new QProgressBar;
         row.bar->setObjectName(QStringLiteral("moveProgress%1").arg(i));
         row.bar->setRange(0, kBarSteps);
@@ -107,9 +117,18 @@ void RealignRunPage::buildRows(const QList<PartitionMove> &moves, qint64 sectorS
         row.detail->setObjectName(QStringLiteral("moveDetail%1").arg(i));
         row.detail->setMinimumWidth(row.detail->fontMetrics().horizontalAdvance(
             QStringLiteral("000.0 MiB of 000.0 MiB · 000.0 MiB/s · 00 min 00 s left")));
-        m_rowsLayout->addWidget(row.name, i, 0);
-        m_rowsLayout->addWidget(row.bar, i, 1);
-        m_rowsLayout->addWidget(row.detail, i, 2);
+        if (hidden) {
+            for (QWidget *w : {static_cast<QWidget *>(row.name), static_cast<QWidget *>(row.bar),
+                               static_cast<QWidget *>(row.detail)}) {
+                w->setParent(m_rowsHost);
+                w->hide();
+            }
+        } else {
+            m_rowsLayout->addWidget(row.name, shown, 0);
+            m_rowsLayout->addWidget(row.bar, shown, 1);
+            m_rowsLayout->addWidget(row.detail, shown, 2);
+            ++shown;
+        }
         m_rows << row;
     }
     fitRows();
@@ -119,7 +138,10 @@ void RealignRunPage::fitRows()
 {
     // As tall as its rows, up to six: the log below would otherwise take the height and leave
     // a few rows in a scroll area that hides the rest.
-    const int shown = std::clamp(int(m_rows.size()), 1, 6);
+    int visible = 0;
+    for (const Row &row : std::as_const(m_rows))
+        visible += row.name->isHidden() ? 0 : 1;
+    const int shown = std::clamp(visible, 1, 6);
     const int rowHeight = m_rows.isEmpty() ? fontMetrics().height()
                                            : std::max(m_rows.first().bar->sizeHint().height(),
                                                       m_rows.first().name->sizeHint().height());
@@ -128,6 +150,7 @@ void RealignRunPage::fitRows()
 
 void RealignRunPage::begin()
 {
+    m_lastProgress = -1;
     m_finished = false;
     m_running = true;
     cancelButton()->setEnabled(true);
@@ -157,19 +180,19 @@ void RealignRunPage::begin()
     const PreparedRealign &prepared = m_state->prepared();
     const qint64 ss = prepared.layout.device.topology.logicalSectorSize;
     buildRows(prepared.plan.moves, ss);
+    QSet<int> partitions; // an extended partition moves in two steps
+    for (const PartitionMove &m : prepared.plan.moves)
+        partitions.insert(m.number);
     m_status->setText(
-        (prepared.plan.moves.size() == 1 ? tr("Moving 1 partition on %1.").arg(setup.shownName())
-                                         : tr("Moving %1 partitions on %2.")
-                                               .arg(prepared.plan.moves.size())
-                                               .arg(setup.shownName())) +
+        (partitions.size() == 1
+             ? tr("Moving 1 partition on %1.").arg(setup.shownName())
+             : tr("Moving %1 partitions on %2.").arg(partitions.size()).arg(setup.shownName())) +
         QLatin1Char(' ') +
         tr("Keep the computer on; if it stops anyway, Partwise finishes the move when the disk "
            "is opened again."));
     appendLog(tr("Plan for %1 (grain %2):")
                   .arg(setup.shownName(), grainName(prepared.plan.geometry.grainBytes)));
-    for (const QString &line :
-         realignPlanText(prepared)
-             .split(QLatin1Char('\n')))
+    for (const QString &line : realignPlanText(prepared).split(QLatin1Char('\n')))
         if (!line.isEmpty())
             appendLog(line);
     m_backend->run(setup.target, prepared, m_state->runOptions());
@@ -211,11 +234,14 @@ void RealignRunPage::onProgress(const RealignProgress &p)
 {
     if (p.moveIndex >= m_rows.size() && p.moveIndex < p.moveCount)
         addRowsUpTo(p);
+    // Steps run in order: those before this one are done, even where their last report was a
+    // full bar still saying "verifying".
     for (int i = 0; i < p.moveIndex && i < m_rows.size(); ++i)
-        if (m_rows[i].bar->value() < kBarSteps)
+        if (m_rows[i].detail->text() != tr("done"))
             setRowState(i, tr("done"), true);
     if (p.moveIndex < 0 || p.moveIndex >= m_rows.size())
         return;
+    m_lastProgress = p.moveIndex;
     Row &row = m_rows[p.moveIndex];
     const int value =
         p.bytesTotal ? int(qint64(kBarSteps) * qint64(p.bytesDone) / qint64(p.bytesTotal)) : 0;
@@ -261,6 +287,21 @@ void RealignRunPage::onFinished(const RealignResult &result, const DiskLayout &b
     } else if (result.ok) {
         for (int i = 0; i < m_rows.size(); ++i)
             setRowState(i, tr("done"), true);
+    } else {
+        // No journal to ask (a helper keeps it). A refused shrink wrote nothing: no row ran.
+        // Otherwise the rows progress marked done stay so, the copy under way stopped, and a
+        // row still waiting never started.
+        for (int i = 0; i < m_rows.size(); ++i) {
+            Row &row = m_rows[i];
+            if (result.shrinkRefused > 0) {
+                row.bar->setValue(0);
+                setRowState(i, tr("not started"), false);
+            } else if (i == m_lastProgress && row.bar->value() < kBarSteps) {
+                setRowState(i, tr("stopped"), false);
+            } else if (i > m_lastProgress && row.detail->text() == tr("waiting")) {
+                setRowState(i, tr("not started"), false);
+            }
+        }
     }
     if (result.ok) {
         m_status->setText(tr("Finished. Press Next to see the disk as it is now."));
