@@ -34,9 +34,9 @@ QString EditingController::pasteProblem(const PartitionInfo &region) const
     if (m_base && m_base->device.readByHelper && hereKey.isEmpty())
         hereKey = QStringLiteral("#helper");
     if (hereKey != m_copiedServer)
-        return tr("The copied partition is on a disk another helper reads than this one; a "
-                  "paste runs where its target is written, so it cannot read that source. Use "
-                  "Copy Disk To… or partwise-cli on one machine.");
+        return tr("The copied partition's disk and this one are read by different helpers (or one "
+                  "by this window): a paste runs where its target is written and cannot read "
+                  "its source there. Use Copy Disk To… or partwise-cli on one machine.");
     if (region.lengthSectors() * ss < m_copied->source.minimumBytes())
         return tr("The copied partition needs %1; this free space holds %2.")
             .arg(humanSize(m_copied->source.minimumBytes()),
