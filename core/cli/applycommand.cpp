@@ -5,6 +5,7 @@
 #include "device/drivehealth.h"
 #include "ops/operationboot.h"
 #include "ops/operationpreview.h"
+#include "ops/pastesource.h"
 #include "ops/planfile.h"
 #include "ops/tablebackup.h"
 #include "report/checkreport.h"
@@ -37,6 +38,11 @@ int runApplyCommand(const ApplyCommandOptions &options, QTextStream &out, QTextS
                    "plan never holds a passphrase itself).\n";
             return ExitBadInput;
         }
+    // What each paste copies, read (without writing) so the plan below shows it.
+    if (!resolvePasteSources(&operations, &error)) {
+        err << "partwise-cli: " << error << "\nNothing was changed.\n";
+        return ExitBadInput;
+    }
     DiskReadOptions ro;
     ro.forcedSectorSize = options.apply.forcedSectorSize;
     const DiskReadResult read = readDisk(options.target, ro);

@@ -16,6 +16,7 @@
 #include "ops/jobresume.h"
 #include "ops/operationpreview.h"
 #include "ops/partitionaccess.h"
+#include "ops/pastesource.h"
 #include "ops/planfile.h"
 #include "ops/realignjson.h"
 #include "ops/realignplantext.h"
@@ -48,7 +49,6 @@ namespace {
 constexpr int kProgressMilliseconds = 200;
 constexpr int kEndOfInputGraceMs = 10000;
 // cryptsetup's own limit for a key file is 8 MiB; a passphrase file is far smaller.
-constexpr qint64 kMaxKeyFileBytes = qint64(8) << 20;
 // Questions are numbered from 1 by this helper; a number past any it could have asked is wrong.
 constexpr qint64 kMaxQuestionNumber = qint64(1) << 40;
 
@@ -272,13 +272,15 @@ void ServeSession::preview(const Request &request)
     if (!params.problem.isEmpty())
         return fail(request, InvalidParams, params.problem);
     QList<Operation> operations;
-    if (!planOf(request, &operations))
+    if (!planOf(request, &operations) || !pasteSourcesAdmitted(request, &operations))
         return;
     DiskReadOptions options;
     options.forcedSectorSize = sectorSize;
     const DiskReadResult read = readDisk(path, options);
     if (!read.ok)
         return fail(request, Failed, read.error);
+    if (QString error; !resolvePasteSources(&operations, &error))
+        return fail(request, Failed, error);
     const PreviewResult result = previewOperations(read.layout, operations, policy);
     answer(request, QJsonObject{{QStringLiteral("ok"), result.ok},
                                 {QStringLiteral("failed_index"), result.failedIndex},
@@ -350,37 +352,6 @@ bool ServeSession::realignTargetOf(const Request &request, QString *path, Realig
     if (!problem.isEmpty())
         fail(request, InvalidParams, problem);
     return problem.isEmpty();
-}
-
-bool ServeSession::planOf(const Request &request, QList<Operation> *operations)
-{
-    QString error;
-    const QJsonValue plan = request.params.value(QStringLiteral("plan"));
-    if (plan.isObject() && parsePlan(QJsonDocument(plan.toObject()).toJson(), operations, &error))
-        return true;
-    fail(request, InvalidParams,
-         error.isEmpty() ? QStringLiteral("\"plan\" must be a plan object.") : error);
-    return false;
-}
-
-bool ServeSession::keysReadAsUser(const Request &request, QList<Operation> *operations)
-{
-    if (!m_guard.servedUser().actsForUser())
-        return true; // the helper's user is the user who named the file
-    for (Operation &op : *operations) {
-        if (op.keyFile.isEmpty())
-            continue;
-        QString why;
-        if (!readFileAsUser(op.keyFile, m_guard.servedUser().uid, kMaxKeyFileBytes, &op.passphrase,
-                            &why)) {
-            fail(request, Refused,
-                 QStringLiteral("The key file %1 cannot be read by you: %2.")
-                     .arg(op.keyFile.left(200), why));
-            return false;
-        }
-        op.keyFile.clear(); // cryptsetup gets the bytes the user could read, on its input
-    }
-    return true;
 }
 
 void ServeSession::realignPlan(const Request &request)
@@ -495,6 +466,8 @@ void ServeSession::apply(const Request &request)
         return fail(request, InvalidParams, params.problem);
     QList<Operation> operations;
     if (!planOf(request, &operations) || !keysReadAsUser(request, &operations))
+        return;
+    if (!pasteSourcesAdmitted(request, &operations))
         return;
     startJob(request, [this, path, operations, options](const QJsonValue &id) {
         ApplyCallbacks callbacks;

@@ -70,6 +70,7 @@ private:
     bool planOf(const jsonrpc::Request &request, QList<Operation> *operations);
     // Root working for a user reads a plan's key files with the user's rights (userfileread.h).
     bool keysReadAsUser(const jsonrpc::Request &request, QList<Operation> *operations);
+    bool pasteSourcesAdmitted(const jsonrpc::Request &request, QList<Operation> *operations);
     void startJob(const jsonrpc::Request &request, Job job);
     void notify(const QString &method, const QJsonObject &params);
     RealignCallbacks jobCallbacks(const QJsonValue &id); // log and progress notifications

@@ -8,6 +8,8 @@
 #include "ops/operationexecution.h"
 #include "ops/operationpreview.h"
 #include "ops/partitionaccess.h"
+#include "ops/pasteexecution.h"
+#include "ops/pastesource.h"
 #include "ops/realignexecution.h"
 #include "ops/tableeditor.h"
 #include "ops/writepreflight.h"
@@ -65,9 +67,10 @@ public:
             log(QStringLiteral("[%1/%2] %3").arg(i + 1).arg(ops.size()).arg(ops[i].description()));
             QString error;
             bool resumable = false;
-            const bool done = ops[i].type == Operation::Type::Resize
-                                  ? resize(ops[i], &error, &resumable)
-                                  : other(ops[i], &error);
+            const bool done =
+                ops[i].type == Operation::Type::Resize  ? resize(ops[i], &error, &resumable)
+                : ops[i].type == Operation::Type::Paste ? paste(ops[i], &error, &resumable)
+                                                        : other(ops[i], &error);
             if (!done || !finished(i, &error))
                 return failed(i, error, resumable);
             if (m_callbacks.progress)
@@ -80,17 +83,31 @@ public:
     }
 
 private:
-    bool other(const Operation &op, QString *error)
+    // The table as it stands before the operation: read, and written down the first time.
+    bool readBefore(DiskLayout *now, QString *error)
     {
-        DiskLayout now;
-        if (!m_context.read(&now, error))
+        if (!m_context.read(now, error))
             return false;
         if (m_journal.tableBefore.isEmpty()) {
-            m_journal.tableBefore = tableSummary(now);
+            m_journal.tableBefore = tableSummary(*now);
             if (!m_journal.save(m_path, error))
                 return false;
         }
-        return executeOperation(m_context, op, now, m_journal.tableBefore, error);
+        return true;
+    }
+
+    bool other(const Operation &op, QString *error)
+    {
+        DiskLayout now;
+        return readBefore(&now, error) &&
+               executeOperation(m_context, op, now, m_journal.tableBefore, error);
+    }
+
+    bool paste(const Operation &op, QString *error, bool *resumable)
+    {
+        DiskLayout now;
+        return readBefore(&now, error) && executePaste(m_context, op, now, m_journal.tableBefore,
+                                                       m_callbacks.cancel, error, resumable);
     }
 
     // Resize (and move, when the start changes) runs the journaled steps of a realignment:
@@ -220,7 +237,8 @@ void touched(const DiskLayout &layout, const QList<Operation> &operations, Write
     request->writesTable = false;
     for (const Operation &op : operations) {
         request->writesTable = request->writesTable || op.changesTable();
-        if (op.type == Operation::Type::Create || (op.type == Operation::Type::Check && !op.repair))
+        if (op.type == Operation::Type::Create || op.type == Operation::Type::Paste ||
+            (op.type == Operation::Type::Check && !op.repair))
             continue;
         const int number = op.type == Operation::Type::NewTable ? 0 : op.number;
         if (!request->partitions.contains(number))
@@ -258,7 +276,13 @@ ApplyResult applyOperations(const QString &target, const QList<Operation> &opera
     WriteRequest request;
     if (!context.read(&request.layout, &result.error))
         return result;
-    const PreviewResult preview = previewOperations(request.layout, operations, options.policy);
+    // A paste's source is read now, whatever the window or the plan knew of it.
+    QList<Operation> resolved = operations;
+    if (!resolvePasteSources(&resolved, &result.error)) {
+        result.error += QStringLiteral(" Nothing was changed.");
+        return result;
+    }
+    const PreviewResult preview = previewOperations(request.layout, resolved, options.policy);
     if (!preview.ok) {
         result.error = QStringLiteral("Operation %1 (%2) cannot be done: %3 Nothing was changed.")
                            .arg(preview.failedIndex + 1)

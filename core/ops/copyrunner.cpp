@@ -1,18 +1,13 @@
 #include "ops/copyrunner.h"
 
 #include "device/busycheck.h"
-#include "fs/filesystemformatter.h"
-#include "fs/filesystemposition.h"
-#include "fs/filesystemresize.h"
-#include "fs/filesystemuuid.h"
 #include "fs/usedblocks.h"
 #include "move/alignedbuffer.h"
 #include "move/blockio.h"
-#include "move/checksum.h"
 #include "ops/copyjournal.h"
 #include "ops/copyshrink.h"
 #include "ops/copytable.h"
-#include "ops/partitionaccess.h"
+#include "ops/partitioncopy.h"
 #include "ops/tablebackup.h"
 
 #include <QDir>
@@ -38,30 +33,11 @@ namespace {
 using Kind = PartitionInfo::Kind;
 using Step = CopyJournal::Step;
 
-constexpr quint64 kChunk = 4 << 20;
-constexpr qint64 kSaveEveryMs = 1000;
 constexpr qint64 kClearBytes = 1 << 20;
 
 QString resumeCommand(const QString &target)
 {
     return QStringLiteral("partwise-cli resume %1").arg(target);
-}
-
-// The pieces a partition's data is copied in: its extents cut to at most kChunk bytes.
-std::vector<Extent> chunksOf(const std::vector<Extent> &extents)
-{
-    std::vector<Extent> chunks;
-    for (const Extent &e : extents)
-        for (quint64 done = 0; done < e.length; done += kChunk)
-            chunks.push_back({e.offset + done, std::min<quint64>(kChunk, e.length - done)});
-    return chunks;
-}
-
-QString signatureOf(const std::vector<Extent> &chunks)
-{
-    const std::uint64_t sum =
-        chunks.empty() ? 0 : move::checksum64(chunks.data(), chunks.size() * sizeof(Extent));
-    return QStringLiteral("%1:%2").arg(chunks.size()).arg(sum, 16, 16, QLatin1Char('0'));
 }
 
 class CopyExecution
@@ -354,160 +330,69 @@ private:
                             false);
             from = scratch.get();
         }
-        const std::vector<Extent> chunks = chunksOf(extentsOf(p));
+        const std::vector<Extent> chunks = copyChunksOf(extentsOf(p));
         quint64 bytes = 0;
         for (const Extent &c : chunks)
             bytes += c.length;
         const quint64 planned = p.data == CopyData::Shrunk ? p.bytesToCopy / 2 : p.bytesToCopy;
         m_total = m_total - std::min(m_total, planned) + bytes;
-        const QString signature = signatureOf(chunks);
+        const QString signature = copyChunkSignature(chunks);
         if (m_j.chunkSignatures[i] != signature) {
             m_j.chunkSignatures[i] = signature;
             m_j.chunksDone[i] = 0;
             if (!save())
                 return false;
         }
-        const quint64 fromBase = quint64(dataOffset(p));
-        const quint64 toBase = quint64(p.newStart * tss());
-        std::vector<std::uint64_t> sums(chunks.size(), 0);
-        std::vector<bool> summed(chunks.size(), false);
-        move::AlignedBuffer buffer(kChunk), check(kChunk);
         log(QStringLiteral("Partition %1 -> %2: copying %3 chunks")
                 .arg(p.sourceNumber)
                 .arg(p.targetNumber)
                 .arg(chunks.size()));
-        QElapsedTimer sinceSave;
-        sinceSave.start();
-        for (std::size_t c = 0; c < chunks.size(); ++c) {
-            if (qint64(c) < m_j.chunksDone[i]) {
-                m_done += chunks[c].length;
-                continue;
-            }
-            if (cancelled()) {
-                m_target->sync();
-                save();
-                return fail(QStringLiteral("Cancelled; the target has no partition table yet."));
-            }
-            if (!readInto(*from, buffer, chunks[c].length, fromBase + chunks[c].offset,
-                          QStringLiteral("partition %1").arg(p.sourceNumber)))
+        ChunkCopyRequest request;
+        request.from = from;
+        request.fromBase = quint64(dataOffset(p));
+        request.to = m_target.get();
+        request.toBase = quint64(p.newStart * tss());
+        request.chunks = chunks;
+        request.chunksDone = m_j.chunksDone[i];
+        request.verify = m_j.verify;
+        request.what = QStringLiteral("partition %1").arg(p.sourceNumber);
+        request.cancelledText = QStringLiteral("Cancelled; the target has no partition table yet.");
+        request.cancel = m_cb.cancel;
+        request.persist = [&](qint64 done, QString *error) {
+            m_j.chunksDone[i] = done;
+            if (!m_j.save(m_path, error))
                 return false;
-            sums[c] = move::checksum64(buffer.data(), chunks[c].length);
-            summed[c] = true;
-            if (const int e = move::writeOrPunch(*m_target, buffer.data(), chunks[c].length,
-                                                 toBase + chunks[c].offset))
-                return ioFailed(QStringLiteral("Writing %1 at byte %2")
-                                    .arg(m_j.target)
-                                    .arg(toBase + chunks[c].offset),
-                                e);
-            m_done += chunks[c].length;
-            m_doneThisRun += chunks[c].length;
-            if (sinceSave.elapsed() >= kSaveEveryMs || c + 1 == chunks.size()) {
-                if (const int e = m_target->sync())
-                    return ioFailed(QStringLiteral("Syncing %1").arg(m_j.target), e);
-                m_j.chunksDone[i] = qint64(c + 1);
-                if (!save())
-                    return false;
-                sinceSave.restart();
-                report(i, CopyProgress::Step::Copying, QStringLiteral("copying"));
-            }
-        }
-        if (m_j.verify) {
+            report(i, CopyProgress::Step::Copying, QStringLiteral("copying"));
+            return true;
+        };
+        request.copied = [this](quint64 bytes, bool now) {
+            m_done += bytes;
+            if (now)
+                m_doneThisRun += bytes;
+        };
+        request.verifying = [&] {
             report(i, CopyProgress::Step::Verifying, QStringLiteral("verifying"));
-            for (std::size_t c = 0; c < chunks.size(); ++c) {
-                if (cancelled()) {
-                    save();
-                    return fail(
-                        QStringLiteral("Cancelled; the target has no partition table yet."));
-                }
-                if (!summed[c]) { // copied before a resume: the source says what it should be
-                    if (!readInto(*from, buffer, chunks[c].length, fromBase + chunks[c].offset,
-                                  QStringLiteral("partition %1").arg(p.sourceNumber)))
-                        return false;
-                    sums[c] = move::checksum64(buffer.data(), chunks[c].length);
-                }
-                if (!readInto(*m_target, check, chunks[c].length, toBase + chunks[c].offset,
-                              QStringLiteral("the copy")))
-                    return false;
-                if (move::checksum64(check.data(), chunks[c].length) != sums[c]) {
-                    m_j.chunksDone[i] = qint64(c); // copy it again from here
-                    save();
-                    return fail(QStringLiteral("Partition %1: the copy at byte %2 of %3 does not "
-                                               "read back as written (a failing disk?).")
-                                    .arg(p.targetNumber)
-                                    .arg(toBase + chunks[c].offset)
-                                    .arg(m_j.target));
-                }
-            }
-            log(QStringLiteral("  verified"));
-        }
+        };
+        request.log = [this](const QString &line) { log(line); };
+        const ChunkCopyResult copied = copyChunks(request);
+        if (!copied.ok)
+            return fail(copied.error);
         m_j.verified[i] = true;
         return save();
-    }
-
-    FilesystemLocation targetLocation(const CopyPartitionPlan &p) const
-    {
-        return FilesystemLocation{m_j.target, p.newStart * tss(), true};
     }
 
     // What the filesystem records of itself, at its new place: done by offset inside the target,
     // before the table exists. Each step finds what an earlier run did and does it again safely.
     bool fixPartition(int i)
     {
-        const CopyPartitionPlan &p = plan().partitions[i];
-        const qint64 newBytes = (p.newEnd - p.newStart + 1) * tss();
-        const FilesystemLocation where = targetLocation(p);
-        QString error;
-        if (p.data == CopyData::Recreate) {
-            FormatRequest req;
-            req.filesystem = QStringLiteral("swap");
-            req.label = p.label;
-            req.uuid = plan().newIds ? QString() : p.uuid;
-            req.targetIsImage = true;
-            req.target = m_j.target;
-            req.offsetBytes = where.offset;
-            req.sizeBytes = newBytes;
-            req.logicalSectorSize = tss();
-            const ToolResult r = formatFilesystem(req);
-            if (!r.ok)
-                return fail(QStringLiteral("Making swap on partition %1 failed: %2")
-                                .arg(p.targetNumber)
-                                .arg(r.error));
-            m_result.checks << QStringLiteral("partition %1 (swap): recreated").arg(p.targetNumber);
-        } else if (p.data != CopyData::None && !p.filesystem.isEmpty()) {
-            if (!updateHiddenSectors(m_j.target, where.offset, newBytes, p.filesystem, p.newStart,
-                                     &error))
-                return fail(error);
-            if (p.grows() && p.data != CopyData::Shrunk) {
-                const ToolResult r = resizeFilesystem(where, newBytes, p.filesystem, newBytes);
-                log(QStringLiteral("  $ %1").arg(r.command));
-                if (!r.ok)
-                    return fail(QStringLiteral("Growing the %1 filesystem of partition %2 "
-                                               "failed: %3")
-                                    .arg(p.filesystem)
-                                    .arg(p.targetNumber)
-                                    .arg(r.error));
-            }
-            if (plan().newIds && canChangeFilesystemUuid(p.filesystem)) {
-                const ToolResult r = newFilesystemUuid(where, newBytes, p.filesystem);
-                log(QStringLiteral("  $ %1").arg(r.command));
-                if (!r.ok)
-                    return fail(QStringLiteral("Giving partition %1 a new UUID failed: %2")
-                                    .arg(p.targetNumber)
-                                    .arg(r.error));
-            }
-            const ToolResult r = checkPartitionReadOnly(where, newBytes, p.filesystem);
-            const QString verdict =
-                r.ok ? QStringLiteral("clean") : QStringLiteral("not clean: ") + r.error;
-            m_result.checks << QStringLiteral("partition %1 (%2): %3")
-                                   .arg(p.targetNumber)
-                                   .arg(p.filesystem, verdict);
-            log(QStringLiteral("  check: ") + m_result.checks.last());
-            if (!r.ok && r.exitCode != -1)
-                return fail(QStringLiteral("Partition %1 was copied, but its read-only check "
-                                           "reports problems: %2")
-                                .arg(p.targetNumber)
-                                .arg(r.error));
-        }
+        QString check, error;
+        const bool ok = finishCopiedFilesystem(
+            m_j.target, tss(), plan().partitions[i], plan().newIds,
+            [this](const QString &line) { log(line); }, &check, &error);
+        if (!check.isEmpty())
+            m_result.checks << check;
+        if (!ok)
+            return fail(error);
         m_j.fixed[i] = true;
         return save();
     }

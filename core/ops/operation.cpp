@@ -25,6 +25,8 @@ QString operationTypeName(Operation::Type type)
         return QStringLiteral("check");
     case Operation::Type::Resize:
         return QStringLiteral("resize");
+    case Operation::Type::Paste:
+        return QStringLiteral("paste");
     }
     return QString();
 }
@@ -58,7 +60,8 @@ QString Operation::textProblem() const
 bool Operation::changesTable() const
 {
     return type == Type::NewTable || type == Type::Create || type == Type::Delete ||
-           type == Type::SetName || type == Type::SetFlag || type == Type::Resize;
+           type == Type::SetName || type == Type::SetFlag || type == Type::Resize ||
+           type == Type::Paste;
 }
 
 namespace {
@@ -119,6 +122,19 @@ QString Operation::description() const
             text += tr(", formatted %1").arg(filesystem);
         if (!label.isEmpty())
             text += tr(", labelled “%1”").arg(label);
+        return text + tr(", aligned to %1").arg(alignWord(alignTo));
+    }
+    case Type::Paste: {
+        const QString what = sizeBytes > 0    ? humanSize(sizeBytes)
+                             : sizeBytes == 0 ? tr("the source's size")
+                                              : tr("all the free space");
+        QString text = tr("Paste partition %1 of %2 as a new %3 partition of %4")
+                           .arg(sourceNumber)
+                           .arg(sourcePath, kindWord(kind), what);
+        if (!source.filesystem.isEmpty())
+            text += tr(", holding its %1 filesystem").arg(source.filesystem);
+        if (!source.label.isEmpty())
+            text += tr(", labelled “%1”").arg(source.label);
         return text + tr(", aligned to %1").arg(alignWord(alignTo));
     }
     case Type::Delete:

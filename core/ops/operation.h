@@ -18,17 +18,28 @@ struct Operation
     Q_DECLARE_TR_FUNCTIONS(Operation)
 
 public:
-    enum class Type { NewTable, Create, Delete, Format, SetLabel, SetName, SetFlag, Check, Resize };
+    enum class Type {
+        NewTable,
+        Create,
+        Delete,
+        Format,
+        SetLabel,
+        SetName,
+        SetFlag,
+        Check,
+        Resize,
+        Paste
+    };
 
     Type type = Type::Create;
-    int number = 0; // the partition it acts on (all but NewTable and Create)
+    int number = 0; // the partition it acts on (all but NewTable, Create and Paste)
 
     QString tableType; // NewTable: "gpt" or "msdos"
 
-    // Create and Resize
+    // Create, Paste and Resize
     PartitionInfo::Kind kind = PartitionInfo::Kind::Primary;
-    qint64 startBytes = -1; // Create: -1 takes the first free space; Resize: -1 keeps the start
-    qint64 sizeBytes = -1;  // -1: the rest of the free space
+    qint64 startBytes = -1; // Create, Paste: -1 takes the first free space; Resize: -1 keeps it
+    qint64 sizeBytes = -1;  // -1: the rest of the free space; Paste: 0 is the source's size
     AlignTo alignTo = AlignTo::Grain;
 
     // Create, Format, SetLabel, SetName
@@ -40,6 +51,22 @@ public:
     // file; the window holds a typed passphrase in memory only, never saved in a plan.
     QString keyFile;
     QByteArray passphrase;
+
+    // Paste: a copy of partition `sourceNumber` of `sourcePath` (this disk or another) in free
+    // space. `source` is what that partition holds, read by ops/pastesource.h before a preview
+    // or Apply; a plan file names only the path and number.
+    QString sourcePath;
+    int sourceNumber = 0;
+    struct PasteSource
+    {
+        bool known = false;
+        qint64 sectorSize = 512; // the source disk's logical sector size
+        qint64 startSector = 0;  // the source partition's place, in its own sectors
+        qint64 lengthBytes = 0;
+        qint64 filesystemBytes = 0; // 0: not measured; the partition's length is the minimum
+        QString filesystem, label;
+        qint64 minimumBytes() const { return filesystemBytes > 0 ? filesystemBytes : lengthBytes; }
+    } source;
 
     // SetFlag
     QString flag;

@@ -54,13 +54,75 @@ bool parseKind(const QString &text, PartitionInfo::Kind *kind)
     return true;
 }
 
+// A disk's or image's path as a plan may name it: absolute, plain, of a sane length. Whether it
+// may be read is the job's question (the helper's guard, the user's rights).
+QString pathProblem(const QString &path)
+{
+    if (!path.startsWith(QLatin1Char('/')) || path.size() > 4096)
+        return QStringLiteral("\"source\" must be the absolute path of a disk or image");
+    for (const QString &part : path.split(QLatin1Char('/')))
+        if (part == QLatin1String(".."))
+            return QStringLiteral("\"source\" must not contain \"..\"");
+    for (const QChar c : path)
+        if (c.unicode() < 0x20 || c.unicode() == 0x7f)
+            return QStringLiteral("\"source\" must not hold control characters");
+    return {};
+}
+
+// {"op":"paste","source":PATH,"number":N,"start":...,"size":...,"align":...,"kind":...}: the
+// filesystem and label are the source's, so a plan may not set them.
+bool parsePaste(const QJsonObject &o, Operation *op, QString *why)
+{
+    op->sourcePath = o.value(QStringLiteral("source")).toString();
+    op->sourceNumber = op->number;
+    op->number = 0;
+    if (const QString problem = pathProblem(op->sourcePath); !problem.isEmpty()) {
+        *why = problem;
+        return false;
+    }
+    if (op->sourceNumber <= 0) {
+        *why = QStringLiteral("\"number\" must name the partition to paste (1 to 256)");
+        return false;
+    }
+    if (!op->filesystem.isEmpty() || !op->label.isEmpty() || !op->name.isEmpty() ||
+        !op->flags.isEmpty() || !op->keyFile.isEmpty()) {
+        *why = QStringLiteral("a paste takes the source's filesystem and label: it has no "
+                              "\"fs\", \"label\", \"name\", \"flags\" or \"key_file\"");
+        return false;
+    }
+    const QJsonValue size = o.value(QStringLiteral("size"));
+    if (size.isUndefined())
+        op->sizeBytes = 0; // the source's size
+    else if (!parseSize(size, &op->sizeBytes)) {
+        *why = QStringLiteral("\"size\" must be a size such as \"256MiB\" or \"rest\"");
+        return false;
+    }
+    const QJsonValue start = o.value(QStringLiteral("start"));
+    if (!start.isUndefined() && !parseSize(start, &op->startBytes)) {
+        *why = QStringLiteral("\"start\" must be a size such as \"1MiB\"");
+        return false;
+    }
+    if (!parseKind(o.value(QStringLiteral("kind")).toString(), &op->kind) ||
+        op->kind == PartitionInfo::Kind::Extended) {
+        *why = QStringLiteral("\"kind\" must be primary or logical");
+        return false;
+    }
+    if (!parseAlignTo(o.value(QStringLiteral("align")).toString(QStringLiteral("mib")),
+                      &op->alignTo)) {
+        *why = QStringLiteral("\"align\" must be mib, 4k, cylinder or none");
+        return false;
+    }
+    return true;
+}
+
 bool parseOne(const QJsonObject &o, Operation *op, QString *why)
 {
     const QString name = o.value(QStringLiteral("op")).toString();
-    const QList<Operation::Type> types = {
-        Operation::Type::NewTable, Operation::Type::Create,   Operation::Type::Delete,
-        Operation::Type::Format,   Operation::Type::SetLabel, Operation::Type::SetName,
-        Operation::Type::SetFlag,  Operation::Type::Check,    Operation::Type::Resize};
+    const QList<Operation::Type> types = {Operation::Type::NewTable, Operation::Type::Create,
+                                          Operation::Type::Delete,   Operation::Type::Format,
+                                          Operation::Type::SetLabel, Operation::Type::SetName,
+                                          Operation::Type::SetFlag,  Operation::Type::Check,
+                                          Operation::Type::Resize,   Operation::Type::Paste};
     bool known = false;
     for (Operation::Type t : types)
         if (operationTypeName(t) == name) {
@@ -116,6 +178,8 @@ bool parseOne(const QJsonObject &o, Operation *op, QString *why)
             return false;
         }
     }
+    if (op->type == Operation::Type::Paste)
+        return parsePaste(o, op, why);
     if (op->type != Operation::Type::NewTable && op->type != Operation::Type::Create &&
         op->number <= 0) {
         *why = QStringLiteral("\"number\" must name a partition");
@@ -190,6 +254,17 @@ QByteArray serializePlan(const QList<Operation> &operations)
                 o[QStringLiteral("start")] = op.startBytes;
             o[QStringLiteral("align")] = alignToName(op.alignTo);
             break;
+        case Operation::Type::Paste:
+            o[QStringLiteral("source")] = op.sourcePath;
+            o[QStringLiteral("number")] = op.sourceNumber;
+            o[QStringLiteral("kind")] = partitionKindName(op.kind);
+            if (op.sizeBytes != 0)
+                o[QStringLiteral("size")] = op.sizeBytes > 0 ? QJsonValue(op.sizeBytes)
+                                                             : QJsonValue(QStringLiteral("rest"));
+            if (op.startBytes >= 0)
+                o[QStringLiteral("start")] = op.startBytes;
+            o[QStringLiteral("align")] = alignToName(op.alignTo);
+            break;
         case Operation::Type::SetFlag:
             o[QStringLiteral("flag")] = op.flag;
             o[QStringLiteral("state")] = op.flagState;
@@ -200,7 +275,8 @@ QByteArray serializePlan(const QList<Operation> &operations)
         default:
             break;
         }
-        if (op.type != Operation::Type::NewTable && op.type != Operation::Type::Create)
+        if (op.type != Operation::Type::NewTable && op.type != Operation::Type::Create &&
+            op.type != Operation::Type::Paste)
             o[QStringLiteral("number")] = op.number;
         if (!op.filesystem.isEmpty())
             o[QStringLiteral("fs")] = op.filesystem;

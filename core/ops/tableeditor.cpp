@@ -4,6 +4,8 @@
 
 #include "align/alignmentgeometry.h"
 #include "align/resizeplacement.h"
+#include "base/humansize.h"
+#include "ops/pastesource.h"
 #include "table/parteddevice.h"
 #include "table/partedlayout.h"
 #include "table/partedpartition.h"
@@ -200,6 +202,8 @@ bool TableEditor::apply(const Operation &op, const AlignmentPolicy &policy, QStr
     }
     if (op.type == Operation::Type::Create)
         return create(op, policy, error, number);
+    if (op.type == Operation::Type::Paste)
+        return paste(op, policy, error, number);
     if (op.type == Operation::Type::Resize)
         return resize(op, policy, error);
 
@@ -251,7 +255,7 @@ bool TableEditor::apply(const Operation &op, const AlignmentPolicy &policy, QStr
 }
 
 bool TableEditor::create(const Operation &op, const AlignmentPolicy &policy, QString *error,
-                         int *number)
+                         int *number, EndRounding rounding)
 {
     const DiskLayout now = layout();
     const qint64 ss = now.device.topology.logicalSectorSize;
@@ -273,6 +277,7 @@ bool TableEditor::create(const Operation &op, const AlignmentPolicy &policy, QSt
     req.sizeSectors = op.sizeBytes > 0 ? (op.sizeBytes + ss - 1) / ss : -1;
     req.logical = op.kind == PartitionInfo::Kind::Logical;
     req.alignTo = op.alignTo;
+    req.endRounding = rounding;
     const Placement place =
         placePartition(req, resolveAlignmentGeometry(now.device.topology, policy));
     if (!place.ok) {
@@ -300,6 +305,62 @@ bool TableEditor::create(const Operation &op, const AlignmentPolicy &policy, QSt
         m_filesystems.insert(place.startSector, {op.filesystem, op.label, QString()});
     if (number)
         *number = part->num;
+    return true;
+}
+
+bool TableEditor::paste(const Operation &op, const AlignmentPolicy &policy, QString *error,
+                        int *number)
+{
+    const Operation::PasteSource &source = op.source;
+    if (!source.known) {
+        *error = tr("Partition %1 of %2, the one to paste, has not been read.")
+                     .arg(op.sourceNumber)
+                     .arg(op.sourcePath);
+        return false;
+    }
+    if (sameDiskOrImage(op.sourcePath, m_base.device.path)) {
+        const DiskLayout now = layout(); // a copy: `p` points into it
+        const PartitionInfo *p = now.partitionByNumber(op.sourceNumber);
+        if (!p || p->startSector != source.startSector) {
+            *error = tr("Partition %1, the one to paste, is deleted or moved by an operation "
+                        "before the paste.")
+                         .arg(op.sourceNumber);
+            return false;
+        }
+    }
+    const qint64 minimum = source.minimumBytes();
+    Operation asCreate = op;
+    asCreate.type = Operation::Type::Create;
+    asCreate.filesystem = source.filesystem;
+    asCreate.label = source.label;
+    asCreate.name.clear();
+    asCreate.flags.clear();
+    asCreate.sizeBytes = op.sizeBytes == 0 ? source.lengthBytes : op.sizeBytes;
+    if (asCreate.sizeBytes > 0 && asCreate.sizeBytes < minimum) {
+        *error = tr("The pasted partition must hold at least %1: the %2 filesystem of partition "
+                    "%3 fills that much, and Partwise does not shrink a filesystem while pasting "
+                    "it.")
+                     .arg(humanSize(minimum), source.filesystem)
+                     .arg(op.sourceNumber);
+        return false;
+    }
+    // Rounded up, never down: the partition must hold the whole filesystem.
+    int created = 0;
+    if (!create(asCreate, policy, error, &created, EndRounding::Up))
+        return false;
+    const DiskLayout after = layout(); // a copy: `p` points into it
+    const PartitionInfo *p = after.partitionByNumber(created);
+    const qint64 ss = after.device.topology.logicalSectorSize;
+    if (!p || p->lengthSectors() * ss < minimum) {
+        *error = tr("The free space there is too small for the %1 filesystem of partition %2 "
+                    "(%3).")
+                     .arg(source.filesystem)
+                     .arg(op.sourceNumber)
+                     .arg(humanSize(minimum));
+        return false;
+    }
+    if (number)
+        *number = created;
     return true;
 }
 

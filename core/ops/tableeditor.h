@@ -37,7 +37,10 @@ public:
     // `scratch`, never to the disk.
     bool openReplica(const DiskLayout &current, const QString &scratch, QString *error);
 
-    // Changes the in-memory table. For Create, `*number` receives the new partition's number.
+    // Changes the in-memory table. For Create and Paste, `*number` receives the new partition's
+    // number. A Paste needs its source read (ops/pastesource.h) and places a partition at least
+    // as large as the source's filesystem, with its filesystem and label (the data follows in
+    // Apply).
     bool apply(const Operation &op, const AlignmentPolicy &policy, QString *error,
                int *number = nullptr);
 
@@ -54,7 +57,9 @@ public:
     const PartedSession &session() const { return m_session; }
 
 private:
-    bool create(const Operation &op, const AlignmentPolicy &policy, QString *error, int *number);
+    bool create(const Operation &op, const AlignmentPolicy &policy, QString *error, int *number,
+                EndRounding rounding = EndRounding::Down);
+    bool paste(const Operation &op, const AlignmentPolicy &policy, QString *error, int *number);
     bool resize(const Operation &op, const AlignmentPolicy &policy, QString *error);
     bool addReplicaPartition(const PartitionInfo &p, QString *error);
     void rememberFilesystems(const DiskLayout &current);

@@ -786,6 +786,26 @@ Ihr Journal (%2) erlaubt, sie abzuschließen: Laufwerk → Unterbrochene Kopie a
         <source>libparted did not place the partition here.</source>
         <translation>libparted hat die Partition nicht hier angelegt.</translation>
     </message>
+    <message>
+        <source>Paste Partition</source>
+        <translation>Partition einfügen</translation>
+    </message>
+    <message>
+        <source>Partition %1 of %2: %3, %4</source>
+        <translation>Partition %1 von %2: %3, %4</translation>
+    </message>
+    <message>
+        <source>, labelled “%1”</source>
+        <translation>, Bezeichnung „%1“</translation>
+    </message>
+    <message>
+        <source>Paste:</source>
+        <translation>Einfügen:</translation>
+    </message>
+    <message>
+        <source>At least what the source&apos;s filesystem fills; a larger partition gets its filesystem grown.</source>
+        <translation>Mindestens so viel, wie das Dateisystem der Quelle füllt; in einer größeren Partition wird das Dateisystem vergrößert.</translation>
+    </message>
 </context>
 <context>
     <name>DiskListModel</name>
@@ -1152,6 +1172,38 @@ Die Partitionstabelle wird vorher gesichert; das Protokoll sagt, wo und wie sie 
     <message>
         <source>I will repair booting as shown and accept the &amp;change</source>
         <translation>Ich repariere den Start wie gezeigt und nehme die Änderung &amp;hin</translation>
+    </message>
+    <message>
+        <source>Copy a partition first.</source>
+        <translation>Zuerst eine Partition kopieren.</translation>
+    </message>
+    <message>
+        <source>The copied partition&apos;s disk and this one are read by different helpers (or one by this window): a paste runs where its target is written and cannot read its source there. Use Copy Disk To… or partwise-cli on one machine.</source>
+        <translation>Der Datenträger der kopierten Partition und dieser werden von verschiedenen Helfern gelesen (oder eine von diesem Fenster): Einfügen läuft dort, wo sein Ziel geschrieben wird, und kann seine Quelle dort nicht lesen. Verwenden Sie „Datenträger kopieren nach…“ oder partwise-cli auf einem Rechner.</translation>
+    </message>
+    <message>
+        <source>The copied partition needs %1; this free space holds %2.</source>
+        <translation>Die kopierte Partition braucht %1; dieser freie Bereich fasst %2.</translation>
+    </message>
+    <message>
+        <source>Paste a copy of partition %1 of %2 here</source>
+        <translation>Eine Kopie von Partition %1 von %2 hier einfügen</translation>
+    </message>
+    <message>
+        <source>Partition %1 of %2 copied: select free space and choose Paste.</source>
+        <translation>Partition %1 von %2 kopiert: freien Bereich wählen und „Einfügen“ wählen.</translation>
+    </message>
+    <message>
+        <source>Cannot Paste</source>
+        <translation>Einfügen nicht möglich</translation>
+    </message>
+    <message>
+        <source>&amp;Copy Partition</source>
+        <translation>Partition &amp;kopieren</translation>
+    </message>
+    <message>
+        <source>Pa&amp;ste Partition…</source>
+        <translation>Partition &amp;einfügen…</translation>
     </message>
 </context>
 <context>
@@ -2268,6 +2320,18 @@ Die Partitionstabelle wird vorher gesichert; das Protokoll sagt, wo und wie sie 
     <message>
         <source>nothing (exact sectors)</source>
         <translation>nichts (genaue Sektoren)</translation>
+    </message>
+    <message>
+        <source>the source&apos;s size</source>
+        <translation>Größe der Quelle</translation>
+    </message>
+    <message>
+        <source>Paste partition %1 of %2 as a new %3 partition of %4</source>
+        <translation>Partition %1 von %2 als neue %3 Partition (%4) einfügen</translation>
+    </message>
+    <message>
+        <source>, holding its %1 filesystem</source>
+        <translation>, mit ihrem Dateisystem %1</translation>
     </message>
 </context>
 <context>
@@ -4061,6 +4125,22 @@ Das Journal %3 hält fest, wie weit sie kam. Bis sie abgeschlossen ist, ist die 
     <message>
         <source>Cannot copy partition %1 of %2 to edit it.</source>
         <translation>Partition %1 von %2 kann nicht zum Bearbeiten kopiert werden.</translation>
+    </message>
+    <message>
+        <source>Partition %1 of %2, the one to paste, has not been read.</source>
+        <translation>Partition %1 von %2, die eingefügt werden soll, wurde nicht gelesen.</translation>
+    </message>
+    <message>
+        <source>Partition %1, the one to paste, is deleted or moved by an operation before the paste.</source>
+        <translation>Partition %1, die eingefügt werden soll, wird von einer Operation vor dem Einfügen gelöscht oder verschoben.</translation>
+    </message>
+    <message>
+        <source>The pasted partition must hold at least %1: the %2 filesystem of partition %3 fills that much, and Partwise does not shrink a filesystem while pasting it.</source>
+        <translation>Die eingefügte Partition muss mindestens %1 fassen: so viel füllt das Dateisystem %2 von Partition %3, und Partwise verkleinert kein Dateisystem beim Einfügen.</translation>
+    </message>
+    <message>
+        <source>The free space there is too small for the %1 filesystem of partition %2 (%3).</source>
+        <translation>Der freie Bereich dort ist zu klein für das Dateisystem %1 von Partition %2 (%3).</translation>
     </message>
 </context>
 <context>

@@ -29,6 +29,7 @@ private slots:
     void hostileLines();
     void rootTakesNoImageOfAUser();
     void aUserHelperLeavesFilesToTheKernel();
+    void pasteSourcePassesTheGuard();
 
 private:
     QTemporaryDir m_dir;
@@ -211,6 +212,39 @@ void TestServeGuard::aUserHelperLeavesFilesToTheKernel()
     QVERIFY2(user.admits(theirs, &why), qPrintable(why));
     QVERIFY(!user.admits(m_dir.path(), &why) && why.contains(QStringLiteral("neither")));
     QVERIFY(!user.admits(m_dir.path() + QStringLiteral("/../x.img"), &why));
+}
+
+// A paste reads its source: root working for a user takes no image of theirs as a source either,
+// in a preview or an Apply onto a disk it would otherwise write; nothing is written.
+void TestServeGuard::pasteSourcePassesTheGuard()
+{
+    PW_REQUIRE_ROOT_OR_SKIP();
+    const QString source = makePracticeImage(m_dir.path(), QStringLiteral("paste-source.img"));
+    const QString target = makePracticeImage(m_dir.path(), QStringLiteral("paste-target.img"));
+    QVERIFY(!source.isEmpty() && !target.isEmpty());
+    const QByteArray before = fileSha256(target);
+    LoopDevice loop(target);
+    QVERIFY2(loop.ok(), qPrintable(loop.error()));
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(QStringLiteral("PKEXEC_UID"), QString::number(::getuid() + 4242));
+    ServeClient helper(environment);
+    const QJsonObject plan{{QStringLiteral("operations"),
+                            QJsonArray{QJsonObject{{QStringLiteral("op"), QStringLiteral("paste")},
+                                                   {QStringLiteral("source"), source},
+                                                   {QStringLiteral("number"), 1}}}}};
+    for (const QString &method : {QStringLiteral("preview"), QStringLiteral("apply")}) {
+        const QJsonObject refused = helper.call(
+            method, {{QStringLiteral("path"), loop.path()}, {QStringLiteral("plan"), plan}});
+        QCOMPARE(errorCodeOf(refused), -32001);
+        const QString message = refused.value(QStringLiteral("error"))
+                                    .toObject()
+                                    .value(QStringLiteral("message"))
+                                    .toString();
+        QVERIFY2(message.contains(QStringLiteral("paste's source is refused")) &&
+                     message.contains(QStringLiteral("works on disks in /dev only")),
+                 qPrintable(message));
+    }
+    QCOMPARE(fileSha256(target), before);
 }
 
 QTEST_GUILESS_MAIN(TestServeGuard)

@@ -43,9 +43,10 @@ CreatePartitionDialog::CreatePartitionDialog(const DiskLayout &base,
                                              const QList<Operation> &pending,
                                              const DiskLayout &shown,
                                              const PartitionInfo &freeRegion,
-                                             const AlignmentPolicy &policy, QWidget *parent)
+                                             const AlignmentPolicy &policy, QWidget *parent,
+                                             const std::optional<Operation> &paste)
     : QDialog(parent), m_base(base), m_pending(pending), m_shown(shown), m_free(freeRegion),
-      m_policy(policy), m_sectorSize(shown.device.topology.logicalSectorSize)
+      m_policy(policy), m_paste(paste), m_sectorSize(shown.device.topology.logicalSectorSize)
 {
     // Every change asks for a preview; the ones made in one go are previewed once.
     m_previewTimer.setSingleShot(true);
@@ -157,6 +158,8 @@ CreatePartitionDialog::CreatePartitionDialog(const DiskLayout &base,
     setUnit(regionBytes() >= 10 * kGiB ? Unit::GiB : Unit::MiB);
     m_before->setValue(0);
     m_size->setValue(m_size->maximum());
+    if (m_paste)
+        setUpPaste(form);
 
     connect(m_unit, &QComboBox::currentIndexChanged, this,
             [this] { setUnit(Unit(m_unit->currentData().toInt())); });
@@ -186,6 +189,37 @@ CreatePartitionDialog::CreatePartitionDialog(const DiskLayout &base,
     connect(m_name, &QLineEdit::textChanged, this, &CreatePartitionDialog::schedulePreview);
     connect(m_flags, &QListWidget::itemChanged, this, &CreatePartitionDialog::schedulePreview);
     runPreview();
+}
+
+void CreatePartitionDialog::setUpPaste(QFormLayout *form)
+{
+    const Operation::PasteSource &source = m_paste->source;
+    setWindowTitle(tr("Paste Partition"));
+    setObjectName(QStringLiteral("pastePartitionDialog"));
+    QString what = tr("Partition %1 of %2: %3, %4")
+                       .arg(m_paste->sourceNumber)
+                       .arg(m_paste->sourcePath, source.filesystem, humanSize(source.lengthBytes));
+    if (!source.label.isEmpty())
+        what += tr(", labelled “%1”").arg(source.label);
+    auto *copied = new QLabel(what);
+    copied->setObjectName(QStringLiteral("pasteSource"));
+    copied->setWordWrap(true);
+    form->insertRow(0, tr("Paste:"), copied);
+    for (QWidget *row : {static_cast<QWidget *>(m_name), static_cast<QWidget *>(m_filesystem),
+                         static_cast<QWidget *>(m_label), static_cast<QWidget *>(m_flags)})
+        form->setRowVisible(row, false);
+    m_passphrase->setVisible(false);
+    const int extended = m_kind->findData(int(PartitionInfo::Kind::Extended));
+    if (extended >= 0)
+        m_kind->removeItem(extended);
+    m_size->setToolTip(tr("At least what the source's filesystem fills; a larger partition gets "
+                          "its filesystem grown."));
+    updateLimits();
+    m_size->setValue(std::ceil(double(source.lengthBytes) / double(unitBytes()) *
+                                   std::pow(10.0, m_size->decimals()) -
+                               1e-9) /
+                     std::pow(10.0, m_size->decimals()));
+    schedulePreview();
 }
 
 qint64 CreatePartitionDialog::unitBytes() const
@@ -234,7 +268,13 @@ void CreatePartitionDialog::updateLimits()
     const int decimals = m_size->decimals();
     const double step = std::pow(10.0, -decimals);
     const double room = double(regionBytes() - beforeBytes()) / double(unitBytes());
-    m_size->setMinimum(std::min(step, floorTo(room, decimals)));
+    // A paste is never smaller than the filesystem it holds.
+    const double least =
+        m_paste ? std::ceil(double(m_paste->source.minimumBytes()) / double(unitBytes()) / step -
+                            1e-9) *
+                      step
+                : step;
+    m_size->setMinimum(std::min(least, floorTo(room, decimals)));
     m_size->setMaximum(std::max(m_size->minimum(), floorTo(room, decimals)));
 }
 
@@ -287,6 +327,10 @@ Operation CreatePartitionDialog::operation() const
 {
     Operation op;
     op.type = Operation::Type::Create;
+    if (m_paste) {
+        op = *m_paste;
+        op.type = Operation::Type::Paste;
+    }
     op.kind = PartitionInfo::Kind(m_kind->currentData().toInt());
     op.startBytes = m_free.startSector * m_sectorSize + beforeBytes();
     // Nothing left free in front of the first free space of its kind: the plan just says
@@ -302,6 +346,8 @@ Operation CreatePartitionDialog::operation() const
     }
     op.sizeBytes = sizeIsRest() ? -1 : std::llround(m_size->value() * double(unitBytes()));
     op.alignTo = AlignTo(m_align->currentData().toInt());
+    if (m_paste)
+        return op;
     if (m_shown.tableType == QLatin1String("gpt"))
         op.name = m_name->text().trimmed();
     if (op.kind != PartitionInfo::Kind::Extended) {

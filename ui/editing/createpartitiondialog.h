@@ -24,6 +24,9 @@ class PassphraseFields;
 // filesystem, label and flags. The resulting sectors shown are libparted's, from
 // previewOperations() on the disk as read plus the pending queue plus this operation: the
 // dialog converts units and nothing else.
+// Given a Paste (`paste`: its source set, ops/pastesource.h), the same dialog places a copy of
+// that partition instead: no filesystem, label, name or flags of its own, the size at least
+// what the source's filesystem fills and the source's size to begin with.
 class CreatePartitionDialog : public QDialog
 {
     Q_OBJECT
@@ -35,7 +38,8 @@ public:
                           const QList<partwise::Operation> &pending,
                           const partwise::DiskLayout &shown,
                           const partwise::PartitionInfo &freeRegion,
-                          const partwise::AlignmentPolicy &policy, QWidget *parent = nullptr);
+                          const partwise::AlignmentPolicy &policy, QWidget *parent = nullptr,
+                          const std::optional<partwise::Operation> &paste = std::nullopt);
 
     partwise::Operation operation() const;
     // The partition as libparted would place it, when the preview succeeds.
@@ -62,12 +66,14 @@ private:
     void updateLimits();
     void schedulePreview();
     void runPreview();
+    void setUpPaste(class QFormLayout *form);
 
     partwise::DiskLayout m_base;
     QList<partwise::Operation> m_pending;
     partwise::DiskLayout m_shown;
     partwise::PartitionInfo m_free;
     partwise::AlignmentPolicy m_policy;
+    std::optional<partwise::Operation> m_paste;
     qint64 m_sectorSize = 512;
     QTimer m_previewTimer;
     std::optional<partwise::PartitionInfo> m_previewed;

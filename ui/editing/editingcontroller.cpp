@@ -54,7 +54,8 @@ EditingController::EditingController(QMainWindow *window, const EditingHooks &ho
     m_menu->addSeparator();
     const QList<Action> partitionActions = {Action::NewTable, Action::Create, Action::Resize,
                                             Action::Delete,   Action::Format, Action::SetLabel,
-                                            Action::SetName,  Action::Flags,  Action::Check};
+                                            Action::SetName,  Action::Flags,  Action::Check,
+                                            Action::Copy,     Action::Paste};
     for (Action a : partitionActions)
         m_menu->addAction(action(a));
     m_menu->addSeparator();
@@ -140,6 +141,10 @@ void EditingController::createActions()
     add(Action::SetName, tr("Partition Na&me…"), "setNameAction", &EditingController::setName);
     add(Action::Flags, tr("Fla&gs…"), "flagsAction", &EditingController::editFlags);
     add(Action::Check, tr("C&heck Filesystem…"), "checkAction", &EditingController::check);
+    add(Action::Copy, tr("&Copy Partition"), "copyPartitionAction",
+        &EditingController::copyPartition, QKeySequence::Copy);
+    add(Action::Paste, tr("Pa&ste Partition…"), "pastePartitionAction",
+        &EditingController::pastePartition, QKeySequence::Paste);
     add(Action::Clear, tr("Cl&ear Pending Operations"), "clearAction",
         &EditingController::clearQueue);
     add(Action::SavePlan, tr("Save &Plan…"), "savePlanAction", &EditingController::savePlan);
@@ -358,6 +363,7 @@ void EditingController::updateActions()
     action(Action::SavePlan)->setEnabled(queued);
     action(Action::LoadPlan)->setEnabled(ready);
     action(Action::Apply)->setEnabled(queued && m_preview.ok);
+    updatePasteActions(region, hasTable);
 }
 
 bool EditingController::queue(const Operation &op, QString *error)

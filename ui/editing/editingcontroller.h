@@ -41,6 +41,10 @@ struct EditingHooks
     QItemSelectionModel *selection = nullptr; // rows are the shown layout's regions
     QList<QWidget *> contextMenuWidgets;      // get the editing actions as context menu
     bool previewNoticeInStatusBar = true;     // "Preview: … nothing has been written yet"
+    // optional: who reads and writes a disk ("" this window, else the helper's machine) and the
+    // path it knows the disk by. A paste runs where its target is written, so its source must
+    // be served by the same one. Without it every disk is this window's.
+    std::function<QString(const QString &path, QString *pathThere)> servedBy;
 };
 
 // The editing actions, the Edit menu, the pending-operations dock and one queue per disk.
@@ -61,6 +65,8 @@ public:
         SetName,
         Flags,
         Check,
+        Copy,
+        Paste,
         Undo,
         Redo,
         Clear,
@@ -119,6 +125,10 @@ public slots:
     void setName();
     void editFlags();
     void check();
+    // Copy remembers the selected partition (one with a filesystem, on the disk as read);
+    // Paste places a copy of it in the selected free space of any open disk.
+    void copyPartition();
+    void pastePartition();
     void clearQueue();
     void savePlan();
     void loadPlan();
@@ -140,6 +150,11 @@ private:
     QString shownName() const;                   // of the disk on screen, as people call it
     QString quitName(const QString &path) const; // of a disk with a queue, when quitting
     void updateActions();
+    void updatePasteActions(const std::optional<partwise::PartitionInfo> &region, bool hasTable);
+    // Why the remembered partition cannot be pasted into `region` of the disk on screen; empty
+    // when it can.
+    QString pasteProblem(const partwise::PartitionInfo &region) const;
+    QString server(const QString &path, QString *pathThere = nullptr) const;
     void selectNear(const partwise::PartitionInfo &previous);
     std::optional<partwise::PartitionInfo>
     regionAtSelection(const partwise::DiskLayout &layout) const;
@@ -162,4 +177,6 @@ private:
     bool m_showingPreview = false;
     ApplyDialogMaker m_makeApplyDialog;
     HelperMeasurer m_measureThroughHelper;
+    std::optional<partwise::Operation> m_copied; // a Paste with its source, from Copy
+    QString m_copiedServer;                      // who reads the copied partition's disk
 };

@@ -5,6 +5,7 @@
 #include "editing/editingcontroller.h"
 
 #include "editing/pendingoperations.h"
+#include "ops/pastesource.h"
 #include "ops/planfile.h"
 
 #include <QDir>
@@ -41,7 +42,8 @@ bool EditingController::loadPlanFrom(const QString &path, QString *error)
         return false;
     }
     QList<Operation> ops;
-    if (!parsePlan(file.readAll(), &ops, error))
+    // A paste's source is read here (without writing) for the preview to show what it holds.
+    if (!parsePlan(file.readAll(), &ops, error) || !resolvePasteSources(&ops, error))
         return false;
     const PreviewResult check =
         previewOperations(*m_base, ops, m_hooks.policy ? m_hooks.policy() : AlignmentPolicy());

@@ -1,6 +1,7 @@
 #include "window/mainwindowediting.h"
 
 #include "align/misalignmentreport.h"
+#include "disklistmodel.h"
 #include "diskmapwidget.h"
 #include "editing/editingcontroller.h"
 #include "partitionmodel.h"
@@ -31,6 +32,12 @@ EditingController *installEditing(MainWindow *window)
     hooks.displayedLayout = [window] { return window->partitionModel()->layout(); };
     hooks.selection = window->regionSelection();
     hooks.contextMenuWidgets = {window->diskMap(), window->partitionView()};
+    hooks.servedBy = [window](const QString &path, QString *pathThere) {
+        const int row = window->diskList()->rowOf(path);
+        const DiskEntry *entry = row >= 0 ? &window->diskList()->entry(row) : nullptr;
+        *pathThere = entry && !entry->machine.isEmpty() ? entry->devicePath : path;
+        return entry ? entry->machine : QString();
+    };
     // The window's own status line judges what is on screen, the preview included.
     hooks.previewNoticeInStatusBar = false;
     EditingController *controller = EditingController::install(window, hooks);

@@ -1,0 +1,246 @@
+#include "ops/partitioncopy.h"
+
+#include "fs/filesystemformatter.h"
+#include "fs/filesystemposition.h"
+#include "fs/filesystemresize.h"
+#include "fs/filesystemuuid.h"
+#include "move/alignedbuffer.h"
+#include "move/checksum.h"
+#include "ops/partitionaccess.h"
+
+#include <QElapsedTimer>
+
+#include <cstring>
+
+namespace partwise {
+
+using move::BlockIo;
+using move::Extent;
+
+namespace {
+
+constexpr quint64 kChunk = 4 << 20;
+constexpr qint64 kSaveEveryMs = 1000;
+
+QString ioText(const QString &what, int error)
+{
+    return QStringLiteral("%1: %2").arg(what, QString::fromLocal8Bit(std::strerror(error)));
+}
+
+class ChunkCopy
+{
+public:
+    explicit ChunkCopy(const ChunkCopyRequest &r) : m_r(r) { m_result.chunksDone = r.chunksDone; }
+
+    ChunkCopyResult run()
+    {
+        if (copy() && (!m_r.verify || verify()))
+            m_result.ok = true;
+        return m_result;
+    }
+
+private:
+    bool failed(const QString &error)
+    {
+        m_result.error = error;
+        return false;
+    }
+
+    bool readInto(BlockIo &io, move::AlignedBuffer &buffer, quint64 length, quint64 offset,
+                  const QString &what)
+    {
+        const int e = io.readAt(buffer.data(), std::size_t(length), offset);
+        return e == 0 || failed(ioText(QStringLiteral("Reading %1 at byte %2 of %3")
+                                           .arg(what)
+                                           .arg(offset)
+                                           .arg(io.path()),
+                                       e));
+    }
+
+    bool cancelled() const { return m_r.cancel && m_r.cancel->load(); }
+
+    bool persist(qint64 done)
+    {
+        m_result.chunksDone = done;
+        QString error;
+        return !m_r.persist || m_r.persist(done, &error) || failed(error);
+    }
+
+    void counted(quint64 bytes, bool now)
+    {
+        if (m_r.copied)
+            m_r.copied(bytes, now);
+    }
+
+    bool copy()
+    {
+        const std::vector<Extent> &chunks = m_r.chunks;
+        m_sums.assign(chunks.size(), 0);
+        m_summed.assign(chunks.size(), false);
+        QElapsedTimer sinceSave;
+        sinceSave.start();
+        for (std::size_t c = 0; c < chunks.size(); ++c) {
+            if (qint64(c) < m_r.chunksDone) {
+                counted(chunks[c].length, false);
+                continue;
+            }
+            if (cancelled()) {
+                m_r.to->sync();
+                persist(m_result.chunksDone);
+                return failed(m_r.cancelledText);
+            }
+            if (!readInto(*m_r.from, m_buffer, chunks[c].length, m_r.fromBase + chunks[c].offset,
+                          m_r.what))
+                return false;
+            m_sums[c] = move::checksum64(m_buffer.data(), chunks[c].length);
+            m_summed[c] = true;
+            const quint64 to = m_r.toBase + chunks[c].offset;
+            if (const int e = move::writeOrPunch(*m_r.to, m_buffer.data(), chunks[c].length, to))
+                return failed(
+                    ioText(QStringLiteral("Writing %1 at byte %2").arg(m_r.to->path()).arg(to), e));
+            counted(chunks[c].length, true);
+            if (sinceSave.elapsed() >= kSaveEveryMs || c + 1 == chunks.size()) {
+                if (const int e = m_r.to->sync())
+                    return failed(ioText(QStringLiteral("Syncing %1").arg(m_r.to->path()), e));
+                if (!persist(qint64(c + 1)))
+                    return false;
+                sinceSave.restart();
+            }
+        }
+        return true;
+    }
+
+    bool verify()
+    {
+        if (m_r.verifying)
+            m_r.verifying();
+        const std::vector<Extent> &chunks = m_r.chunks;
+        for (std::size_t c = 0; c < chunks.size(); ++c) {
+            if (cancelled()) {
+                persist(m_result.chunksDone);
+                return failed(m_r.cancelledText);
+            }
+            const quint64 from = m_r.fromBase + chunks[c].offset;
+            if (!m_summed[c]) { // copied before a resume: the source says what it should be
+                if (!readInto(*m_r.from, m_buffer, chunks[c].length, from, m_r.what))
+                    return false;
+                m_sums[c] = move::checksum64(m_buffer.data(), chunks[c].length);
+            }
+            const quint64 to = m_r.toBase + chunks[c].offset;
+            if (!readInto(*m_r.to, m_check, chunks[c].length, to, QStringLiteral("the copy")))
+                return false;
+            if (move::checksum64(m_check.data(), chunks[c].length) != m_sums[c]) {
+                persist(qint64(c)); // copy it again from here
+                return failed(QStringLiteral("%1: the copy at byte %2 of %3 does not read back "
+                                             "as written (a failing disk?).")
+                                  .arg(m_r.what)
+                                  .arg(to)
+                                  .arg(m_r.to->path()));
+            }
+        }
+        if (m_r.log)
+            m_r.log(QStringLiteral("  verified"));
+        return true;
+    }
+
+    const ChunkCopyRequest &m_r;
+    ChunkCopyResult m_result;
+    move::AlignedBuffer m_buffer{kChunk}, m_check{kChunk};
+    std::vector<std::uint64_t> m_sums;
+    std::vector<bool> m_summed;
+};
+
+} // namespace
+
+std::vector<Extent> copyChunksOf(const std::vector<Extent> &extents)
+{
+    std::vector<Extent> chunks;
+    for (const Extent &e : extents)
+        for (quint64 done = 0; done < e.length; done += kChunk)
+            chunks.push_back({e.offset + done, std::min<quint64>(kChunk, e.length - done)});
+    return chunks;
+}
+
+QString copyChunkSignature(const std::vector<Extent> &chunks)
+{
+    const std::uint64_t sum =
+        chunks.empty() ? 0 : move::checksum64(chunks.data(), chunks.size() * sizeof(Extent));
+    return QStringLiteral("%1:%2").arg(chunks.size()).arg(sum, 16, 16, QLatin1Char('0'));
+}
+
+ChunkCopyResult copyChunks(const ChunkCopyRequest &request)
+{
+    return ChunkCopy(request).run();
+}
+
+bool finishCopiedFilesystem(const QString &target, qint64 tss, const CopyPartitionPlan &p,
+                            bool newIds, const std::function<void(const QString &)> &log,
+                            QString *check, QString *error)
+{
+    const qint64 newBytes = (p.newEnd - p.newStart + 1) * tss;
+    const FilesystemLocation where{target, p.newStart * tss, true};
+    const auto say = [&](const QString &line) {
+        if (log)
+            log(line);
+    };
+    if (p.data == CopyData::Recreate) {
+        FormatRequest req;
+        req.filesystem = QStringLiteral("swap");
+        req.label = p.label;
+        req.uuid = newIds ? QString() : p.uuid;
+        req.targetIsImage = true;
+        req.target = target;
+        req.offsetBytes = where.offset;
+        req.sizeBytes = newBytes;
+        req.logicalSectorSize = tss;
+        const ToolResult r = formatFilesystem(req);
+        if (!r.ok) {
+            *error = QStringLiteral("Making swap on partition %1 failed: %2")
+                         .arg(p.targetNumber)
+                         .arg(r.error);
+            return false;
+        }
+        *check = QStringLiteral("partition %1 (swap): recreated").arg(p.targetNumber);
+        return true;
+    }
+    if (p.data == CopyData::None || p.filesystem.isEmpty())
+        return true;
+    if (!updateHiddenSectors(target, where.offset, newBytes, p.filesystem, p.newStart, error))
+        return false;
+    if (p.grows() && p.data != CopyData::Shrunk) {
+        const ToolResult r = resizeFilesystem(where, newBytes, p.filesystem, newBytes);
+        say(QStringLiteral("  $ %1").arg(r.command));
+        if (!r.ok) {
+            *error = QStringLiteral("Growing the %1 filesystem of partition %2 failed: %3")
+                         .arg(p.filesystem)
+                         .arg(p.targetNumber)
+                         .arg(r.error);
+            return false;
+        }
+    }
+    if (newIds && canChangeFilesystemUuid(p.filesystem)) {
+        const ToolResult r = newFilesystemUuid(where, newBytes, p.filesystem);
+        say(QStringLiteral("  $ %1").arg(r.command));
+        if (!r.ok) {
+            *error = QStringLiteral("Giving partition %1 a new UUID failed: %2")
+                         .arg(p.targetNumber)
+                         .arg(r.error);
+            return false;
+        }
+    }
+    const ToolResult r = checkPartitionReadOnly(where, newBytes, p.filesystem);
+    const QString verdict =
+        r.ok ? QStringLiteral("clean") : QStringLiteral("not clean: ") + r.error;
+    *check = QStringLiteral("partition %1 (%2): %3").arg(p.targetNumber).arg(p.filesystem, verdict);
+    say(QStringLiteral("  check: ") + *check);
+    if (!r.ok && r.exitCode != -1) {
+        *error = QStringLiteral("Partition %1 was copied, but its read-only check reports "
+                                "problems: %2")
+                     .arg(p.targetNumber)
+                     .arg(r.error);
+        return false;
+    }
+    return true;
+}
+
+} // namespace partwise

@@ -1,0 +1,111 @@
+#include "ops/pastesource.h"
+
+#include "fs/filesystemsize.h"
+#include "ops/copyplan.h"
+#include "table/diskreader.h"
+
+#include <QFile>
+
+#include <sys/stat.h>
+
+namespace partwise {
+
+PasteSourceRead readPasteSource(const QString &path, int number)
+{
+    PasteSourceRead read;
+    DiskReadOptions options;
+    options.useMeasurements = false;
+    const DiskReadResult disk = readDisk(path, options);
+    if (!disk.ok) {
+        read.error = QStringLiteral("The paste's source cannot be read: %1").arg(disk.error);
+        return read;
+    }
+    read.layout = disk.layout;
+    const PartitionInfo *p = disk.layout.partitionByNumber(number);
+    if (!p) {
+        read.error = QStringLiteral("%1 has no partition %2 to paste.").arg(path).arg(number);
+        return read;
+    }
+    if (p->isContainer() || p->filesystem.isEmpty()) {
+        read.error = QStringLiteral("Partition %1 of %2 holds no filesystem Partwise recognises, "
+                                    "so there is nothing to paste.")
+                         .arg(number)
+                         .arg(path);
+        return read;
+    }
+    read.partition = *p;
+    read.source = pasteSourceFromLayout(disk.layout, *p);
+    if (p->filesystem != QLatin1String("swap")) {
+        const FilesystemLocation where{path, p->startSector * read.source.sectorSize, true};
+        read.source.filesystemBytes = filesystemSizeBytes(where, p->filesystem).value_or(0);
+    }
+    read.ok = true;
+    return read;
+}
+
+Operation::PasteSource pasteSourceFromLayout(const DiskLayout &layout, const PartitionInfo &p)
+{
+    Operation::PasteSource source;
+    source.known = true;
+    source.sectorSize = layout.device.topology.logicalSectorSize;
+    source.startSector = p.startSector;
+    source.lengthBytes = p.lengthSectors() * source.sectorSize;
+    source.filesystem = p.filesystem;
+    source.label = p.label;
+    return source;
+}
+
+QStringList pasteSourceRefusals(const PasteSourceRead &read)
+{
+    // The disk copy's check names every node showing the disk (the disk, its partitions, loop
+    // devices over an image and theirs); a paste reads one partition, so what is mounted on
+    // another partition is no reason to refuse it.
+    QStringList mine;
+    for (const QString &reason :
+         copySourceRefusals(read.layout.device.path, read.layout.device.isImage)) {
+        const QString node = reason.section(QLatin1Char(' '), 0, 0);
+        QFile number(QStringLiteral("/sys/class/block/%1/partition")
+                         .arg(node.section(QLatin1Char('/'), -1)));
+        if (!number.open(QIODevice::ReadOnly) ||
+            number.readAll().trimmed().toInt() == read.partition.number)
+            mine << reason;
+    }
+    return mine;
+}
+
+bool resolvePasteSources(QList<Operation> *operations, QString *error)
+{
+    for (int i = 0; i < operations->size(); ++i) {
+        Operation &op = (*operations)[i];
+        if (op.type != Operation::Type::Paste)
+            continue;
+        const PasteSourceRead read = readPasteSource(op.sourcePath, op.sourceNumber);
+        QString why = read.error;
+        if (read.ok)
+            why = pasteSourceRefusals(read).join(QLatin1Char(' '));
+        if (!why.isEmpty()) {
+            *error = QStringLiteral("Operation %1 (paste partition %2 of %3): %4")
+                         .arg(i + 1)
+                         .arg(op.sourceNumber)
+                         .arg(op.sourcePath, why);
+            return false;
+        }
+        op.source = read.source;
+    }
+    return true;
+}
+
+bool sameDiskOrImage(const QString &a, const QString &b)
+{
+    struct stat sa
+    {
+    }, sb{};
+    if (::stat(QFile::encodeName(a).constData(), &sa) != 0 ||
+        ::stat(QFile::encodeName(b).constData(), &sb) != 0)
+        return a == b;
+    if (S_ISBLK(sa.st_mode) && S_ISBLK(sb.st_mode))
+        return sa.st_rdev == sb.st_rdev;
+    return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+} // namespace partwise
