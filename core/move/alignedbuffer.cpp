@@ -8,7 +8,14 @@
 
 namespace partwise::move {
 
-AlignedBuffer::AlignedBuffer(std::size_t size)
+AlignedBuffer::AlignedBuffer(std::size_t size) : AlignedBuffer(size, true) {}
+
+AlignedBuffer AlignedBuffer::forReading(std::size_t size)
+{
+    return AlignedBuffer(size, false);
+}
+
+AlignedBuffer::AlignedBuffer(std::size_t size, bool zeroed)
 {
     const std::size_t rounded = roundUp(size, std::size_t(kAlignment));
     void *memory = nullptr;
@@ -16,7 +23,8 @@ AlignedBuffer::AlignedBuffer(std::size_t size)
         m_data = static_cast<unsigned char *>(memory);
         m_size = rounded;
         // Zeroed so that padding written to the journal is deterministic.
-        std::memset(m_data, 0, m_size);
+        if (zeroed)
+            std::memset(m_data, 0, m_size);
     }
 }
 

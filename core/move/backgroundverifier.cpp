@@ -20,7 +20,7 @@ constexpr std::uint64_t kSpanBytes = 32ULL << 20;
 BackgroundVerifier::BackgroundVerifier(BlockIo &device, const MovePlan &plan,
                                        const std::atomic<bool> *cancel)
     : m_device(device), m_plan(plan), m_cancel(cancel),
-      m_buffer(std::max(kSpanBytes, plan.largestChunk))
+      m_buffer(AlignedBuffer::forReading(std::max(kSpanBytes, plan.largestChunk)))
 {
     if (!m_buffer.isNull())
         m_thread = std::thread(&BackgroundVerifier::work, this);

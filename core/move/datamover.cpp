@@ -441,8 +441,8 @@ VerifyFailure DataMover::readBackAll(BlockIo &device, MoveJournal &journal, cons
     const std::uint64_t spanLimit = std::max(plan.largestChunk, kVerifySpanBytes);
     const VerifyOrder order = verifyOrder(plan, spanLimit);
     const std::vector<VerifySpan> &spans = order.spans;
-    AlignedBuffer first(spanLimit);
-    AlignedBuffer second(spanLimit);
+    AlignedBuffer first = AlignedBuffer::forReading(spanLimit);
+    AlignedBuffer second = AlignedBuffer::forReading(spanLimit);
     if (first.isNull() || second.isNull())
         return {VerifyFailure::Kind::Cancelled, ENOMEM, 0, spanLimit};
     AlignedBuffer *const buffers[2] = {&first, &second};

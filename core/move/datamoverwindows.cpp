@@ -143,7 +143,8 @@ MoveOutcome DataMover::copyInWindows(BlockIo &device, MoveJournal &journal, cons
     // One window is written while the next one is read: in plan order a destination never
     // covers the source of a later chunk.
     const std::uint64_t windowBytes = std::max(kWindowBytes, plan.largestChunk);
-    AlignedBuffer memory[2] = {AlignedBuffer(windowBytes), AlignedBuffer(windowBytes)};
+    AlignedBuffer memory[2] = {AlignedBuffer::forReading(windowBytes),
+                               AlignedBuffer::forReading(windowBytes)};
     if (memory[0].isNull() || memory[1].isNull())
         return stopped(MoveOutcome::Status::Cancelled, noMemoryToContinue(windowBytes, again));
     Window window = windowFrom(plan, firstChunk, windowBytes);

@@ -97,7 +97,8 @@ public:
         if (m_state->cut)
             return EIO;
         PowerCutState::Unsynced undo{m_inner, m_file, offset, {}};
-        partwise::move::AlignedBuffer old((length + 4095) / 4096 * 4096);
+        partwise::move::AlignedBuffer old =
+            partwise::move::AlignedBuffer::forReading((length + 4095) / 4096 * 4096);
         const std::uint64_t size = m_inner->size();
         const std::size_t existing =
             offset >= size

@@ -15,6 +15,11 @@
 #include <QJsonArray>
 #include <QJsonObject>
 
+#include <algorithm>
+
+#include <fcntl.h>
+#include <unistd.h>
+
 namespace pwtest {
 
 TemplateShelf::TemplateShelf(const QString &dir, const QString &source,
@@ -54,6 +59,10 @@ bool TemplateShelf::build(const Layout &layout, QString *error)
     for (const PartSpec &p : layout.parts) {
         if (p.fs.isEmpty())
             continue;
+        if (reuseBuiltPartition(p, t.path, &t.ids[p.number], error))
+            continue; // the same bytes passed the checks below when they were made
+        if (!error->isEmpty())
+            return false;
         LoopRange loop(t.path, p.start * kSector, p.size * kSector);
         if (!loop.ok()) {
             *error = loop.error();
@@ -86,8 +95,72 @@ bool TemplateShelf::build(const Layout &layout, QString *error)
             *error = fsck.describe() + QString::fromUtf8(fsck.out);
             return false;
         }
+        if (!keepBuiltPartition(p, t.path, t.ids[p.number], error))
+            return false;
     }
     m_templates.insert(layout.name, t);
+    return true;
+}
+
+namespace {
+
+QString partitionKey(const PartSpec &p)
+{
+    return QStringLiteral("%1-%2-%3-%4").arg(p.fs, p.label).arg(p.start).arg(p.size);
+}
+
+// Copies the data of `length` bytes from `from` at `fromOffset` to `to` at `toOffset`, hole by
+// hole: the templates start out sparse (zeros where nothing was written), and the 320 MiB
+// partitions hold some 10 MiB of filesystem.
+bool copyRange(const QString &from, qint64 fromOffset, const QString &to, qint64 toOffset,
+               qint64 length, QString *error)
+{
+    const int in = ::open(QFile::encodeName(from).constData(), O_RDONLY | O_CLOEXEC);
+    const int out = ::open(QFile::encodeName(to).constData(), O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+    bool ok = in >= 0 && out >= 0;
+    for (qint64 at = fromOffset, end = fromOffset + length; ok && at < end;) {
+        const off_t data = ::lseek(in, at, SEEK_DATA);
+        if (data < 0 || data >= end)
+            break; // only a hole (or the file's end) is left
+        const off_t hole = std::min<off_t>(::lseek(in, data, SEEK_HOLE), end);
+        for (loff_t src = data, dst = toOffset + (data - fromOffset); ok && src < hole;) {
+            const ssize_t n = ::copy_file_range(in, &src, out, &dst, size_t(hole - src), 0);
+            ok = n > 0;
+        }
+        at = hole;
+    }
+    if (!ok)
+        *error = QStringLiteral("copying %1 into %2: %3").arg(from, to, qt_error_string(errno));
+    if (in >= 0)
+        ::close(in);
+    if (out >= 0)
+        ::close(out);
+    return ok;
+}
+
+} // namespace
+
+bool TemplateShelf::reuseBuiltPartition(const PartSpec &p, const QString &image, BlkidInfo *id,
+                                        QString *error) const
+{
+    const auto built = m_partitions.constFind(partitionKey(p));
+    if (built == m_partitions.cend())
+        return false;
+    if (!copyRange(built->path, 0, image, p.start * kSector, p.size * kSector, error))
+        return false;
+    *id = built->id;
+    return true;
+}
+
+bool TemplateShelf::keepBuiltPartition(const PartSpec &p, const QString &image, const BlkidInfo &id,
+                                       QString *error)
+{
+    const QString path =
+        m_dir.filePath(QStringLiteral("partition-%1.img").arg(m_partitions.size()));
+    QFile::remove(path);
+    if (!copyRange(image, p.start * kSector, path, 0, p.size * kSector, error))
+        return false;
+    m_partitions.insert(partitionKey(p), {path, id});
     return true;
 }
 

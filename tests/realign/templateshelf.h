@@ -26,10 +26,23 @@ public:
     }
 
 private:
+    // A partition made and filled before (same filesystem, label, start and size: all that
+    // mkfs and the fill are given), copied into `image` instead of made again.
+    bool reuseBuiltPartition(const PartSpec &p, const QString &image, BlkidInfo *id,
+                             QString *error) const;
+    bool keepBuiltPartition(const PartSpec &p, const QString &image, const BlkidInfo &id,
+                            QString *error);
+
     QDir m_dir;
     QString m_source;
     QMap<QString, QByteArray> m_expected;
     QMap<QString, Template> m_templates;
+    struct BuiltPartition
+    {
+        QString path;
+        BlkidInfo id;
+    };
+    QMap<QString, BuiltPartition> m_partitions; // by partitionKey()
 };
 
 } // namespace pwtest
