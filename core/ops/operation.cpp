@@ -25,6 +25,10 @@ QString operationTypeName(Operation::Type type)
         return QStringLiteral("check");
     case Operation::Type::Resize:
         return QStringLiteral("resize");
+    case Operation::Type::NewUuid:
+        return QStringLiteral("new-uuid");
+    case Operation::Type::NewPartitionGuid:
+        return QStringLiteral("new-partition-guid");
     }
     return QString();
 }
@@ -58,7 +62,8 @@ QString Operation::textProblem() const
 bool Operation::changesTable() const
 {
     return type == Type::NewTable || type == Type::Create || type == Type::Delete ||
-           type == Type::SetName || type == Type::SetFlag || type == Type::Resize;
+           type == Type::SetName || type == Type::SetFlag || type == Type::Resize ||
+           type == Type::NewPartitionGuid;
 }
 
 namespace {
@@ -146,6 +151,10 @@ QString Operation::description() const
         if (sizeBytes > 0)
             return tr("Resize partition %1 to %2").arg(number).arg(humanSize(sizeBytes));
         return tr("Resize partition %1 to all the free space around it").arg(number);
+    case Type::NewUuid:
+        return tr("Give the filesystem on partition %1 a new UUID").arg(number);
+    case Type::NewPartitionGuid:
+        return tr("Give partition %1 a new partition GUID").arg(number);
     case Type::Check:
         return (repair ? tr("Check and repair the filesystem on partition %1")
                        : tr("Check the filesystem on partition %1"))

@@ -4,6 +4,7 @@
 
 #include "align/alignmentgeometry.h"
 #include "align/resizeplacement.h"
+#include "fs/filesystemuuid.h"
 #include "table/parteddevice.h"
 #include "table/partedlayout.h"
 #include "table/partedpartition.h"
@@ -243,6 +244,34 @@ bool TableEditor::apply(const Operation &op, const AlignmentPolicy &policy, QStr
         m_filesystems[part->geom.start].label = op.label;
         return true;
     case Operation::Type::Check:
+        return true;
+    case Operation::Type::NewUuid: {
+        FsInfo &fs = m_filesystems[part->geom.start];
+        if (fs.filesystem.isEmpty()) {
+            *error = tr("Partition %1 holds no filesystem to give a new UUID.").arg(op.number);
+            return false;
+        }
+        if (!canChangeFilesystemUuid(fs.filesystem)) {
+            *error = tr("Partwise cannot give a %1 filesystem a new UUID (it can for ext2, ext3, "
+                        "ext4, XFS, btrfs, FAT, exFAT, NTFS and swap).")
+                         .arg(fs.filesystem);
+            return false;
+        }
+        fs.uuid.clear(); // a new one is chosen when the operation runs
+        return true;
+    }
+    case Operation::Type::NewPartitionGuid:
+        if (QString::fromLatin1(m_disk->type->name) != QLatin1String("gpt")) {
+            *error = tr("%1 tables have no partition GUIDs; only GPT partitions have one.")
+                         .arg(QString::fromLatin1(m_disk->type->name));
+            return false;
+        }
+        if (m_base.device.isImage && m_base.device.topology.logicalSectorSize != 512) {
+            *error = tr("sfdisk reads an image file in 512-byte sectors: give partition %1 a new "
+                        "GUID on a loop device of the image instead.")
+                         .arg(op.number);
+            return false;
+        }
         return true;
     default:
         break;

@@ -2233,6 +2233,14 @@ Die Partitionstabelle wird vorher gesichert; das Protokoll sagt, wo und wie sie 
         <source>nothing (exact sectors)</source>
         <translation>nichts (genaue Sektoren)</translation>
     </message>
+    <message>
+        <source>Give the filesystem on partition %1 a new UUID</source>
+        <translation>Dem Dateisystem auf Partition %1 eine neue UUID geben</translation>
+    </message>
+    <message>
+        <source>Give partition %1 a new partition GUID</source>
+        <translation>Partition %1 eine neue Partitions-GUID geben</translation>
+    </message>
 </context>
 <context>
     <name>OperationPrompts</name>
@@ -4025,6 +4033,22 @@ Das Journal %3 hält fest, wie weit sie kam. Bis sie abgeschlossen ist, ist die 
     <message>
         <source>Cannot copy partition %1 of %2 to edit it.</source>
         <translation>Partition %1 von %2 kann nicht zum Bearbeiten kopiert werden.</translation>
+    </message>
+    <message>
+        <source>Partition %1 holds no filesystem to give a new UUID.</source>
+        <translation>Partition %1 enthält kein Dateisystem, das eine neue UUID bekommen könnte.</translation>
+    </message>
+    <message>
+        <source>Partwise cannot give a %1 filesystem a new UUID (it can for ext2, ext3, ext4, XFS, btrfs, FAT, exFAT, NTFS and swap).</source>
+        <translation>Partwise kann einem %1-Dateisystem keine neue UUID geben (nur ext2, ext3, ext4, XFS, btrfs, FAT, exFAT, NTFS und Swap).</translation>
+    </message>
+    <message>
+        <source>%1 tables have no partition GUIDs; only GPT partitions have one.</source>
+        <translation>%1-Tabellen haben keine Partitions-GUIDs; nur GPT-Partitionen haben eine.</translation>
+    </message>
+    <message>
+        <source>sfdisk reads an image file in 512-byte sectors: give partition %1 a new GUID on a loop device of the image instead.</source>
+        <translation>sfdisk liest eine Abbilddatei in 512-Byte-Sektoren: Partition %1 stattdessen auf einem Loop-Gerät des Abbilds eine neue GUID geben.</translation>
     </message>
 </context>
 <context>
