@@ -1117,6 +1117,30 @@ Die Partitionstabelle wird vorher gesichert; das Protokoll sagt, wo und wie sie 
         <source>I will repair booting as shown and accept the &amp;change</source>
         <translation>Ich repariere den Start wie gezeigt und nehme die Änderung &amp;hin</translation>
     </message>
+    <message>
+        <source>Ne&amp;w UUID</source>
+        <translation>Neue &amp;UUID</translation>
+    </message>
+    <message>
+        <source>New Partition GU&amp;ID</source>
+        <translation>Neue Partitions-&amp;GUID</translation>
+    </message>
+    <message>
+        <source>Give the GPT partition a new unique GUID (its PARTUUID)</source>
+        <translation>Der GPT-Partition eine neue eindeutige GUID geben (ihre PARTUUID)</translation>
+    </message>
+    <message>
+        <source>Give the filesystem a new UUID (the partition holds no filesystem)</source>
+        <translation>Dem Dateisystem eine neue UUID geben (die Partition enthält kein Dateisystem)</translation>
+    </message>
+    <message>
+        <source>Give the %1 filesystem a new random UUID</source>
+        <translation>Dem %1-Dateisystem eine neue zufällige UUID geben</translation>
+    </message>
+    <message>
+        <source>Partwise cannot give a %1 filesystem a new UUID; it can for ext2/3/4, XFS, btrfs, FAT, exFAT, NTFS and swap.</source>
+        <translation>Partwise kann einem %1-Dateisystem keine neue UUID geben; nur ext2/3/4, XFS, btrfs, FAT, exFAT, NTFS und Swap.</translation>
+    </message>
 </context>
 <context>
     <name>FilesystemSupportDialog</name>
@@ -2426,8 +2450,8 @@ Die Partitionstabelle wird vorher gesichert; das Protokoll sagt, wo und wie sie 
         <translation>&amp;Verwerfen</translation>
     </message>
     <message>
-        <source>Save &amp;Plan…</source>
-        <translation>&amp;Plan speichern…</translation>
+        <source>Save Pla&amp;n…</source>
+        <translation>Plan spe&amp;ichern…</translation>
     </message>
     <message>
         <source>&amp;Apply</source>

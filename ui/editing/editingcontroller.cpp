@@ -8,6 +8,7 @@
 #include "editing/pendingoperations.h"
 #include "editing/pendingoperationsdock.h"
 #include "editing/resizepartitiondialog.h"
+#include "fs/filesystemuuid.h"
 #include "journalpreferences.h"
 #include "ops/operationboot.h"
 #include "regionnames.h"
@@ -140,6 +141,11 @@ void EditingController::createActions()
     add(Action::SetName, tr("Partition Na&me…"), "setNameAction", &EditingController::setName);
     add(Action::Flags, tr("Fla&gs…"), "flagsAction", &EditingController::editFlags);
     add(Action::Check, tr("C&heck Filesystem…"), "checkAction", &EditingController::check);
+    add(Action::NewUuid, tr("Ne&w UUID"), "newUuidAction", &EditingController::newUuid);
+    add(Action::NewPartitionGuid, tr("New Partition GU&ID"), "newPartitionGuidAction",
+        &EditingController::newPartitionGuid);
+    action(Action::NewPartitionGuid)
+        ->setToolTip(tr("Give the GPT partition a new unique GUID (its PARTUUID)"));
     add(Action::Clear, tr("Cl&ear Pending Operations"), "clearAction",
         &EditingController::clearQueue);
     add(Action::SavePlan, tr("Save &Plan…"), "savePlanAction", &EditingController::savePlan);
@@ -354,6 +360,20 @@ void EditingController::updateActions()
     action(Action::SetName)->setEnabled(partition && m_shown.tableType == QLatin1String("gpt"));
     action(Action::Flags)->setEnabled(partition);
     action(Action::Check)->setEnabled(filesystem && !region->filesystem.isEmpty());
+    // Only filesystems whose tool Partwise knows; the others say why (menus show status tips).
+    const bool renumberable = filesystem && canChangeFilesystemUuid(region->filesystem);
+    action(Action::NewUuid)->setEnabled(renumberable);
+    const QString uuidHint =
+        !filesystem || region->filesystem.isEmpty()
+            ? tr("Give the filesystem a new UUID (the partition holds no filesystem)")
+        : renumberable ? tr("Give the %1 filesystem a new random UUID").arg(region->filesystem)
+                       : tr("Partwise cannot give a %1 filesystem a new UUID; it can for ext2/3/4, "
+                            "XFS, btrfs, FAT, exFAT, NTFS and swap.")
+                             .arg(region->filesystem);
+    action(Action::NewUuid)->setToolTip(uuidHint);
+    action(Action::NewUuid)->setStatusTip(uuidHint);
+    action(Action::NewPartitionGuid)
+        ->setEnabled(filesystem && m_shown.tableType == QLatin1String("gpt"));
     action(Action::Clear)->setEnabled(queued);
     action(Action::SavePlan)->setEnabled(queued);
     action(Action::LoadPlan)->setEnabled(ready);
@@ -498,6 +518,28 @@ void EditingController::check()
     CheckDialog dialog(*region, m_window);
     if (dialog.exec() == QDialog::Accepted)
         queue(dialog.operation());
+}
+
+void EditingController::newUuid()
+{
+    const std::optional<PartitionInfo> region = selectedRegion();
+    if (!region || region->isFree() || region->isContainer())
+        return;
+    Operation op;
+    op.type = Operation::Type::NewUuid;
+    op.number = region->number;
+    queue(op);
+}
+
+void EditingController::newPartitionGuid()
+{
+    const std::optional<PartitionInfo> region = selectedRegion();
+    if (!region || region->isFree() || region->isContainer())
+        return;
+    Operation op;
+    op.type = Operation::Type::NewPartitionGuid;
+    op.number = region->number;
+    queue(op);
 }
 
 void EditingController::clearQueue()

@@ -61,6 +61,8 @@ public:
         SetName,
         Flags,
         Check,
+        NewUuid,          // in the Partition menu (ui/mount), as GParted has it
+        NewPartitionGuid, // likewise
         Undo,
         Redo,
         Clear,
@@ -119,6 +121,8 @@ public slots:
     void setName();
     void editFlags();
     void check();
+    void newUuid();
+    void newPartitionGuid();
     void clearQueue();
     void savePlan();
     void loadPlan();

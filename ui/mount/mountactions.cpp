@@ -51,7 +51,14 @@ MountActions::MountActions(MainWindow *window, RealignController *realign,
 
     m_menu = new QMenu(tr("&Partition"), window);
     m_menu->setObjectName(QStringLiteral("partitionMenu"));
+    m_menu->setToolTipsVisible(true); // says why New UUID is off for a filesystem
     m_menu->addActions(actions);
+    // New UUID and New Partition GUID are queued like any edit; they sit here as in GParted.
+    const QList<QAction *> ids{
+        window->editing()->action(EditingController::Action::NewUuid),
+        window->editing()->action(EditingController::Action::NewPartitionGuid)};
+    m_menu->addSeparator();
+    m_menu->addActions(ids);
     const QList<QAction *> top = window->menuBar()->actions();
     window->menuBar()->insertMenu(top.value(2), m_menu); // after File and Edit
     for (QWidget *widget : {static_cast<QWidget *>(window->diskMap()),
@@ -60,6 +67,7 @@ MountActions::MountActions(MainWindow *window, RealignController *realign,
         separator->setSeparator(true);
         widget->addAction(separator);
         widget->addActions(actions);
+        widget->addActions(ids);
     }
     connect(window->regionSelection(), &QItemSelectionModel::currentChanged, this,
             &MountActions::updateActions);
