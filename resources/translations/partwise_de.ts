@@ -1141,6 +1141,22 @@ Die Partitionstabelle wird vorher gesichert; das Protokoll sagt, wo und wie sie 
         <source>Partwise cannot give a %1 filesystem a new UUID; it can for ext2/3/4, XFS, btrfs, FAT, exFAT, NTFS and swap.</source>
         <translation>Partwise kann einem %1-Dateisystem keine neue UUID geben; nur ext2/3/4, XFS, btrfs, FAT, exFAT, NTFS und Swap.</translation>
     </message>
+    <message>
+        <source>Partitions of %1 that the queue changes are in use, so nothing was written.</source>
+        <translation>Partitionen von %1, die die Warteschlange ändert, sind in Benutzung; daher wurde nichts geschrieben.</translation>
+    </message>
+    <message>
+        <source>Partwise can unmount them (or turn their swap off), apply the queue, and offer to mount them back afterwards. It never forces an unmount.</source>
+        <translation>Partwise kann sie aushängen (oder ihren Swap deaktivieren), die Warteschlange anwenden und danach anbieten, sie wieder einzuhängen. Ein Aushängen wird nie erzwungen.</translation>
+    </message>
+    <message>
+        <source>&amp;Unmount and Continue</source>
+        <translation>&amp;Aushängen und fortfahren</translation>
+    </message>
+    <message>
+        <source>Unmount and Continue</source>
+        <translation>Aushängen und fortfahren</translation>
+    </message>
 </context>
 <context>
     <name>FilesystemSupportDialog</name>
@@ -2108,12 +2124,16 @@ Die Partitionstabelle wird vorher gesichert; das Protokoll sagt, wo und wie sie 
         <translation>Wieder einhängen</translation>
     </message>
     <message>
-        <source>Partwise unmounted partitions of %1 for this realignment. Mount them back where they were?</source>
-        <translation>Partwise hat für diese Neuausrichtung Partitionen von %1 ausgehängt. Sollen sie wieder dort eingehängt werden, wo sie waren?</translation>
+        <source>Partwise unmounted partitions of %1 for this job. Mount them back where they were?</source>
+        <translation>Partwise hat für diesen Auftrag Partitionen von %1 ausgehängt. Sollen sie wieder dort eingehängt werden, wo sie waren?</translation>
     </message>
     <message>
         <source>Mounted back.</source>
         <translation>Wieder eingehängt.</translation>
+    </message>
+    <message>
+        <source>The disk is no longer listed.</source>
+        <translation>Das Laufwerk ist nicht mehr aufgeführt.</translation>
     </message>
 </context>
 <context>

@@ -22,6 +22,8 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QPointer>
+#include <QPushButton>
 #include <QStatusBar>
 #include <QUndoGroup>
 #include <QUndoStack>
@@ -604,11 +606,20 @@ void EditingController::apply()
     options.journalFolder = JournalPreferences::folder();
     if (m_base->device.isImage)
         options.forcedSectorSize = m_base->device.topology.logicalSectorSize;
+    runApply(path, options, false);
+}
+
+void EditingController::runApply(const QString &path, const ApplyOptions &options, bool retried)
+{
+    PendingOperations *queue = m_queues.value(path);
+    if (!queue || queue->isEmpty())
+        return;
+    const QList<Operation> operations = queue->operations();
     std::unique_ptr<ApplyDialog> dialog;
     if (m_makeApplyDialog)
-        dialog = m_makeApplyDialog(path, queue->operations(), options, m_window);
+        dialog = m_makeApplyDialog(path, operations, options, m_window);
     if (!dialog)
-        dialog = std::make_unique<ApplyDialog>(path, queue->operations(), options, m_window);
+        dialog = std::make_unique<ApplyDialog>(path, operations, options, m_window);
     dialog->exec();
     const ApplyResult result = dialog->result();
     // Once anything was written the queue no longer describes the disk: it is re-read.
@@ -617,4 +628,57 @@ void EditingController::apply()
     emit applied(path, result.ok);
     if (m_hooks.reread)
         m_hooks.reread(path);
+    if (retried && m_inUse.finished)
+        m_inUse.finished(path, result);
+    else if (!result.ok && result.inUse && m_inUse.release)
+        offerUnmount(path, options, result);
+}
+
+void EditingController::offerUnmount(const QString &path, const ApplyOptions &options,
+                                     const ApplyResult &refused)
+{
+    const QList<Operation> operations = m_queues.value(path)->operations();
+    // A table change needs the whole disk free; work inside partitions only those partitions.
+    QList<int> numbers;
+    for (const Operation &op : operations) {
+        if (op.changesTable()) {
+            numbers.clear();
+            break;
+        }
+        if (!numbers.contains(op.number))
+            numbers << op.number;
+    }
+    QMessageBox box(QMessageBox::Warning, tr("Apply Pending Operations"),
+                    tr("Partitions of %1 that the queue changes are in use, so nothing was "
+                       "written.")
+                        .arg(shownName()),
+                    QMessageBox::Cancel, m_window);
+    box.setObjectName(QStringLiteral("applyInUse"));
+    box.setInformativeText(tr("Partwise can unmount them (or turn their swap off), apply the "
+                              "queue, and offer to mount them back afterwards. It never forces "
+                              "an unmount."));
+    box.setDetailedText(refused.error);
+    QPushButton *unmount = box.addButton(tr("&Unmount and Continue"), QMessageBox::AcceptRole);
+    unmount->setObjectName(QStringLiteral("applyUnmount"));
+    box.exec();
+    if (box.clickedButton() != unmount)
+        return;
+    QPointer<EditingController> self(this);
+    m_inUse.release(path, numbers, [self, path, options](bool ok, const QString &message) {
+        if (!self)
+            return;
+        if (ok) {
+            self->runApply(path, options, true);
+            return;
+        }
+        QMessageBox failed(QMessageBox::Warning, tr("Unmount and Continue"), message,
+                           QMessageBox::Ok, self->m_window);
+        failed.setObjectName(QStringLiteral("applyUnmountFailed"));
+        failed.exec();
+        // What was freed before the refusal may be mounted back.
+        ApplyResult none;
+        none.error = message;
+        if (self->m_inUse.finished)
+            self->m_inUse.finished(path, none);
+    });
 }

@@ -107,6 +107,18 @@ public:
                                               std::function<void(std::optional<qint64>)> done)>;
     void setHelperMeasurer(HelperMeasurer measure) { m_measureThroughHelper = std::move(measure); }
     bool loadPlanFrom(const QString &path, QString *error);
+    // "Unmount and Continue" when Apply is refused because something it touches is in use (set
+    // by ui/mount): `release` frees partitions `numbers` of the disk `path` (every partition when
+    // empty) and says how that went; Apply then runs again, and `finished` hears how it ended,
+    // to offer mounting back what was freed.
+    struct InUseHandler
+    {
+        using Done = std::function<void(bool ok, const QString &message)>;
+        std::function<void(const QString &path, const QList<int> &numbers, const Done &done)>
+            release;
+        std::function<void(const QString &path, const partwise::ApplyResult &result)> finished;
+    };
+    void setInUseHandler(InUseHandler handler) { m_inUse = std::move(handler); }
 
 public slots:
     // The window has shown (or re-read) a disk: its queue's preview replaces it on screen.
@@ -151,6 +163,10 @@ private:
     // Asks before Apply writes; where a move stops a loader working, only with a tick that the
     // person accepts it (`acceptBootChange`), as the realignment wizard asks.
     bool confirmApply(const QString &question, bool breaksBoot, bool *acceptBootChange);
+    // Writes `path`'s queue as confirmed; `retried`: after Unmount and Continue.
+    void runApply(const QString &path, const partwise::ApplyOptions &options, bool retried);
+    void offerUnmount(const QString &path, const partwise::ApplyOptions &options,
+                      const partwise::ApplyResult &refused);
 
     QMainWindow *m_window;
     EditingHooks m_hooks;
@@ -166,4 +182,5 @@ private:
     bool m_showingPreview = false;
     ApplyDialogMaker m_makeApplyDialog;
     HelperMeasurer m_measureThroughHelper;
+    InUseHandler m_inUse;
 };

@@ -76,6 +76,7 @@ MountActions::MountActions(MainWindow *window, RealignController *realign,
     connect(window, &MainWindow::diskShown, this, &MountActions::updateActions);
     if (realign)
         connect(realign, &RealignController::wizardOpened, this, &MountActions::attachToWizard);
+    attachToApply();
     updateActions();
 }
 
@@ -208,30 +209,61 @@ void MountActions::attachToWizard(RealignWizard *wizard)
     connect(wizard, &RealignWizard::realignmentFinished, this,
             [this, wizard = QPointer<RealignWizard>(wizard)](const QString &target, bool,
                                                              bool resumable) {
-                const int r = m_window->diskList()->rowOf(target);
-                if (r < 0 || m_releaser->freed(target).isEmpty())
-                    return;
-                const DiskEntry e = m_window->diskList()->entry(r);
-                if (resumable) // the work must be finished before anything is mounted
-                    return;
-                QMessageBox ask(QMessageBox::Question, tr("Mount Back"),
-                                tr("Partwise unmounted partitions of %1 for this realignment. "
-                                   "Mount them back where they were?")
-                                    .arg(m_window->diskName(target)),
-                                QMessageBox::Yes | QMessageBox::No, wizard);
-                ask.setObjectName(QStringLiteral("mountBackOffer"));
-                if (ask.exec() != QMessageBox::Yes)
-                    return;
-                m_releaser->restore(e, [this, target](bool ok, const QString &message) {
-                    m_window->reread(target);
-                    if (ok) {
-                        m_window->statusBar()->showMessage(tr("Mounted back."), 8000);
-                        return;
-                    }
-                    QMessageBox failed(QMessageBox::Warning, tr("Mount Back"), message,
-                                       QMessageBox::Ok, m_window);
-                    failed.setObjectName(QStringLiteral("mountBackFailed"));
-                    failed.exec();
-                });
+                if (!resumable) // the work must be finished before anything is mounted
+                    offerMountBack(target, wizard);
             });
+}
+
+void MountActions::attachToApply()
+{
+    EditingController::InUseHandler handler;
+    QPointer<MountActions> self(this);
+    handler.release = [self](const QString &path, const QList<int> &numbers,
+                             const EditingController::InUseHandler::Done &done) {
+        if (!self)
+            return;
+        const int row = self->m_window->diskList()->rowOf(path);
+        if (row < 0) {
+            done(false, tr("The disk is no longer listed."));
+            return;
+        }
+        const DiskEntry entry = self->m_window->diskList()->entry(row);
+        if (const QString why = self->m_mounter->unavailableReason(entry); !why.isEmpty()) {
+            done(false, why);
+            return;
+        }
+        self->m_releaser->release(entry, done, numbers);
+    };
+    handler.finished = [self](const QString &path, const ApplyResult &result) {
+        if (self && !result.resumable) // an unfinished job is resumed before anything is mounted
+            self->offerMountBack(path, self->m_window);
+    };
+    m_window->editing()->setInUseHandler(handler);
+}
+
+void MountActions::offerMountBack(const QString &target, QWidget *parent)
+{
+    const int r = m_window->diskList()->rowOf(target);
+    if (r < 0 || m_releaser->freed(target).isEmpty())
+        return;
+    const DiskEntry e = m_window->diskList()->entry(r);
+    QMessageBox ask(QMessageBox::Question, tr("Mount Back"),
+                    tr("Partwise unmounted partitions of %1 for this job. Mount them back where "
+                       "they were?")
+                        .arg(m_window->diskName(target)),
+                    QMessageBox::Yes | QMessageBox::No, parent);
+    ask.setObjectName(QStringLiteral("mountBackOffer"));
+    if (ask.exec() != QMessageBox::Yes)
+        return;
+    m_releaser->restore(e, [this, target](bool ok, const QString &message) {
+        m_window->reread(target);
+        if (ok) {
+            m_window->statusBar()->showMessage(tr("Mounted back."), 8000);
+            return;
+        }
+        QMessageBox failed(QMessageBox::Warning, tr("Mount Back"), message, QMessageBox::Ok,
+                           m_window);
+        failed.setObjectName(QStringLiteral("mountBackFailed"));
+        failed.exec();
+    });
 }
