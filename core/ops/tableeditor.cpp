@@ -396,6 +396,12 @@ DiskLayout TableEditor::layout() const
     for (PartitionInfo &p : out.regions) {
         if (m_replica && !p.isFree())
             p.devicePath = replicaNode(p.number); // not the scratch file's
+        // Still mounted until Apply (which refuses it so): the lock stays in the preview.
+        if (const PartitionInfo *was = m_base.partitionByNumber(p.number);
+            !p.isFree() && was && was->startSector == p.startSector) {
+            p.mountPoints = was->mountPoints;
+            p.swapOn = was->swapOn;
+        }
         const auto it = m_filesystems.constFind(p.startSector);
         if (!p.isFree() && it != m_filesystems.constEnd()) {
             p.filesystem = it->filesystem;

@@ -1853,6 +1853,18 @@ Die Partitionstabelle wird vorher gesichert; das Protokoll sagt, wo und wie sie 
         <source>Not read</source>
         <translation>Nicht gelesen</translation>
     </message>
+    <message>
+        <source>In use</source>
+        <translation>In Benutzung</translation>
+    </message>
+    <message>
+        <source>Where the partition is mounted, or that it is an active swap, when the disk was read; Partition → Unmount or Swap Off frees it</source>
+        <translation>Wo die Partition eingehängt ist oder dass sie aktiver Swap ist, als das Laufwerk gelesen wurde; Partition → Aushängen oder Swap deaktivieren gibt sie frei</translation>
+    </message>
+    <message>
+        <source>not mounted</source>
+        <translation>nicht eingehängt</translation>
+    </message>
 </context>
 <context>
     <name>MainWindow</name>
@@ -4116,6 +4128,17 @@ Das Journal %3 hält fest, wie weit sie kam. Bis sie abgeschlossen ist, ist die 
     <message>
         <source>--sector-size takes 512 or 4096.</source>
         <translation>--sector-size nimmt 512 oder 4096.</translation>
+    </message>
+</context>
+<context>
+    <name>MountMark</name>
+    <message>
+        <source>Mounted on %1</source>
+        <translation>Eingehängt in %1</translation>
+    </message>
+    <message>
+        <source>Active swap</source>
+        <translation>Aktiver Swap</translation>
     </message>
 </context>
 </TS>

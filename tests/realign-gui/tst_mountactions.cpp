@@ -9,6 +9,7 @@
 #include "editing/applydialog.h"
 #include "editing/editingcontroller.h"
 #include "filetree.h"
+#include "infopanel.h"
 #include "loopdevice.h"
 #include "mount/mountactions.h"
 #include "mount/partitionmounter.h"
@@ -24,6 +25,7 @@
 #include <QApplication>
 #include <QCheckBox>
 #include <QDir>
+#include <QIcon>
 #include <QItemSelectionModel>
 #include <QMenu>
 #include <QMessageBox>
@@ -120,6 +122,14 @@ void MountActionsTest::unmountFromTheMenuAndCarryOn()
         return row >= 0;
     };
     QVERIFY(select());
+    // Marked as in use: a lock in the list, the mount point in the tooltip and the info panel.
+    const int row = rowOfPartition(*w.window.partitionModel(), 1);
+    const QModelIndex first = w.window.partitionModel()->index(row, 0);
+    QVERIFY(!first.data(Qt::DecorationRole).value<QIcon>().isNull());
+    QVERIFY2(first.data(Qt::ToolTipRole).toString().contains(folder),
+             qPrintable(first.data(Qt::ToolTipRole).toString()));
+    QVERIFY2(w.window.infoPanel()->value(QStringLiteral("inUse")).contains(folder),
+             qPrintable(w.window.infoPanel()->value(QStringLiteral("inUse"))));
     QVERIFY(actions->unmountAction()->isEnabled());
     QVERIFY(!actions->swapOffAction()->isEnabled());
     actions->menu()->popup(w.window.mapToGlobal(QPoint(60, 30)));
@@ -161,6 +171,17 @@ void MountActionsTest::unmountFromTheMenuAndCarryOn()
     QVERIFY(finished.wait(20000));
     QVERIFY2(finished.first().at(0).toBool(), qPrintable(finished.first().at(1).toString()));
     QCOMPARE(targetsOf(node), QStringList());
+    // Read again after the action: the lock is gone.
+    QVERIFY(QTest::qWaitFor(
+        [&] {
+            const int r = rowOfPartition(*w.window.partitionModel(), 1);
+            return r >= 0 && w.window.partitionModel()
+                                 ->index(r, 0)
+                                 .data(Qt::DecorationRole)
+                                 .value<QIcon>()
+                                 .isNull();
+        },
+        20000));
     QTest::qWait(300);
     screenshot(&w.window, QStringLiteral("mount-unmounted"));
 

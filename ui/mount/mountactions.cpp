@@ -203,8 +203,15 @@ void MountActions::attachToWizard(RealignWizard *wizard)
         return;
     QPointer<MountActions> self(this);
     wizard->planPage()->setUnmountHandler([self, entry](const RealignPlanPage::UnmountDone &done) {
-        if (self)
-            self->m_releaser->release(entry, done);
+        if (!self)
+            return;
+        // The window shows what is true once it is done (the lock gone, or still there).
+        self->m_releaser->release(entry,
+                                  [self, path = entry.path, done](bool ok, const QString &message) {
+                                      if (self)
+                                          self->m_window->reread(path);
+                                      done(ok, message);
+                                  });
     });
     connect(wizard, &RealignWizard::realignmentFinished, this,
             [this, wizard = QPointer<RealignWizard>(wizard)](const QString &target, bool,
