@@ -3,6 +3,7 @@
 #include "alignmentstyle.h"
 #include "base/humansize.h"
 #include "filesystemcolors.h"
+#include "mountmark.h"
 #include "partitionmodel.h"
 #include "regionnames.h"
 
@@ -136,6 +137,12 @@ void DiskMapPainter::paintRegion(QPainter &painter, const QRectF &rect, const Pa
         return;
     }
     paintRegionText(painter, rect, model, row, text);
+    // The lock of a partition in use, in its top right corner where the region is wide enough.
+    if (region.inUse() && rect.width() >= 20 && rect.height() >= 20) {
+        const int size = int(qMin<qreal>(16, rect.height() / 3));
+        painter.drawPixmap(QPointF(rect.right() - size - 3, rect.top() + 3),
+                           MountMark::lock(size, text));
+    }
 }
 
 // A partition whose inner layer (LUKS, LVM) is misaligned: a cross-hatched band along its

@@ -6,6 +6,7 @@
 #include "alignmentstyle.h"
 #include "base/humansize.h"
 #include "boottext.h"
+#include "mountmark.h"
 #include "partitionmodel.h"
 #include "regionnames.h"
 
@@ -108,6 +109,9 @@ InfoPanel::InfoPanel(QWidget *parent) : QDockWidget(tr("Sector Info"), parent)
     addRow(QStringLiteral("label"), tr("Label"));
     addRow(QStringLiteral("name"), tr("GPT name"));
     addRow(QStringLiteral("uuid"), tr("UUID"));
+    addRow(QStringLiteral("inUse"), tr("In use"),
+           tr("Where the partition is mounted, or that it is an active swap, when the disk was "
+              "read; Partition → Unmount or Swap Off frees it"));
     addRow(QStringLiteral("flags"), tr("Flags"));
     addRow(QStringLiteral("layers"), tr("Layers inside"),
            tr("Where the data of a LUKS volume or an LVM physical volume starts: it must be "
@@ -436,6 +440,9 @@ void InfoPanel::showRegion(int row)
     setValue(QStringLiteral("label"), r.label);
     setValue(QStringLiteral("name"), r.name);
     setValue(QStringLiteral("uuid"), r.uuid);
+    setValue(QStringLiteral("inUse"), r.isFree() || r.isContainer() ? QString()
+                                      : r.inUse()                   ? MountMark::text(r)
+                                                                    : tr("not mounted"));
     setValue(QStringLiteral("flags"),
              r.isFree() || !r.flags.isEmpty() ? r.flags.join(QStringLiteral(", ")) : tr("none"));
     setValue(QStringLiteral("layers"), layersText(r.layers));

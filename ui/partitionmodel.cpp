@@ -4,6 +4,7 @@
 
 #include "alignmentstyle.h"
 #include "base/humansize.h"
+#include "mountmark.h"
 #include "regionnames.h"
 
 using namespace partwise;
@@ -111,10 +112,14 @@ QVariant PartitionModel::data(const QModelIndex &index, int role) const
     case Qt::DecorationRole:
         if (index.column() == AlignmentColumn)
             return AlignmentStyle::icon(v.status);
+        if (index.column() == PartitionColumn && r.inUse())
+            return MountMark::lockIcon();
         break;
     case Qt::ToolTipRole:
         if (!r.isFree()) {
             QString tip = v.explanation(m_report.geometry);
+            if (r.inUse())
+                tip = MountMark::text(r) + QLatin1Char('\n') + tip;
             if (const StorageLayer *layer = misalignedLayer(index.row()))
                 tip += QLatin1Char('\n') + layerMisalignedText(*layer);
             return tip;

@@ -54,7 +54,8 @@ QList<MountEntry> readMountTable(const QString &mountinfo)
                           text(mnt_fs_get_fs_options(fs)),
                           text(mnt_fs_get_vfs_options(fs)),
                           text(mnt_fs_get_root(fs)),
-                          mnt_fs_get_devno(fs)};
+                          mnt_fs_get_devno(fs),
+                          mnt_fs_get_id(fs)};
     });
     return out;
 }

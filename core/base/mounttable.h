@@ -29,6 +29,7 @@ struct MountEntry
     QString vfsOptions; // the mount's own options ("rw,nosuid,relatime")
     QString root;       // the folder of the filesystem shown there: "/" unless a bind mount
     dev_t device = 0;   // st_dev of the files under `target` (mountinfo's major:minor)
+    int id = 0;         // the mount's ID (mountinfo's first field, fdinfo's mnt_id)
 };
 
 // The mounts in `mountinfo` (the process's own view by default), in the kernel's order: a later

@@ -96,6 +96,14 @@ void ServeSession::unmountMethod(const Request &request)
                 places << earlier;
         r.places = places;
     }
+    // The folders this helper made under /run/media for its own mounts go with them.
+    for (const MountPlace &place : outcome.unmounted)
+        if (m_mediaFolders.contains(place.target)) {
+            QString why;
+            if (removeMediaFolder(user.uid, place.target, &why))
+                m_removedMediaFolders.insert(place.target);
+            m_mediaFolders.remove(place.target);
+        }
     if (!outcome.ok) {
         const std::lock_guard lock(m_writeMutex);
         m_write(
@@ -129,6 +137,12 @@ void ServeSession::mountMethod(const Request &request)
                             .arg(asked.partition)
                             .arg(disk));
         const ReleasedPartition released = it.value();
+        for (const MountPlace &place : released.places)
+            if (m_removedMediaFolders.contains(place.target) &&
+                remakeMediaFolder(user.uid, place.target, &why)) {
+                m_removedMediaFolders.remove(place.target);
+                m_mediaFolders.insert(place.target);
+            }
         const QStringList problems = restorePartitions({released}, owner, {});
         if (!problems.isEmpty())
             return fail(request, Failed, problems.join(QLatin1Char(' ')));
@@ -150,6 +164,8 @@ void ServeSession::mountMethod(const Request &request)
             ::rmdir(QFile::encodeName(folderPath).constData());
         return fail(request, Failed, why + QLatin1Char('.'));
     }
+    if (asked.media)
+        m_mediaFolders.insert(folderPath);
     answer(request, QJsonObject{{QStringLiteral("device"), node.path},
                                 {QStringLiteral("mounted"), placesJson(mountPlacesOf(node))}});
 }

@@ -494,6 +494,7 @@ void ServeSession::apply(const Request &request)
         return QJsonObject{{QStringLiteral("ok"), r.ok},
                            {QStringLiteral("completed"), r.completed},
                            {QStringLiteral("resumable"), r.resumable},
+                           {QStringLiteral("in_use"), r.inUse},
                            {QStringLiteral("error"), r.error},
                            {QStringLiteral("backup_folder"), r.backupFolder},
                            {QStringLiteral("journal"), r.journalPath}};

@@ -29,6 +29,7 @@
 #include <QJsonObject>
 #include <QMap>
 #include <QPair>
+#include <QSet>
 
 #include <atomic>
 #include <functional>
@@ -111,6 +112,10 @@ private:
     // What this helper turned off as swap, by (disk, partition): the swap area's UUID. Root working
     // for a user turns on only these (root's memory goes to that device: never one the user made).
     QMap<QPair<QString, int>, QString> m_swappedOff;
+    // Folders under /run/media/USER this helper made for its mounts (removed after their
+    // unmount), and those it removed so (made again for a mount back there).
+    QSet<QString> m_mediaFolders;
+    QSet<QString> m_removedMediaFolders;
     // This machine's firmware boot entries, read at the first read-disk of one of its disks
     // (efibootmgr reads NVRAM: once per session, not per disk).
     std::optional<FirmwareEntries> m_firmware;

@@ -57,14 +57,6 @@ struct Fd
     Fd &operator=(const Fd &) = delete;
 };
 
-bool sourceIs(const QString &source, dev_t device)
-{
-    struct stat st;
-    return source.startsWith(QLatin1Char('/')) &&
-           ::stat(QFile::encodeName(source).constData(), &st) == 0 && S_ISBLK(st.st_mode) &&
-           st.st_rdev == device;
-}
-
 // Other filesystems mounted inside `place` (they keep it busy as open files do).
 QStringList mountedInside(const MountPlace &place)
 {
@@ -152,11 +144,22 @@ qint64 sizeOf(int fd)
 
 } // namespace
 
+bool mountSourceIsDevice(const QString &source, dev_t device, const QString &type)
+{
+    if (type == QLatin1String("fuse") || type.startsWith(QLatin1String("fuse.")) ||
+        !source.startsWith(QLatin1String("/dev/")) ||
+        source.split(QLatin1Char('/')).contains(QLatin1String("..")))
+        return false;
+    struct stat st;
+    return ::stat(QFile::encodeName(source).constData(), &st) == 0 && S_ISBLK(st.st_mode) &&
+           st.st_rdev == device;
+}
+
 QList<MountPlace> mountPlacesOf(const PartitionNode &node)
 {
     QList<MountPlace> out;
     for (const MountEntry &m : readMountTable())
-        if (m.device == node.device || sourceIs(m.source, node.device))
+        if (m.device == node.device || mountSourceIsDevice(m.source, node.device, m.type))
             out << MountPlace{m.source,    m.target, m.type,  m.vfsOptions,
                               m.fsOptions, m.root,   m.device};
     return out;
@@ -165,7 +168,7 @@ QList<MountPlace> mountPlacesOf(const PartitionNode &node)
 bool swapIsOn(const PartitionNode &node)
 {
     for (const QString &swap : activeSwaps())
-        if (sourceIs(swap, node.device))
+        if (mountSourceIsDevice(swap, node.device))
             return true;
     return false;
 }

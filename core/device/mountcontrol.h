@@ -38,6 +38,13 @@ struct MountPlace
 
 // Where `node` is mounted now, in the kernel's order (a later one may sit on an earlier one).
 QList<MountPlace> mountPlacesOf(const PartitionNode &node);
+
+// Whether a mount's (or swap's) source text names the block device `device` (a FUSE filesystem
+// on a block device, ntfs-3g's fuseblk, has an anonymous st_dev of its own). Only a path under
+// /dev, without "..", is looked at, and never a FUSE mount's ("fuse", "fuse.*"): its source is
+// whatever its user wrote ("-o fsname=/dev/sda1", or a path through a stalled FUSE folder whose
+// stat() would hang root's helper). Only root mounts fuseblk.
+bool mountSourceIsDevice(const QString &source, dev_t device, const QString &type = QString());
 // Whether `node` is in use as swap.
 bool swapIsOn(const PartitionNode &node);
 

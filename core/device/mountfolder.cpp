@@ -136,14 +136,17 @@ QString mediaFolderName(const QString &label)
     return name.trimmed().isEmpty() ? QStringLiteral("disk") : name;
 }
 
-int makeMediaFolder(uid_t uid, const QString &label, QString *path, QString *why)
+namespace {
+
+// /run/media/USER, made as makeMediaFolder() says when missing; its O_PATH descriptor.
+int userMediaFolder(uid_t uid, QByteArray *userName, QString *why)
 {
     const passwd *user = ::getpwuid(uid);
     if (!user || !user->pw_name || std::strchr(user->pw_name, '/') || user->pw_name[0] == '.') {
         *why = QStringLiteral("uid %1 has no usable user name").arg(uid);
         return -1;
     }
-    const QByteArray userName(user->pw_name);
+    *userName = QByteArray(user->pw_name);
     const gid_t group = user->pw_gid;
     const int run = ::open("/run", O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     if (run < 0) {
@@ -154,8 +157,61 @@ int makeMediaFolder(uid_t uid, const QString &label, QString *path, QString *why
     ::close(run);
     if (media < 0)
         return -1;
-    const int mine = rootFolderAt(media, userName, 0750, group, why);
+    const int mine = rootFolderAt(media, *userName, 0750, group, why);
     ::close(media);
+    return mine;
+}
+
+// The NAME of "/run/media/USER/NAME" for `uid`'s USER; empty when `path` is anything else.
+QByteArray mediaName(int *mine, uid_t uid, const QString &path, QString *why)
+{
+    QByteArray userName;
+    *mine = userMediaFolder(uid, &userName, why);
+    if (*mine < 0)
+        return {};
+    const QByteArray prefix = "/run/media/" + userName + '/';
+    const QByteArray encoded = QFile::encodeName(path);
+    const QByteArray name = encoded.mid(prefix.size());
+    if (!encoded.startsWith(prefix) || name.isEmpty() || name.contains('/') || name == "." ||
+        name == "..") {
+        *why = QStringLiteral("%1 is not a folder under /run/media/%2")
+                   .arg(path.left(200), QFile::decodeName(userName));
+        return {};
+    }
+    return name;
+}
+
+} // namespace
+
+bool removeMediaFolder(uid_t uid, const QString &path, QString *why)
+{
+    int mine = -1;
+    const QByteArray name = mediaName(&mine, uid, path, why);
+    // Only an empty folder goes (AT_REMOVEDIR), in a folder only root may change.
+    const bool ok = !name.isEmpty() && ::unlinkat(mine, name.constData(), AT_REMOVEDIR) == 0;
+    if (!ok && !name.isEmpty())
+        *why = QStringLiteral("%1 was not removed: %2").arg(path.left(200), reason(errno));
+    if (mine >= 0)
+        ::close(mine);
+    return ok;
+}
+
+bool remakeMediaFolder(uid_t uid, const QString &path, QString *why)
+{
+    int mine = -1;
+    const QByteArray name = mediaName(&mine, uid, path, why);
+    const bool ok = !name.isEmpty() && ::mkdirat(mine, name.constData(), 0700) == 0;
+    if (!ok && !name.isEmpty())
+        *why = QStringLiteral("%1 cannot be made again: %2").arg(path.left(200), reason(errno));
+    if (mine >= 0)
+        ::close(mine);
+    return ok;
+}
+
+int makeMediaFolder(uid_t uid, const QString &label, QString *path, QString *why)
+{
+    QByteArray userName;
+    const int mine = userMediaFolder(uid, &userName, why);
     if (mine < 0)
         return -1;
     const QByteArray base = QFile::encodeName(mediaFolderName(label));

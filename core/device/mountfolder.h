@@ -27,6 +27,14 @@ int openMountFolder(const QString &path, std::optional<uid_t> owner, QString *wh
 // Returns an O_PATH descriptor and the path, or -1 with `why`.
 int makeMediaFolder(uid_t uid, const QString &label, QString *path, QString *why);
 
+// Removes the empty folder `path` (/run/media/USER/NAME of `uid`) that makeMediaFolder() made,
+// once its filesystem is unmounted: the next mount of that label then gets its plain name again,
+// and nothing is left behind in /run/media. False, with `why`, when it is not such a folder or
+// not empty (something is mounted there again).
+bool removeMediaFolder(uid_t uid, const QString &path, QString *why);
+// Makes such a folder again at `path`, to mount a filesystem back where it was.
+bool remakeMediaFolder(uid_t uid, const QString &path, QString *why);
+
 // The label as a folder name: '/' and control characters become '_', leading dots go; at most
 // 64 characters; "disk" when nothing is left.
 QString mediaFolderName(const QString &label);

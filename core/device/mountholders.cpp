@@ -1,7 +1,12 @@
 #include "device/mountholders.h"
 
+#include "base/mounttable.h"
+
 #include <QDir>
 #include <QFile>
+#include <QSet>
+
+#include <fcntl.h>
 
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -11,10 +16,25 @@ namespace partwise {
 
 namespace {
 
-bool onDevice(const QByteArray &path, dev_t device)
+// A file of /proc (procfs answers without asking any filesystem); fdinfo fits in far less
+// than the limit, maps of a large program may not.
+QByteArray readProc(const QByteArray &path, qint64 limit = 1 << 16)
 {
-    struct stat st;
-    return ::stat(path.constData(), &st) == 0 && st.st_dev == device;
+    QFile f(QFile::decodeName(path));
+    return f.open(QIODevice::ReadOnly) ? f.read(limit) : QByteArray();
+}
+
+// The mount a magic link of /proc/PID (cwd, root, exe) points into: an O_PATH descriptor is
+// opened through it, which resolves the link inside the kernel without asking the filesystem
+// anything, and this process's own fdinfo of it names the mount.
+int mountIdOfLink(const QByteArray &link)
+{
+    const int fd = ::open(link.constData(), O_PATH | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    const int id = mountIdInFdinfo(readProc("/proc/self/fdinfo/" + QByteArray::number(fd)));
+    ::close(fd);
+    return id;
 }
 
 // A line of /proc/PID/maps: "addr perms offset MAJ:MIN inode path"; the device is in hex.
@@ -35,18 +55,43 @@ bool mapsTouch(const QByteArray &maps, dev_t device)
     return false;
 }
 
-bool holds(const QByteArray &proc, dev_t device)
+// The IDs of the mounts of `device` in a mountinfo file.
+QSet<int> mountIds(const QString &mountinfo, dev_t device)
 {
+    QSet<int> ids;
+    for (const MountEntry &m : readMountTable(mountinfo))
+        if (m.device == device)
+            ids.insert(m.id);
+    return ids;
+}
+
+QByteArray mountNamespace(const QByteArray &proc)
+{
+    char target[64];
+    const ssize_t n = ::readlink((proc + "/ns/mnt").constData(), target, sizeof target);
+    return n > 0 ? QByteArray(target, int(n)) : QByteArray();
+}
+
+bool holds(const QByteArray &proc, dev_t device, const QSet<int> &ownIds,
+           const QByteArray &ownNamespace)
+{
+    // Mount IDs are the kernel's, but a process in another mount namespace has mounts of its
+    // own: those are read from its mountinfo.
+    const QByteArray ns = mountNamespace(proc);
+    const QSet<int> ids = ns.isEmpty() || ns == ownNamespace
+                              ? ownIds
+                              : mountIds(QFile::decodeName(proc + "/mountinfo"), device);
+    if (ids.isEmpty())
+        return false;
     for (const char *link : {"/cwd", "/root", "/exe"})
-        if (onDevice(proc + link, device))
+        if (ids.contains(mountIdOfLink(proc + link)))
             return true;
-    const QByteArray fdFolder = proc + "/fd";
-    const QDir fds(QFile::decodeName(fdFolder));
-    for (const QString &fd : fds.entryList(QDir::AllEntries | QDir::System | QDir::NoDotAndDotDot))
-        if (onDevice(fdFolder + '/' + QFile::encodeName(fd), device))
+    const QByteArray fdinfo = proc + "/fdinfo";
+    const QDir fds(QFile::decodeName(fdinfo));
+    for (const QString &fd : fds.entryList(QDir::Files | QDir::System | QDir::NoDotAndDotDot))
+        if (ids.contains(mountIdInFdinfo(readProc(fdinfo + '/' + QFile::encodeName(fd)))))
             return true;
-    QFile maps(QFile::decodeName(proc + "/maps"));
-    return maps.open(QIODevice::ReadOnly) && mapsTouch(maps.readAll(), device);
+    return mapsTouch(readProc(proc + "/maps", qint64(64) << 20), device);
 }
 
 } // namespace
@@ -56,10 +101,24 @@ QString HoldingProcess::describe() const
     return QStringLiteral("%1 (pid %2)").arg(name.isEmpty() ? QStringLiteral("?") : name).arg(pid);
 }
 
+int mountIdInFdinfo(const QByteArray &fdinfo)
+{
+    for (const QByteArray &line : fdinfo.split('\n')) {
+        if (!line.startsWith("mnt_id:"))
+            continue;
+        bool ok = false;
+        const int id = line.mid(7).trimmed().toInt(&ok);
+        return ok && id >= 0 ? id : -1;
+    }
+    return -1;
+}
+
 QList<HoldingProcess> processesHolding(dev_t device)
 {
     QList<HoldingProcess> out;
     const pid_t self = ::getpid();
+    const QSet<int> ownIds = mountIds(QStringLiteral("/proc/self/mountinfo"), device);
+    const QByteArray ownNamespace = mountNamespace("/proc/self");
     const QDir proc(QStringLiteral("/proc"));
     for (const QString &entry : proc.entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
         bool isNumber = false;
@@ -67,7 +126,7 @@ QList<HoldingProcess> processesHolding(dev_t device)
         if (!isNumber || pid == self)
             continue;
         const QByteArray folder = "/proc/" + entry.toLatin1();
-        if (!holds(folder, device))
+        if (!holds(folder, device, ownIds, ownNamespace))
             continue;
         QFile comm(QFile::decodeName(folder + "/comm"));
         const QString name = comm.open(QIODevice::ReadOnly)

@@ -318,6 +318,7 @@ ApplyResult applyOperations(const QString &target, const QList<Operation> &opera
     if (!preflight.ok()) {
         result.error = preflight.error;
         result.resumable = preflight.resumable;
+        result.inUse = preflight.inUse;
         result.journalPath = request.journalPath;
         return result;
     }

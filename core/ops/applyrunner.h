@@ -39,7 +39,11 @@ struct ApplyResult
     bool ok = false;
     int completed = 0;      // operations fully applied
     bool resumable = false; // stopped where `partwise-cli resume` continues
-    QString error;          // what failed, and in what state the disk is
+    // Refused before anything was written because a partition it touches (or, for a table
+    // change, anything on the disk) is mounted, swapped on or held: the window offers
+    // "Unmount and Continue".
+    bool inUse = false;
+    QString error; // what failed, and in what state the disk is
     QString backupFolder;
     QString journalPath;
     QStringList log;

@@ -27,6 +27,10 @@ QString operationTypeName(Operation::Type type)
         return QStringLiteral("resize");
     case Operation::Type::Paste:
         return QStringLiteral("paste");
+    case Operation::Type::NewUuid:
+        return QStringLiteral("new-uuid");
+    case Operation::Type::NewPartitionGuid:
+        return QStringLiteral("new-partition-guid");
     }
     return QString();
 }
@@ -61,7 +65,7 @@ bool Operation::changesTable() const
 {
     return type == Type::NewTable || type == Type::Create || type == Type::Delete ||
            type == Type::SetName || type == Type::SetFlag || type == Type::Resize ||
-           type == Type::Paste;
+           type == Type::Paste || type == Type::NewPartitionGuid;
 }
 
 namespace {
@@ -162,6 +166,10 @@ QString Operation::description() const
         if (sizeBytes > 0)
             return tr("Resize partition %1 to %2").arg(number).arg(humanSize(sizeBytes));
         return tr("Resize partition %1 to all the free space around it").arg(number);
+    case Type::NewUuid:
+        return tr("Give the filesystem on partition %1 a new UUID").arg(number);
+    case Type::NewPartitionGuid:
+        return tr("Give partition %1 a new partition GUID").arg(number);
     case Type::Check:
         return (repair ? tr("Check and repair the filesystem on partition %1")
                        : tr("Check the filesystem on partition %1"))

@@ -18,6 +18,10 @@ struct Operation
     Q_DECLARE_TR_FUNCTIONS(Operation)
 
 public:
+    // NewUuid gives the filesystem in a partition a new random UUID (its own tool, see
+    // fs/filesystemuuid.h); NewPartitionGuid gives a GPT partition a new random unique GUID (the
+    // table's entry, PARTUUID). Two types, because one writes inside a partition and the other
+    // the table, and the busy rules differ. Both values are chosen when the operation runs.
     enum class Type {
         NewTable,
         Create,
@@ -28,7 +32,9 @@ public:
         SetFlag,
         Check,
         Resize,
-        Paste
+        Paste,
+        NewUuid,
+        NewPartitionGuid
     };
 
     Type type = Type::Create;
@@ -76,7 +82,7 @@ public:
     bool repair = false;
 
     QString description() const; // "Create a primary partition of 256 MiB, formatted ext4, ..."
-    bool changesTable() const;   // false for Format, SetLabel (filesystem) and Check
+    bool changesTable() const;   // false for Format, SetLabel, NewUuid (filesystem) and Check
     // Why its label or name cannot be given to a tool, or empty. Labels reach mkfs, e2label,
     // fatlabel, ntfslabel, btrfs and xfs_admin (a shell script that evals its label): no
     // quote, backtick, '$' or backslash, no control character, and no leading '-' (an option

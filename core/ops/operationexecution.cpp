@@ -3,11 +3,14 @@
 #include "align/alignmentgeometry.h"
 #include "fs/filesystemformatter.h"
 #include "fs/filesystemtools.h"
+#include "fs/filesystemuuid.h"
 #include "fs/resizesupport.h"
 #include "layer/layercreator.h"
 #include "ops/partitionaccess.h"
 #include "ops/tableeditor.h"
 #include "table/diskreader.h"
+
+#include <QUuid>
 
 namespace partwise {
 
@@ -47,6 +50,8 @@ public:
                 *error = QStringLiteral("The partition it created cannot be found.");
                 return false;
             }
+        } else if (op.type == Operation::Type::NewPartitionGuid) {
+            return newPartitionGuid(op.number, error);
         } else if (op.changesTable()) {
             TableEditor editor(m_context.ask);
             if (!editor.open(before, error) ||
@@ -57,6 +62,8 @@ public:
             return true;
         if (op.type == Operation::Type::Create || op.type == Operation::Type::Format)
             return format(number, op, error);
+        if (op.type == Operation::Type::NewUuid)
+            return newUuid(number, error);
         if (op.type == Operation::Type::SetLabel || op.type == Operation::Type::Check)
             return withDeviceNode(
                 number, op.type == Operation::Type::Check && !op.repair, error,
@@ -112,6 +119,57 @@ private:
         const ToolResult r =
             isCreatableLayer(req.filesystem) ? createLayer(req) : formatFilesystem(req);
         m_context.log(QStringLiteral("  $ %1").arg(r.command));
+        if (!r.ok)
+            *error = r.error;
+        return r.ok;
+    }
+
+    bool newUuid(int number, QString *error)
+    {
+        DiskLayout layout;
+        PartitionInfo p;
+        if (!partition(number, &layout, &p, error))
+            return false;
+        const qint64 ss = layout.device.topology.logicalSectorSize;
+        const ToolResult r = newFilesystemUuid(partitionLocation(layout, p.startSector, number),
+                                               p.lengthSectors() * ss, p.filesystem);
+        m_context.log(QStringLiteral("  $ %1\n%2").arg(r.command, r.output.trimmed()));
+        if (!r.ok)
+            *error = r.error;
+        return r.ok;
+    }
+
+    // libparted has no call for a GPT entry's unique GUID; sfdisk changes just that field and
+    // the table's checksums. The kernel's partitions are left alone (nothing about them
+    // changes), so no re-read is asked for. A resume after a kill here runs it again: the
+    // partition then gets another new GUID, which is what was asked.
+    bool newPartitionGuid(int number, QString *error)
+    {
+        DiskLayout layout;
+        PartitionInfo p;
+        if (!partition(number, &layout, &p, error))
+            return false;
+        if (layout.tableType != QLatin1String("gpt")) {
+            *error = QStringLiteral("Partition %1 is on a %2 table, which has no partition GUIDs.")
+                         .arg(number)
+                         .arg(layout.tableType);
+            return false;
+        }
+        if (layout.device.isImage && layout.device.topology.logicalSectorSize != 512) {
+            *error = QStringLiteral("sfdisk reads an image file in 512-byte sectors; give the "
+                                    "partition of this %1-byte-sector image a new GUID on a loop "
+                                    "device (losetup --sector-size %1).")
+                         .arg(layout.device.topology.logicalSectorSize);
+            return false;
+        }
+        const QString guid = QUuid::createUuid().toString(QUuid::WithoutBraces).toUpper();
+        const ToolResult r =
+            runTool(QStringLiteral("sfdisk"),
+                    {QStringLiteral("--no-reread"), QStringLiteral("--no-tell-kernel"),
+                     QStringLiteral("-q"), QStringLiteral("--part-uuid"), m_context.target,
+                     QString::number(number), guid},
+                    QStringLiteral("fdisk"));
+        m_context.log(QStringLiteral("  $ %1\n%2").arg(r.command, r.output.trimmed()));
         if (!r.ok)
             *error = r.error;
         return r.ok;

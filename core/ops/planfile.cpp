@@ -118,11 +118,11 @@ bool parsePaste(const QJsonObject &o, Operation *op, QString *why)
 bool parseOne(const QJsonObject &o, Operation *op, QString *why)
 {
     const QString name = o.value(QStringLiteral("op")).toString();
-    const QList<Operation::Type> types = {Operation::Type::NewTable, Operation::Type::Create,
-                                          Operation::Type::Delete,   Operation::Type::Format,
-                                          Operation::Type::SetLabel, Operation::Type::SetName,
-                                          Operation::Type::SetFlag,  Operation::Type::Check,
-                                          Operation::Type::Resize,   Operation::Type::Paste};
+    const QList<Operation::Type> types = {
+        Operation::Type::NewTable, Operation::Type::Create,          Operation::Type::Delete,
+        Operation::Type::Format,   Operation::Type::SetLabel,        Operation::Type::SetName,
+        Operation::Type::SetFlag,  Operation::Type::Check,           Operation::Type::Resize,
+        Operation::Type::Paste,    Operation::Type::NewUuid,         Operation::Type::NewPartitionGuid};
     bool known = false;
     for (Operation::Type t : types)
         if (operationTypeName(t) == name) {

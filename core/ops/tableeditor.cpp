@@ -6,6 +6,7 @@
 #include "align/resizeplacement.h"
 #include "base/humansize.h"
 #include "ops/pastesource.h"
+#include "fs/filesystemuuid.h"
 #include "table/parteddevice.h"
 #include "table/partedlayout.h"
 #include "table/partedpartition.h"
@@ -248,6 +249,34 @@ bool TableEditor::apply(const Operation &op, const AlignmentPolicy &policy, QStr
         return true;
     case Operation::Type::Check:
         return true;
+    case Operation::Type::NewUuid: {
+        FsInfo &fs = m_filesystems[part->geom.start];
+        if (fs.filesystem.isEmpty()) {
+            *error = tr("Partition %1 holds no filesystem to give a new UUID.").arg(op.number);
+            return false;
+        }
+        if (!canChangeFilesystemUuid(fs.filesystem)) {
+            *error = tr("Partwise cannot give a %1 filesystem a new UUID (it can for ext2, ext3, "
+                        "ext4, XFS, btrfs, FAT, exFAT, NTFS and swap).")
+                         .arg(fs.filesystem);
+            return false;
+        }
+        fs.uuid.clear(); // a new one is chosen when the operation runs
+        return true;
+    }
+    case Operation::Type::NewPartitionGuid:
+        if (QString::fromLatin1(m_disk->type->name) != QLatin1String("gpt")) {
+            *error = tr("%1 tables have no partition GUIDs; only GPT partitions have one.")
+                         .arg(QString::fromLatin1(m_disk->type->name));
+            return false;
+        }
+        if (m_base.device.isImage && m_base.device.topology.logicalSectorSize != 512) {
+            *error = tr("sfdisk reads an image file in 512-byte sectors: give partition %1 a new "
+                        "GUID on a loop device of the image instead.")
+                         .arg(op.number);
+            return false;
+        }
+        return true;
     default:
         break;
     }
@@ -428,6 +457,12 @@ DiskLayout TableEditor::layout() const
     for (PartitionInfo &p : out.regions) {
         if (m_replica && !p.isFree())
             p.devicePath = replicaNode(p.number); // not the scratch file's
+        // Still mounted until Apply (which refuses it so): the lock stays in the preview.
+        if (const PartitionInfo *was = m_base.partitionByNumber(p.number);
+            !p.isFree() && was && was->startSector == p.startSector) {
+            p.mountPoints = was->mountPoints;
+            p.swapOn = was->swapOn;
+        }
         const auto it = m_filesystems.constFind(p.startSector);
         if (!p.isFree() && it != m_filesystems.constEnd()) {
             p.filesystem = it->filesystem;

@@ -97,7 +97,8 @@ WritePreflight prepareWrite(const WriteRequest &request, QSet<int> *checked,
         return result;
     }
     result.error = busyPartitions(request);
-    if (!result.error.isEmpty())
+    result.inUse = !result.error.isEmpty();
+    if (result.inUse)
         return result;
     result.error =
         checkFilesystems(request.layout, request.checks, checked, [&log](const QString &line) {

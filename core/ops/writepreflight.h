@@ -39,6 +39,7 @@ struct WritePreflight
 {
     QString error;          // empty when the job may start
     bool resumable = false; // an earlier job of this disk waits to be resumed
+    bool inUse = false;     // refused for partitions in use (step 3)
     TableBackup backup;
     bool ok() const { return error.isEmpty(); }
 };

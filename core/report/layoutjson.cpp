@@ -85,6 +85,8 @@ QJsonObject regionJson(const PartitionInfo &r)
             {QStringLiteral("label"), r.label},
             {QStringLiteral("uuid"), r.uuid},
             {QStringLiteral("inside_extended"), r.insideExtended},
+            {QStringLiteral("mount_points"), QJsonArray::fromStringList(r.mountPoints)},
+            {QStringLiteral("swap_on"), r.swapOn},
             {QStringLiteral("layers"), layers}};
 }
 
@@ -162,6 +164,11 @@ PartitionInfo readRegion(const QJsonObject &o, qint64 lastSector, int index, QSt
     p.label = r.string("label");
     p.uuid = r.string("uuid");
     p.insideExtended = r.boolean("inside_extended");
+    // Absent from the answers of helpers older than the lock: nothing known to be in use.
+    if (o.contains(QStringLiteral("mount_points")))
+        p.mountPoints = r.strings("mount_points");
+    if (o.contains(QStringLiteral("swap_on")))
+        p.swapOn = r.boolean("swap_on");
     int n = 0;
     for (const QJsonValue &v : r.array("layers", 16)) {
         JsonReader l(v.toObject(), QStringLiteral("region %1's layer %2's").arg(index).arg(n++),

@@ -6,6 +6,8 @@
 #include "device/drivereport.h"
 #include "device/filesystemprobe.h"
 #include "device/imagesectorsize.h"
+#include "device/mountcontrol.h"
+#include "device/partitionnode.h"
 #include "device/topologyprobe.h"
 #include "device/writeprotection.h"
 #include "table/parteddevice.h"
@@ -101,6 +103,23 @@ void addDriveKnowledge(const QString &path, const DiskReadOptions &options, Devi
             device.topology.alignmentOffsetMeasured = m->alignmentOffset;
             device.topology.writePenaltyMeasured = m->penaltyRatio;
         }
+    }
+}
+
+// Where each partition is mounted and whether it is an active swap, found by its device number
+// (device/mountcontrol), for the lock the map and the list draw and the info panel's mount points.
+void markPartitionsInUse(const QString &path, DiskLayout &layout)
+{
+    for (PartitionInfo &p : layout.regions) {
+        PartitionNode node;
+        QString why;
+        if (p.isFree() || p.isContainer() || p.number <= 0 ||
+            !findPartitionNode(path, p.number, &node, &why))
+            continue;
+        for (const MountPlace &place : mountPlacesOf(node))
+            if (!p.mountPoints.contains(place.target))
+                p.mountPoints << place.target;
+        p.swapOn = swapIsOn(node);
     }
 }
 
@@ -255,6 +274,8 @@ DiskReadResult readDisk(const QString &path, const DiskReadOptions &options)
     }
     fillLayoutFromPedDisk(disk, layout, options.probeFilesystems);
     ped_disk_destroy(disk);
+    if (!isImage)
+        markPartitionsInUse(path, layout);
 
     layout.warnings << session.warnings();
     if (QString err = truncationError(layout); !err.isEmpty())

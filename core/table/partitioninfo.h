@@ -24,6 +24,11 @@ struct PartitionInfo
     QString label;
     QString uuid;
     bool insideExtended = false; // free space between logical partitions
+    // In use now, as the kernel's tables said when the disk was read (block devices only):
+    // every folder it is mounted on, and whether it is an active swap.
+    QStringList mountPoints;
+    bool swapOn = false;
+    bool inUse() const { return swapOn || !mountPoints.isEmpty(); }
     // LUKS or LVM inside, outermost first; filled by readLayers (core/layer), not by readDisk.
     StorageLayers layers;
 

@@ -1204,6 +1204,44 @@ Die Partitionstabelle wird vorher gesichert; das Protokoll sagt, wo und wie sie 
     <message>
         <source>Pa&amp;ste Partition…</source>
         <translation>Partition &amp;einfügen…</translation>
+        <source>Ne&amp;w UUID</source>
+        <translation>Neue &amp;UUID</translation>
+    </message>
+    <message>
+        <source>New Partition GU&amp;ID</source>
+        <translation>Neue Partitions-&amp;GUID</translation>
+    </message>
+    <message>
+        <source>Give the GPT partition a new unique GUID (its PARTUUID)</source>
+        <translation>Der GPT-Partition eine neue eindeutige GUID geben (ihre PARTUUID)</translation>
+    </message>
+    <message>
+        <source>Give the filesystem a new UUID (the partition holds no filesystem)</source>
+        <translation>Dem Dateisystem eine neue UUID geben (die Partition enthält kein Dateisystem)</translation>
+    </message>
+    <message>
+        <source>Give the %1 filesystem a new random UUID</source>
+        <translation>Dem %1-Dateisystem eine neue zufällige UUID geben</translation>
+    </message>
+    <message>
+        <source>Partwise cannot give a %1 filesystem a new UUID; it can for ext2/3/4, XFS, btrfs, FAT, exFAT, NTFS and swap.</source>
+        <translation>Partwise kann einem %1-Dateisystem keine neue UUID geben; nur ext2/3/4, XFS, btrfs, FAT, exFAT, NTFS und Swap.</translation>
+    </message>
+    <message>
+        <source>Partitions of %1 that the queue changes are in use, so nothing was written.</source>
+        <translation>Partitionen von %1, die die Warteschlange ändert, sind in Benutzung; daher wurde nichts geschrieben.</translation>
+    </message>
+    <message>
+        <source>Partwise can unmount them (or turn their swap off), apply the queue, and offer to mount them back afterwards. It never forces an unmount.</source>
+        <translation>Partwise kann sie aushängen (oder ihren Swap deaktivieren), die Warteschlange anwenden und danach anbieten, sie wieder einzuhängen. Ein Aushängen wird nie erzwungen.</translation>
+    </message>
+    <message>
+        <source>&amp;Unmount and Continue</source>
+        <translation>&amp;Aushängen und fortfahren</translation>
+    </message>
+    <message>
+        <source>Unmount and Continue</source>
+        <translation>Aushängen und fortfahren</translation>
     </message>
 </context>
 <context>
@@ -1901,6 +1939,18 @@ Die Partitionstabelle wird vorher gesichert; das Protokoll sagt, wo und wie sie 
         <source>Not read</source>
         <translation>Nicht gelesen</translation>
     </message>
+    <message>
+        <source>In use</source>
+        <translation>In Benutzung</translation>
+    </message>
+    <message>
+        <source>Where the partition is mounted, or that it is an active swap, when the disk was read; Partition → Unmount or Swap Off frees it</source>
+        <translation>Wo die Partition eingehängt ist oder dass sie aktiver Swap ist, als das Laufwerk gelesen wurde; Partition → Aushängen oder Swap deaktivieren gibt sie frei</translation>
+    </message>
+    <message>
+        <source>not mounted</source>
+        <translation>nicht eingehängt</translation>
+    </message>
 </context>
 <context>
     <name>MainWindow</name>
@@ -2172,12 +2222,16 @@ Die Partitionstabelle wird vorher gesichert; das Protokoll sagt, wo und wie sie 
         <translation>Wieder einhängen</translation>
     </message>
     <message>
-        <source>Partwise unmounted partitions of %1 for this realignment. Mount them back where they were?</source>
-        <translation>Partwise hat für diese Neuausrichtung Partitionen von %1 ausgehängt. Sollen sie wieder dort eingehängt werden, wo sie waren?</translation>
+        <source>Partwise unmounted partitions of %1 for this job. Mount them back where they were?</source>
+        <translation>Partwise hat für diesen Auftrag Partitionen von %1 ausgehängt. Sollen sie wieder dort eingehängt werden, wo sie waren?</translation>
     </message>
     <message>
         <source>Mounted back.</source>
         <translation>Wieder eingehängt.</translation>
+    </message>
+    <message>
+        <source>The disk is no longer listed.</source>
+        <translation>Das Laufwerk ist nicht mehr aufgeführt.</translation>
     </message>
 </context>
 <context>
@@ -2332,6 +2386,12 @@ Die Partitionstabelle wird vorher gesichert; das Protokoll sagt, wo und wie sie 
     <message>
         <source>, holding its %1 filesystem</source>
         <translation>, mit ihrem Dateisystem %1</translation>
+        <source>Give the filesystem on partition %1 a new UUID</source>
+        <translation>Dem Dateisystem auf Partition %1 eine neue UUID geben</translation>
+    </message>
+    <message>
+        <source>Give partition %1 a new partition GUID</source>
+        <translation>Partition %1 eine neue Partitions-GUID geben</translation>
     </message>
 </context>
 <context>
@@ -2518,8 +2578,8 @@ Die Partitionstabelle wird vorher gesichert; das Protokoll sagt, wo und wie sie 
         <translation>&amp;Verwerfen</translation>
     </message>
     <message>
-        <source>Save &amp;Plan…</source>
-        <translation>&amp;Plan speichern…</translation>
+        <source>Save Pla&amp;n…</source>
+        <translation>Plan spe&amp;ichern…</translation>
     </message>
     <message>
         <source>&amp;Apply</source>
@@ -4141,6 +4201,20 @@ Das Journal %3 hält fest, wie weit sie kam. Bis sie abgeschlossen ist, ist die 
     <message>
         <source>The free space there is too small for the %1 filesystem of partition %2 (%3).</source>
         <translation>Der freie Bereich dort ist zu klein für das Dateisystem %1 von Partition %2 (%3).</translation>
+        <source>Partition %1 holds no filesystem to give a new UUID.</source>
+        <translation>Partition %1 enthält kein Dateisystem, das eine neue UUID bekommen könnte.</translation>
+    </message>
+    <message>
+        <source>Partwise cannot give a %1 filesystem a new UUID (it can for ext2, ext3, ext4, XFS, btrfs, FAT, exFAT, NTFS and swap).</source>
+        <translation>Partwise kann einem %1-Dateisystem keine neue UUID geben (nur ext2, ext3, ext4, XFS, btrfs, FAT, exFAT, NTFS und Swap).</translation>
+    </message>
+    <message>
+        <source>%1 tables have no partition GUIDs; only GPT partitions have one.</source>
+        <translation>%1-Tabellen haben keine Partitions-GUIDs; nur GPT-Partitionen haben eine.</translation>
+    </message>
+    <message>
+        <source>sfdisk reads an image file in 512-byte sectors: give partition %1 a new GUID on a loop device of the image instead.</source>
+        <translation>sfdisk liest eine Abbilddatei in 512-Byte-Sektoren: Partition %1 stattdessen auf einem Loop-Gerät des Abbilds eine neue GUID geben.</translation>
     </message>
 </context>
 <context>
@@ -4164,6 +4238,17 @@ Das Journal %3 hält fest, wie weit sie kam. Bis sie abgeschlossen ist, ist die 
     <message>
         <source>--sector-size takes 512 or 4096.</source>
         <translation>--sector-size nimmt 512 oder 4096.</translation>
+    </message>
+</context>
+<context>
+    <name>MountMark</name>
+    <message>
+        <source>Mounted on %1</source>
+        <translation>Eingehängt in %1</translation>
+    </message>
+    <message>
+        <source>Active swap</source>
+        <translation>Aktiver Swap</translation>
     </message>
 </context>
 </TS>

@@ -12,6 +12,8 @@
 #include "editing/editingcontroller.h"
 #include "guitestsupport.h"
 #include "helper/remotemachines.h"
+#include "mount/mountactions.h"
+#include "mount/partitionmounter.h"
 #include "ops/practicedisk.h"
 #include "partitionmodel.h"
 #include "probe/probedialog.h"
@@ -55,6 +57,10 @@ struct AppWindow
         installSectorRuler(&window);
         RemoteMachines *machines = installRemoteMachines(&window);
         realign->setHelperRealign(machines->realignThroughHelpers());
+        MountActions::install(&window, realign,
+                              new PartitionMounter([machines](const QString &machine) {
+                                  return machines->connection(machine);
+                              }));
         copy = installCopyDisk(
             &window, [machines](const QString &machine) { return machines->copyBackend(machine); },
             [machines](const QString &key) { return machines->interruptedCopy(key); });
@@ -193,6 +199,10 @@ void TestAccelerators::everyMenuHasUniqueAccelerators()
     // Cannot pass by finding nothing: the Edit menu and its entries were walked.
     const auto *edit = app.window.findChild<QMenu *>(QStringLiteral("editMenu"));
     QVERIFY(edit && edit->actions().size() > 10);
+    // And the Partition menu, New UUID and New Partition GUID with it.
+    const auto *partition = app.window.findChild<QMenu *>(QStringLiteral("partitionMenu"));
+    QVERIFY(partition && partition->actions().contains(app.action("newUuidAction")) &&
+            partition->actions().contains(app.action("newPartitionGuidAction")));
 }
 
 void TestAccelerators::windowHasUniqueAccelerators()

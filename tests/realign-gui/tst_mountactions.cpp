@@ -3,9 +3,13 @@
 // refused, the process named (pid and name) and the filesystem still mounted; without it, the
 // partition is unmounted from the menu. Then the realignment wizard's plan, stopped by the mount,
 // offers "Unmount and Continue": the plan is made again, the run realigns the partition, and the
-// offer to mount it back puts it where it was, every file intact. Checked with findmnt, sfdisk
-// and the files' SHA-256; screenshots go to <build>/screenshots/mount-*.png.
+// offer to mount it back puts it where it was, every file intact. Apply, refused by the mount of
+// a partition it resizes, offers the same: unmounted, applied, mounted back. Checked with findmnt,
+// sfdisk, df and the files' SHA-256; screenshots go to <build>/screenshots/mount-*.png.
+#include "editing/applydialog.h"
+#include "editing/editingcontroller.h"
 #include "filetree.h"
+#include "infopanel.h"
 #include "loopdevice.h"
 #include "mount/mountactions.h"
 #include "mount/partitionmounter.h"
@@ -21,6 +25,7 @@
 #include <QApplication>
 #include <QCheckBox>
 #include <QDir>
+#include <QIcon>
 #include <QItemSelectionModel>
 #include <QMenu>
 #include <QMessageBox>
@@ -70,6 +75,7 @@ class MountActionsTest : public QObject
 private slots:
     void initTestCase();
     void unmountFromTheMenuAndCarryOn();
+    void applyUnmountsAndContinues();
 
 private:
     QTemporaryDir m_dir;
@@ -116,6 +122,14 @@ void MountActionsTest::unmountFromTheMenuAndCarryOn()
         return row >= 0;
     };
     QVERIFY(select());
+    // Marked as in use: a lock in the list, the mount point in the tooltip and the info panel.
+    const int row = rowOfPartition(*w.window.partitionModel(), 1);
+    const QModelIndex first = w.window.partitionModel()->index(row, 0);
+    QVERIFY(!first.data(Qt::DecorationRole).value<QIcon>().isNull());
+    QVERIFY2(first.data(Qt::ToolTipRole).toString().contains(folder),
+             qPrintable(first.data(Qt::ToolTipRole).toString()));
+    QVERIFY2(w.window.infoPanel()->value(QStringLiteral("inUse")).contains(folder),
+             qPrintable(w.window.infoPanel()->value(QStringLiteral("inUse"))));
     QVERIFY(actions->unmountAction()->isEnabled());
     QVERIFY(!actions->swapOffAction()->isEnabled());
     actions->menu()->popup(w.window.mapToGlobal(QPoint(60, 30)));
@@ -157,6 +171,17 @@ void MountActionsTest::unmountFromTheMenuAndCarryOn()
     QVERIFY(finished.wait(20000));
     QVERIFY2(finished.first().at(0).toBool(), qPrintable(finished.first().at(1).toString()));
     QCOMPARE(targetsOf(node), QStringList());
+    // Read again after the action: the lock is gone.
+    QVERIFY(QTest::qWaitFor(
+        [&] {
+            const int r = rowOfPartition(*w.window.partitionModel(), 1);
+            return r >= 0 && w.window.partitionModel()
+                                 ->index(r, 0)
+                                 .data(Qt::DecorationRole)
+                                 .value<QIcon>()
+                                 .isNull();
+        },
+        20000));
     QTest::qWait(300);
     screenshot(&w.window, QStringLiteral("mount-unmounted"));
 
@@ -191,6 +216,87 @@ void MountActionsTest::unmountFromTheMenuAndCarryOn()
     QCOMPARE(compareTrees(files, now), QStringList());
     screenshot(wizard, QStringLiteral("mount-realigned"));
     wizard->reject();
+}
+
+// Apply refused by a mounted ext4 it would resize offers "Unmount and Continue": the partition is
+// unmounted, the queue applied (sfdisk sees the new size, e2fsck finds the filesystem clean), and
+// the offer to mount it back puts it where it was, every file intact.
+void MountActionsTest::applyUnmountsAndContinues()
+{
+    PW_REQUIRE_ROOT_OR_SKIP();
+    TestDisk disk;
+    QString error;
+    QVERIFY2(buildDisk(m_dir.path(), QStringLiteral("apply"), DiskShape{1 << 20}, &disk, &error),
+             qPrintable(error));
+    LoopDevice loop(disk.image);
+    QVERIFY2(loop.ok(), qPrintable(loop.error()));
+    QVERIFY(loop.addPartitions());
+    const QString node = loop.partitionNode(1);
+    const QString folder = m_dir.filePath(QStringLiteral("applymnt"));
+    QVERIFY(QDir().mkpath(folder));
+    QVERIFY(runTool(QStringLiteral("mount"), {node, folder}).ok());
+    struct Unmount
+    {
+        QString folder;
+        ~Unmount() { runTool(QStringLiteral("umount"), {folder}); }
+    } unmountAtEnd{folder};
+    const QMap<QString, QByteArray> files = treeSha256(disk.sourceDir);
+    const qint64 sizeBefore = SfdiskTable::read(loop.path()).find(1)->size;
+    // What df says the mounted filesystem holds (not Partwise).
+    const auto dfBytes = [&folder] {
+        const ToolResult df = runTool(
+            QStringLiteral("df"), {QStringLiteral("-B1"), QStringLiteral("--output=size"), folder});
+        return QString::fromUtf8(df.out).split(QLatin1Char('\n')).value(1).trimmed().toLongLong();
+    };
+    const qint64 fsBefore = dfBytes();
+
+    Window w(m_backups);
+    MountActions::install(&w.window, w.realign, new PartitionMounter({}));
+    QVERIFY(w.open(loop.path()));
+    partwise::Operation grow;
+    grow.type = partwise::Operation::Type::Resize;
+    grow.number = 1;
+    grow.sizeBytes = qint64(34) << 20;
+    QVERIFY2(w.window.editing()->queue(grow, &error), qPrintable(error));
+
+    QList<partwise::ApplyResult> results;
+    QStringList boxes;
+    QTimer answers;
+    connect(&answers, &QTimer::timeout, [&] {
+        QWidget *modal = QApplication::activeModalWidget();
+        if (auto *box = qobject_cast<QMessageBox *>(modal)) {
+            boxes << box->objectName() + QLatin1Char(':') + box->text();
+            screenshot(box, QStringLiteral("mount-apply-") + box->objectName());
+            if (auto *unmount = box->findChild<QPushButton *>(QStringLiteral("applyUnmount")))
+                unmount->click();
+            else if (box->button(QMessageBox::Yes))
+                box->button(QMessageBox::Yes)->click(); // Apply's question, the mount back
+            else
+                box->button(QMessageBox::Ok)->click(); // a failure: recorded in `boxes`
+        } else if (auto *d = qobject_cast<ApplyDialog *>(modal); d && d->isFinished()) {
+            results << d->result();
+            d->accept();
+        }
+    });
+    answers.start(30);
+    w.window.editing()->action(EditingController::Action::Apply)->trigger();
+    QVERIFY2(
+        QTest::qWaitFor(
+            [&] { return results.size() == 2 && targetsOf(node) == QStringList{folder}; }, 120000),
+        qPrintable(boxes.join(QLatin1Char('\n')) + targetsOf(node).join(QLatin1Char(' '))));
+    answers.stop();
+    QVERIFY(!results[0].ok && results[0].inUse);
+    QVERIFY2(results[1].ok, qPrintable(results[1].error));
+    QVERIFY2(boxes.filter(QStringLiteral("applyInUse:")).size() == 1 &&
+                 boxes.filter(QStringLiteral("mountBackOffer:")).size() == 1,
+             qPrintable(boxes.join(QLatin1Char('\n'))));
+    const SfdiskTable table = SfdiskTable::read(loop.path());
+    QVERIFY(table.ok && table.find(1));
+    QVERIFY2(table.find(1)->size > sizeBefore, qPrintable(QString::number(table.find(1)->size)));
+    QCOMPARE(compareTrees(files, treeSha256(folder)), QStringList());
+    // The filesystem grew with its partition.
+    QVERIFY2(dfBytes() > fsBefore,
+             qPrintable(QStringLiteral("%1 %2").arg(dfBytes()).arg(fsBefore)));
 }
 
 QTEST_MAIN(MountActionsTest)

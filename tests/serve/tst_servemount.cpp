@@ -15,6 +15,7 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -330,6 +331,15 @@ void TestServeMount::usersOwnFolderAndMediaWork()
     answer = helper.call("unmount", {{"path", m_loop->path()}, {"partition", 1}});
     QVERIFY2(errorCodeOf(answer) == 0, qPrintable(describe(answer)));
     QCOMPARE(mountedOn(media), QString());
+    // The folder the helper made goes with its mount; mounted back, it is there again.
+    QVERIFY(!QFileInfo::exists(media));
+    answer = helper.call("mount", {{"path", m_loop->path()}, {"partition", 1}, {"back", true}});
+    QVERIFY2(errorCodeOf(answer) == 0, qPrintable(describe(answer)));
+    QVERIFY2(mountedOn(media).startsWith(m_loop->partitionNode(1)), qPrintable(mountedOn(media)));
+    answer = helper.call("unmount", {{"path", m_loop->path()}, {"partition", 1}});
+    QVERIFY2(errorCodeOf(answer) == 0, qPrintable(describe(answer)));
+    QCOMPARE(mountedOn(media), QString());
+    QVERIFY(!QFileInfo::exists(media));
     verifyVictimUntouched();
 }
 

@@ -8,6 +8,7 @@
 #include "editing/pendingoperations.h"
 #include "editing/pendingoperationsdock.h"
 #include "editing/resizepartitiondialog.h"
+#include "fs/filesystemuuid.h"
 #include "journalpreferences.h"
 #include "ops/operationboot.h"
 #include "regionnames.h"
@@ -21,6 +22,8 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QPointer>
+#include <QPushButton>
 #include <QStatusBar>
 #include <QUndoGroup>
 #include <QUndoStack>
@@ -145,6 +148,11 @@ void EditingController::createActions()
         &EditingController::copyPartition, QKeySequence::Copy);
     add(Action::Paste, tr("Pa&ste Partition…"), "pastePartitionAction",
         &EditingController::pastePartition, QKeySequence::Paste);
+    add(Action::NewUuid, tr("Ne&w UUID"), "newUuidAction", &EditingController::newUuid);
+    add(Action::NewPartitionGuid, tr("New Partition GU&ID"), "newPartitionGuidAction",
+        &EditingController::newPartitionGuid);
+    action(Action::NewPartitionGuid)
+        ->setToolTip(tr("Give the GPT partition a new unique GUID (its PARTUUID)"));
     add(Action::Clear, tr("Cl&ear Pending Operations"), "clearAction",
         &EditingController::clearQueue);
     add(Action::SavePlan, tr("Save &Plan…"), "savePlanAction", &EditingController::savePlan);
@@ -359,6 +367,20 @@ void EditingController::updateActions()
     action(Action::SetName)->setEnabled(partition && m_shown.tableType == QLatin1String("gpt"));
     action(Action::Flags)->setEnabled(partition);
     action(Action::Check)->setEnabled(filesystem && !region->filesystem.isEmpty());
+    // Only filesystems whose tool Partwise knows; the others say why (menus show status tips).
+    const bool renumberable = filesystem && canChangeFilesystemUuid(region->filesystem);
+    action(Action::NewUuid)->setEnabled(renumberable);
+    const QString uuidHint =
+        !filesystem || region->filesystem.isEmpty()
+            ? tr("Give the filesystem a new UUID (the partition holds no filesystem)")
+        : renumberable ? tr("Give the %1 filesystem a new random UUID").arg(region->filesystem)
+                       : tr("Partwise cannot give a %1 filesystem a new UUID; it can for ext2/3/4, "
+                            "XFS, btrfs, FAT, exFAT, NTFS and swap.")
+                             .arg(region->filesystem);
+    action(Action::NewUuid)->setToolTip(uuidHint);
+    action(Action::NewUuid)->setStatusTip(uuidHint);
+    action(Action::NewPartitionGuid)
+        ->setEnabled(filesystem && m_shown.tableType == QLatin1String("gpt"));
     action(Action::Clear)->setEnabled(queued);
     action(Action::SavePlan)->setEnabled(queued);
     action(Action::LoadPlan)->setEnabled(ready);
@@ -506,6 +528,28 @@ void EditingController::check()
         queue(dialog.operation());
 }
 
+void EditingController::newUuid()
+{
+    const std::optional<PartitionInfo> region = selectedRegion();
+    if (!region || region->isFree() || region->isContainer())
+        return;
+    Operation op;
+    op.type = Operation::Type::NewUuid;
+    op.number = region->number;
+    queue(op);
+}
+
+void EditingController::newPartitionGuid()
+{
+    const std::optional<PartitionInfo> region = selectedRegion();
+    if (!region || region->isFree() || region->isContainer())
+        return;
+    Operation op;
+    op.type = Operation::Type::NewPartitionGuid;
+    op.number = region->number;
+    queue(op);
+}
+
 void EditingController::clearQueue()
 {
     PendingOperations *queue = pending();
@@ -568,11 +612,20 @@ void EditingController::apply()
     options.journalFolder = JournalPreferences::folder();
     if (m_base->device.isImage)
         options.forcedSectorSize = m_base->device.topology.logicalSectorSize;
+    runApply(path, options, false);
+}
+
+void EditingController::runApply(const QString &path, const ApplyOptions &options, bool retried)
+{
+    PendingOperations *queue = m_queues.value(path);
+    if (!queue || queue->isEmpty())
+        return;
+    const QList<Operation> operations = queue->operations();
     std::unique_ptr<ApplyDialog> dialog;
     if (m_makeApplyDialog)
-        dialog = m_makeApplyDialog(path, queue->operations(), options, m_window);
+        dialog = m_makeApplyDialog(path, operations, options, m_window);
     if (!dialog)
-        dialog = std::make_unique<ApplyDialog>(path, queue->operations(), options, m_window);
+        dialog = std::make_unique<ApplyDialog>(path, operations, options, m_window);
     dialog->exec();
     const ApplyResult result = dialog->result();
     // Once anything was written the queue no longer describes the disk: it is re-read.
@@ -581,4 +634,57 @@ void EditingController::apply()
     emit applied(path, result.ok);
     if (m_hooks.reread)
         m_hooks.reread(path);
+    if (retried && m_inUse.finished)
+        m_inUse.finished(path, result);
+    else if (!result.ok && result.inUse && m_inUse.release)
+        offerUnmount(path, options, result);
+}
+
+void EditingController::offerUnmount(const QString &path, const ApplyOptions &options,
+                                     const ApplyResult &refused)
+{
+    const QList<Operation> operations = m_queues.value(path)->operations();
+    // A table change needs the whole disk free; work inside partitions only those partitions.
+    QList<int> numbers;
+    for (const Operation &op : operations) {
+        if (op.changesTable()) {
+            numbers.clear();
+            break;
+        }
+        if (!numbers.contains(op.number))
+            numbers << op.number;
+    }
+    QMessageBox box(QMessageBox::Warning, tr("Apply Pending Operations"),
+                    tr("Partitions of %1 that the queue changes are in use, so nothing was "
+                       "written.")
+                        .arg(shownName()),
+                    QMessageBox::Cancel, m_window);
+    box.setObjectName(QStringLiteral("applyInUse"));
+    box.setInformativeText(tr("Partwise can unmount them (or turn their swap off), apply the "
+                              "queue, and offer to mount them back afterwards. It never forces "
+                              "an unmount."));
+    box.setDetailedText(refused.error);
+    QPushButton *unmount = box.addButton(tr("&Unmount and Continue"), QMessageBox::AcceptRole);
+    unmount->setObjectName(QStringLiteral("applyUnmount"));
+    box.exec();
+    if (box.clickedButton() != unmount)
+        return;
+    QPointer<EditingController> self(this);
+    m_inUse.release(path, numbers, [self, path, options](bool ok, const QString &message) {
+        if (!self)
+            return;
+        if (ok) {
+            self->runApply(path, options, true);
+            return;
+        }
+        QMessageBox failed(QMessageBox::Warning, tr("Unmount and Continue"), message,
+                           QMessageBox::Ok, self->m_window);
+        failed.setObjectName(QStringLiteral("applyUnmountFailed"));
+        failed.exec();
+        // What was freed before the refusal may be mounted back.
+        ApplyResult none;
+        none.error = message;
+        if (self->m_inUse.finished)
+            self->m_inUse.finished(path, none);
+    });
 }

@@ -67,6 +67,8 @@ public:
         Check,
         Copy,
         Paste,
+        NewUuid,          // in the Partition menu (ui/mount), as GParted has it
+        NewPartitionGuid, // likewise
         Undo,
         Redo,
         Clear,
@@ -111,6 +113,18 @@ public:
                                               std::function<void(std::optional<qint64>)> done)>;
     void setHelperMeasurer(HelperMeasurer measure) { m_measureThroughHelper = std::move(measure); }
     bool loadPlanFrom(const QString &path, QString *error);
+    // "Unmount and Continue" when Apply is refused because something it touches is in use (set
+    // by ui/mount): `release` frees partitions `numbers` of the disk `path` (every partition when
+    // empty) and says how that went; Apply then runs again, and `finished` hears how it ended,
+    // to offer mounting back what was freed.
+    struct InUseHandler
+    {
+        using Done = std::function<void(bool ok, const QString &message)>;
+        std::function<void(const QString &path, const QList<int> &numbers, const Done &done)>
+            release;
+        std::function<void(const QString &path, const partwise::ApplyResult &result)> finished;
+    };
+    void setInUseHandler(InUseHandler handler) { m_inUse = std::move(handler); }
 
 public slots:
     // The window has shown (or re-read) a disk: its queue's preview replaces it on screen.
@@ -129,6 +143,8 @@ public slots:
     // Paste places a copy of it in the selected free space of any open disk.
     void copyPartition();
     void pastePartition();
+    void newUuid();
+    void newPartitionGuid();
     void clearQueue();
     void savePlan();
     void loadPlan();
@@ -162,6 +178,10 @@ private:
     // Asks before Apply writes; where a move stops a loader working, only with a tick that the
     // person accepts it (`acceptBootChange`), as the realignment wizard asks.
     bool confirmApply(const QString &question, bool breaksBoot, bool *acceptBootChange);
+    // Writes `path`'s queue as confirmed; `retried`: after Unmount and Continue.
+    void runApply(const QString &path, const partwise::ApplyOptions &options, bool retried);
+    void offerUnmount(const QString &path, const partwise::ApplyOptions &options,
+                      const partwise::ApplyResult &refused);
 
     QMainWindow *m_window;
     EditingHooks m_hooks;
@@ -179,4 +199,5 @@ private:
     HelperMeasurer m_measureThroughHelper;
     std::optional<partwise::Operation> m_copied; // a Paste with its source, from Copy
     QString m_copiedServer;                      // who reads the copied partition's disk
+    InUseHandler m_inUse;
 };

@@ -42,7 +42,7 @@ void PendingOperationsDock::setActions(QAction *undo, QAction *redo, QAction *cl
     const QList<QPair<QAction *, QString>> buttons = {{undo, tr("&Undo")},
                                                       {redo, tr("Red&o")},
                                                       {clear, tr("C&lear")},
-                                                      {savePlan, tr("Save &Plan…")},
+                                                      {savePlan, tr("Save Pla&n…")},
                                                       {apply, tr("&Apply")}};
     int i = 0;
     for (const auto &[action, caption] : buttons) {

@@ -92,6 +92,7 @@ void HelperApplyDialog::onEnded(const HelperReply &reply)
     result.ok = reply.ok() && r.value(QStringLiteral("ok")).toBool();
     result.completed = r.value(QStringLiteral("completed")).toInt();
     result.resumable = r.value(QStringLiteral("resumable")).toBool();
+    result.inUse = r.value(QStringLiteral("in_use")).toBool();
     result.backupFolder = r.value(QStringLiteral("backup_folder")).toString();
     result.journalPath = r.value(QStringLiteral("journal")).toString();
     result.error = r.value(QStringLiteral("error")).toString();

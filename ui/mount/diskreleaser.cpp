@@ -11,11 +11,12 @@ DiskReleaser::DiskReleaser(PartitionMounter *mounter, QObject *parent)
 {
 }
 
-void DiskReleaser::release(const DiskEntry &entry, const Done &done)
+void DiskReleaser::release(const DiskEntry &entry, const Done &done, const QList<int> &numbers)
 {
     QList<Freed> todo;
     for (const PartitionInfo &p : entry.layout.partitions())
-        if (p.number > 0 && !p.filesystem.isEmpty())
+        if (p.number > 0 && !p.filesystem.isEmpty() &&
+            (numbers.isEmpty() || numbers.contains(p.number)))
             todo << Freed{p.number, p.filesystem == QLatin1String("swap")};
     next(entry, todo, false, done, {});
 }

@@ -30,8 +30,9 @@ public:
 
     DiskReleaser(PartitionMounter *mounter, QObject *parent = nullptr);
 
-    // Unmounts (swaps off) each partition of `entry`'s layout in turn.
-    void release(const DiskEntry &entry, const Done &done);
+    // Unmounts (swaps off) each partition of `entry`'s layout in turn; only those numbered in
+    // `numbers` when it is not empty (an Apply that works inside partitions).
+    void release(const DiskEntry &entry, const Done &done, const QList<int> &numbers = {});
     // Mounts back (swaps on) what release() freed on `entry`'s disk, then forgets it.
     void restore(const DiskEntry &entry, const Done &done);
     // What release() freed on the disk `key` and was not put back yet.

@@ -51,7 +51,14 @@ MountActions::MountActions(MainWindow *window, RealignController *realign,
 
     m_menu = new QMenu(tr("&Partition"), window);
     m_menu->setObjectName(QStringLiteral("partitionMenu"));
+    m_menu->setToolTipsVisible(true); // says why New UUID is off for a filesystem
     m_menu->addActions(actions);
+    // New UUID and New Partition GUID are queued like any edit; they sit here as in GParted.
+    const QList<QAction *> ids{
+        window->editing()->action(EditingController::Action::NewUuid),
+        window->editing()->action(EditingController::Action::NewPartitionGuid)};
+    m_menu->addSeparator();
+    m_menu->addActions(ids);
     const QList<QAction *> top = window->menuBar()->actions();
     window->menuBar()->insertMenu(top.value(2), m_menu); // after File and Edit
     for (QWidget *widget : {static_cast<QWidget *>(window->diskMap()),
@@ -60,6 +67,7 @@ MountActions::MountActions(MainWindow *window, RealignController *realign,
         separator->setSeparator(true);
         widget->addAction(separator);
         widget->addActions(actions);
+        widget->addActions(ids);
     }
     connect(window->regionSelection(), &QItemSelectionModel::currentChanged, this,
             &MountActions::updateActions);
@@ -68,6 +76,7 @@ MountActions::MountActions(MainWindow *window, RealignController *realign,
     connect(window, &MainWindow::diskShown, this, &MountActions::updateActions);
     if (realign)
         connect(realign, &RealignController::wizardOpened, this, &MountActions::attachToWizard);
+    attachToApply();
     updateActions();
 }
 
@@ -194,36 +203,74 @@ void MountActions::attachToWizard(RealignWizard *wizard)
         return;
     QPointer<MountActions> self(this);
     wizard->planPage()->setUnmountHandler([self, entry](const RealignPlanPage::UnmountDone &done) {
-        if (self)
-            self->m_releaser->release(entry, done);
+        if (!self)
+            return;
+        // The window shows what is true once it is done (the lock gone, or still there).
+        self->m_releaser->release(entry,
+                                  [self, path = entry.path, done](bool ok, const QString &message) {
+                                      if (self)
+                                          self->m_window->reread(path);
+                                      done(ok, message);
+                                  });
     });
     connect(wizard, &RealignWizard::realignmentFinished, this,
             [this, wizard = QPointer<RealignWizard>(wizard)](const QString &target, bool,
                                                              bool resumable) {
-                const int r = m_window->diskList()->rowOf(target);
-                if (r < 0 || m_releaser->freed(target).isEmpty())
-                    return;
-                const DiskEntry e = m_window->diskList()->entry(r);
-                if (resumable) // the work must be finished before anything is mounted
-                    return;
-                QMessageBox ask(QMessageBox::Question, tr("Mount Back"),
-                                tr("Partwise unmounted partitions of %1 for this realignment. "
-                                   "Mount them back where they were?")
-                                    .arg(m_window->diskName(target)),
-                                QMessageBox::Yes | QMessageBox::No, wizard);
-                ask.setObjectName(QStringLiteral("mountBackOffer"));
-                if (ask.exec() != QMessageBox::Yes)
-                    return;
-                m_releaser->restore(e, [this, target](bool ok, const QString &message) {
-                    m_window->reread(target);
-                    if (ok) {
-                        m_window->statusBar()->showMessage(tr("Mounted back."), 8000);
-                        return;
-                    }
-                    QMessageBox failed(QMessageBox::Warning, tr("Mount Back"), message,
-                                       QMessageBox::Ok, m_window);
-                    failed.setObjectName(QStringLiteral("mountBackFailed"));
-                    failed.exec();
-                });
+                if (!resumable) // the work must be finished before anything is mounted
+                    offerMountBack(target, wizard);
             });
+}
+
+void MountActions::attachToApply()
+{
+    EditingController::InUseHandler handler;
+    QPointer<MountActions> self(this);
+    handler.release = [self](const QString &path, const QList<int> &numbers,
+                             const EditingController::InUseHandler::Done &done) {
+        if (!self)
+            return;
+        const int row = self->m_window->diskList()->rowOf(path);
+        if (row < 0) {
+            done(false, tr("The disk is no longer listed."));
+            return;
+        }
+        const DiskEntry entry = self->m_window->diskList()->entry(row);
+        if (const QString why = self->m_mounter->unavailableReason(entry); !why.isEmpty()) {
+            done(false, why);
+            return;
+        }
+        self->m_releaser->release(entry, done, numbers);
+    };
+    handler.finished = [self](const QString &path, const ApplyResult &result) {
+        if (self && !result.resumable) // an unfinished job is resumed before anything is mounted
+            self->offerMountBack(path, self->m_window);
+    };
+    m_window->editing()->setInUseHandler(handler);
+}
+
+void MountActions::offerMountBack(const QString &target, QWidget *parent)
+{
+    const int r = m_window->diskList()->rowOf(target);
+    if (r < 0 || m_releaser->freed(target).isEmpty())
+        return;
+    const DiskEntry e = m_window->diskList()->entry(r);
+    QMessageBox ask(QMessageBox::Question, tr("Mount Back"),
+                    tr("Partwise unmounted partitions of %1 for this job. Mount them back where "
+                       "they were?")
+                        .arg(m_window->diskName(target)),
+                    QMessageBox::Yes | QMessageBox::No, parent);
+    ask.setObjectName(QStringLiteral("mountBackOffer"));
+    if (ask.exec() != QMessageBox::Yes)
+        return;
+    m_releaser->restore(e, [this, target](bool ok, const QString &message) {
+        m_window->reread(target);
+        if (ok) {
+            m_window->statusBar()->showMessage(tr("Mounted back."), 8000);
+            return;
+        }
+        QMessageBox failed(QMessageBox::Warning, tr("Mount Back"), message, QMessageBox::Ok,
+                           m_window);
+        failed.setObjectName(QStringLiteral("mountBackFailed"));
+        failed.exec();
+    });
 }

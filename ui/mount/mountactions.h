@@ -19,6 +19,7 @@ class MainWindow;
 class PartitionMounter;
 class QAction;
 class QMenu;
+class QWidget;
 class RealignController;
 class RealignWizard;
 struct DiskEntry;
@@ -62,6 +63,10 @@ private:
     void report(const HelperReply &reply, const QString &method, const QJsonObject &extra,
                 const QString &done);
     void attachToWizard(RealignWizard *wizard);
+    // Apply's "Unmount and Continue" (EditingController::InUseHandler).
+    void attachToApply();
+    // Asks whether to mount back what was freed on `target` for `job`, and does it.
+    void offerMountBack(const QString &target, QWidget *parent);
 
     MainWindow *m_window;
     PartitionMounter *m_mounter;

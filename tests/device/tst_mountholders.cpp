@@ -1,0 +1,223 @@
+// The busy scan against what a hostile user can put in its way (root, /dev/fuse). A FUSE
+// filesystem served by this test whose getattr stalls on demand, as a user's daemon may: a
+// process holding one of its files open must still be found, within seconds, because the scan
+// never stat()s what /proc/PID/fd points at (it reads mnt_id from fdinfo). The mount IDs it
+// compares are checked against findmnt's. And a FUSE mount whose source text names a real block
+// device is not taken for a mount of that device.
+#define FUSE_USE_VERSION 35
+#include "device/mountcontrol.h"
+#include "device/mountholders.h"
+#include "loopdevice.h"
+#include "toolrun.h"
+
+#include <QDir>
+#include <QFile>
+#include <QProcess>
+#include <QScopeGuard>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <condition_variable>
+#include <future>
+#include <mutex>
+#include <thread>
+
+#include <fcntl.h>
+#include <fuse.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+using namespace pwtest;
+
+namespace {
+
+// One file, "held", whose getattr waits while `stalled` is set.
+struct Stall
+{
+    std::mutex mutex;
+    std::condition_variable wake;
+    bool stalled = false;
+
+    void set(bool on)
+    {
+        {
+            const std::lock_guard lock(mutex);
+            stalled = on;
+        }
+        wake.notify_all();
+    }
+    void waitWhileStalled()
+    {
+        std::unique_lock lock(mutex);
+        wake.wait(lock, [this] { return !stalled; });
+    }
+};
+Stall g_stall;
+
+void *stallInit(fuse_conn_info *, fuse_config *config)
+{
+    // No cached attributes: every stat() asks the daemon.
+    config->attr_timeout = 0;
+    config->entry_timeout = 0;
+    config->negative_timeout = 0;
+    return nullptr;
+}
+
+int stallGetattr(const char *path, struct stat *st, fuse_file_info *)
+{
+    if (std::strcmp(path, "/") != 0)
+        g_stall.waitWhileStalled();
+    *st = {};
+    if (std::strcmp(path, "/") == 0) {
+        st->st_mode = S_IFDIR | 0755;
+        st->st_nlink = 2;
+        return 0;
+    }
+    if (std::strcmp(path, "/held") != 0)
+        return -ENOENT;
+    st->st_mode = S_IFREG | 0644;
+    st->st_nlink = 1;
+    st->st_size = 5;
+    return 0;
+}
+
+int stallOpen(const char *path, fuse_file_info *)
+{
+    return std::strcmp(path, "/held") == 0 ? 0 : -ENOENT;
+}
+
+int stallRead(const char *, char *buffer, size_t size, off_t offset, fuse_file_info *)
+{
+    static const char text[] = "held\n";
+    if (offset >= 5)
+        return 0;
+    const size_t n = std::min(size, size_t(5 - offset));
+    std::memcpy(buffer, text + offset, n);
+    return int(n);
+}
+
+int stallReaddir(const char *, void *buffer, fuse_fill_dir_t fill, off_t, fuse_file_info *,
+                 fuse_readdir_flags)
+{
+    fill(buffer, ".", nullptr, 0, fuse_fill_dir_flags(0));
+    fill(buffer, "..", nullptr, 0, fuse_fill_dir_flags(0));
+    fill(buffer, "held", nullptr, 0, fuse_fill_dir_flags(0));
+    return 0;
+}
+
+dev_t deviceOfMount(const QString &folder)
+{
+    const ToolResult r = runTool(QStringLiteral("findmnt"),
+                                 {QStringLiteral("-n"), QStringLiteral("-o"),
+                                  QStringLiteral("MAJ:MIN"), QStringLiteral("-M"), folder});
+    const QStringList parts = QString::fromUtf8(r.out).trimmed().split(QLatin1Char(':'));
+    return parts.size() == 2 ? makedev(parts[0].toUInt(), parts[1].toUInt()) : 0;
+}
+
+} // namespace
+
+class MountHoldersTest : public QObject
+{
+    Q_OBJECT
+private slots:
+    void fdinfoMountIdIsTheKernels();
+    void stalledFuseFileDoesNotHangTheScan();
+    void fuseSourceIsNotTakenForADevice();
+};
+
+// mountIdInFdinfo() reads fdinfo's mnt_id, and it is the ID findmnt gives the mount.
+void MountHoldersTest::fdinfoMountIdIsTheKernels()
+{
+    QCOMPARE(partwise::mountIdInFdinfo("pos:\t0\nflags:\t02100000\nmnt_id:\t27\nino:\t12\n"), 27);
+    QCOMPARE(partwise::mountIdInFdinfo("pos:\t0\nflags:\t02\n"), -1);
+    QCOMPARE(partwise::mountIdInFdinfo("mnt_id:\tx\n"), -1);
+    QTemporaryDir dir;
+    QFile file(dir.filePath(QStringLiteral("f")));
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    QFile info(QStringLiteral("/proc/self/fdinfo/%1").arg(file.handle()));
+    QVERIFY(info.open(QIODevice::ReadOnly));
+    const ToolResult findmnt = runTool(
+        QStringLiteral("findmnt"), {QStringLiteral("-n"), QStringLiteral("-o"),
+                                    QStringLiteral("ID"), QStringLiteral("-T"), file.fileName()});
+    QVERIFY2(findmnt.ok(), qPrintable(findmnt.describe()));
+    QCOMPARE(partwise::mountIdInFdinfo(info.readAll()), QString::fromUtf8(findmnt.out).toInt());
+}
+
+void MountHoldersTest::stalledFuseFileDoesNotHangTheScan()
+{
+    PW_REQUIRE_ROOT_OR_SKIP();
+    QTemporaryDir dir;
+    const QString folder = dir.filePath(QStringLiteral("fuse"));
+    QVERIFY(QDir().mkpath(folder));
+    fuse_operations ops{};
+    ops.init = stallInit;
+    ops.getattr = stallGetattr;
+    ops.open = stallOpen;
+    ops.read = stallRead;
+    ops.readdir = stallReaddir;
+    char program[] = "tst_mountholders";
+    char *argv[] = {program, nullptr};
+    fuse_args args = FUSE_ARGS_INIT(1, argv);
+    fuse *fs = fuse_new(&args, &ops, sizeof ops, nullptr);
+    QVERIFY(fs);
+    QVERIFY(fuse_mount(fs, QFile::encodeName(folder).constData()) == 0);
+    std::thread loop([fs] { fuse_loop(fs); });
+    QProcess holder;
+    const auto cleanUp = qScopeGuard([&] {
+        g_stall.set(false);
+        holder.kill();
+        holder.waitForFinished();
+        fuse_exit(fs);
+        ::umount2(QFile::encodeName(folder).constData(), MNT_DETACH);
+        loop.join();
+        fuse_unmount(fs);
+        fuse_destroy(fs);
+    });
+    const dev_t device = deviceOfMount(folder);
+    QVERIFY(device != 0);
+    holder.setStandardInputFile(folder + QStringLiteral("/held"));
+    holder.start(QStringLiteral("sleep"), {QStringLiteral("60")});
+    QVERIFY(holder.waitForStarted());
+    QTest::qWait(200);
+
+    g_stall.set(true);
+    // A stat() of the held file now waits for the daemon; the scan must not.
+    auto scan =
+        std::async(std::launch::async, [device] { return partwise::processesHolding(device); });
+    const bool done = scan.wait_for(std::chrono::seconds(10)) == std::future_status::ready;
+    g_stall.set(false);
+    QVERIFY2(done, "the busy scan hung on a stalled FUSE file");
+    const QList<partwise::HoldingProcess> holders = scan.get();
+    QVERIFY2(std::any_of(holders.cbegin(), holders.cend(),
+                         [&](const auto &h) { return h.pid == holder.processId(); }),
+             qPrintable(partwise::describeHolders(holders)));
+}
+
+// "-o fsname=/dev/loopN" is any user's to write: a FUSE mount's source never names a device.
+void MountHoldersTest::fuseSourceIsNotTakenForADevice()
+{
+    PW_REQUIRE_ROOT_OR_SKIP();
+    QTemporaryDir dir;
+    QFile image(dir.filePath(QStringLiteral("disk.img")));
+    QVERIFY(image.open(QIODevice::WriteOnly) && image.resize(1 << 20));
+    image.close();
+    LoopDevice loop(image.fileName());
+    QVERIFY2(loop.ok(), qPrintable(loop.error()));
+    struct stat st;
+    QVERIFY(::stat(QFile::encodeName(loop.path()).constData(), &st) == 0);
+    QVERIFY(partwise::mountSourceIsDevice(loop.path(), st.st_rdev, QStringLiteral("ext4")));
+    QVERIFY(partwise::mountSourceIsDevice(loop.path(), st.st_rdev, QStringLiteral("fuseblk")));
+    QVERIFY(!partwise::mountSourceIsDevice(loop.path(), st.st_rdev, QStringLiteral("fuse.sshfs")));
+    QVERIFY(!partwise::mountSourceIsDevice(loop.path(), st.st_rdev, QStringLiteral("fuse")));
+    // Only root's /dev is looked at, and never through "..".
+    QVERIFY(!partwise::mountSourceIsDevice(QStringLiteral("/dev/../") + loop.path().mid(1),
+                                           st.st_rdev, QStringLiteral("ext4")));
+    const QString link = dir.filePath(QStringLiteral("link"));
+    QVERIFY(QFile::link(loop.path(), link));
+    QVERIFY(!partwise::mountSourceIsDevice(link, st.st_rdev, QStringLiteral("ext4")));
+}
+
+QTEST_GUILESS_MAIN(MountHoldersTest)
+#include "tst_mountholders.moc"

@@ -1,0 +1,222 @@
+// New UUID and new partition GUID through a plan file and `partwise-cli apply`, on a loop disk
+// with every filesystem Partwise can renumber: blkid must see another UUID, each filesystem's
+// own check must stay clean and every file intact; sfdisk -J must see the new GPT partition
+// GUIDs; and a mounted filesystem is refused with nothing written.
+#include "blkidprobe.h"
+#include "clirun.h"
+#include "filechecksum.h"
+#include "fsfixture.h"
+#include "loopdevice.h"
+#include "sfdisktable.h"
+#include "toolrun.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QScopeGuard>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace pwtest;
+
+namespace {
+
+struct Part
+{
+    QString fs;
+    int mib;
+};
+
+// exFAT last: it is left out where tune.exfat or the exfat driver is missing.
+const QList<Part> kParts = {{QStringLiteral("ext4"), 16},   {QStringLiteral("xfs"), 32},
+                            {QStringLiteral("btrfs"), 128}, {QStringLiteral("vfat"), 16},
+                            {QStringLiteral("ntfs"), 16},   {QStringLiteral("swap"), 8},
+                            {QStringLiteral("exfat"), 16}};
+
+// Partition number -> its GPT unique GUID, as `sfdisk -J` reads it.
+QMap<int, QString> partitionGuids(const QString &disk)
+{
+    QMap<int, QString> out;
+    const ToolResult r = runTool(QStringLiteral("sfdisk"), {QStringLiteral("-J"), disk});
+    const QJsonArray parts = QJsonDocument::fromJson(r.out)
+                                 .object()
+                                 .value(QStringLiteral("partitiontable"))
+                                 .toObject()
+                                 .value(QStringLiteral("partitions"))
+                                 .toArray();
+    for (const QJsonValue &v : parts) {
+        const QString node = v.toObject().value(QStringLiteral("node")).toString();
+        const int number = node.mid(node.lastIndexOf(QLatin1Char('p')) + 1).toInt();
+        out[number] = v.toObject().value(QStringLiteral("uuid")).toString().toUpper();
+    }
+    return out;
+}
+
+} // namespace
+
+class NewUuidTest : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void everyFilesystemAndPartitionGetsNewIds();
+    void mountedFilesystemIsRefused();
+
+private:
+    QString makeDisk(const QString &name, const QList<Part> &parts);
+    QTemporaryDir m_dir;
+    QString m_files;
+};
+
+void NewUuidTest::initTestCase()
+{
+    PW_REQUIRE_ROOT_OR_SKIP();
+    setCliPath(QStringLiteral(PARTWISE_CLI));
+    m_files = m_dir.filePath(QStringLiteral("files"));
+    QDir().mkpath(m_files + QStringLiteral("/sub"));
+    for (const QString &name : {QStringLiteral("a.txt"), QStringLiteral("sub/b.bin")}) {
+        QFile f(m_files + QLatin1Char('/') + name);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QByteArray(70000, 'x') + name.toUtf8());
+    }
+}
+
+QString NewUuidTest::makeDisk(const QString &name, const QList<Part> &parts)
+{
+    QByteArray script = "label: gpt\n";
+    qint64 total = 2;
+    for (const Part &p : parts) {
+        script += QStringLiteral("size=%1MiB\n").arg(p.mib).toUtf8();
+        total += p.mib;
+    }
+    const QString img = m_dir.filePath(name);
+    QString error;
+    if (!SfdiskTable::writeImage(img, (total + 1) << 20, script, &error))
+        qWarning() << error;
+    return img;
+}
+
+void NewUuidTest::everyFilesystemAndPartitionGetsNewIds()
+{
+    PW_REQUIRE_ROOT_OR_SKIP();
+    QList<Part> parts = kParts;
+    // exFAT where tune.exfat is installed; its files only where the kernel mounts exFAT.
+    if (QStandardPaths::findExecutable(QStringLiteral("tune.exfat")).isEmpty())
+        parts.removeLast();
+    QFile known(QStringLiteral("/proc/filesystems"));
+    QVERIFY(known.open(QIODevice::ReadOnly));
+    const bool exfatFiles = known.readAll().contains("\texfat\n");
+    const auto withFiles = [exfatFiles](const QString &fs) {
+        return fs != QLatin1String("swap") && (fs != QLatin1String("exfat") || exfatFiles);
+    };
+    const QString img = makeDisk(QStringLiteral("ids.img"), parts);
+    LoopDevice loop(img);
+    QVERIFY2(loop.ok() && loop.addPartitions(), qPrintable(loop.error()));
+    QMap<int, QString> uuids;
+    QMap<int, QMap<QString, QByteArray>> trees;
+    QJsonArray ops;
+    for (int i = 0; i < parts.size(); ++i) {
+        const int n = i + 1;
+        const QString node = loop.partitionNode(n);
+        const QString fs = parts[i].fs;
+        QString error;
+        QVERIFY2(makeFilesystem(node, fs, QStringLiteral("P%1").arg(n), 0, &error),
+                 qPrintable(error));
+        if (withFiles(fs)) {
+            QVERIFY2(fillFilesystem(node, fs, m_files, &error), qPrintable(fs + error));
+            trees[n] = filesystemTreeSha256(node, fs, &error);
+            QVERIFY2(trees[n].size() == 2, qPrintable(fs + error));
+        }
+        uuids[n] = blkidProbe(node).uuid;
+        QVERIFY2(!uuids[n].isEmpty(), qPrintable(fs));
+        ops.append(QJsonObject{{QStringLiteral("op"), QStringLiteral("new-uuid")},
+                               {QStringLiteral("number"), n}});
+    }
+    for (int n : {1, 4})
+        ops.append(QJsonObject{{QStringLiteral("op"), QStringLiteral("new-partition-guid")},
+                               {QStringLiteral("number"), n}});
+    const QMap<int, QString> guids = partitionGuids(loop.path());
+    QCOMPARE(guids.size(), parts.size());
+
+    const QString plan = m_dir.filePath(QStringLiteral("ids.json"));
+    QFile f(plan);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(QJsonDocument(QJsonObject{{QStringLiteral("operations"), ops}}).toJson());
+    f.close();
+    const CliResult r =
+        runCli({QStringLiteral("apply"), QStringLiteral("--yes"), QStringLiteral("--backup-dir"),
+                m_dir.filePath(QStringLiteral("b")), plan, loop.path()});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.describe()));
+
+    forgetBtrfsDevices();
+    for (int i = 0; i < parts.size(); ++i) {
+        const int n = i + 1;
+        const QString node = loop.partitionNode(n);
+        const QString fs = parts[i].fs;
+        const BlkidInfo now = blkidProbe(node);
+        QCOMPARE(now.type, fs);
+        QVERIFY2(!now.uuid.isEmpty() && now.uuid != uuids[n],
+                 qPrintable(QStringLiteral("%1: %2 -> %3").arg(fs, uuids[n], now.uuid)));
+        QCOMPARE(now.label, QStringLiteral("P%1").arg(n)); // mlabel keeps FAT's label
+        const ToolResult check = checkFilesystemReadOnly(node, fs);
+        QVERIFY2(check.ok(), qPrintable(check.describe() + QString::fromUtf8(check.out)));
+        if (withFiles(fs)) {
+            QString error;
+            QCOMPARE(filesystemTreeSha256(node, fs, &error), trees[n]);
+        }
+    }
+    const QMap<int, QString> guidsAfter = partitionGuids(loop.path());
+    for (int n = 1; n <= parts.size(); ++n) {
+        if (n == 1 || n == 4)
+            QVERIFY2(guidsAfter[n] != guids[n] && guidsAfter[n].size() == 36,
+                     qPrintable(guidsAfter[n]));
+        else
+            QCOMPARE(guidsAfter[n], guids[n]);
+    }
+    const ToolResult verify = runTool(QStringLiteral("sgdisk"), {QStringLiteral("-v"), img});
+    QVERIFY2(verify.ok() && verify.out.contains("No problems found"),
+             qPrintable(verify.describe()));
+}
+
+// Busy rules as for Format: a mounted filesystem keeps its UUID, and its partition its GUID;
+// mounted read-only so that the image's sha256 says whether anything at all was written.
+void NewUuidTest::mountedFilesystemIsRefused()
+{
+    PW_REQUIRE_ROOT_OR_SKIP();
+    const QString img = makeDisk(QStringLiteral("mounted.img"), {{QStringLiteral("ext4"), 16}});
+    LoopDevice loop(img);
+    QVERIFY2(loop.ok() && loop.addPartitions(), qPrintable(loop.error()));
+    QString error;
+    QVERIFY2(makeFilesystem(loop.partitionNode(1), QStringLiteral("ext4"), QStringLiteral("m"), 0,
+                            &error),
+             qPrintable(error));
+    const QString mnt = m_dir.filePath(QStringLiteral("mnt"));
+    QDir().mkpath(mnt);
+    QVERIFY(runTool(QStringLiteral("mount"),
+                    {QStringLiteral("-o"), QStringLiteral("ro"), loop.partitionNode(1), mnt})
+                .ok());
+    // Unmounted however the test ends, before the loop device goes.
+    const auto unmount = qScopeGuard([&] { runTool(QStringLiteral("umount"), {mnt}); });
+    const QByteArray before = fileSha256(img);
+    for (const char *op : {"new-uuid", "new-partition-guid"}) {
+        const QString plan = m_dir.filePath(QStringLiteral("busy.json"));
+        QFile f(plan);
+        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        f.write(QStringLiteral(R"({"operations":[{"op":"%1","number":1}]})")
+                    .arg(QLatin1String(op))
+                    .toUtf8());
+        f.close();
+        const CliResult r = runCli({QStringLiteral("apply"), QStringLiteral("--yes"),
+                                    QStringLiteral("--backup-dir"),
+                                    m_dir.filePath(QStringLiteral("b2")), plan, loop.path()});
+        QVERIFY2(r.exitCode != 0 && r.err.contains("mounted on"), qPrintable(r.describe()));
+    }
+    const QByteArray after = fileSha256(img);
+    QCOMPARE(after, before);
+}
+
+QTEST_GUILESS_MAIN(NewUuidTest)
+#include "tst_newuuid.moc"
