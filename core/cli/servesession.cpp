@@ -361,6 +361,15 @@ void ServeSession::realignPlan(const Request &request)
     RealignRequest asked;
     if (!realignTargetOf(request, &path, &options, &asked))
         return;
+    // A large filesystem's map takes seconds: the window shows how far.
+    auto throttle = std::make_shared<ProgressThrottle>(kProgressMilliseconds);
+    options.mapProgress = [this, id = request.id, throttle](int partition, const QString &,
+                                                            double fraction) {
+        if (throttle->due(fraction >= 1.0))
+            notify(QStringLiteral("map-progress"), {{QStringLiteral("id"), id},
+                                                    {QStringLiteral("partition"), partition},
+                                                    {QStringLiteral("fraction"), fraction}});
+    };
     const PreparedRealign prepared = prepareRealignment(path, options, asked);
     if (!prepared.ok)
         return fail(request, Failed, prepared.error);

@@ -4,9 +4,11 @@
 // Checked against sfdisk and the image's bytes.
 #include "clirun.h"
 #include "filechecksum.h"
+#include "loopdevice.h"
 #include "ops/realignjson.h"
 #include "serveclient.h"
 #include "sfdisktable.h"
+#include "toolrun.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -38,6 +40,7 @@ private slots:
     void realignPlanSendsThePreparedPlan();
     void realignPlanTakesTheWaysPicked();
     void realignRunsOnlyThePlanThePersonSaw();
+    void realignPlanSaysHowFarTheMapIs();
 
 private:
     // 64 MiB, MBR, no filesystems: 1 from sector 63; 2 from 40001 with free space on both
@@ -234,6 +237,50 @@ void TestServeRealignPlan::realignRunsOnlyThePlanThePersonSaw()
     QFile file(image);
     QVERIFY(file.open(QIODevice::ReadOnly) && file.seek(40960 * 512));
     QVERIFY2(file.read(data.size()) == data, "partition 2's bytes differ after the move");
+}
+
+// A large filesystem's used-block map takes seconds to read: while realign-plan reads it, the
+// helper says how far it is, so the window is not silent. A sparse 65 GiB XFS at GPT's sector 34.
+void TestServeRealignPlan::realignPlanSaysHowFarTheMapIs()
+{
+    PW_REQUIRE_ROOT_OR_SKIP(); // mkfs.xfs through a loop device at the partition's offset
+    const QString image = m_dir.filePath(QStringLiteral("large-xfs.img"));
+    constexpr qint64 sectors = 65LL * 1024 * 2048;
+    QString error;
+    QVERIFY2(SfdiskTable::writeImage(image, 70LL << 30,
+                                     QStringLiteral("label: gpt\nfirst-lba: 34\nstart=34, size=%1, "
+                                                    "type=L\n")
+                                         .arg(sectors)
+                                         .toLatin1(),
+                                     &error),
+             qPrintable(error));
+    const ToolResult loop =
+        runTool(QStringLiteral("losetup"),
+                {QStringLiteral("-f"), QStringLiteral("--show"), QStringLiteral("-o"),
+                 QString::number(34 * 512), QStringLiteral("--sizelimit"),
+                 QString::number(sectors * 512), image});
+    QVERIFY2(loop.ok(), qPrintable(loop.describe()));
+    const QString device = QString::fromLatin1(loop.out.trimmed());
+    const ToolResult made = runTool(QStringLiteral("mkfs.xfs"), {QStringLiteral("-q"), device});
+    runTool(QStringLiteral("losetup"), {QStringLiteral("-d"), device});
+    QVERIFY2(made.ok(), qPrintable(made.describe()));
+
+    ServeClient client;
+    const QJsonObject answer = client.call(QStringLiteral("realign-plan"), {{"path", image}});
+    QVERIFY2(answer.contains(QStringLiteral("result")), QJsonDocument(answer).toJson().constData());
+    const QJsonValue id = answer.value(QStringLiteral("id"));
+    QList<double> fractions;
+    for (const QJsonObject &n : client.notifications()) {
+        const QJsonObject params = n.value(QStringLiteral("params")).toObject();
+        if (n.value(QStringLiteral("method")).toString() == QLatin1String("map-progress") &&
+            params.value(QStringLiteral("id")) == id) {
+            QCOMPARE(params.value(QStringLiteral("partition")).toInt(), 1);
+            fractions << params.value(QStringLiteral("fraction")).toDouble();
+        }
+    }
+    QVERIFY(!fractions.isEmpty());
+    QCOMPARE(fractions.last(), 1.0);
+    QVERIFY(std::is_sorted(fractions.cbegin(), fractions.cend()));
 }
 
 QTEST_GUILESS_MAIN(TestServeRealignPlan)

@@ -87,6 +87,8 @@ bool HelperRealignBackend::startCall(const QString &method, const QJsonObject &p
     });
     if (method != QLatin1String("realign-plan"))
         m_job = id;
+    else
+        m_planCall = id;
     return true;
 }
 
@@ -197,6 +199,13 @@ bool HelperRealignBackend::loadJournal(const QString &, WriteJournal *) const
 
 void HelperRealignBackend::onNotification(const QString &method, const QJsonObject &params)
 {
+    if (method == QLatin1String("map-progress") && m_planCall != 0 &&
+        params.value(QStringLiteral("id")).toInt() == m_planCall) {
+        emit mapProgress(
+            int(std::clamp(params.value(QStringLiteral("partition")).toDouble(), 0.0, 256.0)),
+            std::clamp(params.value(QStringLiteral("fraction")).toDouble(), 0.0, 1.0));
+        return;
+    }
     if (m_job == 0 || params.value(QStringLiteral("id")).toInt() != m_job)
         return;
     if (method == QLatin1String("log")) {

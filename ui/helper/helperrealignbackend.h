@@ -60,6 +60,7 @@ private:
     QString m_devicePath;
     qint64 m_sectorSize = 0; // forced by the person, or 0
     int m_job = 0;           // the realign or resume request whose notifications are ours
+    int m_planCall = 0;      // the realign-plan request (its map progress)
     bool m_busy = false;
     bool m_resuming = false; // reading the disk before a resume is sent
     bool m_cancelled = false;

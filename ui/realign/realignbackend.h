@@ -51,6 +51,9 @@ signals:
     // `busy` lists why the plan cannot run now (partitions in use, an interrupted run).
     void prepared(const partwise::PreparedRealign &prepared, const QStringList &busy);
     void logLine(const QString &line);
+    // While planning: how far the used-block map of `partition` is read (0 to 1), for
+    // filesystems large enough that it takes seconds.
+    void mapProgress(int partition, double fraction);
     void progress(const partwise::RealignProgress &progress);
     // `before` is the disk as read just before a resume (the plan's disk for a run); `after`
     // as read once the work stopped (afterOk false when it could not be read).

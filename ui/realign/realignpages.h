@@ -143,6 +143,7 @@ private:
     void showParts();
     void onPrepared(const partwise::PreparedRealign &prepared, const QStringList &busy);
     void showPlan(); // the state's plan, once it is ready
+    void showMapProgress(int partition, double fraction);
     QWidget *makeRulers();
     void showRulers(int move);
 

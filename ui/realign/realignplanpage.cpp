@@ -153,6 +153,7 @@ RealignPlanPage::RealignPlanPage(RealignWizardState *state, RealignBackend *back
         });
     });
     connect(m_backend, &RealignBackend::prepared, this, &RealignPlanPage::onPrepared);
+    connect(m_backend, &RealignBackend::mapProgress, this, &RealignPlanPage::showMapProgress);
     connect(m_ways, &RealignWayChooser::wayPicked, this, &RealignPlanPage::planAgain);
     connect(m_state, &RealignWizardState::planChanged, this, &RealignPlanPage::showPlan);
 }
@@ -232,6 +233,18 @@ void RealignPlanPage::requestPlan()
     }
     // The state's request carries the picked ways.
     m_backend->prepare(m_state->setup().target, m_state->runOptions(), m_state->request());
+}
+
+// Planning reads each moving filesystem's used blocks; on a large one that takes seconds.
+void RealignPlanPage::showMapProgress(int partition, double fraction)
+{
+    if (m_state->isPlanReady())
+        return;
+    m_status->setStyleSheet(QString());
+    m_status->setText(tr("Reading %1 and planning: finding the blocks partition %2 uses, %3%")
+                          .arg(m_state->setup().shownName())
+                          .arg(partition)
+                          .arg(int(fraction * 100)));
 }
 
 void RealignPlanPage::onPrepared(const PreparedRealign &prepared, const QStringList &busy)

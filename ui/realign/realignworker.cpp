@@ -1,5 +1,7 @@
 #include "realign/realignworker.h"
 
+#include "base/progressthrottle.h"
+
 #include "ops/jobresume.h"
 #include "ops/writejournal.h"
 #include "ops/writepreflight.h"
@@ -63,8 +65,16 @@ RealignCallbacks RealignWorker::callbacks()
 void RealignWorker::prepare(const QString &target, const RealignOptions &options,
                             const RealignRequest &request)
 {
+    RealignOptions planning = options;
+    auto throttle = std::make_shared<ProgressThrottle>(100);
+    planning.mapProgress = [this, throttle](int partition, const QString &, double fraction) {
+        if (throttle->due(fraction >= 1.0))
+            QMetaObject::invokeMethod(
+                this, [this, partition, fraction] { emit mapProgress(partition, fraction); },
+                Qt::QueuedConnection);
+    };
     start(
-        [this, target, options, request] {
+        [this, target, options = planning, request] {
             const PreparedRealign result = prepareRealignment(target, options, request);
             // What holds a partition it moves first, then anything else on the disk in use: the
             // run writes the table, which preflight refuses then.
