@@ -8,6 +8,7 @@
 #include "clirun.h"
 #include "filechecksum.h"
 #include "loopdevice.h"
+#include "ops/copyjournal.h"
 #include "serveclient.h"
 #include "toolrun.h"
 
@@ -41,6 +42,7 @@ private slots:
     void cleanupTestCase();
     void rootHelperRefusesWhatTheUserMayNotTouch();
     void usersHelperHasOnlyTheUsersRights();
+    void plantedJournalBesideRootsImageIsNotResumed();
 
 private:
     ToolResult asUser(const QString &command) const;
@@ -213,6 +215,75 @@ void TestServeCopy::usersHelperHasOnlyTheUsersRights()
     const QJsonObject planObject = resultOf(plan).value(QStringLiteral("plan")).toObject();
     QVERIFY(planObject.value(QStringLiteral("refused")).toArray().isEmpty());
     QVERIFY(helper.closeAndWait());
+    verifyVictimsUntouched(answers);
+}
+
+// Root's own image in a folder every user may write to (/tmp): the copy journal's name beside it
+// is free for the user to take. A journal the user planted there (a valid one, naming a root-only
+// image as the source and a folder of root's as scratch, which a finished copy removes), or a
+// FIFO in its place, is not resumed by root: root's image and folder stay as they were, nothing
+// of the source comes back, and the helper answers instead of blocking on the FIFO.
+void TestServeCopy::plantedJournalBesideRootsImageIsNotResumed()
+{
+    PW_REQUIRE_ROOT_OR_SKIP();
+    const QString shared = m_dir.filePath(QStringLiteral("shared"));
+    QVERIFY(QDir().mkpath(shared));
+    QVERIFY(::chmod(QFile::encodeName(shared).constData(), 01777) == 0);
+    const QString image = makePracticeImage(shared, QStringLiteral("root.img"));
+    const QString second = makePracticeImage(shared, QStringLiteral("root-fifo.img"));
+    QVERIFY(!image.isEmpty() && !second.isEmpty());
+    const QString rootFolder = m_dir.filePath(QStringLiteral("root-folder"));
+    QVERIFY(QDir().mkpath(rootFolder));
+    QFile kept(rootFolder + QStringLiteral("/kept"));
+    QVERIFY(kept.open(QIODevice::WriteOnly) && kept.write("kept\n") == 5);
+    kept.close();
+    const QByteArray imageSum = fileSha256(image);
+
+    partwise::CopyJournal journal;
+    journal.source = m_victim;
+    journal.target = image;
+    journal.scratchFolder = rootFolder;
+    journal.step = partwise::CopyJournal::Step::Copying;
+    journal.plan.source = m_victim;
+    journal.plan.target = image;
+    journal.plan.targetSizeBytes = QFileInfo(image).size();
+    journal.plan.sourceTable = journal.plan.targetTable = QStringLiteral("gpt");
+    partwise::CopyPartitionPlan part;
+    part.sourceNumber = part.targetNumber = 1;
+    part.oldStart = 0;
+    part.oldEnd = 2047; // the victim's first MiB
+    part.newStart = 2048;
+    part.newEnd = 4095;
+    part.bytesToCopy = 1 << 20;
+    journal.plan.partitions << part;
+    journal.chunksDone << 0;
+    journal.chunkSignatures << QString();
+    journal.verified << false;
+    journal.fixed << false;
+    const QString planted = partwise::copyJournalPath(image);
+    QVERIFY(planted.startsWith(shared));
+    QString error;
+    QVERIFY2(journal.save(planted, &error), qPrintable(error));
+    QVERIFY(::lchown(QFile::encodeName(planted).constData(), m_uid, m_gid) == 0);
+    const ToolResult fifo =
+        asUser(QStringLiteral("mkfifo '%1'").arg(partwise::copyJournalPath(second)));
+    QVERIFY2(fifo.ok(), qPrintable(fifo.describe()));
+
+    ServeClient helper; // root working for root: no PKEXEC_UID
+    QVERIFY(helper.started());
+    QList<QJsonObject> answers;
+    const QJsonObject resumed = helper.call(QStringLiteral("resume"), {{"path", image}});
+    answers << resumed;
+    QVERIFY2(errorCodeOf(resumed) != 0, qPrintable(describe(resumed)));
+    QVERIFY2(describe(resumed).contains(QStringLiteral("another user")),
+             qPrintable(describe(resumed)));
+    const QJsonObject blocked = helper.call(QStringLiteral("resume"), {{"path", second}}, 20000);
+    answers << blocked;
+    QVERIFY2(!blocked.isEmpty(), "the helper blocked on a FIFO planted as the copy journal");
+    QVERIFY2(errorCodeOf(blocked) != 0, qPrintable(describe(blocked)));
+    QVERIFY(helper.closeAndWait());
+    QCOMPARE(fileSha256(image), imageSum);
+    QVERIFY(QFile::exists(rootFolder + QStringLiteral("/kept")));
     verifyVictimsUntouched(answers);
 }
 
