@@ -43,6 +43,7 @@ private slots:
     void rootHelperRefusesWhatTheUserMayNotTouch();
     void usersHelperHasOnlyTheUsersRights();
     void plantedJournalBesideRootsImageIsNotResumed();
+    void plantedScratchLinkIsNotFollowed();
 
 private:
     ToolResult asUser(const QString &command) const;
@@ -285,6 +286,50 @@ void TestServeCopy::plantedJournalBesideRootsImageIsNotResumed()
     QCOMPARE(fileSha256(image), imageSum);
     QVERIFY(QFile::exists(rootFolder + QStringLiteral("/kept")));
     verifyVictimsUntouched(answers);
+}
+
+// A copy that shrinks a filesystem keeps the shrunk copy in a scratch folder beside the journal,
+// so beside root's image in /tmp its name is free for the user too. A link the user planted there
+// to a folder of root's made root write the source's filesystem into it and then empty it. The
+// copy is refused before anything is written, and root's folder keeps its file.
+void TestServeCopy::plantedScratchLinkIsNotFollowed()
+{
+    PW_REQUIRE_ROOT_OR_SKIP();
+    const QString shared = m_dir.filePath(QStringLiteral("shared-scratch"));
+    QVERIFY(QDir().mkpath(shared));
+    QVERIFY(::chmod(QFile::encodeName(shared).constData(), 01777) == 0);
+    const QString source = m_dir.filePath(QStringLiteral("root-source.img"));
+    const CliResult made = runCli({QStringLiteral("practice"), QStringLiteral("modern"), source,
+                                   QStringLiteral("--size"), QStringLiteral("64M")});
+    QCOMPARE(made.exitCode, 0);
+    const QString target = shared + QStringLiteral("/small.img"); // too small: ext4 shrinks
+    QFile small(target);
+    QVERIFY(small.open(QIODevice::WriteOnly) && small.resize(40 << 20));
+    small.close();
+    const QByteArray targetSum = fileSha256(target);
+    const QString rootFolder = m_dir.filePath(QStringLiteral("root-folder-2"));
+    QVERIFY(QDir().mkpath(rootFolder));
+    QFile kept(rootFolder + QStringLiteral("/kept"));
+    QVERIFY(kept.open(QIODevice::WriteOnly) && kept.write("kept\n") == 5);
+    kept.close();
+    const QString scratch = partwise::copyJournalPath(target) + QStringLiteral(".scratch");
+    const ToolResult link = asUser(QStringLiteral("ln -s '%1' '%2'").arg(rootFolder, scratch));
+    QVERIFY2(link.ok(), qPrintable(link.describe()));
+
+    ServeClient helper; // root working for root: no PKEXEC_UID
+    QVERIFY(helper.started());
+    const QJsonObject plan =
+        helper.call(QStringLiteral("copy-plan"), {{"source", source}, {"target", target}});
+    QVERIFY2(describe(plan).contains(QStringLiteral("\"shrink\"")), qPrintable(describe(plan)));
+    const QJsonObject copied =
+        helper.call(QStringLiteral("copy"), {{"source", source}, {"target", target}});
+    QVERIFY2(errorCodeOf(copied) != 0, qPrintable(describe(copied)));
+    QVERIFY(helper.closeAndWait());
+    QVERIFY(QFile::exists(rootFolder + QStringLiteral("/kept")));
+    QCOMPARE(QDir(rootFolder).entryList(QDir::NoDotAndDotDot | QDir::AllEntries),
+             QStringList{QStringLiteral("kept")});
+    QCOMPARE(fileSha256(target), targetSum);
+    QVERIFY(!QFile::exists(partwise::copyJournalPath(target))); // nothing left to resume
 }
 
 QTEST_MAIN(TestServeCopy)
