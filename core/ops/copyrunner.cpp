@@ -2,6 +2,7 @@
 
 #include "base/nofollowfile.h"
 #include "device/busycheck.h"
+#include "device/diskwritelock.h"
 #include "fs/usedblocks.h"
 #include "move/alignedbuffer.h"
 #include "move/blockio.h"
@@ -459,6 +460,10 @@ CopyResult runCopy(const PreparedCopy &prepared, const CopyOptions &options,
         return refused(prepared.error);
     if (!plan.ok())
         return refused(plan.refused.join(QLatin1Char(' ')));
+    // One write job per disk: another helper's Apply, realign or copy of this target waits.
+    const DiskWriteLock lock(plan.target);
+    if (!lock.ok())
+        return refused(lock.error());
     const QString path = prepared.journalPath;
     if (QFile::exists(path))
         return refused(QStringLiteral("A copy onto %1 is unfinished (%2): run `partwise-cli "
@@ -502,6 +507,9 @@ CopyResult runCopy(const PreparedCopy &prepared, const CopyOptions &options,
 CopyResult resumeCopy(const QString &target, const QString &journalPath,
                       const CopyCallbacks &callbacks)
 {
+    const DiskWriteLock lock(target); // the copy may still be running in another process
+    if (!lock.ok())
+        return refused(lock.error());
     const QString path = journalPath.isEmpty() ? copyJournalPath(target) : journalPath;
     CopyJournal journal;
     QString error;

@@ -6,6 +6,7 @@
 // keep their sha256 and its secret never comes back. A copy between the user's own images works
 // through the user's helper, so the refusals are the guard's, not a broken method.
 #include "clirun.h"
+#include "device/diskwritelock.h"
 #include "filechecksum.h"
 #include "loopdevice.h"
 #include "ops/copyjournal.h"
@@ -44,6 +45,7 @@ private slots:
     void usersHelperHasOnlyTheUsersRights();
     void plantedJournalBesideRootsImageIsNotResumed();
     void plantedScratchLinkIsNotFollowed();
+    void aCopyWaitsForTheTargetsOtherJob();
 
 private:
     ToolResult asUser(const QString &command) const;
@@ -330,6 +332,38 @@ void TestServeCopy::plantedScratchLinkIsNotFollowed()
              QStringList{QStringLiteral("kept")});
     QCOMPARE(fileSha256(target), targetSum);
     QVERIFY(!QFile::exists(partwise::copyJournalPath(target))); // nothing left to resume
+}
+
+// One write job per disk: while another job (an Apply, a realignment, another helper's copy or
+// resume) holds the target's lock, a copy or resume onto it writes nothing. A user starting a
+// second helper could otherwise run a copy into a disk an Apply is writing.
+void TestServeCopy::aCopyWaitsForTheTargetsOtherJob()
+{
+    PW_REQUIRE_ROOT_OR_SKIP();
+    const QString source = m_dir.filePath(QStringLiteral("locked-source.img"));
+    const CliResult made = runCli({QStringLiteral("practice"), QStringLiteral("modern"), source,
+                                   QStringLiteral("--size"), QStringLiteral("64M")});
+    QCOMPARE(made.exitCode, 0);
+    const QString target = m_dir.filePath(QStringLiteral("locked-target.img"));
+    QFile file(target);
+    QVERIFY(file.open(QIODevice::WriteOnly) && file.resize(128 << 20));
+    file.close();
+    const QByteArray targetSum = fileSha256(target);
+    const partwise::DiskWriteLock otherJob(target);
+    QVERIFY2(otherJob.ok(), qPrintable(otherJob.error()));
+    ServeClient helper; // root working for root: no PKEXEC_UID
+    QVERIFY(helper.started());
+    for (const QString &method : {QStringLiteral("copy"), QStringLiteral("resume")}) {
+        const QJsonObject answer =
+            method == QLatin1String("copy")
+                ? helper.call(method, {{"source", source}, {"target", target}})
+                : helper.call(method, {{"path", target}});
+        QVERIFY2(errorCodeOf(answer) != 0, qPrintable(describe(answer)));
+        QVERIFY2(describe(answer).contains(QStringLiteral("holds the disk's lock")),
+                 qPrintable(describe(answer)));
+    }
+    QVERIFY(helper.closeAndWait());
+    QCOMPARE(fileSha256(target), targetSum);
 }
 
 QTEST_MAIN(TestServeCopy)
