@@ -100,6 +100,13 @@ bool readRegularFileBounded(const QString &path, qint64 maxBytes, QByteArray *ou
         *why = QStringLiteral("larger than %1 bytes").arg(maxBytes);
         return false;
     }
+    if (st.st_uid != ::geteuid() && st.st_uid != 0) {
+        ::close(fd);
+        *why = QStringLiteral("it belongs to another user (uid %1), who may have put it there; "
+                              "Partwise reads back only its own files")
+                   .arg(st.st_uid);
+        return false;
+    }
     QByteArray data(qsizetype(st.st_size), Qt::Uninitialized);
     qint64 done = 0;
     while (done < data.size()) {

@@ -30,8 +30,10 @@ int createFileExclusively(const QString &path, int accessFlags = 0x1 /* O_WRONLY
 // blocking on a FIFO; anything that is not a regular file is refused (errno EINVAL).
 int openRegularNoFollow(const QString &path, int accessFlags);
 
-// Reads a regular file of at most `maxBytes` (no link, no FIFO, no device). False with the
-// system's reason in `why` otherwise; a file past the bound is refused whole, never read.
+// Reads a regular file of at most `maxBytes` (no link, no FIFO, no device) that belongs to this
+// process's user or to root: Partwise reads back only its own files (journals, whose content is
+// run), and one another user put in a shared folder (beside root's image in /tmp) is not its
+// own. False with the reason in `why` otherwise; a file past the bound is refused whole.
 bool readRegularFileBounded(const QString &path, qint64 maxBytes, QByteArray *out, QString *why);
 
 // Creates `folder` and any missing parents (0700), without following a link, and makes the last

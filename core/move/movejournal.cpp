@@ -191,10 +191,20 @@ std::unique_ptr<MoveJournal> MoveJournal::open(const QString &path, const BlockI
     journal->m_path = path;
     // Only a journal Partwise wrote is read: a regular file, never a link to another file.
     struct stat st;
-    if (::lstat(QFile::encodeName(path).constData(), &st) == 0 && !S_ISREG(st.st_mode)) {
+    const bool found = ::lstat(QFile::encodeName(path).constData(), &st) == 0;
+    if (found && !S_ISREG(st.st_mode)) {
         *error = QStringLiteral("The move journal %1 is not a regular file (a link, a device or "
                                 "a pipe), so it was not read. Nothing was changed.")
                      .arg(path);
+        return nullptr;
+    }
+    // Nor one another user could have put there (beside an image in a shared folder): its saved
+    // chunks would be written to the disk.
+    if (found && st.st_uid != ::geteuid() && st.st_uid != 0) {
+        *error = QStringLiteral("The move journal %1 belongs to another user (uid %2), so it was "
+                                "not read. Nothing was changed.")
+                     .arg(path)
+                     .arg(st.st_uid);
         return nullptr;
     }
     int code = 0;

@@ -1,6 +1,7 @@
 #include "ops/copyjournal.h"
 
 #include "base/atomicfile.h"
+#include "base/nofollowfile.h"
 #include "move/checksum.h"
 #include "move/movejournal.h"
 
@@ -14,6 +15,8 @@ namespace partwise {
 namespace {
 
 using Kind = PartitionInfo::Kind;
+
+constexpr qint64 kMaxJournalBytes = qint64(1) << 24;
 
 const QList<CopyJournal::Step> kSteps{CopyJournal::Step::Planned, CopyJournal::Step::Cleared,
                                       CopyJournal::Step::Copying, CopyJournal::Step::Fixing,
@@ -192,13 +195,16 @@ bool CopyJournal::save(const QString &path, QString *error) const
 
 bool CopyJournal::load(const QString &path, CopyJournal *journal, QString *error)
 {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
-        *error =
-            QStringLiteral("Cannot read the copy journal %1: %2").arg(path, file.errorString());
+    // Whatever it says is run: read only as a regular file of ours (or root's), never through a
+    // link, never a FIFO, and of bounded size (base/nofollowfile.h).
+    QByteArray raw;
+    QString why;
+    if (!readRegularFileBounded(path, kMaxJournalBytes, &raw, &why)) {
+        *error = QStringLiteral("Cannot read the copy journal %1: %2. Nothing was written.")
+                     .arg(path, why);
         return false;
     }
-    QJsonObject root = QJsonDocument::fromJson(file.read(1 << 24)).object();
+    QJsonObject root = QJsonDocument::fromJson(raw).object();
     Reader r;
     const QString stored = r.string(root, "checksum");
     root.remove(QStringLiteral("checksum"));

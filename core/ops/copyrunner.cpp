@@ -1,6 +1,8 @@
 #include "ops/copyrunner.h"
 
+#include "base/nofollowfile.h"
 #include "device/busycheck.h"
+#include "device/diskwritelock.h"
 #include "fs/usedblocks.h"
 #include "move/alignedbuffer.h"
 #include "move/blockio.h"
@@ -80,8 +82,7 @@ public:
         if (!writeTable())
             return m_result;
         CopyJournal::remove(m_path);
-        if (!m_j.scratchFolder.isEmpty())
-            QDir(m_j.scratchFolder).removeRecursively();
+        removeScratch();
         log(QStringLiteral("Copy finished: %1 is ready.").arg(m_j.target));
         m_result.ok = true;
         return m_result;
@@ -121,6 +122,17 @@ private:
     }
 
     bool cancelled() const { return m_cb.cancel && m_cb.cancel->load(); }
+
+    // Only the folder made for the scratch copies is emptied: a link of another user's in its
+    // place (beside an image in /tmp) would have it empty whatever the link points at.
+    void removeScratch()
+    {
+        struct stat st;
+        if (!m_j.scratchFolder.isEmpty() &&
+            ::lstat(QFile::encodeName(m_j.scratchFolder).constData(), &st) == 0 &&
+            S_ISDIR(st.st_mode))
+            QDir(m_j.scratchFolder).removeRecursively();
+    }
 
     // The source only read; the target written, and claimed exclusively while its data is
     // copied (a block device open with O_EXCL fails for mounts and other claims meanwhile).
@@ -225,8 +237,15 @@ private:
         for (const CopyPartitionPlan &p : plan().partitions) {
             if (p.data != CopyData::Shrunk)
                 continue;
-            if (!QDir().mkpath(m_j.scratchFolder))
-                return fail(QStringLiteral("Cannot create %1.").arg(m_j.scratchFolder), false);
+            // Made as root's (or the user's) own 0700 folder, never through a link or into a
+            // folder of another user's: the shrunk copies hold the source's data.
+            if (QString why; !makePrivateFolder(m_j.scratchFolder, &why)) {
+                CopyJournal::remove(m_path);
+                return fail(QStringLiteral("Cannot make a folder for the shrunk copies: %1. "
+                                           "Nothing was written to %2.")
+                                .arg(why, m_j.target),
+                            false);
+            }
             log(QStringLiteral("Partition %1: shrinking a copy of its %2 filesystem to %3 bytes")
                     .arg(p.sourceNumber)
                     .arg(p.filesystem)
@@ -234,7 +253,7 @@ private:
             const QString error = shrinkIntoScratch(m_j.source, sss(), p, scratchPath(p),
                                                     [this](const QString &l) { log(l); });
             if (!error.isEmpty()) {
-                QDir(m_j.scratchFolder).removeRecursively();
+                removeScratch();
                 CopyJournal::remove(m_path);
                 return fail(error + QStringLiteral(" Nothing was written to %1.").arg(m_j.target),
                             false);
@@ -441,6 +460,10 @@ CopyResult runCopy(const PreparedCopy &prepared, const CopyOptions &options,
         return refused(prepared.error);
     if (!plan.ok())
         return refused(plan.refused.join(QLatin1Char(' ')));
+    // One write job per disk: another helper's Apply, realign or copy of this target waits.
+    const DiskWriteLock lock(plan.target);
+    if (!lock.ok())
+        return refused(lock.error());
     const QString path = prepared.journalPath;
     if (QFile::exists(path))
         return refused(QStringLiteral("A copy onto %1 is unfinished (%2): run `partwise-cli "
@@ -484,6 +507,9 @@ CopyResult runCopy(const PreparedCopy &prepared, const CopyOptions &options,
 CopyResult resumeCopy(const QString &target, const QString &journalPath,
                       const CopyCallbacks &callbacks)
 {
+    const DiskWriteLock lock(target); // the copy may still be running in another process
+    if (!lock.ok())
+        return refused(lock.error());
     const QString path = journalPath.isEmpty() ? copyJournalPath(target) : journalPath;
     CopyJournal journal;
     QString error;

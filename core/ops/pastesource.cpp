@@ -5,6 +5,8 @@
 #include "table/diskreader.h"
 
 #include <QFile>
+#include <QHash>
+#include <QPair>
 
 #include <sys/stat.h>
 
@@ -75,11 +77,19 @@ QStringList pasteSourceRefusals(const PasteSourceRead &read)
 
 bool resolvePasteSources(QList<Operation> *operations, QString *error)
 {
+    // Each partition is read once: a plan of a thousand pastes of one partition (which the
+    // helper's preview, running as root, would otherwise measure a thousand times, deaf to the
+    // end of its input for minutes) costs one reading.
+    QHash<QPair<QString, int>, PasteSourceRead> reads;
     for (int i = 0; i < operations->size(); ++i) {
         Operation &op = (*operations)[i];
         if (op.type != Operation::Type::Paste)
             continue;
-        const PasteSourceRead read = readPasteSource(op.sourcePath, op.sourceNumber);
+        const QPair<QString, int> key{op.sourcePath, op.sourceNumber};
+        auto known = reads.constFind(key);
+        if (known == reads.constEnd())
+            known = reads.insert(key, readPasteSource(op.sourcePath, op.sourceNumber));
+        const PasteSourceRead &read = known.value();
         QString why = read.error;
         if (read.ok)
             why = pasteSourceRefusals(read).join(QLatin1Char(' '));

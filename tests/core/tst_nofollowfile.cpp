@@ -113,6 +113,11 @@ void TestNoFollowFile::boundedReadsRefuseLinksPipesAndGiants()
     const QString fifo = m_dir.filePath(QStringLiteral("fifo"));
     QVERIFY(::mkfifo(QFile::encodeName(fifo).constData(), 0600) == 0);
     QVERIFY(!readRegularFileBounded(fifo, 100, &out, &why)); // at once: no writer is awaited
+    if (::geteuid() == 0) { // another user's file, as one planted beside root's image in /tmp
+        QVERIFY(::chown(QFile::encodeName(small).constData(), 65534, 65534) == 0);
+        QVERIFY(!readRegularFileBounded(small, 100, &out, &why));
+        QVERIFY2(why.contains(QStringLiteral("another user")), qPrintable(why));
+    }
 }
 
 QTEST_GUILESS_MAIN(TestNoFollowFile)

@@ -6,8 +6,10 @@
 // keep their sha256 and its secret never comes back. A copy between the user's own images works
 // through the user's helper, so the refusals are the guard's, not a broken method.
 #include "clirun.h"
+#include "device/diskwritelock.h"
 #include "filechecksum.h"
 #include "loopdevice.h"
+#include "ops/copyjournal.h"
 #include "serveclient.h"
 #include "toolrun.h"
 
@@ -41,6 +43,9 @@ private slots:
     void cleanupTestCase();
     void rootHelperRefusesWhatTheUserMayNotTouch();
     void usersHelperHasOnlyTheUsersRights();
+    void plantedJournalBesideRootsImageIsNotResumed();
+    void plantedScratchLinkIsNotFollowed();
+    void aCopyWaitsForTheTargetsOtherJob();
 
 private:
     ToolResult asUser(const QString &command) const;
@@ -214,6 +219,151 @@ void TestServeCopy::usersHelperHasOnlyTheUsersRights()
     QVERIFY(planObject.value(QStringLiteral("refused")).toArray().isEmpty());
     QVERIFY(helper.closeAndWait());
     verifyVictimsUntouched(answers);
+}
+
+// Root's own image in a folder every user may write to (/tmp): the copy journal's name beside it
+// is free for the user to take. A journal the user planted there (a valid one, naming a root-only
+// image as the source and a folder of root's as scratch, which a finished copy removes), or a
+// FIFO in its place, is not resumed by root: root's image and folder stay as they were, nothing
+// of the source comes back, and the helper answers instead of blocking on the FIFO.
+void TestServeCopy::plantedJournalBesideRootsImageIsNotResumed()
+{
+    PW_REQUIRE_ROOT_OR_SKIP();
+    const QString shared = m_dir.filePath(QStringLiteral("shared"));
+    QVERIFY(QDir().mkpath(shared));
+    QVERIFY(::chmod(QFile::encodeName(shared).constData(), 01777) == 0);
+    const QString image = makePracticeImage(shared, QStringLiteral("root.img"));
+    const QString second = makePracticeImage(shared, QStringLiteral("root-fifo.img"));
+    QVERIFY(!image.isEmpty() && !second.isEmpty());
+    const QString rootFolder = m_dir.filePath(QStringLiteral("root-folder"));
+    QVERIFY(QDir().mkpath(rootFolder));
+    QFile kept(rootFolder + QStringLiteral("/kept"));
+    QVERIFY(kept.open(QIODevice::WriteOnly) && kept.write("kept\n") == 5);
+    kept.close();
+    const QByteArray imageSum = fileSha256(image);
+
+    partwise::CopyJournal journal;
+    journal.source = m_victim;
+    journal.target = image;
+    journal.scratchFolder = rootFolder;
+    journal.step = partwise::CopyJournal::Step::Copying;
+    journal.plan.source = m_victim;
+    journal.plan.target = image;
+    journal.plan.targetSizeBytes = QFileInfo(image).size();
+    journal.plan.sourceTable = journal.plan.targetTable = QStringLiteral("gpt");
+    partwise::CopyPartitionPlan part;
+    part.sourceNumber = part.targetNumber = 1;
+    part.oldStart = 0;
+    part.oldEnd = 2047; // the victim's first MiB
+    part.newStart = 2048;
+    part.newEnd = 4095;
+    part.bytesToCopy = 1 << 20;
+    journal.plan.partitions << part;
+    journal.chunksDone << 0;
+    journal.chunkSignatures << QString();
+    journal.verified << false;
+    journal.fixed << false;
+    const QString planted = partwise::copyJournalPath(image);
+    QVERIFY(planted.startsWith(shared));
+    QString error;
+    QVERIFY2(journal.save(planted, &error), qPrintable(error));
+    QVERIFY(::lchown(QFile::encodeName(planted).constData(), m_uid, m_gid) == 0);
+    const ToolResult fifo =
+        asUser(QStringLiteral("mkfifo '%1'").arg(partwise::copyJournalPath(second)));
+    QVERIFY2(fifo.ok(), qPrintable(fifo.describe()));
+
+    ServeClient helper; // root working for root: no PKEXEC_UID
+    QVERIFY(helper.started());
+    QList<QJsonObject> answers;
+    const QJsonObject resumed = helper.call(QStringLiteral("resume"), {{"path", image}});
+    answers << resumed;
+    QVERIFY2(errorCodeOf(resumed) != 0, qPrintable(describe(resumed)));
+    QVERIFY2(describe(resumed).contains(QStringLiteral("another user")),
+             qPrintable(describe(resumed)));
+    const QJsonObject blocked = helper.call(QStringLiteral("resume"), {{"path", second}}, 20000);
+    answers << blocked;
+    QVERIFY2(!blocked.isEmpty(), "the helper blocked on a FIFO planted as the copy journal");
+    QVERIFY2(errorCodeOf(blocked) != 0, qPrintable(describe(blocked)));
+    QVERIFY(helper.closeAndWait());
+    QCOMPARE(fileSha256(image), imageSum);
+    QVERIFY(QFile::exists(rootFolder + QStringLiteral("/kept")));
+    verifyVictimsUntouched(answers);
+}
+
+// A copy that shrinks a filesystem keeps the shrunk copy in a scratch folder beside the journal,
+// so beside root's image in /tmp its name is free for the user too. A link the user planted there
+// to a folder of root's made root write the source's filesystem into it and then empty it. The
+// copy is refused before anything is written, and root's folder keeps its file.
+void TestServeCopy::plantedScratchLinkIsNotFollowed()
+{
+    PW_REQUIRE_ROOT_OR_SKIP();
+    const QString shared = m_dir.filePath(QStringLiteral("shared-scratch"));
+    QVERIFY(QDir().mkpath(shared));
+    QVERIFY(::chmod(QFile::encodeName(shared).constData(), 01777) == 0);
+    const QString source = m_dir.filePath(QStringLiteral("root-source.img"));
+    const CliResult made = runCli({QStringLiteral("practice"), QStringLiteral("modern"), source,
+                                   QStringLiteral("--size"), QStringLiteral("64M")});
+    QCOMPARE(made.exitCode, 0);
+    const QString target = shared + QStringLiteral("/small.img"); // too small: ext4 shrinks
+    QFile small(target);
+    QVERIFY(small.open(QIODevice::WriteOnly) && small.resize(40 << 20));
+    small.close();
+    const QByteArray targetSum = fileSha256(target);
+    const QString rootFolder = m_dir.filePath(QStringLiteral("root-folder-2"));
+    QVERIFY(QDir().mkpath(rootFolder));
+    QFile kept(rootFolder + QStringLiteral("/kept"));
+    QVERIFY(kept.open(QIODevice::WriteOnly) && kept.write("kept\n") == 5);
+    kept.close();
+    const QString scratch = partwise::copyJournalPath(target) + QStringLiteral(".scratch");
+    const ToolResult link = asUser(QStringLiteral("ln -s '%1' '%2'").arg(rootFolder, scratch));
+    QVERIFY2(link.ok(), qPrintable(link.describe()));
+
+    ServeClient helper; // root working for root: no PKEXEC_UID
+    QVERIFY(helper.started());
+    const QJsonObject plan =
+        helper.call(QStringLiteral("copy-plan"), {{"source", source}, {"target", target}});
+    QVERIFY2(describe(plan).contains(QStringLiteral("\"shrink\"")), qPrintable(describe(plan)));
+    const QJsonObject copied =
+        helper.call(QStringLiteral("copy"), {{"source", source}, {"target", target}});
+    QVERIFY2(errorCodeOf(copied) != 0, qPrintable(describe(copied)));
+    QVERIFY(helper.closeAndWait());
+    QVERIFY(QFile::exists(rootFolder + QStringLiteral("/kept")));
+    QCOMPARE(QDir(rootFolder).entryList(QDir::NoDotAndDotDot | QDir::AllEntries),
+             QStringList{QStringLiteral("kept")});
+    QCOMPARE(fileSha256(target), targetSum);
+    QVERIFY(!QFile::exists(partwise::copyJournalPath(target))); // nothing left to resume
+}
+
+// One write job per disk: while another job (an Apply, a realignment, another helper's copy or
+// resume) holds the target's lock, a copy or resume onto it writes nothing. A user starting a
+// second helper could otherwise run a copy into a disk an Apply is writing.
+void TestServeCopy::aCopyWaitsForTheTargetsOtherJob()
+{
+    PW_REQUIRE_ROOT_OR_SKIP();
+    const QString source = m_dir.filePath(QStringLiteral("locked-source.img"));
+    const CliResult made = runCli({QStringLiteral("practice"), QStringLiteral("modern"), source,
+                                   QStringLiteral("--size"), QStringLiteral("64M")});
+    QCOMPARE(made.exitCode, 0);
+    const QString target = m_dir.filePath(QStringLiteral("locked-target.img"));
+    QFile file(target);
+    QVERIFY(file.open(QIODevice::WriteOnly) && file.resize(128 << 20));
+    file.close();
+    const QByteArray targetSum = fileSha256(target);
+    const partwise::DiskWriteLock otherJob(target);
+    QVERIFY2(otherJob.ok(), qPrintable(otherJob.error()));
+    ServeClient helper; // root working for root: no PKEXEC_UID
+    QVERIFY(helper.started());
+    for (const QString &method : {QStringLiteral("copy"), QStringLiteral("resume")}) {
+        const QJsonObject answer =
+            method == QLatin1String("copy")
+                ? helper.call(method, {{"source", source}, {"target", target}})
+                : helper.call(method, {{"path", target}});
+        QVERIFY2(errorCodeOf(answer) != 0, qPrintable(describe(answer)));
+        QVERIFY2(describe(answer).contains(QStringLiteral("holds the disk's lock")),
+                 qPrintable(describe(answer)));
+    }
+    QVERIFY(helper.closeAndWait());
+    QCOMPARE(fileSha256(target), targetSum);
 }
 
 QTEST_MAIN(TestServeCopy)

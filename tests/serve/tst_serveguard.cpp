@@ -8,6 +8,7 @@
 #include "serveclient.h"
 
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -30,6 +31,7 @@ private slots:
     void rootTakesNoImageOfAUser();
     void aUserHelperLeavesFilesToTheKernel();
     void pasteSourcePassesTheGuard();
+    void aThousandPastesOfOnePartitionArePreviewedPromptly();
 
 private:
     QTemporaryDir m_dir;
@@ -245,6 +247,39 @@ void TestServeGuard::pasteSourcePassesTheGuard()
                  qPrintable(message));
     }
     QCOMPARE(fileSha256(target), before);
+}
+
+// A preview runs while the helper reads nothing else, not even the end of its input. A plan of a
+// thousand pastes of one partition (the most a plan holds) reads that partition once: root's
+// helper answers in seconds, not after measuring the same filesystem a thousand times.
+void TestServeGuard::aThousandPastesOfOnePartitionArePreviewedPromptly()
+{
+    PW_REQUIRE_ROOT_OR_SKIP();
+    const QString source = makePracticeImage(m_dir.path(), QStringLiteral("many-source.img"));
+    const QString target = makePracticeImage(m_dir.path(), QStringLiteral("many-target.img"));
+    QVERIFY(!source.isEmpty() && !target.isEmpty());
+    LoopDevice from(source);
+    LoopDevice onto(target);
+    QVERIFY2(from.ok() && onto.ok(), qPrintable(from.error() + onto.error()));
+    QJsonArray operations;
+    for (int n = 0; n < 1000; ++n)
+        operations.append(QJsonObject{{QStringLiteral("op"), QStringLiteral("paste")},
+                                      {QStringLiteral("source"), from.path()},
+                                      {QStringLiteral("number"), 1}});
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(QStringLiteral("PKEXEC_UID"), QString::number(::getuid() + 4242));
+    ServeClient helper(environment);
+    QElapsedTimer timer;
+    timer.start();
+    const QJsonObject preview = helper.call(
+        QStringLiteral("preview"),
+        {{QStringLiteral("path"), onto.path()},
+         {QStringLiteral("plan"), QJsonObject{{QStringLiteral("operations"), operations}}}},
+        30000);
+    QVERIFY2(!preview.isEmpty(), "no answer to the preview within 30 s");
+    QVERIFY2(resultOf(preview).contains(QStringLiteral("failed_index")),
+             qPrintable(describe(preview)));
+    QVERIFY2(timer.elapsed() < 30000, qPrintable(QString::number(timer.elapsed())));
 }
 
 QTEST_GUILESS_MAIN(TestServeGuard)
