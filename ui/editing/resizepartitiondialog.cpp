@@ -80,9 +80,9 @@ ResizePartitionDialog::ResizePartitionDialog(const DiskLayout &base,
     header->setObjectName(QStringLiteral("partitionSummary"));
     header->setWordWrap(true);
 
-    auto *note = new QLabel(filesystemNote());
-    note->setObjectName(QStringLiteral("filesystemNote"));
-    note->setWordWrap(true);
+    m_note = new QLabel(filesystemNote());
+    m_note->setObjectName(QStringLiteral("filesystemNote"));
+    m_note->setWordWrap(true);
 
     const auto spin = [this](const char *name, const QString &accessible) {
         auto *box = new QSpinBox;
@@ -113,13 +113,13 @@ ResizePartitionDialog::ResizePartitionDialog(const DiskLayout &base,
     auto *form = new QFormLayout;
     form->setFieldGrowthPolicy(QFormLayout::FieldsStayAtSizeHint);
     form->addRow(header);
-    form->addRow(note);
+    form->addRow(m_note);
+    form->addRow(m_limitLabel);
     form->addRow(tr("Free space &before:"), m_before);
     form->addRow(tr("New &size:"), m_size);
     form->addRow(tr("Free space a&fter:"), m_after);
     form->addRow(PlacementControls::alignToLabel(), m_align);
     form->addRow(tr("Minimum size:"), m_minimumLabel);
-    form->addRow(m_limitLabel);
 
     auto *moveNote = new QLabel(
         tr("Moving the start copies all the data of the partition to its new place. The copy is "
@@ -248,8 +248,12 @@ void ResizePartitionDialog::applyMinimum()
         m_minimumLabel->setText(humanSize(m_minimumBytes));
     const QString limit = limitText();
     m_limitLabel->setText(limit);
+    // In place of the note on how the filesystem follows, which it then does not.
     m_limitLabel->setVisible(!limit.isEmpty());
+    m_note->setVisible(limit.isEmpty());
     m_size->setToolTip(limit);
+    if (isVisible()) // the helper answered after the dialog was laid out: room for the reason
+        resize(size().expandedTo(sizeHint()));
     // Whole MiB; the spin boxes re-balance each other as the ranges change.
     const QSignalBlocker b1(m_before), b2(m_size), b3(m_after);
     const int total = totalMiB();

@@ -103,6 +103,7 @@ private:
     QLabel *m_minimumLabel = nullptr;
     std::optional<partwise::ResizeAbilities> m_here; // unknown: a helper's answer not yet come
     QLabel *m_limitLabel = nullptr;
+    QLabel *m_note = nullptr;
     int m_initialBefore = 0; // the spin boxes' first values: unchanged means "keep"
     int m_initialSize = 0;
     QTimer m_previewTimer;
