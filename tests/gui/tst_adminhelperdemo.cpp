@@ -162,6 +162,7 @@ void TestAdminHelper::resizeOffersOnlyMovingWithoutFuse()
 
     QString reason, limitShown, log;
     QPixmap shot;
+    bool measuredByFs = false;
     bool measured = false, shrinkHeld = false, shrinkQueueable = true, moveQueueable = false;
     {
         QVERIFY(becomeUser(m_uid, m_gid));
@@ -189,6 +190,7 @@ void TestAdminHelper::resizeOffersOnlyMovingWithoutFuse()
                 if (!d || !d->isMinimumKnown())
                     return; // the helper has not answered yet
                 measured = true;
+                measuredByFs = d->minimumFromFilesystem();
                 reason = d->cannotShrinkReason();
                 auto *limit = d->findChild<QLabel *>(QStringLiteral("resizeLimit"));
                 limitShown = limit && limit->isVisibleTo(d) ? limit->text() : QString();
@@ -222,7 +224,9 @@ void TestAdminHelper::resizeOffersOnlyMovingWithoutFuse()
     // The reason, as the helper's session gave it: no loop device, no FUSE for this user.
     QVERIFY2(reason.contains(QLatin1String("loop device")) &&
                  reason.contains(QLatin1String("FUSE")),
-             qPrintable(reason));
+             qPrintable(reason + QStringLiteral(" / measured by the filesystem: %1, shown: %2")
+                                     .arg(measuredByFs)
+                                     .arg(limitShown)));
     QVERIFY2(limitShown.contains(reason), qPrintable(limitShown));
     QVERIFY(shrinkHeld);
     QVERIFY(!shrinkQueueable);

@@ -1,5 +1,6 @@
 #include "remotemachines.h"
 
+#include "cli/jsonrpcline.h"
 #include "connectdialog.h"
 #include "disklistmodel.h"
 #include "editing/editingcontroller.h"
@@ -17,6 +18,7 @@
 #include <QMessageBox>
 #include <QPushButton>
 #include <QStatusBar>
+#include <QTimer>
 
 #include <unistd.h>
 
@@ -69,7 +71,7 @@ RemoteMachines::RemoteMachines(MainWindow *window) : QObject(window), m_window(w
 }
 
 void RemoteMachines::measureFilesystem(const QString &path, int number,
-                                       const std::function<void(FilesystemLimits)> &done)
+                                       const std::function<void(FilesystemLimits)> &done, int tries)
 {
     const int row = m_window->diskList()->rowOf(path);
     HelperConnection *helper =
@@ -80,7 +82,15 @@ void RemoteMachines::measureFilesystem(const QString &path, int number,
     }
     const QJsonObject params{{QStringLiteral("path"), m_window->diskList()->entry(row).devicePath},
                              {QStringLiteral("partition"), number}};
-    helper->call(QStringLiteral("filesystem-minimum"), params, [done](const HelperReply &reply) {
+    QPointer<RemoteMachines> self(this);
+    helper->call(QStringLiteral("filesystem-minimum"), params, [=](const HelperReply &reply) {
+        // A job of the window's (a probe, a read) still runs there: asked again shortly, so
+        // the dialog learns what that session can do instead of offering everything.
+        if (reply.code == jsonrpc::Busy && tries > 1 && self) {
+            QTimer::singleShot(250, self,
+                               [=] { self->measureFilesystem(path, number, done, tries - 1); });
+            return;
+        }
         FilesystemLimits limits;
         const QJsonValue bytes = reply.result.value(QStringLiteral("minimum_bytes"));
         if (reply.ok() && bytes.isDouble())

@@ -90,7 +90,8 @@ private:
                                                  const partwise::ApplyOptions &options,
                                                  QWidget *parent) const;
     void measureFilesystem(const QString &path, int number,
-                           const std::function<void(partwise::FilesystemLimits)> &done);
+                           const std::function<void(partwise::FilesystemLimits)> &done,
+                           int tries = 40);
     void chooseMachine();
     void listDisks(HelperConnection *helper);
     void readNext(HelperConnection *helper, QStringList devicePaths);
