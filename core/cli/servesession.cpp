@@ -9,6 +9,7 @@
 #include "cli/serveresults.h"
 #include "device/diskenumerator.h"
 #include "fs/filesystemminimum.h"
+#include "fs/sessionabilities.h"
 #include "layer/layerreader.h"
 #include "ops/applyrunner.h"
 #include "ops/copyplanjson.h"
@@ -313,10 +314,17 @@ void ServeSession::filesystemMinimum(const Request &request)
     // resize2fs -P reads every block group: seconds on a large disk, as read-disk's probing.
     const std::optional<qint64> limit = filesystemShrinkLimitBytes(
         partitionLocation(read.layout, partition->startSector, number), partition->filesystem);
+    // What this session, the one that will run the Resize, can do to it: the window's own may
+    // differ (a root helper for a user's window).
+    const ResizeAbilities here = resizeAbilitiesHere(
+        partition->filesystem,
+        read.layout.device.isImage ? FilesystemPlace::Image : FilesystemPlace::Disk);
     answer(request, QJsonObject{{QStringLiteral("partition"), number},
                                 {QStringLiteral("filesystem"), partition->filesystem},
                                 {QStringLiteral("minimum_bytes"),
-                                 limit ? QJsonValue(double(*limit)) : QJsonValue()}});
+                                 limit ? QJsonValue(double(*limit)) : QJsonValue()},
+                                {QStringLiteral("cannot_shrink"), here.cannotShrink},
+                                {QStringLiteral("cannot_grow"), here.cannotGrow}});
 }
 
 namespace {

@@ -73,4 +73,34 @@ QString whyCannotShrinkHere(const QString &fs, qint64 newBytes, FilesystemPlace 
                                            : QString();
 }
 
+QString whyCannotGrowHere(const QString &fs, FilesystemPlace place)
+{
+    if (fs.isEmpty() || fs == QLatin1String("swap") || !canGrowUnmounted(fs))
+        return QString(); // nothing to grow, or it keeps its size (grown once mounted)
+    const SupportCell support = filesystemSupport(fs, resizeAction(false));
+    if (!support.missing.isEmpty())
+        return QStringLiteral("growing %1 needs the package %2, which is not installed")
+            .arg(shownName(fs), support.missing.join(QStringLiteral(", ")));
+    return place == FilesystemPlace::Image ? imageLimitHere(fs, FilesystemAction::Grow) : QString();
+}
+
+ResizeAbilities resizeAbilitiesHere(const QString &fs, FilesystemPlace place)
+{
+    ResizeAbilities here;
+    if (canShrinkUnmounted(fs))
+        here.cannotShrink = whyCannotShrinkHere(fs, kBtrfsMinimumBytes, place);
+    here.cannotGrow = whyCannotGrowHere(fs, place);
+    return here;
+}
+
+QString whyCannotResizeHere(const QString &fs, qint64 oldBytes, qint64 newBytes, bool sizeKept,
+                            FilesystemPlace place)
+{
+    if (newBytes < oldBytes)
+        return canShrinkUnmounted(fs) ? whyCannotShrinkHere(fs, newBytes, place) : QString();
+    if (newBytes > oldBytes && !sizeKept)
+        return whyCannotGrowHere(fs, place);
+    return QString();
+}
+
 } // namespace partwise

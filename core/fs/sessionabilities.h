@@ -16,6 +16,8 @@
 
 #include <QString>
 
+#include <optional>
+
 namespace partwise {
 
 enum class FilesystemPlace { Disk, Image };
@@ -27,6 +29,37 @@ QString whyCannotShrinkHere(const QString &filesystem, qint64 newBytes, Filesyst
 // Empty when `action` on `filesystem` can run inside an image file in this session (tools
 // installed or not: filesystemSupport() says that); otherwise why not.
 QString imageLimitHere(const QString &filesystem, FilesystemAction action);
+
+// Empty when this session can grow `filesystem` into a larger partition at `place`. XFS and
+// btrfs keep their size when Partwise resizes their partition (they grow only while mounted),
+// which is no reason to refuse.
+QString whyCannotGrowHere(const QString &filesystem, FilesystemPlace place);
+
+// What a Resize of a partition holding `filesystem` can do in this session: why its filesystem
+// cannot shrink or grow here, each empty when it can. Only the filesystems Resize shrinks and
+// grows unmounted (fs/filesystemresize.h's canShrinkUnmounted) are ever refused; the others
+// keep their size.
+struct ResizeAbilities
+{
+    QString cannotShrink;
+    QString cannotGrow;
+};
+ResizeAbilities resizeAbilitiesHere(const QString &filesystem, FilesystemPlace place);
+
+// What the Resize dialog learns from the session that will resize a filesystem (a helper's
+// filesystem-minimum, or this one): how far it shrinks (nothing: cannot tell) and what that
+// session cannot do (nothing: not asked).
+struct FilesystemLimits
+{
+    std::optional<qint64> minimumBytes;
+    std::optional<ResizeAbilities> here;
+};
+
+// Why a Resize of the partition holding `filesystem` from `oldBytes` to `newBytes` cannot run
+// in this session, or empty. `sizeKept`: the size asked for is the one it has (a move), so a
+// few sectors gained by alignment leave the filesystem as it is instead of growing it.
+QString whyCannotResizeHere(const QString &filesystem, qint64 oldBytes, qint64 newBytes,
+                            bool sizeKept, FilesystemPlace place);
 
 // The smallest size the kernel lets btrfs be resized to.
 constexpr qint64 kBtrfsMinimumBytes = qint64(256) << 20;

@@ -4,6 +4,7 @@
 #include "device/diskwritelock.h"
 #include "fs/filesystemresize.h"
 #include "fs/filesystemsize.h"
+#include "fs/sessionabilities.h"
 #include "ops/operationboot.h"
 #include "ops/operationexecution.h"
 #include "ops/operationpreview.h"
@@ -181,6 +182,18 @@ private:
         m->recreateSwap = swap;
         m->shrinkSectors = !swap && newBytes < fsBytes ? (fsBytes - newBytes + ss - 1) / ss : 0;
         m->grow = !swap && !old->filesystem.isEmpty() && newBytes > fsBytes;
+        // A move keeps the size asked for; the few sectors alignment adds are no reason to
+        // grow a filesystem this session cannot grow (the preview refused real grows).
+        const QString noGrow =
+            m->grow && op.sizeBytes == m->oldLength() * ss
+                ? whyCannotGrowHere(old->filesystem, before.device.isImage ? FilesystemPlace::Image
+                                                                           : FilesystemPlace::Disk)
+                : QString();
+        if (!noGrow.isEmpty()) {
+            m->grow = false;
+            log(QStringLiteral("  the %1 filesystem keeps its size: %2")
+                    .arg(old->filesystem, noGrow));
+        }
         return true;
     }
 

@@ -1,5 +1,6 @@
 #include "ops/operationpreview.h"
 
+#include "fs/sessionabilities.h"
 #include "ops/tableeditor.h"
 
 #include <QDir>
@@ -8,6 +9,28 @@
 #include <optional>
 
 namespace partwise {
+
+namespace {
+
+// Why this session cannot resize the filesystem of `before` to `after` (the Resize `op`):
+// refused here, before anything is written, not found out half-way through Apply.
+QString resizeLimit(const Operation &op, const PartitionInfo &before, const PartitionInfo &after,
+                    const DiskLayout &current)
+{
+    const qint64 ss = current.device.topology.logicalSectorSize;
+    const qint64 oldBytes = before.lengthSectors() * ss;
+    const qint64 newBytes = after.lengthSectors() * ss;
+    const QString why = whyCannotResizeHere(
+        before.filesystem, oldBytes, newBytes, op.sizeBytes == oldBytes,
+        current.device.isImage ? FilesystemPlace::Image : FilesystemPlace::Disk);
+    if (why.isEmpty())
+        return why;
+    return QStringLiteral("Partition %1 cannot be %2 here: %3")
+        .arg(op.number)
+        .arg(newBytes < oldBytes ? QStringLiteral("shrunk") : QStringLiteral("grown"), why);
+}
+
+} // namespace
 
 PreviewResult previewOperations(const DiskLayout &current, const QList<Operation> &operations,
                                 const AlignmentPolicy &policy)
@@ -33,22 +56,31 @@ PreviewResult previewOperations(const DiskLayout &current, const QList<Operation
         if (const QString problem = operations[i].textProblem(); !problem.isEmpty())
             result.error = problem; // shown in the queue at once, not first at Apply
         const Operation &op = operations[i];
-        std::optional<qint64> oldStart;
+        std::optional<PartitionInfo> old;
         if (op.type == Operation::Type::Resize && result.error.isEmpty()) {
             const DiskLayout before = editor.layout(); // a copy: `p` points into it
             if (const PartitionInfo *p = before.partitionByNumber(op.number))
-                oldStart = p->startSector;
+                old = *p;
         }
         if (!result.error.isEmpty() || !editor.apply(op, policy, &result.error)) {
             result.failedIndex = i;
             result.layout = editor.layout();
             return result;
         }
-        if (oldStart) {
+        if (old) {
             const DiskLayout after = editor.layout(); // a copy: `p` points into it
             const PartitionInfo *p = after.partitionByNumber(op.number);
-            if (p && p->startSector != *oldStart)
-                result.moves << PreviewMove{i, op.number, *oldStart, p->startSector,
+            // A helper's disk is resized by its helper, whose session may differ from this
+            // one: the helper's own preview (and Apply) says what it cannot do.
+            if (p && !current.device.readByHelper)
+                result.error = resizeLimit(op, *old, *p, current);
+            if (!result.error.isEmpty()) {
+                result.failedIndex = i;
+                result.layout = after;
+                return result;
+            }
+            if (p && p->startSector != old->startSector)
+                result.moves << PreviewMove{i, op.number, old->startSector, p->startSector,
                                             p->lengthSectors()};
         }
     }

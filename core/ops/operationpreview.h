@@ -32,6 +32,9 @@ struct PreviewResult
 // A layout a helper read (device.readByHelper) is previewed on a copy of its table, so the
 // window never opens a disk that is the helper's; the helper checks the plan on the disk
 // itself again before Apply writes.
+// A Resize whose filesystem this session cannot shrink or grow (fs/sessionabilities.h: no loop
+// device nor FUSE for an image, a tool missing) fails here with the reason, so the dialog, the
+// queue and Apply refuse it before anything is written; a helper's disk is left to its helper.
 PreviewResult previewOperations(const DiskLayout &current, const QList<Operation> &operations,
                                 const AlignmentPolicy &policy);
 

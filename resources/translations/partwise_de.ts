@@ -3812,6 +3812,34 @@ Das Journal %3 hält fest, wie weit sie kam. Bis sie abgeschlossen ist, ist die 
         <translation>Partition %1: Größe ändern/verschieben</translation>
     </message>
     <message>
+        <source>%1 (the size it has: it cannot shrink here)</source>
+        <translation>%1 (ihre jetzige Größe: hier kann sie nicht verkleinert werden)</translation>
+    </message>
+    <message>
+        <source>Not available here: the partition keeps its size and can only move. %1</source>
+        <translation>Hier nicht möglich: Die Partition behält ihre Größe und kann nur verschoben werden. %1</translation>
+    </message>
+    <message>
+        <source>Not available here: the partition keeps its size and can only move. %1 %2</source>
+        <translation>Hier nicht möglich: Die Partition behält ihre Größe und kann nur verschoben werden. %1 %2</translation>
+    </message>
+    <message>
+        <source>Not available here: shrinking. The partition can grow or move. %1</source>
+        <translation>Hier nicht möglich: Verkleinern. Die Partition kann vergrößert oder verschoben werden. %1</translation>
+    </message>
+    <message>
+        <source>Not available here: growing. The partition can shrink or move. %1</source>
+        <translation>Hier nicht möglich: Vergrößern. Die Partition kann verkleinert oder verschoben werden. %1</translation>
+    </message>
+    <message>
+        <source>Shrinking is not available here: %1</source>
+        <translation>Verkleinern ist hier nicht möglich: %1</translation>
+    </message>
+    <message>
+        <source>Growing is not available here: %1</source>
+        <translation>Vergrößern ist hier nicht möglich: %1</translation>
+    </message>
+    <message>
         <source>unformatted</source>
         <translation>unformatiert</translation>
     </message>

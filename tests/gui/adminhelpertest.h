@@ -39,7 +39,8 @@ private slots:
     void windowAsUserEditsAndRealignsThroughHelper();
     void userImageThroughOwnHelper();
     void watchSeesWindowRunAsRootOpenDisks();
-    void demoDiskThroughWizardAsUser(); // tst_adminhelperdemo.cpp
+    void demoDiskThroughWizardAsUser();       // tst_adminhelperdemo.cpp
+    void resizeOffersOnlyMovingWithoutFuse(); // tst_adminhelperdemo.cpp
 
 private:
     QTemporaryDir m_dir;

@@ -4,9 +4,16 @@
 // after), every filesystem that moved was checked by its own tool first (the result page),
 // every file of every partition and each filesystem's own check are as before (read as root),
 // and the sparse image grew by no more than the data the plan moved.
+// Then, with /dev/fuse closed to users as these containers leave it: Resize/Move of an ext4 on
+// the demo disk, asked of the user's own helper, offers no shrink (nor grow) and says why, its
+// Add to Queue cannot queue one, and a move is still queued and applied (sfdisk, e2fsck after).
 #include "adminhelpertest.h"
 #include "disklistmodel.h"
+#include "editing/editingcontroller.h"
+#include "editing/resizepartitiondialog.h"
+#include "guitestsupport.h"
 #include "helper/remotemachines.h"
+#include "partitionmodel.h"
 #include "realign/realigncontroller.h"
 #include "realign/realignpages.h"
 #include "window/mainwindow.h"
@@ -19,14 +26,20 @@
 #include "toolrun.h"
 
 #include <QCheckBox>
+#include <QDialogButtonBox>
 #include <QDir>
 #include <QFile>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QPushButton>
 #include <QScopeGuard>
+#include <QSpinBox>
 #include <QTest>
 
 #include <optional>
 
 using namespace partwise;
+using namespace guitest;
 using namespace pwtest;
 using namespace adminhelpertest;
 
@@ -125,4 +138,108 @@ void TestAdminHelper::demoDiskThroughWizardAsUser()
                             .arg(allocatedBefore)
                             .arg(allocatedBytes(image))
                             .arg(shownBytes)));
+}
+
+void TestAdminHelper::resizeOffersOnlyMovingWithoutFuse()
+{
+    PW_REQUIRE_ROOT_OR_SKIP();
+    const FuseClosedToUsers closed;
+    QVERIFY2(closed.ok(), qPrintable(closed.error()));
+    const QString home = m_dir.filePath(QStringLiteral("resize-home"));
+    QVERIFY(QDir().mkpath(home));
+    QVERIFY(::chown(QFile::encodeName(home).constData(), m_uid, m_gid) == 0);
+    const QString image = QDir(home).filePath(QStringLiteral("demo.img"));
+    const ToolResult made = runTool(
+        QStringLiteral("setpriv"),
+        {QStringLiteral("--reuid=%1").arg(m_uid), QStringLiteral("--regid=%1").arg(m_gid),
+         QStringLiteral("--clear-groups"), QStringLiteral(PARTWISE_CLI), QStringLiteral("practice"),
+         QStringLiteral("--size"), QStringLiteral("256M"), QStringLiteral("demo"), image});
+    QVERIFY2(made.ok(), qPrintable(made.describe()));
+    const SfdiskTable before = SfdiskTable::read(image);
+    QVERIFY2(before.ok && before.find(6), qPrintable(before.error));
+    const int sizeMiB = int(before.find(6)->size * 512 / (1 << 20));
+    qputenv("XDG_DATA_HOME", QFile::encodeName(QDir(home).filePath(QStringLiteral(".data"))));
+
+    QString reason, limitShown, log;
+    QPixmap shot;
+    bool measuredByFs = false;
+    bool measured = false, shrinkHeld = false, shrinkQueueable = true, moveQueueable = false;
+    {
+        QVERIFY(becomeUser(m_uid, m_gid));
+        auto root = qScopeGuard(becomeRootAgain);
+        MainWindow window;
+        RemoteMachines *machines = installRemoteMachines(&window);
+        window.openImage(image);
+        const QString key = DiskListModel::machineKey(machines->imagesMachine(), image);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            window.diskList()->rowOf(key) >= 0 &&
+                window.diskList()->entry(window.diskList()->rowOf(key)).state ==
+                    DiskEntry::State::Ready,
+            60000);
+        QTRY_COMPARE(window.currentPath(), key);
+        // Partition 6, the ext4 "photos", with room before it to move into.
+        const int row = rowOfPartition(*window.partitionModel(), 6);
+        window.regionSelection()->setCurrentIndex(window.partitionModel()->index(row, 0),
+                                                  QItemSelectionModel::ClearAndSelect |
+                                                      QItemSelectionModel::Rows);
+        QAction *resize = window.editing()->action(EditingController::Action::Resize);
+        QTRY_VERIFY2(resize->isEnabled(), qPrintable(resize->toolTip()));
+        {
+            ModalAnswers answers([&](QWidget *modal) {
+                auto *d = qobject_cast<ResizePartitionDialog *>(modal);
+                if (!d || !d->isMinimumKnown())
+                    return; // the helper has not answered yet
+                measured = true;
+                measuredByFs = d->minimumFromFilesystem();
+                reason = d->cannotShrinkReason();
+                auto *limit = d->findChild<QLabel *>(QStringLiteral("resizeLimit"));
+                limitShown = limit && limit->isVisibleTo(d) ? limit->text() : QString();
+                auto *size = d->findChild<QSpinBox *>(QStringLiteral("size"));
+                QPushButton *ok = d->findChild<QDialogButtonBox *>()->button(QDialogButtonBox::Ok);
+                // Asking for 16 MiB less leaves the size as it is: nothing to queue.
+                d->setSizeMiB(sizeMiB - 16);
+                QCoreApplication::processEvents();
+                shrinkHeld = size->value() == sizeMiB && size->maximum() == sizeMiB &&
+                             d->operation().sizeBytes == before.find(6)->size * 512;
+                shrinkQueueable = ok->isEnabled();
+                shot = d->grab(); // saved as root: the build tree is not the user's
+                // Moving to the start of the free space before it is offered.
+                d->setFreeBeforeMiB(0);
+                QCoreApplication::processEvents();
+                moveQueueable = ok->isEnabled();
+                if (moveQueueable)
+                    ok->click();
+                else
+                    d->reject();
+            });
+            resize->trigger();
+        }
+        QVERIFY(measured);
+        QVERIFY2(moveQueueable, "the move was not offered");
+        QString title;
+        QVERIFY2(applyPendingAndClose(window.editing(), &title, &log), qPrintable(log));
+    }
+
+    shot.save(QStringLiteral(PARTWISE_TEST_BUILD_DIR "/screenshots/resize-move-without-fuse.png"));
+    // The reason, as the helper's session gave it: no loop device, no FUSE for this user.
+    QVERIFY2(reason.contains(QLatin1String("loop device")) &&
+                 reason.contains(QLatin1String("FUSE")),
+             qPrintable(reason + QStringLiteral(" / measured by the filesystem: %1, shown: %2")
+                                     .arg(measuredByFs)
+                                     .arg(limitShown)));
+    QVERIFY2(limitShown.contains(reason), qPrintable(limitShown));
+    QVERIFY(shrinkHeld);
+    QVERIFY(!shrinkQueueable);
+    // The move ran: partition 6 starts on the grain with at least its size, and its ext4 is
+    // clean with the size it had.
+    const SfdiskTable after = SfdiskTable::read(image);
+    QVERIFY2(after.ok && after.find(6), qPrintable(after.error));
+    QVERIFY2(after.find(6)->start < before.find(6)->start && after.find(6)->start % 2048 == 0,
+             qPrintable(log));
+    QVERIFY(after.find(6)->size >= before.find(6)->size);
+    const ToolResult fsck =
+        runTool(QStringLiteral("e2fsck"),
+                {QStringLiteral("-fn"),
+                 QStringLiteral("%1?offset=%2").arg(image).arg(after.find(6)->start * 512)});
+    QVERIFY2(fsck.ok(), qPrintable(fsck.describe()));
 }

@@ -5,6 +5,8 @@
 // image stays small on disk. The same for every practice preset with partitions to move: the
 // places `realign --dry-run` printed are the places sfdisk reads afterwards, and every file of
 // every partition and every filesystem's own check are as before (read as root on a loop device).
+// And a plan `apply` cannot run as a user without FUSE (an ext4 shrink inside an image) is
+// refused before anything is written, saying why.
 #include "clirun.h"
 #include "fsfixture.h"
 #include "fuseaccess.h"
@@ -78,6 +80,7 @@ private slots:
     void windowsXpAsAUser();
     void presetsAsAUser_data();
     void presetsAsAUser();
+    void shrinkWithoutFuseRefusedUpFront();
 
 private:
     ToolResult asNobody(const QStringList &command) const;
@@ -232,6 +235,46 @@ void TestUserRealign::presetsAsAUser()
                             .arg(allocatedBefore)
                             .arg(allocatedBytes(image))
                             .arg(moved)));
+    QFile::remove(image);
+}
+
+// Without root and without FUSE nothing can resize a filesystem inside an image: `apply` of a
+// plan shrinking the demo disk's ext4 says so and why before it writes, and the image is as it
+// was, byte for byte (sha256sum).
+void TestUserRealign::shrinkWithoutFuseRefusedUpFront()
+{
+    PW_REQUIRE_ROOT_OR_SKIP(); // to become another user
+    const FuseClosedToUsers closed;
+    QVERIFY2(closed.ok(), qPrintable(closed.error()));
+    QVERIFY(m_dir.isValid());
+    QVERIFY(::chown(QFile::encodeName(m_dir.path()).constData(), kNobody, kNobody) == 0);
+    const QString image = m_dir.filePath(QStringLiteral("shrink.img"));
+    const ToolResult made = asNobody({QStringLiteral("practice"), QStringLiteral("--size"),
+                                      QStringLiteral("256M"), QStringLiteral("demo"), image});
+    QVERIFY2(made.ok(), qPrintable(made.describe()));
+    const QString plan = m_dir.filePath(QStringLiteral("shrink.json"));
+    QFile planFile(plan);
+    QVERIFY(planFile.open(QIODevice::WriteOnly));
+    planFile.write(R"({"operations":[{"op":"resize","number":2,"size":"40MiB"}]})");
+    planFile.close();
+    QVERIFY(::chown(QFile::encodeName(plan).constData(), kNobody, kNobody) == 0);
+    const auto sha256 = [&] { return runTool(QStringLiteral("sha256sum"), {image}).out.left(64); };
+    const QByteArray before = sha256();
+    QCOMPARE(before.size(), 64);
+
+    const ToolResult ran =
+        asNobody({QStringLiteral("apply"), QStringLiteral("--yes"), plan, image});
+    QVERIFY2(ran.exitCode != 0, qPrintable(ran.describe()));
+    const QString said = QString::fromUtf8(ran.err);
+    QVERIFY2(said.contains(QLatin1String("Partition 2 cannot be shrunk here")) &&
+                 said.contains(QLatin1String("loop device")) &&
+                 said.contains(QLatin1String("FUSE")) &&
+                 said.contains(QLatin1String("Nothing was changed")),
+             qPrintable(ran.describe()));
+    QCOMPARE(sha256(), before);
+    const SfdiskTable table = SfdiskTable::read(image);
+    QVERIFY2(table.ok, qPrintable(table.error));
+    QCOMPARE(table.find(2)->size, 102400);
     QFile::remove(image);
 }
 

@@ -2,6 +2,7 @@
 
 #include "align/alignmentpolicy.h"
 #include "boot/bootinventory.h"
+#include "fs/sessionabilities.h"
 #include "ops/applyrunner.h"
 #include "ops/operationpreview.h"
 #include "table/disklayout.h"
@@ -109,8 +110,8 @@ public:
     void setApplyDialogMaker(ApplyDialogMaker maker) { m_makeApplyDialog = std::move(maker); }
     // Measures a filesystem on a disk a helper reads (device.readByHelper), for Resize; such
     // disks are not offered for resizing without it.
-    using HelperMeasurer = std::function<void(const QString &path, int number,
-                                              std::function<void(std::optional<qint64>)> done)>;
+    using HelperMeasurer = std::function<void(
+        const QString &path, int number, std::function<void(partwise::FilesystemLimits)> done)>;
     void setHelperMeasurer(HelperMeasurer measure) { m_measureThroughHelper = std::move(measure); }
     bool loadPlanFrom(const QString &path, QString *error);
     // "Unmount and Continue" when Apply is refused because something it touches is in use (set

@@ -80,9 +80,9 @@ ResizePartitionDialog::ResizePartitionDialog(const DiskLayout &base,
     header->setObjectName(QStringLiteral("partitionSummary"));
     header->setWordWrap(true);
 
-    auto *note = new QLabel(filesystemNote());
-    note->setObjectName(QStringLiteral("filesystemNote"));
-    note->setWordWrap(true);
+    m_note = new QLabel(filesystemNote());
+    m_note->setObjectName(QStringLiteral("filesystemNote"));
+    m_note->setWordWrap(true);
 
     const auto spin = [this](const char *name, const QString &accessible) {
         auto *box = new QSpinBox;
@@ -104,11 +104,17 @@ ResizePartitionDialog::ResizePartitionDialog(const DiskLayout &base,
 
     m_minimumLabel = new QLabel;
     m_minimumLabel->setObjectName(QStringLiteral("minimumSize"));
+    m_limitLabel = new QLabel;
+    m_limitLabel->setObjectName(QStringLiteral("resizeLimit"));
+    m_limitLabel->setWordWrap(true);
+    m_limitLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_limitLabel->setVisible(false);
 
     auto *form = new QFormLayout;
     form->setFieldGrowthPolicy(QFormLayout::FieldsStayAtSizeHint);
     form->addRow(header);
-    form->addRow(note);
+    form->addRow(m_note);
+    form->addRow(m_limitLabel);
     form->addRow(tr("Free space &before:"), m_before);
     form->addRow(tr("New &size:"), m_size);
     form->addRow(tr("Free space a&fter:"), m_after);
@@ -166,8 +172,13 @@ void ResizePartitionDialog::findMinimum(const DiskLayout &base)
 {
     const qint64 current = m_partition.lengthSectors() * m_sectorSize;
     const QString fs = m_partition.filesystem;
+    // This session resizes a disk it reads itself; a helper's says what it can with the
+    // minimum, or, when its filesystem is not measured, Apply's preview there refuses.
+    if (!m_measure)
+        m_here = resizeAbilitiesHere(fs, base.device.isImage ? FilesystemPlace::Image
+                                                             : FilesystemPlace::Disk);
     // Until the filesystem says otherwise, it keeps the size it has.
-    m_minimumBytes = canShrinkUnmounted(fs) ? kMiB : current;
+    m_minimumBytes = canShrinkUnmounted(fs) && cannotShrinkReason().isEmpty() ? kMiB : current;
     const PartitionInfo *asRead = base.partitionByNumber(m_partition.number);
     const bool onDisk = asRead && !queueReshapes(m_pending) &&
                         asRead->startSector == m_partition.startSector &&
@@ -181,13 +192,16 @@ void ResizePartitionDialog::findMinimum(const DiskLayout &base)
     if (m_measure) {
         // Queued: an answer that comes at once must not reach widgets not yet made.
         QPointer<ResizePartitionDialog> self(this);
-        m_measure(m_partition.number, [self, current, fs](std::optional<qint64> measured) {
+        m_measure(m_partition.number, [self, current, fs](const FilesystemLimits &limits) {
             if (self)
                 QMetaObject::invokeMethod(
-                    self,
-                    [self, measured, current, fs] { self->takeMinimum(measured, current, fs); },
+                    self, [self, limits, current, fs] { self->takeMinimum(limits, current, fs); },
                     Qt::QueuedConnection);
         });
+        return;
+    }
+    if (!cannotShrinkReason().isEmpty()) { // it keeps its size: nothing to measure
+        m_minimumKnown = true;
         return;
     }
     // resize2fs -P reads every block group: seconds on a large disk, so not on the GUI thread.
@@ -195,18 +209,24 @@ void ResizePartitionDialog::findMinimum(const DiskLayout &base)
         partitionLocation(base, asRead->startSector, m_partition.number);
     m_measuring.start(
         [this, where, fs, current]() -> std::function<void()> {
-            const std::optional<qint64> measured = filesystemShrinkLimitBytes(where, fs);
-            return [this, measured, current, fs] { takeMinimum(measured, current, fs); };
+            const FilesystemLimits limits{filesystemShrinkLimitBytes(where, fs), std::nullopt};
+            return [this, limits, current, fs] { takeMinimum(limits, current, fs); };
         },
         QStringLiteral("partwise-measure-fs"));
 }
 
-void ResizePartitionDialog::takeMinimum(std::optional<qint64> measured, qint64 current,
+void ResizePartitionDialog::takeMinimum(const FilesystemLimits &limits, qint64 current,
                                         const QString &fs)
 {
-    // A filesystem that cannot shrink keeps at least the size it has.
+    if (limits.here)
+        m_here = limits.here;
+    // A filesystem that cannot shrink, or not here, keeps at least the size it has.
+    const std::optional<qint64> measured =
+        cannotShrinkReason().isEmpty() ? limits.minimumBytes : std::nullopt;
     m_minimumMeasured = measured.has_value();
-    m_minimumBytes = measured ? *measured : (canShrinkUnmounted(fs) ? kMiB : current);
+    m_minimumBytes = measured                                                   ? *measured
+                     : canShrinkUnmounted(fs) && cannotShrinkReason().isEmpty() ? kMiB
+                                                                                : current;
     m_minimumBytes = std::clamp(m_minimumBytes, std::min(kMiB, current), current);
     m_minimumKnown = true;
     applyMinimum();
@@ -221,15 +241,27 @@ void ResizePartitionDialog::applyMinimum()
     else if (m_minimumMeasured)
         m_minimumLabel->setText(
             tr("%1 (what the filesystem needs)").arg(humanSize(m_minimumBytes)));
+    else if (!cannotShrinkReason().isEmpty())
+        m_minimumLabel->setText(
+            tr("%1 (the size it has: it cannot shrink here)").arg(humanSize(m_minimumBytes)));
     else
         m_minimumLabel->setText(humanSize(m_minimumBytes));
+    const QString limit = limitText();
+    m_limitLabel->setText(limit);
+    // In place of the note on how the filesystem follows, which it then does not.
+    m_limitLabel->setVisible(!limit.isEmpty());
+    m_note->setVisible(limit.isEmpty());
+    m_size->setToolTip(limit);
+    if (isVisible()) // the helper answered after the dialog was laid out: room for the reason
+        resize(size().expandedTo(sizeHint()));
     // Whole MiB; the spin boxes re-balance each other as the ranges change.
     const QSignalBlocker b1(m_before), b2(m_size), b3(m_after);
     const int total = totalMiB();
-    const int minSize = std::max(
-        1, std::min(ceilMiB(m_minimumBytes), floorMiB(m_partition.lengthSectors() * m_sectorSize)));
+    const int currentMiB = floorMiB(m_partition.lengthSectors() * m_sectorSize);
+    const int minSize = std::max(1, std::min(ceilMiB(m_minimumBytes), currentMiB));
     m_size->setMinimum(minSize);
-    m_size->setMaximum(total);
+    // A filesystem that cannot grow here keeps its size: the partition can only move.
+    m_size->setMaximum(cannotGrowReason().isEmpty() ? total : std::max(minSize, currentMiB));
     m_before->setMaximum(total - minSize);
     m_after->setMaximum(total - minSize);
 }
@@ -253,6 +285,34 @@ QString ResizePartitionDialog::filesystemNote() const
     return tr("Partwise cannot resize %1 filesystems: the partition can grow or move, and the "
               "filesystem keeps its size.")
         .arg(fs);
+}
+
+QString ResizePartitionDialog::cannotShrinkReason() const
+{
+    return m_here ? m_here->cannotShrink : QString();
+}
+
+QString ResizePartitionDialog::cannotGrowReason() const
+{
+    return m_here ? m_here->cannotGrow : QString();
+}
+
+QString ResizePartitionDialog::limitText() const
+{
+    const QString shrink = cannotShrinkReason();
+    const QString grow = cannotGrowReason();
+    if (!shrink.isEmpty() && !grow.isEmpty())
+        return shrink == grow
+                   ? tr("Not available here: the partition keeps its size and can only move. %1")
+                         .arg(shrink)
+                   : tr("Not available here: the partition keeps its size and can only move. "
+                        "%1 %2")
+                         .arg(shrink, grow);
+    if (!shrink.isEmpty())
+        return tr("Not available here: shrinking. The partition can grow or move. %1").arg(shrink);
+    if (!grow.isEmpty())
+        return tr("Not available here: growing. The partition can shrink or move. %1").arg(grow);
+    return QString();
 }
 
 int ResizePartitionDialog::totalMiB() const
@@ -372,6 +432,23 @@ void ResizePartitionDialog::runPreview()
         return;
     }
     const PartitionInfo &p = result.layout.regions.at(row);
+    const qint64 current = m_partition.lengthSectors() * m_sectorSize;
+    const qint64 wanted = p.lengthSectors() * m_sectorSize;
+    // What the session that resizes it cannot do (a helper's answer; this session's own
+    // refusals come from the preview above).
+    const QString refused =
+        wanted < current && canShrinkUnmounted(m_partition.filesystem) &&
+                !cannotShrinkReason().isEmpty()
+            ? tr("Shrinking is not available here: %1").arg(cannotShrinkReason())
+        : wanted > current && m_size->value() != m_initialSize && !cannotGrowReason().isEmpty()
+            ? tr("Growing is not available here: %1").arg(cannotGrowReason())
+            : QString();
+    if (!refused.isEmpty()) {
+        m_result->setText(refused);
+        m_result->setStyleSheet(AlignmentStyle::errorStyleSheet(palette()));
+        ok->setEnabled(false);
+        return;
+    }
     if (canShrinkUnmounted(m_partition.filesystem) &&
         p.lengthSectors() * m_sectorSize < m_minimumBytes) {
         m_result->setText(tr("That is smaller than the %1 filesystem needs (%2).")

@@ -3,6 +3,7 @@
 #include "align/alignmentpolicy.h"
 #include "align/resizeplacement.h"
 #include "backgroundjob.h"
+#include "fs/sessionabilities.h"
 #include "ops/operation.h"
 #include "table/disklayout.h"
 
@@ -23,17 +24,20 @@ class QSpinBox;
 // (resizeRange()); the size no smaller than the filesystem allows. "Align to" defaults to MiB
 // (the preferences' grain). The resulting sectors and their verdict come from
 // previewOperations() on the disk as read plus the queue plus this operation: the dialog
-// converts units and nothing else.
+// converts units and nothing else. What the session that will resize the filesystem cannot do
+// (fs/sessionabilities.h: a helper's answer, or this session's) is not offered: the size stays
+// within it, with the reason shown, and moving stays available.
 class ResizePartitionDialog : public QDialog
 {
     Q_OBJECT
 
 public:
-    // Measures how far the filesystem of partition `number` (on the disk as read) may shrink
-    // and calls `done` on the GUI thread, with nothing when it cannot tell. A helper's disk is
-    // measured by its helper; without one, the dialog measures here, off the GUI thread.
+    // Measures how far the filesystem of partition `number` (on the disk as read) may shrink,
+    // and what the session that resizes it cannot do, and calls `done` on the GUI thread. A
+    // helper's disk is measured by its helper; without one, the dialog measures here, off the
+    // GUI thread.
     using Measurer =
-        std::function<void(int number, std::function<void(std::optional<qint64>)> done)>;
+        std::function<void(int number, std::function<void(partwise::FilesystemLimits)> done)>;
 
     // `base`: the disk as read; `pending`: the queue before this operation; `shown`: their
     // preview, which `partition` belongs to.
@@ -56,6 +60,10 @@ public:
     qint64 minimumBytes() const { return m_minimumBytes; }
     bool minimumFromFilesystem() const { return m_minimumMeasured; }
     bool isMinimumKnown() const { return m_minimumKnown; }
+    // Why the filesystem cannot shrink / grow in the session that will resize it; empty when
+    // it can, or while that is not known.
+    QString cannotShrinkReason() const;
+    QString cannotGrowReason() const;
 
 signals:
     void minimumKnown();
@@ -69,9 +77,10 @@ public:
 
 private:
     void findMinimum(const partwise::DiskLayout &base);
-    void takeMinimum(std::optional<qint64> measured, qint64 current, const QString &fs);
+    void takeMinimum(const partwise::FilesystemLimits &limits, qint64 current, const QString &fs);
     void applyMinimum(); // to the label and the spin boxes' ranges
     QString filesystemNote() const;
+    QString limitText() const; // what is not offered here, and why
     int totalMiB() const;
     // Whole MiB left of the range once `first` and `second` MiB are taken.
     int remainingMiB(int first, int second) const;
@@ -92,6 +101,9 @@ private:
     bool m_minimumMeasured = false;
     bool m_minimumKnown = false;
     QLabel *m_minimumLabel = nullptr;
+    std::optional<partwise::ResizeAbilities> m_here; // unknown: a helper's answer not yet come
+    QLabel *m_limitLabel = nullptr;
+    QLabel *m_note = nullptr;
     int m_initialBefore = 0; // the spin boxes' first values: unchanged means "keep"
     int m_initialSize = 0;
     QTimer m_previewTimer;

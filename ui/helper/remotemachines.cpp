@@ -1,5 +1,6 @@
 #include "remotemachines.h"
 
+#include "cli/jsonrpcline.h"
 #include "connectdialog.h"
 #include "disklistmodel.h"
 #include "editing/editingcontroller.h"
@@ -17,6 +18,7 @@
 #include <QMessageBox>
 #include <QPushButton>
 #include <QStatusBar>
+#include <QTimer>
 
 #include <unistd.h>
 
@@ -69,21 +71,37 @@ RemoteMachines::RemoteMachines(MainWindow *window) : QObject(window), m_window(w
 }
 
 void RemoteMachines::measureFilesystem(const QString &path, int number,
-                                       const std::function<void(std::optional<qint64>)> &done)
+                                       const std::function<void(FilesystemLimits)> &done, int tries)
 {
     const int row = m_window->diskList()->rowOf(path);
     HelperConnection *helper =
         row >= 0 ? m_connections.value(m_window->diskList()->entry(row).machine) : nullptr;
     if (!helper || !helper->isReady()) {
-        done(std::nullopt); // the dialog then keeps the filesystem's current size
+        done({}); // the dialog then keeps the filesystem's current size
         return;
     }
     const QJsonObject params{{QStringLiteral("path"), m_window->diskList()->entry(row).devicePath},
                              {QStringLiteral("partition"), number}};
-    helper->call(QStringLiteral("filesystem-minimum"), params, [done](const HelperReply &reply) {
+    QPointer<RemoteMachines> self(this);
+    helper->call(QStringLiteral("filesystem-minimum"), params, [=](const HelperReply &reply) {
+        // A job of the window's (a probe, a read) still runs there: asked again shortly, so
+        // the dialog learns what that session can do instead of offering everything.
+        if (reply.code == jsonrpc::Busy && tries > 1 && self) {
+            QTimer::singleShot(250, self,
+                               [=] { self->measureFilesystem(path, number, done, tries - 1); });
+            return;
+        }
+        FilesystemLimits limits;
         const QJsonValue bytes = reply.result.value(QStringLiteral("minimum_bytes"));
-        done(reply.ok() && bytes.isDouble() ? std::optional<qint64>(qint64(bytes.toDouble()))
-                                            : std::nullopt);
+        if (reply.ok() && bytes.isDouble())
+            limits.minimumBytes = qint64(bytes.toDouble());
+        // The helper's session resizes it: what it cannot do is not offered. An older helper
+        // that does not say is left to refuse at Apply, before anything is written.
+        const QJsonValue shrink = reply.result.value(QStringLiteral("cannot_shrink"));
+        const QJsonValue grow = reply.result.value(QStringLiteral("cannot_grow"));
+        if (reply.ok() && shrink.isString() && grow.isString())
+            limits.here = ResizeAbilities{shrink.toString(), grow.toString()};
+        done(limits);
     });
 }
 

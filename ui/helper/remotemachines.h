@@ -16,6 +16,7 @@
 // (helperapplydialog.h), then has it read the disk again. The realignment wizard has the
 // helper plan, move and finish (helperrealignbackend.h).
 
+#include "fs/sessionabilities.h"
 #include "realign/realigncontroller.h"
 #include "sshcommand.h"
 
@@ -89,7 +90,8 @@ private:
                                                  const partwise::ApplyOptions &options,
                                                  QWidget *parent) const;
     void measureFilesystem(const QString &path, int number,
-                           const std::function<void(std::optional<qint64>)> &done);
+                           const std::function<void(partwise::FilesystemLimits)> &done,
+                           int tries = 40);
     void chooseMachine();
     void listDisks(HelperConnection *helper);
     void readNext(HelperConnection *helper, QStringList devicePaths);
