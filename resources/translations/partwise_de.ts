@@ -1202,8 +1202,6 @@ Die Partitionstabelle wird vorher gesichert; das Protokoll sagt, wo und wie sie 
         <translation>Partition &amp;kopieren</translation>
     </message>
     <message>
-        <source>Pa&amp;ste Partition…</source>
-        <translation>Partition &amp;einfügen…</translation>
         <source>Ne&amp;w UUID</source>
         <translation>Neue &amp;UUID</translation>
     </message>
@@ -1242,6 +1240,10 @@ Die Partitionstabelle wird vorher gesichert; das Protokoll sagt, wo und wie sie 
     <message>
         <source>Unmount and Continue</source>
         <translation>Aushängen und fortfahren</translation>
+    </message>
+    <message>
+        <source>Pa&amp;ste Partition…</source>
+        <translation>Partition &amp;einfügen…</translation>
     </message>
 </context>
 <context>
@@ -2235,6 +2237,17 @@ Die Partitionstabelle wird vorher gesichert; das Protokoll sagt, wo und wie sie 
     </message>
 </context>
 <context>
+    <name>MountMark</name>
+    <message>
+        <source>Mounted on %1</source>
+        <translation>Eingehängt in %1</translation>
+    </message>
+    <message>
+        <source>Active swap</source>
+        <translation>Aktiver Swap</translation>
+    </message>
+</context>
+<context>
     <name>NewTableDialog</name>
     <message>
         <source>New Partition Table</source>
@@ -2384,14 +2397,16 @@ Die Partitionstabelle wird vorher gesichert; das Protokoll sagt, wo und wie sie 
         <translation>Partition %1 von %2 als neue %3 Partition (%4) einfügen</translation>
     </message>
     <message>
-        <source>, holding its %1 filesystem</source>
-        <translation>, mit ihrem Dateisystem %1</translation>
         <source>Give the filesystem on partition %1 a new UUID</source>
         <translation>Dem Dateisystem auf Partition %1 eine neue UUID geben</translation>
     </message>
     <message>
         <source>Give partition %1 a new partition GUID</source>
         <translation>Partition %1 eine neue Partitions-GUID geben</translation>
+    </message>
+    <message>
+        <source>, holding its %1 filesystem</source>
+        <translation>, mit ihrem Dateisystem %1</translation>
     </message>
 </context>
 <context>
@@ -3372,6 +3387,10 @@ Das Journal %3 hält fest, wie weit sie kam. Bis sie abgeschlossen ist, ist die 
         <source>Unmount and Continue</source>
         <translation>Aushängen und fortfahren</translation>
     </message>
+    <message>
+        <source>Reading %1 and planning: finding the blocks partition %2 uses, %3%</source>
+        <translation>%1 wird gelesen und geplant: die Blöcke, die Partition %2 belegt, werden gesucht, %3 %</translation>
+    </message>
 </context>
 <context>
     <name>RealignResultPage</name>
@@ -4227,8 +4246,6 @@ Das Journal %3 hält fest, wie weit sie kam. Bis sie abgeschlossen ist, ist die 
         <translation>Die eingefügte Partition muss mindestens %1 fassen: so viel füllt das Dateisystem %2 von Partition %3, und Partwise verkleinert kein Dateisystem beim Einfügen.</translation>
     </message>
     <message>
-        <source>The free space there is too small for the %1 filesystem of partition %2 (%3).</source>
-        <translation>Der freie Bereich dort ist zu klein für das Dateisystem %1 von Partition %2 (%3).</translation>
         <source>Partition %1 holds no filesystem to give a new UUID.</source>
         <translation>Partition %1 enthält kein Dateisystem, das eine neue UUID bekommen könnte.</translation>
     </message>
@@ -4243,6 +4260,10 @@ Das Journal %3 hält fest, wie weit sie kam. Bis sie abgeschlossen ist, ist die 
     <message>
         <source>sfdisk reads an image file in 512-byte sectors: give partition %1 a new GUID on a loop device of the image instead.</source>
         <translation>sfdisk liest eine Abbilddatei in 512-Byte-Sektoren: Partition %1 stattdessen auf einem Loop-Gerät des Abbilds eine neue GUID geben.</translation>
+    </message>
+    <message>
+        <source>The free space there is too small for the %1 filesystem of partition %2 (%3).</source>
+        <translation>Der freie Bereich dort ist zu klein für das Dateisystem %1 von Partition %2 (%3).</translation>
     </message>
 </context>
 <context>
@@ -4266,17 +4287,6 @@ Das Journal %3 hält fest, wie weit sie kam. Bis sie abgeschlossen ist, ist die 
     <message>
         <source>--sector-size takes 512 or 4096.</source>
         <translation>--sector-size nimmt 512 oder 4096.</translation>
-    </message>
-</context>
-<context>
-    <name>MountMark</name>
-    <message>
-        <source>Mounted on %1</source>
-        <translation>Eingehängt in %1</translation>
-    </message>
-    <message>
-        <source>Active swap</source>
-        <translation>Aktiver Swap</translation>
     </message>
 </context>
 </TS>
