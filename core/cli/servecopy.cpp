@@ -27,7 +27,6 @@ using namespace jsonrpc;
 
 namespace {
 
-constexpr int kProgressMilliseconds = 200;
 constexpr qint64 kMinImageBytes = qint64(1) << 20;
 constexpr qint64 kMaxImageBytes = qint64(1) << 50; // 1 PiB, sparse
 

@@ -60,6 +60,8 @@ public:
     bool jobRunning() const { return m_running.load(); }
 
 private:
+    // Progress notifications at most this often: a person reads a few a second.
+    static constexpr int kProgressMilliseconds = 200;
     using Job = std::function<QJsonObject(const QJsonValue &id)>;
 
     void answer(const jsonrpc::Request &request, const QJsonValue &result);
