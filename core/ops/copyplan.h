@@ -153,7 +153,9 @@ QStringList copyPlanText(const CopyPlan &plan);
 
 // Why `source` cannot be read consistently now: a filesystem on it mounted read-write, or swap
 // on it. A read-only mount is fine. Empty when it may be copied.
-QStringList copySourceRefusals(const QString &source, bool isImage);
+// `onlyPartition` (a paste reads one partition): what is mounted on the disk's other partitions
+// is no reason to refuse; the whole disk's nodes still count.
+QStringList copySourceRefusals(const QString &source, bool isImage, int onlyPartition = 0);
 
 // Where a copy's journal lives by default: beside an image target, or in `stateDir` (default
 // /var/lib/partwise/moves) for a block device; never on the target.

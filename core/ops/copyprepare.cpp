@@ -62,14 +62,28 @@ bool sameRdev(const QString &a, const QString &b)
            S_ISBLK(sb.st_mode) && sa.st_rdev == sb.st_rdev;
 }
 
-// A source is read while its filesystems may be in use only if none can change: a read-only
-// mount is fine, a read-write one (or active swap) is not.
+// The partition number the kernel gives `node`, or 0 for a whole disk (or a node it cannot read).
+int partitionNumberOf(const QString &node)
+{
+    QFile number(
+        QStringLiteral("/sys/class/block/%1/partition").arg(node.section(QLatin1Char('/'), -1)));
+    return number.open(QIODevice::ReadOnly) ? number.readAll().trimmed().toInt() : 0;
+}
+
 } // namespace
 
-QStringList copySourceRefusals(const QString &source, bool isImage)
+// A source is read while its filesystems may be in use only if none can change: a read-only
+// mount is fine, a read-write one (or active swap) is not.
+
+QStringList copySourceRefusals(const QString &source, bool isImage, int onlyPartition)
 {
     QStringList reasons;
-    const QStringList nodes = nodesShowing(source, isImage);
+    QStringList nodes = nodesShowing(source, isImage);
+    if (onlyPartition > 0)
+        nodes.removeIf([onlyPartition](const QString &node) {
+            const int number = partitionNumberOf(node);
+            return number != 0 && number != onlyPartition;
+        });
     for (const MountEntry &m : readMountTable())
         for (const QString &node : nodes)
             if (m.source == node || sameRdev(m.source, node)) {

@@ -59,20 +59,8 @@ Operation::PasteSource pasteSourceFromLayout(const DiskLayout &layout, const Par
 
 QStringList pasteSourceRefusals(const PasteSourceRead &read)
 {
-    // The disk copy's check names every node showing the disk (the disk, its partitions, loop
-    // devices over an image and theirs); a paste reads one partition, so what is mounted on
-    // another partition is no reason to refuse it.
-    QStringList mine;
-    for (const QString &reason :
-         copySourceRefusals(read.layout.device.path, read.layout.device.isImage)) {
-        const QString node = reason.section(QLatin1Char(' '), 0, 0);
-        QFile number(QStringLiteral("/sys/class/block/%1/partition")
-                         .arg(node.section(QLatin1Char('/'), -1)));
-        if (!number.open(QIODevice::ReadOnly) ||
-            number.readAll().trimmed().toInt() == read.partition.number)
-            mine << reason;
-    }
-    return mine;
+    return copySourceRefusals(read.layout.device.path, read.layout.device.isImage,
+                              read.partition.number);
 }
 
 bool resolvePasteSources(QList<Operation> *operations, QString *error)
