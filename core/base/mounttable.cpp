@@ -60,6 +60,29 @@ QList<MountEntry> readMountTable(const QString &mountinfo)
     return out;
 }
 
+const MountEntry *mountHolding(const QList<MountEntry> &mounts, const QString &kernelPath)
+{
+    const MountEntry *best = nullptr;
+    for (const MountEntry &m : mounts) {
+        const bool above = m.target == QLatin1String("/") || kernelPath == m.target ||
+                           kernelPath.startsWith(m.target + QLatin1Char('/'));
+        // ">=": of mounts on one target, the later one is on top.
+        if (above && (!best || m.target.size() >= best->target.size()))
+            best = &m;
+    }
+    return best;
+}
+
+bool mayStall(const MountEntry &mount)
+{
+    static const QStringList network = {QStringLiteral("nfs"),  QStringLiteral("nfs4"),
+                                        QStringLiteral("cifs"), QStringLiteral("smb3"),
+                                        QStringLiteral("9p"),   QStringLiteral("ceph"),
+                                        QStringLiteral("afs"),  QStringLiteral("glusterfs")};
+    return mount.type == QLatin1String("fuse") || mount.type == QLatin1String("fuseblk") ||
+           mount.type.startsWith(QLatin1String("fuse.")) || network.contains(mount.type);
+}
+
 QString mountOption(const QString &options, const QString &name)
 {
     const QByteArray optstr = options.toLocal8Bit();

@@ -36,6 +36,16 @@ struct MountEntry
 // entry on the same target is mounted over an earlier one.
 QList<MountEntry> readMountTable(const QString &mountinfo = QStringLiteral("/proc/self/mountinfo"));
 
+// The mount a path the kernel wrote lies on (a loop device's backing_file, a line of /proc/swaps:
+// absolute, no links, no ".."): the entry whose target is the longest folder above it, the last
+// mounted of those on one target. Found in the table alone: no filesystem is asked. Null when
+// none is.
+const MountEntry *mountHolding(const QList<MountEntry> &mounts, const QString &kernelPath);
+
+// Whether a stat() on this mount may wait as long as someone else likes: FUSE (a user's daemon
+// answers) and network filesystems (a server does). Root's busy checks do not ask such a one.
+bool mayStall(const MountEntry &mount);
+
 // The value of `name` in a comma-separated option string ("upperdir" in an overlay's options),
 // or an empty string when it is not there.
 QString mountOption(const QString &options, const QString &name);

@@ -27,6 +27,18 @@ bool statPath(const QString &path, struct stat *st)
     return ::stat(QFile::encodeName(path).constData(), st) == 0;
 }
 
+// stat() of a path the kernel wrote: a loop device's backing file, a swap area. Such a file may
+// lie on a user's FUSE filesystem (udisks lets a desktop user set up a loop device over any file
+// of its own), whose daemon can keep a stat() waiting for ever and with it root's busy check. The
+// mount table says where the path lies without asking any filesystem; on one that may stall the
+// file is left unexamined: it is no block device there (a user's FUSE mount is nodev), and
+// loopDevicesOf() knows it by its path instead.
+bool statKernelPath(const QList<MountEntry> &mounts, const QString &path, struct stat *st)
+{
+    const MountEntry *mount = mountHolding(mounts, path);
+    return mount && !mayStall(*mount) && statPath(path, st);
+}
+
 // A block device as sysfs and /dev know it: "/sys/devices/.../loop0/loop0p1", "/dev/loop0p1".
 struct BlockNode
 {
@@ -51,7 +63,7 @@ struct KernelTables
             struct stat st
             {
             };
-            if (statPath(swap, &st) && S_ISBLK(st.st_mode))
+            if (statKernelPath(mounts, swap, &st) && S_ISBLK(st.st_mode))
                 swaps << st.st_rdev;
         }
         const QDir block(QStringLiteral("/sys/block"));
@@ -64,7 +76,7 @@ struct KernelTables
             {
             };
             const QString loop = QStringLiteral("/dev/") + name;
-            if (statPath(backing, &st) && S_ISBLK(st.st_mode))
+            if (statKernelPath(mounts, backing, &st) && S_ISBLK(st.st_mode))
                 blockLoops << qMakePair(loop, st.st_rdev);
             else
                 fileLoops << qMakePair(loop, backing);
@@ -218,7 +230,8 @@ QStringList reasonsOfBlockDevice(const KernelTables &k, const BlockNode &n, int 
     return n.number == 0 ? reasonsOfDisk(k, n, number) : reasonsOfPartitionDevice(k, n);
 }
 
-// Loop devices whose backing file is `image` ("/dev/loop3").
+// Loop devices whose backing file is `image` ("/dev/loop3"): the same inode, or, for a backing
+// file on a filesystem that may stall, the same path as the kernel writes it.
 QStringList loopDevicesOf(const KernelTables &k, const QString &image)
 {
     struct stat want
@@ -226,14 +239,31 @@ QStringList loopDevicesOf(const KernelTables &k, const QString &image)
     };
     if (!statPath(image, &want))
         return {};
+    const QString canonical = QFileInfo(image).canonicalFilePath();
     QStringList out;
     for (const auto &[loop, backing] : k.fileLoops) {
+        const MountEntry *mount = mountHolding(k.mounts, backing);
         struct stat st
         {
         };
-        if (statPath(backing, &st) && st.st_dev == want.st_dev && st.st_ino == want.st_ino)
+        if (mount && mayStall(*mount)
+                ? backing == canonical
+                : statPath(backing, &st) && st.st_dev == want.st_dev && st.st_ino == want.st_ino)
             out << loop;
     }
+    return out;
+}
+
+// The loop devices over the file `backing` (a path the kernel wrote) names.
+QStringList loopDevicesOverBacking(const KernelTables &k, const QString &backing)
+{
+    const MountEntry *mount = mountHolding(k.mounts, backing);
+    if (!mount || !mayStall(*mount))
+        return loopDevicesOf(k, backing);
+    QStringList out;
+    for (const auto &[loop, other] : k.fileLoops)
+        if (other == backing)
+            out << loop;
     return out;
 }
 
@@ -245,6 +275,7 @@ bool autoclearLoopOver(const QString &target)
     };
     if (!statPath(target, &want))
         return false;
+    const QList<MountEntry> mounts = readMountTable();
     const QDir block(QStringLiteral("/sys/block"));
     for (const QString &name : block.entryList({QStringLiteral("loop*")}, QDir::Dirs)) {
         const QString loop = block.filePath(name + QStringLiteral("/loop/"));
@@ -254,7 +285,7 @@ bool autoclearLoopOver(const QString &target)
         };
         if (backing.isEmpty() ||
             readLine(loop + QStringLiteral("autoclear")) != QLatin1String("1") ||
-            !statPath(backing, &st))
+            !statKernelPath(mounts, backing, &st))
             continue;
         if (S_ISBLK(want.st_mode) ? S_ISBLK(st.st_mode) && st.st_rdev == want.st_rdev
                                   : st.st_dev == want.st_dev && st.st_ino == want.st_ino)
@@ -295,7 +326,7 @@ QStringList busyReasons(const QString &diskPath, int partitionNumber)
         for (const auto &[loop, backing] : k.fileLoops) {
             if (loop != n.node)
                 continue;
-            for (const QString &sibling : loopDevicesOf(k, backing)) {
+            for (const QString &sibling : loopDevicesOverBacking(k, backing)) {
                 BlockNode other;
                 if (sibling == n.node || !blockNodeOf(sibling, &other))
                     continue;

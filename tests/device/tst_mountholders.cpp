@@ -3,8 +3,11 @@
 // process holding one of its files open must still be found, within seconds, because the scan
 // never stat()s what /proc/PID/fd points at (it reads mnt_id from fdinfo). The mount IDs it
 // compares are checked against findmnt's. And a FUSE mount whose source text names a real block
-// device is not taken for a mount of that device.
+// device is not taken for a mount of that device. A loop device over a file of that filesystem
+// (udisks sets one up for a desktop user) does not hang the busy check either, and is still
+// found over its file.
 #define FUSE_USE_VERSION 35
+#include "device/busycheck.h"
 #include "device/mountcontrol.h"
 #include "device/mountholders.h"
 #include "loopdevice.h"
@@ -55,6 +58,7 @@ struct Stall
     }
 };
 Stall g_stall;
+constexpr off_t kDiskBytes = 1 << 20;
 
 void *stallInit(fuse_conn_info *, fuse_config *config)
 {
@@ -75,22 +79,27 @@ int stallGetattr(const char *path, struct stat *st, fuse_file_info *)
         st->st_nlink = 2;
         return 0;
     }
-    if (std::strcmp(path, "/held") != 0)
+    if (std::strcmp(path, "/held") != 0 && std::strcmp(path, "/disk") != 0)
         return -ENOENT;
     st->st_mode = S_IFREG | 0644;
     st->st_nlink = 1;
-    st->st_size = 5;
+    st->st_size = std::strcmp(path, "/disk") == 0 ? kDiskBytes : 5;
     return 0;
 }
 
 int stallOpen(const char *path, fuse_file_info *)
 {
-    return std::strcmp(path, "/held") == 0 ? 0 : -ENOENT;
+    return std::strcmp(path, "/held") == 0 || std::strcmp(path, "/disk") == 0 ? 0 : -ENOENT;
 }
 
-int stallRead(const char *, char *buffer, size_t size, off_t offset, fuse_file_info *)
+int stallRead(const char *path, char *buffer, size_t size, off_t offset, fuse_file_info *)
 {
     static const char text[] = "held\n";
+    if (std::strcmp(path, "/disk") == 0) {
+        const size_t n = offset >= kDiskBytes ? 0 : std::min(size, size_t(kDiskBytes - offset));
+        std::memset(buffer, 0, n);
+        return int(n);
+    }
     if (offset >= 5)
         return 0;
     const size_t n = std::min(size, size_t(5 - offset));
@@ -104,8 +113,54 @@ int stallReaddir(const char *, void *buffer, fuse_fill_dir_t fill, off_t, fuse_f
     fill(buffer, ".", nullptr, 0, fuse_fill_dir_flags(0));
     fill(buffer, "..", nullptr, 0, fuse_fill_dir_flags(0));
     fill(buffer, "held", nullptr, 0, fuse_fill_dir_flags(0));
+    fill(buffer, "disk", nullptr, 0, fuse_fill_dir_flags(0));
     return 0;
 }
+
+// The filesystem above, served on a thread of the test while the object lives.
+class StallingMount
+{
+public:
+    explicit StallingMount(const QString &folder) : m_folder(folder)
+    {
+        fuse_operations ops{};
+        ops.init = stallInit;
+        ops.getattr = stallGetattr;
+        ops.open = stallOpen;
+        ops.read = stallRead;
+        ops.readdir = stallReaddir;
+        char program[] = "tst_mountholders";
+        char *argv[] = {program, nullptr};
+        fuse_args args = FUSE_ARGS_INIT(1, argv);
+        if (!QDir().mkpath(folder) || !(m_fs = fuse_new(&args, &ops, sizeof ops, nullptr)))
+            return;
+        m_mounted = fuse_mount(m_fs, QFile::encodeName(folder).constData()) == 0;
+        if (m_mounted)
+            m_loop = std::thread([fs = m_fs] { fuse_loop(fs); });
+    }
+    ~StallingMount()
+    {
+        g_stall.set(false);
+        if (m_mounted) {
+            fuse_exit(m_fs);
+            ::umount2(QFile::encodeName(m_folder).constData(), MNT_DETACH);
+            m_loop.join();
+            fuse_unmount(m_fs);
+        }
+        if (m_fs)
+            fuse_destroy(m_fs);
+    }
+    StallingMount(const StallingMount &) = delete;
+    StallingMount &operator=(const StallingMount &) = delete;
+    bool ok() const { return m_mounted; }
+    QString folder() const { return m_folder; }
+
+private:
+    QString m_folder;
+    fuse *m_fs = nullptr;
+    bool m_mounted = false;
+    std::thread m_loop;
+};
 
 dev_t deviceOfMount(const QString &folder)
 {
@@ -124,6 +179,7 @@ class MountHoldersTest : public QObject
 private slots:
     void fdinfoMountIdIsTheKernels();
     void stalledFuseFileDoesNotHangTheScan();
+    void stalledLoopBackingFileDoesNotHangTheBusyCheck();
     void fuseSourceIsNotTakenForADevice();
 };
 
@@ -149,35 +205,17 @@ void MountHoldersTest::stalledFuseFileDoesNotHangTheScan()
 {
     PW_REQUIRE_ROOT_OR_SKIP();
     QTemporaryDir dir;
-    const QString folder = dir.filePath(QStringLiteral("fuse"));
-    QVERIFY(QDir().mkpath(folder));
-    fuse_operations ops{};
-    ops.init = stallInit;
-    ops.getattr = stallGetattr;
-    ops.open = stallOpen;
-    ops.read = stallRead;
-    ops.readdir = stallReaddir;
-    char program[] = "tst_mountholders";
-    char *argv[] = {program, nullptr};
-    fuse_args args = FUSE_ARGS_INIT(1, argv);
-    fuse *fs = fuse_new(&args, &ops, sizeof ops, nullptr);
-    QVERIFY(fs);
-    QVERIFY(fuse_mount(fs, QFile::encodeName(folder).constData()) == 0);
-    std::thread loop([fs] { fuse_loop(fs); });
+    const StallingMount fs(dir.filePath(QStringLiteral("fuse")));
+    QVERIFY(fs.ok());
     QProcess holder;
     const auto cleanUp = qScopeGuard([&] {
         g_stall.set(false);
         holder.kill();
         holder.waitForFinished();
-        fuse_exit(fs);
-        ::umount2(QFile::encodeName(folder).constData(), MNT_DETACH);
-        loop.join();
-        fuse_unmount(fs);
-        fuse_destroy(fs);
     });
-    const dev_t device = deviceOfMount(folder);
+    const dev_t device = deviceOfMount(fs.folder());
     QVERIFY(device != 0);
-    holder.setStandardInputFile(folder + QStringLiteral("/held"));
+    holder.setStandardInputFile(fs.folder() + QStringLiteral("/held"));
     holder.start(QStringLiteral("sleep"), {QStringLiteral("60")});
     QVERIFY(holder.waitForStarted());
     QTest::qWait(200);
@@ -193,6 +231,44 @@ void MountHoldersTest::stalledFuseFileDoesNotHangTheScan()
     QVERIFY2(std::any_of(holders.cbegin(), holders.cend(),
                          [&](const auto &h) { return h.pid == holder.processId(); }),
              qPrintable(partwise::describeHolders(holders)));
+}
+
+// A loop device over a file of the stalling filesystem: busy checks of another image and of the
+// loop device itself end while the daemon stalls (the backing file is looked up in the mount
+// table, not stat()ed), and the loop device is still found over its file by the path the kernel
+// gives, here while something holds it exclusively.
+void MountHoldersTest::stalledLoopBackingFileDoesNotHangTheBusyCheck()
+{
+    PW_REQUIRE_ROOT_OR_SKIP();
+    QTemporaryDir dir;
+    QFile image(dir.filePath(QStringLiteral("other.img")));
+    QVERIFY(image.open(QIODevice::WriteOnly) && image.resize(1 << 20));
+    image.close();
+    const StallingMount fs(dir.filePath(QStringLiteral("fuse")));
+    QVERIFY(fs.ok());
+    const QString backing = fs.folder() + QStringLiteral("/disk");
+    LoopDevice loop(backing, 0, true);
+    QVERIFY2(loop.ok(), qPrintable(loop.error()));
+    const int exclusive = ::open(QFile::encodeName(loop.path()).constData(), O_RDONLY | O_EXCL);
+    QVERIFY(exclusive >= 0);
+    const auto closeIt = qScopeGuard([exclusive] { ::close(exclusive); });
+    const QStringList overBacking = partwise::busyReasons(backing, 0);
+    QVERIFY2(overBacking.size() == 1 && overBacking[0].contains(loop.path()),
+             qPrintable(overBacking.join(QLatin1Char('\n'))));
+
+    g_stall.set(true);
+    const auto cleanUp = qScopeGuard([] { g_stall.set(false); });
+    auto ofImage = std::async(std::launch::async,
+                              [&image] { return partwise::busyReasons(image.fileName(), 0); });
+    auto ofLoop =
+        std::async(std::launch::async, [&loop] { return partwise::busyReasons(loop.path(), 0); });
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    const bool done = ofImage.wait_until(deadline) == std::future_status::ready &&
+                      ofLoop.wait_until(deadline) == std::future_status::ready;
+    g_stall.set(false);
+    QVERIFY2(done, "the busy check hung on a loop device's stalled backing file");
+    QVERIFY(ofImage.get().isEmpty());
+    QVERIFY(!ofLoop.get().isEmpty());
 }
 
 // "-o fsname=/dev/loopN" is any user's to write: a FUSE mount's source never names a device.
