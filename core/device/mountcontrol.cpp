@@ -4,6 +4,7 @@
 #include "base/nofollowfile.h"
 #include "device/filesystemprobe.h"
 #include "device/mountfolder.h"
+#include "device/mountholders.h"
 
 #include <QByteArray>
 #include <QFile>
@@ -69,6 +70,20 @@ QStringList mountedInside(const MountPlace &place)
     return out;
 }
 
+// The ID of the mount `name` in the folder `parentFd` shows, from fdinfo of an O_PATH descriptor
+// closed at once (held, it would keep the mount busy); -1 when it cannot be opened. A link is
+// opened as itself, so it names the parent's mount.
+int mountIdAt(int parentFd, const QByteArray &name)
+{
+    const int fd = ::openat(parentFd, name.constData(), O_PATH | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    QFile info(QStringLiteral("/proc/self/fdinfo/%1").arg(fd));
+    const int id = info.open(QIODevice::ReadOnly) ? mountIdInFdinfo(info.read(1 << 12)) : -1;
+    ::close(fd);
+    return id;
+}
+
 // The place's folder as "/proc/self/fd/P/NAME": its parent opened without links (P), and its
 // own name checked there, without following it, to be that filesystem's root. Only the parent is
 // held: a descriptor of the mount itself would keep it busy. A mount point cannot be renamed or
@@ -92,10 +107,13 @@ QByteArray mountRootPath(const MountPlace &place, int *parentFd, QString *why)
     }
     const QByteArray encoded = QFile::encodeName(name);
     struct statx sx;
+    // The mount's ID where the table gave one: a btrfs subvolume's folders report a device
+    // number of their own, not mountinfo's.
     const bool root =
         ::statx(*parentFd, encoded.constData(), AT_SYMLINK_NOFOLLOW, STATX_BASIC_STATS, &sx) == 0 &&
         (sx.stx_mode & S_IFMT) == S_IFDIR &&
-        makedev(sx.stx_dev_major, sx.stx_dev_minor) == place.device &&
+        (place.id > 0 ? mountIdAt(*parentFd, encoded) == place.id
+                      : makedev(sx.stx_dev_major, sx.stx_dev_minor) == place.device) &&
         ((sx.stx_attributes_mask & STATX_ATTR_MOUNT_ROOT) == 0 ||
          (sx.stx_attributes & STATX_ATTR_MOUNT_ROOT) != 0);
     if (!root) {
@@ -160,8 +178,8 @@ QList<MountPlace> mountPlacesOf(const PartitionNode &node)
     QList<MountPlace> out;
     for (const MountEntry &m : readMountTable())
         if (m.device == node.device || mountSourceIsDevice(m.source, node.device, m.type))
-            out << MountPlace{m.source,    m.target, m.type,  m.vfsOptions,
-                              m.fsOptions, m.root,   m.device};
+            out << MountPlace{m.source,    m.target, m.type,   m.vfsOptions,
+                              m.fsOptions, m.root,   m.device, m.id};
     return out;
 }
 

@@ -33,7 +33,8 @@ struct MountPlace
     QString vfsOptions; // "rw,nosuid,relatime"
     QString fsOptions;  // "errors=remount-ro"
     QString root;       // "/" unless a bind mount of a folder inside
-    dev_t device = 0;   // st_dev of its files
+    dev_t device = 0;   // mountinfo's major:minor (a btrfs subvolume's files have their own)
+    int id = 0;         // the mount's ID (mountinfo's first field)
 };
 
 // Where `node` is mounted now, in the kernel's order (a later one may sit on an earlier one).

@@ -1,5 +1,6 @@
 // `partwise-cli realign --unmount` on a loop device whose filesystems the test mounted itself
-// (root): ext4 mounted twice (a bind mount), XFS with its own option, a swap partition on. The
+// (root): ext4 mounted twice (a bind mount), XFS with its own option, a btrfs subvolume mounted
+// by name (as Ubuntu mounts "@"), a swap partition on. The
 // realignment runs, every file comes back byte for byte, and each filesystem is mounted back
 // where it was with its options, the swap on again — all read from sfdisk, findmnt, swapon and
 // the filesystems' own checks. A process of the test holding a file open keeps its filesystem
@@ -85,13 +86,14 @@ void TestUnmountJob::initTestCase()
 void TestUnmountJob::realignUnmountsAndMountsBack()
 {
     PW_REQUIRE_ROOT_OR_SKIP();
-    // ext4 and XFS one sector past the grain, swap aligned after them.
+    // ext4, XFS and btrfs one sector past the grain, swap aligned between them.
     const QString image = m_dir.filePath(QStringLiteral("realign.img"));
     QString error;
-    QVERIFY2(SfdiskTable::writeImage(image, 96ll << 20,
+    QVERIFY2(SfdiskTable::writeImage(image, 192ll << 20,
                                      "label: gpt\nstart=2049, size=40960, type=linux\n"
                                      "start=45057, size=81920, type=linux\n"
-                                     "start=129024, size=16384, type=swap\n",
+                                     "start=129024, size=16384, type=swap\n"
+                                     "start=147457, size=229376, type=linux\n",
                                      &error),
              qPrintable(error));
     LoopDevice loop(image);
@@ -100,17 +102,21 @@ void TestUnmountJob::realignUnmountsAndMountsBack()
     const QString ext4 = loop.partitionNode(1);
     const QString xfs = loop.partitionNode(2);
     const QString swap = loop.partitionNode(3);
+    const QString btrfs = loop.partitionNode(4);
     QVERIFY(run(QStringLiteral("mkfs.ext4"),
                 {QStringLiteral("-q"), QStringLiteral("-F"), QStringLiteral("-E"),
                  QStringLiteral("lazy_itable_init=0,lazy_journal_init=0"), ext4}));
     QVERIFY2(makeFilesystem(xfs, QStringLiteral("xfs"), QStringLiteral("pwxfs"), 0, &error),
              qPrintable(error));
     QVERIFY(run(QStringLiteral("mkswap"), {swap}));
+    QVERIFY2(makeFilesystem(btrfs, QStringLiteral("btrfs"), QStringLiteral("pwbtrfs"), 0, &error),
+             qPrintable(error));
 
     const QString a = m_dir.filePath(QStringLiteral("a"));
     const QString a2 = m_dir.filePath(QStringLiteral("a-bind"));
     const QString b = m_dir.filePath(QStringLiteral("b"));
-    for (const QString &folder : {a, a2, b})
+    const QString c = m_dir.filePath(QStringLiteral("c"));
+    for (const QString &folder : {a, a2, b, c})
         QVERIFY(QDir().mkpath(folder));
     Teardown teardown;
     QVERIFY(run(QStringLiteral("mount"), {ext4, a}));
@@ -122,12 +128,25 @@ void TestUnmountJob::realignUnmountsAndMountsBack()
     teardown.mounts << b;
     QVERIFY(run(QStringLiteral("swapon"), {swap}));
     teardown.swap = swap;
+    // The subvolume "@" is made through a first mount of the top, then mounted alone.
+    QVERIFY(run(QStringLiteral("mount"), {btrfs, c}));
+    QVERIFY(run(QStringLiteral("btrfs"),
+                {QStringLiteral("subvolume"), QStringLiteral("create"), c + QStringLiteral("/@")}));
+    QVERIFY(run(QStringLiteral("umount"), {c}));
+    QVERIFY(
+        run(QStringLiteral("mount"), {QStringLiteral("-o"), QStringLiteral("subvol=@"), btrfs, c}));
+    teardown.mounts << c;
     QVERIFY2(makeFileTree(a, 40, 3 << 20, 11, &error), qPrintable(error));
     QVERIFY2(makeFileTree(b, 40, 3 << 20, 12, &error), qPrintable(error));
+    QVERIFY2(makeFileTree(c, 30, 3 << 20, 13, &error), qPrintable(error));
     const auto treeA = treeSha256(a);
     const auto treeB = treeSha256(b);
+    const auto treeC = treeSha256(c);
     const QStringList targetsExt4 = findmnt(ext4, QStringLiteral("TARGET"));
     const QStringList optionsXfs = findmnt(xfs, QStringLiteral("TARGET,OPTIONS"));
+    const QStringList placeBtrfs = findmnt(btrfs, QStringLiteral("TARGET,FSROOT,OPTIONS"));
+    QCOMPARE(placeBtrfs.size(), 1);
+    QVERIFY2(placeBtrfs[0].contains(QStringLiteral("subvol=/@")), qPrintable(placeBtrfs[0]));
     QCOMPARE(targetsExt4, (QStringList{a, a2}));
 
     const CliResult r = runCli({QStringLiteral("realign"), QStringLiteral("--unmount"),
@@ -137,9 +156,9 @@ void TestUnmountJob::realignUnmountsAndMountsBack()
     const SfdiskTable table = SfdiskTable::read(loop.path());
     QVERIFY2(table.ok, qPrintable(table.error));
     // Every partition on the 1 MiB grain now, each its own size.
-    QCOMPARE(table.partitions.size(), 3);
-    const QList<qint64> sizes{40960, 81920, 16384};
-    for (int i = 0; i < 3; ++i) {
+    QCOMPARE(table.partitions.size(), 4);
+    const QList<qint64> sizes{40960, 81920, 16384, 229376};
+    for (int i = 0; i < 4; ++i) {
         QVERIFY2(table.partitions[i].start % 2048 == 0,
                  qPrintable(QStringLiteral("partition %1 starts at %2")
                                 .arg(i + 1)
@@ -148,16 +167,19 @@ void TestUnmountJob::realignUnmountsAndMountsBack()
     }
     QCOMPARE(findmnt(ext4, QStringLiteral("TARGET")), targetsExt4);
     QCOMPARE(findmnt(xfs, QStringLiteral("TARGET,OPTIONS")), optionsXfs);
+    QCOMPARE(findmnt(btrfs, QStringLiteral("TARGET,FSROOT,OPTIONS")), placeBtrfs);
     QVERIFY(swapOn(swap));
     QCOMPARE(compareTrees(treeA, treeSha256(a)), QStringList());
     QCOMPARE(compareTrees(treeB, treeSha256(b)), QStringList());
+    QCOMPARE(compareTrees(treeC, treeSha256(c)), QStringList());
 
     // The filesystems' own checks, unmounted.
     teardown.mounts.clear();
-    for (const QString &folder : {a2, a, b})
+    for (const QString &folder : {a2, a, b, c})
         QVERIFY(run(QStringLiteral("umount"), {folder}));
     for (const auto &[node, fs] :
-         {qMakePair(ext4, QStringLiteral("ext4")), qMakePair(xfs, QStringLiteral("xfs"))}) {
+         {qMakePair(ext4, QStringLiteral("ext4")), qMakePair(xfs, QStringLiteral("xfs")),
+          qMakePair(btrfs, QStringLiteral("btrfs"))}) {
         const ToolResult check = checkFilesystemReadOnly(node, fs);
         QVERIFY2(check.ok(), qPrintable(check.describe()));
     }
