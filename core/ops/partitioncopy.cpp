@@ -5,12 +5,17 @@
 #include "fs/filesystemresize.h"
 #include "fs/filesystemuuid.h"
 #include "move/alignedbuffer.h"
+#include "move/backgroundverifier.h"
 #include "move/checksum.h"
+#include "move/moveplan.h"
+#include "move/readaheadguard.h"
 #include "ops/partitionaccess.h"
 
 #include <QElapsedTimer>
 
 #include <cstring>
+#include <future>
+#include <memory>
 
 namespace partwise {
 
@@ -72,36 +77,79 @@ private:
             m_r.copied(bytes, now);
     }
 
+    // A chunk's source, read (and checksummed) on another thread while the one before it is
+    // written: source and destination never overlap (a copy reads another disk, a paste a
+    // partition elsewhere on the disk), so reading ahead is always safe.
+    struct SourceRead
+    {
+        int error = 0;
+        std::uint64_t checksum = 0;
+    };
+
+    std::future<SourceRead> readAhead(std::size_t c)
+    {
+        const Extent chunk = m_r.chunks[c];
+        unsigned char *data = m_buffers[c % 2].data();
+        BlockIo *from = m_r.from;
+        const quint64 at = m_r.fromBase + chunk.offset;
+        return std::async(std::launch::async, [from, data, chunk, at] {
+            SourceRead read;
+            read.error = from->readAt(data, std::size_t(chunk.length), at);
+            if (read.error == 0)
+                read.checksum = move::checksum64(data, chunk.length);
+            return read;
+        });
+    }
+
     bool copy()
     {
         const std::vector<Extent> &chunks = m_r.chunks;
         m_sums.assign(chunks.size(), 0);
         m_summed.assign(chunks.size(), false);
+        for (std::size_t c = 0; c < chunks.size() && qint64(c) < m_r.chunksDone; ++c)
+            counted(chunks[c].length, false);
+        const std::size_t first = std::size_t(std::max<qint64>(m_r.chunksDone, 0));
+        // Each chunk is read back and compared on a thread of its own as soon as the sync that
+        // made it durable returns, while the copy goes on (move/backgroundverifier.h).
+        if (m_r.verify)
+            startVerifier();
+        std::future<SourceRead> ahead;
+        if (first < chunks.size())
+            ahead = readAhead(first);
+        const move::ReadAheadGuard<SourceRead> drain(ahead);
         QElapsedTimer sinceSave;
         sinceSave.start();
-        for (std::size_t c = 0; c < chunks.size(); ++c) {
-            if (qint64(c) < m_r.chunksDone) {
-                counted(chunks[c].length, false);
-                continue;
-            }
+        for (std::size_t c = first; c < chunks.size(); ++c) {
             if (cancelled()) {
                 m_r.to->sync();
+                durable();
                 persist(m_result.chunksDone);
                 return failed(m_r.cancelledText);
             }
-            if (!readInto(*m_r.from, m_buffer, chunks[c].length, m_r.fromBase + chunks[c].offset,
-                          m_r.what))
-                return false;
-            m_sums[c] = move::checksum64(m_buffer.data(), chunks[c].length);
+            const SourceRead read = ahead.get();
+            if (c + 1 < chunks.size())
+                ahead = readAhead(c + 1);
+            const quint64 from = m_r.fromBase + chunks[c].offset;
+            if (read.error != 0)
+                return failed(ioText(QStringLiteral("Reading %1 at byte %2 of %3")
+                                         .arg(m_r.what)
+                                         .arg(from)
+                                         .arg(m_r.from->path()),
+                                     read.error));
+            m_sums[c] = read.checksum;
             m_summed[c] = true;
             const quint64 to = m_r.toBase + chunks[c].offset;
-            if (const int e = move::writeOrPunch(*m_r.to, m_buffer.data(), chunks[c].length, to))
+            if (const int e =
+                    move::writeOrPunch(*m_r.to, m_buffers[c % 2].data(), chunks[c].length, to))
                 return failed(
                     ioText(QStringLiteral("Writing %1 at byte %2").arg(m_r.to->path()).arg(to), e));
+            if (m_verifier)
+                m_verifier->written(c, read.checksum);
             counted(chunks[c].length, true);
             if (sinceSave.elapsed() >= kSaveEveryMs || c + 1 == chunks.size()) {
                 if (const int e = m_r.to->sync())
                     return failed(ioText(QStringLiteral("Syncing %1").arg(m_r.to->path()), e));
+                durable();
                 if (!persist(qint64(c + 1)))
                     return false;
                 sinceSave.restart();
@@ -110,44 +158,104 @@ private:
         return true;
     }
 
+    void startVerifier()
+    {
+        m_plan.chunks.reserve(m_r.chunks.size());
+        for (const Extent &e : m_r.chunks)
+            m_plan.chunks.push_back(
+                {m_r.fromBase + e.offset, m_r.toBase + e.offset, e.length, false});
+        m_plan.largestChunk = kChunk;
+        m_verifier = std::make_unique<move::BackgroundVerifier>(*m_r.to, m_plan, m_r.cancel);
+        if (!m_verifier->running())
+            m_verifier.reset(); // no buffer: the pass after the copy reads everything back
+    }
+
+    void durable()
+    {
+        if (m_verifier)
+            m_verifier->durable();
+    }
+
+    // The chunks the copy's own run wrote were read back behind it; what is left is a resumed
+    // copy's earlier chunks (or all of them, when no read-back ran beside the copy).
     bool verify()
     {
         if (m_r.verifying)
             m_r.verifying();
-        const std::vector<Extent> &chunks = m_r.chunks;
-        for (std::size_t c = 0; c < chunks.size(); ++c) {
-            if (cancelled()) {
+        std::size_t unchecked = m_r.chunks.size();
+        if (m_verifier) {
+            const move::VerifyFailure failure = m_verifier->finish();
+            if (failure.kind == move::VerifyFailure::Kind::Cancelled) {
                 persist(m_result.chunksDone);
                 return failed(m_r.cancelledText);
             }
-            const quint64 from = m_r.fromBase + chunks[c].offset;
-            if (!m_summed[c]) { // copied before a resume: the source says what it should be
-                if (!readInto(*m_r.from, m_buffer, chunks[c].length, from, m_r.what))
-                    return false;
-                m_sums[c] = move::checksum64(m_buffer.data(), chunks[c].length);
-            }
-            const quint64 to = m_r.toBase + chunks[c].offset;
-            if (!readInto(*m_r.to, m_check, chunks[c].length, to, QStringLiteral("the copy")))
-                return false;
-            if (move::checksum64(m_check.data(), chunks[c].length) != m_sums[c]) {
-                persist(qint64(c)); // copy it again from here
-                return failed(QStringLiteral("%1: the copy at byte %2 of %3 does not read back "
-                                             "as written (a failing disk?).")
-                                  .arg(m_r.what)
-                                  .arg(to)
-                                  .arg(m_r.to->path()));
-            }
+            if (failure)
+                return readBackFailed(failure);
+            unchecked = std::size_t(std::max<qint64>(m_r.chunksDone, 0));
         }
+        for (std::size_t c = 0; c < unchecked; ++c)
+            if (!verifyChunk(c))
+                return false;
         if (m_r.log)
             m_r.log(QStringLiteral("  verified"));
         return true;
     }
 
+    bool readBackFailed(const move::VerifyFailure &failure)
+    {
+        std::size_t c = 0;
+        while (c < m_plan.chunks.size() &&
+               m_plan.chunks[c].destinationOffset + m_plan.chunks[c].length <= failure.offset)
+            ++c;
+        persist(qint64(c)); // copy it again from there
+        if (failure.kind == move::VerifyFailure::Kind::Unreadable)
+            return failed(ioText(QStringLiteral("Reading the copy at byte %1 of %2")
+                                     .arg(failure.offset)
+                                     .arg(m_r.to->path()),
+                                 failure.error));
+        return failed(mismatchText(failure.offset));
+    }
+
+    QString mismatchText(quint64 to) const
+    {
+        return QStringLiteral("%1: the copy at byte %2 of %3 does not read back as written (a "
+                              "failing disk?).")
+            .arg(m_r.what)
+            .arg(to)
+            .arg(m_r.to->path());
+    }
+
+    bool verifyChunk(std::size_t c)
+    {
+        const std::vector<Extent> &chunks = m_r.chunks;
+        if (cancelled()) {
+            persist(m_result.chunksDone);
+            return failed(m_r.cancelledText);
+        }
+        const quint64 from = m_r.fromBase + chunks[c].offset;
+        if (!m_summed[c]) { // copied before a resume: the source says what it should be
+            if (!readInto(*m_r.from, m_buffers[0], chunks[c].length, from, m_r.what))
+                return false;
+            m_sums[c] = move::checksum64(m_buffers[0].data(), chunks[c].length);
+        }
+        const quint64 to = m_r.toBase + chunks[c].offset;
+        if (!readInto(*m_r.to, m_buffers[1], chunks[c].length, to, QStringLiteral("the copy")))
+            return false;
+        if (move::checksum64(m_buffers[1].data(), chunks[c].length) != m_sums[c]) {
+            persist(qint64(c)); // copy it again from here
+            return failed(mismatchText(to));
+        }
+        return true;
+    }
+
     const ChunkCopyRequest &m_r;
     ChunkCopyResult m_result;
-    move::AlignedBuffer m_buffer{kChunk}, m_check{kChunk};
+    move::AlignedBuffer m_buffers[2] = {move::AlignedBuffer::forReading(kChunk),
+                                        move::AlignedBuffer::forReading(kChunk)};
     std::vector<std::uint64_t> m_sums;
     std::vector<bool> m_summed;
+    move::MovePlan m_plan; // the chunks as the read-back thread knows them
+    std::unique_ptr<move::BackgroundVerifier> m_verifier;
 };
 
 } // namespace
