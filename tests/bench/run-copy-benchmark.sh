@@ -139,7 +139,7 @@ build_source() { # PCT -> $WORK/source-PCT.img
         ntfs) mkfs.ntfs -q -F -Q -p "${START_OF[n]}" -H 255 -S 63 "$part" >/dev/null
               ntfs-3g "$part" "$mnt"; cp -a "$WORK/tree-$1-$n/." "$mnt/"; umount "$mnt" ;;
         vfat) mkfs.vfat -F 32 -h "${START_OF[n]}" "$part" >/dev/null 2>&1
-              MTOOLS_SKIP_CHECK=1 mcopy -s -Q -i "$part" "$WORK/tree-$1-$n/small" "$WORK/tree-$1-$n/big" ::/ ;;
+              MTOOLS_SKIP_CHECK=1 mcopy -s -Q -i "$part" "$WORK/tree-$1-$n/small" "$WORK/tree-$1-$n/big" ::/ 2>/dev/null ;;
         ext4) mkfs.ext4 -q -F -d "$WORK/tree-$1-$n" "$part" ;;
         esac
         detach "$part"

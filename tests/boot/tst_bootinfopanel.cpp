@@ -5,6 +5,7 @@
 // moves a partition whose boot sector holds GRUB asks for the tick the wizard asks for, and
 // writes nothing without it. Screenshots under <build>/screenshots/. No root.
 
+#include "buildsetting.h"
 #include "disklistmodel.h"
 #include "editing/editingcontroller.h"
 #include "editing/pendingoperations.h"
@@ -96,7 +97,7 @@ private:
 void BootInfoPanelTest::initTestCase()
 {
     guitest::useTestSettings();
-    pwtest::setCliPath(QStringLiteral(PARTWISE_CLI));
+    pwtest::setCliPath(pwtest::buildSetting("PARTWISE_CLI"));
     QVERIFY(m_dir.isValid());
     m_grub = m_dir.filePath(QStringLiteral("grub-bios-boot.img"));
     QString error;

@@ -11,6 +11,7 @@
 #include "boot/bootimpact.h"
 #include "boot/firmwareentries.h"
 #include "boot/grubcore.h"
+#include "buildsetting.h"
 #include "report/bootjsonreader.h"
 
 #include "bootfixtures.h"
@@ -435,7 +436,7 @@ QString grubInPartitionImage(const QTemporaryDir &dir, QString *error)
 
 void TestBootInventory::brokenLoaderNeedsAcceptance()
 {
-    pwtest::setCliPath(QStringLiteral(PARTWISE_CLI));
+    pwtest::setCliPath(pwtest::buildSetting("PARTWISE_CLI"));
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
     QString error;
@@ -463,7 +464,7 @@ void TestBootInventory::brokenLoaderNeedsAcceptance()
 // plan ("boot BREAKS") and refused with nothing written until --accept-boot-change, then runs.
 void TestBootInventory::applyRefusesABrokenLoaderUntilAccepted()
 {
-    pwtest::setCliPath(QStringLiteral(PARTWISE_CLI));
+    pwtest::setCliPath(pwtest::buildSetting("PARTWISE_CLI"));
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
     QString error;
@@ -523,7 +524,7 @@ void TestBootInventory::applyRefusesABrokenLoaderUntilAccepted()
 // as the window reads a helper's answer; and answers with a wrong field refused, naming it.
 void TestBootInventory::checkJsonReadBack()
 {
-    pwtest::setCliPath(QStringLiteral(PARTWISE_CLI));
+    pwtest::setCliPath(pwtest::buildSetting("PARTWISE_CLI"));
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
     const QString image = dir.filePath(QStringLiteral("bios-boot.img"));

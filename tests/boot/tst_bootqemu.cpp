@@ -9,6 +9,7 @@
 // s.
 
 #include "bootfixtures.h"
+#include "buildsetting.h"
 #include "clirun.h"
 #include "loopdevice.h"
 #include "sfdisktable.h"
@@ -116,7 +117,7 @@ private:
 void TestBootQemu::initTestCase()
 {
     PW_REQUIRE_ROOT_OR_SKIP();
-    pwtest::setCliPath(QStringLiteral(PARTWISE_CLI));
+    pwtest::setCliPath(pwtest::buildSetting("PARTWISE_CLI"));
     QVERIFY(m_dir.isValid());
     if (!m_fixtures.prepare(m_dir.path())) {
         if (pwtest::runningInCi())

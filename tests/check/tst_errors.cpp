@@ -1,6 +1,7 @@
 // Bad input: garbage, empty, missing, truncated and unreadable tables, bad options.
 // Contract: exit 2, a message for a person on stderr, no crash, stdout empty or valid JSON,
 // and the target's bytes untouched.
+#include "buildsetting.h"
 #include "clirun.h"
 #include "diskimagebuilder.h"
 #include "filechecksum.h"
@@ -38,7 +39,7 @@ private:
 
 void TestErrors::initTestCase()
 {
-    setCliPath(QStringLiteral(PARTWISE_CLI));
+    setCliPath(pwtest::buildSetting("PARTWISE_CLI"));
     QVERIFY(m_dir.isValid());
     DiskImageBuilder b(m_dir.path());
     const QList<Fixture> all{b.garbage(),      b.emptyFile(),    b.missingPath(),

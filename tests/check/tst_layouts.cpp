@@ -1,4 +1,5 @@
 // check --json and the readable table on every seed layout, against sfdisk, parted and blkid.
+#include "buildsetting.h"
 #include "clirun.h"
 #include "diskimagebuilder.h"
 #include "expectations.h"
@@ -35,7 +36,7 @@ private:
 
 void TestLayouts::initTestCase()
 {
-    setCliPath(QStringLiteral(PARTWISE_CLI));
+    setCliPath(pwtest::buildSetting("PARTWISE_CLI"));
     QVERIFY(m_dir.isValid());
     DiskImageBuilder b(m_dir.path());
     const QList<Fixture> all{b.winXpMbr(),   b.oldFdiskCylinder(), b.handAlignedExtended(),

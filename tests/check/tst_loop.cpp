@@ -1,6 +1,7 @@
 // The seed layouts through real block devices (loop, including --sector-size 4096), checked
 // by device path against sfdisk -J, parted align-check and blkid on the partition nodes.
 // Root only; under CI=true these must run, not skip.
+#include "buildsetting.h"
 #include "clirun.h"
 #include "diskimagebuilder.h"
 #include "expectations.h"
@@ -30,7 +31,7 @@ private:
 
 void TestLoop::initTestCase()
 {
-    setCliPath(QStringLiteral(PARTWISE_CLI));
+    setCliPath(pwtest::buildSetting("PARTWISE_CLI"));
     QVERIFY(m_dir.isValid());
     DiskImageBuilder b(m_dir.path());
     const QList<Fixture> all{b.winXpMbr(),   b.oldFdiskCylinder(), b.handAlignedExtended(),

@@ -1,4 +1,5 @@
 // check options: --grain, --trust-drive, several targets, and the exit codes per layout.
+#include "buildsetting.h"
 #include "clirun.h"
 #include "diskimagebuilder.h"
 #include "expectations.h"
@@ -34,7 +35,7 @@ private:
 
 void TestOptions::initTestCase()
 {
-    setCliPath(QStringLiteral(PARTWISE_CLI));
+    setCliPath(pwtest::buildSetting("PARTWISE_CLI"));
     QVERIFY(m_dir.isValid());
     DiskImageBuilder b(m_dir.path());
     m_classic = b.gptClassic();

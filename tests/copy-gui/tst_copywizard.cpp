@@ -3,6 +3,7 @@
 // through the user's own helper, and copies it onto a new, larger image. Independent tools then
 // check the copy: sfdisk finds every partition on the 1 MiB grain, and every file of every
 // partition has the bytes it had (each filesystem's own check included).
+#include "buildsetting.h"
 #include "copy/copycontroller.h"
 #include "copy/copypages.h"
 #include "copy/copywizard.h"
@@ -114,7 +115,7 @@ void TestCopyWizard::initTestCase()
                 {QStringLiteral("-R"), QStringLiteral("%1:%2").arg(m_uid).arg(m_gid), config});
     QVERIFY2(own.ok(), qPrintable(own.describe()));
     // The user's helper is the partwise-cli on PATH, as when installed.
-    const QString cliFolder = QFileInfo(QStringLiteral(PARTWISE_CLI)).absolutePath();
+    const QString cliFolder = QFileInfo(pwtest::buildSetting("PARTWISE_CLI")).absolutePath();
     qputenv("PATH", (cliFolder + QLatin1Char(':') + qEnvironmentVariable("PATH")).toLocal8Bit());
 }
 
@@ -132,7 +133,7 @@ void TestCopyWizard::xpDiskCopiedOntoALargerImageAsUser()
     QVERIFY(QDir().mkpath(home));
     const QString image = QDir(home).filePath(QStringLiteral("xp.img"));
     const QString copy = QDir(home).filePath(QStringLiteral("new-ssd.img"));
-    setCliPath(QStringLiteral(PARTWISE_CLI));
+    setCliPath(pwtest::buildSetting("PARTWISE_CLI"));
     const CliResult made = runCli({QStringLiteral("practice"), QStringLiteral("windows-xp"), image,
                                    QStringLiteral("--size"), QStringLiteral("128M")});
     QVERIFY2(made.exitCode == 0, qPrintable(made.describe()));
@@ -250,7 +251,8 @@ void TestCopyWizard::xpDiskCopiedOntoALargerImageAsUser()
         wizard->accept();
     }
 
-    const QDir shots(QStringLiteral(PARTWISE_TEST_BUILD_DIR "/screenshots"));
+    const QDir shots(
+        (pwtest::buildSetting("PARTWISE_TEST_BUILD_DIR") + QStringLiteral("/screenshots")));
     shots.mkpath(QStringLiteral("."));
     QVERIFY(planShot.save(shots.filePath(QStringLiteral("copy-plan.png"))));
     QVERIFY(resultShot.save(shots.filePath(QStringLiteral("copy-result.png"))));
@@ -286,7 +288,7 @@ void TestCopyWizard::interruptedCopyFinishedFromTheWindow()
     QVERIFY(QDir().mkpath(home));
     const QString image = QDir(home).filePath(QStringLiteral("old.img"));
     const QString target = QDir(home).filePath(QStringLiteral("stopped.img"));
-    setCliPath(QStringLiteral(PARTWISE_CLI));
+    setCliPath(pwtest::buildSetting("PARTWISE_CLI"));
     QVERIFY(runCli({QStringLiteral("practice"), QStringLiteral("old-fdisk"), image,
                     QStringLiteral("--size"), QStringLiteral("128M")})
                 .exitCode == 0);

@@ -2,6 +2,7 @@
 // shows, progress while it runs, a cancel that leaves a target with no table and a journal, and
 // resumeCopy() finishing it with every file there (read by independent tools).
 
+#include "buildsetting.h"
 #include "ops/copyrunner.h"
 
 #include "clirun.h"
@@ -26,7 +27,7 @@ private slots:
     {
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
-        pwtest::setCliPath(QStringLiteral(PARTWISE_CLI));
+        pwtest::setCliPath(pwtest::buildSetting("PARTWISE_CLI"));
         const QString source = dir.filePath(QStringLiteral("old.img"));
         const QString target = dir.filePath(QStringLiteral("new.img"));
         QVERIFY(pwtest::runCli({QStringLiteral("practice"), QStringLiteral("--size"),

@@ -3,6 +3,7 @@
 // with a BIOS boot partition at sector 34 of a GPT disk. The copy's partitions start on 1 MiB.
 
 #include "bootfixtures.h"
+#include "buildsetting.h"
 #include "clirun.h"
 #include "loopdevice.h"
 #include "sfdisktable.h"
@@ -21,7 +22,7 @@ private slots:
     void initTestCase()
     {
         PW_REQUIRE_ROOT_OR_SKIP();
-        pwtest::setCliPath(QStringLiteral(PARTWISE_CLI));
+        pwtest::setCliPath(pwtest::buildSetting("PARTWISE_CLI"));
         QVERIFY(m_dir.isValid());
         if (!m_fixtures.prepare(m_dir.path())) {
             if (pwtest::runningInCi())

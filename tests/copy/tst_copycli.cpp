@@ -3,6 +3,7 @@
 // file's SHA-256 (tests/support/partitioncontents), compared with the same reading of the source.
 
 #include "blkidprobe.h"
+#include "buildsetting.h"
 #include "clirun.h"
 #include "loopdevice.h"
 #include "partitioncontents.h"
@@ -115,7 +116,7 @@ private slots:
     void initTestCase()
     {
         QVERIFY(m_dir.isValid());
-        setCliPath(QStringLiteral(PARTWISE_CLI));
+        setCliPath(pwtest::buildSetting("PARTWISE_CLI"));
     }
 
     void dryRunWritesNothing()
@@ -352,12 +353,13 @@ private slots:
         QVERIFY(runTool(QStringLiteral("chown"), {user + QLatin1Char(':'), home.path()}).ok());
         QVERIFY(runTool(QStringLiteral("chmod"), {QStringLiteral("755"), home.path()}).ok());
         const auto asUser = [&](const QStringList &args) {
-            return runTool(
-                QStringLiteral("setpriv"),
-                QStringList{QStringLiteral("--reuid=") + user, QStringLiteral("--regid=") + user,
-                            QStringLiteral("--clear-groups"), QStringLiteral("env"),
-                            QStringLiteral("HOME=") + home.path(), QStringLiteral(PARTWISE_CLI)} +
-                    args);
+            return runTool(QStringLiteral("setpriv"),
+                           QStringList{QStringLiteral("--reuid=") + user,
+                                       QStringLiteral("--regid=") + user,
+                                       QStringLiteral("--clear-groups"), QStringLiteral("env"),
+                                       QStringLiteral("HOME=") + home.path(),
+                                       pwtest::buildSetting("PARTWISE_CLI")} +
+                               args);
         };
         struct Case
         {

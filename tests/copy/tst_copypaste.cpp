@@ -4,6 +4,7 @@
 // the source partition's.
 
 #include "blkidprobe.h"
+#include "buildsetting.h"
 #include "clirun.h"
 #include "loopdevice.h"
 #include "partitioncontents.h"
@@ -156,7 +157,7 @@ private slots:
     void initTestCase()
     {
         QVERIFY(m_dir.isValid());
-        setCliPath(QStringLiteral(PARTWISE_CLI));
+        setCliPath(pwtest::buildSetting("PARTWISE_CLI"));
     }
 
     // Both partitions pasted into the free space of their own image, the ext4 one grown.

@@ -1,6 +1,7 @@
 // A disk's layout as the helper sends it (report/layoutjson): what the disk reader reads comes
 // back unchanged from its JSON, for every practice preset; and a description whose fields are
 // missing, of the wrong type or out of range is refused with the field named, never half used.
+#include "buildsetting.h"
 #include "clirun.h"
 #include "layer/layerreader.h"
 #include "report/layoutjson.h"
@@ -23,7 +24,7 @@ private slots:
     void initTestCase()
     {
         QVERIFY(m_dir.isValid());
-        setCliPath(QStringLiteral(PARTWISE_CLI));
+        setCliPath(pwtest::buildSetting("PARTWISE_CLI"));
     }
 
     void roundTrip_data()

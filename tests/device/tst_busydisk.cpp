@@ -8,6 +8,7 @@
 //
 // Filesystems are mounted read-only where the whole device's checksum is compared: a read-write
 // mount writes its own log and journal in the background. The busy checks see both alike.
+#include "buildsetting.h"
 #include "clirun.h"
 #include "loopdevice.h"
 #include "toolrun.h"
@@ -85,7 +86,7 @@ private:
 
 void BusyDiskTest::initTestCase()
 {
-    setCliPath(QStringLiteral(PARTWISE_CLI));
+    setCliPath(pwtest::buildSetting("PARTWISE_CLI"));
     QVERIFY(m_dir.isValid());
     m_mnt = m_dir.filePath(QStringLiteral("mnt"));
     QVERIFY(QDir().mkpath(m_mnt));

@@ -1,6 +1,7 @@
 // LoopAttachment: a loop device over part of an image, for the filesystem tools. What a user
 // would check with losetup: it covers the right bytes, writes reach the image, read-only means
 // read-only, and nothing stays attached afterwards, even when Partwise is killed.
+#include "buildsetting.h"
 #include "device/loopattachment.h"
 #include "loopdevice.h"
 #include "toolrun.h"
@@ -220,7 +221,7 @@ void LoopAttachmentTest::readOnlyRefusesWrites()
 void LoopAttachmentTest::detachedWhenTheProcessIsKilled()
 {
     QProcess holder;
-    holder.start(QStringLiteral(LOOP_HOLDER),
+    holder.start(pwtest::buildSetting("LOOP_HOLDER"),
                  {m_image, QString::number(kMiB), QString::number(4 * kMiB)});
     QVERIFY(holder.waitForStarted());
     QVERIFY2(holder.waitForReadyRead(30000), holder.readAllStandardError().constData());
@@ -244,7 +245,7 @@ void LoopAttachmentTest::detachedWhenKilledAtRandomInstants()
     constexpr int kRounds = 40;
     for (int round = 0; round < kRounds; ++round) {
         QProcess holder;
-        holder.start(QStringLiteral(LOOP_HOLDER),
+        holder.start(pwtest::buildSetting("LOOP_HOLDER"),
                      {QStringLiteral("--repeat"), m_image, QString::number(kMiB),
                       QString::number(4 * kMiB)});
         QVERIFY(holder.waitForStarted());
@@ -270,7 +271,8 @@ void LoopAttachmentTest::fifoRefusedWithoutBlocking()
     QElapsedTimer timer;
     timer.start();
     QProcess holder;
-    holder.start(QStringLiteral(LOOP_HOLDER), {fifo, QStringLiteral("0"), QString::number(kMiB)});
+    holder.start(pwtest::buildSetting("LOOP_HOLDER"),
+                 {fifo, QStringLiteral("0"), QString::number(kMiB)});
     const bool finished = holder.waitForFinished(5000);
     if (!finished)
         holder.kill();

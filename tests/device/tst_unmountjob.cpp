@@ -5,6 +5,7 @@
 // where it was with its options, the swap on again — all read from sfdisk, findmnt, swapon and
 // the filesystems' own checks. A process of the test holding a file open keeps its filesystem
 // busy: the run is refused, the process named, and the disk not written (sha256).
+#include "buildsetting.h"
 #include "clirun.h"
 #include "filechecksum.h"
 #include "filetree.h"
@@ -80,7 +81,7 @@ void TestUnmountJob::initTestCase()
 {
     PW_REQUIRE_ROOT_OR_SKIP();
     QVERIFY(m_dir.isValid());
-    setCliPath(QStringLiteral(PARTWISE_CLI));
+    setCliPath(pwtest::buildSetting("PARTWISE_CLI"));
 }
 
 void TestUnmountJob::realignUnmountsAndMountsBack()

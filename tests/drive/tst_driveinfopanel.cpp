@@ -2,6 +2,7 @@
 // remembered 8 KiB measurement, read by the window as a person would open it, and a disk whose
 // drive answered (the recorded ATA 512e answer, handed to the panel through the model). Both
 // panels are saved as screenshots under <build>/screenshots/.
+#include "buildsetting.h"
 #include "device/drivemeasurements.h"
 #include "device/drivereport.h"
 #include "disklistmodel.h"
@@ -125,7 +126,7 @@ void DriveInfoPanelTest::failingDriveAtAGlance()
     const QString image = makeImage(QStringLiteral("failing.img"));
     DiskReadResult read = readDisk(image);
     QVERIFY2(read.ok, qPrintable(read.error));
-    QFile f(QStringLiteral(DRIVE_FIXTURES "/ata-failing-hdd.json"));
+    QFile f((pwtest::buildSetting("DRIVE_FIXTURES") + QStringLiteral("/ata-failing-hdd.json")));
     QVERIFY(f.open(QIODevice::ReadOnly));
     read.layout.device.isImage = false;
     read.layout.device.path = QStringLiteral("/dev/sdb");
@@ -157,7 +158,7 @@ void DriveInfoPanelTest::driveThatAnswered()
     DiskReadResult read = readDisk(image);
     QVERIFY2(read.ok, qPrintable(read.error));
     // What a SATA 512e disk says (the recorded answer), on a disk whose kernel says 512/512.
-    QFile f(QStringLiteral(DRIVE_FIXTURES "/ata-512e-hdd.json"));
+    QFile f((pwtest::buildSetting("DRIVE_FIXTURES") + QStringLiteral("/ata-512e-hdd.json")));
     QVERIFY(f.open(QIODevice::ReadOnly));
     DiskLayout layout = read.layout;
     layout.device.isImage = false;

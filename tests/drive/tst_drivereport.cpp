@@ -2,6 +2,7 @@
 // a SAS disk, an NVMe SSD, a USB bridge that passes nothing and a refused open (see
 // fixtures/README.md for where their shapes come from), then the real smartctl against a loop
 // device, which has no drive behind it to ask.
+#include "buildsetting.h"
 #include "device/drivehealth.h"
 #include "device/drivereport.h"
 #include "table/diskreader.h"
@@ -22,7 +23,7 @@ namespace {
 
 DriveReport parseFixture(const char *name)
 {
-    QFile f(QStringLiteral(DRIVE_FIXTURES "/") + QLatin1String(name));
+    QFile f((pwtest::buildSetting("DRIVE_FIXTURES") + QStringLiteral("/")) + QLatin1String(name));
     if (!f.open(QIODevice::ReadOnly))
         qFatal("missing fixture %s", name);
     return parseSmartctlJson(f.readAll());
@@ -194,7 +195,7 @@ void DriveReportTest::healthAtAGlance()
     QFETCH(QString, status);
     QFETCH(qint64, reallocated);
     QFETCH(QString, finding);
-    QFile f(QStringLiteral(DRIVE_FIXTURES "/") + fixture);
+    QFile f((pwtest::buildSetting("DRIVE_FIXTURES") + QStringLiteral("/")) + fixture);
     QVERIFY(f.open(QIODevice::ReadOnly));
     const DriveReport r = parseSmartctlJson(f.readAll());
     QVERIFY(r.answered);

@@ -3,6 +3,7 @@
 // judge against 8 KiB and say so, create must start on an 8 KiB boundary and realign must plan
 // to move a partition that is only 4 KiB-aligned. The expected sectors are worked out here from
 // the table sfdisk wrote and read back, never from Partwise's own arithmetic.
+#include "buildsetting.h"
 #include "device/drivemeasurements.h"
 #include "ops/applyrunner.h"
 #include "ops/planfile.h"
@@ -59,7 +60,7 @@ private:
 
 void DriveTrustTest::initTestCase()
 {
-    setCliPath(QStringLiteral(PARTWISE_CLI));
+    setCliPath(pwtest::buildSetting("PARTWISE_CLI"));
     QVERIFY(m_dir.isValid());
 }
 

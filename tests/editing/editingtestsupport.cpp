@@ -1,4 +1,5 @@
 #include "editingtestsupport.h"
+#include "buildsetting.h"
 
 #include <QDir>
 #include <QFile>
@@ -78,7 +79,8 @@ const PartitionInfo *largestFree(const DiskLayout &layout, bool insideExtended)
 
 QString screenshotPath(const QString &name)
 {
-    const QString dir = QStringLiteral(PARTWISE_TEST_BUILD_DIR "/screenshots");
+    const QString dir =
+        (pwtest::buildSetting("PARTWISE_TEST_BUILD_DIR") + QStringLiteral("/screenshots"));
     QDir().mkpath(dir);
     return QDir(dir).filePath(name + QStringLiteral(".png"));
 }

@@ -1,6 +1,7 @@
 // The editing half inside Partwise's real main window: a new user's session on a practice image
 // (GPT, three aligned partitions ext4, vfat and swap, Apply), checked with sfdisk, sgdisk,
 // parted and blkid, and the same layout from the saved plan through `partwise-cli apply`.
+#include "buildsetting.h"
 #include "diskmapwidget.h"
 #include "editing/applydialog.h"
 #include "editing/createpartitiondialog.h"
@@ -267,7 +268,7 @@ void EditingWindowTest::newUserCreatesThreeAlignedPartitions()
     // The same plan through the command line gives the same table.
     const QString again = blankImage(m_dir, QStringLiteral("again.img"), 256 * kMiB);
     const QString cli =
-        run(QStringLiteral(PARTWISE_CLI),
+        run(pwtest::buildSetting("PARTWISE_CLI"),
             {QStringLiteral("apply"), QStringLiteral("--yes"), QStringLiteral("--backup-dir"),
              m_dir.filePath(QStringLiteral("cli-backups")), plan, again},
             &status);

@@ -3,6 +3,7 @@
 // checked read-only by fsck.exfat and fsck.f2fs. Labels and checks inside an image use a loop
 // device, so those need root.
 
+#include "buildsetting.h"
 #include "clirun.h"
 #include "loopdevice.h"
 #include "sfdisktable.h"
@@ -51,7 +52,7 @@ private slots:
     void initTestCase()
     {
         QVERIFY(m_dir.isValid());
-        setCliPath(QStringLiteral(PARTWISE_CLI));
+        setCliPath(pwtest::buildSetting("PARTWISE_CLI"));
     }
 
     void createLabelAndCheck()

@@ -6,6 +6,7 @@
 // find them shrunk and clean, the FAT keeps its label, partitions 1 and 3 keep every byte and the
 // image its size. Checks and used-block maps read through the file. Without FUSE the shrink is
 // refused with nothing written, and a tool or a Partwise killed in the middle leaves no mount.
+#include "buildsetting.h"
 #include "fsfixture.h"
 #include "fuseaccess.h"
 #include "loopdevice.h"
@@ -180,7 +181,7 @@ QStringList TestPartitionFile::asUser(const QStringList &workerArguments, const 
         QStringLiteral("HOME=") + m_home,        QStringLiteral("TMPDIR=") + m_home};
     if (!path.isEmpty())
         command << QStringLiteral("PATH=") + path;
-    return command + QStringList{QStringLiteral(PARTITION_FILE_WORKER)} + workerArguments;
+    return command + QStringList{pwtest::buildSetting("PARTITION_FILE_WORKER")} + workerArguments;
 }
 
 ToolResult TestPartitionFile::worker(const QStringList &arguments) const

@@ -7,6 +7,7 @@
 // descriptors say was never written stays out of the map, the rest covers all e2image -ra copies,
 // and a realignment by it keeps every file; a descriptor whose checksum fails is not believed.
 
+#include "buildsetting.h"
 #include "fs/fatmap.h"
 #include "fs/partclonemap.h"
 #include "fs/usedblocks.h"
@@ -626,7 +627,7 @@ private slots:
         QVERIFY2(before.ok(), qPrintable(before.describe() + QString::fromUtf8(before.out)));
 
         // Realigned by the map (partwise-cli, as a user would), every file and the check.
-        pwtest::setCliPath(QStringLiteral(PARTWISE_CLI));
+        pwtest::setCliPath(pwtest::buildSetting("PARTWISE_CLI"));
         const pwtest::CliResult realign = pwtest::runCli(
             {QStringLiteral("realign"), QStringLiteral("--yes"), QStringLiteral("--backup-dir"),
              m_dir.filePath(QStringLiteral("lazy-backups")), image},

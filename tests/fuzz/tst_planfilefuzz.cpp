@@ -5,6 +5,7 @@
 // refused with a sentence (exit 2) or previewed (exit 1, not confirmed), in bounded time, never
 // crash, and the target image must not change by one byte.
 
+#include "buildsetting.h"
 #include "clirun.h"
 #include "filechecksum.h"
 
@@ -103,7 +104,7 @@ private slots:
     void initTestCase()
     {
         QVERIFY(m_dir.isValid());
-        setCliPath(QStringLiteral(PARTWISE_CLI));
+        setCliPath(pwtest::buildSetting("PARTWISE_CLI"));
         m_image = m_dir.filePath(QStringLiteral("disk.img"));
         QFile f(m_image);
         QVERIFY(f.open(QIODevice::WriteOnly) && f.resize(64 << 20));

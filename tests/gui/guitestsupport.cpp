@@ -1,4 +1,5 @@
 #include "guitestsupport.h"
+#include "buildsetting.h"
 
 #include "disklistmodel.h"
 #include "editing/applydialog.h"
@@ -92,7 +93,8 @@ int countRedPixels(const QImage &image, const QRect &rect)
 
 QString saveScreenshot(QWidget *widget, const QString &name)
 {
-    const QDir dir(QStringLiteral(PARTWISE_TEST_BUILD_DIR "/screenshots"));
+    const QDir dir(
+        (pwtest::buildSetting("PARTWISE_TEST_BUILD_DIR") + QStringLiteral("/screenshots")));
     dir.mkpath(QStringLiteral("."));
     const QString path = dir.filePath(name + QStringLiteral(".png"));
     // Let pending layout requests (labels whose text just changed) settle first.

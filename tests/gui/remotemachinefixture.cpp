@@ -1,4 +1,5 @@
 #include "remotemachinefixture.h"
+#include "buildsetting.h"
 
 #include "disklistmodel.h"
 #include "guitestsupport.h"
@@ -33,7 +34,7 @@ void RemoteMachineFixture::setUpFixture()
     QVERIFY(m_dir.isValid());
     m_argsFile = m_dir.filePath(QStringLiteral("ssh-args"));
     // The "remote" partwise-cli is found on PATH, as on a machine where it is installed.
-    const QString cliFolder = QFileInfo(QStringLiteral(PARTWISE_CLI)).absolutePath();
+    const QString cliFolder = QFileInfo(pwtest::buildSetting("PARTWISE_CLI")).absolutePath();
     qputenv("PATH", (cliFolder + QLatin1Char(':') + qEnvironmentVariable("PATH")).toLocal8Bit());
 }
 
@@ -57,7 +58,8 @@ void RemoteMachineFixture::chooseSsh(bool realSsh, std::unique_ptr<SshServer> *s
         useSsh("while [ \"$1\" != -- ]; do shift; done; shift 2; exec \"$@\"\n");
         return;
     }
-    *server = std::make_unique<SshServer>(QFileInfo(QStringLiteral(PARTWISE_CLI)).absolutePath());
+    *server =
+        std::make_unique<SshServer>(QFileInfo(pwtest::buildSetting("PARTWISE_CLI")).absolutePath());
     QVERIFY2((*server)->ok(), qPrintable((*server)->error()));
     qputenv("PARTWISE_SSH", QFile::encodeName((*server)->clientProgram()));
 }

@@ -5,6 +5,7 @@
 // realignment wizard together with the wizard's own buttons. A clash makes the keyboard step
 // between the widgets instead of choosing one.
 #include "acceleratorclashes.h"
+#include "buildsetting.h"
 #include "copy/copycontroller.h"
 #include "copy/copypages.h"
 #include "copy/copywizard.h"
@@ -175,8 +176,8 @@ void TestAccelerators::initTestCase()
 {
     useTestSettings();
     // As a user the window reads images through `partwise-cli serve`, found on the PATH.
-    qputenv("PATH", QFileInfo(QStringLiteral(PARTWISE_CLI)).absolutePath().toLocal8Bit() + ':' +
-                        qgetenv("PATH"));
+    qputenv("PATH", QFileInfo(pwtest::buildSetting("PARTWISE_CLI")).absolutePath().toLocal8Bit() +
+                        ':' + qgetenv("PATH"));
     // The same walk in another language (ctest's gui_accelerators_de): its letters differ.
     const QString language = qEnvironmentVariable("PARTWISE_TEST_LANGUAGE");
     if (!language.isEmpty())

@@ -15,6 +15,7 @@
 // the loop device, so the watch sees what it must.
 #include "adminhelpertest.h"
 #include "blockdeviceopens.h"
+#include "buildsetting.h"
 #include "disklistmodel.h"
 #include "editing/applydialog.h"
 #include "editing/editingcontroller.h"
@@ -127,7 +128,7 @@ void TestAdminHelper::initTestCase()
     QVERIFY(script.setPermissions(script.permissions() | QFileDevice::ExeOwner |
                                   QFileDevice::ExeOther | QFileDevice::ReadOther));
     qputenv("PARTWISE_PKEXEC", QFile::encodeName(pkexec));
-    const QString cliFolder = QFileInfo(QStringLiteral(PARTWISE_CLI)).absolutePath();
+    const QString cliFolder = QFileInfo(pwtest::buildSetting("PARTWISE_CLI")).absolutePath();
     qputenv("PATH", (cliFolder + QLatin1Char(':') + qEnvironmentVariable("PATH")).toLocal8Bit());
 }
 
@@ -275,7 +276,8 @@ void TestAdminHelper::windowAsUserEditsAndRealignsThroughHelper()
                  qPrintable(QStringLiteral("the window opened block devices: ") + describe(opens)));
     }
 
-    shot.save(QStringLiteral(PARTWISE_TEST_BUILD_DIR "/screenshots/admin-helper-window.png"));
+    shot.save((pwtest::buildSetting("PARTWISE_TEST_BUILD_DIR") +
+               QStringLiteral("/screenshots/admin-helper-window.png")));
     // As root again: pkexec was asked once, for partwise-cli's full path (what the polkit
     // action names), and the tools see what the window said.
     QFile asked(m_dir.filePath(QStringLiteral("pkexec-asked")));
@@ -283,7 +285,7 @@ void TestAdminHelper::windowAsUserEditsAndRealignsThroughHelper()
     const QList<QByteArray> asks = asked.readAll().trimmed().split('\n');
     QCOMPARE(asks.size(), 1);
     QCOMPARE(asks.first(),
-             QFile::encodeName(QFileInfo(QStringLiteral(PARTWISE_CLI)).absoluteFilePath()) +
+             QFile::encodeName(QFileInfo(pwtest::buildSetting("PARTWISE_CLI")).absoluteFilePath()) +
                  " serve");
     const SfdiskTable table = SfdiskTable::read(loop.path());
     QVERIFY2(table.ok && table.partitions.size() == 2, qPrintable(table.error));
@@ -446,7 +448,8 @@ void TestAdminHelper::userImageThroughOwnHelper()
                             describe(opens)));
     }
 
-    shot.save(QStringLiteral(PARTWISE_TEST_BUILD_DIR "/screenshots/user-image-realigned.png"));
+    shot.save((pwtest::buildSetting("PARTWISE_TEST_BUILD_DIR") +
+               QStringLiteral("/screenshots/user-image-realigned.png")));
     // As root: no password was asked for the user's own image; the tools see the result.
     QVERIFY(asked.open(QIODevice::ReadOnly) || askedBefore.isEmpty());
     QCOMPARE(asked.readAll(), askedBefore);

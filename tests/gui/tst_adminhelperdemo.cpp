@@ -8,6 +8,7 @@
 // the demo disk, asked of the user's own helper, offers no shrink (nor grow) and says why, its
 // Add to Queue cannot queue one, and a move is still queued and applied (sfdisk, e2fsck after).
 #include "adminhelpertest.h"
+#include "buildsetting.h"
 #include "disklistmodel.h"
 #include "editing/editingcontroller.h"
 #include "editing/resizepartitiondialog.h"
@@ -52,11 +53,12 @@ void TestAdminHelper::demoDiskThroughWizardAsUser()
     QVERIFY(QDir().mkpath(home));
     QVERIFY(::chown(QFile::encodeName(home).constData(), m_uid, m_gid) == 0);
     const QString image = QDir(home).filePath(QStringLiteral("demo.img"));
-    const ToolResult made = runTool(
-        QStringLiteral("setpriv"),
-        {QStringLiteral("--reuid=%1").arg(m_uid), QStringLiteral("--regid=%1").arg(m_gid),
-         QStringLiteral("--clear-groups"), QStringLiteral(PARTWISE_CLI), QStringLiteral("practice"),
-         QStringLiteral("--size"), QStringLiteral("256M"), QStringLiteral("demo"), image});
+    const ToolResult made =
+        runTool(QStringLiteral("setpriv"),
+                {QStringLiteral("--reuid=%1").arg(m_uid), QStringLiteral("--regid=%1").arg(m_gid),
+                 QStringLiteral("--clear-groups"), pwtest::buildSetting("PARTWISE_CLI"),
+                 QStringLiteral("practice"), QStringLiteral("--size"), QStringLiteral("256M"),
+                 QStringLiteral("demo"), image});
     QVERIFY2(made.ok(), qPrintable(made.describe()));
     const SfdiskTable before = SfdiskTable::read(image);
     QVERIFY2(before.ok, qPrintable(before.error));
@@ -149,11 +151,12 @@ void TestAdminHelper::resizeOffersOnlyMovingWithoutFuse()
     QVERIFY(QDir().mkpath(home));
     QVERIFY(::chown(QFile::encodeName(home).constData(), m_uid, m_gid) == 0);
     const QString image = QDir(home).filePath(QStringLiteral("demo.img"));
-    const ToolResult made = runTool(
-        QStringLiteral("setpriv"),
-        {QStringLiteral("--reuid=%1").arg(m_uid), QStringLiteral("--regid=%1").arg(m_gid),
-         QStringLiteral("--clear-groups"), QStringLiteral(PARTWISE_CLI), QStringLiteral("practice"),
-         QStringLiteral("--size"), QStringLiteral("256M"), QStringLiteral("demo"), image});
+    const ToolResult made =
+        runTool(QStringLiteral("setpriv"),
+                {QStringLiteral("--reuid=%1").arg(m_uid), QStringLiteral("--regid=%1").arg(m_gid),
+                 QStringLiteral("--clear-groups"), pwtest::buildSetting("PARTWISE_CLI"),
+                 QStringLiteral("practice"), QStringLiteral("--size"), QStringLiteral("256M"),
+                 QStringLiteral("demo"), image});
     QVERIFY2(made.ok(), qPrintable(made.describe()));
     const SfdiskTable before = SfdiskTable::read(image);
     QVERIFY2(before.ok && before.find(6), qPrintable(before.error));
@@ -220,7 +223,8 @@ void TestAdminHelper::resizeOffersOnlyMovingWithoutFuse()
         QVERIFY2(applyPendingAndClose(window.editing(), &title, &log), qPrintable(log));
     }
 
-    shot.save(QStringLiteral(PARTWISE_TEST_BUILD_DIR "/screenshots/resize-move-without-fuse.png"));
+    shot.save((pwtest::buildSetting("PARTWISE_TEST_BUILD_DIR") +
+               QStringLiteral("/screenshots/resize-move-without-fuse.png")));
     // The reason, as the helper's session gave it: no loop device, no FUSE for this user.
     QVERIFY2(reason.contains(QLatin1String("loop device")) &&
                  reason.contains(QLatin1String("FUSE")),

@@ -3,6 +3,7 @@
 // its helper killed, or its ssh client killed (real OpenSSH to a private sshd), each finished
 // byte for byte; a connection closed under a plan or a move; a disk changed after its plan,
 // which the helper does not write.
+#include "buildsetting.h"
 #include "disklistmodel.h"
 #include "editing/applydialog.h"
 #include "editing/editingcontroller.h"
@@ -86,7 +87,7 @@ void TestRemoteRealign::realignedThereWithEveryFile()
 {
     PW_REQUIRE_ROOT_OR_SKIP();
     // A Windows XP disk (NTFS at sector 63 with sample files), as a teacher would bring one.
-    setCliPath(QStringLiteral(PARTWISE_CLI));
+    setCliPath(pwtest::buildSetting("PARTWISE_CLI"));
     const QString image = m_dir.filePath(QStringLiteral("xp.img"));
     const CliResult made = runCli({QStringLiteral("practice"), QStringLiteral("windows-xp"), image,
                                    QStringLiteral("--size"), QStringLiteral("128M")});

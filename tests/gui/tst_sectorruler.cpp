@@ -2,6 +2,7 @@
 // in the window, the misaligned partition selected; its blocks are drawn straddling physical
 // sectors, in words too; after `realign --all` the same ruler shows them whole. Where the
 // partition starts comes from sfdisk, and whether a block straddles from that start alone.
+#include "buildsetting.h"
 #include "guitestsupport.h"
 #include "partitionmodel.h"
 #include "ruler/sectorrulerpanel.h"
@@ -49,7 +50,7 @@ private:
 void TestSectorRulerPanel::initTestCase()
 {
     useTestSettings();
-    setCliPath(QStringLiteral(PARTWISE_CLI));
+    setCliPath(pwtest::buildSetting("PARTWISE_CLI"));
     QVERIFY(m_dir.isValid());
     m_image = m_dir.filePath(QStringLiteral("xp.img"));
     const CliResult made = runCli({QStringLiteral("practice"), QStringLiteral("windows-xp"),

@@ -3,6 +3,7 @@
 // English, and is complete for the current sources.
 #include "align/alignmentverdict.h"
 #include "base/humansize.h"
+#include "buildsetting.h"
 #include "diskmapwidget.h"
 #include "guitestsupport.h"
 #include "infopanel.h"
@@ -30,7 +31,8 @@ using namespace partwise;
 
 namespace {
 
-const QString kGermanTs = QStringLiteral(PARTWISE_TS_DIR "/partwise_de.ts");
+const QString kGermanTs =
+    (pwtest::buildSetting("PARTWISE_TS_DIR") + QStringLiteral("/partwise_de.ts"));
 
 struct TsMessage
 {
@@ -290,7 +292,7 @@ void TranslationsTest::cliStaysEnglish()
     env.insert(QStringLiteral("LC_ALL"), QStringLiteral("de_DE.UTF-8"));
     env.insert(QStringLiteral("LANGUAGE"), QStringLiteral("de"));
     cli.setProcessEnvironment(env);
-    cli.start(QStringLiteral(PARTWISE_CLI), {QStringLiteral("check"), m_demo});
+    cli.start(pwtest::buildSetting("PARTWISE_CLI"), {QStringLiteral("check"), m_demo});
     QVERIFY(cli.waitForFinished(120000));
     const QString out = QString::fromUtf8(cli.readAllStandardOutput());
     QVERIFY2(out.contains(QLatin1String("misaligned")), qPrintable(out));
@@ -413,10 +415,10 @@ void TranslationsTest::lupdateFindsNothingUnfinished()
 {
     // lupdate over today's sources into a scratch copy: every string the window shows must
     // already have its German text in partwise_de.ts.
-    const QString lupdate = QStringLiteral(PARTWISE_LUPDATE);
+    const QString lupdate = pwtest::buildSetting("PARTWISE_LUPDATE");
     if (!QFileInfo::exists(lupdate))
         QSKIP("lupdate is not installed");
-    QFile list(QStringLiteral(PARTWISE_I18N_SOURCES_LIST));
+    QFile list(pwtest::buildSetting("PARTWISE_I18N_SOURCES_LIST"));
     QVERIFY2(list.open(QIODevice::ReadOnly), qPrintable(list.errorString()));
     const QStringList sources =
         QString::fromUtf8(list.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
@@ -427,9 +429,12 @@ void TranslationsTest::lupdateFindsNothingUnfinished()
     QVERIFY(QFile::copy(kGermanTs, copy));
     QFile(copy).setPermissions(QFile::ReadOwner | QFile::WriteOwner);
 
-    QStringList args{QStringLiteral("-I"),           QStringLiteral(PARTWISE_SOURCE_DIR "/ui"),
-                     QStringLiteral("-I"),           QStringLiteral(PARTWISE_SOURCE_DIR "/core"),
-                     QStringLiteral("-no-obsolete"), QStringLiteral("-locations"),
+    QStringList args{QStringLiteral("-I"),
+                     (pwtest::buildSetting("PARTWISE_SOURCE_DIR") + QStringLiteral("/ui")),
+                     QStringLiteral("-I"),
+                     (pwtest::buildSetting("PARTWISE_SOURCE_DIR") + QStringLiteral("/core")),
+                     QStringLiteral("-no-obsolete"),
+                     QStringLiteral("-locations"),
                      QStringLiteral("none")};
     args << sources << QStringLiteral("-ts") << copy;
     QProcess process;

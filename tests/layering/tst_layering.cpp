@@ -8,6 +8,7 @@
 // a program that links core and a library with a `Disk` or `listDisks` of its own still links;
 // binutils' nm reads that from the built library, not from the sources.
 
+#include "buildsetting.h"
 #include <QDirIterator>
 #include <QFile>
 #include <QFileInfo>
@@ -73,7 +74,7 @@ private slots:
 
 void TestLayering::coreSeesNoWidgets()
 {
-    const QString core = QStringLiteral(PARTWISE_SOURCE_DIR "/core");
+    const QString core = (pwtest::buildSetting("PARTWISE_SOURCE_DIR") + QStringLiteral("/core"));
     QStringList wrong;
     for (const Include &i : includesUnder(core))
         if (i.target.startsWith(QLatin1String("QtWidgets")) ||
@@ -89,7 +90,7 @@ void TestLayering::coreSeesNoWidgets()
 
 void TestLayering::coreFoldersDependDownwards()
 {
-    const QString core = QStringLiteral(PARTWISE_SOURCE_DIR "/core");
+    const QString core = (pwtest::buildSetting("PARTWISE_SOURCE_DIR") + QStringLiteral("/core"));
     QSet<QString> upwards;
     QStringList examples;
     for (const Include &i : includesUnder(core)) {
@@ -122,7 +123,7 @@ void TestLayering::coreFoldersDependDownwards()
 // both directions, and the shared root never needs a feature.
 void TestLayering::uiFoldersHaveNoCycle()
 {
-    const QString ui = QStringLiteral(PARTWISE_SOURCE_DIR "/ui");
+    const QString ui = (pwtest::buildSetting("PARTWISE_SOURCE_DIR") + QStringLiteral("/ui"));
     auto folderName = [&](const QString &path) {
         const QString relative = path.mid(ui.size() + 1);
         return relative.contains(QLatin1Char('/'))
@@ -176,7 +177,7 @@ void TestLayering::coreDefinesOnlyPartwiseSymbols()
     QProcess nm;
     nm.start(QStringLiteral("nm"),
              {QStringLiteral("--demangle"), QStringLiteral("--defined-only"),
-              QStringLiteral("--extern-only"), QStringLiteral(PARTWISE_CORE_LIBRARY)});
+              QStringLiteral("--extern-only"), pwtest::buildSetting("PARTWISE_CORE_LIBRARY")});
     QVERIFY2(nm.waitForFinished(60000) && nm.exitCode() == 0,
              "nm (Debian package binutils) could not read the core library");
     // "0000000000000040 T partwise::listDisks()": T, D, B and R are strong definitions; weak

@@ -3,6 +3,7 @@
 // when 4096-byte physical sectors are assumed), `pvs` a first extent on the grain. A passphrase
 // never appears on a command line or in a plan file.
 
+#include "buildsetting.h"
 #include "clirun.h"
 #include "filechecksum.h"
 #include "loopdevice.h"
@@ -81,7 +82,7 @@ private slots:
     void initTestCase()
     {
         QVERIFY(m_dir.isValid());
-        pwtest::setCliPath(QStringLiteral(PARTWISE_CLI));
+        pwtest::setCliPath(pwtest::buildSetting("PARTWISE_CLI"));
     }
 
     // A grain of 3 MiB (a RAID stripe, say) shows the offset follows the grain rather than

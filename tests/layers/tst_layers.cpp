@@ -3,6 +3,7 @@
 // `cryptsetup luksDump` and `pvs -o pe_start`, never from Partwise. LUKS is read from image
 // files without root; LVM needs a block device, so those cases need root (CI runs them).
 
+#include "buildsetting.h"
 #include "clirun.h"
 #include "filechecksum.h"
 #include "loopdevice.h"
@@ -152,7 +153,7 @@ private slots:
     void initTestCase()
     {
         QVERIFY(m_dir.isValid());
-        pwtest::setCliPath(QStringLiteral(PARTWISE_CLI));
+        pwtest::setCliPath(pwtest::buildSetting("PARTWISE_CLI"));
         m_key = path(QStringLiteral("key"));
         QFile key(m_key);
         QVERIFY(key.open(QIODevice::WriteOnly));

@@ -6,6 +6,7 @@
 // byte equal to the original: never silently wrong data. Damage the journal can tell (the
 // header, the table entries a record vouches for, a record's header) must be refused.
 
+#include "buildsetting.h"
 #include "filebytes.h"
 #include "move/datamover.h"
 #include "movetestdata.h"
@@ -275,8 +276,8 @@ private slots:
     // it is. Read as format 5, its header would look damaged instead.
     void oldChecksumJournalIsRefused()
     {
-        const QByteArray old =
-            readWholeFile(QStringLiteral(MOVE_TEST_DATA "/journal-format4.partwise-move"));
+        const QByteArray old = readWholeFile((pwtest::buildSetting("MOVE_TEST_DATA") +
+                                              QStringLiteral("/journal-format4.partwise-move")));
         QVERIFY(old.startsWith("PWMOVEJ1"));
         QVERIFY(writeWholeFile(m_journal, old));
         const MoveOutcome result = DataMover().resume(m_journal);

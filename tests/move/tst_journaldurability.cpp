@@ -1,6 +1,7 @@
 // Where a move journal survives a power cut: not in memory (tmpfs, or an overlay whose
 // writable layer is tmpfs, as on a live USB session). Checked on real mounts, and through
 // `partwise-cli realign`, which must say so before it moves anything.
+#include "buildsetting.h"
 #include "clirun.h"
 #include "diskimagebuilder.h"
 #include "loopdevice.h"
@@ -66,7 +67,7 @@ void JournalDurabilityTest::initTestCase()
 {
     PW_REQUIRE_ROOT_OR_SKIP(); // tmpfs and overlay mounts
     QVERIFY(m_dir.isValid());
-    setCliPath(QStringLiteral(PARTWISE_CLI));
+    setCliPath(pwtest::buildSetting("PARTWISE_CLI"));
 }
 
 void JournalDurabilityTest::diskFolderSurvives()

@@ -3,6 +3,7 @@
 // the middle of a write, leaving it torn. After each, resume must finish the move with every
 // byte where the source had it.
 
+#include "buildsetting.h"
 #include "move/datamover.h"
 #include "move/moverequest.h"
 #include "movetestdata.h"
@@ -56,7 +57,7 @@ private:
     void runHelper(QProcess &helper, const QStringList &arguments)
     {
         helper.setProcessChannelMode(QProcess::ForwardedErrorChannel);
-        helper.start(QStringLiteral(MOVE_CRASH_HELPER), arguments);
+        helper.start(pwtest::buildSetting("MOVE_CRASH_HELPER"), arguments);
         QVERIFY(helper.waitForStarted());
     }
 

@@ -5,6 +5,7 @@
 // file, dumpe2fs for the filesystem's size, e2fsck for its health, blkid for the new one.
 
 #include "blkidprobe.h"
+#include "buildsetting.h"
 #include "clirun.h"
 #include "extimage.h"
 #include "filebytes.h"
@@ -66,7 +67,7 @@ private:
 
 void TestApplyResume::initTestCase()
 {
-    setCliPath(QStringLiteral(PARTWISE_CLI));
+    setCliPath(pwtest::buildSetting("PARTWISE_CLI"));
     QVERIFY(m_dir.isValid());
     m_seed = qEnvironmentVariableIsSet("PW_APPLY_SEED")
                  ? quint32(qEnvironmentVariableIntValue("PW_APPLY_SEED"))

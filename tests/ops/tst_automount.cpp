@@ -3,6 +3,7 @@
 // the next start of partwise-cli. Checked on a loop device (root), with the rules written to a
 // folder of the test's own (PARTWISE_UDEV_RULES_DIR) so the machine's udev is left alone.
 
+#include "buildsetting.h"
 #include "clirun.h"
 #include "filechecksum.h"
 #include "loopdevice.h"
@@ -60,7 +61,7 @@ private slots:
     void initTestCase()
     {
         QVERIFY(m_dir.isValid());
-        setCliPath(QStringLiteral(PARTWISE_CLI));
+        setCliPath(pwtest::buildSetting("PARTWISE_CLI"));
         m_rules = m_dir.filePath(QStringLiteral("rules.d"));
         qputenv("PARTWISE_UDEV_RULES_DIR", QFile::encodeName(m_rules));
     }
@@ -75,7 +76,7 @@ private slots:
         const QString name = QFileInfo(loop.path()).fileName();
 
         QProcess cli;
-        cli.start(QStringLiteral(PARTWISE_CLI), realignArgs(loop.path()));
+        cli.start(pwtest::buildSetting("PARTWISE_CLI"), realignArgs(loop.path()));
         QVERIFY(cli.waitForStarted());
         QString seen;
         QByteArray content;
@@ -113,7 +114,7 @@ private slots:
         // SIGKILL in the middle of the move: once the rule is there and data is moving.
         QProcess cli;
         cli.setProcessChannelMode(QProcess::MergedChannels);
-        cli.start(QStringLiteral(PARTWISE_CLI), realignArgs(loop.path()));
+        cli.start(pwtest::buildSetting("PARTWISE_CLI"), realignArgs(loop.path()));
         QVERIFY(cli.waitForStarted());
         QByteArray output;
         while (cli.state() != QProcess::NotRunning &&

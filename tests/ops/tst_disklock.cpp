@@ -3,6 +3,7 @@
 // a second Partwise, a resume started while a realignment is still moving the same disk (a
 // reconnecting window, a second terminal), is refused while the first finishes untouched.
 // Without the lock the resume would move the same data beside the running job.
+#include "buildsetting.h"
 #include "clirun.h"
 #include "filechecksum.h"
 #include "sfdisktable.h"
@@ -50,7 +51,7 @@ private:
 void TestDiskLock::initTestCase()
 {
     QVERIFY(m_dir.isValid());
-    setCliPath(QStringLiteral(PARTWISE_CLI));
+    setCliPath(pwtest::buildSetting("PARTWISE_CLI"));
 }
 
 QString TestDiskLock::rawImage(const QString &name, int dataMiB, QByteArray *data)

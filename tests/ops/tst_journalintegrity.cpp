@@ -5,6 +5,7 @@
 // table backup, and leave the image untouched (its mtime per trial, its SHA-256 over the whole
 // run). Finally the intact journal must resume, which shows the trials could have written.
 
+#include "buildsetting.h"
 #include "clirun.h"
 #include "filebytes.h"
 #include "filechecksum.h"
@@ -257,7 +258,7 @@ protected:
     // first move is still under way when the kill comes.
     void makeImage(const QString &name)
     {
-        setCliPath(QStringLiteral(PARTWISE_CLI));
+        setCliPath(pwtest::buildSetting("PARTWISE_CLI"));
         QVERIFY(m_dir.isValid());
         m_image = m_dir.filePath(name + QStringLiteral(".img"));
         QFile f(m_image);

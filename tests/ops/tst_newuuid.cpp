@@ -3,6 +3,7 @@
 // own check must stay clean and every file intact; sfdisk -J must see the new GPT partition
 // GUIDs; and a mounted filesystem is refused with nothing written.
 #include "blkidprobe.h"
+#include "buildsetting.h"
 #include "clirun.h"
 #include "filechecksum.h"
 #include "fsfixture.h"
@@ -74,7 +75,7 @@ private:
 void NewUuidTest::initTestCase()
 {
     PW_REQUIRE_ROOT_OR_SKIP();
-    setCliPath(QStringLiteral(PARTWISE_CLI));
+    setCliPath(pwtest::buildSetting("PARTWISE_CLI"));
     m_files = m_dir.filePath(QStringLiteral("files"));
     QDir().mkpath(m_files + QStringLiteral("/sub"));
     for (const QString &name : {QStringLiteral("a.txt"), QStringLiteral("sub/b.bin")}) {

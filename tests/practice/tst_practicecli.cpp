@@ -3,6 +3,7 @@
 // is realigned by `realign --all` to nothing misaligned or off the grain, with every file of
 // every partition intact (read through the filesystems' own drivers, root).
 
+#include "buildsetting.h"
 #include "clirun.h"
 #include "filetree.h"
 #include "fsfixture.h"
@@ -38,7 +39,7 @@ private slots:
     void initTestCase()
     {
         QVERIFY(m_dir.isValid());
-        setCliPath(QStringLiteral(PARTWISE_CLI));
+        setCliPath(pwtest::buildSetting("PARTWISE_CLI"));
     }
 
     void listNamesThePresets()

@@ -5,6 +5,7 @@
 // it, the window shows the progress and the verdict, a helper that dies mid-probe is said
 // so). The drives need root; under CI=true they must run.
 #include "alignmentstyle.h"
+#include "buildsetting.h"
 #include "clirun.h"
 #include "disklistmodel.h"
 #include "filechecksum.h"
@@ -163,8 +164,8 @@ void TestProbeDialog::measuresLyingDrive()
     {
         LyingDriveSpec spec;
         spec.physical = 8192;
-        LyingDrive drive(QStringLiteral(LYING_DRIVE), backing, m_dir.filePath(QStringLiteral("g")),
-                         spec);
+        LyingDrive drive(pwtest::buildSetting("LYING_DRIVE"), backing,
+                         m_dir.filePath(QStringLiteral("g")), spec);
         QVERIFY2(drive.ok(), qPrintable(drive.error()));
         ProbeDialog dialog(drive.device());
         dialog.show();
@@ -190,8 +191,8 @@ void TestProbeDialog::cancels()
     QVERIFY(makeBacking(backing));
     LyingDriveSpec spec;
     spec.penaltyMs = 20; // slow enough to be caught in the middle
-    LyingDrive drive(QStringLiteral(LYING_DRIVE), backing, m_dir.filePath(QStringLiteral("c")),
-                     spec);
+    LyingDrive drive(pwtest::buildSetting("LYING_DRIVE"), backing,
+                     m_dir.filePath(QStringLiteral("c")), spec);
     QVERIFY2(drive.ok(), qPrintable(drive.error()));
     ProbeDialog dialog(drive.device());
     dialog.show();
@@ -268,7 +269,7 @@ void TestProbeDialog::measuresThroughHelper()
     script.close();
     QVERIFY(script.setPermissions(script.permissions() | QFileDevice::ExeOwner));
     qputenv("PARTWISE_PKEXEC", QFile::encodeName(pkexec));
-    const QString cliFolder = QFileInfo(QStringLiteral(PARTWISE_CLI)).absolutePath();
+    const QString cliFolder = QFileInfo(pwtest::buildSetting("PARTWISE_CLI")).absolutePath();
     qputenv("PATH", (cliFolder + QLatin1Char(':') + qEnvironmentVariable("PATH")).toLocal8Bit());
 
     const QString backing = m_dir.filePath(QStringLiteral("helper.img"));
@@ -277,8 +278,8 @@ void TestProbeDialog::measuresThroughHelper()
     {
         LyingDriveSpec spec;
         spec.physical = 16384;
-        LyingDrive drive(QStringLiteral(LYING_DRIVE), backing, m_dir.filePath(QStringLiteral("h")),
-                         spec);
+        LyingDrive drive(pwtest::buildSetting("LYING_DRIVE"), backing,
+                         m_dir.filePath(QStringLiteral("h")), spec);
         QVERIFY2(drive.ok(), qPrintable(drive.error()));
         MainWindow window;
         RemoteMachines *machines = installRemoteMachines(&window);

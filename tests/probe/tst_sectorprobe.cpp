@@ -4,6 +4,7 @@
 // file, a read-only device, a partition, a disk in use). Every byte of every device must be the
 // same afterwards, and a penalty found must be remembered under the drive's key. Root only;
 // under CI=true these run, never skip.
+#include "buildsetting.h"
 #include "clirun.h"
 #include "filechecksum.h"
 #include "loopdevice.h"
@@ -102,7 +103,7 @@ private:
 
 void TestSectorProbe::initTestCase()
 {
-    setCliPath(QStringLiteral(PARTWISE_CLI));
+    setCliPath(pwtest::buildSetting("PARTWISE_CLI"));
     QVERIFY(m_dir.isValid());
     m_store = m_dir.filePath(QStringLiteral("drives.json"));
     qputenv("PARTWISE_DRIVE_STORE", QFile::encodeName(m_store)); // partwise-cli inherits it
@@ -150,7 +151,7 @@ void TestSectorProbe::lyingDrives()
         spec.physical = physical;
         spec.offset = offset;
         spec.penaltyMs = 2; // the smallest the issue asks for
-        LyingDrive drive(QStringLiteral(LYING_DRIVE), backing, m_dir.filePath(name), spec);
+        LyingDrive drive(pwtest::buildSetting("LYING_DRIVE"), backing, m_dir.filePath(name), spec);
         QVERIFY2(drive.ok(), qPrintable(drive.error()));
         QVERIFY2(drive.directIo(), "the loop device did not take --direct-io=on");
 

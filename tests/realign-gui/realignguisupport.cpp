@@ -1,4 +1,5 @@
 #include "realignguisupport.h"
+#include "buildsetting.h"
 
 #include "partitionmodel.h"
 #include "realign/realignpages.h"
@@ -43,7 +44,8 @@ QString missingTool(const QStringList &tools)
 
 QString screenshot(QWidget *widget, const QString &name)
 {
-    const QDir dir(QStringLiteral(PARTWISE_TEST_BUILD_DIR "/screenshots"));
+    const QDir dir(
+        (pwtest::buildSetting("PARTWISE_TEST_BUILD_DIR") + QStringLiteral("/screenshots")));
     dir.mkpath(QStringLiteral("."));
     const QString path = dir.filePath(name + QStringLiteral(".png"));
     QTest::qWait(80); // let labels whose text just changed lay out

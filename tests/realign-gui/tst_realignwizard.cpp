@@ -1,6 +1,7 @@
 // The realignment wizard driven as a person would: from the banner of the main window, through
 // its pages, to a disk whose ext4 partition now starts on the grain. Every expectation comes from
 // sfdisk, e2fsck and debugfs, or from ARCHITECTURE.md's rule computed here, never from core/align.
+#include "buildsetting.h"
 #include "diskmapwidget.h"
 #include "editing/editingcontroller.h"
 #include "editing/pendingoperations.h"
@@ -149,8 +150,8 @@ void RealignWizardTest::realignsFromTheBanner()
         wizard->backend(), &RealignBackend::progress, wizard, [&](const RealignProgress &p) {
             if (!midMoveShot && p.bytesDone > 0 && p.bytesDone < p.bytesTotal) {
                 midMoveShot = true;
-                wizard->grab().save(QStringLiteral(PARTWISE_TEST_BUILD_DIR
-                                                   "/screenshots/realign-4-run-progress.png"));
+                wizard->grab().save(pwtest::buildSetting("PARTWISE_TEST_BUILD_DIR") +
+                                    QStringLiteral("/screenshots/realign-4-run-progress.png"));
             }
         });
     wizard->next();
@@ -364,8 +365,8 @@ void RealignWizardTest::cancelThenFinishAtStartUp()
                     return;
                 sawProgress = true;
                 QCOMPARE(run->progressBar(0)->value(), int(1000 * p.bytesDone / p.bytesTotal));
-                wizard->grab().save(QStringLiteral(PARTWISE_TEST_BUILD_DIR
-                                                   "/screenshots/realign-11-resumed-run-"
+                wizard->grab().save(pwtest::buildSetting("PARTWISE_TEST_BUILD_DIR") +
+                                    QStringLiteral("/screenshots/realign-11-resumed-run-"
                                                    "progress.png"));
             });
         QVERIFY(waitForRun(run));

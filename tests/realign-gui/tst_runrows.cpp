@@ -4,6 +4,7 @@
 // first and moved last. Its real plan drives the page; a scripted backend stands in for the
 // helper and reports progress and the outcome without writing. Each partition that moves has
 // one row, named; a failed run leaves no row "waiting" and no copy that stopped marked done.
+#include "buildsetting.h"
 #include "ops/practicedisk.h"
 #include "realign/realignbackend.h"
 #include "realign/realignpages.h"
@@ -164,7 +165,8 @@ void RunRowsTest::runWith(const ScriptedBackend::Script &script, QList<ShownRow>
         return texts;
     }();
     *status = labels.join(QLatin1Char('\n'));
-    wizard.grab().save(QStringLiteral(PARTWISE_TEST_BUILD_DIR "/screenshots/realign-run-rows-") +
+    wizard.grab().save((pwtest::buildSetting("PARTWISE_TEST_BUILD_DIR") +
+                        QStringLiteral("/screenshots/realign-run-rows-")) +
                        QString::fromLatin1(QTest::currentTestFunction()) + QStringLiteral(".png"));
     wizard.reject();
 }

@@ -5,6 +5,7 @@
 // Every verdict comes from independent tools: sfdisk/sgdisk, blkid, each filesystem's fsck,
 // and the SHA-256 of every file read back through mount, mtools or ntfs-3g.
 #include "blkidprobe.h"
+#include "buildsetting.h"
 #include "clirun.h"
 #include "filechecksum.h"
 #include "filetree.h"
@@ -67,7 +68,7 @@ private:
 void TestRealign::initTestCase()
 {
     PW_REQUIRE_ROOT_OR_SKIP();
-    setCliPath(QStringLiteral(PARTWISE_CLI));
+    setCliPath(pwtest::buildSetting("PARTWISE_CLI"));
     QVERIFY(m_dir.isValid());
     m_seed = qEnvironmentVariableIsSet("PW_REALIGN_SEED")
                  ? quint32(qEnvironmentVariableIntValue("PW_REALIGN_SEED"))

@@ -9,6 +9,7 @@
 // shifts with its logical partitions, and logical partitions filling their container, on the
 // image and on a loop device. Verdicts come from sfdisk, blkid, each filesystem's own check and
 // the SHA-256 of every file (TemplateShelf).
+#include "buildsetting.h"
 #include "clirun.h"
 #include "filechecksum.h"
 #include "filetree.h"
@@ -53,7 +54,7 @@ private:
 void TestRealignMatrix::initTestCase()
 {
     PW_REQUIRE_ROOT_OR_SKIP();
-    setCliPath(QStringLiteral(PARTWISE_CLI));
+    setCliPath(pwtest::buildSetting("PARTWISE_CLI"));
     QVERIFY(m_dir.isValid());
     QString error;
     const QString source = m_dir.filePath(QStringLiteral("source"));

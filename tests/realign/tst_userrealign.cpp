@@ -7,6 +7,7 @@
 // every partition and every filesystem's own check are as before (read as root on a loop device).
 // And a plan `apply` cannot run as a user without FUSE (an ext4 shrink inside an image) is
 // refused before anything is written, saying why.
+#include "buildsetting.h"
 #include "clirun.h"
 #include "fsfixture.h"
 #include "fuseaccess.h"
@@ -95,7 +96,7 @@ ToolResult TestUserRealign::asNobody(const QStringList &command) const
                     QStringLiteral("--regid=%1").arg(kNobody), QStringLiteral("--clear-groups"),
                     QStringLiteral("env"), QStringLiteral("HOME=") + m_dir.path(),
                     QStringLiteral("XDG_DATA_HOME=") + m_dir.filePath(QStringLiteral("data")),
-                    QStringLiteral(PARTWISE_CLI)} +
+                    pwtest::buildSetting("PARTWISE_CLI")} +
             command);
 }
 

@@ -3,6 +3,7 @@
 // one whose connection drops, both finished by `resume`. The realignment's plan as the helper
 // sends and takes it is in tst_serverealignplan.cpp; hostile input in tst_serveguard.cpp and
 // tst_servehostile.cpp.
+#include "buildsetting.h"
 #include "clirun.h"
 #include "filechecksum.h"
 #include "filetree.h"
@@ -62,7 +63,7 @@ private:
 void TestServe::initTestCase()
 {
     QVERIFY(m_dir.isValid());
-    setCliPath(QStringLiteral(PARTWISE_CLI));
+    setCliPath(pwtest::buildSetting("PARTWISE_CLI"));
 }
 
 QString TestServe::rawImage(const QString &name, QByteArray *data)

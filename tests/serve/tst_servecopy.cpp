@@ -5,6 +5,7 @@
 // journal or backup folder of the user's choosing. Every such request is refused, root's files
 // keep their sha256 and its secret never comes back. A copy between the user's own images works
 // through the user's helper, so the refusals are the guard's, not a broken method.
+#include "buildsetting.h"
 #include "clirun.h"
 #include "device/diskwritelock.h"
 #include "filechecksum.h"
@@ -63,7 +64,7 @@ void TestServeCopy::initTestCase()
 {
     PW_REQUIRE_ROOT_OR_SKIP();
     QVERIFY(m_dir.isValid());
-    setCliPath(QStringLiteral(PARTWISE_CLI));
+    setCliPath(pwtest::buildSetting("PARTWISE_CLI"));
     if (!::getpwnam(kUser)) {
         const ToolResult add = runTool(
             QStringLiteral("useradd"),
@@ -110,7 +111,7 @@ void TestServeCopy::initTestCase()
 
 void TestServeCopy::cleanupTestCase()
 {
-    setCliPath(QStringLiteral(PARTWISE_CLI));
+    setCliPath(pwtest::buildSetting("PARTWISE_CLI"));
     if (m_createdUser)
         runTool(QStringLiteral("userdel"), {QString::fromLatin1(kUser)});
 }
@@ -183,12 +184,12 @@ void TestServeCopy::usersHelperHasOnlyTheUsersRights()
                                 "'%3' \"$@\"\n")
                      .arg(m_uid)
                      .arg(m_gid)
-                     .arg(QStringLiteral(PARTWISE_CLI))
+                     .arg(pwtest::buildSetting("PARTWISE_CLI"))
                      .toLocal8Bit());
     script.close();
     QVERIFY(::chmod(QFile::encodeName(wrapper).constData(), 0755) == 0);
     setCliPath(wrapper);
-    auto restore = qScopeGuard([] { setCliPath(QStringLiteral(PARTWISE_CLI)); });
+    auto restore = qScopeGuard([] { setCliPath(pwtest::buildSetting("PARTWISE_CLI")); });
     ServeClient helper;
     QVERIFY(helper.started());
     QList<QJsonObject> answers;

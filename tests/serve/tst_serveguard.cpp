@@ -1,6 +1,7 @@
 // What `partwise-cli serve` agrees to touch (cli/servetargetguard.h): a thousand hostile or
 // malformed lines, each answered with an error while the helper stays up and writes nothing;
 // images of another user; and a helper without root, which leaves files to the kernel.
+#include "buildsetting.h"
 #include "cli/servetargetguard.h"
 #include "clirun.h"
 #include "filechecksum.h"
@@ -40,7 +41,7 @@ private:
 void TestServeGuard::initTestCase()
 {
     QVERIFY(m_dir.isValid());
-    setCliPath(QStringLiteral(PARTWISE_CLI));
+    setCliPath(pwtest::buildSetting("PARTWISE_CLI"));
 }
 
 void TestServeGuard::hostileLines()

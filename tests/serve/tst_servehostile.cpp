@@ -5,6 +5,7 @@
 // Root-only victims (a secret file, an image of root's) must keep their sha256, the secret must
 // never come back in an answer, nothing root-owned may appear among the user's files, and the
 // helper must answer every line without dying of a signal.
+#include "buildsetting.h"
 #include "clirun.h"
 #include "filechecksum.h"
 #include "loopdevice.h"
@@ -95,7 +96,7 @@ void TestServeHostile::initTestCase()
 {
     PW_REQUIRE_ROOT_OR_SKIP();
     QVERIFY(m_dir.isValid());
-    setCliPath(QStringLiteral(PARTWISE_CLI));
+    setCliPath(pwtest::buildSetting("PARTWISE_CLI"));
     if (!::getpwnam(kUser)) {
         const ToolResult add = runTool(
             QStringLiteral("useradd"),
@@ -179,7 +180,7 @@ void TestServeHostile::servedUserFailsClosed()
     auto serveWith = [this](const QProcessEnvironment &environment, QByteArray *err) {
         QProcess helper;
         helper.setProcessEnvironment(environment);
-        helper.start(QStringLiteral(PARTWISE_CLI), {QStringLiteral("serve")});
+        helper.start(pwtest::buildSetting("PARTWISE_CLI"), {QStringLiteral("serve")});
         if (!helper.waitForStarted())
             return QByteArray("not started");
         helper.write(QJsonDocument(QJsonObject{{"jsonrpc", "2.0"},

@@ -6,6 +6,7 @@
 // the kernel's table, never with Partwise's own code. What the user may do works: mount on their
 // folder (nosuid,nodev), under /run/media, unmount it, mount back what the helper unmounted, and
 // turn a swap partition off and on.
+#include "buildsetting.h"
 #include "clirun.h"
 #include "filechecksum.h"
 #include "loopdevice.h"
@@ -100,7 +101,7 @@ void TestServeMount::initTestCase()
 {
     PW_REQUIRE_ROOT_OR_SKIP();
     QVERIFY(m_dir.isValid());
-    setCliPath(QStringLiteral(PARTWISE_CLI));
+    setCliPath(pwtest::buildSetting("PARTWISE_CLI"));
     // The user's home is their folder in the test's: what they mount there they may unmount.
     m_home = m_dir.filePath(QStringLiteral("home"));
     const bool existed = ::getpwnam(kUser) != nullptr;

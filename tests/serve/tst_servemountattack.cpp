@@ -10,6 +10,7 @@
 //   - a mount over /proc/PID (a folder the user owns) hiding the user's process from root's ps;
 //   - the processes of other users (root's here) named to the user in a busy refusal, which
 //     fuser as that user does not show.
+#include "buildsetting.h"
 #include "clirun.h"
 #include "loopdevice.h"
 #include "serveclient.h"
@@ -95,7 +96,7 @@ void TestServeMountAttack::initTestCase()
 {
     PW_REQUIRE_ROOT_OR_SKIP();
     QVERIFY(m_dir.isValid());
-    setCliPath(QStringLiteral(PARTWISE_CLI));
+    setCliPath(pwtest::buildSetting("PARTWISE_CLI"));
     m_home = m_dir.filePath(QStringLiteral("home"));
     const bool existed = ::getpwnam(kUser) != nullptr;
     const ToolResult add =

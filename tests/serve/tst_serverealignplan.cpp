@@ -2,6 +2,7 @@
 // plan (read back with every field checked), takes the ways a person picked, and realign runs
 // only the moves the person saw ("expect"), writing nothing when its own fresh plan differs.
 // Checked against sfdisk and the image's bytes.
+#include "buildsetting.h"
 #include "clirun.h"
 #include "filechecksum.h"
 #include "loopdevice.h"
@@ -35,7 +36,7 @@ private slots:
     void initTestCase()
     {
         QVERIFY(m_dir.isValid());
-        setCliPath(QStringLiteral(PARTWISE_CLI));
+        setCliPath(pwtest::buildSetting("PARTWISE_CLI"));
     }
     void realignPlanSendsThePreparedPlan();
     void realignPlanTakesTheWaysPicked();
