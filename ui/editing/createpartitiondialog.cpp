@@ -220,8 +220,9 @@ void CreatePartitionDialog::setUpPaste(QFormLayout *form)
     const int extended = m_kind->findData(int(PartitionInfo::Kind::Extended));
     if (extended >= 0)
         m_kind->removeItem(extended);
-    m_size->setToolTip(tr("At least what the source's filesystem fills; a larger partition gets "
-                          "its filesystem grown."));
+    m_size->setToolTip(tr("At least what the source's filesystem fills, or as little as its "
+                          "own tool can shrink it to once that is measured; a larger partition "
+                          "gets its filesystem grown, a smaller one shrunk on the way."));
     updateLimits();
     m_size->setValue(std::ceil(double(source.lengthBytes) / double(unitBytes()) *
                                    std::pow(10.0, m_size->decimals()) -
