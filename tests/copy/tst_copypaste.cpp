@@ -368,6 +368,20 @@ private slots:
         QVERIFY2(active.value(QStringLiteral("bootable")).toBool(),
                  QJsonDocument(active).toJson().constData());
         QCOMPARE(active.value(QStringLiteral("type")).toString(), QStringLiteral("c"));
+
+        // GPT → MBR: the ESP stays an ESP (type ef), as the disk copy converts it.
+        const QString espTarget = path(QStringLiteral("entry-esp-mbr.img"));
+        QVERIFY2(SfdiskTable::writeImage(espTarget, 24 * kMiB, "label: dos\n", &error),
+                 qPrintable(error));
+        const QString espPlan = writePlan(
+            QStringLiteral("entry-esp.json"),
+            QStringLiteral("{\"operations\":[{\"op\":\"paste\",\"source\":\"%1\",\"number\":1}]}")
+                .arg(source)
+                .toUtf8());
+        const CliResult e = apply(espPlan, espTarget);
+        QVERIFY2(e.exitCode == 0, qPrintable(e.describe() + QString::fromUtf8(e.out)));
+        QCOMPARE(sfdiskEntry(espTarget, 1).value(QStringLiteral("type")).toString(),
+                 QStringLiteral("ef"));
     }
 
     // Smaller than its source: the ext4 filesystem is shrunk on the way (in a copy: the source
