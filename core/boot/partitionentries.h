@@ -24,6 +24,13 @@ struct PartitionEntry
     QString partitionGuid; // GPT, lower case; empty on MBR
     bool active = false;   // MBR boot indicator (0x80)
 
+    // The partition's type as sfdisk --part-type takes it: the GPT type GUID, or the MBR type
+    // byte as two hex digits.
+    QString typeId() const
+    {
+        return typeGuid.isEmpty() ? QStringLiteral("%1").arg(mbrType, 2, 16, QLatin1Char('0'))
+                                  : typeGuid;
+    }
     bool isBiosBoot() const { return typeGuid == QLatin1String(kBiosBootTypeGuid); }
     bool isEsp() const { return typeGuid == QLatin1String(kEspTypeGuid) || mbrType == kEspMbrType; }
 };

@@ -47,6 +47,7 @@ public:
         m_context.policy = journal.policy;
         m_context.ask = callbacks.ask;
         m_context.log = [this](const QString &line) { log(line); };
+        m_context.scratchFolder = path + QStringLiteral(".scratch");
         m_result.journalPath = path;
         m_result.backupFolder = journal.backupFolder;
         m_result.completed = journal.nextOperation;

@@ -47,6 +47,24 @@ QString copyDataName(CopyData data)
     return QString();
 }
 
+CarriedEntry carriedEntry(const QString &sourceTable, const QString &targetTable,
+                          const QStringList &flags, const QString &typeId)
+{
+    CarriedEntry carried;
+    if (sourceTable == targetTable) {
+        carried.flags = flags;
+        carried.typeId = typeId;
+        return carried;
+    }
+    // Flags mean other things on the other table (MBR's active "boot" is GPT's ESP).
+    static const QStringList kept{QStringLiteral("lvm"), QStringLiteral("raid"),
+                                  QStringLiteral("esp"), QStringLiteral("bios_grub")};
+    for (const QString &flag : flags)
+        if (kept.contains(flag))
+            carried.flags << flag;
+    return carried;
+}
+
 const CopyPartitionPlan *CopyPlan::bySourceNumber(int number) const
 {
     for (const CopyPartitionPlan &p : partitions)
@@ -215,20 +233,12 @@ CopyPlan planCopy(const DiskLayout &source, const CopySourceFacts &facts,
         cp.label = p.label;
         cp.uuid = p.uuid;
         cp.name = p.name;
-        cp.flags = p.flags;
-        if (plan.sourceTable == plan.targetTable) {
-            cp.typeId = facts.typeIds.value(p.number);
-            if (!options.newIds)
-                cp.partitionGuid = facts.partitionGuids.value(p.number);
-        } else {
-            // Flags mean other things on the other table (MBR's active "boot" is GPT's ESP).
-            static const QStringList kept{QStringLiteral("lvm"), QStringLiteral("raid"),
-                                          QStringLiteral("esp"), QStringLiteral("bios_grub")};
-            cp.flags.clear();
-            for (const QString &flag : p.flags)
-                if (kept.contains(flag))
-                    cp.flags << flag;
-        }
+        const CarriedEntry carried = carriedEntry(plan.sourceTable, plan.targetTable, p.flags,
+                                                  facts.typeIds.value(p.number));
+        cp.flags = carried.flags;
+        cp.typeId = carried.typeId;
+        if (plan.sourceTable == plan.targetTable && !options.newIds)
+            cp.partitionGuid = facts.partitionGuids.value(p.number);
         cp.oldStart = p.startSector;
         cp.oldEnd = p.endSector;
         cp.newStart = placed.startSector;

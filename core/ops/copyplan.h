@@ -39,6 +39,19 @@ enum class CopyData {
 };
 QString copyDataName(CopyData data); // "used-blocks", "whole", "recreate", "shrink", "none"
 
+// What a partition's table entry carries onto a table of type `targetTable` ("gpt" or
+// "msdos"): onto the same type its flags and its type (GPT type GUID or MBR type byte as two hex
+// digits) as they are; across types only the flags that mean the same on both (lvm, raid, esp,
+// bios_grub), the type then being what libparted makes of the filesystem and those flags.
+// The disk copy and a Paste follow this one rule.
+struct CarriedEntry
+{
+    QStringList flags;
+    QString typeId; // empty: libparted's
+};
+CarriedEntry carriedEntry(const QString &sourceTable, const QString &targetTable,
+                          const QStringList &flags, const QString &typeId);
+
 struct CopyPartitionPlan
 {
     int sourceNumber = 0;

@@ -6,10 +6,10 @@
 #include "boot/bootinventory.h"
 #include "boot/partitionentries.h"
 #include "device/busycheck.h"
-#include "fs/filesystemminimum.h"
 #include "fs/filesystemresize.h"
 #include "fs/filesystemsize.h"
 #include "fs/usedblocks.h"
+#include "ops/copyshrink.h"
 #include "table/diskreader.h"
 
 #include <QDir>
@@ -213,10 +213,7 @@ PreparedCopy prepareCopy(const QString &source, const QString &target, const Cop
         if (entries.ok) {
             facts.diskSignature = entries.diskId;
             for (const PartitionEntry &e : entries.entries) {
-                facts.typeIds[e.number] =
-                    e.typeGuid.isEmpty()
-                        ? QStringLiteral("%1").arg(e.mbrType, 2, 16, QLatin1Char('0'))
-                        : e.typeGuid;
+                facts.typeIds[e.number] = e.typeId();
                 if (!e.partitionGuid.isEmpty())
                     facts.partitionGuids[e.number] = e.partitionGuid;
             }
@@ -234,15 +231,12 @@ PreparedCopy prepareCopy(const QString &source, const QString &target, const Cop
         bool asked = false;
         for (CopySourceFacts::Partition &f : facts.partitions) {
             const PartitionInfo *p = src.layout.partitionByNumber(f.number);
-            if (!p || p->isContainer() || !canShrinkUnmounted(p->filesystem))
+            if (!p || p->isContainer())
                 continue;
-            FilesystemLocation where{source, p->startSector * sss, true};
-            if (const auto min = filesystemMinimumBytes(where, p->filesystem)) {
+            const FilesystemLocation where{source, p->startSector * sss, true};
+            const auto used = f.hasMap ? std::optional<quint64>(f.usedBytes) : std::nullopt;
+            if (const auto min = copyShrinkMinimumBytes(where, p->filesystem, used)) {
                 f.minimumBytes = *min;
-                asked = true;
-            } else if (f.hasMap) {
-                // No estimate from the tool: the data plus a tenth, and never below 16 MiB.
-                f.minimumBytes = std::max<qint64>(qint64(f.usedBytes) * 11 / 10, 16 << 20);
                 asked = true;
             }
         }

@@ -1,5 +1,6 @@
 #include "ops/copyshrink.h"
 
+#include "fs/filesystemminimum.h"
 #include "fs/filesystemresize.h"
 #include "fs/usedblocks.h"
 #include "move/alignedbuffer.h"
@@ -13,6 +14,19 @@ namespace partwise {
 
 using move::BlockIo;
 using move::Extent;
+
+std::optional<qint64> copyShrinkMinimumBytes(const FilesystemLocation &where,
+                                             const QString &filesystem,
+                                             std::optional<quint64> usedBytes)
+{
+    if (!canShrinkUnmounted(filesystem))
+        return std::nullopt;
+    if (const auto min = filesystemMinimumBytes(where, filesystem))
+        return min;
+    if (usedBytes)
+        return std::max<qint64>(qint64(*usedBytes) * 11 / 10, 16 << 20);
+    return std::nullopt;
+}
 
 QString shrinkIntoScratch(const QString &source, qint64 sourceSectorSize,
                           const CopyPartitionPlan &p, const QString &scratchPath,

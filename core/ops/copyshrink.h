@@ -6,9 +6,19 @@
 
 #include "ops/copyplan.h"
 
+#include "fs/filesystemsize.h"
+
 #include <functional>
+#include <optional>
 
 namespace partwise {
+
+// How small the filesystem at `where` may be shrunk for a copy: its own tool's minimum, else
+// (no estimate from the tool) the `usedBytes` its used-block map covers plus a tenth, never below
+// 16 MiB. Nothing when it cannot shrink unmounted or neither is known.
+std::optional<qint64> copyShrinkMinimumBytes(const FilesystemLocation &where,
+                                             const QString &filesystem,
+                                             std::optional<quint64> usedBytes);
 
 // Makes `scratchPath` hold partition `p` of `source` shrunk to p.newFilesystemBytes. Returns an
 // empty string, or why it could not (the tool's refusal with its words).

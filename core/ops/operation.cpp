@@ -139,6 +139,10 @@ QString Operation::description() const
             text += tr(", holding its %1 filesystem").arg(source.filesystem);
         if (!source.label.isEmpty())
             text += tr(", labelled “%1”").arg(source.label);
+        if (source.known && sizeBytes > 0 && sizeBytes < source.wholeBytes())
+            text += tr(", shrunk on the way");
+        if (!source.flags.isEmpty())
+            text += tr(", with its flags (%1)").arg(source.flags.join(QStringLiteral(", ")));
         return text + tr(", aligned to %1").arg(alignWord(alignTo));
     }
     case Type::Delete:

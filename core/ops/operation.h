@@ -7,6 +7,8 @@
 #include <QString>
 #include <QStringList>
 
+#include <algorithm>
+
 namespace partwise {
 
 // One pending change to a disk. A plain value, so the queue can be previewed, undone, saved as a
@@ -70,8 +72,21 @@ public:
         qint64 startSector = 0;  // the source partition's place, in its own sectors
         qint64 lengthBytes = 0;
         qint64 filesystemBytes = 0; // 0: not measured; the partition's length is the minimum
+        // How small its filesystem may be shrunk on the way (ops/copyshrink.h), measured only
+        // when a paste asks for less than the filesystem holds; 0: not measured
+        qint64 shrinkMinimumBytes = 0;
         QString filesystem, label;
-        qint64 minimumBytes() const { return filesystemBytes > 0 ? filesystemBytes : lengthBytes; }
+        // Its table entry, which the paste carries as far as the target's table allows
+        // (ops/copyplan.h's carriedEntry): the table's type ("gpt", "msdos"), the GPT name,
+        // libparted's flags, the type (GPT type GUID or MBR type byte; empty: not read).
+        QString tableType, name, typeId;
+        QStringList flags;
+        qint64 wholeBytes() const { return filesystemBytes > 0 ? filesystemBytes : lengthBytes; }
+        qint64 minimumBytes() const
+        {
+            return shrinkMinimumBytes > 0 ? std::min(shrinkMinimumBytes, wholeBytes())
+                                          : wholeBytes();
+        }
     } source;
 
     // SetFlag

@@ -21,16 +21,6 @@ QString placeOf(const PartitionInfo &p)
     return QStringLiteral("%1:%2-%3").arg(p.number).arg(p.startSector).arg(p.endSector);
 }
 
-// The partition a Create added: in `now`, not in the table summarised as `before`.
-int createdPartition(const DiskLayout &now, const QString &before)
-{
-    const QStringList places = before.split(QLatin1Char('|'));
-    for (const PartitionInfo &p : now.partitions())
-        if (!places.contains(placeOf(p)))
-            return p.number;
-    return 0;
-}
-
 class OperationExecution
 {
 public:
@@ -45,7 +35,7 @@ public:
         if (tableWritten) {
             m_context.log(QStringLiteral("  the table change was already written"));
             if (op.type == Operation::Type::Create)
-                number = createdPartition(before, tableBefore);
+                number = addedPartition(before, tableBefore);
             if (op.type == Operation::Type::Create && number <= 0) {
                 *error = QStringLiteral("The partition it created cannot be found.");
                 return false;
@@ -222,6 +212,15 @@ bool executeOperation(const OperationContext &context, const Operation &op,
         return false;
     }
     return OperationExecution(context).run(op, before, tableBefore, error);
+}
+
+int addedPartition(const DiskLayout &now, const QString &before)
+{
+    const QStringList places = before.split(QLatin1Char('|'));
+    for (const PartitionInfo &p : now.partitions())
+        if (!places.contains(placeOf(p)))
+            return p.number;
+    return 0;
 }
 
 QString tableSummary(const DiskLayout &layout)

@@ -25,6 +25,9 @@ struct OperationContext
     AlignmentPolicy policy;
     PartedSession::Resolver ask; // libparted's questions; empty: safe answers
     std::function<void(const QString &)> log;
+    // A private folder a Paste may make and remove for the shrunk copy of its source (beside
+    // Apply's journal, never on the target); empty: none, and a paste does not shrink.
+    QString scratchFolder;
 
     bool read(DiskLayout *layout, QString *error) const;
 };
@@ -36,5 +39,9 @@ bool executeOperation(const OperationContext &context, const Operation &op,
 
 // The table's type and every partition's number and place: what a table change changes.
 QString tableSummary(const DiskLayout &layout);
+
+// The partition a Create or Paste added: in `now`, not in the table summarised as `before`
+// (tableSummary()); 0 when there is none.
+int addedPartition(const DiskLayout &now, const QString &before);
 
 } // namespace partwise

@@ -1,13 +1,24 @@
 #include "ops/pasteexecution.h"
 
+#include "base/nofollowfile.h"
+#include "base/toolrunner.h"
+#include "boot/partitionentries.h"
 #include "fs/filesystemresize.h"
 #include "fs/usedblocks.h"
 #include "move/alignedbuffer.h"
+#include "ops/copyshrink.h"
 #include "ops/partitioncopy.h"
 #include "ops/pastesource.h"
 #include "ops/tableeditor.h"
 
+#include <QDir>
+#include <QFile>
+
 #include <cstring>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace partwise {
 
@@ -54,6 +65,76 @@ bool place(const OperationContext &context, const Operation &op, const DiskLayou
     return !commit || editor.commit(error);
 }
 
+// The source's type (GPT type GUID, MBR type byte) on the new entry, where the target's table
+// takes it (ops/copyplan.h's carriedEntry): libparted 3.5 sets a type only through flags, so
+// sfdisk writes it after the commit, as the disk copy does. Run again on resume; nothing is
+// written when the entry has it already.
+bool carryType(const OperationContext &context, const DiskLayout &target, int number,
+               const Operation::PasteSource &source, QString *error)
+{
+    const QString typeId =
+        carriedEntry(source.tableType, target.tableType, source.flags, source.typeId).typeId;
+    if (typeId.isEmpty() || typeId == QLatin1String("00"))
+        return true;
+    const qint64 tss = target.device.topology.logicalSectorSize;
+    if (target.device.isImage && tss != 512) {
+        context.log(QStringLiteral("  partition %1 keeps the type libparted gave it: sfdisk reads "
+                                   "an image file in 512-byte sectors")
+                        .arg(number));
+        return true;
+    }
+    const int fd = ::open(QFile::encodeName(context.target).constData(), O_RDONLY | O_CLOEXEC);
+    if (fd >= 0) {
+        const PartitionEntries entries = readPartitionEntries(fd, tss);
+        ::close(fd);
+        const PartitionEntry *e = entries.ok ? entries.byNumber(number) : nullptr;
+        if (e && e->typeId().compare(typeId, Qt::CaseInsensitive) == 0)
+            return true;
+    }
+    const ToolResult r = runTool(QStringLiteral("sfdisk"),
+                                 {QStringLiteral("--no-reread"), QStringLiteral("--no-tell-kernel"),
+                                  QStringLiteral("-q"), QStringLiteral("--part-type"),
+                                  context.target, QString::number(number), typeId},
+                                 QStringLiteral("fdisk"));
+    context.log(QStringLiteral("  $ %1").arg(r.command));
+    if (!r.ok)
+        *error = QStringLiteral("Partition %1 was pasted, but giving it the source's type %2 "
+                                "failed: %3")
+                     .arg(number)
+                     .arg(typeId, r.error);
+    return r.ok;
+}
+
+// The private folder of a shrunk copy, removed when the paste ends however it ends (a kill
+// leaves it to the next run, which makes it anew). Only a folder is removed: a link of another
+// user's in its place would have it empty whatever the link points at.
+class ScratchFolder
+{
+public:
+    explicit ScratchFolder(const QString &path) : m_path(path) {}
+    ~ScratchFolder() { remove(); }
+    ScratchFolder(const ScratchFolder &) = delete;
+    ScratchFolder &operator=(const ScratchFolder &) = delete;
+
+    bool make(QString *why)
+    {
+        remove();
+        return makePrivateFolder(m_path, why);
+    }
+    QString file() const { return QDir(m_path).filePath(QStringLiteral("paste.img")); }
+
+private:
+    void remove()
+    {
+        struct stat st;
+        if (!m_path.isEmpty() && ::lstat(QFile::encodeName(m_path).constData(), &st) == 0 &&
+            S_ISDIR(st.st_mode))
+            QDir(m_path).removeRecursively();
+    }
+
+    QString m_path;
+};
+
 class PasteJob
 {
 public:
@@ -69,8 +150,10 @@ public:
             return refuse(read.error, error);
         if (const QStringList busy = pasteSourceRefusals(read); !busy.isEmpty())
             return refuse(busy.join(QLatin1Char(' ')), error);
+        PasteSourceRead measured = read;
+        measurePasteShrink(&measured, asked.sizeBytes);
         Operation op = asked;
-        op.source = read.source;
+        op.source = measured.source;
         Placed placed;
         if (!place(m_context, op, before, &placed, error, false))
             return false;
@@ -96,7 +179,28 @@ public:
                           .arg(placed.start)
                           .arg(placed.end)
                           .arg(placed.number));
-        if (p.data != CopyData::Recreate && !copyData(op.sourcePath, p, sss, tss, error, resumable))
+        logCarried(op.source, before.tableType);
+        // A smaller paste: the source's filesystem is shrunk in a sparse copy beside Apply's
+        // journal (the disk copy's way, ops/copyshrink.h), never in place; the target gets that
+        // copy's blocks.
+        ScratchFolder scratch(m_context.scratchFolder);
+        QString from = op.sourcePath;
+        if (p.data == CopyData::Shrunk) {
+            QString why;
+            if (m_context.scratchFolder.isEmpty() || !scratch.make(&why))
+                return refuse(
+                    QStringLiteral("Cannot make a folder for the shrunk copy: %1.").arg(why),
+                    error);
+            m_context.log(QStringLiteral("  shrinking a copy of its %1 filesystem to %2 bytes")
+                              .arg(p.filesystem)
+                              .arg(p.newFilesystemBytes));
+            const QString shrunk =
+                shrinkIntoScratch(op.sourcePath, sss, p, scratch.file(), m_context.log);
+            if (!shrunk.isEmpty())
+                return refuse(shrunk, error);
+            from = scratch.file();
+        }
+        if (p.data != CopyData::Recreate && !copyData(from, p, sss, tss, error, resumable))
             return false;
         QString check;
         if (!finishCopiedFilesystem(m_context.target, tss, p, true, m_context.log, &check, error))
@@ -105,10 +209,25 @@ public:
         if (!place(m_context, op, before, &placed, error, true))
             return false;
         m_context.log(QStringLiteral("  partition %1 added to the table").arg(placed.number));
-        return true;
+        return carryType(m_context, before, placed.number, op.source, error);
     }
 
 private:
+    void logCarried(const Operation::PasteSource &source, const QString &table)
+    {
+        const CarriedEntry carried =
+            carriedEntry(source.tableType, table, source.flags, source.typeId);
+        QStringList what;
+        if (!carried.flags.isEmpty())
+            what << QStringLiteral("flags %1").arg(carried.flags.join(QStringLiteral(", ")));
+        if (!source.name.isEmpty() && table == QLatin1String("gpt"))
+            what << QStringLiteral("the name “%1”").arg(source.name);
+        if (!carried.typeId.isEmpty())
+            what << QStringLiteral("type %1").arg(carried.typeId);
+        if (!what.isEmpty())
+            m_context.log(QStringLiteral("  the entry carries ") + what.join(QStringLiteral("; ")));
+    }
+
     bool refuse(const QString &why, QString *error)
     {
         *error = why + QStringLiteral(" Nothing was written.");
@@ -130,12 +249,18 @@ private:
         p.newStart = placed.start;
         p.newEnd = placed.end;
         p.filesystemBytes = read.source.filesystemBytes;
-        // NTFS is not measured but fills its partition (its backup boot sector is the last).
-        if (p.filesystem == QLatin1String("ntfs") && p.filesystemBytes == 0)
-            p.filesystemBytes = read.source.lengthBytes;
         const qint64 newBytes = (placed.end - placed.start + 1) * tss;
         if (p.filesystem == QLatin1String("swap")) {
             p.data = CopyData::Recreate;
+            return p;
+        }
+        // Smaller than its filesystem (TableEditor::paste allowed it only as far as the
+        // filesystem's tool shrinks it): shrunk on the way.
+        if (newBytes < read.source.wholeBytes()) {
+            p.data = CopyData::Shrunk;
+            p.newFilesystemBytes = newBytes;
+            if (p.filesystemBytes == 0)
+                p.filesystemBytes = read.source.wholeBytes();
             return p;
         }
         p.data = usedExtentsSupported(p.filesystem) ? CopyData::UsedBlocks : CopyData::Whole;
@@ -146,9 +271,11 @@ private:
 
     // The free space's old signatures go first (its start and end), so nothing but the copy is
     // found there; then the filesystem's used blocks, read back and compared.
+    // `sourcePath` is the source disk, or the shrunk copy of its filesystem (from its byte 0).
     bool copyData(const QString &sourcePath, const CopyPartitionPlan &p, qint64 sss, qint64 tss,
                   QString *error, bool *resumable)
     {
+        const bool shrunk = p.data == CopyData::Shrunk;
         int e = 0;
         const auto source = move::openFileBlockIo(sourcePath, BlockIo::Access::ReadOnly, &e);
         if (!source)
@@ -173,10 +300,12 @@ private:
                              .arg(QString::fromLocal8Bit(std::strerror(e)));
                 return false;
             }
-        const qint64 fromBase = p.oldStart * sss;
-        const qint64 length = std::min<qint64>((p.oldEnd - p.oldStart + 1) * sss, qint64(newBytes));
+        const qint64 fromBase = shrunk ? 0 : p.oldStart * sss;
+        const qint64 length =
+            shrunk ? p.newFilesystemBytes
+                   : std::min<qint64>((p.oldEnd - p.oldStart + 1) * sss, qint64(newBytes));
         std::vector<Extent> extents{Extent{0, quint64(length)}};
-        if (p.data == CopyData::UsedBlocks) {
+        if (p.data == CopyData::UsedBlocks || shrunk) {
             QString why;
             if (auto used = usedExtents(sourcePath, fromBase, length, p.filesystem, &why))
                 extents = *used;
@@ -219,8 +348,17 @@ bool executePaste(const OperationContext &context, const Operation &op, const Di
                   bool *resumable)
 {
     if (!tableBefore.isEmpty() && tableSummary(before) != tableBefore) {
+        // Killed after the commit: what may be left is the source's type on the entry.
         context.log(QStringLiteral("  the pasted partition is already in the table"));
-        return true;
+        const int number = addedPartition(before, tableBefore);
+        const PasteSourceRead read = readPasteSource(op.sourcePath, op.sourceNumber);
+        if (number <= 0 || !read.ok) {
+            context.log(QStringLiteral("  its type is left as it is: %1")
+                            .arg(read.ok ? QStringLiteral("the new entry cannot be told apart")
+                                         : read.error));
+            return true;
+        }
+        return carryType(context, before, number, read.source, error);
     }
     return PasteJob(context, cancel).run(op, before, error, resumable);
 }

@@ -1,14 +1,20 @@
 #include "ops/pastesource.h"
 
+#include "boot/partitionentries.h"
+#include "fs/filesystemresize.h"
 #include "fs/filesystemsize.h"
+#include "fs/usedblocks.h"
 #include "ops/copyplan.h"
+#include "ops/copyshrink.h"
 #include "table/diskreader.h"
 
 #include <QFile>
 #include <QHash>
 #include <QPair>
 
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 namespace partwise {
 
@@ -41,6 +47,16 @@ PasteSourceRead readPasteSource(const QString &path, int number)
         const FilesystemLocation where{path, p->startSector * read.source.sectorSize, true};
         read.source.filesystemBytes = filesystemSizeBytes(where, p->filesystem).value_or(0);
     }
+    // NTFS is not measured but fills its partition (its backup boot sector is the last).
+    if (p->filesystem == QLatin1String("ntfs") && read.source.filesystemBytes == 0)
+        read.source.filesystemBytes = read.source.lengthBytes;
+    // The entry's type, as the disk copy reads it (ops/copyprepare.cpp).
+    if (const int fd = ::open(QFile::encodeName(path).constData(), O_RDONLY | O_CLOEXEC); fd >= 0) {
+        const PartitionEntries entries = readPartitionEntries(fd, read.source.sectorSize);
+        ::close(fd);
+        if (const PartitionEntry *e = entries.ok ? entries.byNumber(number) : nullptr)
+            read.source.typeId = e->typeId();
+    }
     read.ok = true;
     return read;
 }
@@ -54,7 +70,27 @@ Operation::PasteSource pasteSourceFromLayout(const DiskLayout &layout, const Par
     source.lengthBytes = p.lengthSectors() * source.sectorSize;
     source.filesystem = p.filesystem;
     source.label = p.label;
+    source.tableType = layout.tableType;
+    source.name = p.name;
+    source.flags = p.flags;
     return source;
+}
+
+void measurePasteShrink(PasteSourceRead *read, qint64 askedBytes)
+{
+    Operation::PasteSource &source = read->source;
+    if (askedBytes <= 0 || askedBytes >= source.wholeBytes() || source.shrinkMinimumBytes > 0 ||
+        !canShrinkUnmounted(source.filesystem))
+        return;
+    const FilesystemLocation where{read->layout.device.path,
+                                   read->partition.startSector * source.sectorSize, true};
+    std::optional<quint64> used;
+    QString why;
+    if (usedExtentsSupported(source.filesystem))
+        if (const auto extents =
+                usedExtents(where.path, where.offset, source.lengthBytes, source.filesystem, &why))
+            used = extentBytes(*extents);
+    source.shrinkMinimumBytes = copyShrinkMinimumBytes(where, source.filesystem, used).value_or(0);
 }
 
 QStringList pasteSourceRefusals(const PasteSourceRead &read)
@@ -74,8 +110,8 @@ bool resolvePasteSources(QList<Operation> *operations, QString *error)
         if (op.type != Operation::Type::Paste)
             continue;
         const QPair<QString, int> key{op.sourcePath, op.sourceNumber};
-        auto known = reads.constFind(key);
-        if (known == reads.constEnd())
+        auto known = reads.find(key);
+        if (known == reads.end())
             known = reads.insert(key, readPasteSource(op.sourcePath, op.sourceNumber));
         const PasteSourceRead &read = known.value();
         QString why = read.error;
@@ -88,7 +124,8 @@ bool resolvePasteSources(QList<Operation> *operations, QString *error)
                          .arg(op.sourcePath, why);
             return false;
         }
-        op.source = read.source;
+        measurePasteShrink(&known.value(), op.sizeBytes);
+        op.source = known.value().source;
     }
     return true;
 }

@@ -31,6 +31,11 @@ PasteSourceRead readPasteSource(const QString &path, int number);
 // partition's length is then the smallest a paste may be).
 Operation::PasteSource pasteSourceFromLayout(const DiskLayout &layout, const PartitionInfo &p);
 
+// When `askedBytes` (a paste's size) is less than the source's filesystem holds: how far that
+// filesystem may shrink, as the disk copy asks it (ops/copyshrink.h), into
+// read->source.shrinkMinimumBytes. Left 0 when it cannot shrink or nobody can tell.
+void measurePasteShrink(PasteSourceRead *read, qint64 askedBytes);
+
 // Why the partition may not be read for a paste now: mounted read-write, swap in use (the disk
 // copy's rule, ops/copyplan.h's copySourceRefusals). Empty when it may.
 QStringList pasteSourceRefusals(const PasteSourceRead &read);

@@ -5,8 +5,10 @@
 #include "align/alignmentgeometry.h"
 #include "align/resizeplacement.h"
 #include "base/humansize.h"
-#include "ops/pastesource.h"
+#include "fs/filesystemresize.h"
 #include "fs/filesystemuuid.h"
+#include "ops/copyplan.h"
+#include "ops/pastesource.h"
 #include "table/parteddevice.h"
 #include "table/partedlayout.h"
 #include "table/partedpartition.h"
@@ -357,22 +359,40 @@ bool TableEditor::paste(const Operation &op, const AlignmentPolicy &policy, QStr
             return false;
         }
     }
-    const qint64 minimum = source.minimumBytes();
     Operation asCreate = op;
     asCreate.type = Operation::Type::Create;
     asCreate.filesystem = source.filesystem;
     asCreate.label = source.label;
-    asCreate.name.clear();
-    asCreate.flags.clear();
+    // The source's entry as far as this table has it: flags (libparted drops those it does
+    // not know here) and the GPT name; its type follows after the commit (pasteexecution).
+    const QString table = QString::fromLatin1(m_disk->type->name);
+    asCreate.flags = carriedEntry(source.tableType, table, source.flags, QString()).flags;
+    asCreate.name = source.name;
     asCreate.sizeBytes = op.sizeBytes == 0 ? source.lengthBytes : op.sizeBytes;
-    if (asCreate.sizeBytes > 0 && asCreate.sizeBytes < minimum) {
-        *error = tr("The pasted partition must hold at least %1: the %2 filesystem of partition "
-                    "%3 fills that much, and Partwise does not shrink a filesystem while pasting "
-                    "it.")
-                     .arg(humanSize(minimum), source.filesystem)
-                     .arg(op.sourceNumber);
-        return false;
+    const qint64 whole = source.wholeBytes();
+    if (asCreate.sizeBytes > 0 && asCreate.sizeBytes < whole) {
+        QString why;
+        if (!canShrinkUnmounted(source.filesystem))
+            why = tr("the %1 filesystem of partition %2 fills that much, and %1 cannot be shrunk.")
+                      .arg(source.filesystem)
+                      .arg(op.sourceNumber);
+        else if (source.shrinkMinimumBytes <= 0)
+            why = tr("the %1 filesystem of partition %2 fills that much, and how far it could "
+                     "shrink is not known.")
+                      .arg(source.filesystem)
+                      .arg(op.sourceNumber);
+        else if (asCreate.sizeBytes < source.minimumBytes())
+            why = tr("the %1 filesystem of partition %2 shrinks no further than that (the "
+                     "minimum its own tool reports).")
+                      .arg(source.filesystem)
+                      .arg(op.sourceNumber);
+        if (!why.isEmpty()) {
+            *error = tr("The pasted partition must hold at least %1: %2")
+                         .arg(humanSize(source.minimumBytes()), why);
+            return false;
+        }
     }
+    const qint64 minimum = source.minimumBytes();
     // Rounded up, never down: the partition must hold the whole filesystem.
     int created = 0;
     if (!create(asCreate, policy, error, &created, EndRounding::Up))

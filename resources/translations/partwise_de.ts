@@ -803,8 +803,16 @@ Ihr Journal (%2) erlaubt, sie abzuschließen: Laufwerk → Unterbrochene Kopie a
         <translation>Einfügen:</translation>
     </message>
     <message>
-        <source>At least what the source&apos;s filesystem fills; a larger partition gets its filesystem grown.</source>
-        <translation>Mindestens so viel, wie das Dateisystem der Quelle füllt; in einer größeren Partition wird das Dateisystem vergrößert.</translation>
+        <source>, flags %1</source>
+        <translation>, Flags %1</translation>
+    </message>
+    <message>
+        <source>, named “%1”</source>
+        <translation>, Name „%1“</translation>
+    </message>
+    <message>
+        <source>At least what the source&apos;s filesystem fills, or as little as its own tool can shrink it to once that is measured; a larger partition gets its filesystem grown, a smaller one shrunk on the way.</source>
+        <translation>Mindestens so viel, wie das Dateisystem der Quelle füllt, oder so wenig, wie sein eigenes Werkzeug es verkleinern kann, sobald das gemessen ist; in einer größeren Partition wird das Dateisystem vergrößert, in einer kleineren unterwegs verkleinert.</translation>
     </message>
 </context>
 <context>
@@ -2407,6 +2415,14 @@ Die Partitionstabelle wird vorher gesichert; das Protokoll sagt, wo und wie sie 
     <message>
         <source>, holding its %1 filesystem</source>
         <translation>, mit ihrem Dateisystem %1</translation>
+    </message>
+    <message>
+        <source>, shrunk on the way</source>
+        <translation>, unterwegs verkleinert</translation>
+    </message>
+    <message>
+        <source>, with its flags (%1)</source>
+        <translation>, mit ihren Flags (%1)</translation>
     </message>
 </context>
 <context>
@@ -4242,10 +4258,6 @@ Das Journal %3 hält fest, wie weit sie kam. Bis sie abgeschlossen ist, ist die 
         <translation>Partition %1, die eingefügt werden soll, wird von einer Operation vor dem Einfügen gelöscht oder verschoben.</translation>
     </message>
     <message>
-        <source>The pasted partition must hold at least %1: the %2 filesystem of partition %3 fills that much, and Partwise does not shrink a filesystem while pasting it.</source>
-        <translation>Die eingefügte Partition muss mindestens %1 fassen: so viel füllt das Dateisystem %2 von Partition %3, und Partwise verkleinert kein Dateisystem beim Einfügen.</translation>
-    </message>
-    <message>
         <source>Partition %1 holds no filesystem to give a new UUID.</source>
         <translation>Partition %1 enthält kein Dateisystem, das eine neue UUID bekommen könnte.</translation>
     </message>
@@ -4264,6 +4276,22 @@ Das Journal %3 hält fest, wie weit sie kam. Bis sie abgeschlossen ist, ist die 
     <message>
         <source>The free space there is too small for the %1 filesystem of partition %2 (%3).</source>
         <translation>Der freie Bereich dort ist zu klein für das Dateisystem %1 von Partition %2 (%3).</translation>
+    </message>
+    <message>
+        <source>the %1 filesystem of partition %2 fills that much, and %1 cannot be shrunk.</source>
+        <translation>so viel füllt das Dateisystem %1 von Partition %2, und %1 kann nicht verkleinert werden.</translation>
+    </message>
+    <message>
+        <source>the %1 filesystem of partition %2 fills that much, and how far it could shrink is not known.</source>
+        <translation>so viel füllt das Dateisystem %1 von Partition %2, und wie weit es sich verkleinern ließe, ist nicht bekannt.</translation>
+    </message>
+    <message>
+        <source>the %1 filesystem of partition %2 shrinks no further than that (the minimum its own tool reports).</source>
+        <translation>weiter lässt sich das Dateisystem %1 von Partition %2 nicht verkleinern (das Minimum, das sein eigenes Werkzeug angibt).</translation>
+    </message>
+    <message>
+        <source>The pasted partition must hold at least %1: %2</source>
+        <translation>Die eingefügte Partition muss mindestens %1 fassen: %2</translation>
     </message>
 </context>
 <context>

@@ -1,5 +1,6 @@
 // Copy and Paste of a partition in Partwise's real main window: Edit → Copy on an ext4 partition,
-// free space selected, Edit → Paste (the dialog, its preview on the map), Apply. Judged by
+// free space selected, Edit → Paste (the dialog, its preview on the map), Apply; and a paste
+// smaller than its source, shrunk on the way. Judged by
 // sfdisk (the new partition on the 1 MiB grain), blkid (its filesystem, label and a new UUID),
 // e2fsck (clean) and debugfs (the file it holds), never by Partwise's own reading.
 #include "diskmapwidget.h"
@@ -217,6 +218,95 @@ private slots:
         QCOMPARE(run(QStringLiteral("debugfs"),
                      {QStringLiteral("-R"), QStringLiteral("cat /hello.txt"), at}),
                  QByteArray("copied by Copy and Paste\n"));
+    }
+
+    // Smaller than its source: Copy measures how far the ext4 filesystem shrinks, and Paste is
+    // then offered in free space smaller than the partition; the copy is shrunk on the way.
+    void pasteSmallerThanItsSource()
+    {
+        // 16 MiB of ext4 holding a file, and about 15 MiB free after it.
+        const QString img = blankImage(m_dir, QStringLiteral("smaller.img"), 32 * kMiB);
+        int status = -1;
+        run(QStringLiteral("sfdisk"), {QStringLiteral("-q"), img},
+            "label: gpt\nstart=2048, size=32768, type=L\n", &status);
+        QCOMPARE(status, 0);
+        QTemporaryDir tree;
+        QFile file(tree.filePath(QStringLiteral("hello.txt")));
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("pasted smaller\n");
+        file.close();
+        run(QStringLiteral("mkfs.ext4"),
+            {QStringLiteral("-q"), QStringLiteral("-d"), tree.path(), QStringLiteral("-E"),
+             QStringLiteral("offset=1048576"), img, QStringLiteral("16M")},
+            {}, &status);
+        QCOMPARE(status, 0);
+
+        MainWindow window;
+        EditingController *editing = window.editing();
+        QSignalSpy shown(&window, &MainWindow::diskShown);
+        window.show();
+        window.openImage(img);
+        QVERIFY(QTest::qWaitFor([&] { return !shown.isEmpty(); }, 60000));
+        int partRow = -1, freeRow = -1;
+        for (int row = 0; row < window.partitionModel()->rowCount(); ++row) {
+            const PartitionInfo &r = window.partitionModel()->region(row);
+            if (r.number == 1 && !r.isFree())
+                partRow = row;
+            if (r.isFree() && r.lengthSectors() > 20000)
+                freeRow = row;
+        }
+        QVERIFY(partRow >= 0 && freeRow >= 0);
+        QAction *paste = editing->action(EditingController::Action::Paste);
+        select(window, partRow);
+        editing->action(EditingController::Action::Copy)->trigger();
+        select(window, freeRow);
+        // Offered once the filesystem's minimum is known (resize2fs -P, in the background).
+        QVERIFY2(QTest::qWaitFor([&] { return paste->isEnabled(); }, 30000),
+                 qPrintable(paste->toolTip()));
+        {
+            ModalDriver driver([&](QWidget *modal) {
+                if (auto *d = qobject_cast<CreatePartitionDialog *>(modal)) {
+                    d->setSizeBytes(10 * kMiB);
+                    QCoreApplication::processEvents();
+                    d->accept();
+                }
+            });
+            paste->trigger();
+        }
+        QCOMPARE(editing->pending()->count(), 1);
+        shown.clear();
+        bool applyOk = false;
+        {
+            ModalDriver driver([&](QWidget *modal) {
+                if (auto *box = qobject_cast<QMessageBox *>(modal)) {
+                    if (QAbstractButton *yes = box->button(QMessageBox::Yes))
+                        yes->click();
+                } else if (auto *d = qobject_cast<ApplyDialog *>(modal); d && d->isFinished()) {
+                    applyOk = d->result().ok;
+                    if (!applyOk)
+                        qWarning() << d->logText();
+                    d->accept();
+                }
+            });
+            editing->action(EditingController::Action::Apply)->trigger();
+        }
+        QVERIFY(applyOk);
+        const QJsonArray parts =
+            QJsonDocument::fromJson(run(QStringLiteral("sfdisk"), {QStringLiteral("-J"), img}))
+                .object()
+                .value(QStringLiteral("partitiontable"))
+                .toObject()
+                .value(QStringLiteral("partitions"))
+                .toArray();
+        QCOMPARE(parts.size(), 2);
+        const qint64 start = parts.at(1).toObject().value(QStringLiteral("start")).toInteger();
+        QCOMPARE(parts.at(1).toObject().value(QStringLiteral("size")).toInteger() * 512, 10 * kMiB);
+        const QString at = img + QStringLiteral("?offset=%1").arg(start * 512);
+        run(QStringLiteral("e2fsck"), {QStringLiteral("-fn"), at}, {}, &status);
+        QCOMPARE(status, 0);
+        QCOMPARE(run(QStringLiteral("debugfs"),
+                     {QStringLiteral("-R"), QStringLiteral("cat /hello.txt"), at}),
+                 QByteArray("pasted smaller\n"));
     }
 
 private:

@@ -6,7 +6,9 @@
 #include "clirun.h"
 #include "filechecksum.h"
 #include "loopdevice.h"
+#include "partitioncontents.h"
 #include "serveclient.h"
+#include "sfdisktable.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -33,6 +35,7 @@ private slots:
     void aUserHelperLeavesFilesToTheKernel();
     void pasteSourcePassesTheGuard();
     void aThousandPastesOfOnePartitionArePreviewedPromptly();
+    void pasteBetweenTwoLoopDevices();
 
 private:
     QTemporaryDir m_dir;
@@ -281,6 +284,54 @@ void TestServeGuard::aThousandPastesOfOnePartitionArePreviewedPromptly()
     QVERIFY2(resultOf(preview).contains(QStringLiteral("failed_index")),
              qPrintable(describe(preview)));
     QVERIFY2(timer.elapsed() < 30000, qPrintable(QString::number(timer.elapsed())));
+}
+
+// A paste from one disk onto another, both served by the one root helper the window starts for
+// a user (pkexec): the plan applied through the helper, the source partition on one loop device
+// and the free space on another. The copy is on the grain, its check clean, every file the
+// same, and the source not written.
+void TestServeGuard::pasteBetweenTwoLoopDevices()
+{
+    PW_REQUIRE_ROOT_OR_SKIP();
+    const QString source = makePracticeImage(m_dir.path(), QStringLiteral("two-source.img"));
+    QVERIFY(!source.isEmpty());
+    const QString target = m_dir.filePath(QStringLiteral("two-target.img"));
+    QString error;
+    QVERIFY2(SfdiskTable::writeImage(target, 128 << 20, "label: dos\n", &error), qPrintable(error));
+    const QByteArray sourceBefore = fileSha256(source);
+    {
+        LoopDevice from(source);
+        LoopDevice onto(target);
+        QVERIFY2(from.ok() && onto.ok(), qPrintable(from.error() + onto.error()));
+        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+        environment.insert(QStringLiteral("PKEXEC_UID"), QString::number(::getuid() + 4242));
+        ServeClient helper(environment);
+        const QJsonObject plan{
+            {QStringLiteral("operations"),
+             QJsonArray{QJsonObject{{QStringLiteral("op"), QStringLiteral("paste")},
+                                    {QStringLiteral("source"), from.path()},
+                                    {QStringLiteral("number"), 1}}}}};
+        const int id = helper.send(QStringLiteral("apply"),
+                                   {{QStringLiteral("path"), onto.path()}, {"plan", plan}});
+        const QJsonObject answer = helper.answer(id, 300000);
+        QVERIFY2(resultOf(answer).value(QStringLiteral("ok")).toBool(),
+                 qPrintable(describe(answer)));
+    }
+    QCOMPARE(fileSha256(source), sourceBefore);
+    const SfdiskTable from = SfdiskTable::read(source);
+    const SfdiskTable onto = SfdiskTable::read(target);
+    QVERIFY2(from.ok && onto.ok, qPrintable(from.error + onto.error));
+    QCOMPARE(onto.partitions.size(), 1);
+    QCOMPARE(onto.partitions.first().start % 2048, 0);
+    QVERIFY(onto.partitions.first().size >= from.find(1)->size);
+    QStringList problems;
+    const auto before = partitionContents(source, 512, from, &problems);
+    const auto after = partitionContents(target, 512, onto, &problems); // with each fs's check
+    QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
+    QVERIFY(before.contains(1) && !before[1].files.isEmpty());
+    QVERIFY(after.contains(1));
+    QCOMPARE(after[1].fs, before[1].fs);
+    QCOMPARE(after[1].files, before[1].files);
 }
 
 QTEST_GUILESS_MAIN(TestServeGuard)

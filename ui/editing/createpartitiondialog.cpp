@@ -8,6 +8,7 @@
 #include "fs/filesystemformatter.h"
 #include "fs/filesystemsupport.h"
 #include "layer/layercreator.h"
+#include "ops/copyplan.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>
@@ -201,6 +202,13 @@ void CreatePartitionDialog::setUpPaste(QFormLayout *form)
                        .arg(m_paste->sourcePath, source.filesystem, humanSize(source.lengthBytes));
     if (!source.label.isEmpty())
         what += tr(", labelled “%1”").arg(source.label);
+    // What its table entry brings along onto this table (ops/copyplan.h's rule).
+    const QStringList flags =
+        carriedEntry(source.tableType, m_shown.tableType, source.flags, source.typeId).flags;
+    if (!flags.isEmpty())
+        what += tr(", flags %1").arg(flags.join(QStringLiteral(", ")));
+    if (!source.name.isEmpty() && m_shown.tableType == QLatin1String("gpt"))
+        what += tr(", named “%1”").arg(source.name);
     auto *copied = new QLabel(what);
     copied->setObjectName(QStringLiteral("pasteSource"));
     copied->setWordWrap(true);
@@ -212,8 +220,9 @@ void CreatePartitionDialog::setUpPaste(QFormLayout *form)
     const int extended = m_kind->findData(int(PartitionInfo::Kind::Extended));
     if (extended >= 0)
         m_kind->removeItem(extended);
-    m_size->setToolTip(tr("At least what the source's filesystem fills; a larger partition gets "
-                          "its filesystem grown."));
+    m_size->setToolTip(tr("At least what the source's filesystem fills, or as little as its "
+                          "own tool can shrink it to once that is measured; a larger partition "
+                          "gets its filesystem grown, a smaller one shrunk on the way."));
     updateLimits();
     m_size->setValue(std::ceil(double(source.lengthBytes) / double(unitBytes()) *
                                    std::pow(10.0, m_size->decimals()) -

@@ -7,10 +7,12 @@
 #include "editing/createpartitiondialog.h"
 #include "editing/editingcontroller.h"
 #include "editing/pendingoperations.h"
+#include "fs/filesystemresize.h"
 #include "ops/pastesource.h"
 
 #include <QAction>
 #include <QMainWindow>
+#include <QPointer>
 #include <QStatusBar>
 
 using namespace partwise;
@@ -84,6 +86,7 @@ void EditingController::copyPartition()
     op.sourceNumber = p->number;
     op.source = pasteSourceFromLayout(*m_base, *p);
     m_copied = op;
+    measureCopiedShrink();
     m_window->statusBar()->showMessage(
         tr("Partition %1 of %2 copied: select free space and choose Paste.")
             .arg(p->number)
@@ -107,4 +110,42 @@ void EditingController::pastePartition()
                                  m_copied);
     if (dialog.exec() == QDialog::Accepted)
         this->queue(dialog.operation());
+}
+
+void EditingController::measureCopiedShrink()
+{
+    const quint64 copy = ++m_copies;
+    if (!m_copied || !m_base || !canShrinkUnmounted(m_copied->source.filesystem))
+        return;
+    QPointer<EditingController> self(this);
+    const auto take = [self, copy](qint64 minimum) {
+        if (!self || copy != self->m_copies || !self->m_copied || minimum <= 0)
+            return;
+        self->m_copied->source.shrinkMinimumBytes = minimum;
+        self->updateActions();
+    };
+    const int number = m_copied->sourceNumber;
+    if (m_base->device.readByHelper) {
+        // The helper's filesystem-minimum, as the Resize dialog asks it; queued, since an
+        // answer may come at once.
+        if (m_measureThroughHelper)
+            m_measureThroughHelper(m_path, number, [self, take](const FilesystemLimits &limits) {
+                if (self && limits.minimumBytes)
+                    QMetaObject::invokeMethod(
+                        self, [take, minimum = *limits.minimumBytes] { take(minimum); },
+                        Qt::QueuedConnection);
+            });
+        return;
+    }
+    // resize2fs -P (or the used-block map) takes seconds on a large disk: not on the GUI thread.
+    const QString path = m_copied->sourcePath;
+    m_measuringCopy.enqueue(
+        [path, number, take]() -> std::function<void()> {
+            PasteSourceRead read = readPasteSource(path, number);
+            if (read.ok)
+                measurePasteShrink(&read, 1);
+            const qint64 minimum = read.ok ? read.source.shrinkMinimumBytes : 0;
+            return [take, minimum] { take(minimum); };
+        },
+        QStringLiteral("partwise-measure-copy"));
 }

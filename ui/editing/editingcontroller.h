@@ -1,6 +1,7 @@
 #pragma once
 
 #include "align/alignmentpolicy.h"
+#include "backgroundjob.h"
 #include "boot/bootinventory.h"
 #include "fs/sessionabilities.h"
 #include "ops/applyrunner.h"
@@ -171,6 +172,10 @@ private:
     // Why the remembered partition cannot be pasted into `region` of the disk on screen; empty
     // when it can.
     QString pasteProblem(const partwise::PartitionInfo &region) const;
+    // How far the copied partition's filesystem shrinks (its tool's minimum, by this session
+    // or the helper that reads its disk), measured in the background after Copy; until it is
+    // known a paste is at least as large as its source.
+    void measureCopiedShrink();
     QString server(const QString &path, QString *pathThere = nullptr) const;
     void selectNear(const partwise::PartitionInfo &previous);
     std::optional<partwise::PartitionInfo>
@@ -201,4 +206,6 @@ private:
     std::optional<partwise::Operation> m_copied; // a Paste with its source, from Copy
     QString m_copiedServer;                      // who reads the copied partition's disk
     InUseHandler m_inUse;
+    quint64 m_copies = 0;          // Copies made: a measurement counts for the one it was made for
+    BackgroundJob m_measuringCopy; // last: waited for before anything its result goes to is gone
 };
