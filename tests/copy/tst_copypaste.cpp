@@ -48,19 +48,9 @@ bool writeFile(const QString &path, const QByteArray &bytes)
 // Partition `number` of `image` as `sfdisk -J` writes it (type, name, attrs, bootable, uuid).
 QJsonObject sfdiskEntry(const QString &image, int number)
 {
-    const ToolResult r = runTool(QStringLiteral("sfdisk"), {QStringLiteral("-J"), image});
-    const QJsonArray parts = QJsonDocument::fromJson(r.out)
-                                 .object()
-                                 .value(QStringLiteral("partitiontable"))
-                                 .toObject()
-                                 .value(QStringLiteral("partitions"))
-                                 .toArray();
-    for (const QJsonValue &v : parts) {
-        const QString node = v.toObject().value(QStringLiteral("node")).toString();
-        if (QRegularExpression(QStringLiteral("\\D%1$").arg(number)).match(node).hasMatch())
-            return v.toObject();
-    }
-    return {};
+    const SfdiskTable table = SfdiskTable::read(image);
+    const SfdiskPartition *p = table.find(number);
+    return p ? p->entry : QJsonObject();
 }
 
 // What `sgdisk -i N` says of a GPT entry: its type GUID code, attribute flags and name lines.

@@ -76,6 +76,25 @@ private:
     QTimer m_timer;
 };
 
+// Apply with the window's own dialogs: Yes to its question, the Apply dialog closed when done.
+bool applyInWindow(EditingController *editing)
+{
+    bool applyOk = false;
+    ModalDriver driver([&](QWidget *modal) {
+        if (auto *box = qobject_cast<QMessageBox *>(modal)) {
+            if (QAbstractButton *yes = box->button(QMessageBox::Yes))
+                yes->click();
+        } else if (auto *d = qobject_cast<ApplyDialog *>(modal); d && d->isFinished()) {
+            applyOk = d->result().ok;
+            if (!applyOk)
+                qWarning() << d->logText();
+            d->accept();
+        }
+    });
+    editing->action(EditingController::Action::Apply)->trigger();
+    return applyOk;
+}
+
 void select(MainWindow &window, int row)
 {
     window.regionSelection()->setCurrentIndex(window.partitionModel()->index(row, 0),
@@ -179,22 +198,7 @@ private slots:
 
         // Apply with the window's own dialogs.
         shown.clear();
-        bool applyOk = false;
-        {
-            ModalDriver driver([&](QWidget *modal) {
-                if (auto *box = qobject_cast<QMessageBox *>(modal)) {
-                    if (QAbstractButton *yes = box->button(QMessageBox::Yes))
-                        yes->click();
-                } else if (auto *d = qobject_cast<ApplyDialog *>(modal); d && d->isFinished()) {
-                    applyOk = d->result().ok;
-                    if (!applyOk)
-                        qWarning() << d->logText();
-                    d->accept();
-                }
-            });
-            editing->action(EditingController::Action::Apply)->trigger();
-        }
-        QVERIFY(applyOk);
+        QVERIFY(applyInWindow(editing));
         QVERIFY(QTest::qWaitFor([&] { return !shown.isEmpty(); }, 60000));
 
         const QJsonArray parts =
@@ -275,22 +279,7 @@ private slots:
         }
         QCOMPARE(editing->pending()->count(), 1);
         shown.clear();
-        bool applyOk = false;
-        {
-            ModalDriver driver([&](QWidget *modal) {
-                if (auto *box = qobject_cast<QMessageBox *>(modal)) {
-                    if (QAbstractButton *yes = box->button(QMessageBox::Yes))
-                        yes->click();
-                } else if (auto *d = qobject_cast<ApplyDialog *>(modal); d && d->isFinished()) {
-                    applyOk = d->result().ok;
-                    if (!applyOk)
-                        qWarning() << d->logText();
-                    d->accept();
-                }
-            });
-            editing->action(EditingController::Action::Apply)->trigger();
-        }
-        QVERIFY(applyOk);
+        QVERIFY(applyInWindow(editing));
         const QJsonArray parts =
             QJsonDocument::fromJson(run(QStringLiteral("sfdisk"), {QStringLiteral("-J"), img}))
                 .object()

@@ -41,18 +41,8 @@ const QList<Part> kParts = {{QStringLiteral("ext4"), 16},   {QStringLiteral("xfs
 QMap<int, QString> partitionGuids(const QString &disk)
 {
     QMap<int, QString> out;
-    const ToolResult r = runTool(QStringLiteral("sfdisk"), {QStringLiteral("-J"), disk});
-    const QJsonArray parts = QJsonDocument::fromJson(r.out)
-                                 .object()
-                                 .value(QStringLiteral("partitiontable"))
-                                 .toObject()
-                                 .value(QStringLiteral("partitions"))
-                                 .toArray();
-    for (const QJsonValue &v : parts) {
-        const QString node = v.toObject().value(QStringLiteral("node")).toString();
-        const int number = node.mid(node.lastIndexOf(QLatin1Char('p')) + 1).toInt();
-        out[number] = v.toObject().value(QStringLiteral("uuid")).toString().toUpper();
-    }
+    for (const SfdiskPartition &p : SfdiskTable::read(disk).partitions)
+        out[p.number] = p.entry.value(QStringLiteral("uuid")).toString().toUpper();
     return out;
 }
 

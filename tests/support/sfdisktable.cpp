@@ -110,6 +110,7 @@ SfdiskTable SfdiskTable::read(const QString &device)
                                           o.value(QStringLiteral("start")).toInteger(),
                                           o.value(QStringLiteral("size")).toInteger(),
                                           o.value(QStringLiteral("type")).toString()));
+        t.partitions.last().entry = o;
     }
     t.ok = true;
     return t;

@@ -2,6 +2,7 @@
 // sector size the file cannot tell, `fdisk -b N -l`).
 #pragma once
 
+#include <QJsonObject>
 #include <QList>
 #include <QString>
 
@@ -10,11 +11,12 @@ namespace pwtest {
 struct SfdiskPartition
 {
     QString node;
-    int number = 0;   // from the node name: img5, /dev/loop0p5 -> 5
-    qint64 start = 0; // in logical sectors
-    qint64 size = 0;  // in logical sectors
-    QString type;     // MBR id in hex ("83", "5") or GPT type GUID
-    QString kind;     // "primary", "extended" or "logical" (GPT: always primary)
+    int number = 0;    // from the node name: img5, /dev/loop0p5 -> 5
+    qint64 start = 0;  // in logical sectors
+    qint64 size = 0;   // in logical sectors
+    QString type;      // MBR id in hex ("83", "5") or GPT type GUID
+    QString kind;      // "primary", "extended" or "logical" (GPT: always primary)
+    QJsonObject entry; // the whole entry `sfdisk -J` gave (name, attrs, uuid, bootable, ...)
 
     qint64 end() const { return start + size - 1; }
 };
