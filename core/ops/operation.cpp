@@ -140,7 +140,7 @@ QString Operation::description() const
         if (!source.label.isEmpty())
             text += tr(", labelled “%1”").arg(source.label);
         if (source.known && sizeBytes > 0 && sizeBytes < source.wholeBytes())
-            text += tr(", shrunk on the way");
+            text += source.madeAnew() ? tr(", made anew at that size") : tr(", shrunk on the way");
         if (!source.flags.isEmpty())
             text += tr(", with its flags (%1)").arg(source.flags.join(QStringLiteral(", ")));
         return text + tr(", aligned to %1").arg(alignWord(alignTo));

@@ -82,8 +82,13 @@ public:
         QString tableType, name, typeId;
         QStringList flags;
         qint64 wholeBytes() const { return filesystemBytes > 0 ? filesystemBytes : lengthBytes; }
+        // Swap is made anew at the paste's size (its UUID and label kept): any size that holds
+        // a swap area will do.
+        bool madeAnew() const { return filesystem == QLatin1String("swap"); }
         qint64 minimumBytes() const
         {
+            if (madeAnew())
+                return std::min<qint64>(1 << 20, wholeBytes());
             return shrinkMinimumBytes > 0 ? std::min(shrinkMinimumBytes, wholeBytes())
                                           : wholeBytes();
         }

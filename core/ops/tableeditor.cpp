@@ -370,7 +370,7 @@ bool TableEditor::paste(const Operation &op, const AlignmentPolicy &policy, QStr
     asCreate.name = source.name;
     asCreate.sizeBytes = op.sizeBytes == 0 ? source.lengthBytes : op.sizeBytes;
     const qint64 whole = source.wholeBytes();
-    if (asCreate.sizeBytes > 0 && asCreate.sizeBytes < whole) {
+    if (asCreate.sizeBytes > 0 && asCreate.sizeBytes < whole && !source.madeAnew()) {
         QString why;
         if (!canShrinkUnmounted(source.filesystem))
             why = tr("the %1 filesystem of partition %2 fills that much, and %1 cannot be shrunk.")

@@ -2424,6 +2424,10 @@ Die Partitionstabelle wird vorher gesichert; das Protokoll sagt, wo und wie sie 
         <source>, with its flags (%1)</source>
         <translation>, mit ihren Flags (%1)</translation>
     </message>
+    <message>
+        <source>, made anew at that size</source>
+        <translation>, in dieser Größe neu angelegt</translation>
+    </message>
 </context>
 <context>
     <name>OperationPrompts</name>

@@ -423,6 +423,51 @@ private slots:
                      .exists());
     }
 
+    // Swap is made anew, so it may be pasted at any size: a 16 MiB swap into 4 MiB is a swap area
+    // there with the source's label and, as every paste, a UUID of its own (blkid).
+    void smallerSwapMadeAnew()
+    {
+        PW_REQUIRE_ROOT_OR_SKIP();
+        const QString source = path(QStringLiteral("swap-source.img"));
+        const QString target = path(QStringLiteral("swap-target.img"));
+        QString error;
+        QVERIFY2(SfdiskTable::writeImage(source, 24 * kMiB,
+                                         "label: gpt\nstart=2048, size=32768, type=S\n", &error),
+                 qPrintable(error));
+        QVERIFY2(SfdiskTable::writeImage(target, 12 * kMiB, "label: gpt\n", &error),
+                 qPrintable(error));
+        const QString uuid = QStringLiteral("6a1c2a9e-3c55-4b53-9d59-0123456789ab");
+        // Made in a file of its own (Debian 12's mkswap has no --offset), then put at 1 MiB.
+        const QString area = path(QStringLiteral("swap-area"));
+        QVERIFY(writeFile(area, {}) && QFile::resize(area, 16 * kMiB));
+        const ToolResult made =
+            runTool(QStringLiteral("mkswap"), {QStringLiteral("-L"), QStringLiteral("pwswap"),
+                                               QStringLiteral("-U"), uuid, area});
+        QVERIFY2(made.ok(), qPrintable(made.describe()));
+        {
+            QFile in(area);
+            QFile out(source);
+            QVERIFY(in.open(QIODevice::ReadOnly) && out.open(QIODevice::ReadWrite));
+            QVERIFY(out.seek(kMiB) && out.write(in.readAll()) == 16 * kMiB);
+        }
+        const QString plan = writePlan(
+            QStringLiteral("swap.json"),
+            QStringLiteral("{\"operations\":[{\"op\":\"paste\",\"source\":\"%1\",\"number\":1,"
+                           "\"size\":\"4MiB\"}]}")
+                .arg(source)
+                .toUtf8());
+        const CliResult r = apply(plan, target);
+        QVERIFY2(r.exitCode == 0, qPrintable(r.describe() + QString::fromUtf8(r.out)));
+        const SfdiskTable table = SfdiskTable::read(target);
+        QVERIFY2(table.ok && table.find(1), qPrintable(table.error));
+        QCOMPARE(table.find(1)->size * 512, 4 * kMiB);
+        const qint64 start = table.find(1)->start * 512;
+        const BlkidInfo swap = blkidProbe(target, start);
+        QCOMPARE(swap.type, QStringLiteral("swap"));
+        QVERIFY2(!swap.uuid.isEmpty() && swap.uuid != uuid, qPrintable(swap.uuid)); // beside it
+        QCOMPARE(swap.label, QStringLiteral("pwswap"));
+    }
+
     // XFS cannot shrink: a smaller paste is refused with the reason before anything is written.
     void smallerXfsRefused()
     {
