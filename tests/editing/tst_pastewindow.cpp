@@ -107,6 +107,32 @@ void select(MainWindow &window, int row)
 class PasteWindowTest : public QObject
 {
     Q_OBJECT
+private:
+    // A GPT image of `bytes` whose 16 MiB partition 1 at 1 MiB holds an ext4 (labelled `label`
+    // unless empty) with hello.txt saying `text`; empty when a tool failed.
+    QString ext4Image(const QString &name, qint64 bytes, const QString &label,
+                      const QByteArray &text)
+    {
+        const QString img = blankImage(m_dir, name, bytes);
+        int status = -1;
+        run(QStringLiteral("sfdisk"), {QStringLiteral("-q"), img},
+            "label: gpt\nstart=2048, size=32768, type=L\n", &status);
+        if (status != 0)
+            return {};
+        QTemporaryDir tree;
+        QFile file(tree.filePath(QStringLiteral("hello.txt")));
+        if (!file.open(QIODevice::WriteOnly) || file.write(text) != text.size())
+            return {};
+        file.close();
+        QStringList args{QStringLiteral("-q")};
+        if (!label.isEmpty())
+            args << QStringLiteral("-L") << label;
+        args << QStringLiteral("-d") << tree.path() << QStringLiteral("-E")
+             << QStringLiteral("offset=1048576") << img << QStringLiteral("16M");
+        run(QStringLiteral("mkfs.ext4"), args, {}, &status);
+        return status == 0 ? img : QString();
+    }
+
 private slots:
     void initTestCase()
     {
@@ -119,22 +145,9 @@ private slots:
     void copyThenPasteIntoFreeSpace()
     {
         // A GPT image: an ext4 partition of 16 MiB holding a file, 40 MiB free after it.
-        const QString img = blankImage(m_dir, QStringLiteral("paste.img"), 64 * kMiB);
-        int status = -1;
-        run(QStringLiteral("sfdisk"), {QStringLiteral("-q"), img},
-            "label: gpt\nstart=2048, size=32768, type=L\n", &status);
-        QCOMPARE(status, 0);
-        QTemporaryDir tree;
-        QFile file(tree.filePath(QStringLiteral("hello.txt")));
-        QVERIFY(file.open(QIODevice::WriteOnly));
-        file.write("copied by Copy and Paste\n");
-        file.close();
-        run(QStringLiteral("mkfs.ext4"),
-            {QStringLiteral("-q"), QStringLiteral("-L"), QStringLiteral("orig"),
-             QStringLiteral("-d"), tree.path(), QStringLiteral("-E"),
-             QStringLiteral("offset=1048576"), img, QStringLiteral("16M")},
-            {}, &status);
-        QCOMPARE(status, 0);
+        const QString img = ext4Image(QStringLiteral("paste.img"), 64 * kMiB,
+                                      QStringLiteral("orig"), "copied by Copy and Paste\n");
+        QVERIFY(!img.isEmpty());
 
         MainWindow window;
         EditingController *editing = window.editing();
@@ -217,6 +230,7 @@ private slots:
         QCOMPARE(blkid(img, start * 512, "LABEL"), QStringLiteral("orig"));
         QVERIFY(blkid(img, start * 512, "UUID") != blkid(img, 2048 * 512, "UUID"));
         const QString at = img + QStringLiteral("?offset=%1").arg(start * 512);
+        int status = -1;
         run(QStringLiteral("e2fsck"), {QStringLiteral("-fn"), at}, {}, &status);
         QCOMPARE(status, 0);
         QCOMPARE(run(QStringLiteral("debugfs"),
@@ -229,21 +243,9 @@ private slots:
     void pasteSmallerThanItsSource()
     {
         // 16 MiB of ext4 holding a file, and about 15 MiB free after it.
-        const QString img = blankImage(m_dir, QStringLiteral("smaller.img"), 32 * kMiB);
-        int status = -1;
-        run(QStringLiteral("sfdisk"), {QStringLiteral("-q"), img},
-            "label: gpt\nstart=2048, size=32768, type=L\n", &status);
-        QCOMPARE(status, 0);
-        QTemporaryDir tree;
-        QFile file(tree.filePath(QStringLiteral("hello.txt")));
-        QVERIFY(file.open(QIODevice::WriteOnly));
-        file.write("pasted smaller\n");
-        file.close();
-        run(QStringLiteral("mkfs.ext4"),
-            {QStringLiteral("-q"), QStringLiteral("-d"), tree.path(), QStringLiteral("-E"),
-             QStringLiteral("offset=1048576"), img, QStringLiteral("16M")},
-            {}, &status);
-        QCOMPARE(status, 0);
+        const QString img =
+            ext4Image(QStringLiteral("smaller.img"), 32 * kMiB, QString(), "pasted smaller\n");
+        QVERIFY(!img.isEmpty());
 
         MainWindow window;
         EditingController *editing = window.editing();
@@ -291,6 +293,7 @@ private slots:
         const qint64 start = parts.at(1).toObject().value(QStringLiteral("start")).toInteger();
         QCOMPARE(parts.at(1).toObject().value(QStringLiteral("size")).toInteger() * 512, 10 * kMiB);
         const QString at = img + QStringLiteral("?offset=%1").arg(start * 512);
+        int status = -1;
         run(QStringLiteral("e2fsck"), {QStringLiteral("-fn"), at}, {}, &status);
         QCOMPARE(status, 0);
         QCOMPARE(run(QStringLiteral("debugfs"),
