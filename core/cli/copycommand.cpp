@@ -3,6 +3,7 @@
 #include "base/progressthrottle.h"
 #include "cli/terminalprogress.h"
 #include "cli/unmountforjob.h"
+#include "ops/copyjournal.h"
 #include "ops/copyrunner.h"
 
 #include <memory>
@@ -104,7 +105,8 @@ bool resumeCopyCommand(const QString &target, const QString &journalPath, QTextS
                        QTextStream &err, int *status)
 {
     const bool isCopy = journalPath.isEmpty() ? copyJournalExists(target)
-                                              : journalPath.endsWith(QLatin1String(".copy"));
+                                              : journalPath.endsWith(QLatin1String(".copy")) ||
+                                                    CopyJournal::isCopyJournal(journalPath);
     if (!isCopy)
         return false;
     *status = finish(resumeCopy(target, journalPath, terminalCallbacks(out, err)), out, err);

@@ -193,6 +193,17 @@ bool CopyJournal::save(const QString &path, QString *error) const
     return true;
 }
 
+bool CopyJournal::isCopyJournal(const QString &path)
+{
+    QByteArray raw;
+    QString why;
+    if (!readRegularFileBounded(path, kMaxJournalBytes, &raw, &why))
+        return false;
+    const QJsonObject journal =
+        QJsonDocument::fromJson(raw).object().value(QStringLiteral("journal")).toObject();
+    return journal.contains(QStringLiteral("plan")) && !journal.contains(QStringLiteral("moves"));
+}
+
 bool CopyJournal::load(const QString &path, CopyJournal *journal, QString *error)
 {
     // Whatever it says is run: read only as a regular file of ours (or root's), never through a

@@ -43,6 +43,9 @@ struct CopyJournal
     bool save(const QString &path, QString *error) const;
     static bool load(const QString &path, CopyJournal *journal, QString *error);
     static bool remove(const QString &path);
+    // Whether `path` holds a copy journal rather than a realignment's (both are JSON with a
+    // "journal" object; a copy's has its plan), read as load() reads it. For `resume --journal`.
+    static bool isCopyJournal(const QString &path);
 };
 
 QString copyStepName(CopyJournal::Step step);

@@ -292,19 +292,6 @@ CopyPlan planCopy(const DiskLayout &source, const CopySourceFacts &facts,
                     "The MBR's boot code loads the active partition, which GPT does not have: "
                     "the copy will not boot by BIOS. Keep the MBR table to keep it booting.");
     }
-    // sfdisk, which sets the identifiers libparted cannot, reads an image file in 512-byte
-    // sectors only: a 4Kn image copy gets the identifiers libparted makes.
-    if (!target.isBlockDevice && tss != 512) {
-        for (CopyPartitionPlan &cp : plan.partitions) {
-            cp.typeId.clear();
-            cp.partitionGuid.clear();
-        }
-        plan.diskId.clear();
-        plan.notes << QStringLiteral("On an image with %1-byte sectors the partition GUIDs and "
-                                     "the disk GUID are new (filesystem UUIDs and labels are "
-                                     "kept unless --new-ids).")
-                          .arg(tss);
-    }
     plan.bootBreaks.removeDuplicates();
     if (plan.sourceTable != plan.targetTable && !options.newIds)
         plan.notes << QStringLiteral("The %1 table gets a new disk identifier: the source's "

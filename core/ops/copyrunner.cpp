@@ -21,8 +21,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cstring>
 #include <memory>
+#include <thread>
 #include <vector>
 
 namespace partwise {
@@ -37,9 +39,12 @@ using Step = CopyJournal::Step;
 
 constexpr qint64 kClearBytes = 1 << 20;
 
-QString resumeCommand(const QString &target)
+// The journal is named when it is not where resume looks by default.
+QString resumeCommand(const QString &target, const QString &journalPath)
 {
-    return QStringLiteral("partwise-cli resume %1").arg(target);
+    if (journalPath.isEmpty() || journalPath == copyJournalPath(target))
+        return QStringLiteral("partwise-cli resume %1").arg(target);
+    return QStringLiteral("partwise-cli resume --journal %1 %2").arg(journalPath, target);
 }
 
 class CopyExecution
@@ -73,10 +78,7 @@ public:
         }
         releaseClaim();
         if (m_j.step == Step::Fixing) {
-            for (int i = 0; i < m_j.plan.partitions.size(); ++i)
-                if (!m_j.fixed[i] && !fixPartition(i))
-                    return m_result;
-            if (!advance(Step::Table))
+            if (!fixPartitions() || !advance(Step::Table))
                 return m_result;
         }
         if (!writeTable())
@@ -103,9 +105,9 @@ private:
     {
         m_result.error = error;
         m_result.resumable = resumable;
-        if (resumable && !error.contains(resumeCommand(m_j.target)))
-            m_result.error +=
-                QStringLiteral(" Run `%1` to finish the copy.").arg(resumeCommand(m_j.target));
+        if (resumable && !error.contains(resumeCommand(m_j.target, m_path)))
+            m_result.error += QStringLiteral(" Run `%1` to finish the copy.")
+                                  .arg(resumeCommand(m_j.target, m_path));
         return false;
     }
 
@@ -400,20 +402,50 @@ private:
         return save();
     }
 
-    // What the filesystem records of itself, at its new place: done by offset inside the target,
-    // before the table exists. Each step finds what an earlier run did and does it again safely.
-    bool fixPartition(int i)
+    struct FixOutcome
     {
+        bool ok = true;
         QString check, error;
-        const bool ok = finishCopiedFilesystem(
-            m_j.target, tss(), plan().partitions[i], plan().newIds,
-            [this](const QString &line) { log(line); }, &check, &error);
-        if (!check.isEmpty())
-            m_result.checks << check;
-        if (!ok)
-            return fail(error);
-        m_j.fixed[i] = true;
-        return save();
+        QStringList lines;
+    };
+
+    // What each filesystem records of itself, at its new place: done by offset inside the
+    // target, before the table exists. Each step finds what an earlier run did and does it again
+    // safely. The partitions are apart, so two are finished at a time (each one's check is most
+    // of the copy's fixed cost); their log lines follow in partition order.
+    bool fixPartitions()
+    {
+        const int count = int(plan().partitions.size());
+        std::vector<FixOutcome> outcomes(static_cast<std::size_t>(count));
+        std::atomic<int> next{0};
+        auto work = [&] {
+            for (int i = next++; i < count; i = next++) {
+                if (m_j.fixed[i])
+                    continue;
+                FixOutcome &o = outcomes[std::size_t(i)];
+                o.ok = finishCopiedFilesystem(
+                    m_j.target, tss(), plan().partitions[i], plan().newIds,
+                    [&o](const QString &line) { o.lines << line; }, &o.check, &o.error);
+            }
+        };
+        std::thread second(work);
+        work();
+        second.join();
+        QString firstError;
+        for (int i = 0; i < count; ++i) {
+            const FixOutcome &o = outcomes[std::size_t(i)];
+            for (const QString &line : o.lines)
+                log(line);
+            if (!o.check.isEmpty())
+                m_result.checks << o.check;
+            if (!m_j.fixed[i] && o.ok)
+                m_j.fixed[i] = true;
+            else if (!o.ok && firstError.isEmpty())
+                firstError = o.error;
+        }
+        if (!save())
+            return false;
+        return firstError.isEmpty() || fail(firstError);
     }
 
     // Last of all the table: only now does the target read as a disk with partitions.

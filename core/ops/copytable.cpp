@@ -1,13 +1,15 @@
 #include "ops/copytable.h"
 
-#include "base/toolrunner.h"
 #include "boot/bootfixups.h"
 #include "boot/grubcore.h"
+#include "table/tableidentifiers.h"
 #include "table/tablewriter.h"
 
 #include <QFile>
 #include <QFileInfo>
 
+#include <cerrno>
+#include <cstring>
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -52,16 +54,39 @@ public:
         return list;
     }
 
-    bool sfdisk(const QStringList &arguments)
+    // Types, GUIDs and the disk identifier, which libparted cannot set, in one more write of
+    // the table and one flush.
+    bool writeIdentifiers()
     {
-        const ToolResult r =
-            runTool(QStringLiteral("sfdisk"),
-                    QStringList{QStringLiteral("--no-reread"), QStringLiteral("--no-tell-kernel"),
-                                QStringLiteral("-q")} +
-                        arguments,
-                    QStringLiteral("fdisk"));
-        return r.ok ||
-               fail(QStringLiteral("Setting the table's identifiers failed: %1").arg(r.error));
+        const bool gpt = plan().targetTable == QLatin1String("gpt");
+        QList<PartitionIdentity> identities, containers;
+        for (const CopyPartitionPlan &p : plan().partitions) {
+            PartitionIdentity id;
+            id.number = p.targetNumber;
+            if (p.typeId != QLatin1String("00"))
+                id.typeId = p.typeId;
+            if (gpt)
+                id.partitionGuid = p.partitionGuid;
+            if (id.typeId.isEmpty() && id.partitionGuid.isEmpty())
+                continue;
+            // libfdisk (2.38) refuses a logical partition's type once the extended entry was
+            // set in the same pass, so that one goes last.
+            (p.kind == Kind::Extended ? containers : identities) << id;
+        }
+        identities += containers;
+        QString diskId;
+        if (!plan().diskId.isEmpty() && plan().sourceTable == plan().targetTable)
+            diskId = gpt ? plan().diskId : QStringLiteral("0x") + plan().diskId;
+        if (identities.isEmpty() && diskId.isEmpty())
+            return true;
+        const int fd = ::open(QFile::encodeName(m_j.target).constData(), O_RDWR | O_CLOEXEC);
+        if (fd < 0)
+            return fail(QStringLiteral("Cannot open %1 to set its table's identifiers: %2")
+                            .arg(m_j.target, QString::fromLocal8Bit(std::strerror(errno))));
+        QString error;
+        const bool ok = setTableIdentifiers(fd, m_j.target, tss(), identities, diskId, &error);
+        ::close(fd);
+        return ok || fail(error);
     }
 
     bool writeTable()
@@ -71,21 +96,8 @@ public:
         if (!writeFreshTableOn(m_j.target, image, tss(), plan().targetSizeBytes, plan().targetTable,
                                specs(), &error))
             return fail(error);
-        const bool gpt = plan().targetTable == QLatin1String("gpt");
-        for (const CopyPartitionPlan &p : plan().partitions) {
-            const QString n = QString::number(p.targetNumber);
-            if (!p.typeId.isEmpty() && p.typeId != QLatin1String("00") &&
-                !sfdisk({QStringLiteral("--part-type"), m_j.target, n, p.typeId}))
-                return false;
-            if (gpt && !p.partitionGuid.isEmpty() &&
-                !sfdisk({QStringLiteral("--part-uuid"), m_j.target, n, p.partitionGuid}))
-                return false;
-        }
-        if (!plan().diskId.isEmpty() && plan().sourceTable == plan().targetTable) {
-            const QString id = gpt ? plan().diskId : QStringLiteral("0x") + plan().diskId;
-            if (!sfdisk({QStringLiteral("--disk-id"), m_j.target, id}))
-                return false;
-        }
+        if (!writeIdentifiers())
+            return false;
         if (!carryBootCode())
             return false;
         for (const CopyPartitionPlan &p : plan().partitions) {
