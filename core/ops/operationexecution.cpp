@@ -9,8 +9,15 @@
 #include "ops/partitionaccess.h"
 #include "ops/tableeditor.h"
 #include "table/diskreader.h"
+#include "table/tableidentifiers.h"
 
+#include <QFile>
 #include <QUuid>
+
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <unistd.h>
 
 namespace partwise {
 
@@ -129,7 +136,7 @@ private:
         return r.ok;
     }
 
-    // libparted has no call for a GPT entry's unique GUID; sfdisk changes just that field and
+    // libparted has no call for a GPT entry's unique GUID; libfdisk changes just that field and
     // the table's checksums. The kernel's partitions are left alone (nothing about them
     // changes), so no re-read is asked for. A resume after a kill here runs it again: the
     // partition then gets another new GUID, which is what was asked.
@@ -145,24 +152,23 @@ private:
                          .arg(layout.tableType);
             return false;
         }
-        if (layout.device.isImage && layout.device.topology.logicalSectorSize != 512) {
-            *error = QStringLiteral("sfdisk reads an image file in 512-byte sectors; give the "
-                                    "partition of this %1-byte-sector image a new GUID on a loop "
-                                    "device (losetup --sector-size %1).")
-                         .arg(layout.device.topology.logicalSectorSize);
+        PartitionIdentity id;
+        id.number = number;
+        id.partitionGuid = QUuid::createUuid().toString(QUuid::WithoutBraces).toUpper();
+        const int fd = ::open(QFile::encodeName(m_context.target).constData(), O_RDWR | O_CLOEXEC);
+        if (fd < 0) {
+            *error = QStringLiteral("Cannot open %1: %2")
+                         .arg(m_context.target, QString::fromLocal8Bit(std::strerror(errno)));
             return false;
         }
-        const QString guid = QUuid::createUuid().toString(QUuid::WithoutBraces).toUpper();
-        const ToolResult r =
-            runTool(QStringLiteral("sfdisk"),
-                    {QStringLiteral("--no-reread"), QStringLiteral("--no-tell-kernel"),
-                     QStringLiteral("-q"), QStringLiteral("--part-uuid"), m_context.target,
-                     QString::number(number), guid},
-                    QStringLiteral("fdisk"));
-        m_context.log(QStringLiteral("  $ %1\n%2").arg(r.command, r.output.trimmed()));
-        if (!r.ok)
-            *error = r.error;
-        return r.ok;
+        const bool ok = setTableIdentifiers(
+            fd, m_context.target, layout.device.topology.logicalSectorSize, {id}, QString(), error);
+        ::close(fd);
+        if (ok)
+            m_context.log(QStringLiteral("  partition %1 has the GUID %2 now")
+                              .arg(number)
+                              .arg(id.partitionGuid));
+        return ok;
     }
 
     template <typename Action>

@@ -1,7 +1,6 @@
 #include "ops/pasteexecution.h"
 
 #include "base/nofollowfile.h"
-#include "base/toolrunner.h"
 #include "boot/partitionentries.h"
 #include "fs/filesystemresize.h"
 #include "fs/usedblocks.h"
@@ -10,6 +9,7 @@
 #include "ops/partitioncopy.h"
 #include "ops/pastesource.h"
 #include "ops/tableeditor.h"
+#include "table/tableidentifiers.h"
 
 #include <QDir>
 #include <QFile>
@@ -67,7 +67,7 @@ bool place(const OperationContext &context, const Operation &op, const DiskLayou
 
 // The source's type (GPT type GUID, MBR type byte) on the new entry, where the target's table
 // takes it (ops/copyplan.h's carriedEntry): libparted 3.5 sets a type only through flags, so
-// sfdisk writes it after the commit, as the disk copy does. Run again on resume; nothing is
+// libfdisk writes it after the commit, as the disk copy does. Run again on resume; nothing is
 // written when the entry has it already.
 bool carryType(const OperationContext &context, const DiskLayout &target, int number,
                const Operation::PasteSource &source, QString *error)
@@ -77,32 +77,33 @@ bool carryType(const OperationContext &context, const DiskLayout &target, int nu
     if (typeId.isEmpty() || typeId == QLatin1String("00"))
         return true;
     const qint64 tss = target.device.topology.logicalSectorSize;
-    if (target.device.isImage && tss != 512) {
-        context.log(QStringLiteral("  partition %1 keeps the type libparted gave it: sfdisk reads "
-                                   "an image file in 512-byte sectors")
-                        .arg(number));
-        return true;
-    }
-    const int fd = ::open(QFile::encodeName(context.target).constData(), O_RDONLY | O_CLOEXEC);
-    if (fd >= 0) {
-        const PartitionEntries entries = readPartitionEntries(fd, tss);
-        ::close(fd);
-        const PartitionEntry *e = entries.ok ? entries.byNumber(number) : nullptr;
-        if (e && e->typeId().compare(typeId, Qt::CaseInsensitive) == 0)
-            return true;
-    }
-    const ToolResult r = runTool(QStringLiteral("sfdisk"),
-                                 {QStringLiteral("--no-reread"), QStringLiteral("--no-tell-kernel"),
-                                  QStringLiteral("-q"), QStringLiteral("--part-type"),
-                                  context.target, QString::number(number), typeId},
-                                 QStringLiteral("fdisk"));
-    context.log(QStringLiteral("  $ %1").arg(r.command));
-    if (!r.ok)
-        *error = QStringLiteral("Partition %1 was pasted, but giving it the source's type %2 "
-                                "failed: %3")
+    const int fd = ::open(QFile::encodeName(context.target).constData(), O_RDWR | O_CLOEXEC);
+    if (fd < 0) {
+        *error = QStringLiteral("Partition %1 was pasted, but %2 cannot be opened to give it the "
+                                "source's type: %3")
                      .arg(number)
-                     .arg(typeId, r.error);
-    return r.ok;
+                     .arg(context.target, QString::fromLocal8Bit(std::strerror(errno)));
+        return false;
+    }
+    const PartitionEntries entries = readPartitionEntries(fd, tss);
+    const PartitionEntry *e = entries.ok ? entries.byNumber(number) : nullptr;
+    bool ok = e && e->typeId().compare(typeId, Qt::CaseInsensitive) == 0;
+    if (!ok) {
+        PartitionIdentity id;
+        id.number = number;
+        id.typeId = typeId;
+        ok = setTableIdentifiers(fd, context.target, tss, {id}, QString(), error);
+        if (ok)
+            context.log(
+                QStringLiteral("  partition %1 has the source's type %2").arg(number).arg(typeId));
+        else
+            error->prepend(QStringLiteral("Partition %1 was pasted, but giving it the source's "
+                                          "type %2 failed. ")
+                               .arg(number)
+                               .arg(typeId));
+    }
+    ::close(fd);
+    return ok;
 }
 
 // The private folder of a shrunk copy, removed when the paste ends however it ends (a kill

@@ -272,12 +272,6 @@ bool TableEditor::apply(const Operation &op, const AlignmentPolicy &policy, QStr
                          .arg(QString::fromLatin1(m_disk->type->name));
             return false;
         }
-        if (m_base.device.isImage && m_base.device.topology.logicalSectorSize != 512) {
-            *error = tr("sfdisk reads an image file in 512-byte sectors: give partition %1 a new "
-                        "GUID on a loop device of the image instead.")
-                         .arg(op.number);
-            return false;
-        }
         return true;
     default:
         break;

@@ -55,6 +55,7 @@ private slots:
     void initTestCase();
     void everyFilesystemAndPartitionGetsNewIds();
     void mountedFilesystemIsRefused();
+    void partitionGuidOn4KnImage();
 
 private:
     QString makeDisk(const QString &name, const QList<Part> &parts);
@@ -210,4 +211,40 @@ void NewUuidTest::mountedFilesystemIsRefused()
 }
 
 QTEST_GUILESS_MAIN(NewUuidTest)
+// A 4Kn image file (its GPT at byte 4096): the new GUID is written in its own sector size, as
+// sfdisk and sgdisk read it through a 4096-byte loop device; the other partition keeps its own.
+void NewUuidTest::partitionGuidOn4KnImage()
+{
+    PW_REQUIRE_ROOT_OR_SKIP();
+    const QString img = m_dir.filePath(QStringLiteral("4kn.img"));
+    const CliResult made = runCli({QStringLiteral("practice"), QStringLiteral("--size"),
+                                   QStringLiteral("64m"), QStringLiteral("4kn"), img});
+    QVERIFY2(made.exitCode == 0, qPrintable(made.describe()));
+    const auto guids = [&img] {
+        LoopDevice loop(img, 4096, true);
+        return loop.ok() ? partitionGuids(loop.path()) : QMap<int, QString>();
+    };
+    const QMap<int, QString> before = guids();
+    QCOMPARE(before.size(), 2);
+    const QString plan = m_dir.filePath(QStringLiteral("4kn.json"));
+    QFile f(plan);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(R"({"operations":[{"op":"new-partition-guid","number":2}]})");
+    f.close();
+    const CliResult r =
+        runCli({QStringLiteral("apply"), QStringLiteral("--yes"), QStringLiteral("--backup-dir"),
+                m_dir.filePath(QStringLiteral("b4k")), plan, img});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.describe() + QString::fromUtf8(r.out)));
+    const QMap<int, QString> after = guids();
+    QCOMPARE(after.value(1), before.value(1));
+    QVERIFY2(after.value(2) != before.value(2) && after.value(2).size() == 36,
+             qPrintable(after.value(2)));
+    LoopDevice loop(img, 4096, true);
+    QVERIFY(loop.ok());
+    const ToolResult verify =
+        runTool(QStringLiteral("sgdisk"), {QStringLiteral("-v"), loop.path()});
+    QVERIFY2(verify.ok() && verify.out.contains("No problems found"),
+             qPrintable(verify.describe()));
+}
+
 #include "tst_newuuid.moc"
