@@ -114,8 +114,9 @@ private:
             QJsonDocument::fromJson(journal.mid(24, qsizetype(jsonLength))).object();
         const std::uint64_t chunks =
             header.value(QStringLiteral("chunkCount")).toString().toULongLong();
+        // A record slot holds up to recordData bytes (a chunk, or a journaled window).
         const std::uint64_t largest =
-            header.value(QStringLiteral("largestChunk")).toString().toULongLong();
+            header.value(QStringLiteral("recordData")).toString().toULongLong();
         const std::uint64_t headerSize = roundUp(24 + jsonLength);
         const std::uint64_t tableSize = roundUp(chunks * 8);
 
@@ -283,7 +284,7 @@ private slots:
         const MoveOutcome result = DataMover().resume(m_journal);
         QCOMPARE(result.status, MoveOutcome::Status::Refused);
         QVERIFY2(result.message.contains(QStringLiteral("has format 4")) &&
-                     result.message.contains(QStringLiteral("reads format 5")) &&
+                     result.message.contains(QStringLiteral("reads format 6")) &&
                      result.message.contains(QStringLiteral("Nothing was changed")),
                  qPrintable(result.message));
         QCOMPARE(readWholeFile(m_journal), old);
