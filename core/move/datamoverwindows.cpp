@@ -165,7 +165,7 @@ MoveOutcome DataMover::copyInWindows(BlockIo &device, MoveJournal &journal, cons
     // One window is written while the next one is read: in plan order a destination never
     // covers the source of a later chunk. Each buffer is laid out as a record, so a journaled
     // window's record is written from it in one write.
-    const std::uint64_t windowBytes = windowBytesOf(plan);
+    const std::uint64_t windowBytes = windowBytesOf(journal.request(), plan);
     const std::uint64_t bufferBytes = MoveJournal::kRecordHeaderSize + roundUpToBlock(windowBytes);
     AlignedBuffer memory[2] = {AlignedBuffer::forReading(bufferBytes),
                                AlignedBuffer::forReading(bufferBytes)};
@@ -181,7 +181,7 @@ MoveOutcome DataMover::copyInWindows(BlockIo &device, MoveJournal &journal, cons
     const bool mayJournal = journal.recordData() >= std::min(windowBytes, plan.bytesToCopy);
     const std::uint64_t windowsLeft = (plan.bytesToCopy - done + windowBytes - 1) / windowBytes;
     OverlapChooser chooser(mayJournal ? journal.request().overlapWay : OverlapWay::FlushPerShift,
-                           windowsLeft, plan.largestChunk);
+                           windowsLeft, plan.largestChunk, windowBytes);
     note(chooser.startNote());
     // The window before, timed from its sources read to the sync that ends it (done once the
     // next window is read, so no read waits behind that sync).

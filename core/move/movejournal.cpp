@@ -305,7 +305,7 @@ std::uint64_t MoveJournal::recordDataFor(const MoveRequest &request, const MoveP
 {
     // Room for a window's sources only where a window may be journaled: never in a move too
     // short to be timed, and no more than the move holds.
-    const std::uint64_t window = windowBytesOf(plan);
+    const std::uint64_t window = windowBytesOf(request, plan);
     const std::uint64_t windows = (plan.bytesToCopy + window - 1) / window;
     const bool mayJournal = plan.cutToShift && (request.overlapWay == OverlapWay::JournalWindow ||
                                                 (request.overlapWay == OverlapWay::Measure &&

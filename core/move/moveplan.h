@@ -52,13 +52,15 @@ constexpr std::uint64_t kMinUnjournaledFraction = 2;
 constexpr std::uint64_t kMinUnjournaledShift = 512ULL << 10;
 
 // A plan cut to the shift is copied in windows of about this many bytes of chunks (one window
-// record each; with OverlapWay::JournalWindow, the window's sources in that record).
+// record each; with OverlapWay::JournalWindow, the window's sources in that record), or of the
+// request's chunk size where that is smaller: the bytes it asks to copy between syncs.
 constexpr std::uint64_t kWindowBytes = 32ULL << 20;
 
 // The bytes of chunks one window of `plan` holds at most.
-inline std::uint64_t windowBytesOf(const MovePlan &plan)
+inline std::uint64_t windowBytesOf(const MoveRequest &request, const MovePlan &plan)
 {
-    return plan.largestChunk > kWindowBytes ? plan.largestChunk : kWindowBytes;
+    const std::uint64_t window = request.chunkSize < kWindowBytes ? request.chunkSize : kWindowBytes;
+    return plan.largestChunk > window ? plan.largestChunk : window;
 }
 
 // Whether a move by `shift` bytes in chunks of `chunkSize` is cut to the shift (see above).

@@ -17,13 +17,15 @@ namespace partwise::move {
 // A long enough move does its first windows both ways in turn, then goes on the way whose
 // windows cost less per byte, by a clear margin; a near tie keeps a flush per shift, which
 // writes every byte once. Now and then one window goes the other way again, so a change in the
-// disk's load is followed. A move too short for that takes a flush per shift throughout.
+// disk's load is followed: if it looks clearly cheaper, a second window confirms it before the
+// move changes way. A move too short for that takes a flush per shift throughout.
 class OverlapChooser
 {
 public:
     // `windows`: how many windows the move has (a resumed one: how many are left); `piece`: the
     // length of its chunks (the shift, in whole 4 KiB), for the log.
-    OverlapChooser(OverlapWay asked, std::uint64_t windows, std::uint64_t piece);
+    OverlapChooser(OverlapWay asked, std::uint64_t windows, std::uint64_t piece,
+                   std::uint64_t windowBytes);
 
     // The way for the next window.
     OverlapWay next() const;
@@ -45,15 +47,18 @@ public:
 private:
     static constexpr std::size_t kSamplesKept = 3;
     double costOf(OverlapWay way) const; // mean seconds per byte of its recent windows
-    QString choiceLine(const char *verb) const;
+    QString choiceLine(const char *how) const;
+    QString perWindow(double secondsPerByte) const;
 
     OverlapWay m_asked;
     std::uint64_t m_windows;
     std::uint64_t m_piece;
+    std::uint64_t m_windowBytes;
     bool m_measuring = false;
     std::uint64_t m_windowsDone = 0;
     OverlapWay m_chosen = OverlapWay::FlushPerShift;
     bool m_decided = false;
+    bool m_confirming = false; // the other way looked cheaper once: timed one window more
     std::uint64_t m_sinceRecheck = 0;
     std::deque<double> m_flushCosts;
     std::deque<double> m_journalCosts;
