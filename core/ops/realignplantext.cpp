@@ -58,7 +58,7 @@ QString realignPlanText(const RealignPlan &plan, const QMap<int, QString> &copie
                 static_cast<std::uint64_t>(shiftSectors * plan.geometry.logicalSectorSize),
                 move::MoveRequest::kDefaultChunkSize);
             !m.recreateSwap && !overlap.isEmpty())
-            s << QStringLiteral("; overlapping data: %1").arg(overlap);
+            s << QStringLiteral(", overlapping data: %1").arg(overlap);
         s << "\n";
     }
     for (const RealignSkip &k : plan.skipped)
