@@ -59,7 +59,8 @@ constexpr std::uint64_t kWindowBytes = 32ULL << 20;
 // The bytes of chunks one window of `plan` holds at most.
 inline std::uint64_t windowBytesOf(const MoveRequest &request, const MovePlan &plan)
 {
-    const std::uint64_t window = request.chunkSize < kWindowBytes ? request.chunkSize : kWindowBytes;
+    const std::uint64_t window =
+        request.chunkSize < kWindowBytes ? request.chunkSize : kWindowBytes;
     return plan.largestChunk > window ? plan.largestChunk : window;
 }
 
