@@ -132,6 +132,11 @@ MoveOutcome DataMover::copyFrom(BlockIo &device, MoveJournal &journal, const Mov
     std::unique_ptr<BackgroundVerifier> behind;
     if (journal.request().verify && firstChunk == 0)
         behind = std::make_unique<BackgroundVerifier>(device, plan, m_cancel);
+    if (!plan.cutToShift && std::any_of(plan.chunks.begin(), plan.chunks.end(),
+                                        [](const MoveChunk &chunk) { return chunk.needsJournal; }))
+        note(QStringLiteral("Overlapping data: each chunk's source journaled first; the shift is "
+                            "below %1 and half a chunk, too small for a flush per shift.")
+                 .arg(formatSize(kMinUnjournaledShift)));
     if (plan.cutToShift)
         return copyInWindows(device, journal, plan, buffer, firstChunk, false, behind.get());
     return execute(device, journal, plan, buffer, firstChunk, behind.get());

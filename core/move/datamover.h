@@ -37,6 +37,9 @@ public:
     void setCancelFlag(const std::atomic<bool> *cancel) { m_cancel = cancel; }
     // Test seam: how the device and the journal are opened (default: openFileBlockIo).
     void setBlockIoOpener(BlockIoOpener opener) { m_opener = std::move(opener); }
+    // Called on the mover's thread with a line for the log: how overlapping data is kept safe,
+    // when the move begins and whenever the way is chosen or changes (overlapchooser.h).
+    void setNoteCallback(std::function<void(const QString &)> note) { m_note = std::move(note); }
     // By default the journal is deleted once the move is complete and verified.
     void setKeepJournal(bool keep) { m_keepJournal = keep; }
 
@@ -66,6 +69,9 @@ private:
                               BackgroundVerifier *behind = nullptr);
     MoveOutcome resumeWindow(BlockIo &device, MoveJournal &journal, const MovePlan &plan,
                              AlignedBuffer &recordBuffer, const MoveJournal::Record &record);
+    // A journaled window: written again from the record that holds its sources.
+    MoveOutcome restoreWindow(BlockIo &device, MoveJournal &journal, const MovePlan &plan,
+                              AlignedBuffer &recordBuffer, const MoveJournal::Record &record);
     // The other plans (datamoverstepresume.cpp): finishes the chunks the newest step record leaves
     // under way, deciding where each comes from before anything is written, then copies on.
     MoveOutcome resumeStep(BlockIo &device, MoveJournal &journal, const MovePlan &plan,
@@ -94,8 +100,14 @@ private:
                                const QString &journalPath = QString());
     bool cancelled() const { return m_cancel && m_cancel->load(std::memory_order_relaxed); }
     void report(MoveProgress::Phase phase, std::uint64_t done, std::uint64_t total);
+    void note(const QString &line) const
+    {
+        if (m_note && !line.isEmpty())
+            m_note(line);
+    }
 
     ProgressCallback m_progress;
+    std::function<void(const QString &)> m_note;
     const std::atomic<bool> *m_cancel = nullptr;
     BlockIoOpener m_opener;
     bool m_keepJournal = false;

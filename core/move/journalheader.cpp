@@ -3,12 +3,14 @@
 #include "alignedbuffer.h"
 #include "checksum.h"
 #include "journallayout.h"
+#include "moveplan.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QStringList>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -22,12 +24,27 @@ constexpr char kOldChecksumMagic[8] = {'P', 'W', 'M', 'O', 'V', 'E', 'J', '1'};
 // The fixed fields before the JSON: magic, JSON length, JSON checksum.
 constexpr std::uint64_t kFixedBytes = 24;
 
-const QStringList kHeaderKeys{
-    QStringLiteral("chunkCount"),      QStringLiteral("chunkSize"),  QStringLiteral("destination"),
-    QStringLiteral("device"),          QStringLiteral("deviceSize"), QStringLiteral("extents"),
-    QStringLiteral("largestChunk"),    QStringLiteral("length"),     QStringLiteral("moveId"),
-    QStringLiteral("planFingerprint"), QStringLiteral("source"),     QStringLiteral("verify"),
-    QStringLiteral("version")};
+const QStringList kHeaderKeys{QStringLiteral("chunkCount"),      QStringLiteral("chunkSize"),
+                              QStringLiteral("destination"),     QStringLiteral("device"),
+                              QStringLiteral("deviceSize"),      QStringLiteral("extents"),
+                              QStringLiteral("largestChunk"),    QStringLiteral("length"),
+                              QStringLiteral("moveId"),          QStringLiteral("overlapWay"),
+                              QStringLiteral("planFingerprint"), QStringLiteral("recordData"),
+                              QStringLiteral("source"),          QStringLiteral("verify"),
+                              QStringLiteral("version")};
+
+QString overlapWayName(OverlapWay way)
+{
+    switch (way) {
+    case OverlapWay::FlushPerShift:
+        return QStringLiteral("flush-per-shift");
+    case OverlapWay::JournalWindow:
+        return QStringLiteral("journal-window");
+    case OverlapWay::Measure:
+        break;
+    }
+    return QStringLiteral("measure");
+}
 
 // 64-bit values are stored as strings: JSON numbers are doubles.
 QString u64String(std::uint64_t value)
@@ -51,9 +68,11 @@ QByteArray headerJson(const JournalHeader &header)
         {QStringLiteral("length"), u64String(request.length)},
         {QStringLiteral("chunkSize"), u64String(request.chunkSize)},
         {QStringLiteral("verify"), request.verify},
+        {QStringLiteral("overlapWay"), overlapWayName(request.overlapWay)},
         {QStringLiteral("extents"), extents},
         {QStringLiteral("chunkCount"), u64String(header.chunkCount)},
         {QStringLiteral("largestChunk"), u64String(header.largestChunk)},
+        {QStringLiteral("recordData"), u64String(header.recordData)},
         {QStringLiteral("planFingerprint"), u64String(header.planFingerprint)},
     };
     return QJsonDocument(object).toJson(QJsonDocument::Compact);
@@ -154,6 +173,14 @@ QString readRequest(HeaderReader &r, MoveRequest *request)
     request->length = r.u64(QStringLiteral("length"));
     request->chunkSize = r.u64(QStringLiteral("chunkSize"));
     request->verify = r.object.value(QStringLiteral("verify")).toBool();
+    const QString way = r.object.value(QStringLiteral("overlapWay")).toString();
+    const OverlapWay ways[] = {OverlapWay::Measure, OverlapWay::FlushPerShift,
+                               OverlapWay::JournalWindow};
+    const auto known = std::find_if(std::begin(ways), std::end(ways),
+                                    [&way](OverlapWay w) { return overlapWayName(w) == way; });
+    if (known == std::end(ways))
+        return QStringLiteral("its header's \"overlapWay\" is not a way Partwise knows");
+    request->overlapWay = *known;
     if (!r.object.value(QStringLiteral("verify")).isBool() ||
         !r.object.value(QStringLiteral("device")).isString() ||
         !r.object.value(QStringLiteral("extents")).isArray())
@@ -192,6 +219,7 @@ bool parseJson(const QByteArray &json, JournalHeaderRead *read)
     h.deviceSize = r.u64(QStringLiteral("deviceSize"));
     h.chunkCount = r.u64(QStringLiteral("chunkCount"));
     h.largestChunk = r.u64(QStringLiteral("largestChunk"));
+    h.recordData = r.u64(QStringLiteral("recordData"));
     h.planFingerprint = r.u64(QStringLiteral("planFingerprint"));
     if (!r.problem.isEmpty())
         return refuse(read, r.problem);
@@ -199,7 +227,8 @@ bool parseJson(const QByteArray &json, JournalHeaderRead *read)
         return refuse(
             read, QStringLiteral("the move its header describes is impossible (%1)").arg(problem));
     if (h.chunkCount == 0 || h.chunkCount > h.request.length || h.largestChunk == 0 ||
-        h.largestChunk > h.request.chunkSize)
+        h.largestChunk > h.request.chunkSize || h.recordData < h.largestChunk ||
+        h.recordData > std::max(h.largestChunk, kWindowBytes))
         return refuse(read, QStringLiteral("its header's chunk numbers are impossible"));
     return true;
 }

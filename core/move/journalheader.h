@@ -22,13 +22,19 @@ struct JournalHeader
     // instead of a hand-written hash, and the magic is "PWMOVEJ2". Formats 1-4 ("PWMOVEJ1")
     // cannot be checked any more: they are refused as another format, their version read from
     // the JSON without its checksum (only to name it in the message).
-    static constexpr int kFormatVersion = 5;
+    // 6: window records may carry the window's sources (OverlapWay::JournalWindow), the record
+    // slots hold `recordData` bytes, and the header records the way the move was asked to take.
+    // A format 5 reader would take such a record for one it cannot have, so the format changes.
+    static constexpr int kFormatVersion = 6;
 
     MoveRequest request;
     std::uint64_t moveId = 0;
     std::uint64_t deviceSize = 0;
     std::uint64_t chunkCount = 0;
     std::uint64_t largestChunk = 0;
+    // The most data one record holds: the largest chunk, or a whole window of chunks cut to the
+    // shift when their sources may be journaled (kWindowBytes).
+    std::uint64_t recordData = 0;
     std::uint64_t planFingerprint = 0;
 };
 

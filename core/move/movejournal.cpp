@@ -4,6 +4,7 @@
 #include "base/nofollowfile.h"
 #include "checksum.h"
 #include "journallayout.h"
+#include "overlapchooser.h"
 
 #include <QDir>
 #include <QFile>
@@ -46,17 +47,17 @@ std::uint64_t headerChecksumOf(const JournalRecordHeader &header)
     return checksum64(&header, offsetof(JournalRecordHeader, headerChecksum));
 }
 
-// A record slot holds a record header block and room for the largest chunk.
-std::uint64_t slotSize(std::uint64_t largestChunk)
+// A record slot holds a record header block and room for the most data a record holds.
+std::uint64_t slotSize(std::uint64_t recordData)
 {
-    return MoveJournal::kRecordHeaderSize + roundUpToBlock(largestChunk);
+    return MoveJournal::kRecordHeaderSize + roundUpToBlock(recordData);
 }
 
 // Header, table, then the two record slots.
 std::uint64_t journalFileSize(std::uint64_t headerSize, std::uint64_t tableSize,
-                              std::uint64_t largestChunk)
+                              std::uint64_t recordData)
 {
-    return headerSize + tableSize + 2 * slotSize(largestChunk);
+    return headerSize + tableSize + 2 * slotSize(recordData);
 }
 
 } // namespace
@@ -111,15 +112,19 @@ std::unique_ptr<MoveJournal> MoveJournal::create(const QString &path, const Move
 {
     std::unique_ptr<MoveJournal> journal(new MoveJournal);
     journal->m_path = path;
-    journal->m_header = {request,           QRandomGenerator::system()->generate64(),
-                         deviceSize,        plan.chunks.size(),
-                         plan.largestChunk, plan.fingerprint()};
+    journal->m_header.request = request;
+    journal->m_header.moveId = QRandomGenerator::system()->generate64();
+    journal->m_header.deviceSize = deviceSize;
+    journal->m_header.chunkCount = plan.chunks.size();
+    journal->m_header.largestChunk = plan.largestChunk;
+    journal->m_header.recordData = recordDataFor(request, plan);
+    journal->m_header.planFingerprint = plan.fingerprint();
     const QByteArray headerBytes = journalHeaderBytes(journal->m_header);
     journal->m_headerSize = static_cast<std::uint64_t>(headerBytes.size());
     journal->m_tableSize = roundUpToBlock(std::max<std::uint64_t>(1, plan.chunks.size()) * 8);
     journal->m_table = AlignedBuffer(journal->m_tableSize);
     const std::uint64_t fileSize =
-        journalFileSize(journal->m_headerSize, journal->m_tableSize, plan.largestChunk);
+        journalFileSize(journal->m_headerSize, journal->m_tableSize, journal->m_header.recordData);
 
     if (QFileInfo::exists(path)) {
         *error = QStringLiteral("A journal already exists at %1: an earlier move was not "
@@ -257,7 +262,7 @@ std::unique_ptr<MoveJournal> MoveJournal::open(const QString &path, const BlockI
                           .arg(read.header.chunkCount));
     journal->m_tableSize = *tableSize;
     const std::uint64_t expected =
-        journalFileSize(journal->m_headerSize, journal->m_tableSize, read.header.largestChunk);
+        journalFileSize(journal->m_headerSize, journal->m_tableSize, read.header.recordData);
     if (fileSize != expected)
         return refuse(
             QStringLiteral("it is %1 bytes long instead of %2").arg(fileSize).arg(expected));
@@ -296,16 +301,28 @@ bool MoveJournal::remove(const QString &path)
     return removed;
 }
 
+std::uint64_t MoveJournal::recordDataFor(const MoveRequest &request, const MovePlan &plan)
+{
+    // Room for a window's sources only where a window may be journaled: never in a move too
+    // short to be timed, and no more than the move holds.
+    const std::uint64_t window = windowBytesOf(request, plan);
+    const std::uint64_t windows = (plan.bytesToCopy + window - 1) / window;
+    const bool mayJournal = plan.cutToShift && (request.overlapWay == OverlapWay::JournalWindow ||
+                                                (request.overlapWay == OverlapWay::Measure &&
+                                                 windows >= OverlapChooser::kMinWindowsToMeasure));
+    return mayJournal ? std::min(window, plan.bytesToCopy) : plan.largestChunk;
+}
+
 AlignedBuffer MoveJournal::makeRecordBuffer() const
 {
     return AlignedBuffer(kRecordHeaderSize +
-                         roundUpToBlock(std::max<std::uint64_t>(m_header.largestChunk, 1)));
+                         roundUpToBlock(std::max<std::uint64_t>(m_header.recordData, 1)));
 }
 
 std::uint64_t MoveJournal::slotOffset(int slot) const
 {
     return m_headerSize + m_tableSize +
-           static_cast<std::uint64_t>(slot) * slotSize(m_header.largestChunk);
+           static_cast<std::uint64_t>(slot) * slotSize(m_header.recordData);
 }
 
 int MoveJournal::readTable()
@@ -402,7 +419,8 @@ int MoveJournal::writeRecord(std::uint64_t sequence, std::uint64_t chunkChecksum
 }
 
 int MoveJournal::writeWindowRecord(std::uint64_t first, std::uint64_t end,
-                                   const AlignedBuffer &buffer)
+                                   const AlignedBuffer &buffer, std::uint64_t dataLength,
+                                   std::uint64_t dataChecksum)
 {
     // The window's checksums are what a resume compares its destinations with.
     if (const int code = syncPendingTable())
@@ -411,6 +429,9 @@ int MoveJournal::writeWindowRecord(std::uint64_t first, std::uint64_t end,
     header.sequence = first;
     header.doneBefore = first;
     header.scanEnd = end;
+    header.flags = dataLength > 0 ? kFlagHasData : 0;
+    header.dataLength = dataLength;
+    header.chunkChecksum = dataChecksum;
     header.tableChecksum = tablePrefixChecksum(entriesVouchedFor(first, end));
     return writeSlot(header, buffer);
 }
@@ -493,13 +514,14 @@ MoveJournal::Record MoveJournal::readSlot(int slot, const AlignedBuffer &buffer,
     const bool hasData = (header.flags & kFlagHasData) != 0;
     const bool endPhase = header.sequence >= m_header.chunkCount;
     if (header.sequence > verifiedSequence() || (header.flags & ~kFlagHasData) != 0 ||
-        hasData != (header.dataLength > 0) || header.dataLength > m_header.largestChunk ||
+        hasData != (header.dataLength > 0) || header.dataLength > m_header.recordData ||
+        (header.scanEnd == 0 && header.dataLength > m_header.largestChunk) ||
         (hasData && endPhase) || header.doneBefore > header.sequence ||
         header.doneBefore + 1 < header.sequence ||
         (endPhase && header.doneBefore != header.sequence) ||
         (header.scanEnd != 0 &&
          (header.scanEnd <= header.sequence || header.scanEnd > m_header.chunkCount ||
-          header.doneBefore != header.sequence || header.flags != 0)))
+          header.doneBefore != header.sequence)))
         return bad("holds an impossible record");
     record.sequence = header.sequence;
     record.hasData = hasData;

@@ -28,12 +28,14 @@ struct JournalRecordHeader; // the fixed part of a record on disk (movejournal.c
 // overwrites the source of the one before) says instead "chunks N..E-1 have their checksums in
 // the table and may be under way, each durable before the next one overwrote its source": a
 // resume keeps the ones whose destinations match and copies the others again, their sources
-// being intact. Step records are written only where the next destination write would
-// overwrite the source of a chunk not yet recorded done (every chunk of a small shift, far fewer
-// when chunks do not overlap), window records once per window; both after syncing the device.
-// Because each record goes to the other slot than the last, a torn write of a record still leaves
-// the previous one intact: a crash can lose at most the steps since the previous record, which are
-// redone from their intact sources.
+// being intact. A window record carrying data (the journal-window way) holds the sources of
+// chunks N..E-1 instead, written to their destinations without a flush between them: a resume
+// writes the whole window again from the record. Step records are written only where the next
+// destination write would overwrite the source of a chunk not yet recorded done (every chunk of a
+// small shift, far fewer when chunks do not overlap), window records once per window; both after
+// syncing the device. Because each record goes to the other slot than the last, a torn write of a
+// record still leaves the previous one intact: a crash can lose at most the steps since the
+// previous record, which are redone from their intact sources.
 //
 // Protection against the journal's own corruption (format 4 on; the checksums are XXH3 from
 // format 5, see checksum.h): the header's JSON has a checksum and its padding must be zero;
@@ -97,9 +99,13 @@ public:
     std::uint64_t deviceSize() const { return m_header.deviceSize; }
     std::uint64_t chunkCount() const { return m_header.chunkCount; }
 
+    // How much data one record of `plan` may hold (JournalHeader::recordData).
+    static std::uint64_t recordDataFor(const MoveRequest &request, const MovePlan &plan);
+    std::uint64_t recordData() const { return m_header.recordData; }
+
     // A buffer laid out as a record: kRecordHeaderSize bytes of header, then room for the
-    // largest chunk. Reading a chunk's source straight into dataOf() lets a record be saved
-    // with a single sequential write.
+    // most data a record holds (the largest chunk, or a window). Reading a chunk's source straight
+    // into dataOf() lets a record be saved with a single sequential write.
     AlignedBuffer makeRecordBuffer() const;
     static unsigned char *dataOf(const AlignedBuffer &buffer)
     {
@@ -116,8 +122,10 @@ public:
                     const AlignedBuffer &buffer, std::uint64_t dataLength,
                     bool previousUnderWay = false);
     // Writes a window record for chunks first..end-1, whose checksums must have been set, then
-    // syncs. Returns 0 or an errno value.
-    int writeWindowRecord(std::uint64_t first, std::uint64_t end, const AlignedBuffer &buffer);
+    // syncs. With `dataLength` > 0 it carries the window's sources from `buffer` (their checksum
+    // `dataChecksum`), as the journal-window way writes them. Returns 0 or an errno value.
+    int writeWindowRecord(std::uint64_t first, std::uint64_t end, const AlignedBuffer &buffer,
+                          std::uint64_t dataLength = 0, std::uint64_t dataChecksum = 0);
     // The newest record, with its data loaded into `buffer` (or dataLost). Before returning it,
     // checks both record slots and the table entries the record vouches for: when anything is
     // damaged, `damage` says what (and the record is not valid).

@@ -73,6 +73,22 @@ std::uint64_t MovePlan::bytesBefore(std::size_t chunk) const
     return bytes;
 }
 
+bool cutsToShift(std::uint64_t shift, std::uint64_t chunkSize)
+{
+    return shift > 0 && shift < chunkSize &&
+           (shift * kMinUnjournaledFraction >= chunkSize || shift >= kMinUnjournaledShift);
+}
+
+QString overlapPlanNote(std::uint64_t shift, std::uint64_t chunkSize)
+{
+    if (shift >= chunkSize)
+        return {};
+    if (!cutsToShift(shift, chunkSize))
+        return QStringLiteral("each chunk's source journaled first");
+    return QStringLiteral("a flush per shift or each window journaled, as the move's first "
+                          "windows time them when it starts");
+}
+
 MovePlan planMove(const MoveRequest &request, ShiftCut cut)
 {
     MovePlan plan;
@@ -84,8 +100,7 @@ MovePlan planMove(const MoveRequest &request, ShiftCut cut)
     const std::uint64_t shift = right ? request.destinationOffset - request.sourceOffset
                                       : request.sourceOffset - request.destinationOffset;
     std::uint64_t piece = request.chunkSize;
-    if (cut == ShiftCut::WhereCheaper && shift < piece &&
-        (shift * kMinUnjournaledFraction >= piece || shift >= kMinUnjournaledShift)) {
+    if (cut == ShiftCut::WhereCheaper && cutsToShift(shift, request.chunkSize)) {
         // Whole 4 KiB pieces where the shift allows: with the destination on 4 KiB, no write
         // then ends inside a physical sector of a 512e disk, which the disk would have to
         // read, modify and write back.

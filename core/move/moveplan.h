@@ -2,6 +2,8 @@
 
 #include "moverequest.h"
 
+#include <QString>
+
 #include <cstdint>
 #include <vector>
 
@@ -48,6 +50,25 @@ struct MovePlan
 // previous chunk is being written.
 constexpr std::uint64_t kMinUnjournaledFraction = 2;
 constexpr std::uint64_t kMinUnjournaledShift = 512ULL << 10;
+
+// A plan cut to the shift is copied in windows of about this many bytes of chunks (one window
+// record each; with OverlapWay::JournalWindow, the window's sources in that record), or of the
+// request's chunk size where that is smaller: the bytes it asks to copy between syncs.
+constexpr std::uint64_t kWindowBytes = 32ULL << 20;
+
+// The bytes of chunks one window of `plan` holds at most.
+inline std::uint64_t windowBytesOf(const MoveRequest &request, const MovePlan &plan)
+{
+    const std::uint64_t window =
+        request.chunkSize < kWindowBytes ? request.chunkSize : kWindowBytes;
+    return plan.largestChunk > window ? plan.largestChunk : window;
+}
+
+// Whether a move by `shift` bytes in chunks of `chunkSize` is cut to the shift (see above).
+bool cutsToShift(std::uint64_t shift, std::uint64_t chunkSize);
+// How such a move keeps overlapping data safe, in a few words for a plan, or empty where no
+// chunk overlaps its own source. Nothing is read: a cut move times the ways when it starts.
+QString overlapPlanNote(std::uint64_t shift, std::uint64_t chunkSize);
 
 // Extents closer than this are copied as one piece: copying a small gap is cheaper than the
 // two syncs a separate chunk costs.

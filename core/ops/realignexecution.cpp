@@ -234,6 +234,7 @@ private:
         DataMover mover;
         mover.setKeepJournal(true); // removed only once the journal records the move as done
         mover.setCancelFlag(m_callbacks.cancel);
+        mover.setNoteCallback([this](const QString &note) { log(QStringLiteral("  ") + note); });
         mover.setProgressCallback([this, &m](const MoveProgress &p) {
             if (!m_callbacks.progress)
                 return;

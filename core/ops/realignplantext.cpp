@@ -2,6 +2,7 @@
 
 #include "align/realignways.h"
 #include "base/humansize.h"
+#include "move/moveplan.h"
 
 #include <QTextStream>
 
@@ -51,6 +52,13 @@ QString realignPlanText(const RealignPlan &plan, const QMap<int, QString> &copie
             s << QStringLiteral(" (every byte: %1)").arg(copiedWhole.value(m.number));
         if (m.shrinkSectors > 0)
             s << QStringLiteral(", filesystem shrunk by %1 sectors first").arg(m.shrinkSectors);
+        const qint64 shiftSectors =
+            m.newStart > m.oldStart ? m.newStart - m.oldStart : m.oldStart - m.newStart;
+        if (const QString overlap = move::overlapPlanNote(
+                static_cast<std::uint64_t>(shiftSectors * plan.geometry.logicalSectorSize),
+                move::MoveRequest::kDefaultChunkSize);
+            !m.recreateSwap && !overlap.isEmpty())
+            s << QStringLiteral(", overlapping data: %1").arg(overlap);
         s << "\n";
     }
     for (const RealignSkip &k : plan.skipped)

@@ -3,7 +3,11 @@
 // filesystem. Prints "seconds bytes_copied" on success.
 //
 //   move-bench DEVICE SOURCE DESTINATION LENGTH [--no-verify] [--chunk BYTES]
-//              [--fs TYPE] [--journal PATH] [--unsafe]
+//              [--fs TYPE] [--journal PATH] [--unsafe] [--way measure|flush|journal]
+//
+// --way fixes how a move cut to the shift keeps its windows safe (OverlapWay): a flush per shift,
+// or each window's sources journaled first; by default they are timed on the move's own windows,
+// as realign does. The way taken, and why, goes to stderr ("move-bench: Overlapping data: ...").
 //
 // --unsafe copies in whole chunks (never cut to the shift), in plan order with read-ahead, but
 // without the journal, its records and syncs (one sync at the end): the baseline that shows
@@ -94,9 +98,19 @@ int main(int argc, char **argv)
             filesystem = args.at(++i);
         else if (arg == QLatin1String("--unsafe"))
             unsafe = true;
-        else if (arg == QLatin1String("--journal") && i + 1 < args.size())
+        else if (arg == QLatin1String("--way") && i + 1 < args.size()) {
+            const QString way = args.at(++i);
+            if (way != QLatin1String("measure") && way != QLatin1String("flush") &&
+                way != QLatin1String("journal")) {
+                std::fprintf(stderr, "move-bench: --way takes measure, flush or journal\n");
+                return 2;
+            }
+            request.overlapWay = way == QLatin1String("flush")     ? OverlapWay::FlushPerShift
+                                 : way == QLatin1String("journal") ? OverlapWay::JournalWindow
+                                                                   : OverlapWay::Measure;
+        } else if (arg == QLatin1String("--journal") && i + 1 < args.size()) {
             journal = args.at(++i);
-        else {
+        } else {
             std::fprintf(stderr, "move-bench: unknown argument %s\n", qPrintable(arg));
             return 2;
         }
@@ -132,6 +146,8 @@ int main(int argc, char **argv)
         return 0;
     }
     DataMover mover;
+    mover.setNoteCallback(
+        [](const QString &note) { std::fprintf(stderr, "move-bench: %s\n", qPrintable(note)); });
     const MoveOutcome result = mover.run(request, journal);
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

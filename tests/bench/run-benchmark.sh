@@ -34,6 +34,12 @@
 #                    realign without the table backup, table update and fsck around it
 #   engine-verify    the mover alone, journaled and verified; less engine-noverify, what
 #                    verification costs, without the noise of two whole realign runs
+#   engine-flush     engine-verify with every window kept safe by a flush per shift
+#   engine-journal   engine-verify with every window's sources journaled first (move-bench
+#                    --way flush / journal; engine-* rows print the way the mover took, and
+#                    the table below puts both beside sfdisk; not in the default TOOLS:
+#                    --tools engine-verify,engine-flush,engine-journal,sfdisk --cases left
+#                    --targets image,loop)
 #   engine-unsafe    the mover's copy loop in whole chunks, without journal or syncs
 #                    (move-bench --unsafe): the baseline for the cost of crash safety
 #   sfdisk           sfdisk --move-data on an identical image
@@ -377,6 +383,10 @@ for name in "${CASE_LIST[@]}"; do
             engine-verify)
                 "$BENCH" "$dev" "$SRC" "$DST" "$LEN" --journal "$WORK/engine.journal" \
                     ${FS:+--fs "$FS"} >"$WORK/engine.out" 2>&1 || { echo "  !! move-bench failed" >&2; FAILED=1; } ;;
+            engine-flush | engine-journal)
+                "$BENCH" "$dev" "$SRC" "$DST" "$LEN" --way "${tool#engine-}" \
+                    --journal "$WORK/engine.journal" ${FS:+--fs "$FS"} >"$WORK/engine.out" 2>&1 ||
+                    { echo "  !! move-bench failed" >&2; FAILED=1; } ;;
             engine-unsafe)
                 "$BENCH" "$dev" "$SRC" "$DST" "$LEN" --unsafe ${FS:+--fs "$FS"} >"$WORK/engine.out" 2>&1 ||
                     { echo "  !! move-bench failed" >&2; FAILED=1; } ;;
@@ -427,6 +437,11 @@ for name in "${CASE_LIST[@]}"; do
             barrier) bytes=$((BARRIER_COUNT * BARRIER_BLOCK)) ;;
             esac
             record "$row" "$tool" "$run" "$seconds" "$bytes"
+            # The way the mover kept overlapping data safe, and why (its note lines).
+            case $tool in
+            engine-*) sed -n 's/^move-bench: \(Overlapping data.*\)/  '"$tool"': \1/p' "$WORK/engine.out" ;;
+            realign*) sed -n 's/^ *\(Overlapping data.*\)/  '"$tool"': \1/p' "$WORK/realign.log" ;;
+            esac
             case $tool in realign | realign-noverify | engine-* | sfdisk) check_result "$row" "$dev" "$tool" ;; esac
             rm -f "$WORK/realign.journal" "$WORK/engine.journal" "$WORK"/sfdisk.move*
             release "$dev"
@@ -467,4 +482,19 @@ echo "(the flush after a shift-sized write and a direct write of N bytes beside 
 echo "measured above, done one after the other: a mover that overlaps them can come in under it);"
 echo "verify: extra time of the engine's verification / one direct read of as many bytes as it"
 echo "copied (target <= 1.0)."
+if [[ " $TOOLS " == *" engine-flush "* || " $TOOLS " == *" engine-journal "* ]]; then
+    echo
+    echo "== the two ways of keeping overlapping data safe, verified, against sfdisk (medians)"
+    printf '%-14s %8s %8s %8s %8s | %8s %8s %8s\n' case timed flush journal sfdisk \
+        "timed/sfd" "flush/sfd" "jrnl/sfd"
+    for name in "${ROWS[@]}"; do
+        t=$(med "$name" engine-verify); f=$(med "$name" engine-flush)
+        j=$(med "$name" engine-journal); s=$(med "$name" sfdisk)
+        printf '%-14s %8s %8s %8s %8s | %8s %8s %8s\n' "$name" "$t" "$f" "$j" "$s" \
+            "$(ratio "$t" "$s")" "$(ratio "$f" "$s")" "$(ratio "$j" "$s")"
+    done
+    echo "timed: engine-verify, the way chosen by timing the move's own windows (see its lines"
+    echo "above); flush / journal: the same move forced each way (target: timed <= 1.0 of sfdisk"
+    echo "for the move to the left on an image file)."
+fi
 [ "$FAILED" -eq 0 ] || { echo "Some moves left wrong data (see above)." >&2; exit 1; }

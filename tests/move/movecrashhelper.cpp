@@ -2,7 +2,7 @@
 //   move-crash-helper run DEVICE JOURNAL SOURCE DESTINATION LENGTH CHUNK [options]
 //   move-crash-helper resume JOURNAL [options]
 // Options: --kill-at-write N --tear-seed S (die inside the Nth write, see faultyblockio.h),
-//          --extents OFFSET:LENGTH,...  --no-verify
+//          --extents OFFSET:LENGTH,...  --no-verify  --way measure|flush|journal (OverlapWay)
 // Exit status: 0 completed, 3 stopped, 2 bad arguments.
 
 #include "faultyblockio.h"
@@ -36,6 +36,11 @@ int main(int argc, char **argv)
                 request.extents.push_back(
                     {parts.value(0).toULongLong(), parts.value(1).toULongLong()});
             }
+        } else if (arg == QLatin1String("--way") && i + 1 < args.size()) {
+            const QString way = args.takeAt(i + 1);
+            request.overlapWay = way == QLatin1String("flush")     ? OverlapWay::FlushPerShift
+                                 : way == QLatin1String("journal") ? OverlapWay::JournalWindow
+                                                                   : OverlapWay::Measure;
         } else if (arg == QLatin1String("--no-verify")) {
             request.verify = false;
         } else {

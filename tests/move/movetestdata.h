@@ -29,6 +29,29 @@ requestFor(const QString &image, std::uint64_t source, std::uint64_t destination
     return request;
 }
 
+// The same move, forced to keep its windows safe one way (a move cut to the shift; see
+// OverlapWay), so a test covers that way whatever the machine's timing would choose.
+inline partwise::move::MoveRequest withWay(partwise::move::MoveRequest request,
+                                           partwise::move::OverlapWay way)
+{
+    request.overlapWay = way;
+    return request;
+}
+
+// The helper's and move-bench's spelling of a way (--way).
+inline QString wayArgument(partwise::move::OverlapWay way)
+{
+    switch (way) {
+    case partwise::move::OverlapWay::FlushPerShift:
+        return QStringLiteral("flush");
+    case partwise::move::OverlapWay::JournalWindow:
+        return QStringLiteral("journal");
+    case partwise::move::OverlapWay::Measure:
+        break;
+    }
+    return QStringLiteral("measure");
+}
+
 inline std::uint64_t patternWord(std::uint64_t wordIndex, std::uint64_t seed)
 {
     // splitmix64 of the position: neighbouring words differ in every byte.

@@ -114,8 +114,9 @@ private:
             QJsonDocument::fromJson(journal.mid(24, qsizetype(jsonLength))).object();
         const std::uint64_t chunks =
             header.value(QStringLiteral("chunkCount")).toString().toULongLong();
+        // A record slot holds up to recordData bytes (a chunk, or a journaled window).
         const std::uint64_t largest =
-            header.value(QStringLiteral("largestChunk")).toString().toULongLong();
+            header.value(QStringLiteral("recordData")).toString().toULongLong();
         const std::uint64_t headerSize = roundUp(24 + jsonLength);
         const std::uint64_t tableSize = roundUp(chunks * 8);
 
@@ -183,7 +184,10 @@ private slots:
         m_image = m_dir.filePath(QStringLiteral("disk.img"));
         m_journal = m_dir.filePath(QStringLiteral("disk.img.partwise-move"));
         using Phase = MoveProgress::Phase;
-        const MoveRequest windows = request(34 * 512, 2048 * 512);
+        // One window of 4 MiB (a window holds a chunk's worth of bytes): its record vouches for
+        // every table entry.
+        MoveRequest windows = request(34 * 512, 2048 * 512);
+        windows.chunkSize = 4 * MiB;
         const MoveRequest journaled = request(34 * 512, 40 * 512);
         interrupt(QStringLiteral("windows"), windows, Phase::Copying, 2 * MiB);
         interrupt(QStringLiteral("journaled chunks"), journaled, Phase::Copying, 2 * MiB);
@@ -195,12 +199,15 @@ private slots:
         interrupt(QStringLiteral("power cut, journaled"), journaled, Phase::Copying, UINT64_MAX,
                   12);
         interrupt(QStringLiteral("power cut, windows"), windows, Phase::Copying, UINT64_MAX, 9);
+        // Its sources in the newest record, half written (OverlapWay::JournalWindow).
+        interrupt(QStringLiteral("journaled window"),
+                  movetest::withWay(windows, OverlapWay::JournalWindow), Phase::Copying, 2 * MiB);
     }
 
     void flippedBytes_data()
     {
         QTest::addColumn<int>("state");
-        for (int i = 0; i < 6; ++i)
+        for (int i = 0; i < int(m_states.size()); ++i)
             QTest::newRow(qPrintable(m_states.at(i).name)) << i;
     }
 
@@ -283,7 +290,7 @@ private slots:
         const MoveOutcome result = DataMover().resume(m_journal);
         QCOMPARE(result.status, MoveOutcome::Status::Refused);
         QVERIFY2(result.message.contains(QStringLiteral("has format 4")) &&
-                     result.message.contains(QStringLiteral("reads format 5")) &&
+                     result.message.contains(QStringLiteral("reads format 6")) &&
                      result.message.contains(QStringLiteral("Nothing was changed")),
                  qPrintable(result.message));
         QCOMPARE(readWholeFile(m_journal), old);

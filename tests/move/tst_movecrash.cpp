@@ -5,6 +5,7 @@
 
 #include "buildsetting.h"
 #include "move/datamover.h"
+#include "move/moveplan.h"
 #include "move/moverequest.h"
 #include "movetestdata.h"
 
@@ -69,7 +70,9 @@ private:
                 QString::number(request.sourceOffset),
                 QString::number(request.destinationOffset),
                 QString::number(request.length),
-                QString::number(request.chunkSize)};
+                QString::number(request.chunkSize),
+                QStringLiteral("--way"),
+                movetest::wayArgument(request.overlapWay)};
     }
 
     // After a kill: finish the move in-process, whatever state the helper left.
@@ -96,15 +99,29 @@ private:
     }
 
     // The layouts the crash tests cycle through: the classic GPT 34 -> 2048 move (cut to the
-    // shift, copied in windows), the 3 KiB shift 34 -> 40, a shift larger than a chunk, a move to
-    // the left, and a 256 KiB shift in larger chunks (journaled, pipelined).
+    // shift, copied in windows, a flush per shift), the 3 KiB shift 34 -> 40, a shift larger than
+    // a chunk, a move to the left, and a 256 KiB shift in larger chunks (journaled, pipelined).
     static std::vector<MoveRequest> crashCases(const QString &image)
     {
-        return {requestFor(image, 34 * 512, 2048 * 512, 24 * MiB, MiB),
+        return {movetest::withWay(requestFor(image, 34 * 512, 2048 * 512, 24 * MiB, MiB),
+                                  OverlapWay::FlushPerShift),
                 requestFor(image, 34 * 512, 40 * 512, 24 * MiB, MiB),
                 requestFor(image, 1 * MiB, 4 * MiB, 24 * MiB, MiB),
                 requestFor(image, 6 * MiB, 40 * 512, 24 * MiB, MiB),
                 requestFor(image, 34 * 512, 546 * 512, 24 * MiB, 4 * MiB)};
+    }
+
+    // The journal-window way, a fixed few more iterations: 4001 -> 2048 to the left in six
+    // windows of 4 MiB, GPT 34 -> 2048 in one 24 MiB window, and 4001 -> 2048 timed (twelve 2 MiB
+    // windows: both ways in turn, then the one chosen).
+    static constexpr int kJournalWindowIterations = 6;
+    static std::vector<MoveRequest> journalWindowCases(const QString &image)
+    {
+        return {movetest::withWay(requestFor(image, 4001 * 512, 2048 * 512, 24 * MiB, 4 * MiB),
+                                  OverlapWay::JournalWindow),
+                movetest::withWay(requestFor(image, 34 * 512, 2048 * 512, 24 * MiB),
+                                  OverlapWay::JournalWindow),
+                requestFor(image, 4001 * 512, 2048 * 512, 24 * MiB, 2 * MiB)};
     }
 
     // Waits until the move's journal exists (the move has begun) or the process has ended.
@@ -130,7 +147,9 @@ private slots:
         const std::uint64_t seed = crashSeed();
         qInfo() << "crash test seed (set PARTWISE_MOVE_SEED to repeat):" << seed;
         std::mt19937_64 random(seed);
-        const std::vector<MoveRequest> cases = crashCases(m_image);
+        std::vector<MoveRequest> cases = crashCases(m_image);
+        for (const MoveRequest &request : journalWindowCases(m_image))
+            cases.push_back(request);
 
         // How long each uninterrupted move takes from the moment its journal exists, so the
         // kills land all over the move itself, not over the process starting (which the
@@ -148,10 +167,14 @@ private slots:
             fullRunUs.push_back(std::max<qint64>(timer.nsecsElapsed() / 1000, 1000));
         }
 
-        const int iterations = 15;
+        // At random among the first layouts, then each journal-window case in turn.
+        const std::size_t flushCases = crashCases(m_image).size();
+        const int iterations = 15 + kJournalWindowIterations;
         int interrupted = 0;
         for (int i = 0; i < iterations; ++i) {
-            const std::size_t which = random() % cases.size();
+            const std::size_t which =
+                i < 15 ? random() % flushCases
+                       : flushCases + static_cast<std::size_t>(i) % (cases.size() - flushCases);
             const MoveRequest &request = cases[which];
             freshImage();
             QProcess helper;
@@ -185,13 +208,21 @@ private slots:
         const std::uint64_t seed = crashSeed();
         qInfo() << "torn-write test seed (set PARTWISE_MOVE_SEED to repeat):" << seed;
         std::mt19937_64 random(seed);
-        const std::vector<MoveRequest> cases = crashCases(m_image);
-        const int iterations = 20;
+        const std::vector<MoveRequest> flush = crashCases(m_image);
+        const std::vector<MoveRequest> journaled = journalWindowCases(m_image);
+        const int iterations = 20 + kJournalWindowIterations;
         for (int i = 0; i < iterations; ++i) {
-            const MoveRequest &request = cases[i % cases.size()];
-            // At least one write per chunk (its destination) and two journal writes (a record,
-            // the end of the copy), more where records are due: any of them may be torn.
-            const long writes = static_cast<long>(request.length / request.chunkSize + 2);
+            const MoveRequest &request =
+                i < 20 ? flush[i % flush.size()] : journaled[i % journaled.size()];
+            // At least one write per chunk (its destination; chunks cut to a shift smaller than
+            // a chunk are shift-sized) and two journal writes (a record, the end of the copy),
+            // more where records are due: any of them may be torn.
+            const std::uint64_t shift = request.destinationOffset > request.sourceOffset
+                                            ? request.destinationOffset - request.sourceOffset
+                                            : request.sourceOffset - request.destinationOffset;
+            const std::uint64_t piece =
+                cutsToShift(shift, request.chunkSize) ? shift : request.chunkSize;
+            const long writes = static_cast<long>(request.length / piece + 2);
             const long killAt = 1 + static_cast<long>(random() % writes);
             freshImage();
             QProcess helper;

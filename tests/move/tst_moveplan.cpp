@@ -1,6 +1,7 @@
 // The mover's plan and the order a finished move is read back in: pure arithmetic, checked on
 // hand-worked ranges.
 #include "move/moveplan.h"
+#include "move/overlapchooser.h"
 #include "move/verifyspans.h"
 
 #include <QTest>
@@ -37,6 +38,11 @@ private slots:
     void usedExtentsLeaveGapsUnread();
     void onlyChunksOverlappingTheirSourceAreJournaled();
     void shiftsFromHalfAMebibyteAreCutIntoChains();
+    void windowsHoldAChunksWorthOfBytes();
+    void chooserTimesBothWaysThenTakesTheClearlyCheaper();
+    void chooserKeepsAFlushPerShiftOnANearTie();
+    void chooserFollowsAChangeInTheDisksLoad();
+    void chooserKeepsAWayAskedForAndShortMovesUntimed();
 };
 
 void MovePlanTest::rightMoveRunsBackwardsAndVerifiesAscending()
@@ -146,6 +152,116 @@ void MovePlanTest::shiftsFromHalfAMebibyteAreCutIntoChains()
     QVERIFY(!journaled.cutToShift);
     QCOMPARE(journaled.largestChunk, MoveRequest::kDefaultChunkSize);
     QVERIFY(journaled.chunks.front().needsJournal);
+}
+
+void MovePlanTest::windowsHoldAChunksWorthOfBytes()
+{
+    // 4001 -> 2048 (the move to the left of the issue): 976 KiB pieces, 32 MiB windows by
+    // default; a request's smaller chunk makes smaller windows, never smaller than a piece.
+    const MoveRequest left = request(4001 * 512, 2048 * 512, 64 * kMiB, 32 * kMiB);
+    const MovePlan plan = planMove(left);
+    QVERIFY(plan.cutToShift);
+    QCOMPARE(plan.largestChunk, std::uint64_t(976 * 1024));
+    QCOMPARE(windowBytesOf(left, plan), 32 * kMiB);
+    QCOMPARE(windowBytesOf(request(4001 * 512, 2048 * 512, 64 * kMiB, 2 * kMiB), plan), 2 * kMiB);
+    QCOMPARE(windowBytesOf(request(4001 * 512, 2048 * 512, 64 * kMiB, 512 * 1024), plan),
+             std::uint64_t(976 * 1024));
+    QCOMPARE(windowBytesOf(request(0, kMiB, 64 * kMiB, 64 * kMiB), plan), 32 * kMiB);
+}
+
+namespace {
+
+// Feeds `chooser` windows of `bytes` timed by `seconds(way)` until `windows` are done, and
+// returns the ways it took in order and the lines it logged.
+template <typename Timing>
+std::pair<QString, QStringList> drive(OverlapChooser &chooser, int windows, Timing seconds,
+                                      std::uint64_t bytes = 32 * kMiB)
+{
+    QString ways;
+    QStringList lines;
+    for (int i = 0; i < windows; ++i) {
+        const OverlapWay way = chooser.next();
+        ways += way == OverlapWay::JournalWindow ? QLatin1Char('J') : QLatin1Char('F');
+        if (const QString line = chooser.windowDone(way, bytes, seconds(i, way)); !line.isEmpty())
+            lines << line;
+    }
+    return {ways, lines};
+}
+
+} // namespace
+
+void MovePlanTest::chooserTimesBothWaysThenTakesTheClearlyCheaper()
+{
+    OverlapChooser chooser(OverlapWay::Measure, 40, 976 * 1024, 32 * kMiB);
+    QVERIFY(chooser.startNote().contains(QStringLiteral("in turn")));
+    // A flush per shift 60 ms a window, journaled 40 ms: journaled from the fifth window on,
+    // with one window in 16 timed the other way again.
+    const auto [ways, lines] = drive(chooser, 40, [](int, OverlapWay w) {
+        return w == OverlapWay::FlushPerShift ? 0.060 : 0.040;
+    });
+    QCOMPARE(ways, QStringLiteral("FJFJ") + QString(16, QLatin1Char('J')) + QStringLiteral("F") +
+                       QString(16, QLatin1Char('J')) + QStringLiteral("F") +
+                       QString(2, QLatin1Char('J')));
+    QCOMPARE(lines.size(), 1);
+    QVERIFY2(lines[0].contains(QStringLiteral("journaled first")) &&
+                 lines[0].contains(QStringLiteral("60 ms")) &&
+                 lines[0].contains(QStringLiteral("40 ms")),
+             qPrintable(lines[0]));
+}
+
+void MovePlanTest::chooserKeepsAFlushPerShiftOnANearTie()
+{
+    // Journaled 10 % cheaper: not clearly, so the bytes are written once.
+    OverlapChooser chooser(OverlapWay::Measure, 20, 976 * 1024, 32 * kMiB);
+    const auto [ways, lines] = drive(chooser, 20, [](int, OverlapWay w) {
+        return w == OverlapWay::FlushPerShift ? 0.050 : 0.045;
+    });
+    QCOMPARE(ways, QStringLiteral("FJFJ") + QString(16, QLatin1Char('F')));
+    QCOMPARE(lines.size(), 1);
+    QVERIFY2(lines[0].contains(QStringLiteral("a flush per shift")), qPrintable(lines[0]));
+    // One slow journaled window among fast ones does not decide: the mean of both is compared.
+    OverlapChooser noisy(OverlapWay::Measure, 20, 976 * 1024, 32 * kMiB);
+    const auto [noisyWays, noisyLines] = drive(noisy, 5, [](int i, OverlapWay w) {
+        return w == OverlapWay::FlushPerShift ? 0.050 : (i == 1 ? 0.200 : 0.030);
+    });
+    QCOMPARE(noisyWays, QStringLiteral("FJFJF"));
+}
+
+void MovePlanTest::chooserFollowsAChangeInTheDisksLoad()
+{
+    // Journaling wins at first; from window 10 on each flush costs far less (the load that
+    // slowed them is gone): the next time a flush per shift is timed, it is timed once more to
+    // be sure, then takes over.
+    OverlapChooser chooser(OverlapWay::Measure, 60, 976 * 1024, 32 * kMiB);
+    const auto [ways, lines] = drive(chooser, 40, [](int i, OverlapWay w) {
+        if (w == OverlapWay::JournalWindow)
+            return 0.040;
+        return i < 10 ? 0.080 : 0.020;
+    });
+    QCOMPARE(ways.left(22),
+             QStringLiteral("FJFJ") + QString(16, QLatin1Char('J')) + QStringLiteral("FF"));
+    QCOMPARE(lines.size(), 2);
+    QVERIFY2(lines[1].contains(QStringLiteral("changed")) &&
+                 lines[1].contains(QStringLiteral("a flush per shift")),
+             qPrintable(lines[1]));
+    QCOMPARE(ways.mid(22, 16), QString(16, QLatin1Char('F')));
+}
+
+void MovePlanTest::chooserKeepsAWayAskedForAndShortMovesUntimed()
+{
+    for (const OverlapWay asked : {OverlapWay::FlushPerShift, OverlapWay::JournalWindow}) {
+        OverlapChooser chooser(asked, 40, 976 * 1024, 32 * kMiB);
+        const auto [ways, lines] = drive(chooser, 10, [](int, OverlapWay) { return 0.05; });
+        QCOMPARE(ways, QString(10, QLatin1Char(asked == OverlapWay::JournalWindow ? 'J' : 'F')));
+        QVERIFY(lines.isEmpty());
+        QVERIFY(chooser.startNote().contains(QStringLiteral("as asked")));
+    }
+    // Seven windows: too few for four of them to be spent timing.
+    OverlapChooser chooser(OverlapWay::Measure, 7, 976 * 1024, 32 * kMiB);
+    const auto [ways, lines] = drive(
+        chooser, 7, [](int, OverlapWay w) { return w == OverlapWay::FlushPerShift ? 0.5 : 0.01; });
+    QCOMPARE(ways, QString(7, QLatin1Char('F')));
+    QVERIFY(chooser.startNote().contains(QStringLiteral("too few")));
 }
 
 QTEST_GUILESS_MAIN(MovePlanTest)

@@ -84,26 +84,46 @@ private slots:
     void powerCutAnywhereThenResume_data()
     {
         QTest::addColumn<MoveRequest>("request");
+        QTest::addColumn<long>("cuts"); // at random writes; fewer in the sanitizer stage
         const std::uint64_t chunk = MoveRequest::kDefaultChunkSize;
+        const std::vector<Extent> used{{0, 3 * MiB}, {6 * MiB, 5 * MiB}, {20 * MiB, 4 * MiB}};
+        const OverlapWay flush = OverlapWay::FlushPerShift;
+        const OverlapWay journal = OverlapWay::JournalWindow;
+        using movetest::withWay;
         QTest::newRow("GPT 34 to 2048, 1 MiB chunks")
-            << requestFor(34 * 512, 2048 * 512, 24 * MiB, MiB);
+            << withWay(requestFor(34 * 512, 2048 * 512, 24 * MiB, MiB), flush) << 25L;
         QTest::newRow("GPT 34 to 2048, default chunks")
-            << requestFor(34 * 512, 2048 * 512, 24 * MiB, chunk);
-        QTest::newRow("3 KiB shift, 34 to 40") << requestFor(34 * 512, 40 * 512, 24 * MiB, MiB);
-        QTest::newRow("shift larger than a chunk") << requestFor(MiB, 4 * MiB, 24 * MiB, MiB);
+            << withWay(requestFor(34 * 512, 2048 * 512, 24 * MiB, chunk), flush) << 25L;
+        QTest::newRow("3 KiB shift, 34 to 40")
+            << requestFor(34 * 512, 40 * 512, 24 * MiB, MiB) << 25L;
+        QTest::newRow("shift larger than a chunk")
+            << requestFor(MiB, 4 * MiB, 24 * MiB, MiB) << 25L;
         QTest::newRow("1 MiB to the left, default chunks")
-            << requestFor(6 * MiB, 5 * MiB, 24 * MiB, chunk);
-        QTest::newRow("to the left, 1 MiB chunks") << requestFor(6 * MiB, 40 * 512, 24 * MiB, MiB);
+            << withWay(requestFor(6 * MiB, 5 * MiB, 24 * MiB, chunk), flush) << 25L;
+        QTest::newRow("to the left, 1 MiB chunks")
+            << requestFor(6 * MiB, 40 * 512, 24 * MiB, MiB) << 25L;
         QTest::newRow("256 KiB shift, journaled 4 MiB chunks")
-            << requestFor(34 * 512, 546 * 512, 24 * MiB, 4 * MiB);
+            << requestFor(34 * 512, 546 * 512, 24 * MiB, 4 * MiB) << 25L;
         QTest::newRow("used blocks only")
-            << requestFor(34 * 512, 2048 * 512, 24 * MiB, chunk,
-                          {{0, 3 * MiB}, {6 * MiB, 5 * MiB}, {20 * MiB, 4 * MiB}});
+            << withWay(requestFor(34 * 512, 2048 * 512, 24 * MiB, chunk, used), flush) << 25L;
+        // The journal-window way: a fixed 12 cuts each (the way shares the flush-per-shift way's
+        // plan and its table, and differs in the window records and their order of writes).
+        QTest::newRow("4001 to 2048, 4 MiB windows journaled")
+            << withWay(requestFor(4001 * 512, 2048 * 512, 24 * MiB, 4 * MiB), journal) << 12L;
+        QTest::newRow("GPT 34 to 2048, one window journaled")
+            << withWay(requestFor(34 * 512, 2048 * 512, 12 * MiB, chunk), journal) << 8L;
+        QTest::newRow("used blocks only, windows journaled")
+            << withWay(requestFor(34 * 512, 2048 * 512, 24 * MiB, 4 * MiB, used), journal) << 12L;
+        // Timed: twelve 2 MiB windows, the first four both ways in turn, then either way, which
+        // may change window by window.
+        QTest::newRow("4001 to 2048, 2 MiB windows timed")
+            << requestFor(4001 * 512, 2048 * 512, 24 * MiB, 2 * MiB) << 12L;
     }
 
     void powerCutAnywhereThenResume()
     {
         QFETCH(MoveRequest, request);
+        QFETCH(long, cuts);
         request.devicePath = m_image;
         bool fromEnv = false;
         std::uint64_t seed = qEnvironmentVariable("PARTWISE_MOVE_SEED").toULongLong(&fromEnv);
@@ -120,9 +140,9 @@ private slots:
         QVERIFY(movetest::moveProblem(m_image, request, kImageSize, kSeed).isEmpty());
         QVERIFY(writes > 2);
 
-        // 25 cuts at random writes; 8 in the sanitizer stage (reducedrun.h), after the main
-        // build's 25.
-        const long cuts = std::min<long>(writes, pwtest::reducedRun() ? 8 : 25);
+        // `cuts` at random writes; 8 of 25 in the sanitizer stage (reducedrun.h), after the main
+        // build's full number.
+        cuts = std::min<long>(writes, pwtest::reducedRun() ? std::max(3L, cuts * 8 / 25) : cuts);
         for (long n = 0; n < cuts; ++n) {
             const long cutAt = cuts == writes ? n + 1 : 1 + static_cast<long>(random() % writes);
             QVERIFY(freshImage());
