@@ -28,7 +28,7 @@ if(DPKG_SHLIBDEPS_EXECUTABLE)
     set(CPACK_DEBIAN_PACKAGE_DEPENDS "${partwise_runtime}")
 else()
     set(CPACK_DEBIAN_PACKAGE_DEPENDS
-        "libqt6widgets6, libparted2, libblkid1, libmount1, ${partwise_runtime}")
+        "libqt6widgets6, libparted2, libblkid1, libfdisk1, libmount1, ${partwise_runtime}")
 endif()
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "qt6-wayland, qt6-translations-l10n")
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS "xfsprogs, btrfs-progs, ntfs-3g, zenity | kdialog")
