@@ -2,6 +2,8 @@
 
 #include "base/multiple.h"
 #include "checksum.h"
+#include "movemessages.h"
+#include "overlapchooser.h"
 
 #include <algorithm>
 
@@ -85,8 +87,13 @@ QString overlapPlanNote(std::uint64_t shift, std::uint64_t chunkSize)
         return {};
     if (!cutsToShift(shift, chunkSize))
         return QStringLiteral("each chunk's source journaled first");
-    return QStringLiteral("a flush per shift or each window journaled, as the move's first "
-                          "windows time them when it starts");
+    // Exact whatever the move's extents turn out to be: how many windows they fill is known
+    // only when the move is planned from them.
+    const std::uint64_t window = chunkSize < kWindowBytes ? chunkSize : kWindowBytes;
+    return QStringLiteral("a flush per shift; a move of %1 windows of %2 or more times journaling "
+                          "each window against it in its first windows and takes the cheaper")
+        .arg(OverlapChooser::kMinWindowsToMeasure)
+        .arg(formatSize(window));
 }
 
 MovePlan planMove(const MoveRequest &request, ShiftCut cut)
