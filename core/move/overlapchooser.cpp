@@ -109,7 +109,7 @@ QString OverlapChooser::choiceLine(const char *how) const
         return QStringLiteral("Overlapping data, way %1: each window journaled first, as %2.")
             .arg(QLatin1String(how), timed);
     return QStringLiteral("Overlapping data, way %1: a flush per shift, as %2 (journaling must "
-                          "save %3 %%).")
+                          "save %3 %).")
         .arg(QLatin1String(how), timed)
         .arg(static_cast<int>(kMargin * 100));
 }
