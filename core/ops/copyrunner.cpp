@@ -438,9 +438,9 @@ private:
                 log(line);
             if (!o.check.isEmpty())
                 m_result.checks << o.check;
-            if (!m_j.fixed[i] && o.ok)
+            if (o.ok)
                 m_j.fixed[i] = true;
-            else if (!o.ok && firstError.isEmpty())
+            else if (firstError.isEmpty())
                 firstError = o.error;
         }
         if (!save())
