@@ -6,11 +6,16 @@
 
 #include "align/alignmentpolicy.h"
 #include "align/copyplacement.h"
+#include "device/sourcehold.h"
+#include "move/moverequest.h"
 #include "table/disklayout.h"
 
 #include <QList>
 #include <QMap>
 #include <QStringList>
+
+#include <memory>
+#include <vector>
 
 namespace partwise {
 
@@ -115,8 +120,9 @@ struct CopySourceFacts
         qint64 filesystemBytes = 0; // 0: unknown / none
         qint64 minimumBytes = 0;    // how far it may shrink; 0: it cannot
         bool canGrow = false;
-        bool hasMap = false;   // its used blocks are known
-        quint64 usedBytes = 0; // with a map: the bytes it covers
+        bool hasMap = false;            // its used blocks are known
+        quint64 usedBytes = 0;          // with a map: the bytes it covers
+        std::vector<move::Extent> used; // with a map: the extents, of the whole partition
         QString wholeReason;
     };
     QList<Partition> partitions;
@@ -154,6 +160,9 @@ struct PreparedCopy
     CopyTargetInfo target;
     CopyPlan plan;
     QString journalPath;
+    // Held while the plan was made: while it is unchanged, the copy takes the maps in `facts`
+    // instead of reading them again. Null: the copy reads them again.
+    std::shared_ptr<const SourceHold> sourceHold;
 };
 
 // Reads the source (read-only), its used-block maps, what boots it and what is mounted, and the

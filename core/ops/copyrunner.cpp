@@ -55,6 +55,14 @@ public:
     {
     }
 
+    // What the plan read of the source, and the hold that keeps it true.
+    struct Planned
+    {
+        const CopySourceFacts &facts;
+        std::shared_ptr<const SourceHold> hold;
+    };
+    void usePlanned(const Planned *planned) { m_planned = planned; }
+
     CopyResult run()
     {
         m_result.journalPath = m_path;
@@ -218,9 +226,21 @@ private:
         return std::min((p.oldEnd - p.oldStart + 1) * sss(), newBytes);
     }
 
+    // The map the plan read, while the source is held unchanged since (device/sourcehold.h).
+    const std::vector<Extent> *plannedMap(const CopyPartitionPlan &p) const
+    {
+        if (!m_planned || p.data != CopyData::UsedBlocks || !m_planned->hold->unchanged())
+            return nullptr;
+        const CopySourceFacts::Partition *f = m_planned->facts.byNumber(p.sourceNumber);
+        const bool whole = dataLength(p) == (p.oldEnd - p.oldStart + 1) * sss();
+        return f && f->hasMap && whole ? &f->used : nullptr;
+    }
+
     std::vector<Extent> extentsOf(const CopyPartitionPlan &p)
     {
         const qint64 length = dataLength(p);
+        if (const std::vector<Extent> *planned = plannedMap(p))
+            return *planned;
         if (p.data == CopyData::UsedBlocks || p.data == CopyData::Shrunk) {
             QString why;
             if (auto used = usedExtents(dataPath(p), dataOffset(p), length, p.filesystem, &why))
@@ -463,6 +483,7 @@ private:
     CopyResult m_result;
     std::unique_ptr<BlockIo> m_source, m_target;
     int m_claim = -1;
+    const Planned *m_planned = nullptr;
     quint64 m_total = 0, m_done = 0, m_doneThisRun = 0;
     QElapsedTimer m_timer;
 
@@ -533,7 +554,11 @@ CopyResult runCopy(const PreparedCopy &prepared, const CopyOptions &options,
     }
     if (!journal.save(path, &error))
         return refused(error + QStringLiteral(" Nothing was written."));
-    return CopyExecution(journal, path, callbacks).run();
+    CopyExecution execution(journal, path, callbacks);
+    const CopyExecution::Planned planned{prepared.facts, prepared.sourceHold};
+    if (prepared.sourceHold)
+        execution.usePlanned(&planned);
+    return execution.run();
 }
 
 CopyResult resumeCopy(const QString &target, const QString &journalPath,

@@ -1,6 +1,8 @@
 // The core API a front end copies a disk through (ops/copyplan.h, ops/copyrunner.h): the plan it
 // shows, progress while it runs, a cancel that leaves a target with no table and a journal, and
-// resumeCopy() finishing it with every file there (read by independent tools).
+// resumeCopy() finishing it with every file there (read by independent tools). The maps the
+// plan read are the copy's only while the source is held unchanged (device/sourcehold.h): a
+// held disk cannot be mounted, and a file written into an image after the plan is still copied.
 
 #include "buildsetting.h"
 #include "ops/copyrunner.h"
@@ -9,14 +11,43 @@
 #include "loopdevice.h"
 #include "partitioncontents.h"
 #include "sfdisktable.h"
+#include "toolrun.h"
 
 #include <QFile>
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <QRandomGenerator>
+
 #include <atomic>
 
 using namespace partwise;
+
+namespace {
+
+// An old-fdisk practice disk (ext4 at sector 63, logical ext4 and swap) and an empty, larger
+// target beside it.
+bool makeDisks(const QTemporaryDir &dir, QString *source, QString *target)
+{
+    pwtest::setCliPath(pwtest::buildSetting("PARTWISE_CLI"));
+    *source = dir.filePath(QStringLiteral("old.img"));
+    *target = dir.filePath(QStringLiteral("new.img"));
+    if (pwtest::runCli({QStringLiteral("practice"), QStringLiteral("--size"),
+                        QStringLiteral("256m"), QStringLiteral("old-fdisk"), *source})
+            .exitCode != 0)
+        return false;
+    QFile t(*target);
+    return t.open(QIODevice::WriteOnly) && t.resize(320 << 20);
+}
+
+CopyOptions optionsIn(const QTemporaryDir &dir)
+{
+    CopyOptions options;
+    options.backupRoot = dir.filePath(QStringLiteral("backups"));
+    return options;
+}
+
+} // namespace
 
 class TestCopyApi : public QObject
 {
@@ -96,6 +127,75 @@ private slots:
         QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
         const QStringList diff = pwtest::contentsDiffer(before, after);
         QVERIFY2(diff.isEmpty(), qPrintable(diff.join(QLatin1Char('\n'))));
+    }
+
+    // A file written into the source image between the plan and the copy lands in blocks that
+    // were free when the plan read the map: copied with the plan's map, its data would be
+    // missing on the target.
+    void imageWrittenAfterThePlanIsMappedAgain()
+    {
+        PW_REQUIRE_ROOT_OR_SKIP(); // the files are read through loop devices
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        QString source, target;
+        QVERIFY(makeDisks(dir, &source, &target));
+        const CopyOptions options = optionsIn(dir);
+        const PreparedCopy prepared = prepareCopy(source, target, options);
+        QVERIFY2(prepared.plan.ok(), qPrintable(prepared.plan.refused.join(QLatin1Char(' '))));
+        QVERIFY(prepared.sourceHold);
+
+        QByteArray data(3 << 20, Qt::Uninitialized);
+        QRandomGenerator(33).fillRange(reinterpret_cast<quint32 *>(data.data()), data.size() / 4);
+        const QString local = dir.filePath(QStringLiteral("late.bin"));
+        QFile file(local);
+        QVERIFY(file.open(QIODevice::WriteOnly) && file.write(data) == data.size());
+        file.close();
+        const pwtest::ToolResult written = pwtest::runTool(
+            QStringLiteral("debugfs"), {QStringLiteral("-w"), QStringLiteral("-R"),
+                                        QStringLiteral("write %1 late.bin").arg(local),
+                                        source + QStringLiteral("?offset=%1").arg(63 * 512)});
+        QVERIFY2(written.ok(), qPrintable(written.describe()));
+
+        const CopyResult copied = runCopy(prepared, options, CopyCallbacks());
+        QVERIFY2(copied.ok, qPrintable(copied.error));
+        QStringList problems;
+        const auto before =
+            pwtest::partitionContents(source, 512, pwtest::SfdiskTable::read(source), &problems);
+        const auto after =
+            pwtest::partitionContents(target, 512, pwtest::SfdiskTable::read(target), &problems);
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
+        QVERIFY(before.value(1).files.contains(QStringLiteral("late.bin")));
+        const QStringList diff = pwtest::contentsDiffer(before, after);
+        QVERIFY2(diff.isEmpty(), qPrintable(diff.join(QLatin1Char('\n'))));
+    }
+
+    // A disk is claimed from the plan to the end of the copy: nothing on it can be mounted
+    // in between, so the maps stay true.
+    void heldDiskCannotBeMountedUntilTheCopyEnds()
+    {
+        PW_REQUIRE_ROOT_OR_SKIP();
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        QString source, target;
+        QVERIFY(makeDisks(dir, &source, &target));
+        pwtest::LoopDevice loop(source);
+        QVERIFY2(loop.ok(), qPrintable(loop.error()));
+        QVERIFY(loop.addPartitions());
+        const QString mountPoint = dir.filePath(QStringLiteral("mnt"));
+        QVERIFY(QDir().mkpath(mountPoint));
+        const QStringList mount = {QStringLiteral("-o"), QStringLiteral("ro"),
+                                   loop.partitionNode(1), mountPoint};
+        {
+            const PreparedCopy prepared = prepareCopy(loop.path(), target, optionsIn(dir));
+            QVERIFY2(prepared.plan.ok(), qPrintable(prepared.plan.refused.join(QLatin1Char(' '))));
+            const pwtest::ToolResult held = pwtest::runTool(QStringLiteral("mount"), mount);
+            if (held.ok())
+                pwtest::runTool(QStringLiteral("umount"), {mountPoint});
+            QVERIFY2(!held.ok(), "a partition of the held disk was mounted");
+        }
+        const pwtest::ToolResult released = pwtest::runTool(QStringLiteral("mount"), mount);
+        QVERIFY2(released.ok(), qPrintable(released.describe()));
+        QVERIFY(pwtest::runTool(QStringLiteral("umount"), {mountPoint}).ok());
     }
 };
 
