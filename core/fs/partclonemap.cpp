@@ -140,7 +140,7 @@ QString whyNoMap(const QString &node, const QString &filesystem, const QString &
     }
     if (filesystem == QLatin1String("vfat")) {
         // partclone.fat 0.3.23 maps FAT12 wrongly: files copied by its map come out damaged
-        // (tests/fs/tst_usedmaps proves it). FAT12 is the FAT with fewer than 4085 clusters
+        // (tests/fs/tst_usedmaps_copy proves it). FAT12 is the FAT with fewer than 4085 clusters
         // (Microsoft's FAT specification), which is how drivers tell it apart.
         const QByteArray boot = readBytes(node, 0, 512);
         if (boot.size() < 512)

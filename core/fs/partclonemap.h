@@ -38,7 +38,7 @@ namespace partwise {
 // unmount (dump.f2fs), exFAT must not be marked dirty, HFS+ must be marked unmounted and
 // consistent. partclone.ntfs refuses a volume marked dirty on its own; FAT has no journal.
 // FAT12 gets no map at all: partclone.fat 0.3.23 reports clusters in use as free on FAT12
-// (tests/fs/tst_usedmaps shows the damage), so those small filesystems are copied whole.
+// (tests/fs/tst_usedmaps_copy shows the damage), so those small filesystems are copied whole.
 //
 // Memory stays bounded: the map is read line by line from partclone's output (never stored),
 // adjacent runs are merged, and past kMaxPartcloneExtents extents the smallest gaps between used
