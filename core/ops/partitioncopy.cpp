@@ -26,11 +26,6 @@ namespace {
 
 constexpr quint64 kChunk = 4 << 20;
 constexpr qint64 kSaveEveryMs = 1000;
-// With a read-back running, the copy syncs this often, so that what it wrote is read back while
-// it goes on. Synced only once a second, a partition copied in less was read back after it, and
-// verifying cost as much as copying. (Reading several chunks at a time was tried too, and was
-// slower on the loop devices of the benchmark, not faster.)
-constexpr quint64 kReadBackEveryBytes = 32ULL << 20;
 
 QString ioText(const QString &what, int error)
 {
@@ -124,7 +119,6 @@ private:
         const move::ReadAheadGuard<SourceRead> drain(ahead);
         QElapsedTimer sinceSave;
         sinceSave.start();
-        quint64 unsynced = 0;
         for (std::size_t c = first; c < chunks.size(); ++c) {
             if (cancelled()) {
                 m_r.to->sync();
@@ -152,15 +146,15 @@ private:
             if (m_verifier)
                 m_verifier->written(c, read.checksum);
             counted(chunks[c].length, true);
-            unsynced += chunks[c].length;
-            const bool save = sinceSave.elapsed() >= kSaveEveryMs || c + 1 == chunks.size();
-            if (save || (m_verifier && unsynced >= kReadBackEveryBytes)) {
+            // A copy's chunk is read back as soon as it is written, not after a sync: no later
+            // chunk writes over it (a move's sources are what a later chunk overwrites, never a
+            // copy's), and the journal counts it only after the sync below, so one lost to a
+            // power cut is copied and read back again. Waiting for the once-a-second sync had a
+            // partition read back after it was copied, which cost as much as the copy.
+            durable();
+            if (sinceSave.elapsed() >= kSaveEveryMs || c + 1 == chunks.size()) {
                 if (const int e = m_r.to->sync())
                     return failed(ioText(QStringLiteral("Syncing %1").arg(m_r.to->path()), e));
-                durable();
-                unsynced = 0;
-            }
-            if (save) {
                 if (!persist(qint64(c + 1)))
                     return false;
                 sinceSave.restart();
