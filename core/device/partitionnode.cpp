@@ -65,7 +65,12 @@ bool findPartitionNode(const QString &diskPath, int number, PartitionNode *out, 
                        .arg(diskPath, node);
             return false;
         }
-        *out = PartitionNode{node, device};
+        // sysfs counts in 512-byte units whatever the disk's sector size.
+        bool okStart = false;
+        bool okSize = false;
+        const qint64 start = readLine(child + QStringLiteral("/start")).toLongLong(&okStart);
+        const qint64 size = readLine(child + QStringLiteral("/size")).toLongLong(&okSize);
+        *out = PartitionNode{node, device, okStart ? start * 512 : -1, okSize ? size * 512 : -1};
         return true;
     }
     *why = QStringLiteral("the kernel knows no partition %1 of %2").arg(number).arg(diskPath);

@@ -6,6 +6,7 @@
 // block device with that very device number.
 
 #include <QString>
+#include <QtGlobal>
 
 #include <sys/types.h>
 
@@ -15,6 +16,11 @@ struct PartitionNode
 {
     QString path;     // "/dev/loop3p1"
     dev_t device = 0; // its st_rdev
+    // Where the kernel's partition lies on the disk, which need not be where the table now says
+    // (a table written while the kernel could not re-read it, a loop device reused for another
+    // image with the old partitions still registered); -1 when sysfs does not say.
+    qint64 startBytes = -1;
+    qint64 sizeBytes = -1;
 };
 
 // Partition `number` of the whole disk `diskPath` (a block device). False with `why` when

@@ -1,20 +1,42 @@
 #include "ops/partitionaccess.h"
 
+#include "device/partitionnode.h"
 #include "fs/filesystemkinds.h"
 #include "fs/filesystemtools.h"
 #include "fs/resizesupport.h"
 
-#include <QFileInfo>
+#include <optional>
 
 namespace partwise {
+
+namespace {
+
+// The kernel's node of partition `number`, only when it shows the very sectors the table gives
+// it. A node the kernel still places elsewhere (a table written while a partition was busy, or
+// by a tool that did not tell the kernel; a loop device reused for another image with the old
+// one's partitions still registered) shows other sectors: a format or a check through it would
+// write to, or read, another partition's data. By offset, the tools reach the right ones.
+std::optional<PartitionNode> matchingNode(const DiskLayout &layout, qint64 startSector, int number)
+{
+    const PartitionInfo *p = layout.partitionByNumber(number);
+    if (layout.device.isImage || !p || p->startSector != startSector)
+        return std::nullopt;
+    PartitionNode node;
+    QString why;
+    const qint64 ss = layout.device.topology.logicalSectorSize;
+    if (!findPartitionNode(layout.device.path, number, &node, &why) ||
+        node.startBytes != p->startSector * ss || node.sizeBytes != p->lengthSectors() * ss)
+        return std::nullopt;
+    return node;
+}
+
+} // namespace
 
 FilesystemLocation partitionLocation(const DiskLayout &layout, qint64 startSector, int number)
 {
     FilesystemLocation where;
-    const PartitionInfo *p = layout.partitionByNumber(number);
-    if (!layout.device.isImage && p && !p->devicePath.isEmpty() &&
-        QFileInfo::exists(p->devicePath)) {
-        where.path = p->devicePath;
+    if (const auto node = matchingNode(layout, startSector, number)) {
+        where.path = node->path;
         return where;
     }
     where.isImage = true;
