@@ -6,6 +6,7 @@
 // nodev) or under /run/media/USER, and mounts back only what this helper itself unmounted.
 #include "cli/servesession.h"
 
+#include "boot/partitionentries.h"
 #include "device/mountfolder.h"
 #include "device/systemswap.h"
 
@@ -13,6 +14,9 @@
 #include <QJsonArray>
 
 #include <algorithm>
+#include <fcntl.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 namespace partwise {
@@ -38,6 +42,33 @@ QJsonArray holdersJson(const QList<HoldingProcess> &holders)
         out.append(
             QJsonObject{{QStringLiteral("pid"), qint64(h.pid)}, {QStringLiteral("name"), h.name}});
     return out;
+}
+
+// Why the kernel's node of partition `number` does not show the partition the disk's table (and
+// so the window) shows, or empty when it does. A node the kernel still places where an older
+// table had it would mount, or swap on, another partition's sectors.
+QString staleNodeReason(const QString &disk, int number, const PartitionNode &node)
+{
+    const int fd = ::open(QFile::encodeName(disk).constData(), O_RDONLY | O_CLOEXEC);
+    int sectorSize = 0;
+    PartitionEntries table;
+    if (fd >= 0 && ::ioctl(fd, BLKSSZGET, &sectorSize) == 0 && sectorSize > 0)
+        table = readPartitionEntries(fd, sectorSize);
+    if (fd >= 0)
+        ::close(fd);
+    const PartitionEntry *entry = table.ok ? table.byNumber(number) : nullptr;
+    if (!entry)
+        return QStringLiteral("The table of %1 could not be read to confirm partition %2")
+            .arg(disk)
+            .arg(number);
+    if (node.startBytes == entry->startSector * sectorSize &&
+        node.sizeBytes == entry->lengthSectors * sectorSize)
+        return QString();
+    return QStringLiteral("The kernel still places partition %1 of %2 where an older table had "
+                          "it, so %3 shows other sectors than the table's; run partx -u %2 (or "
+                          "reboot) first")
+        .arg(number)
+        .arg(disk, node.path);
 }
 
 } // namespace
@@ -123,6 +154,9 @@ void ServeSession::mountMethod(const Request &request)
     PartitionNode node;
     if (!mountTargetOf(request, true, &disk, &asked, &node))
         return;
+    // What is unmounted is what the kernel has mounted; what is mounted must be what was shown.
+    if (const QString stale = staleNodeReason(disk, asked.partition, node); !stale.isEmpty())
+        return fail(request, Refused, stale + QLatin1Char('.'));
     const ServedUser &user = m_guard.servedUser();
     const std::optional<uid_t> owner =
         user.actsForUser() ? std::optional<uid_t>(user.uid) : std::nullopt;
@@ -203,6 +237,8 @@ void ServeSession::swapOnMethod(const Request &request)
     PartitionNode node;
     if (!mountTargetOf(request, false, &disk, &asked, &node))
         return;
+    if (const QString stale = staleNodeReason(disk, asked.partition, node); !stale.isEmpty())
+        return fail(request, Refused, stale + QLatin1Char('.'));
     // Root's memory would be written to the device and read back from it: for a user, only a swap
     // area this helper turned off goes back on. Any other could be the user's own (a loop device
     // over the user's image, as udisks sets up without a password; a stick taken away later).

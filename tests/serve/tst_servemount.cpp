@@ -5,7 +5,8 @@
 // nothing mounted there and the folder's files as they were (sha256), checked with findmnt and
 // the kernel's table, never with Partwise's own code. What the user may do works: mount on their
 // folder (nosuid,nodev), under /run/media, unmount it, mount back what the helper unmounted, and
-// turn a swap partition off and on.
+// turn a swap partition off and on. A partition the kernel still places where an older table had
+// it is neither mounted nor swapped on: its node shows other sectors than the window does.
 #include "buildsetting.h"
 #include "clirun.h"
 #include "filechecksum.h"
@@ -82,6 +83,7 @@ private slots:
     void systemPlacesAreNotUnmountedForAUser();
     void unmountedIsMountedBackWhereItWas();
     void swapIsTurnedOffAndOn();
+    void staleKernelPartitionIsNotMounted();
 
 private:
     QProcessEnvironment asPkexec() const;
@@ -397,6 +399,47 @@ void TestServeMount::swapIsTurnedOffAndOn()
     // The ext4 partition is no swap area: refused.
     QVERIFY(errorCodeOf(helper.call("swapon", {{"path", m_loop->path()}, {"partition", 1}})) != 0);
     QVERIFY(runTool(QStringLiteral("swapoff"), {swap}).ok());
+}
+
+void TestServeMount::staleKernelPartitionIsNotMounted()
+{
+    PW_REQUIRE_ROOT_OR_SKIP();
+    const QString image = m_dir.filePath(QStringLiteral("stale.img"));
+    QVERIFY(
+        runTool(QStringLiteral("truncate"), {QStringLiteral("-s"), QStringLiteral("48M"), image})
+            .ok());
+    LoopDevice loop(image);
+    QVERIFY2(loop.ok(), qPrintable(loop.error()));
+    QVERIFY(runTool(QStringLiteral("sfdisk"), {QStringLiteral("-q"), loop.path()},
+                    "label: gpt\nstart=43008, size=40960, type=linux\n")
+                .ok());
+    QVERIFY(loop.addPartitions());
+    QVERIFY(runTool(QStringLiteral("mkfs.ext4"),
+                    {QStringLiteral("-q"), QStringLiteral("-F"), QStringLiteral("-L"),
+                     QStringLiteral("older"), loop.partitionNode(1)})
+                .ok());
+    // The table now says partition 1 is at 2048, with a filesystem of its own; the kernel is not
+    // told, as when a busy disk's table is rewritten.
+    runTool(QStringLiteral("sfdisk"),
+            {QStringLiteral("-q"), QStringLiteral("--no-reread"), loop.path()},
+            "label: gpt\nstart=2048, size=40960, type=linux\n");
+    QVERIFY(
+        runTool(QStringLiteral("mkfs.ext4"),
+                {QStringLiteral("-q"), QStringLiteral("-F"), QStringLiteral("-L"),
+                 QStringLiteral("shown"), QStringLiteral("-E"),
+                 QStringLiteral("offset=%1").arg(2048 * 512), loop.path(), QStringLiteral("20480")})
+            .ok());
+    ServeClient helper(asPkexec());
+    const QJsonObject answer =
+        helper.call("mount", {{"path", loop.path()}, {"partition", 1}, {"media", true}});
+    const QStringList targets = targetsOf(loop.partitionNode(1));
+    for (const QString &target : targets)
+        runTool(QStringLiteral("umount"), {target});
+    QVERIFY2(errorCodeOf(answer) == -32001, qPrintable(describe(answer)));
+    QVERIFY2(messageOf(answer).contains(QStringLiteral("older table")),
+             qPrintable(describe(answer)));
+    QVERIFY2(targets.isEmpty(), "the older table's filesystem was mounted");
+    QVERIFY(errorCodeOf(helper.call("swapon", {{"path", loop.path()}, {"partition", 1}})) != 0);
 }
 
 QTEST_GUILESS_MAIN(TestServeMount)
