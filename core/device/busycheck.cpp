@@ -1,5 +1,7 @@
 #include "device/busycheck.h"
 
+#include "device/kernelpartitions.h"
+
 #include "base/mounttable.h"
 
 #include <QDir>
@@ -382,6 +384,16 @@ QStringList partitionOwnBusyReasons(const QString &diskPath, int partitionNumber
         return out;
     }
     return {};
+}
+
+QStringList busyOverlapping(const QString &diskPath, qint64 startBytes, qint64 lengthBytes)
+{
+    QStringList out;
+    for (const KernelPartitionPlace &k : kernelPartitionPlacesOfDisk(diskPath))
+        if (k.overlaps(startBytes, lengthBytes))
+            out << partitionOwnBusyReasons(diskPath, k.number);
+    out.removeDuplicates();
+    return out;
 }
 
 } // namespace partwise

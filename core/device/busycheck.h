@@ -25,6 +25,10 @@ QStringList busyReasons(const QString &diskPath, int partitionNumber);
 // only): what holds the whole device itself, not counting its partitions; and what holds
 // partition N itself, not counting the whole device.
 QStringList wholeDeviceBusyReasons(const QString &diskPath);
+// What holds the kernel's partitions that lie over bytes [start, start + length) of the disk
+// `diskPath`, whatever their numbers: a partition the kernel still places where an older table
+// had it may cover another partition of the table, which is written by offset. Block devices.
+QStringList busyOverlapping(const QString &diskPath, qint64 startBytes, qint64 lengthBytes);
 QStringList partitionOwnBusyReasons(const QString &diskPath, int partitionNumber);
 
 } // namespace partwise

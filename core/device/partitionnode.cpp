@@ -1,6 +1,7 @@
 #include "device/partitionnode.h"
 
-#include <QDir>
+#include "device/kernelpartitions.h"
+
 #include <QFile>
 #include <QFileInfo>
 
@@ -48,15 +49,13 @@ bool findPartitionNode(const QString &diskPath, int number, PartitionNode *out, 
                    .arg(diskPath);
         return false;
     }
-    const QDir dir(folder);
-    for (const QString &entry : dir.entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
-        const QString child = dir.filePath(entry);
-        if (readLine(child + QStringLiteral("/partition")) != QString::number(number))
+    for (const KernelPartitionPlace &k : kernelPartitionPlaces(folder)) {
+        if (k.number != number)
             continue;
         dev_t device = 0;
-        if (!deviceNumber(child, &device))
+        if (!deviceNumber(k.sysfsFolder, &device))
             break;
-        const QString node = QStringLiteral("/dev/") + entry;
+        const QString node = QStringLiteral("/dev/") + k.sysfsFolder.section(QLatin1Char('/'), -1);
         struct stat nodeStat;
         if (::lstat(QFile::encodeName(node).constData(), &nodeStat) != 0 ||
             !S_ISBLK(nodeStat.st_mode) || nodeStat.st_rdev != device) {
@@ -65,12 +64,7 @@ bool findPartitionNode(const QString &diskPath, int number, PartitionNode *out, 
                        .arg(diskPath, node);
             return false;
         }
-        // sysfs counts in 512-byte units whatever the disk's sector size.
-        bool okStart = false;
-        bool okSize = false;
-        const qint64 start = readLine(child + QStringLiteral("/start")).toLongLong(&okStart);
-        const qint64 size = readLine(child + QStringLiteral("/size")).toLongLong(&okSize);
-        *out = PartitionNode{node, device, okStart ? start * 512 : -1, okSize ? size * 512 : -1};
+        *out = PartitionNode{node, device, k.startBytes, k.sizeBytes};
         return true;
     }
     *why = QStringLiteral("the kernel knows no partition %1 of %2").arg(number).arg(diskPath);

@@ -7,9 +7,9 @@
 namespace partwise {
 
 // How filesystem tools reach a partition: through its device node when the kernel has one that
-// lies where the table says, otherwise by offset inside the disk or image file. A disk whose partitions the kernel has not
-// been told about (no partition scanning, a loop device without partx) has no nodes, and
-// libparted still names them.
+// lies where the table says, otherwise by offset inside the disk or image file. A disk whose
+// partitions the kernel has not been told about (no partition scanning, a loop device without
+// partx) has no nodes, and libparted still names them.
 FilesystemLocation partitionLocation(const DiskLayout &layout, qint64 startSector, int number);
 
 // The filesystem's own read-only check of the `sizeBytes` at `where`: e2fsprogs reads ext2/3/4

@@ -46,8 +46,18 @@ QString checkFilesystems(const DiskLayout &layout, const QList<PartitionMove> &m
 QString busyPartitions(const WriteRequest &request)
 {
     int own = 0;
-    const QStringList reasons =
+    QStringList reasons =
         busyForWrite(request.target, request.partitions, request.writesTable, &own);
+    // A partition written by offset may lie under another one the kernel still has in use.
+    const qint64 ss = request.layout.device.topology.logicalSectorSize;
+    for (const int number : request.partitions)
+        if (const PartitionInfo *p = request.layout.partitionByNumber(number))
+            for (const QString &r :
+                 busyOverlapping(request.target, p->startSector * ss, p->lengthSectors() * ss))
+                if (!reasons.contains(r)) {
+                    reasons.insert(own, r);
+                    ++own;
+                }
     if (reasons.isEmpty())
         return {};
     if (own > 0)

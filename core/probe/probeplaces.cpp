@@ -2,10 +2,10 @@
 
 #include "base/multiple.h"
 #include "device/busycheck.h"
+#include "device/kernelpartitions.h"
 #include "device/writeprotection.h"
 #include "table/diskreader.h"
 
-#include <QDir>
 #include <QFile>
 #include <QFileInfo>
 
@@ -20,12 +20,6 @@ namespace {
 
 constexpr qint64 kMiB = 1 << 20;
 
-QString readSysfs(const QString &path)
-{
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()).trimmed() : QString();
-}
-
 // The /sys/class/block folder of a block device ("/sys/devices/.../block/sdb"); empty if none.
 QString sysfsFolder(const struct stat &st)
 {
@@ -38,16 +32,11 @@ QString sysfsFolder(const struct stat &st)
 QList<KernelPartition> kernelPartitions(const QString &devicePath, const QString &folder)
 {
     QList<KernelPartition> out;
-    const QDir dir(folder);
-    for (const QString &entry : dir.entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
-        const QString part = dir.filePath(entry);
-        if (!QFile::exists(part + QStringLiteral("/partition")))
-            continue;
+    for (const KernelPartitionPlace &place : kernelPartitionPlaces(folder)) {
         KernelPartition k;
-        k.number = readSysfs(part + QStringLiteral("/partition")).toInt();
-        // sysfs counts in 512-byte units whatever the logical sector size.
-        k.startBytes = readSysfs(part + QStringLiteral("/start")).toLongLong() * 512;
-        k.sizeBytes = readSysfs(part + QStringLiteral("/size")).toLongLong() * 512;
+        k.number = place.number;
+        k.startBytes = std::max<qint64>(place.startBytes, 0);
+        k.sizeBytes = std::max<qint64>(place.sizeBytes, 0);
         k.busy = partitionOwnBusyReasons(devicePath, k.number);
         out << k;
     }

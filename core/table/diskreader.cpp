@@ -121,8 +121,8 @@ void markPartitionsInUse(const QString &path, DiskLayout &layout)
                 p.mountPoints << place.target;
         p.swapOn = swapIsOn(node);
         const qint64 ss = layout.device.topology.logicalSectorSize;
-        if (node.startBytes >= 0 && (node.startBytes != p.startSector * ss ||
-                                     node.sizeBytes != p.lengthSectors() * ss))
+        if (node.startBytes >= 0 && node.sizeBytes >= 0 &&
+            (node.startBytes != p.startSector * ss || node.sizeBytes != p.lengthSectors() * ss))
             layout.warnings << QStringLiteral(
                                    "The kernel still places partition %1 at sector %2 (%3 "
                                    "sectors), where the table now says %4 (%5): %6 shows other "

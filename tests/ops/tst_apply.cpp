@@ -60,6 +60,7 @@ private slots:
     void mountedPartitionIsRefused();
     void cancelStopsBeforeTheNextOperation();
     void staleKernelPartitionIsNotWrittenThrough();
+    void partitionUnderAMountedStaleOneIsRefused();
 
 private:
     QString image(const QString &name, qint64 size = qint64(512) << 20);
@@ -322,6 +323,38 @@ void ApplyTest::staleKernelPartitionIsNotWrittenThrough()
                 QStringLiteral("-o"), QStringLiteral("value"), QStringLiteral("-s"),
                 QStringLiteral("TYPE"), loop.path()});
     QCOMPARE(fs.trimmed(), QStringLiteral("ext4"));
+}
+
+// The kernel's partition 1, mounted, still spans what the rewritten table calls partition 2 (the
+// kernel has no partition 2). A format of partition 2 goes by offset, into the mounted
+// filesystem's sectors: it must be refused as in use, the mounted filesystem left as it was.
+void ApplyTest::partitionUnderAMountedStaleOneIsRefused()
+{
+    PW_REQUIRE_ROOT_OR_SKIP();
+    const QString img = image(QStringLiteral("under.img"), qint64(64) << 20);
+    const QString mnt = m_dir.filePath(QStringLiteral("under-mnt"));
+    QDir().mkpath(mnt);
+    LoopDevice loop(img);
+    QVERIFY2(loop.ok(), qPrintable(loop.error()));
+    QVERIFY(runTool(QStringLiteral("sfdisk"), {QStringLiteral("-q"), loop.path()},
+                    "label: dos\nstart=2048, size=40960, type=83\n")
+                .ok());
+    QVERIFY(loop.addPartitions());
+    QVERIFY(runTool(QStringLiteral("mkfs.ext4"),
+                    {QStringLiteral("-q"), QStringLiteral("-F"), loop.partitionNode(1)})
+                .ok());
+    QVERIFY(runTool(QStringLiteral("mount"), {loop.partitionNode(1), mnt}).ok());
+    runTool(QStringLiteral("sfdisk"),
+            {QStringLiteral("-q"), QStringLiteral("--no-reread"), loop.path()},
+            "label: dos\nstart=2048, size=6144, type=83\nstart=8192, size=16384, type=83\n");
+    const ApplyResult r = applyOperations(
+        loop.path(), plan(R"({"operations":[{"op":"format","number":2,"fs":"ext2"}]})"), options());
+    QVERIFY(runTool(QStringLiteral("umount"), {mnt}).ok());
+    QVERIFY2(!r.ok, "partition 2 was formatted inside the mounted partition 1");
+    QVERIFY2(r.error.contains(QLatin1String("mounted on")), qPrintable(r.error));
+    const ToolResult check =
+        runTool(QStringLiteral("e2fsck"), {QStringLiteral("-fn"), loop.partitionNode(1)});
+    QVERIFY2(check.ok(), qPrintable(check.describe()));
 }
 
 QTEST_GUILESS_MAIN(ApplyTest)
