@@ -2,7 +2,9 @@
 
 #include <QFile>
 
+#include <ctime>
 #include <fcntl.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 namespace partwise {
@@ -14,6 +16,43 @@ bool sameTime(const struct timespec &a, const struct timespec &b)
     return a.tv_sec == b.tv_sec && a.tv_nsec == b.tv_nsec;
 }
 
+bool sameFile(const struct stat &a, const struct stat &b)
+{
+    return a.st_dev == b.st_dev && a.st_ino == b.st_ino && a.st_size == b.st_size &&
+           sameTime(a.st_mtim, b.st_mtim) && sameTime(a.st_ctim, b.st_ctim);
+}
+
+// Written within the last second or two: a later write in the same clock tick would not move
+// the times.
+bool recentlyWritten(const struct stat &st)
+{
+    struct timespec now;
+    ::clock_gettime(CLOCK_REALTIME, &now);
+    return now.tv_sec - std::max(st.st_mtim.tv_sec, st.st_ctim.tv_sec) < 2;
+}
+
+QString readFirstLine(const QString &path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? QString::fromLatin1(f.readLine()).trimmed() : QString();
+}
+
+// The writes and discards the kernel has completed on the device, from its sysfs stat (fields
+// 5 and 12, Documentation/block/stat.rst: a line of counters, which no library reads for us);
+// empty when it cannot be read.
+QString writeCounts(const QString &statPath)
+{
+    const QStringList fields = readFirstLine(statPath).split(QLatin1Char(' '), Qt::SkipEmptyParts);
+    if (fields.size() < 12)
+        return QString();
+    return fields.at(4) + QLatin1Char('/') + fields.at(11);
+}
+
+QString statPathOf(dev_t device)
+{
+    return QStringLiteral("/sys/dev/block/%1:%2/stat").arg(major(device)).arg(minor(device));
+}
+
 } // namespace
 
 std::shared_ptr<const SourceHold> SourceHold::take(const QString &path)
@@ -22,26 +61,49 @@ std::shared_ptr<const SourceHold> SourceHold::take(const QString &path)
     struct stat st;
     if (::stat(name.constData(), &st) != 0)
         return nullptr;
+    std::shared_ptr<SourceHold> hold(new SourceHold);
     if (S_ISREG(st.st_mode))
-        return std::shared_ptr<const SourceHold>(new SourceHold(path, -1, st));
+        return hold->holdFile(path, st) ? hold : nullptr;
     if (!S_ISBLK(st.st_mode))
         return nullptr;
-    const int claim = ::open(name.constData(), O_RDONLY | O_EXCL | O_CLOEXEC);
-    if (claim < 0)
-        return nullptr;
+    hold->m_claim = ::open(name.constData(), O_RDONLY | O_EXCL | O_NONBLOCK | O_CLOEXEC);
+    struct stat claimed;
     // The device claimed must be the one named: the name may have been given to another
     // between the stat and the open.
-    struct stat claimed;
-    if (::fstat(claim, &claimed) != 0 || claimed.st_rdev != st.st_rdev) {
-        ::close(claim);
+    if (hold->m_claim < 0 || ::fstat(hold->m_claim, &claimed) != 0 ||
+        claimed.st_rdev != st.st_rdev || !hold->holdCounts(claimed.st_rdev))
         return nullptr;
-    }
-    return std::shared_ptr<const SourceHold>(new SourceHold(path, claim, claimed));
+    // A loop device shows its backing file, or another device, which may be written without
+    // going through it.
+    const QString backing = readFirstLine(QStringLiteral("/sys/dev/block/%1:%2/loop/backing_file")
+                                              .arg(major(claimed.st_rdev))
+                                              .arg(minor(claimed.st_rdev)));
+    if (backing.isEmpty())
+        return hold;
+    struct stat under;
+    if (::stat(QFile::encodeName(backing).constData(), &under) != 0)
+        return nullptr;
+    const bool held =
+        S_ISBLK(under.st_mode) ? hold->holdCounts(under.st_rdev) : hold->holdFile(backing, under);
+    return held ? hold : nullptr;
 }
 
-SourceHold::SourceHold(QString path, int claim, const struct stat &st)
-    : m_path(std::move(path)), m_claim(claim), m_stat(st)
+bool SourceHold::holdFile(const QString &path, const struct stat &st)
 {
+    if (!S_ISREG(st.st_mode) || recentlyWritten(st))
+        return false;
+    m_file.reset(new FileState{path, st});
+    return true;
+}
+
+bool SourceHold::holdCounts(dev_t device)
+{
+    const QString path = statPathOf(device);
+    const QString counts = writeCounts(path);
+    if (counts.isEmpty())
+        return false;
+    m_counts.push_back({path, counts});
+    return true;
 }
 
 SourceHold::~SourceHold()
@@ -52,14 +114,16 @@ SourceHold::~SourceHold()
 
 bool SourceHold::unchanged() const
 {
-    struct stat now;
-    if (::stat(QFile::encodeName(m_path).constData(), &now) != 0)
-        return false;
-    if (m_claim >= 0)
-        return S_ISBLK(now.st_mode) && now.st_rdev == m_stat.st_rdev;
-    return S_ISREG(now.st_mode) && now.st_dev == m_stat.st_dev && now.st_ino == m_stat.st_ino &&
-           now.st_size == m_stat.st_size && sameTime(now.st_mtim, m_stat.st_mtim) &&
-           sameTime(now.st_ctim, m_stat.st_ctim);
+    if (m_file) {
+        struct stat now;
+        if (::stat(QFile::encodeName(m_file->path).constData(), &now) != 0 ||
+            !sameFile(now, m_file->st))
+            return false;
+    }
+    for (const auto &[path, counts] : m_counts)
+        if (writeCounts(path) != counts)
+            return false;
+    return true;
 }
 
 } // namespace partwise

@@ -5,18 +5,24 @@
 // be read again at the copy.
 //
 // A block device is claimed exclusively (O_EXCL), as the kernel lets one opener do: while the
-// claim is held no filesystem on it or on its partitions can be mounted, and no other tool that
-// claims it (mkfs, fsck, another partition editor) can start. A device that cannot be claimed
-// (a filesystem on it is mounted read-only, which a copy allows) is not held: its maps are read
-// again. An image file cannot be claimed; it is held by what stat says of it (the same file, the
-// same size, modification and change times), since every write through the filesystem, and so
-// through a loop device over it, moves its times (to the clock's tick: a writer that raced the
-// plan within one tick would be racing the copy itself too).
+// claim is held no filesystem on it or on its partitions can be mounted, and mkfs, fsck and the
+// like cannot start. What writes without claiming (dd, debugfs -w, a virtual machine) is caught
+// by the kernel's count of the disk's completed writes and discards (its sysfs stat), and a loop
+// device's backing file is held as an image is (a backing device by its counts too). A device that
+// cannot be claimed (a filesystem on it is mounted read-only, which a copy allows) is not held: its
+// maps are read again.
+//
+// An image file cannot be claimed; it is held by what stat says of it (the same file, size,
+// modification and change times), since every write through the filesystem, and so through a
+// loop device over it, moves its times. Times move in clock ticks, so a write in the same tick
+// as the stat could go unseen: an image written in the last two seconds is not held.
 
 #include <QString>
 
 #include <memory>
 #include <sys/stat.h>
+#include <utility>
+#include <vector>
 
 namespace partwise {
 
@@ -33,13 +39,22 @@ public:
     bool unchanged() const;
 
 private:
-    SourceHold(QString path, int claim, const struct stat &st);
-
-    QString m_path;
-    int m_claim = -1; // the exclusive descriptor of a block device; -1 for an image
-    struct stat m_stat
+    struct FileState
     {
+        QString path;
+        struct stat st
+        {
+        };
     };
+    SourceHold() = default;
+    bool holdFile(const QString &path, const struct stat &st);
+    bool holdCounts(dev_t device);
+
+    int m_claim = -1; // the exclusive descriptor of a block device; -1 for an image
+    // Each device's sysfs stat and its writes and discards completed when the hold was taken:
+    // the claimed device, and a loop device's backing device.
+    std::vector<std::pair<QString, QString>> m_counts;
+    std::unique_ptr<FileState> m_file; // an image, or a loop device's backing file
 };
 
 } // namespace partwise

@@ -193,6 +193,10 @@ PreparedCopy prepareCopy(const QString &source, const QString &target, const Cop
         for (const QString &r : busyReasons(target, 0))
             facts.busyTarget << QStringLiteral("The target is in use: ") + r;
 
+    // Held from before the filesystems are measured and mapped until the copy that uses the
+    // maps ends (device/sourcehold.h).
+    if (facts.busySource.isEmpty() && !prepared.target.sameAsSource)
+        prepared.sourceHold = SourceHold::take(source);
     for (const PartitionInfo &p : src.layout.partitions()) {
         CopySourceFacts::Partition f;
         f.number = p.number;
@@ -220,12 +224,8 @@ PreparedCopy prepareCopy(const QString &source, const QString &target, const Cop
                 QStringLiteral("Partwise has no map of the blocks %1 uses").arg(p.filesystem);
         facts.partitions << f;
     }
-    if (facts.busySource.isEmpty()) {
-        // Held from before the maps are read until the copy that uses them ends.
-        if (!prepared.target.sameAsSource)
-            prepared.sourceHold = SourceHold::take(source);
+    if (facts.busySource.isEmpty())
         readMaps(source, src.layout, &facts);
-    }
 
     const BootReadOptions bootOptions{false, nullptr};
     const BootInventory boot = readBootInventory(src.layout, bootOptions);
