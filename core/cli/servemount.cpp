@@ -17,6 +17,7 @@
 #include <fcntl.h>
 #include <linux/fs.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace partwise {
@@ -45,30 +46,40 @@ QJsonArray holdersJson(const QList<HoldingProcess> &holders)
 }
 
 // Why the kernel's node of partition `number` does not show the partition the disk's table (and
-// so the window) shows, or empty when it does. A node the kernel still places where an older
-// table had it would mount, or swap on, another partition's sectors.
+// so the window) shows, or empty when it does: a node the kernel still places where an older
+// table had it would mount, or swap on, another partition's sectors. The disk is opened by the
+// name the guard admitted (a device node, reached without links), read only.
 QString staleNodeReason(const QString &disk, int number, const PartitionNode &node)
 {
-    const int fd = ::open(QFile::encodeName(disk).constData(), O_RDONLY | O_CLOEXEC);
+    const int fd = ::open(QFile::encodeName(disk).constData(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    struct stat st;
     int sectorSize = 0;
     PartitionEntries table;
-    if (fd >= 0 && ::ioctl(fd, BLKSSZGET, &sectorSize) == 0 && sectorSize > 0)
+    if (fd >= 0 && ::fstat(fd, &st) == 0 && S_ISBLK(st.st_mode) &&
+        ::ioctl(fd, BLKSSZGET, &sectorSize) == 0 && sectorSize > 0)
         table = readPartitionEntries(fd, sectorSize);
     if (fd >= 0)
         ::close(fd);
     const PartitionEntry *entry = table.ok ? table.byNumber(number) : nullptr;
     if (!entry)
-        return QStringLiteral("The table of %1 could not be read to confirm partition %2")
-            .arg(disk)
+        return QStringLiteral("The table of %1 could not be read to confirm that %2 is its "
+                              "partition %3")
+            .arg(disk, node.path)
             .arg(number);
-    if (node.startBytes == entry->startSector * sectorSize &&
-        node.sizeBytes == entry->lengthSectors * sectorSize)
+    const qint64 start = entry->startSector * sectorSize;
+    const qint64 size = entry->lengthSectors * sectorSize;
+    if (node.startBytes == start && node.sizeBytes == size)
         return QString();
-    return QStringLiteral("The kernel still places partition %1 of %2 where an older table had "
-                          "it, so %3 shows other sectors than the table's; run partx -u %2 (or "
-                          "reboot) first")
+    return QStringLiteral("The kernel's %1 covers bytes %2-%3 of %4, but the table's partition %5 "
+                          "covers bytes %6-%7; after a table change the kernel has not read "
+                          "(partx -u %4, or a reboot), it shows other sectors")
+        .arg(node.path)
+        .arg(node.startBytes)
+        .arg(node.startBytes + node.sizeBytes - 1)
+        .arg(disk)
         .arg(number)
-        .arg(disk, node.path);
+        .arg(start)
+        .arg(start + size - 1);
 }
 
 } // namespace

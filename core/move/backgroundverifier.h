@@ -12,9 +12,11 @@
 // enough not to hold up the copy's syncs behind them (kReadAheadPiece).
 //
 // The copy tells the verifier which chunks it wrote (written()) and when a sync made them
-// durable (durable()); only then are they read. Chunks the verifier has not seen (a resumed
-// move's earlier chunks) are left to the pass after the copy, which DataMover::verify() still
-// runs whenever covered() falls short of the whole plan.
+// durable (durable()); only then are they read. A disk copy (ops/partitioncopy) calls durable()
+// after every write: its destinations are not any chunk's source, and its journal counts a
+// chunk only after a sync, so a read-back before the sync proves as much. Chunks the verifier has
+// not seen (a resumed move's earlier chunks) are left to the pass after the copy, which
+// DataMover::verify() still runs whenever covered() falls short of the whole plan.
 
 #include "alignedbuffer.h"
 #include "blockio.h"

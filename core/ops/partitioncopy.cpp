@@ -109,8 +109,8 @@ private:
         for (std::size_t c = 0; c < chunks.size() && qint64(c) < m_r.chunksDone; ++c)
             counted(chunks[c].length, false);
         const std::size_t first = std::size_t(std::max<qint64>(m_r.chunksDone, 0));
-        // Each chunk is read back and compared on a thread of its own as soon as the sync that
-        // made it durable returns, while the copy goes on (move/backgroundverifier.h).
+        // Each chunk is read back and compared on a thread of its own as soon as it is written,
+        // while the copy goes on (move/backgroundverifier.h; see durable() below).
         if (m_r.verify)
             startVerifier();
         std::future<SourceRead> ahead;

@@ -436,7 +436,7 @@ void TestServeMount::staleKernelPartitionIsNotMounted()
     for (const QString &target : targets)
         runTool(QStringLiteral("umount"), {target});
     QVERIFY2(errorCodeOf(answer) == -32001, qPrintable(describe(answer)));
-    QVERIFY2(messageOf(answer).contains(QStringLiteral("older table")),
+    QVERIFY2(messageOf(answer).contains(QStringLiteral("the kernel has not read")),
              qPrintable(describe(answer)));
     QVERIFY2(targets.isEmpty(), "the older table's filesystem was mounted");
     QVERIFY(errorCodeOf(helper.call("swapon", {{"path", loop.path()}, {"partition", 1}})) != 0);
