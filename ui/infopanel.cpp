@@ -93,6 +93,9 @@ InfoPanel::InfoPanel(QWidget *parent) : QDockWidget(tr("Sector Info"), parent)
     addRow(QStringLiteral("optimalIo"), tr("Optimal I/O size"));
     addRow(QStringLiteral("topologySource"), tr("Reported by"));
     addRow(QStringLiteral("tableType"), tr("Partition table"));
+    addRow(QStringLiteral("diskWarnings"), tr("Warnings"),
+           tr("What reading the disk found wrong or worth knowing, such as a partition the "
+              "kernel places elsewhere than the table does"));
     addGroup(tr("Drive"));
     addRow(QStringLiteral("driveAnswer"), tr("Own report"),
            tr("What the drive answers to ATA IDENTIFY, SCSI READ CAPACITY or NVMe Identify, "
@@ -274,11 +277,12 @@ void InfoPanel::refresh()
         showBoot(row);
     }
     // What a drive did not say (and an image has no drive to say it) takes no rows, nor does
-    // a boot loader where nothing boots, nor a GPT name where the table has none (MBR).
+    // a boot loader where nothing boots, nor a GPT name where the table has none (MBR), nor
+    // warnings where there are none.
     bool anyBoot = false;
-    for (const char *key : {"name", "driveModel", "driveSerial", "driveFirmware", "driveWwn",
-                            "driveRotation", "driveHealth", "bootLoader", "bootMbr", "bootBiosBoot",
-                            "bootEsp", "bootFirmware", "bootNotes"}) {
+    for (const char *key : {"name", "diskWarnings", "driveModel", "driveSerial", "driveFirmware",
+                            "driveWwn", "driveRotation", "driveHealth", "bootLoader", "bootMbr",
+                            "bootBiosBoot", "bootEsp", "bootFirmware", "bootNotes"}) {
         if (QLabel *label = m_values.value(QString::fromLatin1(key))) {
             m_form->setRowVisible(label, !label->text().isEmpty());
             anyBoot = anyBoot || (qstrncmp(key, "boot", 4) == 0 && !label->text().isEmpty());
@@ -324,6 +328,7 @@ void InfoPanel::showDisk()
              : wholeDisk.isEmpty()
                  ? tr("none")
                  : tr("No partition table: the whole disk holds %1").arg(wholeDisk));
+    setValue(QStringLiteral("diskWarnings"), layout.warnings.join(QLatin1Char('\n')));
     setValue(QStringLiteral("grain"),
              tr("%1 = %2 sectors").arg(humanSize(g.grainBytes)).arg(g.grainSectors()));
 

@@ -1648,6 +1648,14 @@ Die Partitionstabelle wird vorher gesichert; das Protokoll sagt, wo und wie sie 
         <translation>Partitionstabelle</translation>
     </message>
     <message>
+        <source>Warnings</source>
+        <translation>Warnungen</translation>
+    </message>
+    <message>
+        <source>What reading the disk found wrong or worth knowing, such as a partition the kernel places elsewhere than the table does</source>
+        <translation>Was beim Lesen des Datenträgers auffiel oder wissenswert ist, etwa eine Partition, die der Kernel an anderer Stelle sieht als die Tabelle</translation>
+    </message>
+    <message>
         <source>Contents</source>
         <translation>Inhalt</translation>
     </message>

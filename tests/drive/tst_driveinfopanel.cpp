@@ -49,6 +49,7 @@ private slots:
     void measuredLoopDevice();
     void driveThatAnswered();
     void failingDriveAtAGlance();
+    void staleKernelPartitionIsWarned();
 
 private:
     QString makeImage(const QString &name);
@@ -117,6 +118,39 @@ void DriveInfoPanelTest::measuredLoopDevice()
              qPrintable(ruler->caption()));
     QVERIFY(!ruler->caption().contains(QLatin1String("3 to 25")));
     guitest::saveScreenshot(ruler, QStringLiteral("ruler-measured-loop"));
+}
+
+// A loop device whose table was rewritten without the kernel being told: the kernel still has
+// partition 1 at sector 10248, the table has it at 2048. The panel's Disk group says so, where
+// a disk read as the kernel sees it has no Warnings row at all.
+void DriveInfoPanelTest::staleKernelPartitionIsWarned()
+{
+    PW_REQUIRE_ROOT_OR_SKIP();
+    const QString image = m_dir.filePath(QStringLiteral("stale.img"));
+    runTool(QStringLiteral("truncate"), {QStringLiteral("-s"), QStringLiteral("16M"), image});
+    LoopDevice loop(image);
+    QVERIFY2(loop.ok(), qPrintable(loop.error()));
+    QVERIFY(runTool(QStringLiteral("sfdisk"), {QStringLiteral("-q"), loop.path()},
+                    "label: gpt\nstart=10248, size=8192\n")
+                .ok());
+    QVERIFY(loop.addPartitions());
+    MainWindow window;
+    window.resize(1200, 900);
+    window.show();
+    QVERIFY(guitest::openAndWait(window, loop.path()));
+    InfoPanel *panel = window.infoPanel();
+    QCOMPARE(panel->value(QStringLiteral("diskWarnings")), QString());
+
+    runTool(QStringLiteral("sfdisk"),
+            {QStringLiteral("-q"), QStringLiteral("--no-reread"), loop.path()},
+            "label: gpt\nstart=2048, size=8192\n");
+    QVERIFY(guitest::openAndWait(window, loop.path()));
+    const QString warning = panel->value(QStringLiteral("diskWarnings"));
+    QVERIFY2(warning.contains(QLatin1String("The kernel still places partition 1 at sector "
+                                            "10248")) &&
+                 warning.contains(QLatin1String("partx -u")),
+             qPrintable(warning));
+    savePanel(panel, QStringLiteral("driveinfo-stale-partition"));
 }
 
 // A drive SMART calls failing: the panel says so with the counters, and the device chooser's
