@@ -1,6 +1,7 @@
 #include "device/busycheck.h"
 
 #include "device/kernelpartitions.h"
+#include "device/sysfsline.h"
 
 #include "base/mounttable.h"
 
@@ -17,12 +18,6 @@
 namespace partwise {
 
 namespace {
-
-QString readLine(const QString &path)
-{
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? QString::fromLocal8Bit(f.readLine()).trimmed() : QString();
-}
 
 bool statPath(const QString &path, struct stat *st)
 {
@@ -71,7 +66,7 @@ struct KernelTables
         const QDir block(QStringLiteral("/sys/block"));
         for (const QString &name : block.entryList({QStringLiteral("loop*")}, QDir::Dirs)) {
             const QString backing =
-                readLine(block.filePath(name + QStringLiteral("/loop/backing_file")));
+                sysfsLine(block.filePath(name + QStringLiteral("/loop/backing_file")));
             if (backing.isEmpty())
                 continue;
             struct stat st
@@ -88,7 +83,7 @@ struct KernelTables
 
 bool blockNodeAt(const QString &folder, const QString &givenPath, BlockNode *out)
 {
-    const QStringList dev = readLine(folder + QStringLiteral("/dev")).split(QLatin1Char(':'));
+    const QStringList dev = sysfsLine(folder + QStringLiteral("/dev")).split(QLatin1Char(':'));
     bool okMajor = false;
     bool okMinor = false;
     const unsigned maj = dev.value(0).toUInt(&okMajor);
@@ -97,7 +92,7 @@ bool blockNodeAt(const QString &folder, const QString &givenPath, BlockNode *out
         return false;
     out->folder = folder;
     out->device = makedev(maj, min);
-    out->number = readLine(folder + QStringLiteral("/partition")).toInt();
+    out->number = sysfsLine(folder + QStringLiteral("/partition")).toInt();
     out->node = QStringLiteral("/dev/") + QFileInfo(folder).fileName();
     struct stat st
     {
@@ -281,12 +276,12 @@ bool autoclearLoopOver(const QString &target)
     const QDir block(QStringLiteral("/sys/block"));
     for (const QString &name : block.entryList({QStringLiteral("loop*")}, QDir::Dirs)) {
         const QString loop = block.filePath(name + QStringLiteral("/loop/"));
-        const QString backing = readLine(loop + QStringLiteral("backing_file"));
+        const QString backing = sysfsLine(loop + QStringLiteral("backing_file"));
         struct stat st
         {
         };
         if (backing.isEmpty() ||
-            readLine(loop + QStringLiteral("autoclear")) != QLatin1String("1") ||
+            sysfsLine(loop + QStringLiteral("autoclear")) != QLatin1String("1") ||
             !statKernelPath(mounts, backing, &st))
             continue;
         if (S_ISBLK(want.st_mode) ? S_ISBLK(st.st_mode) && st.st_rdev == want.st_rdev

@@ -1,6 +1,7 @@
 #include "device/drivemeasurements.h"
 
 #include "base/atomicfile.h"
+#include "device/sysfsline.h"
 
 #include <QDir>
 #include <QFile>
@@ -16,14 +17,6 @@
 namespace partwise {
 
 namespace {
-
-QString readSysfs(const QString &path)
-{
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly))
-        return {};
-    return QString::fromUtf8(f.readAll()).trimmed();
-}
 
 // The /sys/block folder of the whole disk holding `devicePath`.
 QString sysfsDiskFolder(const QString &devicePath)
@@ -107,13 +100,13 @@ QString driveKey(const QString &devicePath)
     if (folder.isEmpty())
         return {};
     for (const char *name : {"wwid", "device/wwid"})
-        if (const QString wwid = readSysfs(folder + QLatin1Char('/') + QLatin1String(name));
+        if (const QString wwid = sysfsLine(folder + QLatin1Char('/') + QLatin1String(name));
             !wwid.isEmpty())
             return QStringLiteral("wwn:") + wwid;
-    if (const QString serial = readSysfs(folder + QStringLiteral("/device/serial"));
+    if (const QString serial = sysfsLine(folder + QStringLiteral("/device/serial"));
         !serial.isEmpty())
         return QStringLiteral("serial:") + serial;
-    if (const QString backing = readSysfs(folder + QStringLiteral("/loop/backing_file"));
+    if (const QString backing = sysfsLine(folder + QStringLiteral("/loop/backing_file"));
         !backing.isEmpty())
         return QStringLiteral("loop:") + backing;
     return {};

@@ -1,5 +1,7 @@
 #include "device/kernelpartitions.h"
 
+#include "device/sysfsline.h"
+
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -11,17 +13,11 @@ namespace partwise {
 
 namespace {
 
-QString readLine(const QString &path)
-{
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? QString::fromLocal8Bit(f.readLine()).trimmed() : QString();
-}
-
 // sysfs counts in 512-byte units whatever the disk's logical sector size.
 qint64 bytesAt(const QString &path)
 {
     bool ok = false;
-    const qint64 units = readLine(path).toLongLong(&ok);
+    const qint64 units = sysfsLine(path).toLongLong(&ok);
     return ok ? units * 512 : -1;
 }
 
@@ -36,7 +32,7 @@ QList<KernelPartitionPlace> kernelPartitionPlaces(const QString &diskFolder)
     for (const QString &entry : dir.entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
         const QString folder = dir.filePath(entry);
         bool ok = false;
-        const int number = readLine(folder + QStringLiteral("/partition")).toInt(&ok);
+        const int number = sysfsLine(folder + QStringLiteral("/partition")).toInt(&ok);
         if (!ok || number <= 0)
             continue;
         out << KernelPartitionPlace{number, bytesAt(folder + QStringLiteral("/start")),

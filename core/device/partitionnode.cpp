@@ -1,6 +1,7 @@
 #include "device/partitionnode.h"
 
 #include "device/kernelpartitions.h"
+#include "device/sysfsline.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -12,15 +13,9 @@ namespace partwise {
 
 namespace {
 
-QString readLine(const QString &path)
-{
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? QString::fromLocal8Bit(f.readLine()).trimmed() : QString();
-}
-
 bool deviceNumber(const QString &folder, dev_t *out)
 {
-    const QStringList dev = readLine(folder + QStringLiteral("/dev")).split(QLatin1Char(':'));
+    const QStringList dev = sysfsLine(folder + QStringLiteral("/dev")).split(QLatin1Char(':'));
     bool okMajor = false;
     bool okMinor = false;
     const unsigned maj = dev.value(0).toUInt(&okMajor);

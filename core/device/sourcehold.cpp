@@ -1,5 +1,7 @@
 #include "device/sourcehold.h"
 
+#include "device/sysfsline.h"
+
 #include <QFile>
 
 #include <ctime>
@@ -31,26 +33,20 @@ bool recentlyWritten(const struct stat &st)
     return now.tv_sec - std::max(st.st_mtim.tv_sec, st.st_ctim.tv_sec) < 2;
 }
 
-QString readFirstLine(const QString &path)
-{
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? QString::fromLatin1(f.readLine()).trimmed() : QString();
-}
-
 // The writes and discards the kernel has completed on the device, from its sysfs stat (fields
 // 5 and 12, Documentation/block/stat.rst: a line of counters, which no library reads for us);
 // empty when it cannot be read.
 QString writeCounts(const QString &statPath)
 {
-    const QStringList fields = readFirstLine(statPath).split(QLatin1Char(' '), Qt::SkipEmptyParts);
+    const QStringList fields = sysfsLine(statPath).split(QLatin1Char(' '), Qt::SkipEmptyParts);
     if (fields.size() < 12)
         return QString();
     return fields.at(4) + QLatin1Char('/') + fields.at(11);
 }
 
-QString statPathOf(dev_t device)
+QString sysfsFolderOf(dev_t device)
 {
-    return QStringLiteral("/sys/dev/block/%1:%2/stat").arg(major(device)).arg(minor(device));
+    return QStringLiteral("/sys/dev/block/%1:%2").arg(major(device)).arg(minor(device));
 }
 
 } // namespace
@@ -75,9 +71,8 @@ std::shared_ptr<const SourceHold> SourceHold::take(const QString &path)
         return nullptr;
     // A loop device shows its backing file, or another device, which may be written without
     // going through it.
-    const QString backing = readFirstLine(QStringLiteral("/sys/dev/block/%1:%2/loop/backing_file")
-                                              .arg(major(claimed.st_rdev))
-                                              .arg(minor(claimed.st_rdev)));
+    const QString backing =
+        sysfsLine(sysfsFolderOf(claimed.st_rdev) + QStringLiteral("/loop/backing_file"));
     if (backing.isEmpty())
         return hold;
     struct stat under;
@@ -98,7 +93,7 @@ bool SourceHold::holdFile(const QString &path, const struct stat &st)
 
 bool SourceHold::holdCounts(dev_t device)
 {
-    const QString path = statPathOf(device);
+    const QString path = sysfsFolderOf(device) + QStringLiteral("/stat");
     const QString counts = writeCounts(path);
     if (counts.isEmpty())
         return false;

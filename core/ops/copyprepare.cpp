@@ -3,6 +3,7 @@
 #include "ops/copyplan.h"
 
 #include "base/mounttable.h"
+#include "base/twoatatime.h"
 #include "boot/bootinventory.h"
 #include "boot/partitionentries.h"
 #include "device/busycheck.h"
@@ -16,10 +17,8 @@
 #include <QFile>
 #include <QFileInfo>
 
-#include <atomic>
 #include <fcntl.h>
 #include <sys/stat.h>
-#include <thread>
 #include <unistd.h>
 
 namespace partwise {
@@ -126,28 +125,21 @@ void readMaps(const QString &source, const DiskLayout &layout, CopySourceFacts *
 {
     const qint64 sss = layout.device.topology.logicalSectorSize;
     CopySourceFacts::Partition *partitions = facts->partitions.data(); // detached once, here
-    const int count = int(facts->partitions.size());
-    std::atomic<int> next{0};
-    auto work = [&] {
-        for (int i = next++; i < count; i = next++) {
-            CopySourceFacts::Partition &f = partitions[i];
-            const PartitionInfo *p = layout.partitionByNumber(f.number);
-            if (!p || p->isContainer() || !usedExtentsSupported(p->filesystem))
-                continue;
-            QString why;
-            if (auto used = usedExtents(source, p->startSector * sss, p->lengthSectors() * sss,
-                                        p->filesystem, &why)) {
-                f.hasMap = true;
-                f.usedBytes = extentBytes(*used);
-                f.used = std::move(*used);
-            } else {
-                f.wholeReason = why;
-            }
+    twoAtATime(int(facts->partitions.size()), [&](int i) {
+        CopySourceFacts::Partition &f = partitions[i];
+        const PartitionInfo *p = layout.partitionByNumber(f.number);
+        if (!p || p->isContainer() || !usedExtentsSupported(p->filesystem))
+            return;
+        QString why;
+        if (auto used = usedExtents(source, p->startSector * sss, p->lengthSectors() * sss,
+                                    p->filesystem, &why)) {
+            f.hasMap = true;
+            f.usedBytes = extentBytes(*used);
+            f.used = std::move(*used);
+        } else {
+            f.wholeReason = why;
         }
-    };
-    std::thread second(work);
-    work();
-    second.join();
+    });
 }
 
 } // namespace

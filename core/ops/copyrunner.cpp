@@ -1,6 +1,7 @@
 #include "ops/copyrunner.h"
 
 #include "base/nofollowfile.h"
+#include "base/twoatatime.h"
 #include "device/busycheck.h"
 #include "device/diskwritelock.h"
 #include "fs/usedblocks.h"
@@ -24,7 +25,6 @@
 #include <atomic>
 #include <cstring>
 #include <memory>
-#include <thread>
 #include <vector>
 
 namespace partwise {
@@ -437,20 +437,14 @@ private:
     {
         const int count = int(plan().partitions.size());
         std::vector<FixOutcome> outcomes(static_cast<std::size_t>(count));
-        std::atomic<int> next{0};
-        auto work = [&] {
-            for (int i = next++; i < count; i = next++) {
-                if (m_j.fixed[i])
-                    continue;
-                FixOutcome &o = outcomes[std::size_t(i)];
-                o.ok = finishCopiedFilesystem(
-                    m_j.target, tss(), plan().partitions[i], plan().newIds,
-                    [&o](const QString &line) { o.lines << line; }, &o.check, &o.error);
-            }
-        };
-        std::thread second(work);
-        work();
-        second.join();
+        twoAtATime(count, [&](int i) {
+            if (m_j.fixed.at(i))
+                return;
+            FixOutcome &o = outcomes[std::size_t(i)];
+            o.ok = finishCopiedFilesystem(
+                m_j.target, tss(), plan().partitions.at(i), plan().newIds,
+                [&o](const QString &line) { o.lines << line; }, &o.check, &o.error);
+        });
         QString firstError;
         for (int i = 0; i < count; ++i) {
             const FixOutcome &o = outcomes[std::size_t(i)];
