@@ -85,4 +85,31 @@ bool runCliKilledAfter(const QStringList &args, qint64 delayMs, int *exitCode)
     return true;
 }
 
+bool runCliKilledAfterLine(const QStringList &args, const QByteArray &mark, qint64 delayMs,
+                           int *exitCode)
+{
+    QProcess p;
+    p.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+    p.start(cliPath(), args);
+    *exitCode = -1;
+    if (!p.waitForStarted(10000))
+        return false;
+    QByteArray seen;
+    while (!seen.contains(mark)) {
+        if (p.state() == QProcess::NotRunning || !p.waitForReadyRead(120000)) {
+            p.waitForFinished(30000);
+            *exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+            return false;
+        }
+        seen += p.readAllStandardOutput();
+    }
+    if (p.waitForFinished(int(delayMs))) {
+        *exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+        return false;
+    }
+    p.kill(); // SIGKILL
+    p.waitForFinished(30000);
+    return true;
+}
+
 } // namespace pwtest

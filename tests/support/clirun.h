@@ -39,6 +39,12 @@ CliResult runCli(const QStringList &args, int timeoutMs = 120000);
 // stderr.
 bool runCliKilledAfter(const QStringList &args, qint64 delayMs, int *exitCode);
 
+// The same, with the delay counted from the first line of its standard output that contains
+// `mark` (a step it logs as it starts), so the kill lands inside that step however fast the
+// machine runs the steps before it. Not killed when it ends before.
+bool runCliKilledAfterLine(const QStringList &args, const QByteArray &mark, qint64 delayMs,
+                           int *exitCode);
+
 // The partition with "number" n in a device object; empty object if none.
 QJsonObject partitionByNumber(const QJsonObject &device, int number);
 
