@@ -9,7 +9,7 @@ namespace partwise::move {
 
 namespace {
 
-// Reads are gathered until this much is durable, so that a copy cut into 1 MiB shifts is read
+// Reads are gathered until this much is written, so that a copy cut into 1 MiB shifts is read
 // back in a few large reads rather than a thousand small ones.
 constexpr std::uint64_t kBatchBytes = 8ULL << 20;
 // The most one read-back span holds (a chunk larger than this is a span of its own).
@@ -33,22 +33,17 @@ BackgroundVerifier::~BackgroundVerifier()
 
 void BackgroundVerifier::written(std::size_t index, std::uint64_t checksum)
 {
-    if (running())
-        m_written.push_back({index, checksum});
-}
-
-void BackgroundVerifier::durable()
-{
-    if (!running() || m_written.empty())
+    if (!running())
         return;
+    bool wake = false;
     {
         const std::lock_guard lock(m_mutex);
-        for (const Pending &chunk : m_written)
-            m_queuedBytes += m_plan.chunks[chunk.index].length;
-        m_queue.insert(m_queue.end(), m_written.begin(), m_written.end());
+        m_queue.push_back({index, checksum});
+        m_queuedBytes += m_plan.chunks[index].length;
+        wake = m_queuedBytes >= kBatchBytes;
     }
-    m_written.clear();
-    m_wake.notify_one();
+    if (wake)
+        m_wake.notify_one();
 }
 
 VerifyFailure BackgroundVerifier::finish()

@@ -3,20 +3,21 @@
 // Reading a move's destinations back while the copy goes on.
 //
 // Verification used to be a pass of its own after the copy: one more sequential read of every
-// byte moved, about a third of a verified move's time. But a chunk's destination, once a device
-// sync has made it durable, is final: the chunks of a plan have disjoint destinations, and a
-// later chunk only ever writes over the *sources* of earlier ones. So each chunk can be read
-// back and compared with its source's checksum as soon as the sync that made it durable
-// returns, on a thread of its own, while the copy waits for its next sync. The read-back is the
-// same as the pass after the copy: O_DIRECT where the device allows it, read in pieces short
-// enough not to hold up the copy's syncs behind them (kReadAheadPiece).
+// byte moved, about a third of a verified move's time. But a chunk's destination, once written,
+// is final: the chunks of a plan have disjoint destinations, and a later chunk only ever writes
+// over the *sources* of earlier ones (a disk copy's destinations are nobody's source at all). So
+// each chunk is read back and compared with its source's checksum as soon as its write returns,
+// on a thread of its own, while the copy goes on. The read-back is the same as the pass after
+// the copy: O_DIRECT where the device allows it, read in pieces short enough not to hold up the
+// copy's syncs behind them (kReadAheadPiece).
 //
-// The copy tells the verifier which chunks it wrote (written()) and when a sync made them
-// durable (durable()); only then are they read. A disk copy (ops/partitioncopy) calls durable()
-// after every write: its destinations are not any chunk's source, and its journal counts a
-// chunk only after a sync, so a read-back before the sync proves as much. Chunks the verifier has
-// not seen (a resumed move's earlier chunks) are left to the pass after the copy, which
-// DataMover::verify() still runs whenever covered() falls short of the whole plan.
+// It does not wait for the sync that makes a chunk durable: a read after the sync would be
+// answered from the same cache as one before it, so it proves nothing more, and a move records
+// a chunk done only after a sync, so one lost to a power cut is copied again on resume and read
+// back in the pass after the copy. Waiting for the sync left up to a record's worth of chunks
+// (256 MiB between the records of a move without overlap) to be read back after the copy ended.
+// Chunks the verifier has not seen (a resumed move's earlier chunks) are left to that pass,
+// which DataMover::verify() still runs whenever covered() falls short of the whole plan.
 
 #include "alignedbuffer.h"
 #include "blockio.h"
@@ -58,9 +59,7 @@ public:
 
     // On the copy's thread: chunk `index` was written, from a source whose checksum is given.
     void written(std::size_t index, std::uint64_t checksum);
-    // On the copy's thread, after a device sync: every chunk written so far is durable.
-    void durable();
-    // Waits until every durable chunk is read back (or the first failure), and stops.
+    // Waits until every written chunk is read back (or the first failure), and stops.
     VerifyFailure finish();
     // How many distinct chunks were read back and matched; valid after finish().
     std::size_t covered() const { return m_covered; }
@@ -79,11 +78,10 @@ private:
     const MovePlan &m_plan;
     const std::atomic<bool> *m_cancel;
     AlignedBuffer m_buffer;
-    std::vector<Pending> m_written; // copy's thread only: written, not yet durable
 
     std::mutex m_mutex;
     std::condition_variable m_wake;
-    std::vector<Pending> m_queue; // durable, not yet read back
+    std::vector<Pending> m_queue; // written, not yet read back
     std::uint64_t m_queuedBytes = 0;
     bool m_finishing = false;
     VerifyFailure m_failure;   // the first one; guarded by m_mutex

@@ -127,7 +127,7 @@ MoveOutcome DataMover::run(const MoveRequest &request, const QString &journalPat
 MoveOutcome DataMover::copyFrom(BlockIo &device, MoveJournal &journal, const MovePlan &plan,
                                 AlignedBuffer &buffer, std::size_t firstChunk)
 {
-    // Chunks are read back as soon as they are durable; only a fresh move's verifier sees every
+    // Chunks are read back as soon as they are written; only a fresh move's verifier sees every
     // chunk, so a resumed one leaves the whole read-back to the pass after the copy.
     std::unique_ptr<BackgroundVerifier> behind;
     if (journal.request().verify && firstChunk == 0)
@@ -315,8 +315,6 @@ MoveOutcome DataMover::execute(BlockIo &device, MoveJournal &journal, const Move
                 // be durable before the destination is touched.
                 if (unsynced && (code = device.sync()) != 0)
                     return writeFailed(plan.chunks[i - 1], code);
-                if (unsynced && behind)
-                    behind->durable();
                 unsynced = false;
                 code = journal.writeRecord(i, read.checksum, current,
                                            chunk.needsJournal ? chunk.length : 0);
@@ -352,10 +350,8 @@ MoveOutcome DataMover::execute(BlockIo &device, MoveJournal &journal, const Move
                                                   next.length, true);
             if ((code = written.get()) != 0)
                 return writeFailed(chunk, code);
-            if (behind) {
+            if (behind)
                 behind->written(i, read.checksum);
-                behind->durable();
-            }
             if (nextRead.error != 0)
                 return readFailed(next, nextRead.error);
             if (journalCode != 0)
@@ -383,8 +379,6 @@ MoveOutcome DataMover::execute(BlockIo &device, MoveJournal &journal, const Move
         if (const int code = device.sync())
             return writeFailed(plan.chunks.back(), code);
     }
-    if (behind)
-        behind->durable();
     // Every read has completed: verification needs the memory for its own buffers.
     second = AlignedBuffer();
     third = AlignedBuffer();

@@ -211,8 +211,6 @@ MoveOutcome DataMover::copyInWindows(BlockIo &device, MoveJournal &journal, cons
         const Clock::time_point syncStart = Clock::now();
         if (code == 0 && unsynced && (code = device.sync()) != 0)
             return writeFailed(plan.chunks[window.first - 1], code);
-        if (code == 0 && unsynced && behind)
-            behind->durable();
         lastSynced(syncStart);
         const OverlapWay way = chooser.next();
         const Clock::time_point start = Clock::now();
@@ -244,8 +242,6 @@ MoveOutcome DataMover::copyInWindows(BlockIo &device, MoveJournal &journal, cons
                 if ((code = device.sync()) != 0)
                     return writeFailed(plan.chunks[index - 1], code);
                 written.clear();
-                if (behind)
-                    behind->durable();
             }
             const unsigned char *chunkData = data + window.memoryOffset[index - window.first];
             if ((code = writeOrPunch(device, chunkData, chunk.length, chunk.destinationOffset)) !=
@@ -269,8 +265,6 @@ MoveOutcome DataMover::copyInWindows(BlockIo &device, MoveJournal &journal, cons
             return writeFailed(plan.chunks.back(), code);
         lastSynced(syncStart);
     }
-    if (behind)
-        behind->durable();
     // Verification needs the memory for its own buffers.
     memory[0] = AlignedBuffer();
     memory[1] = AlignedBuffer();

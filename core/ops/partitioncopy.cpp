@@ -110,7 +110,7 @@ private:
             counted(chunks[c].length, false);
         const std::size_t first = std::size_t(std::max<qint64>(m_r.chunksDone, 0));
         // Each chunk is read back and compared on a thread of its own as soon as it is written,
-        // while the copy goes on (move/backgroundverifier.h; see durable() below).
+        // while the copy goes on (move/backgroundverifier.h).
         if (m_r.verify)
             startVerifier();
         std::future<SourceRead> ahead;
@@ -122,7 +122,6 @@ private:
         for (std::size_t c = first; c < chunks.size(); ++c) {
             if (cancelled()) {
                 m_r.to->sync();
-                durable();
                 persist(m_result.chunksDone);
                 return failed(m_r.cancelledText);
             }
@@ -146,12 +145,6 @@ private:
             if (m_verifier)
                 m_verifier->written(c, read.checksum);
             counted(chunks[c].length, true);
-            // A copy's chunk is read back as soon as it is written, not after a sync: no later
-            // chunk writes over it (a move's sources are what a later chunk overwrites, never a
-            // copy's), and the journal counts it only after the sync below, so one lost to a
-            // power cut is copied and read back again. Waiting for the once-a-second sync had a
-            // partition read back after it was copied, which cost as much as the copy.
-            durable();
             if (sinceSave.elapsed() >= kSaveEveryMs || c + 1 == chunks.size()) {
                 if (const int e = m_r.to->sync())
                     return failed(ioText(QStringLiteral("Syncing %1").arg(m_r.to->path()), e));
@@ -173,12 +166,6 @@ private:
         m_verifier = std::make_unique<move::BackgroundVerifier>(*m_r.to, m_plan, m_r.cancel);
         if (!m_verifier->running())
             m_verifier.reset(); // no buffer: the pass after the copy reads everything back
-    }
-
-    void durable()
-    {
-        if (m_verifier)
-            m_verifier->durable();
     }
 
     // The chunks the copy's own run wrote were read back behind it; what is left is a resumed
