@@ -121,19 +121,24 @@ void markPartitionsInUse(const QString &path, DiskLayout &layout)
                 p.mountPoints << place.target;
         p.swapOn = swapIsOn(node);
         const qint64 ss = layout.device.topology.logicalSectorSize;
-        if (node.startBytes >= 0 && node.sizeBytes >= 0 &&
-            (node.startBytes != p.startSector * ss || node.sizeBytes != p.lengthSectors() * ss))
-            layout.warnings << QStringLiteral(
-                                   "The kernel still places partition %1 at sector %2 (%3 "
-                                   "sectors), where the table now says %4 (%5): %6 shows other "
-                                   "sectors until the kernel reads the table again (partx -u "
-                                   "%7, or a reboot). Partwise reaches the partition by offset.")
-                                   .arg(p.number)
-                                   .arg(node.startBytes / ss)
-                                   .arg(node.sizeBytes / ss)
-                                   .arg(p.startSector)
-                                   .arg(p.lengthSectors())
-                                   .arg(node.path, path);
+        if (node.startBytes < 0 || node.sizeBytes < 0 ||
+            (node.startBytes == p.startSector * ss && node.sizeBytes == p.lengthSectors() * ss))
+            continue;
+        // libparted names the node by number alone; one that shows other sectors is not this
+        // partition's, so nothing names it as such (the window's title, the boot inventory's
+        // reads, which go by offset without one).
+        p.devicePath.clear();
+        layout.warnings << QStringLiteral(
+                               "The kernel still places partition %1 at sector %2 (%3 "
+                               "sectors), where the table now says %4 (%5): %6 shows other "
+                               "sectors until the kernel reads the table again (partx -u "
+                               "%7, or a reboot). Partwise reaches the partition by offset.")
+                               .arg(p.number)
+                               .arg(node.startBytes / ss)
+                               .arg(node.sizeBytes / ss)
+                               .arg(p.startSector)
+                               .arg(p.lengthSectors())
+                               .arg(node.path, path);
     }
 }
 

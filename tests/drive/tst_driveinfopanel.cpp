@@ -34,7 +34,10 @@ void savePanel(InfoPanel *panel, const QString &name)
 {
     auto *scroll = qobject_cast<QScrollArea *>(panel->widget());
     QWidget *content = scroll ? scroll->widget() : panel;
-    content->resize(content->width(), content->sizeHint().height());
+    // Wrapped labels: the height the content needs at its width, not at its preferred one.
+    const int height = content->hasHeightForWidth() ? content->heightForWidth(content->width())
+                                                    : content->sizeHint().height();
+    content->resize(content->width(), std::max(height, content->sizeHint().height()));
     guitest::saveScreenshot(content, name);
 }
 
@@ -151,6 +154,17 @@ void DriveInfoPanelTest::staleKernelPartitionIsWarned()
                  warning.contains(QLatin1String("partx -u")),
              qPrintable(warning));
     savePanel(panel, QStringLiteral("driveinfo-stale-partition"));
+
+    // Selected, the partition is not titled with the node that shows other sectors.
+    PartitionModel *model = window.partitionModel();
+    const int row = guitest::rowOfPartition(*model, 1);
+    QVERIFY(row >= 0);
+    window.regionSelection()->setCurrentIndex(model->index(row, 0),
+                                              QItemSelectionModel::ClearAndSelect);
+    const QString heading = panel->toPlainText().section(QLatin1Char('\n'), 0, 0);
+    QVERIFY2(!heading.contains(loop.path()) && heading.contains(QLatin1String("1")),
+             qPrintable(heading));
+    savePanel(panel, QStringLiteral("driveinfo-stale-partition-selected"));
 }
 
 // A drive SMART calls failing: the panel says so with the counters, and the device chooser's
