@@ -33,15 +33,17 @@ bool recentlyWritten(const struct stat &st)
     return now.tv_sec - std::max(st.st_mtim.tv_sec, st.st_ctim.tv_sec) < 2;
 }
 
-// The writes and discards the kernel has completed on the device, from its sysfs stat (fields
-// 5 and 12, Documentation/block/stat.rst: a line of counters, which no library reads for us);
-// empty when it cannot be read.
+// The sectors the kernel has written and discarded on the device, from its sysfs stat (fields
+// 7 and 14, Documentation/block/stat.rst: a line of counters, which no library reads for us);
+// empty when it cannot be read. Sectors, not requests: a device's fsync is an empty write
+// request (libparted syncs every disk it opens, and a loop device passes its flushes on to
+// the device under it), which changes nothing on the disk but counts as a write.
 QString writeCounts(const QString &statPath)
 {
     const QStringList fields = sysfsLine(statPath).split(QLatin1Char(' '), Qt::SkipEmptyParts);
-    if (fields.size() < 12)
+    if (fields.size() < 14)
         return QString();
-    return fields.at(4) + QLatin1Char('/') + fields.at(11);
+    return fields.at(6) + QLatin1Char('/') + fields.at(13);
 }
 
 QString sysfsFolderOf(dev_t device)
@@ -51,7 +53,7 @@ QString sysfsFolderOf(dev_t device)
 
 } // namespace
 
-std::shared_ptr<const SourceHold> SourceHold::take(const QString &path)
+std::shared_ptr<const SourceHold> SourceHold::take(const QString &path, Claim claim)
 {
     const QByteArray name = QFile::encodeName(path);
     struct stat st;
@@ -62,12 +64,16 @@ std::shared_ptr<const SourceHold> SourceHold::take(const QString &path)
         return hold->holdFile(path, st) ? hold : nullptr;
     if (!S_ISBLK(st.st_mode))
         return nullptr;
-    hold->m_claim = ::open(name.constData(), O_RDONLY | O_EXCL | O_NONBLOCK | O_CLOEXEC);
-    struct stat claimed;
-    // The device claimed must be the one named: the name may have been given to another
-    // between the stat and the open.
-    if (hold->m_claim < 0 || ::fstat(hold->m_claim, &claimed) != 0 ||
-        claimed.st_rdev != st.st_rdev || !hold->holdCounts(claimed.st_rdev))
+    struct stat claimed = st;
+    if (claim == Claim::Exclusive) {
+        hold->m_claim = ::open(name.constData(), O_RDONLY | O_EXCL | O_NONBLOCK | O_CLOEXEC);
+        // The device claimed must be the one named: the name may have been given to another
+        // between the stat and the open.
+        if (hold->m_claim < 0 || ::fstat(hold->m_claim, &claimed) != 0 ||
+            claimed.st_rdev != st.st_rdev)
+            return nullptr;
+    }
+    if (!hold->holdCounts(claimed.st_rdev))
         return nullptr;
     // A loop device shows its backing file, or another device, which may be written without
     // going through it.

@@ -7,10 +7,14 @@
 // A block device is claimed exclusively (O_EXCL), as the kernel lets one opener do: while the
 // claim is held no filesystem on it or on its partitions can be mounted, and mkfs, fsck and the
 // like cannot start. What writes without claiming (dd, debugfs -w, a virtual machine) is caught
-// by the kernel's count of the disk's completed writes and discards (its sysfs stat), and a loop
-// device's backing file is held as an image is (a backing device by its counts too). A device that
-// cannot be claimed (a filesystem on it is mounted read-only, which a copy allows) is not held: its
-// maps are read again.
+// by the kernel's count of the sectors written and discarded on the disk (its sysfs stat), and a
+// loop device's backing file is held as an image is (a backing device by its counts too). A device
+// that cannot be claimed (a filesystem on it is mounted read-only, which a copy allows) is not
+// held: its maps are read again.
+//
+// A disk the holder is about to write itself (a realignment) is not claimed: its own checks
+// before the first write open it exclusively, and its writes are its own. It is held by the
+// counts alone, and only until the holder's first write: after that they count its writes too.
 //
 // An image file cannot be claimed; it is held by what stat says of it (the same file, size,
 // modification and change times), since every write through the filesystem, and so through a
@@ -29,8 +33,10 @@ namespace partwise {
 class SourceHold
 {
 public:
+    enum class Claim { Exclusive, None };
     // Null when `path` cannot be held (see above).
-    static std::shared_ptr<const SourceHold> take(const QString &path);
+    static std::shared_ptr<const SourceHold> take(const QString &path,
+                                                  Claim claim = Claim::Exclusive);
     ~SourceHold();
     SourceHold(const SourceHold &) = delete;
     SourceHold &operator=(const SourceHold &) = delete;
@@ -51,7 +57,7 @@ private:
     bool holdCounts(dev_t device);
 
     int m_claim = -1; // the exclusive descriptor of a block device; -1 for an image
-    // Each device's sysfs stat and its writes and discards completed when the hold was taken:
+    // Each device's sysfs stat and its sectors written and discarded when the hold was taken:
     // the claimed device, and a loop device's backing device.
     std::vector<std::pair<QString, QString>> m_counts;
     std::unique_ptr<FileState> m_file; // an image, or a loop device's backing file

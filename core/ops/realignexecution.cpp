@@ -28,8 +28,8 @@ class RealignExecution
 {
 public:
     RealignExecution(WriteJournal &journal, const QString &journalPath,
-                     const RealignCallbacks &callbacks)
-        : m_journal(journal), m_path(journalPath), m_callbacks(callbacks)
+                     const RealignCallbacks &callbacks, const PlannedMaps *planned)
+        : m_journal(journal), m_path(journalPath), m_callbacks(callbacks), m_planned(planned)
     {
     }
 
@@ -189,6 +189,7 @@ private:
                 .arg(m.number)
                 .arg(m.filesystem)
                 .arg(m.shrinkSectors));
+        m_wrote = true;
         const ToolResult r = resizeFilesystem(where, m.oldLength() * ss(), m.filesystem, newBytes);
         if (!r.ok)
             *error = QStringLiteral("Shrinking partition %1 failed, so nothing was moved: %2")
@@ -210,6 +211,7 @@ private:
         DiskLayout layout;
         if (!readLayout(&layout, error))
             return false;
+        m_wrote = true;
         TableEditor editor;
         if (!editor.open(layout, error) ||
             (m.newStart > m.oldStart &&
@@ -222,6 +224,29 @@ private:
             return false;
         }
         return true;
+    }
+
+    // The map the plan read of the partition at its old place, cut to the `length` the move
+    // copies: only before this run has written anything (the hold's counts would then count
+    // its own writes) and while the disk is unchanged since the plan (device/sourcehold.h).
+    // A map of the whole partition holds the same used blocks, and past the filesystem's end
+    // only what the map adds to the end, which the cut removes.
+    std::optional<std::vector<move::Extent>> plannedMap(const PartitionMove &m, qint64 length)
+    {
+        if (!m_planned || !m_planned->hold || m_wrote)
+            return std::nullopt;
+        const auto map = m_planned->maps.constFind(m.number);
+        if (map == m_planned->maps.constEnd() || map->offsetBytes != m.oldStart * ss() ||
+            map->lengthBytes < length || !m_planned->hold->unchanged())
+            return std::nullopt;
+        std::vector<move::Extent> cut;
+        const std::uint64_t end = std::uint64_t(length);
+        for (const move::Extent &e : map->extents)
+            if (e.offset < end)
+                cut.push_back({e.offset, std::min(e.length, end - e.offset)});
+        log(QStringLiteral("  the map of the blocks in use read for the plan (the disk is "
+                           "unchanged since)"));
+        return cut;
     }
 
     bool move(const PartitionMove &m, QString *error, bool *resumable)
@@ -280,8 +305,11 @@ private:
             // Free blocks hold nothing worth copying: a mostly empty filesystem moves in
             // proportion to its data. Unknown maps (other types, unclean ext) copy everything.
             QString mapError;
-            if (auto used = usedExtents(m_journal.target, m.oldStart * ss(), length, m.filesystem,
-                                        &mapError)) {
+            std::optional<std::vector<move::Extent>> used = plannedMap(m, length);
+            if (!used)
+                used = usedExtents(m_journal.target, m.oldStart * ss(), length, m.filesystem,
+                                   &mapError);
+            if (used) {
                 request.extents = std::move(*used);
                 log(QStringLiteral("  moving the %1 bytes in use of %2")
                         .arg(extentBytes(request.extents))
@@ -291,6 +319,7 @@ private:
                     log(QStringLiteral("  copying every byte: %1").arg(mapError));
                 log(QStringLiteral("  moving %1 bytes").arg(length));
             }
+            m_wrote = true;
             outcome = mover.run(request, dataJournal);
         }
         if (!outcome.ok()) {
@@ -316,6 +345,7 @@ private:
         DiskLayout layout;
         if (!readLayout(&layout, error))
             return false;
+        m_wrote = true;
         TableEditor editor;
         if (!editor.open(layout, error) ||
             !editor.setGeometry(m.number, m.newStart, m.newEnd, error) || !editor.commit(error)) {
@@ -333,6 +363,7 @@ private:
     bool finishFilesystem(const PartitionMove &m, QString *error)
     {
         m_check.clear();
+        m_wrote = true;
         DiskLayout layout;
         if (!readLayout(&layout, error))
             return false;
@@ -425,6 +456,8 @@ private:
     WriteJournal &m_journal;
     QString m_path;
     const RealignCallbacks &m_callbacks;
+    const PlannedMaps *m_planned = nullptr;
+    bool m_wrote = false; // this run has written to the disk
     int m_index = 0;
     QString m_check;
 };
@@ -432,15 +465,15 @@ private:
 } // namespace
 
 RealignResult executeMoves(WriteJournal &journal, const QString &journalPath,
-                           const RealignCallbacks &callbacks)
+                           const RealignCallbacks &callbacks, const PlannedMaps *planned)
 {
-    return RealignExecution(journal, journalPath, callbacks).run();
+    return RealignExecution(journal, journalPath, callbacks, planned).run();
 }
 
 RealignResult runRealignmentJournal(WriteJournal &journal, const QString &path,
-                                    const RealignCallbacks &callbacks)
+                                    const RealignCallbacks &callbacks, const PlannedMaps *planned)
 {
-    RealignResult result = executeMoves(journal, path, callbacks);
+    RealignResult result = executeMoves(journal, path, callbacks, planned);
     if (result.ok || result.shrinkRefused > 0) {
         WriteJournal::remove(path);
         if (result.ok && callbacks.log)

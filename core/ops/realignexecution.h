@@ -18,12 +18,14 @@ namespace partwise {
 // leaves the journal file to the caller. When a filesystem's tool refused to shrink before
 // anything was changed, `shrinkRefused` names the partition and the journal holds nothing to
 // finish. Blocking.
+// `planned`: the maps the plan read (a realignment run in the process that planned it).
 RealignResult executeMoves(WriteJournal &journal, const QString &journalPath,
-                           const RealignCallbacks &callbacks);
+                           const RealignCallbacks &callbacks, const PlannedMaps *planned = nullptr);
 
 // A realignment's whole run: executeMoves(), then the journal goes once there is nothing left
 // to finish (every move done, or a refused shrink that changed nothing).
 RealignResult runRealignmentJournal(WriteJournal &journal, const QString &journalPath,
-                                    const RealignCallbacks &callbacks);
+                                    const RealignCallbacks &callbacks,
+                                    const PlannedMaps *planned = nullptr);
 
 } // namespace partwise

@@ -120,7 +120,10 @@ PreparedRealign prepareRealignment(const QString &target, const RealignOptions &
     const DiskLayout &layout = read.layout;
     const qint64 ss = layout.device.topology.logicalSectorSize;
     QMap<int, QString> &whole = prepared.copiedWhole;
-    asked.bytesInUse = [&target, ss, &whole, &options](const PartitionInfo &p) -> qint64 {
+    // Held from before the maps are read; not claimed, since the run checks and writes it.
+    prepared.planned.hold = SourceHold::take(target, SourceHold::Claim::None);
+    PlannedMaps &planned = prepared.planned;
+    asked.bytesInUse = [&target, ss, &whole, &options, &planned](const PartitionInfo &p) -> qint64 {
         QString why;
         MapProgress progress;
         if (options.mapProgress)
@@ -131,8 +134,11 @@ PreparedRealign prepareRealignment(const QString &target, const RealignOptions &
                               ? usedExtents(target, p.startSector * ss, p.lengthSectors() * ss,
                                             p.filesystem, &why, progress)
                               : std::nullopt;
-        if (used)
+        if (used) {
+            if (planned.hold)
+                planned.maps.insert(p.number, {p.startSector * ss, p.lengthSectors() * ss, *used});
             return qint64(extentBytes(*used));
+        }
         whole.insert(
             p.number,
             !why.isEmpty() ? why
@@ -236,7 +242,7 @@ RealignResult runPlan(const QString &target, const PreparedRealign &prepared,
         journal.phases << WriteJournal::Phase::Pending;
     if (!journal.save(result.journalPath, &result.error))
         return result;
-    return runRealignmentJournal(journal, result.journalPath, callbacks);
+    return runRealignmentJournal(journal, result.journalPath, callbacks, &prepared.planned);
 }
 
 } // namespace

@@ -1,16 +1,21 @@
 #pragma once
 
 #include "device/drivehealth.h"
+#include "device/sourcehold.h"
 
 #include "align/alignmentpolicy.h"
 #include "align/realignplan.h"
 #include "move/journaldurability.h"
+#include "move/moverequest.h"
 #include "table/disklayout.h"
 
+#include <QMap>
 #include <QStringList>
 
 #include <atomic>
 #include <functional>
+#include <memory>
+#include <vector>
 
 namespace partwise {
 
@@ -61,6 +66,21 @@ struct RealignResult
     int shrinkRefused = 0; // a partition whose filesystem's tool refused to shrink, nothing changed
 };
 
+// The used-block maps a plan read, by partition number, and the hold on the disk they were
+// read under (device/sourcehold.h): a realignment's first move takes its map from here while
+// the disk is unchanged since, rather than reading it again.
+struct PlannedMaps
+{
+    struct Map
+    {
+        qint64 offsetBytes = 0;
+        qint64 lengthBytes = 0;
+        std::vector<move::Extent> extents;
+    };
+    std::shared_ptr<const SourceHold> hold;
+    QMap<int, Map> maps;
+};
+
 struct PreparedRealign
 {
     bool ok = false;
@@ -83,6 +103,7 @@ struct PreparedRealign
     // Where the journals would be kept, and whether they would survive a power cut there.
     QString journalPath;
     move::JournalDurability journal;
+    PlannedMaps planned;
 };
 
 // Reads the disk and plans; writes nothing.
