@@ -9,6 +9,7 @@
 
 #include "clirun.h"
 #include "loopdevice.h"
+#include "loopstack.h"
 #include "partitioncontents.h"
 #include "sfdisktable.h"
 #include "toolrun.h"
@@ -157,21 +158,9 @@ private slots:
         QVERIFY(dir.isValid());
         QString image, target;
         QVERIFY(makeDisks(dir, &image, &target));
-        struct Stack // detached from the top down
-        {
-            std::vector<std::unique_ptr<pwtest::LoopDevice>> loops;
-            ~Stack()
-            {
-                while (!loops.empty())
-                    loops.pop_back();
-            }
-        } stack;
-        QString source = image;
-        for (int i = 0; i < loops; ++i) {
-            stack.loops.push_back(std::make_unique<pwtest::LoopDevice>(source));
-            QVERIFY2(stack.loops.back()->ok(), qPrintable(stack.loops.back()->error()));
-            source = stack.loops.back()->path();
-        }
+        const pwtest::LoopStack stack(image, loops);
+        QVERIFY2(stack.ok(), qPrintable(stack.error()));
+        const QString source = stack.path();
         const CopyOptions options = optionsIn(dir);
         const PreparedCopy prepared = prepareCopy(source, target, options);
         QVERIFY2(prepared.plan.ok(), qPrintable(prepared.plan.refused.join(QLatin1Char(' '))));
@@ -179,14 +168,8 @@ private slots:
 
         QByteArray data(3 << 20, Qt::Uninitialized);
         QRandomGenerator(33).fillRange(reinterpret_cast<quint32 *>(data.data()), data.size() / 4);
-        const QString local = dir.filePath(QStringLiteral("late.bin"));
-        QFile file(local);
-        QVERIFY(file.open(QIODevice::WriteOnly) && file.write(data) == data.size());
-        file.close();
-        const pwtest::ToolResult written = pwtest::runTool(
-            QStringLiteral("debugfs"), {QStringLiteral("-w"), QStringLiteral("-R"),
-                                        QStringLiteral("write %1 late.bin").arg(local),
-                                        source + QStringLiteral("?offset=%1").arg(63 * 512)});
+        const pwtest::ToolResult written = pwtest::writeExtFileUnclaimed(
+            source, 63 * 512, QStringLiteral("late.bin"), data, dir.path());
         QVERIFY2(written.ok(), qPrintable(written.describe()));
 
         const CopyResult copied = runCopy(prepared, options, CopyCallbacks());

@@ -5,6 +5,7 @@
 // and a disk by the kernel's count of its writes (a loop device over a loop device).
 
 #include "loopdevice.h"
+#include "loopstack.h"
 #include "ops/realignrunner.h"
 #include "partitioncontents.h"
 #include "sfdisktable.h"
@@ -17,8 +18,6 @@
 #include <QThread>
 #include <QtTest>
 
-#include <memory>
-#include <vector>
 
 using namespace partwise;
 
@@ -67,21 +66,9 @@ private slots:
                     .ok());
         QThread::msleep(2100); // an image written in the last two seconds is not held
 
-        struct Stack // detached from the top down
-        {
-            std::vector<std::unique_ptr<pwtest::LoopDevice>> loops;
-            ~Stack()
-            {
-                while (!loops.empty())
-                    loops.pop_back();
-            }
-        } stack;
-        QString target = image;
-        for (int i = 0; i < loops; ++i) {
-            stack.loops.push_back(std::make_unique<pwtest::LoopDevice>(target));
-            QVERIFY2(stack.loops.back()->ok(), qPrintable(stack.loops.back()->error()));
-            target = stack.loops.back()->path();
-        }
+        const pwtest::LoopStack stack(image, loops);
+        QVERIFY2(stack.ok(), qPrintable(stack.error()));
+        const QString target = stack.path();
         RealignOptions options;
         options.backupRoot = dir.filePath(QStringLiteral("backups"));
         options.journalFolder = dir.path();
@@ -97,14 +84,8 @@ private slots:
             QByteArray data(3 << 20, Qt::Uninitialized);
             QRandomGenerator(33).fillRange(reinterpret_cast<quint32 *>(data.data()),
                                            data.size() / 4);
-            const QString local = dir.filePath(QStringLiteral("late.bin"));
-            QFile file(local);
-            QVERIFY(file.open(QIODevice::WriteOnly) && file.write(data) == data.size());
-            file.close();
-            const pwtest::ToolResult written = pwtest::runTool(
-                QStringLiteral("debugfs"), {QStringLiteral("-w"), QStringLiteral("-R"),
-                                            QStringLiteral("write %1 late.bin").arg(local),
-                                            target + QStringLiteral("?offset=%1").arg(63 * 512)});
+            const pwtest::ToolResult written = pwtest::writeExtFileUnclaimed(
+                target, 63 * 512, QStringLiteral("late.bin"), data, dir.path());
             QVERIFY2(written.ok(), qPrintable(written.describe()));
         }
         QStringList problems;
