@@ -13,8 +13,9 @@
 // held: its maps are read again.
 //
 // A disk the holder is about to write itself (a realignment) is not claimed: its own checks
-// before the first write open it exclusively, and its writes are its own. It is held by the
-// counts alone, and only until the holder's first write: after that they count its writes too.
+// before the first write open it exclusively, and its writes are its own. It is held by its
+// counts (and a loop device's backing file by its stat), and only until the holder's first
+// write: after that they count its writes too.
 //
 // An image file cannot be claimed; it is held by what stat says of it (the same file, size,
 // modification and change times), since every write through the filesystem, and so through a

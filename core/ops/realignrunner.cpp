@@ -130,14 +130,16 @@ PreparedRealign prepareRealignment(const QString &target, const RealignOptions &
             progress = [&options, &p](const QString &step, double fraction) {
                 options.mapProgress(p.number, step, fraction);
             };
-        const auto used = usedExtentsSupported(p.filesystem)
-                              ? usedExtents(target, p.startSector * ss, p.lengthSectors() * ss,
-                                            p.filesystem, &why, progress)
-                              : std::nullopt;
+        auto used = usedExtentsSupported(p.filesystem)
+                        ? usedExtents(target, p.startSector * ss, p.lengthSectors() * ss,
+                                      p.filesystem, &why, progress)
+                        : std::nullopt;
         if (used) {
+            const auto bytes = qint64(extentBytes(*used));
             if (planned.hold)
-                planned.maps.insert(p.number, {p.startSector * ss, p.lengthSectors() * ss, *used});
-            return qint64(extentBytes(*used));
+                planned.maps.insert(p.number,
+                                    {p.startSector * ss, p.lengthSectors() * ss, std::move(*used)});
+            return bytes;
         }
         whole.insert(
             p.number,

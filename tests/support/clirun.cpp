@@ -67,6 +67,22 @@ QJsonObject partitionByNumber(const QJsonObject &device, int number)
     return {};
 }
 
+namespace {
+
+// Waits `delayMs` for the started `p` to end, else sends it SIGKILL; whether it was killed.
+bool killAfter(QProcess &p, qint64 delayMs, int *exitCode)
+{
+    if (p.waitForFinished(int(delayMs))) {
+        *exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+        return false;
+    }
+    p.kill(); // SIGKILL
+    p.waitForFinished(30000);
+    return true;
+}
+
+} // namespace
+
 bool runCliKilledAfter(const QStringList &args, qint64 delayMs, int *exitCode)
 {
     QProcess p;
@@ -76,13 +92,7 @@ bool runCliKilledAfter(const QStringList &args, qint64 delayMs, int *exitCode)
     *exitCode = -1;
     if (!p.waitForStarted(10000))
         return false;
-    if (p.waitForFinished(int(delayMs))) {
-        *exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-        return false;
-    }
-    p.kill(); // SIGKILL
-    p.waitForFinished(30000);
-    return true;
+    return killAfter(p, delayMs, exitCode);
 }
 
 bool runCliKilledAfterLine(const QStringList &args, const QByteArray &mark, qint64 delayMs,
@@ -103,13 +113,7 @@ bool runCliKilledAfterLine(const QStringList &args, const QByteArray &mark, qint
         }
         seen += p.readAllStandardOutput();
     }
-    if (p.waitForFinished(int(delayMs))) {
-        *exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-        return false;
-    }
-    p.kill(); // SIGKILL
-    p.waitForFinished(30000);
-    return true;
+    return killAfter(p, delayMs, exitCode);
 }
 
 } // namespace pwtest
