@@ -3,6 +3,7 @@
 #include "cli/applycommand.h"
 #include "cli/checkcommand.h"
 #include "cli/copycommand.h"
+#include "cli/inheritedstate.h"
 #include "cli/practicecommand.h"
 #include "cli/probecommand.h"
 #include "cli/realigncommand.h"
@@ -17,7 +18,7 @@
 #include <QJsonObject>
 #include <QTextStream>
 
-#include <sys/stat.h>
+#include <cstdio>
 #include <unistd.h>
 
 using namespace partwise;
@@ -427,9 +428,12 @@ int main(int argc, char **argv)
     // Root started for someone else (pkexec, sudo): nothing of their environment steers root,
     // from the first variable read on.
     if (argc > 1 && qstrcmp(argv[1], "serve") == 0 && startedForAnotherUser()) {
+        QString why;
+        if (!resetInheritedStateForUser(&why)) {
+            std::fprintf(stderr, "partwise-cli serve: %s\n", qPrintable(why));
+            return ExitBadInput;
+        }
         resetEnvironmentForUser();
-        // pkexec keeps the caller's umask: with 000, root's new folders would be world-writable.
-        ::umask(077);
     }
     QCoreApplication app(argc, argv);
     // A run killed while it wrote to a disk left its automount inhibition behind.

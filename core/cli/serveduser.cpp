@@ -15,11 +15,16 @@ namespace {
 
 constexpr char kSystemPath[] = "/usr/sbin:/usr/bin:/sbin:/bin";
 
-// The locale for messages, and the two names of the user served, read after the reset.
-bool kept(const QByteArray &name)
+// The locale for messages, and the two names of the user served, read after the reset. A locale
+// is a name (de_DE.UTF-8), never a path: glibc loads a locale, and gettext the catalogs of
+// libparted and util-linux, from a folder that a value with a '/' names, which could be the
+// user's. pkexec and sudo drop such values too; the helper does not count on its launcher.
+bool kept(const QByteArray &name, const QByteArray &value)
 {
-    return name == "LANG" || name == "LANGUAGE" || name.startsWith("LC_") || name == "PKEXEC_UID" ||
-           name == "SUDO_UID";
+    if (name == "PKEXEC_UID" || name == "SUDO_UID")
+        return true;
+    const bool locale = name == "LANG" || name == "LANGUAGE" || name.startsWith("LC_");
+    return locale && !value.contains('/') && !value.contains('%') && !value.contains("..");
 }
 
 } // namespace
@@ -79,7 +84,8 @@ void resetEnvironmentForUser()
     QList<QByteArray> keep;
     for (char **entry = environ; entry && *entry; ++entry) {
         const QByteArray pair(*entry);
-        if (kept(pair.left(pair.indexOf('='))))
+        const qsizetype equals = pair.indexOf('=');
+        if (equals > 0 && kept(pair.left(equals), pair.mid(equals + 1)))
             keep << pair;
     }
     ::clearenv();

@@ -31,9 +31,12 @@ QString makePracticeImage(const QString &folder, const QString &name)
     return made.exitCode == 0 ? image : QString();
 }
 
-ServeClient::ServeClient(const QProcessEnvironment &environment)
+ServeClient::ServeClient(const QProcessEnvironment &environment,
+                         const std::function<void()> &inChild)
 {
     m_process.setProcessEnvironment(environment);
+    if (inChild)
+        m_process.setChildProcessModifier(inChild);
     m_process.start(cliPath(), {QStringLiteral("serve")});
     m_started = m_process.waitForStarted();
 }

@@ -7,6 +7,8 @@
 #include <QProcess>
 #include <QProcessEnvironment>
 
+#include <functional>
+
 namespace pwtest {
 
 // What an answer line holds: its result, its error code (0: none), and itself, shortened, for
@@ -21,8 +23,14 @@ QString makePracticeImage(const QString &folder, const QString &name);
 class ServeClient
 {
 public:
+    // `inChild` runs in the helper's process between fork and exec (async-signal-safe calls only):
+    // the state a caller of pkexec leaves to the helper.
     explicit ServeClient(
-        const QProcessEnvironment &environment = QProcessEnvironment::systemEnvironment());
+        const QProcessEnvironment &environment = QProcessEnvironment::systemEnvironment(),
+        const std::function<void()> &inChild = {});
+    // The helper's process id while it runs.
+    qint64 processId() const { return m_process.processId(); }
+    int exitCode() const { return m_process.exitCode(); }
     ~ServeClient();
 
     bool started() const { return m_started; }
