@@ -14,25 +14,51 @@
 
 namespace partwise {
 
+namespace {
+
+// Every byte or errno: a short write (a full disk, a file size limit) ends in the call that fails.
+bool writeAll(int fd, const QByteArray &data)
+{
+    const char *next = data.constData();
+    for (qsizetype left = data.size(); left > 0;) {
+        const ssize_t written = ::write(fd, next, size_t(left));
+        if (written < 0 && errno == EINTR)
+            continue;
+        if (written <= 0) {
+            if (written == 0)
+                errno = EIO;
+            return false;
+        }
+        next += written;
+        left -= written;
+    }
+    return true;
+}
+
+} // namespace
+
 AtomicWrite writeFileAtomically(const QString &path, const QByteArray &data)
 {
     AtomicWrite result;
     result.tempPath = path + QStringLiteral(".new");
-    {
-        // Created anew, never through a link planted under the temporary name.
-        const int fd = createFileExclusively(result.tempPath);
-        QFile f;
-        if (fd < 0 || !f.open(fd, QIODevice::WriteOnly, QFileDevice::AutoCloseHandle) ||
-            f.write(data) != data.size() || !f.flush() || ::fsync(f.handle()) != 0) {
-            result.failure = AtomicWrite::Failure::Write;
-            result.reason = fd < 0 ? QString::fromLocal8Bit(std::strerror(errno)) : f.errorString();
-            if (fd >= 0 && !f.isOpen())
-                ::close(fd);
-            return result;
+    const QByteArray temp = QFile::encodeName(result.tempPath);
+    // Created anew, never through a link planted under the temporary name.
+    const int fd = createFileExclusively(result.tempPath);
+    if (fd < 0 || !writeAll(fd, data) || ::fsync(fd) != 0) {
+        result.failure = AtomicWrite::Failure::Write;
+        result.reason = QString::fromLocal8Bit(std::strerror(errno));
+        if (fd >= 0) {
+            ::close(fd);
+            ::unlink(temp.constData()); // ours (created exclusively), and only part written
         }
+        return result;
     }
-    if (::rename(QFile::encodeName(result.tempPath).constData(),
-                 QFile::encodeName(path).constData()) != 0) {
+    if (::close(fd) != 0) {
+        result.failure = AtomicWrite::Failure::Write;
+        result.reason = QString::fromLocal8Bit(std::strerror(errno));
+        return result;
+    }
+    if (::rename(temp.constData(), QFile::encodeName(path).constData()) != 0) {
         result.failure = AtomicWrite::Failure::Rename;
         result.reason = QString::fromLocal8Bit(std::strerror(errno));
         return result;

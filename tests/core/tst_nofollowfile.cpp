@@ -11,6 +11,10 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <csignal>
+#include <cstring>
+#include <sys/resource.h>
+
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -33,6 +37,7 @@ class TestNoFollowFile : public QObject
 private slots:
     void initTestCase() { QVERIFY(m_dir.isValid()); }
     void atomicWriteReplacesAPlantedLinkInsteadOfFollowingIt();
+    void aShortAtomicWriteSaysWhyAndLeavesNothing();
     void foldersAreMadePrivateWhateverTheUmask();
     void linksAndForeignFoldersOnTheWayAreRefused();
     void boundedReadsRefuseLinksPipesAndGiants();
@@ -57,6 +62,25 @@ void TestNoFollowFile::atomicWriteReplacesAPlantedLinkInsteadOfFollowingIt()
     QCOMPARE(check.readAll(), QByteArray("untouched"));
     QVERIFY(!QFileInfo(target).isSymLink());
     QCOMPARE(modeOf(target), mode_t(0600));
+}
+
+// A file size limit (or a full disk) cuts a write short: the reason is the system's, and neither
+// the file nor a partial temporary one is left.
+void TestNoFollowFile::aShortAtomicWriteSaysWhyAndLeavesNothing()
+{
+    const QString target = m_dir.filePath(QStringLiteral("backup.bin"));
+    rlimit old{};
+    QVERIFY(::getrlimit(RLIMIT_FSIZE, &old) == 0);
+    const rlimit small{4096, old.rlim_max};
+    const auto oldHandler = ::signal(SIGXFSZ, SIG_IGN);
+    QVERIFY(::setrlimit(RLIMIT_FSIZE, &small) == 0);
+    const AtomicWrite written = writeFileAtomically(target, QByteArray(8192, 'x'));
+    ::setrlimit(RLIMIT_FSIZE, &old);
+    ::signal(SIGXFSZ, oldHandler);
+    QVERIFY(!written.ok());
+    QCOMPARE(written.reason, QString::fromLocal8Bit(std::strerror(EFBIG)));
+    QVERIFY(!QFile::exists(target));
+    QVERIFY(!QFile::exists(written.tempPath));
 }
 
 void TestNoFollowFile::foldersAreMadePrivateWhateverTheUmask()
