@@ -18,6 +18,7 @@
 #include "loopdevice.h"
 #include "partitioncontents.h"
 #include "sfdisktable.h"
+#include "testuser.h"
 #include "toolrun.h"
 
 #include <QAbstractButton>
@@ -38,7 +39,6 @@
 #include <atomic>
 
 #include <grp.h>
-#include <pwd.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -81,28 +81,15 @@ private slots:
 
 private:
     QTemporaryDir m_dir;
-    uid_t m_uid = 0;
-    gid_t m_gid = 0;
-    bool m_createdUser = false;
+    TestUser m_user;
 };
 
 void TestCopyWizard::initTestCase()
 {
     PW_REQUIRE_ROOT_OR_SKIP();
     QVERIFY(m_dir.isValid());
-    if (!::getpwnam(kUser)) {
-        const ToolResult add =
-            runTool(QStringLiteral("useradd"),
-                    {QStringLiteral("--system"), QStringLiteral("--no-create-home"),
-                     QStringLiteral("--shell"), QStringLiteral("/usr/sbin/nologin"),
-                     QString::fromLatin1(kUser)});
-        QVERIFY2(add.ok(), qPrintable(add.describe()));
-        m_createdUser = true;
-    }
-    const passwd *user = ::getpwnam(kUser);
-    QVERIFY(user && user->pw_uid != 0);
-    m_uid = user->pw_uid;
-    m_gid = user->pw_gid;
+    QVERIFY2(m_user.create(QString::fromLatin1(kUser), QStringLiteral("/usr/sbin/nologin")),
+             qPrintable(m_user.error()));
     QVERIFY(QFile::setPermissions(m_dir.path(), QFileDevice::ReadOwner | QFileDevice::WriteOwner |
                                                     QFileDevice::ExeOwner | QFileDevice::ExeOther |
                                                     QFileDevice::ReadOther));
@@ -112,7 +99,8 @@ void TestCopyWizard::initTestCase()
     useTestSettings();
     const ToolResult own =
         runTool(QStringLiteral("chown"),
-                {QStringLiteral("-R"), QStringLiteral("%1:%2").arg(m_uid).arg(m_gid), config});
+                {QStringLiteral("-R"), QStringLiteral("%1:%2").arg(m_user.uid()).arg(m_user.gid()),
+                 config});
     QVERIFY2(own.ok(), qPrintable(own.describe()));
     // The user's helper is the partwise-cli on PATH, as when installed.
     const QString cliFolder = QFileInfo(pwtest::buildSetting("PARTWISE_CLI")).absolutePath();
@@ -121,8 +109,7 @@ void TestCopyWizard::initTestCase()
 
 void TestCopyWizard::cleanupTestCase()
 {
-    if (m_createdUser)
-        runTool(QStringLiteral("userdel"), {QString::fromLatin1(kUser)});
+    m_user.remove();
 }
 
 void TestCopyWizard::xpDiskCopiedOntoALargerImageAsUser()
@@ -144,9 +131,9 @@ void TestCopyWizard::xpDiskCopiedOntoALargerImageAsUser()
     const QMap<int, PartitionContents> contents = partitionContents(image, 512, before, &problems);
     QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
     QVERIFY(!contents.isEmpty() && !contents.first().files.isEmpty());
-    const ToolResult own =
-        runTool(QStringLiteral("chown"),
-                {QStringLiteral("-R"), QStringLiteral("%1:%2").arg(m_uid).arg(m_gid), home});
+    const ToolResult own = runTool(
+        QStringLiteral("chown"),
+        {QStringLiteral("-R"), QStringLiteral("%1:%2").arg(m_user.uid()).arg(m_user.gid()), home});
     QVERIFY2(own.ok(), qPrintable(own.describe()));
     qputenv("XDG_DATA_HOME", QFile::encodeName(QDir(home).filePath(QStringLiteral(".data"))));
 
@@ -155,7 +142,7 @@ void TestCopyWizard::xpDiskCopiedOntoALargerImageAsUser()
     bool wizardOk = false;
     {
         // The window's part, as the user.
-        QVERIFY(becomeUser(m_uid, m_gid));
+        QVERIFY(becomeUser(m_user.uid(), m_user.gid()));
         auto root = qScopeGuard(becomeRootAgain);
         MainWindow window;
         RemoteMachines *machines = installRemoteMachines(&window);
@@ -264,7 +251,7 @@ void TestCopyWizard::xpDiskCopiedOntoALargerImageAsUser()
     QVERIFY2(checks.contains(QStringLiteral("clean")), qPrintable(checks));
     struct stat st;
     QVERIFY(::stat(QFile::encodeName(copy).constData(), &st) == 0);
-    QCOMPARE(st.st_uid, m_uid);
+    QCOMPARE(st.st_uid, m_user.uid());
     const SfdiskTable after = SfdiskTable::read(copy);
     QVERIFY2(after.ok, qPrintable(after.error));
     QCOMPARE(after.partitions.size(), before.partitions.size());
@@ -306,15 +293,15 @@ void TestCopyWizard::interruptedCopyFinishedFromTheWindow()
     const partwise::CopyResult stopped = partwise::runCopy(prepared, options, cancelAtOnce);
     QVERIFY2(!stopped.ok && stopped.resumable, qPrintable(stopped.error));
     QVERIFY(!SfdiskTable::read(target).ok);
-    const ToolResult own =
-        runTool(QStringLiteral("chown"),
-                {QStringLiteral("-R"), QStringLiteral("%1:%2").arg(m_uid).arg(m_gid), home});
+    const ToolResult own = runTool(
+        QStringLiteral("chown"),
+        {QStringLiteral("-R"), QStringLiteral("%1:%2").arg(m_user.uid()).arg(m_user.gid()), home});
     QVERIFY2(own.ok(), qPrintable(own.describe()));
 
     QString summary;
     bool finished = false;
     {
-        QVERIFY(becomeUser(m_uid, m_gid));
+        QVERIFY(becomeUser(m_user.uid(), m_user.gid()));
         auto root = qScopeGuard(becomeRootAgain);
         MainWindow window;
         RemoteMachines *machines = installRemoteMachines(&window);

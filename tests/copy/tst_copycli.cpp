@@ -8,6 +8,7 @@
 #include "loopdevice.h"
 #include "partitioncontents.h"
 #include "sfdisktable.h"
+#include "testuser.h"
 #include "toolrun.h"
 
 #include <QCryptographicHash>
@@ -350,21 +351,18 @@ private slots:
     {
         PW_REQUIRE_ROOT_OR_SKIP(); // to create the user, and to read the result on loop devices
         const QString user = QStringLiteral("pwcopytest");
-        runTool(QStringLiteral("userdel"), {user});
-        QVERIFY(runTool(QStringLiteral("useradd"),
-                        {QStringLiteral("--system"), QStringLiteral("--no-create-home"), user})
-                    .ok());
+        runTool(QStringLiteral("userdel"), {user}); // a fresh user, not one a killed run left
+        TestUser account;
+        QVERIFY2(account.create(user, QString()), qPrintable(account.error()));
         QTemporaryDir home;
         QVERIFY(runTool(QStringLiteral("chown"), {user + QLatin1Char(':'), home.path()}).ok());
         QVERIFY(runTool(QStringLiteral("chmod"), {QStringLiteral("755"), home.path()}).ok());
         const auto asUser = [&](const QStringList &args) {
             return runTool(QStringLiteral("setpriv"),
-                           QStringList{QStringLiteral("--reuid=") + user,
-                                       QStringLiteral("--regid=") + user,
-                                       QStringLiteral("--clear-groups"), QStringLiteral("env"),
-                                       QStringLiteral("HOME=") + home.path(),
-                                       pwtest::buildSetting("PARTWISE_CLI")} +
-                               args);
+                           account.asUserArgs(QStringList{QStringLiteral("env"),
+                                                          QStringLiteral("HOME=") + home.path(),
+                                                          pwtest::buildSetting("PARTWISE_CLI")} +
+                                              args));
         };
         struct Case
         {
@@ -389,7 +387,7 @@ private slots:
             verifyOnGrain(SfdiskTable::read(target));
             verifySameContents(source, target);
         }
-        runTool(QStringLiteral("userdel"), {user});
+        account.remove();
     }
 
     void killedAndResumed()

@@ -11,6 +11,7 @@
 #include "fuseaccess.h"
 #include "loopdevice.h"
 #include "sfdisktable.h"
+#include "testuser.h"
 #include "toolrun.h"
 
 #include <QCryptographicHash>
@@ -25,7 +26,6 @@
 #include <QThread>
 #include <QtTest>
 
-#include <pwd.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -139,49 +139,35 @@ private:
 
     QTemporaryDir m_dir;
     QString m_home; // the user's folder
-    uid_t m_uid = 0;
-    gid_t m_gid = 0;
-    bool m_createdUser = false;
+    TestUser m_user;
 };
 
 void TestPartitionFile::initTestCase()
 {
     PW_REQUIRE_ROOT_OR_SKIP(); // to create a user and become it, and to read what it made
     QVERIFY(m_dir.isValid());
-    if (!::getpwnam(kUser)) {
-        const ToolResult add =
-            runTool(QStringLiteral("useradd"),
-                    {QStringLiteral("--system"), QStringLiteral("--no-create-home"),
-                     QString::fromLatin1(kUser)});
-        QVERIFY2(add.ok(), qPrintable(add.describe()));
-        m_createdUser = true;
-    }
-    const passwd *user = ::getpwnam(kUser);
-    QVERIFY(user && user->pw_uid != 0);
-    m_uid = user->pw_uid;
-    m_gid = user->pw_gid;
+    // No --shell: the worker is started through setpriv, never through a login shell.
+    QVERIFY2(m_user.create(QString::fromLatin1(kUser), QString()), qPrintable(m_user.error()));
     QVERIFY(::chmod(QFile::encodeName(m_dir.path()).constData(), 0711) == 0);
     m_home = m_dir.filePath(QStringLiteral("home"));
     QVERIFY(QDir().mkpath(m_home));
-    QVERIFY(::chown(QFile::encodeName(m_home).constData(), m_uid, m_gid) == 0);
+    QVERIFY(::chown(QFile::encodeName(m_home).constData(), m_user.uid(), m_user.gid()) == 0);
     QVERIFY(::chmod(QFile::encodeName(m_home).constData(), 0700) == 0);
 }
 
 void TestPartitionFile::cleanupTestCase()
 {
-    if (m_createdUser)
-        runTool(QStringLiteral("userdel"), {QString::fromLatin1(kUser)});
+    m_user.remove();
 }
 
 QStringList TestPartitionFile::asUser(const QStringList &workerArguments, const QString &path) const
 {
-    QStringList command{
-        QStringLiteral("--reuid=%1").arg(m_uid), QStringLiteral("--regid=%1").arg(m_gid),
-        QStringLiteral("--clear-groups"),        QStringLiteral("env"),
-        QStringLiteral("HOME=") + m_home,        QStringLiteral("TMPDIR=") + m_home};
+    QStringList command{QStringLiteral("env"), QStringLiteral("HOME=") + m_home,
+                        QStringLiteral("TMPDIR=") + m_home};
     if (!path.isEmpty())
         command << QStringLiteral("PATH=") + path;
-    return command + QStringList{pwtest::buildSetting("PARTITION_FILE_WORKER")} + workerArguments;
+    return m_user.asUserArgs(command + QStringList{pwtest::buildSetting("PARTITION_FILE_WORKER")} +
+                             workerArguments);
 }
 
 ToolResult TestPartitionFile::worker(const QStringList &arguments) const
@@ -227,7 +213,7 @@ Image TestPartitionFile::makeImage(const QString &name, qint64 partitionMiB)
     }
     f.close();
     image.size = QFileInfo(image.path).size();
-    if (::chown(QFile::encodeName(image.path).constData(), m_uid, m_gid) != 0)
+    if (::chown(QFile::encodeName(image.path).constData(), m_user.uid(), m_user.gid()) != 0)
         return {};
     return image;
 }
@@ -492,7 +478,7 @@ bool TestPartitionFile::startHeldShrink(QProcess *process, const Image &image, q
                    .toUtf8());
     shim.close();
     if (::chmod(QFile::encodeName(shim.fileName()).constData(), 0755) != 0 ||
-        ::chown(QFile::encodeName(bin).constData(), m_uid, m_gid) != 0)
+        ::chown(QFile::encodeName(bin).constData(), m_user.uid(), m_user.gid()) != 0)
         return false;
     process->setProcessChannelMode(QProcess::MergedChannels);
     process->start(QStringLiteral("setpriv"),

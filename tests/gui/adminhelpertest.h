@@ -2,6 +2,8 @@
 // comment tells the whole story), shared by its source files.
 #pragma once
 
+#include "testuser.h"
+
 #include <QObject>
 #include <QTemporaryDir>
 #include <QtGlobal>
@@ -44,7 +46,5 @@ private slots:
 
 private:
     QTemporaryDir m_dir;
-    uid_t m_uid = 0;
-    gid_t m_gid = 0;
-    bool m_createdUser = false;
+    pwtest::TestUser m_user;
 };

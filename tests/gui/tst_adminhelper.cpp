@@ -57,7 +57,6 @@
 #include <csignal>
 #include <fcntl.h>
 #include <grp.h>
-#include <pwd.h>
 #include <unistd.h>
 
 using namespace partwise;
@@ -88,19 +87,8 @@ void TestAdminHelper::initTestCase()
 {
     PW_REQUIRE_ROOT_OR_SKIP();
     QVERIFY(m_dir.isValid());
-    if (!::getpwnam(kUser)) {
-        const ToolResult add =
-            runTool(QStringLiteral("useradd"),
-                    {QStringLiteral("--system"), QStringLiteral("--no-create-home"),
-                     QStringLiteral("--shell"), QStringLiteral("/usr/sbin/nologin"),
-                     QString::fromLatin1(kUser)});
-        QVERIFY2(add.ok(), qPrintable(add.describe()));
-        m_createdUser = true;
-    }
-    const passwd *user = ::getpwnam(kUser);
-    QVERIFY(user && user->pw_uid != 0);
-    m_uid = user->pw_uid;
-    m_gid = user->pw_gid;
+    QVERIFY2(m_user.create(QString::fromLatin1(kUser), QStringLiteral("/usr/sbin/nologin")),
+             qPrintable(m_user.error()));
     // The user's own folders: the test's, to reach the others through, and the settings'.
     QVERIFY(QFile::setPermissions(m_dir.path(), QFileDevice::ReadOwner | QFileDevice::WriteOwner |
                                                     QFileDevice::ExeOwner | QFileDevice::ExeOther |
@@ -111,7 +99,8 @@ void TestAdminHelper::initTestCase()
     useTestSettings();
     const ToolResult own =
         runTool(QStringLiteral("chown"),
-                {QStringLiteral("-R"), QStringLiteral("%1:%2").arg(m_uid).arg(m_gid), config});
+                {QStringLiteral("-R"), QStringLiteral("%1:%2").arg(m_user.uid()).arg(m_user.gid()),
+                 config});
     QVERIFY2(own.ok(), qPrintable(own.describe()));
     // The stand-in for pkexec, and the partwise-cli beside it on PATH, as when installed.
     const QString askedFile = m_dir.filePath(QStringLiteral("pkexec-asked"));
@@ -122,7 +111,7 @@ void TestAdminHelper::initTestCase()
         QStringLiteral("#!/bin/sh\necho \"$*\" >> '%1'\n"
                        "PKEXEC_UID=%2 exec setpriv --reuid=0 --regid=0 --keep-groups \"$@\"\n")
             .arg(askedFile)
-            .arg(m_uid)
+            .arg(m_user.uid())
             .toLocal8Bit());
     script.close();
     QVERIFY(script.setPermissions(script.permissions() | QFileDevice::ExeOwner |
@@ -134,8 +123,7 @@ void TestAdminHelper::initTestCase()
 
 void TestAdminHelper::cleanupTestCase()
 {
-    if (m_createdUser)
-        runTool(QStringLiteral("userdel"), {QString::fromLatin1(kUser)});
+    m_user.remove();
 }
 
 void TestAdminHelper::windowAsUserEditsAndRealignsThroughHelper()
@@ -165,9 +153,9 @@ void TestAdminHelper::windowAsUserEditsAndRealignsThroughHelper()
     QPixmap shot;
     {
         // The window's part, as the user.
-        QVERIFY(becomeUser(m_uid, m_gid));
+        QVERIFY(becomeUser(m_user.uid(), m_user.gid()));
         auto root = qScopeGuard(becomeRootAgain);
-        QCOMPARE(::geteuid(), m_uid);
+        QCOMPARE(::geteuid(), m_user.uid());
         const int fd = ::open(QFile::encodeName(loop.path()).constData(), O_RDONLY | O_CLOEXEC);
         const int openError = errno;
         if (fd >= 0)
@@ -346,9 +334,9 @@ void TestAdminHelper::userImageThroughOwnHelper()
         files = filesystemTreeSha256(loop.partitionNode(1), QStringLiteral("ext4"), &error);
         QVERIFY2(error.isEmpty() && files.size() == 21, qPrintable(error));
     }
-    const ToolResult own =
-        runTool(QStringLiteral("chown"),
-                {QStringLiteral("-R"), QStringLiteral("%1:%2").arg(m_uid).arg(m_gid), home});
+    const ToolResult own = runTool(
+        QStringLiteral("chown"),
+        {QStringLiteral("-R"), QStringLiteral("%1:%2").arg(m_user.uid()).arg(m_user.gid()), home});
     QVERIFY2(own.ok(), qPrintable(own.describe()));
     qputenv("XDG_DATA_HOME", QFile::encodeName(QDir(home).filePath(QStringLiteral(".data"))));
     QPixmap shot;
@@ -358,7 +346,7 @@ void TestAdminHelper::userImageThroughOwnHelper()
 
     {
         // The window's part, as the user.
-        QVERIFY(becomeUser(m_uid, m_gid));
+        QVERIFY(becomeUser(m_user.uid(), m_user.gid()));
         auto root = qScopeGuard(becomeRootAgain);
         startRecordingBlockDeviceOpens({image});
         auto watch = qScopeGuard([] { stopRecordingBlockDeviceOpens(); });
@@ -383,7 +371,7 @@ void TestAdminHelper::userImageThroughOwnHelper()
         // user (it only took the user's effective rights), and the helper must not.
         HelperConnection *helper = machines->connection(machines->imagesMachine());
         QVERIFY(helper && helper->isReady());
-        QCOMPARE(usersOf(helper->processId()), QList<uid_t>(4, m_uid));
+        QCOMPARE(usersOf(helper->processId()), QList<uid_t>(4, m_user.uid()));
 
         // Edit: a FAT partition in the free space, applied by that helper.
         Operation create;

@@ -51,14 +51,13 @@ void TestAdminHelper::demoDiskThroughWizardAsUser()
     QVERIFY2(desktop.ok(), qPrintable(desktop.error()));
     const QString home = m_dir.filePath(QStringLiteral("demo-home"));
     QVERIFY(QDir().mkpath(home));
-    QVERIFY(::chown(QFile::encodeName(home).constData(), m_uid, m_gid) == 0);
+    QVERIFY(::chown(QFile::encodeName(home).constData(), m_user.uid(), m_user.gid()) == 0);
     const QString image = QDir(home).filePath(QStringLiteral("demo.img"));
     const ToolResult made =
         runTool(QStringLiteral("setpriv"),
-                {QStringLiteral("--reuid=%1").arg(m_uid), QStringLiteral("--regid=%1").arg(m_gid),
-                 QStringLiteral("--clear-groups"), pwtest::buildSetting("PARTWISE_CLI"),
-                 QStringLiteral("practice"), QStringLiteral("--size"), QStringLiteral("256M"),
-                 QStringLiteral("demo"), image});
+                m_user.asUserArgs({pwtest::buildSetting("PARTWISE_CLI"), QStringLiteral("practice"),
+                                   QStringLiteral("--size"), QStringLiteral("256M"),
+                                   QStringLiteral("demo"), image}));
     QVERIFY2(made.ok(), qPrintable(made.describe()));
     const SfdiskTable before = SfdiskTable::read(image);
     QVERIFY2(before.ok, qPrintable(before.error));
@@ -72,7 +71,7 @@ void TestAdminHelper::demoDiskThroughWizardAsUser()
     qint64 shownBytes = 0;
     QStringList checks;
     {
-        QVERIFY(becomeUser(m_uid, m_gid));
+        QVERIFY(becomeUser(m_user.uid(), m_user.gid()));
         auto root = qScopeGuard(becomeRootAgain);
         MainWindow window;
         RealignController *realign = installRealign(&window, window.editing());
@@ -149,14 +148,13 @@ void TestAdminHelper::resizeOffersOnlyMovingWithoutFuse()
     QVERIFY2(closed.ok(), qPrintable(closed.error()));
     const QString home = m_dir.filePath(QStringLiteral("resize-home"));
     QVERIFY(QDir().mkpath(home));
-    QVERIFY(::chown(QFile::encodeName(home).constData(), m_uid, m_gid) == 0);
+    QVERIFY(::chown(QFile::encodeName(home).constData(), m_user.uid(), m_user.gid()) == 0);
     const QString image = QDir(home).filePath(QStringLiteral("demo.img"));
     const ToolResult made =
         runTool(QStringLiteral("setpriv"),
-                {QStringLiteral("--reuid=%1").arg(m_uid), QStringLiteral("--regid=%1").arg(m_gid),
-                 QStringLiteral("--clear-groups"), pwtest::buildSetting("PARTWISE_CLI"),
-                 QStringLiteral("practice"), QStringLiteral("--size"), QStringLiteral("256M"),
-                 QStringLiteral("demo"), image});
+                m_user.asUserArgs({pwtest::buildSetting("PARTWISE_CLI"), QStringLiteral("practice"),
+                                   QStringLiteral("--size"), QStringLiteral("256M"),
+                                   QStringLiteral("demo"), image}));
     QVERIFY2(made.ok(), qPrintable(made.describe()));
     const SfdiskTable before = SfdiskTable::read(image);
     QVERIFY2(before.ok && before.find(6), qPrintable(before.error));
@@ -168,7 +166,7 @@ void TestAdminHelper::resizeOffersOnlyMovingWithoutFuse()
     bool measuredByFs = false;
     bool measured = false, shrinkHeld = false, shrinkQueueable = true, moveQueueable = false;
     {
-        QVERIFY(becomeUser(m_uid, m_gid));
+        QVERIFY(becomeUser(m_user.uid(), m_user.gid()));
         auto root = qScopeGuard(becomeRootAgain);
         MainWindow window;
         RemoteMachines *machines = installRemoteMachines(&window);

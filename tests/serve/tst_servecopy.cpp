@@ -12,6 +12,7 @@
 #include "loopdevice.h"
 #include "ops/copyjournal.h"
 #include "serveclient.h"
+#include "testuser.h"
 #include "toolrun.h"
 
 #include <QDir>
@@ -20,7 +21,6 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
-#include <pwd.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -49,15 +49,12 @@ private slots:
     void aCopyWaitsForTheTargetsOtherJob();
 
 private:
-    ToolResult asUser(const QString &command) const;
     void verifyVictimsUntouched(const QList<QJsonObject> &answers);
 
     QTemporaryDir m_dir;
     QString m_home, m_secret, m_victim, m_own, m_blank;
     QByteArray m_secretSum, m_victimSum;
-    uid_t m_uid = 0;
-    gid_t m_gid = 0;
-    bool m_createdUser = false;
+    TestUser m_user;
 };
 
 void TestServeCopy::initTestCase()
@@ -65,18 +62,7 @@ void TestServeCopy::initTestCase()
     PW_REQUIRE_ROOT_OR_SKIP();
     QVERIFY(m_dir.isValid());
     setCliPath(pwtest::buildSetting("PARTWISE_CLI"));
-    if (!::getpwnam(kUser)) {
-        const ToolResult add = runTool(
-            QStringLiteral("useradd"),
-            {QStringLiteral("--system"), QStringLiteral("--no-create-home"),
-             QStringLiteral("--shell"), QStringLiteral("/bin/sh"), QString::fromLatin1(kUser)});
-        QVERIFY2(add.ok(), qPrintable(add.describe()));
-        m_createdUser = true;
-    }
-    const passwd *user = ::getpwnam(kUser);
-    QVERIFY(user && user->pw_uid != 0);
-    m_uid = user->pw_uid;
-    m_gid = user->pw_gid;
+    QVERIFY2(m_user.create(QString::fromLatin1(kUser)), qPrintable(m_user.error()));
     QVERIFY(::chmod(QFile::encodeName(m_dir.path()).constData(), 0711) == 0);
     // Root's victims, in a folder only root may enter.
     const QString rootOnly = m_dir.filePath(QStringLiteral("root-only"));
@@ -102,26 +88,18 @@ void TestServeCopy::initTestCase()
     QVERIFY(QFile::link(m_secret, QDir(m_home).filePath(QStringLiteral("to-secret.img"))));
     const ToolResult own =
         runTool(QStringLiteral("chown"),
-                {QStringLiteral("-hR"), QStringLiteral("%1:%2").arg(m_uid).arg(m_gid), m_home});
+                {QStringLiteral("-hR"), QStringLiteral("%1:%2").arg(m_user.uid()).arg(m_user.gid()),
+                 m_home});
     QVERIFY2(own.ok(), qPrintable(own.describe()));
     QVERIFY(::chmod(QFile::encodeName(m_home).constData(), 0700) == 0);
-    const ToolResult blank = asUser(QStringLiteral("truncate -s 256M %1").arg(m_blank));
+    const ToolResult blank = m_user.asUser(QStringLiteral("truncate -s 256M %1").arg(m_blank));
     QVERIFY2(blank.ok(), qPrintable(blank.describe()));
 }
 
 void TestServeCopy::cleanupTestCase()
 {
     setCliPath(pwtest::buildSetting("PARTWISE_CLI"));
-    if (m_createdUser)
-        runTool(QStringLiteral("userdel"), {QString::fromLatin1(kUser)});
-}
-
-ToolResult TestServeCopy::asUser(const QString &command) const
-{
-    return runTool(QStringLiteral("setpriv"),
-                   {QStringLiteral("--reuid=%1").arg(m_uid),
-                    QStringLiteral("--regid=%1").arg(m_gid), QStringLiteral("--clear-groups"),
-                    QStringLiteral("sh"), QStringLiteral("-c"), command});
+    m_user.remove();
 }
 
 void TestServeCopy::verifyVictimsUntouched(const QList<QJsonObject> &answers)
@@ -135,9 +113,7 @@ void TestServeCopy::verifyVictimsUntouched(const QList<QJsonObject> &answers)
 void TestServeCopy::rootHelperRefusesWhatTheUserMayNotTouch()
 {
     PW_REQUIRE_ROOT_OR_SKIP();
-    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-    environment.insert(QStringLiteral("PKEXEC_UID"), QString::number(m_uid));
-    ServeClient helper(environment);
+    ServeClient helper(m_user.pkexecEnvironment());
     QVERIFY(helper.started());
     const QString link = QDir(m_home).filePath(QStringLiteral("to-victim.img"));
     const QList<QPair<QString, QString>> pairs{
@@ -182,8 +158,8 @@ void TestServeCopy::usersHelperHasOnlyTheUsersRights()
     QVERIFY(script.open(QIODevice::WriteOnly));
     script.write(QStringLiteral("#!/bin/sh\nexec setpriv --reuid=%1 --regid=%2 --clear-groups "
                                 "'%3' \"$@\"\n")
-                     .arg(m_uid)
-                     .arg(m_gid)
+                     .arg(m_user.uid())
+                     .arg(m_user.gid())
                      .arg(pwtest::buildSetting("PARTWISE_CLI"))
                      .toLocal8Bit());
     script.close();
@@ -268,9 +244,9 @@ void TestServeCopy::plantedJournalBesideRootsImageIsNotResumed()
     QVERIFY(planted.startsWith(shared));
     QString error;
     QVERIFY2(journal.save(planted, &error), qPrintable(error));
-    QVERIFY(::lchown(QFile::encodeName(planted).constData(), m_uid, m_gid) == 0);
+    QVERIFY(::lchown(QFile::encodeName(planted).constData(), m_user.uid(), m_user.gid()) == 0);
     const ToolResult fifo =
-        asUser(QStringLiteral("mkfifo '%1'").arg(partwise::copyJournalPath(second)));
+        m_user.asUser(QStringLiteral("mkfifo '%1'").arg(partwise::copyJournalPath(second)));
     QVERIFY2(fifo.ok(), qPrintable(fifo.describe()));
 
     ServeClient helper; // root working for root: no PKEXEC_UID
@@ -316,7 +292,8 @@ void TestServeCopy::plantedScratchLinkIsNotFollowed()
     QVERIFY(kept.open(QIODevice::WriteOnly) && kept.write("kept\n") == 5);
     kept.close();
     const QString scratch = partwise::copyJournalPath(target) + QStringLiteral(".scratch");
-    const ToolResult link = asUser(QStringLiteral("ln -s '%1' '%2'").arg(rootFolder, scratch));
+    const ToolResult link =
+        m_user.asUser(QStringLiteral("ln -s '%1' '%2'").arg(rootFolder, scratch));
     QVERIFY2(link.ok(), qPrintable(link.describe()));
 
     ServeClient helper; // root working for root: no PKEXEC_UID

@@ -10,6 +10,7 @@
 #include "filechecksum.h"
 #include "loopdevice.h"
 #include "serveclient.h"
+#include "testuser.h"
 #include "toolrun.h"
 
 #include <QDir>
@@ -21,7 +22,6 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
-#include <pwd.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -77,9 +77,8 @@ private slots:
     void labelsNeverReachAShell();
 
 private:
-    QProcessEnvironment asPkexecFor(uid_t uid) const;
-    // Runs a shell command as the hostile user.
-    ToolResult asUser(const QString &command, int timeoutMs = 30000) const;
+    // Runs a shell command as the hostile user, bounded to 30 s.
+    ToolResult asUser(const QString &command) const;
     void verifyVictimsUntouched(const QList<QJsonObject> &answers);
     void verifyNothingOfRootsAmongUsersFiles();
 
@@ -88,8 +87,7 @@ private:
     QString m_secret; // root-only, holds kSecret
     QString m_victim; // root's image, root-only
     QByteArray m_secretSum, m_victimSum;
-    uid_t m_uid = 0;
-    bool m_createdUser = false;
+    TestUser m_user;
 };
 
 void TestServeHostile::initTestCase()
@@ -97,22 +95,12 @@ void TestServeHostile::initTestCase()
     PW_REQUIRE_ROOT_OR_SKIP();
     QVERIFY(m_dir.isValid());
     setCliPath(pwtest::buildSetting("PARTWISE_CLI"));
-    if (!::getpwnam(kUser)) {
-        const ToolResult add = runTool(
-            QStringLiteral("useradd"),
-            {QStringLiteral("--system"), QStringLiteral("--no-create-home"),
-             QStringLiteral("--shell"), QStringLiteral("/bin/sh"), QString::fromLatin1(kUser)});
-        QVERIFY2(add.ok(), qPrintable(add.describe()));
-        m_createdUser = true;
-    }
-    const passwd *user = ::getpwnam(kUser);
-    QVERIFY(user && user->pw_uid != 0);
-    m_uid = user->pw_uid;
+    QVERIFY2(m_user.create(QString::fromLatin1(kUser)), qPrintable(m_user.error()));
     // The test's folder is passable, the user's own inside it, root's victims beside it.
     QVERIFY(::chmod(QFile::encodeName(m_dir.path()).constData(), 0711) == 0);
     m_home = m_dir.filePath(QStringLiteral("home"));
     QVERIFY(QDir().mkpath(m_home));
-    QVERIFY(::chown(QFile::encodeName(m_home).constData(), user->pw_uid, user->pw_gid) == 0);
+    QVERIFY(::chown(QFile::encodeName(m_home).constData(), m_user.uid(), m_user.gid()) == 0);
     QVERIFY(::chmod(QFile::encodeName(m_home).constData(), 0700) == 0);
     const QString rootOnly = m_dir.filePath(QStringLiteral("root-only"));
     QVERIFY(QDir().mkpath(rootOnly));
@@ -134,24 +122,12 @@ void TestServeHostile::initTestCase()
 
 void TestServeHostile::cleanupTestCase()
 {
-    if (m_createdUser)
-        runTool(QStringLiteral("userdel"), {QString::fromLatin1(kUser)});
+    m_user.remove();
 }
 
-QProcessEnvironment TestServeHostile::asPkexecFor(uid_t uid) const
+ToolResult TestServeHostile::asUser(const QString &command) const
 {
-    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-    environment.insert(QStringLiteral("PKEXEC_UID"), QString::number(uid));
-    return environment;
-}
-
-ToolResult TestServeHostile::asUser(const QString &command, int timeoutMs) const
-{
-    return runTool(QStringLiteral("setpriv"),
-                   {QStringLiteral("--reuid=%1").arg(m_uid),
-                    QStringLiteral("--regid=%1").arg(m_uid), QStringLiteral("--clear-groups"),
-                    QStringLiteral("sh"), QStringLiteral("-c"), command},
-                   {}, timeoutMs);
+    return m_user.asUser(command, 30000);
 }
 
 void TestServeHostile::verifyVictimsUntouched(const QList<QJsonObject> &answers)
@@ -170,7 +146,7 @@ void TestServeHostile::verifyNothingOfRootsAmongUsersFiles()
         const QString path = it.next();
         struct stat st;
         QVERIFY(::lstat(QFile::encodeName(path).constData(), &st) == 0);
-        QVERIFY2(st.st_uid == m_uid, qPrintable(path + QStringLiteral(" belongs to root")));
+        QVERIFY2(st.st_uid == m_user.uid(), qPrintable(path + QStringLiteral(" belongs to root")));
     }
 }
 
@@ -214,7 +190,7 @@ void TestServeHostile::servedUserFailsClosed()
         QVERIFY2(err.contains(variable.toLatin1() + " is not a user number"), err.constData());
     }
     // pkexec's word and sudo's must agree: the one naming root never wins.
-    QProcessEnvironment both = asPkexecFor(m_uid);
+    QProcessEnvironment both = m_user.pkexecEnvironment();
     both.insert(QStringLiteral("SUDO_UID"), QStringLiteral("0"));
     QByteArray err;
     QVERIFY(serveWith(both, &err).isEmpty());
@@ -250,7 +226,7 @@ void TestServeHostile::plantedLinksAndPipesNeverSteerRoot()
                             m_secret,
                             QStringLiteral("/dev/shm"),
                             QStringLiteral("/proc/self/fd/0")};
-    ServeClient helper(asPkexecFor(m_uid));
+    ServeClient helper(m_user.pkexecEnvironment());
     QList<QJsonObject> answers;
     QElapsedTimer clock;
     clock.start();
@@ -289,18 +265,17 @@ void TestServeHostile::renameRacesNeverReachRootFiles()
         QStringLiteral("cd %1 && truncate -s 32M mine.img && ln mine.img race.img").arg(m_home));
     QVERIFY2(made.ok(), qPrintable(made.describe()));
     QProcess swapper;
-    swapper.start(QStringLiteral("setpriv"),
-                  {QStringLiteral("--reuid=%1").arg(m_uid), QStringLiteral("--regid=%1").arg(m_uid),
-                   QStringLiteral("--clear-groups"), QStringLiteral("timeout"),
-                   QStringLiteral("--kill-after=1"), QStringLiteral("8"), QStringLiteral("sh"),
-                   QStringLiteral("-c"),
-                   QStringLiteral("cd %1; i=0; while [ $i -lt 3000 ]; do i=$((i+1)); "
-                                  "ln -sfn %2 t1; mv -fT t1 race.img; "
-                                  "ln -f mine.img t2; mv -fT t2 race.img; ln -sfn %3 t3; "
-                                  "mv -fT t3 race.img; done")
-                       .arg(m_home, m_victim, m_secret)});
+    swapper.start(
+        QStringLiteral("setpriv"),
+        m_user.asUserArgs({QStringLiteral("timeout"), QStringLiteral("--kill-after=1"),
+                           QStringLiteral("8"), QStringLiteral("sh"), QStringLiteral("-c"),
+                           QStringLiteral("cd %1; i=0; while [ $i -lt 3000 ]; do i=$((i+1)); "
+                                          "ln -sfn %2 t1; mv -fT t1 race.img; "
+                                          "ln -f mine.img t2; mv -fT t2 race.img; ln -sfn %3 t3; "
+                                          "mv -fT t3 race.img; done")
+                               .arg(m_home, m_victim, m_secret)}));
     QVERIFY(swapper.waitForStarted());
-    ServeClient helper(asPkexecFor(m_uid));
+    ServeClient helper(m_user.pkexecEnvironment());
     QList<QJsonObject> answers;
     for (int round = 0; swapper.state() == QProcess::Running && round < 400; ++round) {
         const QString method = pathMethods()[round % pathMethods().size()];
@@ -374,7 +349,7 @@ void TestServeHostile::keyFilesAreReadWithTheUsersRights()
         {"op", "create"}, {"size", "32MiB"}, {"fs", "luks2"}, {"key_file", m_secret}};
     const QJsonObject steps{
         {"operations", QJsonArray{QJsonObject{{"op", "new-table"}, {"type", "gpt"}}, luks}}};
-    ServeClient helper(asPkexecFor(m_uid));
+    ServeClient helper(m_user.pkexecEnvironment());
     const QJsonObject refused =
         helper.call(QStringLiteral("apply"), {{"path", loop.path()}, {"plan", steps}});
     QVERIFY2(errorCodeOf(refused) == -32001 &&
@@ -421,7 +396,7 @@ void TestServeHostile::environmentOfTheUserIsNotRoots()
     file.close();
     LoopDevice loop(disk);
     QVERIFY2(loop.ok(), qPrintable(loop.error()));
-    QProcessEnvironment environment = asPkexecFor(m_uid);
+    QProcessEnvironment environment = m_user.pkexecEnvironment();
     environment.insert(QStringLiteral("PATH"), m_home + QStringLiteral("/bin:") +
                                                    environment.value(QStringLiteral("PATH")));
     environment.insert(QStringLiteral("PARTWISE_UDEV_RULES_DIR"),
@@ -503,7 +478,7 @@ void TestServeHostile::labelsNeverReachAShell()
         asUser(QStringLiteral("printf '#!/bin/sh\\nid > %1/pwned\\n' > %1/a && chmod 755 %1/a")
                    .arg(m_home));
     QVERIFY2(payload.ok(), qPrintable(payload.describe()));
-    ServeClient helper(asPkexecFor(m_uid));
+    ServeClient helper(m_user.pkexecEnvironment());
     const QJsonObject made = helper.call(
         QStringLiteral("apply"),
         {{"path", loop.path()},

@@ -12,6 +12,7 @@
 #include "filechecksum.h"
 #include "loopdevice.h"
 #include "serveclient.h"
+#include "testuser.h"
 #include "toolrun.h"
 
 #include <QDir>
@@ -22,7 +23,6 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
-#include <pwd.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -86,17 +86,13 @@ private slots:
     void staleKernelPartitionIsNotMounted();
 
 private:
-    QProcessEnvironment asPkexec() const;
-    ToolResult asUser(const QString &command) const;
     void verifyVictimUntouched();
 
     QTemporaryDir m_dir;
     QString m_home, m_rootDir, m_rootFile, m_image;
     QByteArray m_rootFileSum, m_etcMounts;
     std::unique_ptr<LoopDevice> m_loop;
-    uid_t m_uid = 0;
-    gid_t m_gid = 0;
-    bool m_createdUser = false;
+    TestUser m_user;
 };
 
 void TestServeMount::initTestCase()
@@ -106,23 +102,11 @@ void TestServeMount::initTestCase()
     setCliPath(pwtest::buildSetting("PARTWISE_CLI"));
     // The user's home is their folder in the test's: what they mount there they may unmount.
     m_home = m_dir.filePath(QStringLiteral("home"));
-    const bool existed = ::getpwnam(kUser) != nullptr;
-    const ToolResult add =
-        existed ? runTool(QStringLiteral("usermod"),
-                          {QStringLiteral("--home"), m_home, QString::fromLatin1(kUser)})
-                : runTool(QStringLiteral("useradd"),
-                          {QStringLiteral("--system"), QStringLiteral("--no-create-home"),
-                           QStringLiteral("--home-dir"), m_home, QStringLiteral("--shell"),
-                           QStringLiteral("/bin/sh"), QString::fromLatin1(kUser)});
-    QVERIFY2(add.ok(), qPrintable(add.describe()));
-    m_createdUser = !existed;
-    const passwd *user = ::getpwnam(kUser);
-    QVERIFY(user && user->pw_uid != 0);
-    m_uid = user->pw_uid;
-    m_gid = user->pw_gid;
+    QVERIFY2(m_user.create(QString::fromLatin1(kUser), QStringLiteral("/bin/sh"), m_home),
+             qPrintable(m_user.error()));
     QVERIFY(::chmod(QFile::encodeName(m_dir.path()).constData(), 0711) == 0);
     QVERIFY(QDir().mkpath(m_home));
-    QVERIFY(::chown(QFile::encodeName(m_home).constData(), m_uid, m_gid) == 0);
+    QVERIFY(::chown(QFile::encodeName(m_home).constData(), m_user.uid(), m_user.gid()) == 0);
     // A folder of root's, as /etc is, with a file a mount over it would hide.
     m_rootDir = m_dir.filePath(QStringLiteral("rootdir"));
     QVERIFY(QDir().mkpath(m_rootDir));
@@ -162,24 +146,8 @@ void TestServeMount::cleanupTestCase()
         runTool(QStringLiteral("swapoff"), {m_loop->partitionNode(2)});
     }
     m_loop.reset();
-    if (m_createdUser)
-        runTool(QStringLiteral("userdel"), {QString::fromLatin1(kUser)});
+    m_user.remove();
     runTool(QStringLiteral("rm"), {QStringLiteral("-rf"), QStringLiteral("/run/media/") + kUser});
-}
-
-QProcessEnvironment TestServeMount::asPkexec() const
-{
-    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-    environment.insert(QStringLiteral("PKEXEC_UID"), QString::number(m_uid));
-    return environment;
-}
-
-ToolResult TestServeMount::asUser(const QString &command) const
-{
-    return runTool(QStringLiteral("setpriv"),
-                   {QStringLiteral("--reuid=%1").arg(m_uid),
-                    QStringLiteral("--regid=%1").arg(m_gid), QStringLiteral("--clear-groups"),
-                    QStringLiteral("sh"), QStringLiteral("-c"), command});
 }
 
 void TestServeMount::verifyVictimUntouched()
@@ -193,7 +161,7 @@ void TestServeMount::verifyVictimUntouched()
 void TestServeMount::parametersAreValidatedFirst()
 {
     PW_REQUIRE_ROOT_OR_SKIP();
-    ServeClient helper(asPkexec());
+    ServeClient helper(m_user.pkexecEnvironment());
     QVERIFY(helper.started());
     const QString disk = m_loop->path();
     const QList<QPair<QString, QJsonObject>> bad{
@@ -226,7 +194,7 @@ void TestServeMount::parametersAreValidatedFirst()
 void TestServeMount::mountOverAFolderNotTheUsersIsRefused()
 {
     PW_REQUIRE_ROOT_OR_SKIP();
-    ServeClient helper(asPkexec());
+    ServeClient helper(m_user.pkexecEnvironment());
     // Root's test folder first: were the check gone, that mount would make /etc's refusal
     // "mounted already" instead of covering the machine's /etc.
     for (const QString &folder : {m_rootDir, QStringLiteral("/tmp"), QStringLiteral("/etc")}) {
@@ -244,10 +212,11 @@ void TestServeMount::linksOnTheWayAreNeverFollowed()
     PW_REQUIRE_ROOT_OR_SKIP();
     // The user's links: the last component to root's folder, and one on the way to it. The
     // folder behind the second is the user's own, so only the link refuses it.
-    QVERIFY(asUser(QStringLiteral("ln -s %1 %2/link && mkdir %2/real && ln -s %2 %2/up")
-                       .arg(m_rootDir, m_home))
-                .ok());
-    ServeClient helper(asPkexec());
+    const ToolResult planted =
+        m_user.asUser(QStringLiteral("ln -s %1 %2/link && mkdir %2/real && ln -s %2 %2/up")
+                          .arg(m_rootDir, m_home));
+    QVERIFY(planted.ok());
+    ServeClient helper(m_user.pkexecEnvironment());
     for (const QString &folder :
          {m_home + QStringLiteral("/link"), m_home + QStringLiteral("/up/real")}) {
         const QJsonObject answer =
@@ -258,7 +227,7 @@ void TestServeMount::linksOnTheWayAreNeverFollowed()
     }
     QCOMPARE(mountedOn(m_home + QStringLiteral("/real")), QString());
     verifyVictimUntouched();
-    QVERIFY(asUser(QStringLiteral("rm -r %1/link %1/real %1/up").arg(m_home)).ok());
+    QVERIFY(m_user.asUser(QStringLiteral("rm -r %1/link %1/real %1/up").arg(m_home)).ok());
 }
 
 void TestServeMount::linkSwapRaceNeverMountsOutside()
@@ -267,14 +236,14 @@ void TestServeMount::linkSwapRaceNeverMountsOutside()
     // The user swaps a folder of theirs with a link to root's folder as fast as it can while
     // the helper is asked to mount there again and again (bounded: 40 tries, 20 s).
     QProcess swapper;
-    swapper.start(QStringLiteral("setpriv"),
-                  {QStringLiteral("--reuid=%1").arg(m_uid), QStringLiteral("--regid=%1").arg(m_gid),
-                   QStringLiteral("--clear-groups"), QStringLiteral("sh"), QStringLiteral("-c"),
-                   QStringLiteral("cd %1 && mkdir -p d && ln -sfn %2 l && while :; do "
-                                  "mv -T d t; mv -T l d; mv -T d l; mv -T t d; done")
-                       .arg(m_home, m_rootDir)});
+    swapper.start(
+        QStringLiteral("setpriv"),
+        m_user.asUserArgs({QStringLiteral("sh"), QStringLiteral("-c"),
+                           QStringLiteral("cd %1 && mkdir -p d && ln -sfn %2 l && while :; do "
+                                          "mv -T d t; mv -T l d; mv -T d l; mv -T t d; done")
+                               .arg(m_home, m_rootDir)}));
     QVERIFY(swapper.waitForStarted());
-    ServeClient helper(asPkexec());
+    ServeClient helper(m_user.pkexecEnvironment());
     int mounted = 0;
     int refused = 0;
     QElapsedTimer timer;
@@ -307,9 +276,9 @@ void TestServeMount::linkSwapRaceNeverMountsOutside()
 void TestServeMount::usersOwnFolderAndMediaWork()
 {
     PW_REQUIRE_ROOT_OR_SKIP();
-    QVERIFY(asUser(QStringLiteral("mkdir -p %1/mnt").arg(m_home)).ok());
+    QVERIFY(m_user.asUser(QStringLiteral("mkdir -p %1/mnt").arg(m_home)).ok());
     const QString folder = m_home + QStringLiteral("/mnt");
-    ServeClient helper(asPkexec());
+    ServeClient helper(m_user.pkexecEnvironment());
     QJsonObject answer =
         helper.call("mount", {{"path", m_loop->path()}, {"partition", 1}, {"folder", folder}});
     QVERIFY2(errorCodeOf(answer) == 0, qPrintable(describe(answer)));
@@ -354,7 +323,7 @@ void TestServeMount::systemPlacesAreNotUnmountedForAUser()
     const QString place = m_dir.filePath(QStringLiteral("system-place"));
     QVERIFY(QDir().mkpath(place));
     QVERIFY(runTool(QStringLiteral("mount"), {m_loop->partitionNode(1), place}).ok());
-    ServeClient helper(asPkexec());
+    ServeClient helper(m_user.pkexecEnvironment());
     const QJsonObject answer = helper.call("unmount", {{"path", m_loop->path()}, {"partition", 1}});
     QVERIFY2(errorCodeOf(answer) == -32001, qPrintable(describe(answer)));
     QCOMPARE(targetsOf(m_loop->partitionNode(1)), QStringList{place});
@@ -369,7 +338,7 @@ void TestServeMount::unmountedIsMountedBackWhereItWas()
     QVERIFY(runTool(QStringLiteral("mount"), {QStringLiteral("-o"), QStringLiteral("noatime"),
                                               m_loop->partitionNode(1), place})
                 .ok());
-    ServeClient helper(asPkexec());
+    ServeClient helper(m_user.pkexecEnvironment());
     // Nothing to mount back before this helper unmounted it.
     QCOMPARE(errorCodeOf(helper.call("mount",
                                      {{"path", m_loop->path()}, {"partition", 1}, {"back", true}})),
@@ -389,7 +358,7 @@ void TestServeMount::swapIsTurnedOffAndOn()
     PW_REQUIRE_ROOT_OR_SKIP();
     const QString swap = m_loop->partitionNode(2);
     QVERIFY(runTool(QStringLiteral("swapon"), {swap}).ok());
-    ServeClient helper(asPkexec());
+    ServeClient helper(m_user.pkexecEnvironment());
     QJsonObject answer = helper.call("swapoff", {{"path", m_loop->path()}, {"partition", 2}});
     QVERIFY2(errorCodeOf(answer) == 0, qPrintable(describe(answer)));
     QVERIFY(!swapIsOnPerKernel(swap));
@@ -429,7 +398,7 @@ void TestServeMount::staleKernelPartitionIsNotMounted()
                  QStringLiteral("shown"), QStringLiteral("-E"),
                  QStringLiteral("offset=%1").arg(2048 * 512), loop.path(), QStringLiteral("20480")})
             .ok());
-    ServeClient helper(asPkexec());
+    ServeClient helper(m_user.pkexecEnvironment());
     const QJsonObject answer =
         helper.call("mount", {{"path", loop.path()}, {"partition", 1}, {"media", true}});
     const QStringList targets = targetsOf(loop.partitionNode(1));

@@ -14,6 +14,7 @@
 #include "clirun.h"
 #include "loopdevice.h"
 #include "serveclient.h"
+#include "testuser.h"
 #include "toolrun.h"
 
 #include <QDir>
@@ -23,7 +24,6 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
-#include <pwd.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -80,16 +80,10 @@ private slots:
     void otherUsersProcessesAreNotNamed();
 
 private:
-    QProcessEnvironment asPkexec() const;
-    QStringList asUserArgs(const QStringList &command) const;
-    ToolResult asUser(const QString &command) const;
-
     QTemporaryDir m_dir;
     QString m_home, m_image;
     std::unique_ptr<LoopDevice> m_loop;
-    uid_t m_uid = 0;
-    gid_t m_gid = 0;
-    bool m_createdUser = false;
+    TestUser m_user;
 };
 
 void TestServeMountAttack::initTestCase()
@@ -98,27 +92,15 @@ void TestServeMountAttack::initTestCase()
     QVERIFY(m_dir.isValid());
     setCliPath(pwtest::buildSetting("PARTWISE_CLI"));
     m_home = m_dir.filePath(QStringLiteral("home"));
-    const bool existed = ::getpwnam(kUser) != nullptr;
-    const ToolResult add =
-        existed ? runTool(QStringLiteral("usermod"),
-                          {QStringLiteral("--home"), m_home, QString::fromLatin1(kUser)})
-                : runTool(QStringLiteral("useradd"),
-                          {QStringLiteral("--system"), QStringLiteral("--no-create-home"),
-                           QStringLiteral("--home-dir"), m_home, QStringLiteral("--shell"),
-                           QStringLiteral("/bin/sh"), QString::fromLatin1(kUser)});
-    QVERIFY2(add.ok(), qPrintable(add.describe()));
-    m_createdUser = !existed;
-    const passwd *user = ::getpwnam(kUser);
-    QVERIFY(user && user->pw_uid != 0);
-    m_uid = user->pw_uid;
-    m_gid = user->pw_gid;
+    QVERIFY2(m_user.create(QString::fromLatin1(kUser), QStringLiteral("/bin/sh"), m_home),
+             qPrintable(m_user.error()));
     QVERIFY(::chmod(QFile::encodeName(m_dir.path()).constData(), 0711) == 0);
     QVERIFY(QDir().mkpath(m_home));
-    QVERIFY(::chown(QFile::encodeName(m_home).constData(), m_uid, m_gid) == 0);
+    QVERIFY(::chown(QFile::encodeName(m_home).constData(), m_user.uid(), m_user.gid()) == 0);
     // The disk is the user's own image file behind a loop device, as `udisksctl loop-setup`
     // makes one for a desktop user without a password: the node is root's, the bytes the user's.
     m_image = m_home + QStringLiteral("/disk.img");
-    QVERIFY(asUser(QStringLiteral("truncate -s 48M %1").arg(m_image)).ok());
+    QVERIFY(m_user.asUser(QStringLiteral("truncate -s 48M %1").arg(m_image)).ok());
     const ToolResult table =
         runTool(QStringLiteral("sfdisk"), {QStringLiteral("-q"), m_image},
                 "label: gpt\nstart=2048, size=40960, type=linux\nstart=43008, size=16384, "
@@ -132,7 +114,7 @@ void TestServeMountAttack::initTestCase()
                 .ok());
     QVERIFY(runTool(QStringLiteral("mkswap"), {m_loop->partitionNode(2)}).ok());
     struct stat st;
-    QVERIFY(::stat(QFile::encodeName(m_image).constData(), &st) == 0 && st.st_uid == m_uid);
+    QVERIFY(::stat(QFile::encodeName(m_image).constData(), &st) == 0 && st.st_uid == m_user.uid());
 }
 
 void TestServeMountAttack::cleanupTestCase()
@@ -143,29 +125,8 @@ void TestServeMountAttack::cleanupTestCase()
         runTool(QStringLiteral("swapoff"), {m_loop->partitionNode(2)});
     }
     m_loop.reset();
-    if (m_createdUser)
-        runTool(QStringLiteral("userdel"), {QString::fromLatin1(kUser)});
+    m_user.remove();
     runTool(QStringLiteral("rm"), {QStringLiteral("-rf"), QStringLiteral("/run/media/") + kUser});
-}
-
-QProcessEnvironment TestServeMountAttack::asPkexec() const
-{
-    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-    environment.insert(QStringLiteral("PKEXEC_UID"), QString::number(m_uid));
-    return environment;
-}
-
-QStringList TestServeMountAttack::asUserArgs(const QStringList &command) const
-{
-    return QStringList{QStringLiteral("--reuid=%1").arg(m_uid),
-                       QStringLiteral("--regid=%1").arg(m_gid), QStringLiteral("--clear-groups")} +
-           command;
-}
-
-ToolResult TestServeMountAttack::asUser(const QString &command) const
-{
-    return runTool(QStringLiteral("setpriv"),
-                   asUserArgs({QStringLiteral("sh"), QStringLiteral("-c"), command}));
 }
 
 void TestServeMountAttack::swapOnAFileTheUserOwnsIsRefused()
@@ -174,7 +135,7 @@ void TestServeMountAttack::swapOnAFileTheUserOwnsIsRefused()
     // Found: the helper turned it on, and a root process pushed into swap by a memory limit left
     // its secret in the user's disk.img (grep as the user found it 94 times).
     const QString swap = m_loop->partitionNode(2);
-    ServeClient helper(asPkexec());
+    ServeClient helper(m_user.pkexecEnvironment());
     QVERIFY(helper.started());
     const QJsonObject answer = helper.call("swapon", {{"path", m_loop->path()}, {"partition", 2}});
     const bool on = swapIsOnPerKernel(swap);
@@ -194,7 +155,7 @@ void TestServeMountAttack::anotherUsersMediaMountIsNotUnmounted()
     QVERIFY(QDir().mkpath(place));
     QVERIFY(::chmod(QFile::encodeName(other).constData(), 0750) == 0);
     QVERIFY(runTool(QStringLiteral("mount"), {m_loop->partitionNode(1), place}).ok());
-    ServeClient helper(asPkexec());
+    ServeClient helper(m_user.pkexecEnvironment());
     const QJsonObject answer = helper.call("unmount", {{"path", m_loop->path()}, {"partition", 1}});
     const QStringList targets = targetsOf(m_loop->partitionNode(1));
     for (const QString &target : targets)
@@ -211,10 +172,10 @@ void TestServeMountAttack::mountOverProcIsRefused()
     // from every ps and top of root's, which no user can do alone.
     QProcess sleeper;
     sleeper.start(QStringLiteral("setpriv"),
-                  asUserArgs({QStringLiteral("sleep"), QStringLiteral("30")}));
+                  m_user.asUserArgs({QStringLiteral("sleep"), QStringLiteral("30")}));
     QVERIFY(sleeper.waitForStarted());
     const QString folder = QStringLiteral("/proc/%1").arg(sleeper.processId());
-    ServeClient helper(asPkexec());
+    ServeClient helper(m_user.pkexecEnvironment());
     const QJsonObject answer =
         helper.call("mount", {{"path", m_loop->path()}, {"partition", 1}, {"folder", folder}});
     const QString mounted = mountedOn(folder);
@@ -236,9 +197,9 @@ void TestServeMountAttack::otherUsersProcessesAreNotNamed()
     // The user's own mount, kept busy by a process of root's: the refusal may say something of
     // another user's holds it, but not which program with which pid (fuser as the user shows no
     // process there).
-    QVERIFY(asUser(QStringLiteral("mkdir -p %1/m").arg(m_home)).ok());
+    QVERIFY(m_user.asUser(QStringLiteral("mkdir -p %1/m").arg(m_home)).ok());
     const QString folder = m_home + QStringLiteral("/m");
-    ServeClient helper(asPkexec());
+    ServeClient helper(m_user.pkexecEnvironment());
     QJsonObject answer =
         helper.call("mount", {{"path", m_loop->path()}, {"partition", 1}, {"folder", folder}});
     QVERIFY2(errorCodeOf(answer) == 0, qPrintable(describe(answer)));
@@ -248,7 +209,7 @@ void TestServeMountAttack::otherUsersProcessesAreNotNamed()
     QVERIFY(rootJob.waitForStarted());
     const qint64 rootPid = rootJob.processId();
     const QString pid = QString::number(rootPid);
-    const ToolResult fuser = asUser(QStringLiteral("fuser -m %1 2>/dev/null").arg(folder));
+    const ToolResult fuser = m_user.asUser(QStringLiteral("fuser -m %1 2>/dev/null").arg(folder));
     answer = helper.call("unmount", {{"path", m_loop->path()}, {"partition", 1}});
     rootJob.kill();
     rootJob.waitForFinished();

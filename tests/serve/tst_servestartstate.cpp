@@ -8,6 +8,7 @@
 #include "clirun.h"
 #include "loopdevice.h"
 #include "serveclient.h"
+#include "testuser.h"
 #include "toolrun.h"
 
 #include <QDir>
@@ -18,7 +19,6 @@
 
 #include <csignal>
 #include <fcntl.h>
-#include <pwd.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -84,13 +84,9 @@ private slots:
     void localeValuesThatNamePathsAreDropped();
 
 private:
-    QProcessEnvironment asPkexecFor(uid_t uid) const;
-    ToolResult asUser(const QString &command) const;
-
     QTemporaryDir m_dir;
     QString m_home;
-    uid_t m_uid = 0;
-    bool m_createdUser = false;
+    TestUser m_user;
 };
 
 void TestServeStartState::initTestCase()
@@ -99,45 +95,19 @@ void TestServeStartState::initTestCase()
     setCliPath(pwtest::buildSetting("PARTWISE_CLI"));
     if (!runningAsRoot())
         return; // the locale test needs no root; the others skip (or fail under CI)
-    if (!::getpwnam(kUser)) {
-        const ToolResult add = runTool(
-            QStringLiteral("useradd"),
-            {QStringLiteral("--system"), QStringLiteral("--no-create-home"),
-             QStringLiteral("--shell"), QStringLiteral("/bin/sh"), QString::fromLatin1(kUser)});
-        QVERIFY2(add.ok(), qPrintable(add.describe()));
-        m_createdUser = true;
-    }
-    const passwd *user = ::getpwnam(kUser);
-    QVERIFY(user && user->pw_uid != 0);
-    m_uid = user->pw_uid;
+    QVERIFY2(m_user.create(QString::fromLatin1(kUser)), qPrintable(m_user.error()));
     QVERIFY(::chmod(QFile::encodeName(m_dir.path()).constData(), 0711) == 0);
     m_home = m_dir.filePath(QStringLiteral("home"));
     QVERIFY(QDir().mkpath(m_home));
-    QVERIFY(::chown(QFile::encodeName(m_home).constData(), user->pw_uid, user->pw_gid) == 0);
+    QVERIFY(::chown(QFile::encodeName(m_home).constData(), m_user.uid(), m_user.gid()) == 0);
     QVERIFY(::chmod(QFile::encodeName(m_home).constData(), 0700) == 0);
-    const ToolResult held = asUser(QStringLiteral("echo mine > %1/held.txt").arg(m_home));
+    const ToolResult held = m_user.asUser(QStringLiteral("echo mine > %1/held.txt").arg(m_home));
     QVERIFY2(held.ok(), qPrintable(held.describe()));
 }
 
 void TestServeStartState::cleanupTestCase()
 {
-    if (m_createdUser)
-        runTool(QStringLiteral("userdel"), {QString::fromLatin1(kUser)});
-}
-
-QProcessEnvironment TestServeStartState::asPkexecFor(uid_t uid) const
-{
-    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-    environment.insert(QStringLiteral("PKEXEC_UID"), QString::number(uid));
-    return environment;
-}
-
-ToolResult TestServeStartState::asUser(const QString &command) const
-{
-    return runTool(QStringLiteral("setpriv"),
-                   {QStringLiteral("--reuid=%1").arg(m_uid),
-                    QStringLiteral("--regid=%1").arg(m_uid), QStringLiteral("--clear-groups"),
-                    QStringLiteral("sh"), QStringLiteral("-c"), command});
+    m_user.remove();
 }
 
 void TestServeStartState::limitsSignalsAndFilesOfTheCallerAreReset()
@@ -184,7 +154,7 @@ void TestServeStartState::limitsSignalsAndFilesOfTheCallerAreReset()
             ::_exit(99);
         ::umask(0);
     };
-    ServeClient helper(asPkexecFor(m_uid), hostile);
+    ServeClient helper(m_user.pkexecEnvironment(), hostile);
     QVERIFY(helper.started());
     const QJsonObject answer =
         helper.call(QStringLiteral("apply"), {{"path", loop.path()}, {"plan", newTable()}});
@@ -239,7 +209,7 @@ void TestServeStartState::aHardLimitThatCannotBeLiftedEndsTheHelper()
         ::setrlimit(RLIMIT_FSIZE, &fileSize);
         ::signal(SIGXFSZ, SIG_IGN);
     };
-    ServeClient helper(asPkexecFor(m_uid), hostile);
+    ServeClient helper(m_user.pkexecEnvironment(), hostile);
     QVERIFY(helper.started());
     const ToolResult before =
         runTool(QStringLiteral("sfdisk"), {QStringLiteral("-J"), loop.path()});
