@@ -7,6 +7,7 @@
 #include "cli/servesession.h"
 
 #include "boot/partitionentries.h"
+#include "device/diskwritelock.h"
 #include "device/mountfolder.h"
 #include "device/systemswap.h"
 
@@ -49,6 +50,14 @@ QJsonArray holdersJson(const QList<HoldingProcess> &holders)
 // so the window) shows, or empty when it does: a node the kernel still places where an older
 // table had it would mount, or swap on, another partition's sectors. The disk is opened by the
 // name the guard admitted (a device node, reached without links), read only.
+QString writeJobRunning(const QString &disk, int number)
+{
+    return QStringLiteral("A realignment, Apply or copy is writing %1; partition %2 can be used "
+                          "again once it has finished.")
+        .arg(disk)
+        .arg(number);
+}
+
 QString staleNodeReason(const QString &disk, int number, const PartitionNode &node)
 {
     const int fd = ::open(QFile::encodeName(disk).constData(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
@@ -168,6 +177,8 @@ void ServeSession::mountMethod(const Request &request)
     // What is unmounted is what the kernel has mounted; what is mounted must be what was shown.
     if (const QString stale = staleNodeReason(disk, asked.partition, node); !stale.isEmpty())
         return fail(request, Refused, stale + QLatin1Char('.'));
+    if (DiskWriteLock::heldByAJob(disk))
+        return fail(request, Refused, writeJobRunning(disk, asked.partition));
     const ServedUser &user = m_guard.servedUser();
     const std::optional<uid_t> owner =
         user.actsForUser() ? std::optional<uid_t>(user.uid) : std::nullopt;
@@ -226,10 +237,14 @@ void ServeSession::swapOffMethod(const Request &request)
     // push the machine into memory pressure and free the partition for writing.
     if (QString entry; m_guard.servedUser().actsForUser() && isSystemSwap(node, &entry))
         return fail(request, Refused,
-                    QStringLiteral("Partition %1 of %2 is this system's swap (/etc/fstab names it "
-                                   "as %3); an administrator may turn it off with: swapoff %4.")
+                    QStringLiteral("Partition %1 of %2 is this system's swap (%3); an "
+                                   "administrator may turn it off with: swapoff %4.")
                         .arg(asked.partition)
-                        .arg(disk, entry, node.path));
+                        .arg(disk,
+                             entry.isEmpty()
+                                 ? QStringLiteral("/etc/fstab cannot be read, so it may be")
+                                 : QStringLiteral("/etc/fstab names it as %1").arg(entry),
+                             node.path));
     QString why;
     const bool wasOn = swapIsOn(node); // off already: nothing to do, as for unmount
     if (wasOn && !swapOff(node, &why))
@@ -250,6 +265,8 @@ void ServeSession::swapOnMethod(const Request &request)
         return;
     if (const QString stale = staleNodeReason(disk, asked.partition, node); !stale.isEmpty())
         return fail(request, Refused, stale + QLatin1Char('.'));
+    if (DiskWriteLock::heldByAJob(disk))
+        return fail(request, Refused, writeJobRunning(disk, asked.partition));
     // Root's memory would be written to the device and read back from it: for a user, only a swap
     // area this helper turned off goes back on. Any other could be the user's own (a loop device
     // over the user's image, as udisks sets up without a password; a stick taken away later).

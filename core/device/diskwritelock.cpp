@@ -45,6 +45,18 @@ DiskWriteLock::DiskWriteLock(const QString &target, int waitMilliseconds)
     m_fd = fd;
 }
 
+bool DiskWriteLock::heldByAJob(const QString &target)
+{
+    const int fd = ::open(QFile::encodeName(target).constData(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0)
+        return true;
+    int result;
+    while ((result = ::flock(fd, LOCK_SH | LOCK_NB)) != 0 && errno == EINTR) {
+    }
+    ::close(fd); // and with it the shared lock
+    return result != 0;
+}
+
 DiskWriteLock::~DiskWriteLock()
 {
     if (m_fd >= 0)

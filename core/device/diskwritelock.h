@@ -28,6 +28,11 @@ public:
     DiskWriteLock &operator=(const DiskWriteLock &) = delete;
 
     bool ok() const { return m_fd >= 0; }
+    // Whether a write job holds `target`'s lock now (a shared lock cannot be had). Mount and
+    // swapon through the helper refuse such a disk: a partition mounted mid-job is in use under
+    // the job's feet (device/exclusiveclaim.h keeps the kernel from allowing it while data moves).
+    // An error other than the lock being held counts as held.
+    static bool heldByAJob(const QString &target);
     // Why the lock was not taken: a sentence that ends in "Nothing was changed."
     QString error() const { return m_error; }
 

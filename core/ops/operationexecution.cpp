@@ -1,6 +1,7 @@
 #include "ops/operationexecution.h"
 
 #include "align/alignmentgeometry.h"
+#include "device/exclusiveclaim.h"
 #include "fs/filesystemformatter.h"
 #include "fs/filesystemtools.h"
 #include "fs/filesystemuuid.h"
@@ -50,8 +51,11 @@ public:
         } else if (op.type == Operation::Type::NewPartitionGuid) {
             return newPartitionGuid(op.number, error);
         } else if (op.changesTable()) {
+            // Claimed through the commit: a partition mounted since the busy check would keep
+            // the kernel on the old table while the disk holds the new one.
+            ExclusiveClaim claim;
             TableEditor editor(m_context.ask);
-            if (!editor.open(before, error) ||
+            if (!claim.take(m_context.target, error) || !editor.open(before, error) ||
                 !editor.apply(op, m_context.policy, error, &number) || !editor.commit(error))
                 return false;
         }

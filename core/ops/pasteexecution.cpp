@@ -2,6 +2,7 @@
 
 #include "base/nofollowfile.h"
 #include "boot/partitionentries.h"
+#include "device/exclusiveclaim.h"
 #include "fs/filesystemresize.h"
 #include "fs/usedblocks.h"
 #include "move/alignedbuffer.h"
@@ -277,6 +278,14 @@ private:
                   QString *error, bool *resumable)
     {
         const bool shrunk = p.data == CopyData::Shrunk;
+        // Claimed while the data is written: nothing mounts the new partition meanwhile.
+        ExclusiveClaim claim;
+        QString inUse;
+        if (!claim.take(m_context.target, &inUse)) {
+            *error = inUse + QStringLiteral("; nothing more was written.");
+            *resumable = true;
+            return false;
+        }
         int e = 0;
         const auto source = move::openFileBlockIo(sourcePath, BlockIo::Access::ReadOnly, &e);
         if (!source)

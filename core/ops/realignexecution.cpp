@@ -1,6 +1,7 @@
 #include "ops/realignexecution.h"
 
 #include "boot/bootfixups.h"
+#include "device/exclusiveclaim.h"
 #include "fs/filesystemformatter.h"
 #include "fs/filesystemposition.h"
 #include "fs/filesystemresize.h"
@@ -100,6 +101,20 @@ private:
     }
 
     qint64 ss() const { return m_journal.sectorSize; }
+
+    // The disk claimed for this job alone around its own writes (device/exclusiveclaim.h): a
+    // partition mounted since the busy check stops the job before it writes, resumably.
+    bool claimDisk(ExclusiveClaim *claim, int number, QString *error)
+    {
+        QString why;
+        if (claim->take(m_journal.target, &why))
+            return true;
+        *error = QStringLiteral("Partition %1: %2. Nothing more was written; once it is free "
+                                "again, run `%3` to finish.")
+                     .arg(number)
+                     .arg(why, DataMover::resumeCommand(m_path, m_journal.target));
+        return false;
+    }
 
     bool readLayout(DiskLayout *layout, QString *error)
     {
@@ -211,6 +226,9 @@ private:
         DiskLayout layout;
         if (!readLayout(&layout, error))
             return false;
+        ExclusiveClaim claim;
+        if (!claimDisk(&claim, m.number, error))
+            return false;
         m_wrote = true;
         TableEditor editor;
         if (!editor.open(layout, error) ||
@@ -278,8 +296,11 @@ private:
             m_callbacks.progress(rp);
         });
         MoveOutcome outcome;
+        ExclusiveClaim claim; // from before the first write of the copy to its verification
         if (QFile::exists(dataJournal)) {
             log(QStringLiteral("  resuming the interrupted copy"));
+            if (!claimDisk(&claim, m.number, error))
+                return false;
             outcome = mover.resume(dataJournal, m_journal.target);
         } else {
             DiskLayout layout;
@@ -319,6 +340,8 @@ private:
                     log(QStringLiteral("  copying every byte: %1").arg(mapError));
                 log(QStringLiteral("  moving %1 bytes").arg(length));
             }
+            if (!claimDisk(&claim, m.number, error))
+                return false;
             m_wrote = true;
             outcome = mover.run(request, dataJournal);
         }
@@ -344,6 +367,9 @@ private:
     {
         DiskLayout layout;
         if (!readLayout(&layout, error))
+            return false;
+        ExclusiveClaim claim;
+        if (!claimDisk(&claim, m.number, error))
             return false;
         m_wrote = true;
         TableEditor editor;

@@ -9,6 +9,7 @@
 // it is neither mounted nor swapped on: its node shows other sectors than the window does.
 #include "buildsetting.h"
 #include "clirun.h"
+#include "device/diskwritelock.h"
 #include "filechecksum.h"
 #include "loopdevice.h"
 #include "serveclient.h"
@@ -84,6 +85,7 @@ private slots:
     void unmountedIsMountedBackWhereItWas();
     void swapIsTurnedOffAndOn();
     void staleKernelPartitionIsNotMounted();
+    void aDiskAJobWritesIsNotMounted();
 
 private:
     void verifyVictimUntouched();
@@ -409,6 +411,31 @@ void TestServeMount::staleKernelPartitionIsNotMounted()
              qPrintable(describe(answer)));
     QVERIFY2(targets.isEmpty(), "the older table's filesystem was mounted");
     QVERIFY(errorCodeOf(helper.call("swapon", {{"path", loop.path()}, {"partition", 1}})) != 0);
+}
+
+// A second helper of the same user mounting a partition while the first moves its data: the
+// disk's write lock says a job runs, and mount refuses until it has ended.
+void TestServeMount::aDiskAJobWritesIsNotMounted()
+{
+    PW_REQUIRE_ROOT_OR_SKIP();
+    QVERIFY(m_user.asUser(QStringLiteral("mkdir -p %1/busy").arg(m_home)).ok());
+    const QString folder = m_home + QStringLiteral("/busy");
+    ServeClient helper(m_user.pkexecEnvironment());
+    {
+        const partwise::DiskWriteLock job(m_loop->path());
+        QVERIFY2(job.ok(), qPrintable(job.error()));
+        const QJsonObject answer =
+            helper.call("mount", {{"path", m_loop->path()}, {"partition", 1}, {"folder", folder}});
+        QVERIFY2(errorCodeOf(answer) == -32001, qPrintable(describe(answer)));
+        QVERIFY2(messageOf(answer).contains(QStringLiteral("is writing")),
+                 qPrintable(describe(answer)));
+        QCOMPARE(mountedOn(folder), QString());
+    }
+    const QJsonObject answer =
+        helper.call("mount", {{"path", m_loop->path()}, {"partition", 1}, {"folder", folder}});
+    QVERIFY2(errorCodeOf(answer) == 0, qPrintable(describe(answer)));
+    QVERIFY(errorCodeOf(helper.call("unmount", {{"path", m_loop->path()}, {"partition", 1}})) == 0);
+    QCOMPARE(mountedOn(folder), QString());
 }
 
 QTEST_GUILESS_MAIN(TestServeMount)
