@@ -105,12 +105,16 @@ bool readFileAsUser(const QString &path, uid_t uid, qint64 maxBytes, QByteArray 
         data.append(chunk, n);
     }
     ::close(pipeFds[0]);
+    // Only the child's own word counts: a wait that fails (ECHILD when SIGCHLD is ignored and
+    // the kernel reaped the child) says nothing of whether the user could read the file.
     int status = 0;
-    while (child > 0 && ::waitpid(child, &status, 0) < 0 && errno == EINTR) {
+    pid_t waited = -1;
+    while (child > 0 && (waited = ::waitpid(child, &status, 0)) < 0 && errno == EINTR) {
     }
-    if (child < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-        *why =
-            child < 0 ? reasonOf(errno) : reasonOf(WIFEXITED(status) ? WEXITSTATUS(status) : EIO);
+    if (child < 0 || waited != child || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        *why = child < 0 || waited != child
+                   ? reasonOf(errno)
+                   : reasonOf(WIFEXITED(status) ? WEXITSTATUS(status) : EIO);
         return false;
     }
     *out = data;
