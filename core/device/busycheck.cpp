@@ -1,6 +1,7 @@
 #include "device/busycheck.h"
 
 #include "device/kernelpartitions.h"
+#include "device/loopbacking.h"
 #include "device/sysfsline.h"
 
 #include "base/mounttable.h"
@@ -10,6 +11,7 @@
 #include <QFileInfo>
 
 #include <cerrno>
+#include <cstring>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -50,12 +52,17 @@ struct BlockNode
 struct KernelTables
 {
     QList<MountEntry> mounts = readMountTable();
-    QList<dev_t> swaps;                       // block devices in use as swap
-    QList<QPair<QString, dev_t>> blockLoops;  // loop devices backed by a block device
-    QList<QPair<QString, QString>> fileLoops; // loop devices backed by a file: (loop, file)
+    QList<dev_t> swaps;       // block devices in use as swap
+    QList<LoopBacking> loops; // every bound loop device, by what it shows
+    // Not empty when a table could not be read: then nothing counts as free (a live system
+    // always has a mount, its root).
+    QString unreadable;
 
     KernelTables()
     {
+        if (mounts.isEmpty())
+            unreadable = QStringLiteral("the kernel's mount table (/proc/self/mountinfo) could not "
+                                        "be read");
         for (const QString &swap : activeSwaps()) {
             struct stat st
             {
@@ -63,21 +70,7 @@ struct KernelTables
             if (statKernelPath(mounts, swap, &st) && S_ISBLK(st.st_mode))
                 swaps << st.st_rdev;
         }
-        const QDir block(QStringLiteral("/sys/block"));
-        for (const QString &name : block.entryList({QStringLiteral("loop*")}, QDir::Dirs)) {
-            const QString backing =
-                sysfsLine(block.filePath(name + QStringLiteral("/loop/backing_file")));
-            if (backing.isEmpty())
-                continue;
-            struct stat st
-            {
-            };
-            const QString loop = QStringLiteral("/dev/") + name;
-            if (statKernelPath(mounts, backing, &st) && S_ISBLK(st.st_mode))
-                blockLoops << qMakePair(loop, st.st_rdev);
-            else
-                fileLoops << qMakePair(loop, backing);
-        }
+        loops = loopBackings(mounts);
     }
 };
 
@@ -148,30 +141,58 @@ QStringList namedReasons(const KernelTables &k, const BlockNode &n)
     for (const QString &holder : holders.entryList(QDir::NoDotAndDotDot | QDir::AllEntries))
         out << QStringLiteral("%1 is held by %2 (LVM, RAID, encryption or a cache)")
                    .arg(n.node, holder);
-    for (const auto &[loop, backing] : k.blockLoops)
-        if (backing == n.device)
-            out << QStringLiteral("%1 is the backing device of loop device %2").arg(n.node, loop);
+    for (const LoopBacking &loop : k.loops)
+        if (loop.identified && loop.blockDevice != 0 && loop.blockDevice == n.device)
+            out << QStringLiteral("%1 is the backing device of loop device %2")
+                       .arg(n.node, loop.loop);
     out.removeDuplicates();
     return out;
 }
 
 // The kernel's own answer: an exclusive open fails with EBUSY while the device is mounted or
-// claimed (and, for a whole disk, while any partition is). Closed at once.
-bool claimedByOther(const BlockNode &n)
+// claimed (and, for a whole disk, while any partition is). Closed at once. Any other failure
+// (no descriptor left, no memory) says nothing either way: it is no answer of "free".
+enum class Claim { Free, Claimed, Unknown };
+struct ClaimAnswer
+{
+    Claim claim = Claim::Free;
+    int error = 0;
+};
+
+ClaimAnswer claimOf(const BlockNode &n)
 {
     if (n.openPath.isEmpty())
-        return false;
+        return {};
     const int fd = ::open(QFile::encodeName(n.openPath).constData(),
                           O_RDONLY | O_EXCL | O_CLOEXEC | O_NONBLOCK);
     if (fd >= 0) {
         ::close(fd);
-        return false;
+        return {};
     }
-    return errno == EBUSY;
+    const int code = errno;
+    return {code == EBUSY ? Claim::Claimed : Claim::Unknown, code};
 }
 
-QString claimedText(const BlockNode &n)
+bool claimedByOther(const BlockNode &n)
 {
+    return claimOf(n).claim != Claim::Free;
+}
+
+QString cannotTell(const QString &what, const QString &why)
+{
+    return QStringLiteral("cannot tell whether %1 is in use: %2").arg(what, why);
+}
+
+QString unreadableSysfs()
+{
+    return QStringLiteral("its entry in /sys/dev/block could not be read");
+}
+
+QString claimedText(const BlockNode &n, const ClaimAnswer &answer)
+{
+    if (answer.claim == Claim::Unknown)
+        return cannotTell(n.node, QStringLiteral("the kernel answered an exclusive open with: %1")
+                                      .arg(QString::fromLocal8Bit(std::strerror(answer.error))));
     return n.number == 0
                ? QStringLiteral("%1 is in use: the kernel will not let Partwise open it "
                                 "exclusively (another program, or something on one of its "
@@ -182,6 +203,15 @@ QString claimedText(const BlockNode &n)
                      .arg(n.node);
 }
 
+// The kernel's answer, when nothing named a reason already.
+void addClaim(QStringList *out, const BlockNode &n)
+{
+    if (!out->isEmpty())
+        return;
+    if (const ClaimAnswer answer = claimOf(n); answer.claim != Claim::Free)
+        *out << claimedText(n, answer);
+}
+
 // `disk` is a whole device (number 0).
 QStringList reasonsOfDisk(const KernelTables &k, const BlockNode &disk, int number)
 {
@@ -190,21 +220,19 @@ QStringList reasonsOfDisk(const KernelTables &k, const BlockNode &disk, int numb
     if (number == 0) {
         for (const BlockNode &p : parts)
             out << namedReasons(k, p);
-        if (out.isEmpty() && claimedByOther(disk))
-            out << claimedText(disk);
+        addClaim(&out, disk);
         return out;
     }
     for (const BlockNode &p : parts) {
         if (p.number != number)
             continue;
         out << namedReasons(k, p);
-        if (out.isEmpty() && claimedByOther(p))
-            out << claimedText(p);
+        addClaim(&out, p);
         return out;
     }
     // The kernel knows no partition N. Without any partition a claim can only be of the whole.
-    if (parts.isEmpty() && out.isEmpty() && claimedByOther(disk))
-        out << claimedText(disk);
+    if (parts.isEmpty())
+        addClaim(&out, disk);
     return out;
 }
 
@@ -217,8 +245,7 @@ QStringList reasonsOfPartitionDevice(const KernelTables &k, const BlockNode &par
     if (blockNodeAt(QFileInfo(part.folder + QStringLiteral("/..")).canonicalFilePath(), QString(),
                     &parent))
         out << namedReasons(k, parent);
-    if (out.isEmpty() && claimedByOther(part))
-        out << claimedText(part);
+    addClaim(&out, part);
     return out;
 }
 
@@ -238,29 +265,22 @@ QStringList loopDevicesOf(const KernelTables &k, const QString &image)
         return {};
     const QString canonical = QFileInfo(image).canonicalFilePath();
     QStringList out;
-    for (const auto &[loop, backing] : k.fileLoops) {
-        const MountEntry *mount = mountHolding(k.mounts, backing);
-        struct stat st
-        {
-        };
-        if (mount && mayStall(*mount)
-                ? backing == canonical
-                : statPath(backing, &st) && st.st_dev == want.st_dev && st.st_ino == want.st_ino)
-            out << loop;
-    }
+    for (const LoopBacking &loop : k.loops)
+        if (loop.shows(want, canonical))
+            out << loop.loop;
     return out;
 }
 
-// The loop devices over the file `backing` (a path the kernel wrote) names.
-QStringList loopDevicesOverBacking(const KernelTables &k, const QString &backing)
+// The loop devices that show what `shown` shows (itself included).
+QStringList loopDevicesLike(const KernelTables &k, const LoopBacking &shown)
 {
-    const MountEntry *mount = mountHolding(k.mounts, backing);
-    if (!mount || !mayStall(*mount))
-        return loopDevicesOf(k, backing);
     QStringList out;
-    for (const auto &[loop, other] : k.fileLoops)
-        if (other == backing)
-            out << loop;
+    for (const LoopBacking &other : k.loops)
+        if (shown.identified
+                ? other.identified && other.fileSystem == shown.fileSystem &&
+                      other.inode == shown.inode && other.blockDevice == shown.blockDevice
+                : !other.identified && other.path == shown.path)
+            out << other.loop;
     return out;
 }
 
@@ -273,19 +293,11 @@ bool autoclearLoopOver(const QString &target)
     if (!statPath(target, &want))
         return false;
     const QList<MountEntry> mounts = readMountTable();
-    const QDir block(QStringLiteral("/sys/block"));
-    for (const QString &name : block.entryList({QStringLiteral("loop*")}, QDir::Dirs)) {
-        const QString loop = block.filePath(name + QStringLiteral("/loop/"));
-        const QString backing = sysfsLine(loop + QStringLiteral("backing_file"));
-        struct stat st
-        {
-        };
-        if (backing.isEmpty() ||
-            sysfsLine(loop + QStringLiteral("autoclear")) != QLatin1String("1") ||
-            !statKernelPath(mounts, backing, &st))
-            continue;
-        if (S_ISBLK(want.st_mode) ? S_ISBLK(st.st_mode) && st.st_rdev == want.st_rdev
-                                  : st.st_dev == want.st_dev && st.st_ino == want.st_ino)
+    for (const LoopBacking &loop : loopBackings(mounts)) {
+        const QString name = QFileInfo(loop.loop).fileName();
+        if (loop.identified && loop.shows(want, QString()) &&
+            sysfsLine(QStringLiteral("/sys/block/%1/loop/autoclear").arg(name)) ==
+                QLatin1String("1"))
             return true;
     }
     return false;
@@ -313,23 +325,25 @@ QStringList busyReasons(const QString &diskPath, int partitionNumber)
     if (!statPath(diskPath, &st))
         return {};
     const KernelTables k;
+    if (!k.unreadable.isEmpty())
+        return {cannotTell(diskPath, k.unreadable)};
     BlockNode n;
     if (S_ISBLK(st.st_mode)) {
         if (!blockNodeOf(diskPath, &n))
-            return {};
+            return {cannotTell(diskPath, unreadableSysfs())};
         QStringList out = reasonsOfBlockDevice(k, n, partitionNumber);
         // A loop device is its file: another loop device over the same file, mounted, holds
         // this one as much as a mount of its own would.
-        for (const auto &[loop, backing] : k.fileLoops) {
-            if (loop != n.node)
+        for (const LoopBacking &loop : k.loops) {
+            if (loop.loop != n.node || loop.blockDevice != 0)
                 continue;
-            for (const QString &sibling : loopDevicesOverBacking(k, backing)) {
+            for (const QString &sibling : loopDevicesLike(k, loop)) {
                 BlockNode other;
                 if (sibling == n.node || !blockNodeOf(sibling, &other))
                     continue;
                 for (const QString &r : reasonsOfBlockDevice(k, other, 0))
                     out << QStringLiteral("%1 (%2 shows the same file, %3)")
-                               .arg(r, sibling, backing);
+                               .arg(r, sibling, loop.path);
             }
         }
         return out;
@@ -350,32 +364,36 @@ QStringList wholeDeviceBusyReasons(const QString &diskPath)
 {
     settleAutoclearLoops(diskPath);
     const KernelTables k;
+    if (!k.unreadable.isEmpty())
+        return {cannotTell(diskPath, k.unreadable)};
     BlockNode disk;
     if (!blockNodeOf(diskPath, &disk))
-        return {};
+        return {cannotTell(diskPath, unreadableSysfs())};
     QStringList out = namedReasons(k, disk);
-    if (!out.isEmpty() || !claimedByOther(disk))
+    const ClaimAnswer whole = claimOf(disk);
+    if (!out.isEmpty() || whole.claim == Claim::Free)
         return out;
     // Refused, but perhaps only because a partition is claimed: then it is that one's reason.
     for (const BlockNode &p : partitionsOf(disk))
         if (!namedReasons(k, p).isEmpty() || claimedByOther(p))
             return out;
-    return {claimedText(disk)};
+    return {claimedText(disk, whole)};
 }
 
 QStringList partitionOwnBusyReasons(const QString &diskPath, int partitionNumber)
 {
     settleAutoclearLoops(diskPath);
     const KernelTables k;
+    if (!k.unreadable.isEmpty())
+        return {cannotTell(diskPath, k.unreadable)};
     BlockNode disk;
     if (!blockNodeOf(diskPath, &disk))
-        return {};
+        return {cannotTell(diskPath, unreadableSysfs())};
     for (const BlockNode &p : partitionsOf(disk)) {
         if (p.number != partitionNumber)
             continue;
         QStringList out = namedReasons(k, p);
-        if (out.isEmpty() && claimedByOther(p))
-            out << claimedText(p);
+        addClaim(&out, p);
         return out;
     }
     return {};
