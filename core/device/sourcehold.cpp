@@ -1,8 +1,13 @@
 #include "device/sourcehold.h"
 
+#include "device/loopbacking.h"
 #include "device/sysfsline.h"
 
+#include "base/mounttable.h"
+#include "base/nofollowfile.h"
+
 #include <QFile>
+#include <QFileInfo>
 
 #include <ctime>
 #include <fcntl.h>
@@ -60,8 +65,18 @@ std::shared_ptr<const SourceHold> SourceHold::take(const QString &path, Claim cl
     if (::stat(name.constData(), &st) != 0)
         return nullptr;
     std::shared_ptr<SourceHold> hold(new SourceHold);
-    if (S_ISREG(st.st_mode))
-        return hold->holdFile(path, st) ? hold : nullptr;
+    if (S_ISREG(st.st_mode)) {
+        // The file itself from now on, whatever its name comes to name.
+        const int fd = ::open(name.constData(), O_PATH | O_CLOEXEC);
+        struct stat opened;
+        if (fd < 0 || ::fstat(fd, &opened) != 0 || opened.st_dev != st.st_dev ||
+            opened.st_ino != st.st_ino) {
+            if (fd >= 0)
+                ::close(fd);
+            return nullptr;
+        }
+        return hold->holdFile(fd, opened) ? hold : nullptr;
+    }
     if (!S_ISBLK(st.st_mode))
         return nullptr;
     struct stat claimed = st;
@@ -76,24 +91,37 @@ std::shared_ptr<const SourceHold> SourceHold::take(const QString &path, Claim cl
     if (!hold->holdCounts(claimed.st_rdev))
         return nullptr;
     // A loop device shows its backing file, or another device, which may be written without
-    // going through it.
-    const QString backing =
-        sysfsLine(sysfsFolderOf(claimed.st_rdev) + QStringLiteral("/loop/backing_file"));
-    if (backing.isEmpty())
+    // going through it. Known by the kernel's numbers (device/loopbacking.h), and held by a
+    // descriptor of the very file, reached without following a link: its name in sysfs may by
+    // now be someone else's.
+    const QString loopName =
+        QFileInfo(sysfsFolderOf(claimed.st_rdev)).canonicalFilePath().section(QLatin1Char('/'), -1);
+    const std::optional<LoopBacking> backing = loopBackingOf(loopName, readMountTable());
+    if (!backing)
         return hold;
-    struct stat under;
-    if (::stat(QFile::encodeName(backing).constData(), &under) != 0)
+    if (!backing->identified)
         return nullptr;
-    const bool held =
-        S_ISBLK(under.st_mode) ? hold->holdCounts(under.st_rdev) : hold->holdFile(backing, under);
-    return held ? hold : nullptr;
+    if (backing->blockDevice != 0)
+        return hold->holdCounts(backing->blockDevice) ? hold : nullptr;
+    bool stable = false;
+    const int fd = openPathNoFollow(backing->path, &stable);
+    struct stat under;
+    if (fd < 0 || ::fstat(fd, &under) != 0 || under.st_dev != backing->fileSystem ||
+        under.st_ino != backing->inode) {
+        if (fd >= 0)
+            ::close(fd);
+        return nullptr;
+    }
+    return hold->holdFile(fd, under) ? hold : nullptr;
 }
 
-bool SourceHold::holdFile(const QString &path, const struct stat &st)
+bool SourceHold::holdFile(int fd, const struct stat &st)
 {
-    if (!S_ISREG(st.st_mode) || recentlyWritten(st))
+    if (!S_ISREG(st.st_mode) || recentlyWritten(st)) {
+        ::close(fd);
         return false;
-    m_file.reset(new FileState{path, st});
+    }
+    m_file.reset(new FileState{fd, st});
     return true;
 }
 
@@ -107,6 +135,12 @@ bool SourceHold::holdCounts(dev_t device)
     return true;
 }
 
+SourceHold::FileState::~FileState()
+{
+    if (fd >= 0)
+        ::close(fd);
+}
+
 SourceHold::~SourceHold()
 {
     if (m_claim >= 0)
@@ -117,8 +151,7 @@ bool SourceHold::unchanged() const
 {
     if (m_file) {
         struct stat now;
-        if (::stat(QFile::encodeName(m_file->path).constData(), &now) != 0 ||
-            !sameFile(now, m_file->st))
+        if (::fstat(m_file->fd, &now) != 0 || !sameFile(now, m_file->st))
             return false;
     }
     for (const auto &[path, counts] : m_counts)

@@ -46,15 +46,18 @@ public:
     bool unchanged() const;
 
 private:
+    // An image, or a loop device's backing file: an O_PATH descriptor of it, and what fstat said
+    // of it when the hold was taken.
     struct FileState
     {
-        QString path;
+        int fd = -1;
         struct stat st
         {
         };
+        ~FileState();
     };
     SourceHold() = default;
-    bool holdFile(const QString &path, const struct stat &st);
+    bool holdFile(int fd, const struct stat &st); // takes `fd`, closed when not held
     bool holdCounts(dev_t device);
 
     int m_claim = -1; // the exclusive descriptor of a block device; -1 for an image

@@ -7,6 +7,7 @@
 #include "boot/bootinventory.h"
 #include "boot/partitionentries.h"
 #include "device/busycheck.h"
+#include "device/loopbacking.h"
 #include "fs/filesystemresize.h"
 #include "fs/filesystemsize.h"
 #include "fs/usedblocks.h"
@@ -31,14 +32,13 @@ QStringList nodesShowing(const QString &path, bool isImage)
 {
     QStringList disks;
     if (isImage) {
+        // By the file the kernel holds, not by the name sysfs gives it (device/loopbacking.h).
         const QString canonical = QFileInfo(path).canonicalFilePath();
-        const QDir sys(QStringLiteral("/sys/block"));
-        for (const QString &loop : sys.entryList({QStringLiteral("loop*")}, QDir::Dirs)) {
-            QFile backing(sys.filePath(loop) + QStringLiteral("/loop/backing_file"));
-            if (backing.open(QIODevice::ReadOnly) &&
-                QString::fromUtf8(backing.readAll()).trimmed() == canonical)
-                disks << loop;
-        }
+        struct stat image;
+        if (::stat(QFile::encodeName(path).constData(), &image) == 0)
+            for (const LoopBacking &loop : loopBackings(readMountTable()))
+                if (loop.shows(image, canonical))
+                    disks << QFileInfo(loop.loop).fileName();
     } else {
         disks << QFileInfo(QFileInfo(path).canonicalFilePath()).fileName();
     }
