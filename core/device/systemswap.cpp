@@ -5,6 +5,8 @@
 #include <QFile>
 #include <QMap>
 
+#include <optional>
+
 #include <blkid/blkid.h>
 #include <sys/stat.h>
 
@@ -15,17 +17,19 @@ namespace {
 // The tags fstab may name `node` by, read from the node itself by libblkid: its swap
 // signature's UUID and LABEL, its partition entry's PARTUUID and PARTLABEL. A value a user's
 // copy of the disk shares only makes the refusal wider, never narrower.
-QMap<QString, QString> tagsOf(const PartitionNode &node)
+// Nullopt when the node cannot be probed: then any named entry may be it.
+std::optional<QMap<QString, QString>> tagsOf(const PartitionNode &node)
 {
     QMap<QString, QString> tags;
     blkid_probe pr = blkid_new_probe_from_filename(QFile::encodeName(node.path).constData());
     if (!pr)
-        return tags;
+        return std::nullopt;
     blkid_probe_enable_superblocks(pr, 1);
     blkid_probe_set_superblocks_flags(pr, BLKID_SUBLKS_LABEL | BLKID_SUBLKS_UUID);
     blkid_probe_enable_partitions(pr, 1);
     blkid_probe_set_partitions_flags(pr, BLKID_PARTS_ENTRY_DETAILS);
-    if (blkid_do_safeprobe(pr) == 0) {
+    const int probed = blkid_do_safeprobe(pr); // 1: nothing found, negative: no answer
+    if (probed == 0) {
         const struct
         {
             const char *probeName, *fstabName;
@@ -40,6 +44,8 @@ QMap<QString, QString> tagsOf(const PartitionNode &node)
         }
     }
     blkid_free_probe(pr);
+    if (probed < 0)
+        return std::nullopt;
     return tags;
 }
 
@@ -56,16 +62,23 @@ bool sameDevice(const QString &path, dev_t device)
 
 bool isSystemSwap(const PartitionNode &node, QString *entry, const QString &fstab)
 {
-    const QStringList sources = fstabSwapSources(fstab);
+    // What cannot be read is no answer of "not the system's": the swap stays on.
+    bool readable = true;
+    const QStringList sources = fstabSwapSources(fstab, &readable);
+    if (!readable) {
+        if (entry)
+            entry->clear();
+        return true;
+    }
     if (sources.isEmpty())
         return false;
-    const QMap<QString, QString> tags = tagsOf(node);
+    const std::optional<QMap<QString, QString>> tags = tagsOf(node);
     for (const QString &source : sources) {
         const qsizetype eq = source.indexOf(QLatin1Char('='));
         const bool named = eq > 0 && !source.startsWith(QLatin1Char('/'));
         const bool matches =
-            named ? tags.value(source.left(eq).toUpper()) == source.mid(eq + 1) &&
-                        !source.mid(eq + 1).isEmpty()
+            named ? !tags || (tags->value(source.left(eq).toUpper()) == source.mid(eq + 1) &&
+                              !source.mid(eq + 1).isEmpty())
                   : sameDevice(source, node.device); // fstab is root's: its paths are trusted
         if (matches) {
             if (entry)

@@ -12,6 +12,9 @@
 #include <QFile>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 using namespace partwise;
 
@@ -92,6 +95,32 @@ private slots:
         // The same UUID as a mounted filesystem's entry is no swap entry.
         QVERIFY(!fstabNames(QStringLiteral("UUID=%1 /srv ext4 defaults 0 2").arg(m_uuid)));
         QVERIFY(!fstabNames(QStringLiteral("/dev/null none swap sw 0 0")));
+    }
+
+    // An fstab that exists but cannot be read: any swap may be the system's. Asked by a child
+    // that took an unprivileged user's rights, for whom a 0000 file cannot be opened.
+    void anUnreadableFstabKeepsSwapOn()
+    {
+        const QString fstab = m_dir.filePath(QStringLiteral("fstab-0000"));
+        QFile f(fstab);
+        QVERIFY(f.open(QIODevice::WriteOnly) && f.write("# nothing\n") > 0);
+        f.close();
+        QVERIFY(::chmod(QFile::encodeName(fstab).constData(), 0) == 0);
+        QVERIFY(::chmod(QFile::encodeName(m_dir.path()).constData(), 0755) == 0);
+        const pid_t child = ::fork();
+        if (child == 0) {
+            if (::setgid(65534) != 0 || ::setuid(65534) != 0)
+                ::_exit(3);
+            QString entry = QStringLiteral("not set");
+            const bool system = isSystemSwap(m_node, &entry, fstab);
+            ::_exit(system && entry.isEmpty() ? 0 : 1);
+        }
+        int status = -1;
+        QVERIFY(child > 0 && ::waitpid(child, &status, 0) == child);
+        QVERIFY2(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+                 "an fstab that could not be read counted as not naming the swap");
+        // No fstab at all names nothing.
+        QVERIFY(!isSystemSwap(m_node, nullptr, m_dir.filePath(QStringLiteral("no-fstab"))));
     }
 };
 
