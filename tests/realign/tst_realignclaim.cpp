@@ -49,6 +49,8 @@ private:
     // A 96 MiB disk with a 64 MiB ext4 at sector 63 holding files, attached with its partition.
     void makeDisk();
     PreparedRealign prepare();
+    // The partition on the grain (sfdisk), every file as it was before.
+    void verifyRealignedIntact();
 
     std::unique_ptr<QTemporaryDir> m_dir;
     std::unique_ptr<pwtest::LoopDevice> m_loop;
@@ -112,6 +114,18 @@ PreparedRealign TestRealignClaim::prepare()
     return prepareRealignment(m_loop->path(), m_options, request);
 }
 
+void TestRealignClaim::verifyRealignedIntact()
+{
+    const pwtest::SfdiskTable table = pwtest::SfdiskTable::read(m_image);
+    QVERIFY(table.ok && !table.partitions.isEmpty());
+    QCOMPARE(table.partitions[0].start % 2048, 0);
+    QStringList problems;
+    const auto after = pwtest::partitionContents(m_image, 512, table, &problems);
+    QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
+    const QStringList diff = pwtest::contentsDiffer(m_before, after);
+    QVERIFY2(diff.isEmpty(), qPrintable(diff.join(QLatin1Char('\n'))));
+}
+
 void TestRealignClaim::aMountDuringTheMoveIsRefused()
 {
     PW_REQUIRE_ROOT_OR_SKIP();
@@ -131,14 +145,7 @@ void TestRealignClaim::aMountDuringTheMoveIsRefused()
              qPrintable(QStringLiteral("the partition was mounted while it moved: ") +
                         attempt->describe()));
     QVERIFY2(result.ok, qPrintable(result.error));
-    const pwtest::SfdiskTable table = pwtest::SfdiskTable::read(m_image);
-    QVERIFY(table.ok && !table.partitions.isEmpty());
-    QCOMPARE(table.partitions[0].start % 2048, 0);
-    QStringList problems;
-    const auto after = pwtest::partitionContents(m_image, 512, table, &problems);
-    QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
-    const QStringList diff = pwtest::contentsDiffer(m_before, after);
-    QVERIFY2(diff.isEmpty(), qPrintable(diff.join(QLatin1Char('\n'))));
+    verifyRealignedIntact();
 }
 
 void TestRealignClaim::aMountBeforeTheMoveStopsItResumably()
@@ -166,14 +173,7 @@ void TestRealignClaim::aMountBeforeTheMoveStopsItResumably()
 
     const RealignResult resumed = resumeWriteJob(m_loop->path(), stopped.journalPath);
     QVERIFY2(resumed.ok, qPrintable(resumed.error));
-    const pwtest::SfdiskTable table = pwtest::SfdiskTable::read(m_image);
-    QVERIFY(table.ok && !table.partitions.isEmpty());
-    QCOMPARE(table.partitions[0].start % 2048, 0);
-    QStringList problems;
-    const auto after = pwtest::partitionContents(m_image, 512, table, &problems);
-    QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
-    const QStringList diff = pwtest::contentsDiffer(m_before, after);
-    QVERIFY2(diff.isEmpty(), qPrintable(diff.join(QLatin1Char('\n'))));
+    verifyRealignedIntact();
 }
 
 QTEST_GUILESS_MAIN(TestRealignClaim)
