@@ -58,6 +58,12 @@ struct PartedSessionAccess
         for (const auto &o : kOptions)
             if (ex->options & o.option)
                 msg.choices << QLatin1String(o.name);
+        // Retry, Ignore, Cancel is how libparted asks about a read or write the disk refused.
+        // "Ignore" would have it go on as if the sector had been read or written, and the job
+        // then report success for a table the disk may not hold: no person is offered that.
+        if (msg.choices.contains(QLatin1String("Retry")) &&
+            msg.choices.contains(QLatin1String("Cancel")))
+            msg.choices.removeAll(QLatin1String("Ignore"));
         if (!g_current)
             return PED_EXCEPTION_UNHANDLED;
         QString answer = g_current->m_resolver ? g_current->m_resolver(msg)
