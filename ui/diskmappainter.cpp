@@ -45,7 +45,7 @@ void DiskMapPainter::paint(QPainter &painter, const QRectF &bounds, const Partit
     for (int pass = 0; pass < 2; ++pass) {
         for (int row = 0; row < model.rowCount(); ++row) {
             if (model.region(row).isContainer() == (pass == 0))
-                paintRegion(painter, geometry.regionRect(row), model, row);
+                paintRegion(painter, geometry.regionRect(row), model, row, row == selectedRow);
         }
     }
     if (selectedRow >= 0 && selectedRow < model.rowCount())
@@ -83,7 +83,7 @@ void DiskMapPainter::paintCaption(QPainter &painter, const QRectF &rect,
 }
 
 void DiskMapPainter::paintRegion(QPainter &painter, const QRectF &rect, const PartitionModel &model,
-                                 int row) const
+                                 int row, bool selected) const
 {
     if (rect.width() < 1)
         return;
@@ -136,7 +136,7 @@ void DiskMapPainter::paintRegion(QPainter &painter, const QRectF &rect, const Pa
             QFontMetricsF(painter.font()).elidedText(caption, Qt::ElideRight, title.width()));
         return;
     }
-    paintRegionText(painter, rect, model, row, text);
+    paintRegionText(painter, rect, model, row, text, selected);
     // The lock of a partition in use, in its top right corner where the region is wide enough.
     if (region.inUse() && rect.width() >= 20 && rect.height() >= 20) {
         const int size = int(qMin<qreal>(16, rect.height() / 3));
@@ -164,12 +164,15 @@ void DiskMapPainter::paintLayerBand(QPainter &painter, const QRectF &rect) const
 }
 
 void DiskMapPainter::paintRegionText(QPainter &painter, const QRectF &rect,
-                                     const PartitionModel &model, int row,
-                                     const QColor &color) const
+                                     const PartitionModel &model, int row, const QColor &color,
+                                     bool selected) const
 {
     const PartitionInfo &region = model.region(row);
     const AlignmentStatus status = model.verdict(row).status;
-    QRectF area = rect.adjusted(5, 5, -5, -5);
+    // Clear of the selection outline (paintSelection: 3 px at 5.5 inside), which otherwise
+    // covered the first letters of the selected partition's name.
+    const qreal inset = selected && rect.width() > 20 ? 9 : 5;
+    QRectF area = rect.adjusted(inset, inset, -5, -5);
     const QIcon icon = AlignmentStyle::icon(status);
     const bool flagged =
         status == AlignmentStatus::Misaligned || status == AlignmentStatus::SectorAligned;

@@ -31,10 +31,11 @@ public:
 
 private:
     void paintCaption(QPainter &painter, const QRectF &rect, const PartitionModel &model) const;
-    void paintRegion(QPainter &painter, const QRectF &rect, const PartitionModel &model,
-                     int row) const;
+    // `selected`: the selection outline will be drawn over it (paintSelection).
+    void paintRegion(QPainter &painter, const QRectF &rect, const PartitionModel &model, int row,
+                     bool selected) const;
     void paintRegionText(QPainter &painter, const QRectF &rect, const PartitionModel &model,
-                         int row, const QColor &color) const;
+                         int row, const QColor &color, bool selected) const;
     void paintLayerBand(QPainter &painter, const QRectF &rect) const;
     void paintSelection(QPainter &painter, const QRectF &rect, bool hasFocus) const;
     void paintLegend(QPainter &painter, const QRectF &rect, const PartitionModel &model) const;
