@@ -56,6 +56,7 @@ AtomicWrite writeFileAtomically(const QString &path, const QByteArray &data)
     if (::close(fd) != 0) {
         result.failure = AtomicWrite::Failure::Write;
         result.reason = QString::fromLocal8Bit(std::strerror(errno));
+        ::unlink(temp.constData());
         return result;
     }
     if (::rename(temp.constData(), QFile::encodeName(path).constData()) != 0) {

@@ -373,6 +373,8 @@ QStringList wholeDeviceBusyReasons(const QString &diskPath)
     const ClaimAnswer whole = claimOf(disk);
     if (!out.isEmpty() || whole.claim == Claim::Free)
         return out;
+    if (whole.claim == Claim::Unknown) // no answer; a partition's answer cannot stand in for it
+        return {claimedText(disk, whole)};
     // Refused, but perhaps only because a partition is claimed: then it is that one's reason.
     for (const BlockNode &p : partitionsOf(disk))
         if (!namedReasons(k, p).isEmpty() || claimedByOther(p))

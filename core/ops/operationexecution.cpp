@@ -159,6 +159,9 @@ private:
         PartitionIdentity id;
         id.number = number;
         id.partitionGuid = QUuid::createUuid().toString(QUuid::WithoutBraces).toUpper();
+        ExclusiveClaim claim; // a table write, as a commit is
+        if (!claim.take(m_context.target, error))
+            return false;
         const int fd = ::open(QFile::encodeName(m_context.target).constData(), O_RDWR | O_CLOEXEC);
         if (fd < 0) {
             *error = QStringLiteral("Cannot open %1: %2")

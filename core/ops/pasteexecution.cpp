@@ -63,7 +63,10 @@ bool place(const OperationContext &context, const Operation &op, const DiskLayou
     placed->start = p->startSector;
     placed->end = p->endSector;
     placed->kind = p->kind;
-    return !commit || editor.commit(error);
+    if (!commit)
+        return true;
+    ExclusiveClaim claim; // the table written with the disk claimed, as every commit is
+    return claim.take(context.target, error) && editor.commit(error);
 }
 
 // The source's type (GPT type GUID, MBR type byte) on the new entry, where the target's table
@@ -78,6 +81,9 @@ bool carryType(const OperationContext &context, const DiskLayout &target, int nu
     if (typeId.isEmpty() || typeId == QLatin1String("00"))
         return true;
     const qint64 tss = target.device.topology.logicalSectorSize;
+    ExclusiveClaim claim; // a table write, as a commit is
+    if (!claim.take(context.target, error))
+        return false;
     const int fd = ::open(QFile::encodeName(context.target).constData(), O_RDWR | O_CLOEXEC);
     if (fd < 0) {
         *error = QStringLiteral("Partition %1 was pasted, but %2 cannot be opened to give it the "

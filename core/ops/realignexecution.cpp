@@ -417,10 +417,15 @@ private:
             log(QStringLiteral("  ") + m_check);
             return true;
         }
-        if (!updateHiddenSectors(where.isImage ? m_journal.target : where.path, where.offset,
-                                 m.newLength() * ss(), m.filesystem, m.newStart, error))
-            return false;
-        fixBoot(m);
+        {
+            // Boot sector and boot loader written with the disk claimed, as its data was.
+            ExclusiveClaim claim;
+            if (!claimDisk(&claim, m.number, error) ||
+                !updateHiddenSectors(where.isImage ? m_journal.target : where.path, where.offset,
+                                     m.newLength() * ss(), m.filesystem, m.newStart, error))
+                return false;
+            fixBoot(m);
+        }
         if (m.filesystem.isEmpty())
             return true;
         if (m.grow && !grow(m, where, error))
