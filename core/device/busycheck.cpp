@@ -71,6 +71,11 @@ struct KernelTables
                 swaps << st.st_rdev;
         }
         loops = loopBackings(mounts);
+        for (const LoopBacking &loop : loops)
+            if (loop.unanswered != 0 && unreadable.isEmpty())
+                unreadable =
+                    QStringLiteral("loop device %1 did not say what it shows (%2)")
+                        .arg(loop.loop, QString::fromLocal8Bit(std::strerror(loop.unanswered)));
     }
 };
 

@@ -31,6 +31,9 @@ struct LoopBacking
     dev_t fileSystem = 0;    // a backing file's st_dev
     ino_t inode = 0;         // and st_ino
     dev_t blockDevice = 0;   // a backing block device's number; 0 for a file
+    // Not 0 when the kernel refused to say (an errno other than "no longer bound"): what it
+    // shows is not known, and a busy check cannot tell whether it holds a disk.
+    int unanswered = 0;
 
     // Whether this loop device shows the file or block device `st` describes (from an fstat or a
     // stat of a name root trusts). A loop device known by its path alone matches `canonicalPath`.
@@ -38,8 +41,13 @@ struct LoopBacking
 };
 
 // Every bound loop device, read once (`mounts`: the kernel's mount table, to leave alone what
-// may stall).
+// may stall). The kernel is asked in a process of its own, given two seconds in all, and left
+// behind if it does not answer: its getattr of a backing file on a FUSE mount root cannot see
+// (lazily unmounted, in another namespace) waits on the daemon, beyond any signal. A loop device
+// it did not answer for in time is known by its path alone.
 QList<LoopBacking> loopBackings(const QList<MountEntry> &mounts);
+// The same for the loop devices named ("loop3").
+QList<LoopBacking> loopBackingsOf(const QStringList &names, const QList<MountEntry> &mounts);
 // The loop device whose sysfs folder name is `name` ("loop3"); nullopt when it shows nothing.
 std::optional<LoopBacking> loopBackingOf(const QString &name, const QList<MountEntry> &mounts);
 

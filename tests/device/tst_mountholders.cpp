@@ -180,6 +180,7 @@ private slots:
     void fdinfoMountIdIsTheKernels();
     void stalledFuseFileDoesNotHangTheScan();
     void stalledLoopBackingFileDoesNotHangTheBusyCheck();
+    void stalledFileOfAHiddenMountDoesNotHangTheBusyCheck();
     void fuseSourceIsNotTakenForADevice();
 };
 
@@ -269,6 +270,33 @@ void MountHoldersTest::stalledLoopBackingFileDoesNotHangTheBusyCheck()
     QVERIFY2(done, "the busy check hung on a loop device's stalled backing file");
     QVERIFY(ofImage.get().isEmpty());
     QVERIFY(!ofLoop.get().isEmpty());
+}
+
+// The same file once its FUSE mount is lazily detached: the loop device still holds it, but no
+// mount table shows it (sysfs names it "/disk", which looks like the root filesystem's). The
+// kernel's own answer for that loop device (LOOP_GET_STATUS64) asks the stalled daemon, so it is
+// asked out of process with a time limit (device/loopbacking): the busy check ends regardless.
+void MountHoldersTest::stalledFileOfAHiddenMountDoesNotHangTheBusyCheck()
+{
+    PW_REQUIRE_ROOT_OR_SKIP();
+    QTemporaryDir dir;
+    QFile image(dir.filePath(QStringLiteral("other.img")));
+    QVERIFY(image.open(QIODevice::WriteOnly) && image.resize(1 << 20));
+    image.close();
+    const StallingMount fs(dir.filePath(QStringLiteral("fuse")));
+    QVERIFY(fs.ok());
+    LoopDevice loop(fs.folder() + QStringLiteral("/disk"), 0, true);
+    QVERIFY2(loop.ok(), qPrintable(loop.error()));
+    QVERIFY(::umount2(QFile::encodeName(fs.folder()).constData(), MNT_DETACH) == 0);
+
+    g_stall.set(true);
+    const auto cleanUp = qScopeGuard([] { g_stall.set(false); });
+    auto ofImage = std::async(std::launch::async,
+                              [&image] { return partwise::busyReasons(image.fileName(), 0); });
+    const bool done = ofImage.wait_for(std::chrono::seconds(10)) == std::future_status::ready;
+    g_stall.set(false);
+    QVERIFY2(done, "the busy check hung on a hidden mount's stalled file");
+    QVERIFY2(ofImage.get().isEmpty(), "another image was found in use");
 }
 
 // "-o fsname=/dev/loopN" is any user's to write: a FUSE mount's source never names a device.
