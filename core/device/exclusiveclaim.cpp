@@ -1,11 +1,13 @@
 #include "device/exclusiveclaim.h"
 
 #include <QFile>
+#include <QFileInfo>
 
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 namespace partwise {
@@ -14,6 +16,17 @@ ExclusiveClaim::~ExclusiveClaim()
 {
     if (m_fd >= 0)
         ::close(m_fd);
+}
+
+bool ExclusiveClaim::takeForTableWrite(const QString &path, QString *why)
+{
+    struct stat st;
+    if (::stat(QFile::encodeName(path).constData(), &st) == 0 && S_ISBLK(st.st_mode) &&
+        QFileInfo::exists(QStringLiteral("/sys/dev/block/%1:%2/dm")
+                              .arg(major(st.st_rdev))
+                              .arg(minor(st.st_rdev))))
+        return true;
+    return take(path, why);
 }
 
 bool ExclusiveClaim::take(const QString &path, QString *why)

@@ -32,6 +32,10 @@ public:
     // with `why` a sentence naming the device and the kernel's reason, when something else holds
     // it or one of its partitions.
     bool take(const QString &path, QString *why);
+    // The same around a partition table write, except on a device-mapper disk (multipath, dmraid):
+    // libparted tells the kernel of its partitions by creating mappings over it, which claim it,
+    // so the write runs unclaimed there (the busy check before it stands alone, as it always did).
+    bool takeForTableWrite(const QString &path, QString *why);
     bool held() const { return m_fd >= 0; }
 
 private:

@@ -82,7 +82,10 @@ bool isSystemSwap(const PartitionNode &node, QString *entry, const QString &fsta
                   : sameDevice(source, node.device); // fstab is root's: its paths are trusted
         if (matches) {
             if (entry)
-                *entry = source;
+                *entry = tags || !named ? source
+                                        : QStringLiteral("%1 (its own signatures could not be read "
+                                                         "to rule that out)")
+                                              .arg(source);
             return true;
         }
     }

@@ -55,7 +55,7 @@ public:
             // the kernel on the old table while the disk holds the new one.
             ExclusiveClaim claim;
             TableEditor editor(m_context.ask);
-            if (!claim.take(m_context.target, error) || !editor.open(before, error) ||
+            if (!claim.takeForTableWrite(m_context.target, error) || !editor.open(before, error) ||
                 !editor.apply(op, m_context.policy, error, &number) || !editor.commit(error))
                 return false;
         }
@@ -160,7 +160,7 @@ private:
         id.number = number;
         id.partitionGuid = QUuid::createUuid().toString(QUuid::WithoutBraces).toUpper();
         ExclusiveClaim claim; // a table write, as a commit is
-        if (!claim.take(m_context.target, error))
+        if (!claim.takeForTableWrite(m_context.target, error))
             return false;
         const int fd = ::open(QFile::encodeName(m_context.target).constData(), O_RDWR | O_CLOEXEC);
         if (fd < 0) {

@@ -66,7 +66,7 @@ bool place(const OperationContext &context, const Operation &op, const DiskLayou
     if (!commit)
         return true;
     ExclusiveClaim claim; // the table written with the disk claimed, as every commit is
-    return claim.take(context.target, error) && editor.commit(error);
+    return claim.takeForTableWrite(context.target, error) && editor.commit(error);
 }
 
 // The source's type (GPT type GUID, MBR type byte) on the new entry, where the target's table
@@ -82,7 +82,7 @@ bool carryType(const OperationContext &context, const DiskLayout &target, int nu
         return true;
     const qint64 tss = target.device.topology.logicalSectorSize;
     ExclusiveClaim claim; // a table write, as a commit is
-    if (!claim.take(context.target, error))
+    if (!claim.takeForTableWrite(context.target, error))
         return false;
     const int fd = ::open(QFile::encodeName(context.target).constData(), O_RDWR | O_CLOEXEC);
     if (fd < 0) {

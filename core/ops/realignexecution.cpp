@@ -104,10 +104,11 @@ private:
 
     // The disk claimed for this job alone around its own writes (device/exclusiveclaim.h): a
     // partition mounted since the busy check stops the job before it writes, resumably.
-    bool claimDisk(ExclusiveClaim *claim, int number, QString *error)
+    bool claimDisk(ExclusiveClaim *claim, int number, QString *error, bool forTable = false)
     {
         QString why;
-        if (claim->take(m_journal.target, &why))
+        if (forTable ? claim->takeForTableWrite(m_journal.target, &why)
+                     : claim->take(m_journal.target, &why))
             return true;
         *error = QStringLiteral("Partition %1: %2. Nothing more was written; once it is free "
                                 "again, run `%3` to finish.")
@@ -227,7 +228,7 @@ private:
         if (!readLayout(&layout, error))
             return false;
         ExclusiveClaim claim;
-        if (!claimDisk(&claim, m.number, error))
+        if (!claimDisk(&claim, m.number, error, true))
             return false;
         m_wrote = true;
         TableEditor editor;
@@ -369,7 +370,7 @@ private:
         if (!readLayout(&layout, error))
             return false;
         ExclusiveClaim claim;
-        if (!claimDisk(&claim, m.number, error))
+        if (!claimDisk(&claim, m.number, error, true))
             return false;
         m_wrote = true;
         TableEditor editor;
