@@ -5,6 +5,7 @@
 #include "blkidprobe.h"
 #include "buildsetting.h"
 #include "clirun.h"
+#include "filebytes.h"
 #include "loopdevice.h"
 #include "partitioncontents.h"
 #include "sfdisktable.h"
@@ -27,12 +28,6 @@ using namespace pwtest;
 namespace {
 
 constexpr qint64 kMiB = 1 << 20;
-
-bool makeSparse(const QString &path, qint64 bytes)
-{
-    QFile f(path);
-    return f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.resize(bytes);
-}
 
 QByteArray sha256Of(const QString &path)
 {
@@ -124,7 +119,7 @@ private slots:
     {
         const QString source = practice(QStringLiteral("windows-xp"), QStringLiteral("256m"));
         const QString target = path(QStringLiteral("dry.img"));
-        QVERIFY(makeSparse(target, 512 * kMiB));
+        QVERIFY(makeSparseFile(target, 512 * kMiB));
         const CliResult r =
             runCli({QStringLiteral("copy"), QStringLiteral("--dry-run"), source, target});
         QVERIFY2(r.exitCode == 0, qPrintable(r.describe()));
@@ -160,7 +155,7 @@ private slots:
         PW_REQUIRE_ROOT_OR_SKIP();
         const QString source = practice(preset, QStringLiteral("256m"));
         const QString target = path(preset + QStringLiteral("-larger.img"));
-        QVERIFY(makeSparse(target, 384 * kMiB));
+        QVERIFY(makeSparseFile(target, 384 * kMiB));
         const QByteArray sourceSum = sha256Of(source);
         const CliResult r =
             runCli(copyArgs({QStringLiteral("--grow"), grow}, source, target), 300000);
@@ -198,7 +193,7 @@ private slots:
         PW_REQUIRE_ROOT_OR_SKIP();
         const QString source = practice(QStringLiteral("windows-xp"), QStringLiteral("256m"));
         const QString target = path(QStringLiteral("xp-smaller.img"));
-        QVERIFY(makeSparse(target, 128 * kMiB));
+        QVERIFY(makeSparseFile(target, 128 * kMiB));
         const CliResult r = runCli(copyArgs({}, source, target), 300000);
         QVERIFY2(r.exitCode == 0, qPrintable(r.describe() + QString::fromUtf8(r.out)));
         const SfdiskTable table = SfdiskTable::read(target);
@@ -213,7 +208,7 @@ private slots:
         for (const QString &preset : {QStringLiteral("gpt-34"), QStringLiteral("windows-xp")}) {
             const QString source = practice(preset, QStringLiteral("256m"));
             const QString target = path(preset + QStringLiteral("-newids.img"));
-            QVERIFY(makeSparse(target, 320 * kMiB));
+            QVERIFY(makeSparseFile(target, 320 * kMiB));
             const CliResult r =
                 runCli(copyArgs({QStringLiteral("--new-ids")}, source, target), 300000);
             QVERIFY2(r.exitCode == 0, qPrintable(r.describe() + QString::fromUtf8(r.out)));
@@ -242,7 +237,7 @@ private slots:
         PW_REQUIRE_ROOT_OR_SKIP();
         const QString source = practice(QStringLiteral("old-fdisk"), QStringLiteral("256m"));
         const QString image = path(QStringLiteral("loop-target.img"));
-        QVERIFY(makeSparse(image, 320 * kMiB));
+        QVERIFY(makeSparseFile(image, 320 * kMiB));
         {
             LoopDevice loop(image);
             QVERIFY2(loop.ok(), qPrintable(loop.error()));
@@ -259,7 +254,7 @@ private slots:
         PW_REQUIRE_ROOT_OR_SKIP();
         const QString source = practice(QStringLiteral("4kn"), QStringLiteral("256m"));
         const QString image = path(QStringLiteral("512-target.img"));
-        QVERIFY(makeSparse(image, 320 * kMiB));
+        QVERIFY(makeSparseFile(image, 320 * kMiB));
         LoopDevice loop(image, 512);
         QVERIFY2(loop.ok(), qPrintable(loop.error()));
         const CliResult r = runCli(copyArgs({}, source, loop.path()));
@@ -276,7 +271,7 @@ private slots:
         QFile::remove(image);
         QVERIFY(QFile::copy(practice(QStringLiteral("gpt-34"), QStringLiteral("256m")), image));
         const QString target = path(QStringLiteral("mounted-target.img"));
-        QVERIFY(makeSparse(target, 320 * kMiB));
+        QVERIFY(makeSparseFile(target, 320 * kMiB));
         LoopDevice loop(image);
         QVERIFY2(loop.ok() && loop.addPartitions(), qPrintable(loop.error()));
         QTemporaryDir mountPoint;
@@ -306,7 +301,7 @@ private slots:
         QFile::remove(image);
         QVERIFY(QFile::copy(practice(QStringLiteral("gpt-34"), QStringLiteral("256m")), image));
         const QString target = path(QStringLiteral("unmount-target.img"));
-        QVERIFY(makeSparse(target, 320 * kMiB));
+        QVERIFY(makeSparseFile(target, 320 * kMiB));
         LoopDevice loop(image);
         QVERIFY2(loop.ok() && loop.addPartitions(), qPrintable(loop.error()));
         QTemporaryDir mountPoint;
@@ -376,7 +371,7 @@ private slots:
             const QString source = home.filePath(c.preset + QStringLiteral(".img"));
             const QString target = home.filePath(c.preset + QStringLiteral("-copy.img"));
             QVERIFY(QFile::copy(practice(c.preset, QStringLiteral("256m")), source));
-            QVERIFY(makeSparse(target, c.targetBytes));
+            QVERIFY(makeSparseFile(target, c.targetBytes));
             QVERIFY(
                 runTool(QStringLiteral("chown"), {user + QLatin1Char(':'), source, target}).ok());
             const ToolResult r = asUser(QStringList{QStringLiteral("copy"), QStringLiteral("--yes"),
@@ -435,7 +430,7 @@ private slots:
             return QCryptographicHash::hash(f.read(96 * kMiB), QCryptographicHash::Sha256);
         };
         const QString target = path(QStringLiteral("kill-target.img"));
-        QVERIFY(makeSparse(target, 320 * kMiB));
+        QVERIFY(makeSparseFile(target, 320 * kMiB));
         int killed = 0;
         bool finished = false;
         // Counted from the log line that starts a partition's data, so that the kills land
@@ -481,7 +476,7 @@ private slots:
         const QString source = practice(QStringLiteral("gpt-34"), QStringLiteral("256m"));
         const QString target = path(QStringLiteral("identifiers-target.img"));
         const QString journal = path(QStringLiteral("identifiers.journal"));
-        QVERIFY(makeSparse(target, 320 * kMiB));
+        QVERIFY(makeSparseFile(target, 320 * kMiB));
         qputenv("LD_PRELOAD", buildSetting("KILL_BEFORE_IDENTIFIERS").toLocal8Bit());
         const CliResult killed =
             runCli(copyArgs({QStringLiteral("--journal"), journal}, source, target), 300000);

@@ -10,6 +10,7 @@
 #include "device/busycheck.h"
 #include "device/mountcontrol.h"
 #include "device/mountholders.h"
+#include "filebytes.h"
 #include "loopdevice.h"
 #include "toolrun.h"
 
@@ -242,9 +243,8 @@ void MountHoldersTest::stalledLoopBackingFileDoesNotHangTheBusyCheck()
 {
     PW_REQUIRE_ROOT_OR_SKIP();
     QTemporaryDir dir;
-    QFile image(dir.filePath(QStringLiteral("other.img")));
-    QVERIFY(image.open(QIODevice::WriteOnly) && image.resize(1 << 20));
-    image.close();
+    const QString image = dir.filePath(QStringLiteral("other.img"));
+    QVERIFY(makeSparseFile(image, 1 << 20));
     const StallingMount fs(dir.filePath(QStringLiteral("fuse")));
     QVERIFY(fs.ok());
     const QString backing = fs.folder() + QStringLiteral("/disk");
@@ -259,8 +259,8 @@ void MountHoldersTest::stalledLoopBackingFileDoesNotHangTheBusyCheck()
 
     g_stall.set(true);
     const auto cleanUp = qScopeGuard([] { g_stall.set(false); });
-    auto ofImage = std::async(std::launch::async,
-                              [&image] { return partwise::busyReasons(image.fileName(), 0); });
+    auto ofImage =
+        std::async(std::launch::async, [&image] { return partwise::busyReasons(image, 0); });
     auto ofLoop =
         std::async(std::launch::async, [&loop] { return partwise::busyReasons(loop.path(), 0); });
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
@@ -280,9 +280,8 @@ void MountHoldersTest::stalledFileOfAHiddenMountDoesNotHangTheBusyCheck()
 {
     PW_REQUIRE_ROOT_OR_SKIP();
     QTemporaryDir dir;
-    QFile image(dir.filePath(QStringLiteral("other.img")));
-    QVERIFY(image.open(QIODevice::WriteOnly) && image.resize(1 << 20));
-    image.close();
+    const QString image = dir.filePath(QStringLiteral("other.img"));
+    QVERIFY(makeSparseFile(image, 1 << 20));
     const StallingMount fs(dir.filePath(QStringLiteral("fuse")));
     QVERIFY(fs.ok());
     LoopDevice loop(fs.folder() + QStringLiteral("/disk"), 0, true);
@@ -291,8 +290,8 @@ void MountHoldersTest::stalledFileOfAHiddenMountDoesNotHangTheBusyCheck()
 
     g_stall.set(true);
     const auto cleanUp = qScopeGuard([] { g_stall.set(false); });
-    auto ofImage = std::async(std::launch::async,
-                              [&image] { return partwise::busyReasons(image.fileName(), 0); });
+    auto ofImage =
+        std::async(std::launch::async, [&image] { return partwise::busyReasons(image, 0); });
     const bool done = ofImage.wait_for(std::chrono::seconds(10)) == std::future_status::ready;
     g_stall.set(false);
     QVERIFY2(done, "the busy check hung on a hidden mount's stalled file");

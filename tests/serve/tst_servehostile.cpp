@@ -7,6 +7,7 @@
 // helper must answer every line without dying of a signal.
 #include "buildsetting.h"
 #include "clirun.h"
+#include "filebytes.h"
 #include "filechecksum.h"
 #include "loopdevice.h"
 #include "serveclient.h"
@@ -339,9 +340,7 @@ void TestServeHostile::keyFilesAreReadWithTheUsersRights()
 {
     PW_REQUIRE_ROOT_OR_SKIP();
     const QString disk = m_dir.filePath(QStringLiteral("luks-disk.img"));
-    QFile file(disk);
-    QVERIFY(file.open(QIODevice::WriteOnly) && file.resize(64 << 20));
-    file.close();
+    QVERIFY(makeSparseFile(disk, 64 << 20));
     LoopDevice loop(disk);
     QVERIFY2(loop.ok(), qPrintable(loop.error()));
     const QByteArray before = fileSha256(loop.path());
@@ -391,9 +390,7 @@ void TestServeHostile::environmentOfTheUserIsNotRoots()
             .arg(m_home));
     QVERIFY2(planted.ok(), qPrintable(planted.describe()));
     const QString disk = m_dir.filePath(QStringLiteral("path-disk.img"));
-    QFile file(disk);
-    QVERIFY(file.open(QIODevice::WriteOnly) && file.resize(16 << 20));
-    file.close();
+    QVERIFY(makeSparseFile(disk, 16 << 20));
     LoopDevice loop(disk);
     QVERIFY2(loop.ok(), qPrintable(loop.error()));
     QProcessEnvironment environment = m_user.pkexecEnvironment();
@@ -469,9 +466,7 @@ void TestServeHostile::labelsNeverReachAShell()
 {
     PW_REQUIRE_ROOT_OR_SKIP();
     const QString disk = m_dir.filePath(QStringLiteral("xfs-disk.img"));
-    QFile file(disk);
-    QVERIFY(file.open(QIODevice::WriteOnly) && file.resize(qint64(320) << 20));
-    file.close();
+    QVERIFY(makeSparseFile(disk, qint64(320) << 20));
     LoopDevice loop(disk);
     QVERIFY2(loop.ok(), qPrintable(loop.error()));
     const ToolResult payload =

@@ -6,6 +6,7 @@
 #include "buildsetting.h"
 #include "cli/serveduser.h"
 #include "clirun.h"
+#include "filebytes.h"
 #include "loopdevice.h"
 #include "serveclient.h"
 #include "testuser.h"
@@ -114,9 +115,7 @@ void TestServeStartState::limitsSignalsAndFilesOfTheCallerAreReset()
 {
     PW_REQUIRE_ROOT_OR_SKIP();
     const QString disk = m_dir.filePath(QStringLiteral("disk.img"));
-    QFile file(disk);
-    QVERIFY(file.open(QIODevice::WriteOnly) && file.resize(16 << 20));
-    file.close();
+    QVERIFY(makeSparseFile(disk, 16 << 20));
     LoopDevice loop(disk);
     QVERIFY2(loop.ok(), qPrintable(loop.error()));
 
@@ -198,9 +197,7 @@ void TestServeStartState::aHardLimitThatCannotBeLiftedEndsTheHelper()
 {
     PW_REQUIRE_ROOT_OR_SKIP();
     const QString disk = m_dir.filePath(QStringLiteral("hard.img"));
-    QFile file(disk);
-    QVERIFY(file.open(QIODevice::WriteOnly) && file.resize(16 << 20));
-    file.close();
+    QVERIFY(makeSparseFile(disk, 16 << 20));
     LoopDevice loop(disk);
     QVERIFY2(loop.ok(), qPrintable(loop.error()));
     // Lowered for good: raising it again takes CAP_SYS_RESOURCE.

@@ -16,4 +16,10 @@ bool writeWholeFile(const QString &path, const QByteArray &data)
     return f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(data) == data.size();
 }
 
+bool makeSparseFile(const QString &path, qint64 bytes)
+{
+    QFile f(path);
+    return f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.resize(bytes);
+}
+
 } // namespace pwtest

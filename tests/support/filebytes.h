@@ -11,5 +11,7 @@ namespace pwtest {
 QByteArray readWholeFile(const QString &path);
 // Replaces the file's contents with `data`; false when that fails.
 bool writeWholeFile(const QString &path, const QByteArray &data);
+// A new sparse file of `bytes` zeros (a blank disk image); false when it cannot be made.
+bool makeSparseFile(const QString &path, qint64 bytes);
 
 } // namespace pwtest
