@@ -297,14 +297,18 @@ bool autoclearLoopOver(const QString &target)
     };
     if (!statPath(target, &want))
         return false;
-    const QList<MountEntry> mounts = readMountTable();
-    for (const LoopBacking &loop : loopBackings(mounts)) {
-        const QString name = QFileInfo(loop.loop).fileName();
-        if (loop.identified && loop.shows(want, QString()) &&
-            sysfsLine(QStringLiteral("/sys/block/%1/loop/autoclear").arg(name)) ==
-                QLatin1String("1"))
+    // Only loop devices with autoclear are asked about: every busy question starts here.
+    QStringList autoclear;
+    const QDir block(QStringLiteral("/sys/block"));
+    for (const QString &name : block.entryList({QStringLiteral("loop*")}, QDir::Dirs))
+        if (sysfsLine(block.filePath(name + QStringLiteral("/loop/autoclear"))) ==
+            QLatin1String("1"))
+            autoclear << name;
+    if (autoclear.isEmpty())
+        return false;
+    for (const LoopBacking &loop : loopBackingsOf(autoclear, readMountTable()))
+        if (loop.identified && loop.shows(want, QString()))
             return true;
-    }
     return false;
 }
 

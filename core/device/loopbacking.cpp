@@ -72,8 +72,9 @@ void askInGrandchild(const QList<QByteArray> &nodes, int out)
     ::_exit(0);
 }
 
-// The answers that came within the time, by index into `nodes`. When none could be asked for
-// (no pipe, no process), `*cannotAsk` is the errno.
+// The answers that came within the time, by index into `nodes`. `*cannotAsk` is an errno when
+// the asking ended without an answer for some and not by the time running out (no pipe, no
+// process, a grandchild that could not start): those are unknown, not merely slow.
 QMap<int, Answer> askLoops(const QList<QByteArray> &nodes, int *cannotAsk)
 {
     QMap<int, Answer> answers;
@@ -98,13 +99,16 @@ QMap<int, Answer> askLoops(const QList<QByteArray> &nodes, int *cannotAsk)
     QElapsedTimer clock;
     clock.start();
     QByteArray got;
-    for (;;) {
+    bool timedOut = false;
+    while (child > 0) {
         const qint64 left = kAnswerMilliseconds - clock.elapsed();
         pollfd p{pipeFds[0], POLLIN, 0};
-        if (child < 0 || left <= 0 || ::poll(&p, 1, int(left)) <= 0)
-            break; // unanswered ones are known by their paths alone
+        if (left <= 0 || ::poll(&p, 1, int(left)) == 0) {
+            timedOut = true; // unanswered ones are known by their paths alone
+            break;
+        }
         char chunk[4096];
-        const ssize_t n = ::read(pipeFds[0], chunk, sizeof chunk);
+        const ssize_t n = p.revents ? ::read(pipeFds[0], chunk, sizeof chunk) : -1;
         if (n < 0 && errno == EINTR)
             continue;
         if (n <= 0)
@@ -117,6 +121,8 @@ QMap<int, Answer> askLoops(const QList<QByteArray> &nodes, int *cannotAsk)
         std::memcpy(&a, got.constData() + at, sizeof a);
         answers.insert(a.index, a);
     }
+    if (!timedOut && answers.size() < nodes.size() && *cannotAsk == 0)
+        *cannotAsk = EIO;
     return answers;
 }
 
@@ -143,8 +149,9 @@ QList<LoopBacking> loopBackingsOf(const QStringList &names, const QList<MountEnt
     int cannotAsk = 0;
     const QMap<int, Answer> answers = askLoops(asked, &cannotAsk);
     if (cannotAsk != 0)
-        for (const qsizetype at : askedAt)
-            out[at].unanswered = cannotAsk;
+        for (qsizetype i = 0; i < askedAt.size(); ++i)
+            if (!answers.contains(int(i)))
+                out[askedAt[i]].unanswered = cannotAsk;
     QList<qsizetype> unbound;
     for (auto it = answers.cbegin(); it != answers.cend(); ++it) {
         LoopBacking &b = out[askedAt.value(it.key())];

@@ -103,7 +103,7 @@ std::shared_ptr<const SourceHold> SourceHold::take(const QString &path, Claim cl
         return nullptr;
     if (backing->blockDevice != 0)
         return hold->holdCounts(backing->blockDevice) ? hold : nullptr;
-    bool stable = false;
+    bool stable = false; // whoever may rename the path, the kernel's numbers decide below
     const int fd = openPathNoFollow(backing->path, &stable);
     struct stat under;
     if (fd < 0 || ::fstat(fd, &under) != 0 || under.st_dev != backing->fileSystem ||
