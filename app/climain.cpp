@@ -1,5 +1,6 @@
 // partwise-cli: argument parsing only; every command is a core API.
 #include "align/alignmentpolicy.h"
+#include "base/toolrunner.h"
 #include "cli/applycommand.h"
 #include "cli/checkcommand.h"
 #include "cli/copycommand.h"
@@ -434,6 +435,7 @@ int main(int argc, char **argv)
             return ExitBadInput;
         }
         resetEnvironmentForUser();
+        runCompiledToolsOnly();
     }
     QCoreApplication app(argc, argv);
     // A run killed while it wrote to a disk left its automount inhibition behind.

@@ -1,7 +1,11 @@
 #include "base/toolrunner.h"
 
+#include <QFile>
 #include <QProcess>
 #include <QStandardPaths>
+
+#include <atomic>
+#include <unistd.h>
 
 namespace partwise {
 
@@ -33,6 +37,16 @@ QString findTool(const QString &program)
 
 namespace {
 
+std::atomic<bool> g_compiledOnly{false};
+
+// A script reads its arguments again as the shell sees fit: xfs_admin, for one, evals its label.
+// Root working for a user runs compiled programs only, so no byte of a request becomes a command.
+bool isScript(const QString &path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) && file.read(2) == "#!";
+}
+
 ToolResult run(const QString &program, const QStringList &arguments, const QString &package,
                int timeoutMs, ToolChannels channels, const QByteArray *input)
 {
@@ -43,6 +57,10 @@ ToolResult run(const QString &program, const QStringList &arguments, const QStri
         r.error = package.isEmpty() ? QStringLiteral("%1 is not installed.").arg(program)
                                     : QStringLiteral("%1 is not installed; install the %2 package.")
                                           .arg(program, package);
+        return r;
+    }
+    if (g_compiledOnly.load() && isScript(path)) {
+        r.error = QStringLiteral("%1 is a script; Partwise runs no scripts as root.").arg(path);
         return r;
     }
     QProcess proc;
@@ -84,6 +102,11 @@ ToolResult run(const QString &program, const QStringList &arguments, const QStri
 }
 
 } // namespace
+
+void runCompiledToolsOnly()
+{
+    g_compiledOnly.store(true);
+}
 
 ToolResult runTool(const QString &program, const QStringList &arguments, const QString &package,
                    int timeoutMs, ToolChannels channels)

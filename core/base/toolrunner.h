@@ -23,6 +23,11 @@ struct ToolResult
 // Finds a filesystem tool in PATH or the sbin folders (which a non-root PATH often lacks).
 QString findTool(const QString &program);
 
+// From now on every tool that is a script ("#!") is refused with an error instead of run: a
+// root helper working for a user calls it first thing (a script may re-read its arguments as
+// commands, as xfs_admin evals its label).
+void runCompiledToolsOnly();
+
 // Runs a program without a shell and waits for it. A missing program gives a clear error
 // naming the Debian package that provides it when `package` is set.
 // Separate: for tools whose standard output is a report to parse (JSON) while warnings go to

@@ -73,7 +73,7 @@ SupportCell otherSupport(const QString &fs, FilesystemAction a)
         {QStringLiteral("xfs"),
          {QStringLiteral("xfsprogs"),
           QStringLiteral("mkfs.xfs"),
-          QStringLiteral("xfs_admin"),
+          QStringLiteral("xfs_db"),
           QStringLiteral("xfs_repair"),
           {},
           false,

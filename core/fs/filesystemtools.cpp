@@ -14,8 +14,27 @@ ToolResult unsupported(const QString &what, const QString &filesystem)
 
 } // namespace
 
+QString labelProblemFor(const QString &fs, const QString &label)
+{
+    // xfs_db reads its command line as words: a space would end the label (and the command
+    // fails), a quote groups words and stays in the label, "--" clears it. So an XFS label is
+    // one word of printable ASCII with no quote or backslash.
+    if (fs != QLatin1String("xfs"))
+        return {};
+    for (const QChar c : label)
+        if (c.unicode() <= 0x20 || c.unicode() >= 0x7f || c == QLatin1Char('"') ||
+            c == QLatin1Char('\\') || c == QLatin1Char('\''))
+            return QStringLiteral("An XFS label here is one word of plain letters, digits and "
+                                  "punctuation, without spaces, quotes or backslashes.");
+    if (label.startsWith(QLatin1String("--")))
+        return QStringLiteral("An XFS label must not start with \"--\".");
+    return {};
+}
+
 ToolResult relabelFilesystem(const QString &device, const QString &fs, const QString &label)
 {
+    if (const QString problem = labelProblemFor(fs, label); !problem.isEmpty())
+        return ToolResult::failed(problem);
     if (isExtFilesystem(fs))
         return runTool(QStringLiteral("e2label"), {device, label}, QStringLiteral("e2fsprogs"));
     if (isFatFilesystem(fs))
@@ -24,7 +43,13 @@ ToolResult relabelFilesystem(const QString &device, const QString &fs, const QSt
     if (fs == QLatin1String("ntfs"))
         return runTool(QStringLiteral("ntfslabel"), {device, label}, QStringLiteral("ntfs-3g"));
     if (fs == QLatin1String("xfs"))
-        return runTool(QStringLiteral("xfs_admin"), {QStringLiteral("-L"), label.left(12), device},
+        // xfs_db itself, never xfs_admin: that is a shell script that evals its label.
+        return runTool(QStringLiteral("xfs_db"),
+                       {QStringLiteral("-x"), QStringLiteral("-p"), QStringLiteral("xfs_admin"),
+                        QStringLiteral("-c"),
+                        label.isEmpty() ? QStringLiteral("label --")
+                                        : QStringLiteral("label ") + label.left(12),
+                        device},
                        QStringLiteral("xfsprogs"));
     if (fs == QLatin1String("btrfs"))
         return runTool(QStringLiteral("btrfs"),

@@ -4,6 +4,9 @@
 
 namespace partwise {
 
+// Why `label` cannot be given to the label tool of `filesystem`, or empty. Beyond what every
+// label must pass (Operation::textProblem), a tool that reads its label as words adds its rules.
+QString labelProblemFor(const QString &filesystem, const QString &label);
 // Labelling and checking a filesystem with its own tools, on a device node.
 ToolResult relabelFilesystem(const QString &device, const QString &filesystem,
                              const QString &label);

@@ -43,8 +43,9 @@ ToolResult newFilesystemUuid(const FilesystemLocation &where, qint64 partitionBy
     const QString uuid = QUuid::createUuid().toString(QUuid::WithoutBraces);
     return onFilesystemNode(where, partitionBytes, false, [&](const QString &node) {
         if (filesystem == QLatin1String("xfs"))
-            return runTool(QStringLiteral("xfs_admin"),
-                           {QStringLiteral("-U"), QStringLiteral("generate"), node},
+            return runTool(QStringLiteral("xfs_db"), // not xfs_admin, a shell script
+                           {QStringLiteral("-x"), QStringLiteral("-p"), QStringLiteral("xfs_admin"),
+                            QStringLiteral("-c"), QStringLiteral("uuid generate"), node},
                            QStringLiteral("xfsprogs"));
         if (filesystem == QLatin1String("btrfs"))
             return runTool(QStringLiteral("btrfstune"),

@@ -6,6 +6,7 @@
 #include "align/resizeplacement.h"
 #include "base/humansize.h"
 #include "fs/filesystemresize.h"
+#include "fs/filesystemtools.h"
 #include "fs/filesystemuuid.h"
 #include "ops/copyplan.h"
 #include "ops/pastesource.h"
@@ -246,9 +247,15 @@ bool TableEditor::apply(const Operation &op, const AlignmentPolicy &policy, QStr
     case Operation::Type::Format:
         m_filesystems[part->geom.start] = {op.filesystem, op.label, QString()};
         return true;
-    case Operation::Type::SetLabel:
-        m_filesystems[part->geom.start].label = op.label;
+    case Operation::Type::SetLabel: {
+        FsInfo &fs = m_filesystems[part->geom.start];
+        if (const QString problem = labelProblemFor(fs.filesystem, op.label); !problem.isEmpty()) {
+            *error = problem;
+            return false;
+        }
+        fs.label = op.label;
         return true;
+    }
     case Operation::Type::Check:
         return true;
     case Operation::Type::NewUuid: {
