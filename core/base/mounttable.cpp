@@ -106,22 +106,4 @@ QStringList activeSwaps(const QString &swaps)
     return out;
 }
 
-QStringList fstabSwapSources(const QString &fstab, bool *readable)
-{
-    QStringList out;
-    if (readable)
-        *readable = true;
-    const Table table(mnt_new_table());
-    if (!table || mnt_table_parse_fstab(table.get(), QFile::encodeName(fstab).constData()) != 0) {
-        if (readable)
-            *readable = !table ? false : !QFileInfo::exists(fstab);
-        return out;
-    }
-    forEachEntry(table.get(), [&out](libmnt_fs *fs) {
-        if (mnt_fs_is_swaparea(fs))
-            out << text(mnt_fs_get_source(fs));
-    });
-    return out;
-}
-
 } // namespace partwise

@@ -53,11 +53,4 @@ QString mountOption(const QString &options, const QString &name);
 // The devices and files in use as swap, as /proc/swaps (or `swaps`) names them.
 QStringList activeSwaps(const QString &swaps = QStringLiteral("/proc/swaps"));
 
-// The swap areas /etc/fstab names, as written there: "UUID=…", "LABEL=…", "PARTUUID=…",
-// "PARTLABEL=…" or a path. The system's own swap: a helper working for a user leaves it alone.
-// `readable` (when given) is false when `fstab` exists but cannot be read as a table: a caller
-// guarding the system's swap must then assume any swap may be it.
-QStringList fstabSwapSources(const QString &fstab = QStringLiteral("/etc/fstab"),
-                             bool *readable = nullptr);
-
 } // namespace partwise

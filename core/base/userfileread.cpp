@@ -65,6 +65,36 @@ bool lookUp(uid_t uid, Identity *who)
     ::_exit(0);
 }
 
+// The child of openedByUser(): becomes the user, opens `path` read-only and writes what it
+// opened (its fstat) into `out`. Its exit status is an errno.
+[[noreturn]] void statAs(const Identity &who, const char *path, int out)
+{
+    if (::setgroups(size_t(who.groups.size()), who.groups.constData()) != 0 ||
+        ::setresgid(who.gid, who.gid, who.gid) != 0 || ::setresuid(who.uid, who.uid, who.uid) != 0)
+        ::_exit(EPERM);
+    const int fd = ::open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0)
+        ::_exit(errno);
+    if (::fstat(fd, &st) != 0)
+        ::_exit(errno);
+    if (::write(out, &st, sizeof st) != ssize_t(sizeof st))
+        ::_exit(EIO);
+    ::_exit(0);
+}
+
+// Waits for `child` and gives its errno-like exit status (0: it succeeded).
+int childStatus(pid_t child)
+{
+    int status = 0;
+    pid_t waited = -1;
+    while ((waited = ::waitpid(child, &status, 0)) < 0 && errno == EINTR) {
+    }
+    if (waited != child)
+        return errno ? errno : ECHILD;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : EIO;
+}
+
 QString reasonOf(int code)
 {
     if (code == EINVAL)
@@ -75,6 +105,43 @@ QString reasonOf(int code)
 }
 
 } // namespace
+
+bool openedByUser(const QString &path, uid_t uid, struct stat *opened, QString *why)
+{
+    Identity who;
+    int pipeFds[2];
+    if (!lookUp(uid, &who)) {
+        *why = QStringLiteral("user %1 is unknown").arg(uid);
+        return false;
+    }
+    if (::pipe2(pipeFds, O_CLOEXEC) != 0) {
+        *why = reasonOf(errno);
+        return false;
+    }
+    const QByteArray name = QFile::encodeName(path);
+    const pid_t child = ::fork();
+    if (child == 0) {
+        ::close(pipeFds[0]);
+        statAs(who, name.constData(), pipeFds[1]);
+    }
+    ::close(pipeFds[1]);
+    struct stat st;
+    ssize_t got = -1;
+    while (child > 0 && (got = ::read(pipeFds[0], &st, sizeof st)) < 0 && errno == EINTR) {
+    }
+    ::close(pipeFds[0]);
+    if (child < 0) {
+        *why = reasonOf(errno);
+        return false;
+    }
+    // Only the child's own word counts, as for readFileAsUser().
+    if (const int code = childStatus(child); code != 0 || got != ssize_t(sizeof st)) {
+        *why = reasonOf(code != 0 ? code : EIO);
+        return false;
+    }
+    *opened = st;
+    return true;
+}
 
 bool readFileAsUser(const QString &path, uid_t uid, qint64 maxBytes, QByteArray *out, QString *why)
 {

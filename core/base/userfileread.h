@@ -9,6 +9,7 @@
 #include <QByteArray>
 #include <QString>
 
+#include <sys/stat.h>
 #include <sys/types.h>
 
 namespace partwise {
@@ -17,5 +18,11 @@ namespace partwise {
 // with a reason in `why` when the user may not read it, it is not a regular file, or it is
 // larger than `maxBytes`.
 bool readFileAsUser(const QString &path, uid_t uid, qint64 maxBytes, QByteArray *out, QString *why);
+
+// Whether `uid` (with that user's groups) may open `path` for reading: a child process that is
+// that user opens it (O_RDONLY | O_NONBLOCK) and hands back the fstat of what it opened, for the
+// caller to compare with the object it means. ACLs and every other rule of the kernel count, as
+// they would for the user. False with a reason in `why` when the user may not.
+bool openedByUser(const QString &path, uid_t uid, struct stat *opened, QString *why);
 
 } // namespace partwise

@@ -61,7 +61,7 @@ bool ServeSession::copyParamsOf(const Request &request, CopyParams *params)
             fail(request, Refused, why);
             return false;
         }
-    return true;
+    return userMayRead(request, params->source, QStringLiteral("The copy's source"));
 }
 
 CopyCallbacks ServeSession::copyCallbacks(const QJsonValue &id)
@@ -94,8 +94,8 @@ void ServeSession::copyPlan(const Request &request)
         {QStringLiteral("plan"), copyPlanToJson(prepared.plan)},
         {QStringLiteral("text"), QJsonArray::fromStringList(copyPlanText(prepared.plan))}};
     // A stopped copy onto this target is finished (resume) before another starts.
-    if (copyJournalExists(params.target))
-        answerObject[QStringLiteral("interrupted_journal")] = copyJournalPath(params.target);
+    if (const QString journal = interruptedCopyJournal(params.target); !journal.isEmpty())
+        answerObject[QStringLiteral("interrupted_journal")] = journal;
     answer(request, answerObject);
 }
 
@@ -116,28 +116,33 @@ void ServeSession::copy(const Request &request)
             return fail(request, InvalidParams, problem);
     }
     const bool acceptBootChange = accept.toBool(false);
-    startJob(request, [this, params, expect, acceptBootChange](const QJsonValue &id) {
-        // Planned again here, never taken from the client.
-        const PreparedCopy prepared = prepareCopy(params.source, params.target, params.options);
-        if (!prepared.ok)
-            return failedCopy(prepared.error);
-        QJsonObject result;
-        QString problem;
-        if (!prepared.plan.ok())
-            result = failedCopy(QStringLiteral("The copy cannot run: %1 Nothing was written.")
-                                    .arg(prepared.plan.refused.join(QLatin1Char(' '))));
-        else if (!expect.isUndefined() && !copyMatchesExpect(expect, prepared.plan, &problem))
-            result = failedCopy(QStringLiteral("The disks changed since the plan was made: plan "
-                                               "again. Nothing was written."));
-        else if (!prepared.plan.bootBreaks.isEmpty() && !acceptBootChange)
-            result = failedCopy(QStringLiteral("This copy will not boot as its source does, and "
-                                               "that was not accepted: %1")
-                                    .arg(prepared.plan.bootBreaks.join(QLatin1Char(' '))));
-        else
-            result = copyResultToJson(runCopy(prepared, params.options, copyCallbacks(id)));
-        result[QStringLiteral("plan")] = copyPlanToJson(prepared.plan);
-        return result;
-    });
+    startJob(
+        request,
+        [this, params, expect, acceptBootChange](const QJsonValue &id) {
+            // Planned again here, never taken from the client.
+            const PreparedCopy prepared = prepareCopy(params.source, params.target, params.options);
+            if (!prepared.ok)
+                return failedCopy(prepared.error);
+            QJsonObject result;
+            QString problem;
+            if (!prepared.plan.ok())
+                result = failedCopy(QStringLiteral("The copy cannot run: %1 Nothing was written.")
+                                        .arg(prepared.plan.refused.join(QLatin1Char(' '))));
+            else if (!expect.isUndefined() && !copyMatchesExpect(expect, prepared.plan, &problem))
+                result =
+                    failedCopy(QStringLiteral("The disks changed since the plan was made: plan "
+                                              "again. Nothing was written."));
+            else if (!prepared.plan.bootBreaks.isEmpty() && !acceptBootChange)
+                result =
+                    failedCopy(QStringLiteral("This copy will not boot as its source does, and "
+                                              "that was not accepted: %1")
+                                   .arg(prepared.plan.bootBreaks.join(QLatin1Char(' '))));
+            else
+                result = copyResultToJson(runCopy(prepared, params.options, copyCallbacks(id)));
+            result[QStringLiteral("plan")] = copyPlanToJson(prepared.plan);
+            return result;
+        },
+        params.target);
 }
 
 void ServeSession::createImage(const Request &request)

@@ -9,7 +9,6 @@
 #include "boot/partitionentries.h"
 #include "device/diskwritelock.h"
 #include "device/mountfolder.h"
-#include "device/systemswap.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -127,7 +126,7 @@ void ServeSession::unmountMethod(const Request &request)
     const QList<MountPlace> places = mountPlacesOf(node);
     for (const MountPlace &place : places) {
         QString why;
-        if (!m_guard.admitsUnmountAt(place.target, &why))
+        if (!m_mountedHere.contains(place.target) && !m_guard.admitsUnmountAt(place.target, &why))
             return fail(request, Refused, why + QLatin1Char('.'));
     }
     const ServedUser &user = m_guard.servedUser();
@@ -148,6 +147,8 @@ void ServeSession::unmountMethod(const Request &request)
         r.places = places;
     }
     // The folders this helper made under /run/media for its own mounts go with them.
+    for (const MountPlace &place : outcome.unmounted)
+        m_mountedHere.remove(place.target);
     for (const MountPlace &place : outcome.unmounted)
         if (m_mediaFolders.contains(place.target)) {
             QString why;
@@ -203,10 +204,14 @@ void ServeSession::mountMethod(const Request &request)
         if (!problems.isEmpty())
             return fail(request, Failed, problems.join(QLatin1Char(' ')));
         m_unmounted.remove(key);
+        for (const MountPlace &place : released.places)
+            m_mountedHere.insert(place.target);
         return answer(request,
                       QJsonObject{{QStringLiteral("device"), node.path},
                                   {QStringLiteral("mounted"), placesJson(released.places)}});
     }
+    if (!userMayRead(request, node.path, QStringLiteral("Mounting %1").arg(node.path)))
+        return;
     QString folderPath = asked.folder;
     const int folder = asked.media
                            ? makeMediaFolder(user.uid, filesystemOf(node).label, &folderPath, &why)
@@ -222,6 +227,8 @@ void ServeSession::mountMethod(const Request &request)
     }
     if (asked.media)
         m_mediaFolders.insert(folderPath);
+    if (owner)
+        m_mountedHere.insert(folderPath);
     answer(request, QJsonObject{{QStringLiteral("device"), node.path},
                                 {QStringLiteral("mounted"), placesJson(mountPlacesOf(node))}});
 }
@@ -233,24 +240,26 @@ void ServeSession::swapOffMethod(const Request &request)
     PartitionNode node;
     if (!mountTargetOf(request, false, &disk, &asked, &node))
         return;
-    // The system's swap (fstab names it) stays on for a user: turning it off would let any user
-    // push the machine into memory pressure and free the partition for writing.
-    if (QString entry; m_guard.servedUser().actsForUser() && isSystemSwap(node, &entry))
-        return fail(request, Refused,
-                    QStringLiteral("Partition %1 of %2 is this system's swap (%3); an "
-                                   "administrator may turn it off with: swapoff %4.")
-                        .arg(asked.partition)
-                        .arg(disk,
-                             entry.isEmpty()
-                                 ? QStringLiteral("/etc/fstab cannot be read, so it may be")
-                                 : QStringLiteral("/etc/fstab names it as %1").arg(entry),
-                             node.path));
-    QString why;
+    // Active swap is the system's, whoever turned it on (fstab, a systemd unit, GPT auto-swap):
+    // for a user, only what this helper itself turned on for them goes off. Turning off other
+    // swap would let any program of the user push the machine into memory pressure and free
+    // the partition for writing.
+    const auto key = qMakePair(disk, asked.partition);
     const bool wasOn = swapIsOn(node); // off already: nothing to do, as for unmount
+    if (m_guard.servedUser().actsForUser() && wasOn &&
+        m_swappedOn.value(key, QStringLiteral("-")) != filesystemOf(node).uuid)
+        return fail(request, Refused,
+                    QStringLiteral("Swap on partition %1 of %2 is the system's: it stays on. An "
+                                   "administrator may turn it off with: swapoff %3.")
+                        .arg(asked.partition)
+                        .arg(disk, node.path));
+    QString why;
     if (wasOn && !swapOff(node, &why))
         return fail(request, Failed, why + QLatin1Char('.'));
-    if (wasOn)
-        m_swappedOff.insert(qMakePair(disk, asked.partition), filesystemOf(node).uuid);
+    if (wasOn) {
+        m_swappedOff.insert(key, filesystemOf(node).uuid);
+        m_swappedOn.remove(key);
+    }
     answer(request, QJsonObject{{QStringLiteral("device"), node.path},
                                 {QStringLiteral("swap"), false},
                                 {QStringLiteral("was_on"), wasOn}});
@@ -283,6 +292,8 @@ void ServeSession::swapOnMethod(const Request &request)
     QString why;
     if (!swapOn(node, &why))
         return fail(request, Failed, why + QLatin1Char('.'));
+    if (const auto it = m_swappedOff.constFind(key); it != m_swappedOff.constEnd())
+        m_swappedOn.insert(key, it.value());
     m_swappedOff.remove(key);
     answer(request,
            QJsonObject{{QStringLiteral("device"), node.path}, {QStringLiteral("swap"), true}});

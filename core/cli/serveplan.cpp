@@ -6,6 +6,7 @@
 #include "ops/planfile.h"
 
 #include <QJsonDocument>
+#include <QSet>
 
 namespace partwise {
 
@@ -33,13 +34,20 @@ bool ServeSession::planOf(const Request &request, QList<Operation> *operations)
 // user's own helper pastes from images).
 bool ServeSession::pasteSourcesAdmitted(const Request &request, QList<Operation> *operations)
 {
+    QSet<QString> readable; // a plan may paste one partition a thousand times: asked once
     for (Operation &op : *operations) {
         QString why;
         const QString asked = op.sourcePath;
-        if (op.type == Operation::Type::Paste && !m_guard.admits(asked, &why, &op.sourcePath)) {
+        if (op.type != Operation::Type::Paste)
+            continue;
+        if (!m_guard.admits(asked, &why, &op.sourcePath)) {
             fail(request, Refused, QStringLiteral("The paste's source is refused: %1").arg(why));
             return false;
         }
+        if (!readable.contains(op.sourcePath) &&
+            !userMayRead(request, op.sourcePath, QStringLiteral("The paste's source")))
+            return false;
+        readable.insert(op.sourcePath);
     }
     return true;
 }

@@ -105,7 +105,8 @@ void ServeSession::realignPlan(const Request &request)
     plan[QStringLiteral("prepared")] = preparedRealignToJson(prepared);
     plan[QStringLiteral("busy")] = QJsonArray::fromStringList(busyMoves(path, prepared.plan));
     // As read-disk says it: a stopped run of this disk is finished before another starts.
-    if (const QString journal = options.journalPathFor(path); QFile::exists(journal))
+    if (const QString journal = interruptedWriteJournal(path, options.journalPathFor(path));
+        !journal.isEmpty())
         plan[QStringLiteral("interrupted_journal")] = journal;
     answer(request, plan);
 }
@@ -150,30 +151,34 @@ void ServeSession::realign(const Request &request)
         return fail(request, InvalidParams,
                     QStringLiteral("\"accept_boot_change\" must be true or false."));
     const bool acceptBootChange = accept.toBool(false);
-    startJob(request, [this, path, options, asked, expect, acceptBootChange](const QJsonValue &id) {
-        // Planned again here, never taken from the client: a helper running as root writes
-        // only what it planned itself, and starts it only if that is what the person saw.
-        const PreparedRealign prepared = prepareRealignment(path, options, asked);
-        if (!prepared.ok)
-            return failedRealign(prepared.error);
-        QJsonObject result;
-        if (expect && !movesAsExpected(*expect, prepared.plan.moves)) {
-            result = failedRealign(QStringLiteral("The disk changed since the plan was made: "
-                                                  "plan again."));
-        } else if (!prepared.bootBreaks.isEmpty() && !acceptBootChange) {
-            result = failedRealign(QStringLiteral("This plan stops a boot loader working, and "
-                                                  "that was not accepted: %1")
-                                       .arg(prepared.bootBreaks.join(QLatin1Char(' '))));
-        } else if (prepared.plan.moves.isEmpty()) {
-            RealignResult nothing;
-            nothing.ok = true;
-            result = realignResultToJson(nothing);
-        } else {
-            result = realignResultToJson(runRealignment(path, prepared, options, jobCallbacks(id)));
-        }
-        result[QStringLiteral("plan")] = planJson(prepared, path);
-        return result;
-    });
+    startJob(
+        request,
+        [this, path, options, asked, expect, acceptBootChange](const QJsonValue &id) {
+            // Planned again here, never taken from the client: a helper running as root writes
+            // only what it planned itself, and starts it only if that is what the person saw.
+            const PreparedRealign prepared = prepareRealignment(path, options, asked);
+            if (!prepared.ok)
+                return failedRealign(prepared.error);
+            QJsonObject result;
+            if (expect && !movesAsExpected(*expect, prepared.plan.moves)) {
+                result = failedRealign(QStringLiteral("The disk changed since the plan was made: "
+                                                      "plan again."));
+            } else if (!prepared.bootBreaks.isEmpty() && !acceptBootChange) {
+                result = failedRealign(QStringLiteral("This plan stops a boot loader working, and "
+                                                      "that was not accepted: %1")
+                                           .arg(prepared.bootBreaks.join(QLatin1Char(' '))));
+            } else if (prepared.plan.moves.isEmpty()) {
+                RealignResult nothing;
+                nothing.ok = true;
+                result = realignResultToJson(nothing);
+            } else {
+                result =
+                    realignResultToJson(runRealignment(path, prepared, options, jobCallbacks(id)));
+            }
+            result[QStringLiteral("plan")] = planJson(prepared, path);
+            return result;
+        },
+        path);
 }
 
 void ServeSession::resume(const Request &request)
@@ -181,11 +186,14 @@ void ServeSession::resume(const Request &request)
     QString path;
     if (!targetOf(request, &path))
         return;
-    startJob(request, [this, path](const QJsonValue &id) {
-        if (copyJournalExists(path)) // a disk copy onto `path` that stopped part-way
-            return copyResultToJson(resumeCopy(path, QString(), copyCallbacks(id)));
-        return realignResultToJson(resumeWriteJob(path, QString(), jobCallbacks(id)));
-    });
+    startJob(
+        request,
+        [this, path](const QJsonValue &id) {
+            if (copyJournalExists(path)) // a disk copy onto `path` that stopped part-way
+                return copyResultToJson(resumeCopy(path, QString(), copyCallbacks(id)));
+            return realignResultToJson(resumeWriteJob(path, QString(), jobCallbacks(id)));
+        },
+        path);
 }
 
 } // namespace partwise

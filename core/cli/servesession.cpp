@@ -5,9 +5,11 @@
 #include "boot/bootinventory.h"
 #include "cli/exitstatus.h"
 #include "cli/probecommand.h"
+#include "cli/serveoutput.h"
 #include "cli/serveparams.h"
 #include "cli/serveresults.h"
 #include "device/diskenumerator.h"
+#include "device/userreadabledisk.h"
 #include "fs/filesystemminimum.h"
 #include "fs/sessionabilities.h"
 #include "layer/layerreader.h"
@@ -190,8 +192,29 @@ bool ServeSession::targetOf(const Request &request, QString *path)
     return true;
 }
 
-void ServeSession::startJob(const Request &request, Job job)
+void ServeSession::forgetReleasedOn(const QString &disk)
 {
+    for (auto *map : {&m_swappedOff, &m_swappedOn})
+        for (auto it = map->begin(); it != map->end();)
+            it = it.key().first == disk ? map->erase(it) : std::next(it);
+    for (auto it = m_unmounted.begin(); it != m_unmounted.end();)
+        it = it.key().first == disk ? m_unmounted.erase(it) : std::next(it);
+}
+
+bool ServeSession::userMayRead(const Request &request, const QString &disk, const QString &what)
+{
+    const ServedUser &user = m_guard.servedUser();
+    QString why;
+    if (!user.actsForUser() || userMayReadDisk(disk, user.uid, &why))
+        return true;
+    fail(request, Refused, QStringLiteral("%1 is refused: %2.").arg(what, why));
+    return false;
+}
+
+void ServeSession::startJob(const Request &request, Job job, const QString &writes)
+{
+    if (!writes.isEmpty())
+        forgetReleasedOn(writes);
     m_cancel = false;
     m_running = true;
     m_job = std::thread([this, request, job = std::move(job)] {
@@ -230,7 +253,7 @@ void ServeSession::readDiskMethod(const Request &request)
     DiskReadResult read = readDisk(path, options);
     // A copy onto this disk that stopped part-way: the window offers to finish it. Until then
     // the disk has no table and usually cannot be read, so a failed read names it too.
-    const QString copyJournal = copyJournalExists(path) ? copyJournalPath(path) : QString();
+    const QString copyJournal = interruptedCopyJournal(path);
     if (!read.ok && !copyJournal.isEmpty()) {
         const std::lock_guard lock(m_writeMutex);
         m_write(errorLine(request.id, Failed, interruptedCopyText(path),
@@ -254,7 +277,9 @@ void ServeSession::readDiskMethod(const Request &request)
     device[QStringLiteral("layout")] = layoutToJson(read.layout);
     // A realignment or Apply of this disk that stopped part-way (a dropped connection, a
     // cancel, a crash): the window offers to finish it with resume.
-    if (const QString journal = RealignOptions().journalPathFor(path); QFile::exists(journal))
+    if (const QString journal =
+            interruptedWriteJournal(path, RealignOptions().journalPathFor(path));
+        !journal.isEmpty())
         device[QStringLiteral("interrupted_journal")] = journal;
     if (!copyJournal.isEmpty())
         device[QStringLiteral("interrupted_copy")] = copyJournal;
@@ -344,36 +369,39 @@ void ServeSession::apply(const Request &request)
         return;
     if (!pasteSourcesAdmitted(request, &operations))
         return;
-    startJob(request, [this, path, operations, options](const QJsonValue &id) {
-        ApplyCallbacks callbacks;
-        callbacks.log = [this, id](const QString &line) {
-            notify(QStringLiteral("log"),
-                   {{QStringLiteral("id"), id}, {QStringLiteral("line"), line}});
-        };
-        callbacks.ask = [this, id](const PartedMessage &message) {
-            return m_questions.ask(
-                message,
-                [this, id](QJsonObject params) {
-                    params[QStringLiteral("id")] = id;
-                    notify(QStringLiteral("question"), params);
-                },
-                m_cancel);
-        };
-        callbacks.cancel = &m_cancel;
-        callbacks.progress = [this, id](int done, int total) {
-            notify(QStringLiteral("progress"), {{QStringLiteral("id"), id},
-                                                {QStringLiteral("operations_done"), done},
-                                                {QStringLiteral("operations_total"), total}});
-        };
-        const ApplyResult r = applyOperations(path, operations, options, callbacks);
-        return QJsonObject{{QStringLiteral("ok"), r.ok},
-                           {QStringLiteral("completed"), r.completed},
-                           {QStringLiteral("resumable"), r.resumable},
-                           {QStringLiteral("in_use"), r.inUse},
-                           {QStringLiteral("error"), r.error},
-                           {QStringLiteral("backup_folder"), r.backupFolder},
-                           {QStringLiteral("journal"), r.journalPath}};
-    });
+    startJob(
+        request,
+        [this, path, operations, options](const QJsonValue &id) {
+            ApplyCallbacks callbacks;
+            callbacks.log = [this, id](const QString &line) {
+                notify(QStringLiteral("log"),
+                       {{QStringLiteral("id"), id}, {QStringLiteral("line"), line}});
+            };
+            callbacks.ask = [this, id](const PartedMessage &message) {
+                return m_questions.ask(
+                    message,
+                    [this, id](QJsonObject params) {
+                        params[QStringLiteral("id")] = id;
+                        notify(QStringLiteral("question"), params);
+                    },
+                    m_cancel);
+            };
+            callbacks.cancel = &m_cancel;
+            callbacks.progress = [this, id](int done, int total) {
+                notify(QStringLiteral("progress"), {{QStringLiteral("id"), id},
+                                                    {QStringLiteral("operations_done"), done},
+                                                    {QStringLiteral("operations_total"), total}});
+            };
+            const ApplyResult r = applyOperations(path, operations, options, callbacks);
+            return QJsonObject{{QStringLiteral("ok"), r.ok},
+                               {QStringLiteral("completed"), r.completed},
+                               {QStringLiteral("resumable"), r.resumable},
+                               {QStringLiteral("in_use"), r.inUse},
+                               {QStringLiteral("error"), r.error},
+                               {QStringLiteral("backup_folder"), r.backupFolder},
+                               {QStringLiteral("journal"), r.journalPath}};
+        },
+        path);
 }
 
 void ServeSession::probe(const Request &request)
@@ -381,37 +409,40 @@ void ServeSession::probe(const Request &request)
     QString path;
     if (!targetOf(request, &path))
         return;
-    startJob(request, [this, path](const QJsonValue &id) {
-        // The probe command's own JSON, and its progress lines as log notifications.
-        ProbeCommandOptions options;
-        options.target = path;
-        options.json = true;
-        options.assumeYes = true;
-        options.probe.cancel = &m_cancel;
-        auto throttle = std::make_shared<ProgressThrottle>(kProgressMilliseconds);
-        options.probe.progress = [this, id, throttle](double fraction) {
-            if (!throttle->due(fraction >= 1.0))
-                return;
-            notify(QStringLiteral("progress"),
-                   {{QStringLiteral("id"), id}, {QStringLiteral("fraction"), fraction}});
-        };
-        QString out;
-        QString err;
-        QTextStream outStream(&out);
-        QTextStream errStream(&err);
-        const int status = runProbeCommand(options, outStream, errStream, {});
-        outStream.flush();
-        errStream.flush();
-        for (const QString &line :
-             err.split(QRegularExpression(QStringLiteral("[\r\n]+")), Qt::SkipEmptyParts))
-            notify(QStringLiteral("log"),
-                   {{QStringLiteral("id"), id}, {QStringLiteral("line"), line.trimmed()}});
-        QJsonObject result = QJsonDocument::fromJson(out.toUtf8()).object();
-        result[QStringLiteral("ok")] = status == ExitOk;
-        if (status != ExitOk)
-            result[QStringLiteral("error")] = err.trimmed();
-        return result;
-    });
+    startJob(
+        request,
+        [this, path](const QJsonValue &id) {
+            // The probe command's own JSON, and its progress lines as log notifications.
+            ProbeCommandOptions options;
+            options.target = path;
+            options.json = true;
+            options.assumeYes = true;
+            options.probe.cancel = &m_cancel;
+            auto throttle = std::make_shared<ProgressThrottle>(kProgressMilliseconds);
+            options.probe.progress = [this, id, throttle](double fraction) {
+                if (!throttle->due(fraction >= 1.0))
+                    return;
+                notify(QStringLiteral("progress"),
+                       {{QStringLiteral("id"), id}, {QStringLiteral("fraction"), fraction}});
+            };
+            QString out;
+            QString err;
+            QTextStream outStream(&out);
+            QTextStream errStream(&err);
+            const int status = runProbeCommand(options, outStream, errStream, {});
+            outStream.flush();
+            errStream.flush();
+            for (const QString &line :
+                 err.split(QRegularExpression(QStringLiteral("[\r\n]+")), Qt::SkipEmptyParts))
+                notify(QStringLiteral("log"),
+                       {{QStringLiteral("id"), id}, {QStringLiteral("line"), line.trimmed()}});
+            QJsonObject result = QJsonDocument::fromJson(out.toUtf8()).object();
+            result[QStringLiteral("ok")] = status == ExitOk;
+            if (status != ExitOk)
+                result[QStringLiteral("error")] = err.trimmed();
+            return result;
+        },
+        path);
 }
 
 int runServe()
@@ -425,10 +456,15 @@ int runServe()
         std::fprintf(stderr, "partwise-cli serve: %s\n", qPrintable(why));
         return ExitBadInput;
     }
-    ServeSession session(ServeTargetGuard(*user), [](const QByteArray &line) {
-        std::fwrite(line.constData(), 1, size_t(line.size()), stdout);
-        std::fflush(stdout);
+    // Output never blocks the helper; a client that stops reading is gone, and its job is
+    // cancelled as at the end of input (its disk lock goes with the job).
+    ServeOutput output(STDOUT_FILENO);
+    ServeSession *self = nullptr;
+    ServeSession session(ServeTargetGuard(*user), [&output, &self](const QByteArray &line) {
+        if (!output.push(line) && self)
+            self->cancel();
     });
+    self = &session;
     // Lines are read a byte at a time up to the limit, so a hostile endless line costs no more
     // memory than that; the rest of it is dropped and the line answered as unreadable.
     QByteArray line;
@@ -458,6 +494,7 @@ int runServe()
         std::_Exit(ExitMisalignedOrFailed);
     }
     session.finish();
+    output.drain(kEndOfInputGraceMs);
     return 0;
 }
 

@@ -74,7 +74,13 @@ private:
     // Root working for a user reads a plan's key files with the user's rights (userfileread.h).
     bool keysReadAsUser(const jsonrpc::Request &request, QList<Operation> *operations);
     bool pasteSourcesAdmitted(const jsonrpc::Request &request, QList<Operation> *operations);
-    void startJob(const jsonrpc::Request &request, Job job);
+    // `writes`: the disk the job may write. What this helper unmounted or turned off there is
+    // forgotten first: the filesystem found there later need not be the one it released.
+    void startJob(const jsonrpc::Request &request, Job job, const QString &writes);
+    void forgetReleasedOn(const QString &disk);
+    // Root working for a user hands over no byte the user could not read alone (copy and paste
+    // sources, what is mounted on the user's folder); true for everyone else.
+    bool userMayRead(const jsonrpc::Request &request, const QString &disk, const QString &what);
     void notify(const QString &method, const QJsonObject &params);
     RealignCallbacks jobCallbacks(const QJsonValue &id); // log and progress notifications
     CopyCallbacks copyCallbacks(const QJsonValue &id);   // the same for a copy
@@ -114,6 +120,11 @@ private:
     // What this helper turned off as swap, by (disk, partition): the swap area's UUID. Root working
     // for a user turns on only these (root's memory goes to that device: never one the user made).
     QMap<QPair<QString, int>, QString> m_swappedOff;
+    // What this helper turned on as swap for the user (after turning it off): the only swap a
+    // user may have turned off. Any other active swap is the system's.
+    QMap<QPair<QString, int>, QString> m_swappedOn;
+    // The folders this helper mounted a filesystem on, for the user: unmounted again on request.
+    QSet<QString> m_mountedHere;
     // Folders under /run/media/USER this helper made for its mounts (removed after their
     // unmount), and those it removed so (made again for a mount back there).
     QSet<QString> m_mediaFolders;

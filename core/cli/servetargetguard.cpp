@@ -125,7 +125,7 @@ bool ServeTargetGuard::admitsUnmountAt(const QString &target, QString *why) cons
 {
     if (!m_user.actsForUser())
         return true;
-    QStringList places{QStringLiteral("/mnt"), QStringLiteral("/media")};
+    QStringList places;
     const passwd *user = ::getpwuid(m_user.uid);
     if (user && user->pw_dir) {
         const QString home = QDir::cleanPath(QFile::decodeName(user->pw_dir));
@@ -134,21 +134,15 @@ bool ServeTargetGuard::admitsUnmountAt(const QString &target, QString *why) cons
     }
     // udisks mounts a user's filesystems in /run/media/USER (or /media/USER), a folder only that
     // user may enter: another user's is not freed for this one (who could then mount it on a
-    // folder of their own and read it).
+    // folder of their own and read it). /mnt and the rest of /media are the administrator's.
     const QString own = user && user->pw_name ? QFile::decodeName(user->pw_name) : QString();
     if (!own.isEmpty() && !own.contains(QLatin1Char('/')))
-        places << QStringLiteral("/run/media/") + own;
-    const auto otherUsersMedia = [this](const QString &path) {
-        const QString name = path.section(QLatin1Char('/'), 2, 2);
-        const passwd *named = name.isEmpty() ? nullptr : ::getpwnam(QFile::encodeName(name));
-        return named && named->pw_uid != m_user.uid;
-    };
+        places << QStringLiteral("/run/media/") + own << QStringLiteral("/media/") + own;
     for (const QString &place : places)
-        if ((target == place || target.startsWith(place + QLatin1Char('/'))) &&
-            !(place == QLatin1String("/media") && otherUsersMedia(target)))
+        if (target == place || target.startsWith(place + QLatin1Char('/')))
             return true;
-    *why = QStringLiteral("%1 is mounted where the system keeps its own filesystems; only what "
-                          "is mounted under /media, /mnt, your own /run/media/USER or your home is "
+    *why = QStringLiteral("%1 was not mounted for you; only what is mounted in your own "
+                          "/run/media/USER or /media/USER, in your home, or by this helper is "
                           "unmounted for you (an administrator may run: umount %1)")
                .arg(target.left(200));
     return false;

@@ -38,10 +38,11 @@ public:
     bool admits(const QString &path, QString *why, QString *resolved = nullptr) const;
     const ServedUser &servedUser() const { return m_user; }
     // Whether a filesystem mounted on `target` may be unmounted for the served user. Root working
-    // for a user unmounts only what users mount: under /media or /mnt (not /media/OTHER of
-    // another user), in the user's own /run/media/USER, or inside the user's own home; never the
-    // system's own places (/, /boot, /usr, /var, /home…), which a program of the user could
-    // otherwise free for a write, nor another user's stick, which it could mount again and read.
+    // for a user unmounts only what was mounted for that user: in the user's own /run/media/USER
+    // or /media/USER (udisks), or inside the user's own home (what the helper itself mounted, the
+    // session knows); never the system's or the administrator's places (/, /boot, /mnt…), which
+    // a program of the user could otherwise free for a write or mount again on its own folder,
+    // nor another user's stick.
     bool admitsUnmountAt(const QString &target, QString *why) const;
 
 private:

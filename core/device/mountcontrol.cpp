@@ -10,6 +10,7 @@
 #include <QFile>
 #include <QSet>
 
+#include <algorithm>
 #include <libmount/libmount.h>
 
 #include <cerrno>
@@ -134,6 +135,22 @@ unsigned long flagsOf(const QString &vfsOptions)
                     MS_NOATIME | MS_NODIRATIME | MS_RELATIME | MS_STRICTATIME | MS_LAZYTIME);
 }
 
+// What root adds for a user, as udisks2 does: an ext filesystem that finds an error goes read-only
+// instead of doing what its superblock asks (errors=panic would let any user who brings one stop
+// the machine).
+QString userSafeData(const QString &type, const QString &data)
+{
+    if (!type.startsWith(QLatin1String("ext")))
+        return data;
+    QStringList options = data.split(QLatin1Char(','), Qt::SkipEmptyParts);
+    options.erase(
+        std::remove_if(options.begin(), options.end(),
+                       [](const QString &o) { return o.startsWith(QLatin1String("errors=")); }),
+        options.end());
+    options << QStringLiteral("errors=remount-ro");
+    return options.join(QLatin1Char(','));
+}
+
 bool mountAt(const QString &source, int folderFd, const QString &type, unsigned long flags,
              const QString &data, QString *why)
 {
@@ -145,9 +162,14 @@ bool mountAt(const QString &source, int folderFd, const QString &type, unsigned 
                 options.isEmpty() ? nullptr : options.constData()) == 0)
         return true;
     // The table shows options a filesystem reports but does not take back ("seclabel"):
-    // without them, the filesystem's defaults.
-    if (errno == EINVAL && !options.isEmpty() &&
-        ::mount(src.constData(), target.constData(), fstype.constData(), flags, nullptr) == 0)
+    // without them, the filesystem's defaults, but for its errors= behaviour.
+    const QByteArray plain =
+        mountOption(data, QStringLiteral("errors")).isEmpty()
+            ? QByteArray()
+            : "errors=" + mountOption(data, QStringLiteral("errors")).toLocal8Bit();
+    if (errno == EINVAL && options != plain &&
+        ::mount(src.constData(), target.constData(), fstype.constData(), flags,
+                plain.isEmpty() ? nullptr : plain.constData()) == 0)
         return true;
     *why = errno == ENODEV ? QStringLiteral("this system's kernel cannot mount %1").arg(type)
                            : QStringLiteral("mounting %1 failed: %2").arg(source, reason(errno));
@@ -309,7 +331,7 @@ bool mountOnFolder(const PartitionNode &node, int folderFd, QString *why)
                 : QStringLiteral("%1 holds %2, which Partwise does not mount").arg(node.path, type);
         return false;
     }
-    return mountAt(node.path, folderFd, type, MS_NOSUID | MS_NODEV, QString(), why);
+    return mountAt(node.path, folderFd, type, MS_NOSUID | MS_NODEV, userSafeData(type, {}), why);
 }
 
 bool mountBack(const PartitionNode &node, const QList<MountPlace> &places,
@@ -323,13 +345,17 @@ bool mountBack(const PartitionNode &node, const QList<MountPlace> &places,
         if (folder.fd < 0)
             return false;
         unsigned long flags = flagsOf(place.vfsOptions);
-        if (servedUser && !stable) {
+        QString data = place.fsOptions;
+        if (servedUser) {
             struct stat st;
-            if (::fstat(folder.fd, &st) != 0 || st.st_uid != *servedUser) {
+            if (!stable && (::fstat(folder.fd, &st) != 0 || st.st_uid != *servedUser)) {
                 *why = QStringLiteral("%1 is not your folder any more").arg(place.target);
                 return false;
             }
+            // Whatever it was before: the bytes there now may be another filesystem with the
+            // same UUID (a user's own image behind a loop device changes under root's feet).
             flags |= MS_NOSUID | MS_NODEV;
+            data = userSafeData(place.type, data);
         }
         if (first.isEmpty() || place.root == firstRoot) {
             if (!first.isEmpty()) {
@@ -345,7 +371,7 @@ bool mountBack(const PartitionNode &node, const QList<MountPlace> &places,
                 }
                 continue;
             }
-            if (!mountAt(node.path, folder.fd, place.type, flags, place.fsOptions, why))
+            if (!mountAt(node.path, folder.fd, place.type, flags, data, why))
                 return false;
             first = place.target;
             firstRoot = place.root;
@@ -363,7 +389,7 @@ bool mountBack(const PartitionNode &node, const QList<MountPlace> &places,
                            .arg(node.path, place.target, reason(errno));
                 return false;
             }
-        } else if (!mountAt(node.path, folder.fd, place.type, flags, place.fsOptions, why)) {
+        } else if (!mountAt(node.path, folder.fd, place.type, flags, data, why)) {
             return false;
         }
     }

@@ -1,6 +1,7 @@
 #include "ops/applyrunner.h"
 
 #include "device/automountinhibitor.h"
+#include "device/diskidentity.h"
 #include "device/diskwritelock.h"
 #include "fs/filesystemresize.h"
 #include "fs/filesystemsize.h"
@@ -342,6 +343,7 @@ ApplyResult applyOperations(const QString &target, const QList<Operation> &opera
         log(destroyed);
     WriteJournal journal;
     journal.target = target;
+    journal.diskIdentity = diskIdentityOf(target);
     journal.sectorSize = request.layout.device.topology.logicalSectorSize;
     journal.backupFolder = preflight.backup.folder;
     journal.operations = operations;

@@ -169,6 +169,7 @@ bool CopyJournal::save(const QString &path, QString *error) const
                                {QStringLiteral("partitions"), parts}};
     const QJsonObject journal{{QStringLiteral("source"), source},
                               {QStringLiteral("target"), target},
+                              {QStringLiteral("target_identity"), targetIdentity},
                               {QStringLiteral("verify"), verify},
                               {QStringLiteral("backup_folder"), backupFolder},
                               {QStringLiteral("scratch_folder"), scratchFolder},
@@ -227,6 +228,7 @@ bool CopyJournal::load(const QString &path, CopyJournal *journal, QString *error
     CopyJournal c;
     c.source = r.string(j, "source");
     c.target = r.string(j, "target");
+    c.targetIdentity = r.string(j, "target_identity");
     c.verify = r.boolean(j, "verify");
     c.backupFolder = r.string(j, "backup_folder");
     c.scratchFolder = r.string(j, "scratch_folder");

@@ -17,7 +17,7 @@ namespace partwise {
 
 struct CopyJournal
 {
-    static constexpr int kFormat = 1;
+    static constexpr int kFormat = 2;
     // Steps in order; each is done when the journal says the next one.
     enum class Step {
         Planned, // nothing written yet (scratch copies of shrinking filesystems may be made)
@@ -28,6 +28,7 @@ struct CopyJournal
     };
 
     QString source, target;
+    QString targetIdentity; // what the target is (device/diskidentity.h), bound to the journal
     bool verify = true;
     QString backupFolder;
     QString scratchFolder; // shrunk copies of filesystems, when the plan shrinks one

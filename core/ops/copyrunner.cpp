@@ -3,6 +3,7 @@
 #include "base/nofollowfile.h"
 #include "base/twoatatime.h"
 #include "device/busycheck.h"
+#include "device/diskidentity.h"
 #include "device/diskwritelock.h"
 #include "fs/usedblocks.h"
 #include "move/alignedbuffer.h"
@@ -499,6 +500,19 @@ bool copyJournalExists(const QString &target, const QString &journalPath)
     return QFile::exists(journalPath.isEmpty() ? copyJournalPath(target) : journalPath);
 }
 
+QString interruptedCopyJournal(const QString &target)
+{
+    const QString path = copyJournalPath(target);
+    if (!QFile::exists(path))
+        return {};
+    CopyJournal journal;
+    QString why;
+    if (CopyJournal::load(path, &journal, &why) &&
+        !isSameDisk(journal.targetIdentity, target, &why))
+        return {};
+    return path;
+}
+
 CopyResult runCopy(const PreparedCopy &prepared, const CopyOptions &options,
                    const CopyCallbacks &callbacks)
 {
@@ -534,6 +548,7 @@ CopyResult runCopy(const PreparedCopy &prepared, const CopyOptions &options,
     CopyJournal journal;
     journal.source = plan.source;
     journal.target = plan.target;
+    journal.targetIdentity = diskIdentityOf(plan.target);
     journal.verify = options.verify;
     journal.backupFolder = backup.folder;
     journal.plan = plan;
@@ -566,6 +581,10 @@ CopyResult resumeCopy(const QString &target, const QString &journalPath,
     QString error;
     if (!CopyJournal::load(path, &journal, &error))
         return refused(error);
+    if (!isSameDisk(journal.targetIdentity, target, &error))
+        return refused(QStringLiteral("The copy journal %1 is not resumed on %2: %3. Nothing was "
+                                      "written.")
+                           .arg(path, target, error));
     if (journal.target != target &&
         QFileInfo(journal.target).canonicalFilePath() != QFileInfo(target).canonicalFilePath())
         return refused(QStringLiteral("The journal %1 is of a copy onto %2, not %3.")

@@ -1,12 +1,15 @@
 #include "ops/jobresume.h"
 
 #include "device/automountinhibitor.h"
+#include "device/diskidentity.h"
 #include "device/diskwritelock.h"
 #include "device/writeprotection.h"
 #include "ops/applyrunner.h"
 #include "ops/realignexecution.h"
 #include "ops/writejournal.h"
 #include "ops/writepreflight.h"
+
+#include <QFileInfo>
 
 namespace partwise {
 
@@ -28,6 +31,18 @@ RealignResult finishApply(WriteJournal &journal, const QString &path,
 
 } // namespace
 
+QString interruptedWriteJournal(const QString &target, const QString &journalPath)
+{
+    if (!QFileInfo::exists(journalPath))
+        return {};
+    WriteJournal journal;
+    QString why;
+    if (WriteJournal::load(journalPath, &journal, &why) &&
+        !isSameDisk(journal.diskIdentity, target, &why))
+        return {};
+    return journalPath;
+}
+
 RealignResult resumeWriteJob(const QString &target, const QString &journalPath,
                              const RealignCallbacks &callbacks)
 {
@@ -45,6 +60,12 @@ RealignResult resumeWriteJob(const QString &target, const QString &journalPath,
     WriteJournal journal;
     if (!WriteJournal::load(path, &journal, &result.error))
         return result;
+    if (QString why; !isSameDisk(journal.diskIdentity, target, &why)) {
+        result.error = QStringLiteral("The journal %1 is not resumed on %2: %3. Nothing was "
+                                      "changed.")
+                           .arg(path, target, why);
+        return result;
+    }
     journal.target = target; // a loop device may come back under another name
     if (isWriteProtected(target)) {
         result.error = QStringLiteral("%1 is read-only; nothing was changed. Make it writable and "

@@ -2,6 +2,7 @@
 
 #include "boot/bootimpact.h"
 #include "device/automountinhibitor.h"
+#include "device/diskidentity.h"
 #include "device/diskwritelock.h"
 #include "device/drivehealth.h"
 #include "device/loopattachment.h"
@@ -236,6 +237,7 @@ RealignResult runPlan(const QString &target, const PreparedRealign &prepared,
     }
     WriteJournal journal;
     journal.target = target;
+    journal.diskIdentity = diskIdentityOf(target);
     journal.sectorSize = prepared.layout.device.topology.logicalSectorSize;
     journal.verify = options.verify;
     journal.backupFolder = preflight.backup.folder;

@@ -37,11 +37,12 @@ const PartitionInfo::Kind kKinds[] = {PartitionInfo::Kind::Primary, PartitionInf
 
 const QStringList kRootKeys{QStringLiteral("checksum"), QStringLiteral("format"),
                             QStringLiteral("journal")};
-const QStringList kJournalKeys{QStringLiteral("backup_folder"), QStringLiteral("grain_bytes"),
-                               QStringLiteral("moves"),         QStringLiteral("next_operation"),
-                               QStringLiteral("operations"),    QStringLiteral("sector_size"),
-                               QStringLiteral("table_before"),  QStringLiteral("target"),
-                               QStringLiteral("trust_drive"),   QStringLiteral("verify")};
+const QStringList kJournalKeys{QStringLiteral("backup_folder"),  QStringLiteral("disk_identity"),
+                               QStringLiteral("grain_bytes"),    QStringLiteral("moves"),
+                               QStringLiteral("next_operation"), QStringLiteral("operations"),
+                               QStringLiteral("sector_size"),    QStringLiteral("table_before"),
+                               QStringLiteral("target"),         QStringLiteral("trust_drive"),
+                               QStringLiteral("verify")};
 const QStringList kMoveKeys{
     QStringLiteral("filesystem"), QStringLiteral("grow"),          QStringLiteral("kind"),
     QStringLiteral("label"),      QStringLiteral("new_end"),       QStringLiteral("new_start"),
@@ -320,6 +321,7 @@ QString checkContent(const QJsonObject &o, WriteJournal *journal)
     if (!r.keys(o, kJournalKeys, where))
         return r.problem;
     j.target = r.string(o, QStringLiteral("target"), where);
+    j.diskIdentity = r.string(o, QStringLiteral("disk_identity"), where);
     j.sectorSize = r.integer(o, QStringLiteral("sector_size"), where, 0);
     j.verify = r.boolean(o, QStringLiteral("verify"), where);
     j.backupFolder = r.string(o, QStringLiteral("backup_folder"), where);
@@ -389,6 +391,7 @@ bool WriteJournal::save(const QString &path, QString *error) const
         list.append(moveToJson(moves[i], phases.value(i)));
     const QJsonObject journal{
         {QStringLiteral("target"), target},
+        {QStringLiteral("disk_identity"), diskIdentity},
         {QStringLiteral("sector_size"), sectorSize},
         {QStringLiteral("verify"), verify},
         {QStringLiteral("backup_folder"), backupFolder},

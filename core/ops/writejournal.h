@@ -19,7 +19,7 @@ namespace partwise {
 // `partwise-cli resume` and the GUI's start-up check always know what to do next. The bytes of
 // the partition being moved are protected by the data mover's journal next to it.
 //
-// On disk (format 3) it is indented JSON, {"checksum": HEX, "format": 3, "journal": {...}},
+// On disk (format 4) it is indented JSON, {"checksum": HEX, "format": 3, "journal": {...}},
 // where the checksum (checksum.h) covers the compact JSON of {"format", "journal"}. load()
 // accepts a file only if it is byte for byte what save() writes for its content, the checksum
 // holds and every field is present, of its type and sane: a damaged journal could otherwise
@@ -27,9 +27,12 @@ namespace partwise {
 struct WriteJournal
 {
     enum class Phase { Pending, Shrunk, Moving, Moved, TableUpdated, Done };
-    static constexpr int kFormat = 3;
+    static constexpr int kFormat = 4;
 
     QString target;
+    // What the target is (device/diskidentity.h): resume and the offer to finish go only to the
+    // disk the job was writing, never to another that got its name.
+    QString diskIdentity;
     qint64 sectorSize = 512;
     bool verify = true;
     QString backupFolder;

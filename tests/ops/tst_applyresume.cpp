@@ -7,6 +7,7 @@
 #include "blkidprobe.h"
 #include "buildsetting.h"
 #include "clirun.h"
+#include "device/diskidentity.h"
 #include "extimage.h"
 #include "filebytes.h"
 #include "filechecksum.h"
@@ -251,6 +252,7 @@ void TestApplyResume::createAlreadyWritten()
     QVERIFY2(add.ok(), qPrintable(add.describe()));
     WriteJournal journal;
     journal.target = image;
+    journal.diskIdentity = diskIdentityOf(image); // as the Apply that stopped recorded it
     journal.backupFolder = backups;
     journal.operations = plan;
     journal.nextOperation = 1;

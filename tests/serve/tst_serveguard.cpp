@@ -19,6 +19,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <pwd.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 using namespace partwise;
@@ -38,6 +40,8 @@ private slots:
     void pasteBetweenTwoLoopDevices();
 
 private:
+    QProcessEnvironment helperForOwnerOf(const QString &image);
+
     QTemporaryDir m_dir;
 };
 
@@ -253,6 +257,20 @@ void TestServeGuard::pasteSourcePassesTheGuard()
     QCOMPARE(fileSha256(target), before);
 }
 
+// The root helper as pkexec starts it for the user who owns `image` (a user every system has,
+// given the image): a paste source must be bytes that user could read alone.
+QProcessEnvironment TestServeGuard::helperForOwnerOf(const QString &image)
+{
+    const passwd *nobody = ::getpwnam("nobody");
+    if (!nobody)
+        return {};
+    ::chmod(QFile::encodeName(m_dir.path()).constData(), 0711);
+    ::chown(QFile::encodeName(image).constData(), nobody->pw_uid, nobody->pw_gid);
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(QStringLiteral("PKEXEC_UID"), QString::number(nobody->pw_uid));
+    return environment;
+}
+
 // A preview runs while the helper reads nothing else, not even the end of its input. A plan of a
 // thousand pastes of one partition (the most a plan holds) reads that partition once: root's
 // helper answers in seconds, not after measuring the same filesystem a thousand times.
@@ -270,9 +288,7 @@ void TestServeGuard::aThousandPastesOfOnePartitionArePreviewedPromptly()
         operations.append(QJsonObject{{QStringLiteral("op"), QStringLiteral("paste")},
                                       {QStringLiteral("source"), from.path()},
                                       {QStringLiteral("number"), 1}});
-    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-    environment.insert(QStringLiteral("PKEXEC_UID"), QString::number(::getuid() + 4242));
-    ServeClient helper(environment);
+    ServeClient helper(helperForOwnerOf(source));
     QElapsedTimer timer;
     timer.start();
     const QJsonObject preview = helper.call(
@@ -303,9 +319,7 @@ void TestServeGuard::pasteBetweenTwoLoopDevices()
         LoopDevice from(source);
         LoopDevice onto(target);
         QVERIFY2(from.ok() && onto.ok(), qPrintable(from.error() + onto.error()));
-        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-        environment.insert(QStringLiteral("PKEXEC_UID"), QString::number(::getuid() + 4242));
-        ServeClient helper(environment);
+        ServeClient helper(helperForOwnerOf(source));
         const QJsonObject plan{
             {QStringLiteral("operations"),
              QJsonArray{QJsonObject{{QStringLiteral("op"), QStringLiteral("paste")},

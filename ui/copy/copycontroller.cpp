@@ -70,7 +70,7 @@ QString CopyController::interruptedCopy(const QString &key) const
     const DiskEntry &entry = disks->entry(row);
     if (!entry.machine.isEmpty())
         return m_helperInterrupted ? m_helperInterrupted(key) : QString();
-    return copyJournalExists(entry.path) ? copyJournalPath(entry.path) : QString();
+    return interruptedCopyJournal(entry.path);
 }
 
 // Asked once per disk and session: a copy stopped part-way leaves the target without a table.

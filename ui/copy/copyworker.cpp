@@ -62,8 +62,7 @@ void CopyWorker::plan(const CopyRequest &request)
         [this, request] {
             const PreparedCopy prepared =
                 prepareCopy(request.source, request.target, request.options);
-            const QString journal =
-                copyJournalExists(request.target) ? copyJournalPath(request.target) : QString();
+            const QString journal = interruptedCopyJournal(request.target);
             return std::function<void()>([this, prepared, journal] {
                 emit planned(prepared.plan, prepared.ok ? QString() : prepared.error, journal);
             });

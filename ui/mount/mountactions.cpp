@@ -17,6 +17,7 @@
 #include <QPushButton>
 #include <QStatusBar>
 #include <QTreeView>
+#include <unistd.h>
 
 #include "diskmapwidget.h"
 
@@ -104,10 +105,17 @@ void MountActions::updateActions()
     const bool filesystem = !partition.filesystem.isEmpty() && !swap;
     m_unmount->setEnabled(usable && filesystem);
     m_mount->setEnabled(usable && filesystem);
-    m_swapOff->setEnabled(usable && swap);
-    m_swapOn->setEnabled(usable && swap);
+    // Active swap is the system's: the administrator's helper never turns it off for a user's
+    // session (only a window run by root does), so a user's window does not offer it.
+    const bool systemsSwap = ::geteuid() != 0;
+    m_swapOff->setEnabled(usable && swap && !systemsSwap);
+    m_swapOn->setEnabled(usable && swap && !systemsSwap);
     for (QAction *a : {m_unmount, m_mount, m_swapOff, m_swapOn})
         a->setStatusTip(why);
+    if (systemsSwap && why.isEmpty())
+        for (QAction *a : {m_swapOff, m_swapOn})
+            a->setStatusTip(tr("Swap is the system's: an administrator turns it off or on "
+                               "(swapoff, swapon)."));
 }
 
 void MountActions::run(const QString &method, const QJsonObject &extra, const QString &done)

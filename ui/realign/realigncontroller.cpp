@@ -5,6 +5,7 @@
 #include "diskmapwidget.h"
 #include "editing/editingcontroller.h"
 #include "journalpreferences.h"
+#include "ops/jobresume.h"
 #include "ops/writejournal.h"
 #include "partitionmodel.h"
 #include "realign/realignbanner.h"
@@ -190,8 +191,7 @@ QString RealignController::interruptedJournal(const QString &path) const
     // A helper's disk: the journal is where the helper runs, and read-disk said whether.
     if (throughHelper(path))
         return m_helper.interruptedJournal ? m_helper.interruptedJournal(path) : QString();
-    const QString journal = journalPathFor(path);
-    return QFile::exists(journal) ? journal : QString();
+    return interruptedWriteJournal(path, journalPathFor(path));
 }
 
 RealignSetup RealignController::setupFor(const QString &path) const
