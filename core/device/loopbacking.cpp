@@ -157,6 +157,10 @@ QList<LoopBacking> loopBackingsOf(const QStringList &names, const QList<MountEnt
         LoopBacking &b = out[askedAt.value(it.key())];
         if (it->error == ENXIO) {
             unbound << askedAt.value(it.key()); // let go since sysfs was read
+        } else if (it->error == EACCES && ::geteuid() != 0) {
+            // A user's own session may not open root's loop devices (a snap's): for the user's
+            // own files the kernel's live path of the backing file (d_path, which follows
+            // renames) is an honest answer, so it is known by that path.
         } else if (it->error != 0) {
             b.unanswered = it->error;
         } else {
