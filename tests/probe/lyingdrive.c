@@ -12,7 +12,10 @@
  * write on the way, whatever mode the loop device ends up in.
  *
  * Usage: lying-drive --backing=IMAGE [--physical=4096] [--offset=0] [--penalty-ms=2]
- *                    [--log=FILE] MOUNTPOINT [fuse options, e.g. -f -s]
+ *                    [--log=FILE] [--hold=FILE] MOUNTPOINT [fuse options, e.g. -f -s]
+ * --hold=FILE: every write after the first waits while FILE exists, so that a test can stop a
+ * probe mid-way for as long as it needs (to cancel it), instead of hoping the probe is slow;
+ * FILE.held is created when a write first waits, for the test to know the probe is held.
  * --offset is where physical sectors start, in bytes (the kernel's alignment_offset: 3584 for
  * a Windows XP jumper drive, whose LBA 63 is on a physical boundary). --log appends one line
  * per write ("offset length penalised") for debugging the emulation.
@@ -35,12 +38,14 @@ struct options
 {
     const char *backing;
     const char *log;
+    const char *hold;
     long physical;
     long offset;
     double penaltyMs;
 };
 
-static struct options opts = {NULL, NULL, 4096, 0, 2};
+static struct options opts = {NULL, NULL, NULL, 4096, 0, 2};
+static long writes = 0;
 static int backingFd = -1;
 static FILE *logFile = NULL;
 static const char *const kName = "/disk";
@@ -51,6 +56,7 @@ static const char *const kName = "/disk";
     }
 static const struct fuse_opt optionSpec[] = {
     OPTION("--backing=%s", backing),       OPTION("--log=%s", log),
+    OPTION("--hold=%s", hold),
     OPTION("--physical=%ld", physical),    OPTION("--offset=%ld", offset),
     OPTION("--penalty-ms=%lf", penaltyMs), FUSE_OPT_END};
 
@@ -132,6 +138,14 @@ static int do_write(const char *path, const char *buf, size_t size, off_t off,
     (void)path;
     (void)fi;
     const int whole = coversWholeSectors(off, size);
+    if (opts.hold && writes > 0 && access(opts.hold, F_OK) == 0) {
+        char held[4096];
+        snprintf(held, sizeof held, "%s.held", opts.hold);
+        close(open(held, O_WRONLY | O_CREAT | O_CLOEXEC, 0600));
+        while (access(opts.hold, F_OK) == 0)
+            pause_ms(10);
+    }
+    ++writes;
     if (!whole)
         pause_ms(opts.penaltyMs);
     if (logFile) {

@@ -35,11 +35,14 @@ LyingDrive::LyingDrive(const QString &program, const QString &backingImage,
 {
     QDir().mkpath(mountPoint);
     m_daemon.setProcessChannelMode(QProcess::ForwardedErrorChannel);
-    m_daemon.start(program, {QStringLiteral("--backing=") + backingImage,
-                             QStringLiteral("--physical=%1").arg(spec.physical),
-                             QStringLiteral("--offset=%1").arg(spec.offset),
-                             QStringLiteral("--penalty-ms=%1").arg(spec.penaltyMs), mountPoint,
-                             QStringLiteral("-f"), QStringLiteral("-s")});
+    QStringList arguments{QStringLiteral("--backing=") + backingImage,
+                          QStringLiteral("--physical=%1").arg(spec.physical),
+                          QStringLiteral("--offset=%1").arg(spec.offset),
+                          QStringLiteral("--penalty-ms=%1").arg(spec.penaltyMs)};
+    if (!spec.hold.isEmpty())
+        arguments << QStringLiteral("--hold=") + spec.hold;
+    m_daemon.start(program,
+                   arguments + QStringList{mountPoint, QStringLiteral("-f"), QStringLiteral("-s")});
     if (!m_daemon.waitForStarted()) {
         m_error = QStringLiteral("cannot start %1: %2").arg(program, m_daemon.errorString());
         return;

@@ -12,6 +12,7 @@ struct LyingDriveSpec
     qint64 physical = 4096; // the emulated physical sector
     qint64 offset = 0;      // where physical sectors start (the kernel's alignment_offset)
     double penaltyMs = 2;   // the cost of a write that covers part of a physical sector
+    QString hold;           // while this file exists, every write after the first waits
 };
 
 // RAII: mounts lying-drive on `mountPoint` (created) over `backingImage`, attaches its file with
