@@ -1,0 +1,225 @@
+// Disks other tools made (issue 45), built with the tools that make them in the wild: hybrid ISOs
+// (xorriso, isohybrid, grub-mkrescue) are shown as ISO 9660 and never edited or copied in parts;
+// a partition of unknown contents moves whole and is never shrunk; Mac, BSD, Sun, SGI, Amiga,
+// PC-98 and Atari labels (parted) are read and refused for writing; a 4Kn MBR disk's image takes
+// its sector size from its filesystems, and hints that disagree write nothing. Every refusal
+// leaves the image's sha256 as it was; expected values come from sfdisk, blkid, parted, mtools.
+
+#include "buildsetting.h"
+#include "clirun.h"
+#include "filebytes.h"
+#include "filechecksum.h"
+#include "loopdevice.h"
+#include "sfdisktable.h"
+#include "toolrun.h"
+
+#include <QDir>
+#include <QFile>
+#include <QRandomGenerator>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace pwtest;
+
+namespace {
+
+constexpr qint64 kMiB = 1 << 20;
+
+QStringList words(const char *text)
+{
+    return QString::fromLatin1(text).split(QLatin1Char(' '), Qt::SkipEmptyParts);
+}
+
+QString blkidValue(const QString &path, const QString &tag, qint64 offset = 0)
+{
+    return QString::fromUtf8(runTool(QStringLiteral("blkid"),
+                                     {QStringLiteral("-p"), QStringLiteral("-O"),
+                                      QString::number(offset), QStringLiteral("-o"),
+                                      QStringLiteral("value"), QStringLiteral("-s"), tag, path})
+                                 .out)
+        .trimmed();
+}
+
+} // namespace
+
+class TestForeignDisks : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+
+    QString path(const QString &name) const { return m_dir.filePath(name); }
+
+    // A job that must refuse: its exit code, a phrase of its reason, and the image unchanged.
+    void expectRefused(const QStringList &args, const QString &image, int exitCode,
+                       const QByteArray &reason)
+    {
+        const QByteArray before = fileSha256(image);
+        const CliResult r = runCli(args);
+        QVERIFY2(!r.crashed, qPrintable(r.describe()));
+        QVERIFY2(exitCode < 0 ? r.exitCode != 0 : r.exitCode == exitCode, qPrintable(r.describe()));
+        QVERIFY2((r.err + r.out).contains(reason), qPrintable(r.describe()));
+        QCOMPARE(fileSha256(image), before);
+    }
+
+    // The tree every ISO here holds: isolinux for BIOS, an efi.img (FAT) for UEFI, a payload.
+    QString isoTree()
+    {
+        const QString tree = path(QStringLiteral("isotree"));
+        if (QDir(tree).exists())
+            return tree;
+        QDir().mkpath(tree + QStringLiteral("/isolinux"));
+        QDir().mkpath(tree + QStringLiteral("/boot/grub"));
+        QFile::copy(QStringLiteral("/usr/lib/ISOLINUX/isolinux.bin"),
+                    tree + QStringLiteral("/isolinux/isolinux.bin"));
+        QFile::copy(QStringLiteral("/usr/lib/syslinux/modules/bios/ldlinux.c32"),
+                    tree + QStringLiteral("/isolinux/ldlinux.c32"));
+        QFile cfg(tree + QStringLiteral("/isolinux/isolinux.cfg"));
+        cfg.open(QIODevice::WriteOnly);
+        cfg.write("default live\n");
+        cfg.close();
+        QFile grubCfg(tree + QStringLiteral("/boot/grub/grub.cfg"));
+        grubCfg.open(QIODevice::WriteOnly);
+        grubCfg.write("echo live\n");
+        grubCfg.close();
+        const QString efi = tree + QStringLiteral("/boot/grub/efi.img");
+        runTool(QStringLiteral("mkfs.vfat"), {QStringLiteral("-C"), efi, QStringLiteral("1440")});
+        runTool(QStringLiteral("mcopy"),
+                {QStringLiteral("-i"), efi, grubCfg.fileName(), QStringLiteral("::/grub.cfg")});
+        return tree;
+    }
+
+    // One of the ways hybrid ISOs are made; empty after a failure (reported).
+    QString makeIso(const QString &how)
+    {
+        const QString tree = isoTree();
+        const QString iso = path(how + QStringLiteral(".iso"));
+        QFile::remove(iso);
+        const QStringList eltorito =
+            words("-b isolinux/isolinux.bin -c isolinux/boot.cat -no-emul-boot -boot-load-size 4 "
+                  "-boot-info-table -eltorito-alt-boot -e boot/grub/efi.img -no-emul-boot");
+        ToolResult r;
+        if (how == QLatin1String("xorriso")) {
+            // As Debian's live and installer ISOs are made.
+            r = runTool(QStringLiteral("xorriso"),
+                        words("-as mkisofs -r -V LIVE -o") + QStringList{iso} +
+                            words("-isohybrid-mbr /usr/lib/ISOLINUX/isohdpfx.bin") + eltorito +
+                            words("-isohybrid-gpt-basdat") + QStringList{tree});
+        } else if (how == QLatin1String("isohybrid")) {
+            r = runTool(QStringLiteral("xorriso"), words("-as mkisofs -r -V LIVE -o") +
+                                                       QStringList{iso} + eltorito +
+                                                       QStringList{tree});
+            if (r.ok())
+                r = runTool(QStringLiteral("isohybrid"), {QStringLiteral("--uefi"), iso});
+        } else {
+            const QString grubTree = path(QStringLiteral("grubtree/boot/grub"));
+            QDir().mkpath(grubTree);
+            QFile::copy(tree + QStringLiteral("/boot/grub/grub.cfg"),
+                        grubTree + QStringLiteral("/grub.cfg"));
+            r = runTool(QStringLiteral("grub-mkrescue"),
+                        {QStringLiteral("-o"), iso, path(QStringLiteral("grubtree"))});
+        }
+        if (!r.ok()) {
+            qWarning("%s", qPrintable(r.describe()));
+            return QString();
+        }
+        return iso;
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY(m_dir.isValid());
+        setCliPath(buildSetting("PARTWISE_CLI"));
+    }
+
+    void hybridIsoIsShownAndNeverEdited_data()
+    {
+        QTest::addColumn<QString>("how");
+        QTest::newRow("xorriso -isohybrid-mbr -isohybrid-gpt-basdat") << QStringLiteral("xorriso");
+        QTest::newRow("isohybrid --uefi") << QStringLiteral("isohybrid");
+        QTest::newRow("grub-mkrescue") << QStringLiteral("grub-mkrescue");
+    }
+
+    void hybridIsoIsShownAndNeverEdited()
+    {
+        QFETCH(QString, how);
+        const QString iso = makeIso(how);
+        QVERIFY(!iso.isEmpty());
+        const SfdiskTable table = SfdiskTable::read(iso);
+        QVERIFY2(table.ok && !table.partitions.isEmpty(), qPrintable(table.error));
+        QCOMPARE(blkidValue(iso, QStringLiteral("TYPE")), QStringLiteral("iso9660"));
+
+        // check: the ISO on the whole device, and every entry sfdisk lists is named.
+        const CliResult json = runCli({QStringLiteral("check"), QStringLiteral("--json"), iso});
+        QVERIFY2(json.jsonValid && (json.exitCode == 0 || json.exitCode == 1),
+                 qPrintable(json.describe()));
+        const QJsonObject device = json.devices().at(0).toObject();
+        QCOMPARE(device.value(QStringLiteral("table")).toString(), table.partedLabel());
+        QCOMPARE(device.value(QStringLiteral("whole_disk_filesystem")).toString(),
+                 blkidValue(iso, QStringLiteral("TYPE")));
+        const QString warnings = QJsonDocument(device.value(QStringLiteral("warnings")).toArray())
+                                     .toJson(QJsonDocument::Compact);
+        const QJsonArray parts = device.value(QStringLiteral("partitions")).toArray();
+        for (const SfdiskPartition &p : table.partitions) {
+            const bool listed = std::any_of(parts.begin(), parts.end(), [&p](const QJsonValue &v) {
+                return v.toObject().value(QStringLiteral("number")).toInt() == p.number &&
+                       v.toObject().value(QStringLiteral("start_sector")).toInteger() == p.start;
+            });
+            QVERIFY2(listed || warnings.contains(QStringLiteral("MBR entry %1 (type %2")
+                                                     .arg(p.number)
+                                                     .arg(p.type.rightJustified(2, '0'))),
+                     qPrintable(p.node + QLatin1Char(' ') + warnings));
+        }
+        const CliResult text = runCli({QStringLiteral("check"), iso});
+        QVERIFY2(text.out.contains("hybrid ISO 9660"), text.out.constData());
+
+        const QString number = QString::number(table.partitions.last().number);
+        const QString journal = path(QStringLiteral("j.json"));
+        expectRefused({QStringLiteral("realign"), QStringLiteral("--all"), QStringLiteral("--yes"),
+                       QStringLiteral("--journal"), journal, iso},
+                      iso, 2, "hybrid ISO 9660");
+        QVERIFY(!QFile::exists(journal));
+        const QString plan = path(QStringLiteral("delete.json"));
+        QFile f(plan);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QStringLiteral("{\"operations\":[{\"op\":\"delete\",\"number\":%1}]}")
+                    .arg(number)
+                    .toUtf8());
+        f.close();
+        expectRefused({QStringLiteral("apply"), QStringLiteral("--yes"), plan, iso}, iso, 2,
+                      "hybrid ISO 9660");
+        const QString target = path(QStringLiteral("target.img"));
+        QFile::remove(target);
+        QVERIFY(makeSparseFile(target, 64 * kMiB));
+        const QByteArray targetBefore = fileSha256(target);
+        expectRefused({QStringLiteral("copy"), QStringLiteral("--yes"), iso, target}, iso, -1,
+                      "dd if=");
+        QCOMPARE(fileSha256(target), targetBefore);
+    }
+
+    void hybridIsoIsReplacedByANewTable()
+    {
+        // Reusing a stick: a new table (the only edit an ISO takes) leaves no ISO behind.
+        const QString iso = makeIso(QStringLiteral("xorriso"));
+        QVERIFY(!iso.isEmpty());
+        const QString plan = path(QStringLiteral("newtable.json"));
+        QFile f(plan);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(
+            R"({"operations":[{"op":"new-table","type":"gpt"},{"op":"create","size":"rest"}]})");
+        f.close();
+        const CliResult r = runCli({QStringLiteral("apply"), QStringLiteral("--yes"), plan, iso});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.describe()));
+        QCOMPARE(blkidValue(iso, QStringLiteral("TYPE")), QString());
+        QCOMPARE(blkidValue(iso, QStringLiteral("PTTYPE")), QStringLiteral("gpt"));
+        const SfdiskTable table = SfdiskTable::read(iso);
+        QVERIFY2(table.ok, qPrintable(table.error));
+        QCOMPARE(table.partitions.size(), 1);
+        QCOMPARE(table.partitions[0].start % 2048, 0);
+    }
+
+};
+
+QTEST_GUILESS_MAIN(TestForeignDisks)
+#include "tst_foreigndisks.moc"
