@@ -198,6 +198,14 @@ private:
         DiskLayout layout;
         if (!readLayout(&layout, error))
             return false;
+        // The planner never shrinks unknown contents; a journal of an older plan may.
+        if (m.filesystem.isEmpty()) {
+            *error = QStringLiteral("Partition %1 holds no filesystem Partwise recognises, so it "
+                                    "is never shrunk: its data may reach its last sector. Nothing "
+                                    "was moved.")
+                         .arg(m.number);
+            return false;
+        }
         const FilesystemLocation where = location(m.oldStart, layout, m.number);
         const qint64 newBytes = m.newLength() * ss();
         // Every shrink runs before the first move's "Partition N: …" heading: it names its own.

@@ -40,6 +40,26 @@ QString blkidValue(const QString &path, const QString &tag, qint64 offset = 0)
         .trimmed();
 }
 
+// Random bytes over sectors [start, start + count) of a 512-byte-sector image: contents no tool
+// recognises, as a VeraCrypt volume looks.
+bool fillRandom(const QString &image, qint64 start, qint64 count, quint32 seed)
+{
+    QFile f(image);
+    if (!f.open(QIODevice::ReadWrite) || !f.seek(start * 512))
+        return false;
+    QByteArray bytes(count * 512, Qt::Uninitialized);
+    QRandomGenerator(seed).fillRange(reinterpret_cast<quint32 *>(bytes.data()), bytes.size() / 4);
+    return f.write(bytes) == bytes.size();
+}
+
+QByteArray bytesAt(const QString &image, qint64 offset, qint64 size)
+{
+    QFile f(image);
+    if (!f.open(QIODevice::ReadOnly) || !f.seek(offset))
+        return {};
+    return f.read(size);
+}
+
 } // namespace
 
 class TestForeignDisks : public QObject
@@ -219,6 +239,57 @@ private slots:
         QCOMPARE(table.partitions[0].start % 2048, 0);
     }
 
+    void unknownContentsMoveWhole()
+    {
+        // Random bytes at 63, right before another partition, free space after both.
+        const QString image = path(QStringLiteral("random.img"));
+        QString error;
+        QVERIFY2(SfdiskTable::writeImage(image, 40 * kMiB,
+                                         "label: dos\nstart=63, size=20000, type=83\n"
+                                         "start=20063, size=30000, type=83\n",
+                                         &error),
+                 qPrintable(error));
+        QVERIFY(fillRandom(image, 63, 20000, 1) && fillRandom(image, 20063, 30000, 2));
+        const QByteArray one = bytesAt(image, 63 * 512, 20000 * 512);
+        const QByteArray two = bytesAt(image, 20063 * 512, 30000 * 512);
+        const CliResult r =
+            runCli({QStringLiteral("realign"), QStringLiteral("--yes"), QStringLiteral("--journal"),
+                    path(QStringLiteral("r.json")), image});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.describe()));
+        QVERIFY2(!r.out.contains("shrinking"), r.out.constData());
+        const SfdiskTable table = SfdiskTable::read(image);
+        QVERIFY2(table.ok && table.partitions.size() == 2, qPrintable(table.error));
+        QCOMPARE(table.partitions[0].start % 2048, 0);
+        QCOMPARE(table.partitions[0].size, 20000);
+        QCOMPARE(table.partitions[1].size, 30000);
+        QVERIFY(bytesAt(image, table.partitions[0].start * 512, 20000 * 512) == one);
+        QVERIFY(bytesAt(image, table.partitions[1].start * 512, 30000 * 512) == two);
+    }
+
+    void unknownContentsAreNeverShrunk()
+    {
+        // The same, with no free space: only cutting the end of the random bytes would make room.
+        const QString image = path(QStringLiteral("full.img"));
+        QString error;
+        QVERIFY2(SfdiskTable::writeImage(image, 20 * kMiB,
+                                         "label: dos\nstart=63, size=20000, type=83\n"
+                                         "start=20063, type=83\n",
+                                         &error),
+                 qPrintable(error));
+        const SfdiskTable table = SfdiskTable::read(image);
+        QVERIFY2(table.ok && table.partitions.size() == 2, qPrintable(table.error));
+        QVERIFY(fillRandom(image, 63, table.partitions[1].end() - 62, 3));
+        const QByteArray before = fileSha256(image);
+        const CliResult r =
+            runCli({QStringLiteral("realign"), QStringLiteral("--yes"), QStringLiteral("--journal"),
+                    path(QStringLiteral("f.json")), image});
+        QVERIFY2(r.exitCode == 1, qPrintable(r.describe()));
+        QVERIFY2(r.out.contains("partition 1 stays") &&
+                     r.out.contains("cannot be shrunk: no filesystem Partwise knows"),
+                 r.out.constData());
+        QVERIFY2(!(r.out + r.err).contains("the  filesystem"), qPrintable(r.describe()));
+        QCOMPARE(fileSha256(image), before);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestForeignDisks)
