@@ -13,6 +13,7 @@
 #include "ops/partitionaccess.h"
 #include "ops/tableeditor.h"
 #include "table/diskreader.h"
+#include "table/foreigndisk.h"
 
 #include <QFile>
 
@@ -513,6 +514,15 @@ RealignResult executeMoves(WriteJournal &journal, const QString &journalPath,
 RealignResult runRealignmentJournal(WriteJournal &journal, const QString &path,
                                     const RealignCallbacks &callbacks, const PlannedMaps *planned)
 {
+    // A resume (no plan of this session) first reads the label libparted would abort on.
+    if (const QString foreign =
+            planned ? QString() : foreignLabelRefusal(journal.target, journal.sectorSize);
+        !foreign.isEmpty()) {
+        RealignResult refused;
+        refused.error = foreign;
+        refused.journalPath = path;
+        return refused;
+    }
     RealignResult result = executeMoves(journal, path, callbacks, planned);
     if (result.ok || result.shrinkRefused > 0) {
         WriteJournal::remove(path);

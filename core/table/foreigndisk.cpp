@@ -1,8 +1,28 @@
 #include "table/foreigndisk.h"
 
+#include "table/diskreader.h"
+
+#include <QHash>
+
 namespace partwise {
 
 namespace {
+
+// libparted's label names as people know them, with their article.
+QString tableTypeName(const QString &type)
+{
+    static const QHash<QString, QString> names{
+        {QStringLiteral("mac"), QStringLiteral("a Mac partition map")},
+        {QStringLiteral("bsd"), QStringLiteral("a BSD disklabel")},
+        {QStringLiteral("sun"), QStringLiteral("a Sun disk label")},
+        {QStringLiteral("dvh"), QStringLiteral("an SGI disk volume header")},
+        {QStringLiteral("amiga"), QStringLiteral("an Amiga rigid disk block")},
+        {QStringLiteral("pc98"), QStringLiteral("a PC-98 partition table")},
+        {QStringLiteral("atari"), QStringLiteral("an Atari partition table")},
+        {QStringLiteral("aix"), QStringLiteral("an AIX partition table")},
+    };
+    return names.value(type, QStringLiteral("a \"%1\" partition table").arg(type));
+}
 
 QString hybridIsoRefusal(const DiskLayout &layout)
 {
@@ -21,11 +41,36 @@ QString hybridIsoRefusal(const DiskLayout &layout)
 
 } // namespace
 
+QString foreignLabelRefusal(const QString &path, qint64 sectorSize)
+{
+    DiskReadOptions options;
+    options.forcedSectorSize = sectorSize;
+    options.probeFilesystems = false;
+    options.useMeasurements = false;
+    const DiskReadResult read = readDisk(path, options);
+    if (!read.ok || read.layout.tableType.isEmpty() || isEditableTableType(read.layout.tableType))
+        return QString();
+    DiskLayout label = read.layout;
+    label.wholeDiskFilesystem.clear();
+    return foreignDiskRefusal(label);
+}
+
+bool isEditableTableType(const QString &tableType)
+{
+    return tableType == QLatin1String("gpt") || tableType == QLatin1String("msdos");
+}
+
 QString foreignDiskRefusal(const DiskLayout &layout)
 {
     if (layout.isHybridIso())
         return hybridIsoRefusal(layout);
-    return QString();
+    if (layout.tableType.isEmpty() || isEditableTableType(layout.tableType))
+        return QString();
+    return QStringLiteral("%1 has %2: Partwise reads it but edits, realigns and copies only "
+                          "GPT and MBR tables, so nothing was changed. Edit it with parted, or "
+                          "replace it with a new GPT or MBR table (which erases every partition "
+                          "on it).")
+        .arg(layout.device.path, tableTypeName(layout.tableType));
 }
 
 } // namespace partwise

@@ -290,6 +290,71 @@ private slots:
         QVERIFY2(!(r.out + r.err).contains("the  filesystem"), qPrintable(r.describe()));
         QCOMPARE(fileSha256(image), before);
     }
+
+    void foreignLabelsAreReadNeverWritten_data()
+    {
+        QTest::addColumn<QString>("label");
+        QTest::addColumn<QStringList>("mkpart");
+        const QStringList named = words("mkpart p1 ext2 2048s 20479s");
+        const QStringList typed = words("mkpart primary ext2 2048s 20479s");
+        const QStringList plain = words("mkpart ext2 2048s 20479s");
+        QTest::newRow("mac") << QStringLiteral("mac") << named;
+        QTest::newRow("bsd") << QStringLiteral("bsd") << plain;
+        QTest::newRow("sun") << QStringLiteral("sun") << plain;
+        QTest::newRow("dvh") << QStringLiteral("dvh") << typed;
+        QTest::newRow("amiga") << QStringLiteral("amiga") << named;
+        QTest::newRow("pc98") << QStringLiteral("pc98") << named;
+        QTest::newRow("atari") << QStringLiteral("atari") << typed;
+    }
+
+    void foreignLabelsAreReadNeverWritten()
+    {
+        QFETCH(QString, label);
+        QFETCH(QStringList, mkpart);
+        const QString image = path(label + QStringLiteral(".img"));
+        QFile::remove(image);
+        QVERIFY(makeSparseFile(image, 32 * kMiB));
+        const ToolResult made =
+            runTool(QStringLiteral("parted"),
+                    {QStringLiteral("-s"), image, QStringLiteral("mklabel"), label});
+        QVERIFY2(made.ok(), qPrintable(made.describe()));
+        // A partition where parted can place one there; the label alone is refused the same.
+        runTool(QStringLiteral("parted"), QStringList{QStringLiteral("-s"), image} + mkpart);
+        const ToolResult print =
+            runTool(QStringLiteral("parted"),
+                    {QStringLiteral("-s"), QStringLiteral("-m"), image, QStringLiteral("unit"),
+                     QStringLiteral("s"), QStringLiteral("print")});
+        QVERIFY2(print.ok(), qPrintable(print.describe()));
+        const QString partedLabel =
+            QString::fromUtf8(print.out).split(QLatin1Char('\n')).value(1).section(':', 5, 5);
+        QCOMPARE(partedLabel, label);
+
+        const QByteArray before = fileSha256(image);
+        const CliResult json = runCli({QStringLiteral("check"), QStringLiteral("--json"), image});
+        QVERIFY2(json.jsonValid && (json.exitCode == 0 || json.exitCode == 1),
+                 qPrintable(json.describe()));
+        QCOMPARE(json.devices().at(0).toObject().value(QStringLiteral("table")).toString(), label);
+        const CliResult text = runCli({QStringLiteral("check"), image});
+        QVERIFY2(!text.crashed && !text.out.contains("MBR code"), text.out.constData());
+        QCOMPARE(fileSha256(image), before);
+
+        expectRefused({QStringLiteral("realign"), QStringLiteral("--all"), QStringLiteral("--yes"),
+                       QStringLiteral("--journal"), path(QStringLiteral("l.json")), image},
+                      image, 2, "edits, realigns and copies only GPT and MBR");
+        const QString plan = path(QStringLiteral("delete1.json"));
+        QFile f(plan);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(R"({"operations":[{"op":"delete","number":1}]})");
+        f.close();
+        expectRefused({QStringLiteral("apply"), QStringLiteral("--yes"), plan, image}, image, 2,
+                      "edits, realigns and copies only GPT and MBR");
+        const QString target = path(QStringLiteral("label-target.img"));
+        QFile::remove(target);
+        QVERIFY(makeSparseFile(target, 64 * kMiB));
+        expectRefused({QStringLiteral("copy"), QStringLiteral("--yes"), QStringLiteral("--table"),
+                       QStringLiteral("gpt"), image, target},
+                      image, -1, "edits, realigns and copies only GPT and MBR");
+    }
 };
 
 QTEST_GUILESS_MAIN(TestForeignDisks)
