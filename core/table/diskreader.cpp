@@ -200,9 +200,10 @@ DiskReadResult readDisk(const QString &path, const DiskReadOptions &options)
     layout.device.readOnly = isWriteProtected(path);
 
     PartedSession session;
-    const qint64 imageSectorSize = !isImage                       ? 0
-                                   : options.forcedSectorSize > 0 ? options.forcedSectorSize
-                                                                  : detectImageSectorSize(path);
+    const ImageSectorSize detected = isImage && options.forcedSectorSize == 0
+                                         ? detectImageSectorSize(path)
+                                         : ImageSectorSize{options.forcedSectorSize, QString()};
+    const qint64 imageSectorSize = isImage ? detected.bytes : 0;
     const OpenPartedDevice device(getPartedDevice(path, isImage, imageSectorSize, fileSize));
     PedDevice *dev = device.get();
     if (!dev) {
@@ -217,6 +218,9 @@ DiskReadResult readDisk(const QString &path, const DiskReadOptions &options)
         const qint64 ss = imageSectorSize;
         layout.device.topology = imageFileTopology(ss);
         layout.device.model = QStringLiteral("Disk image");
+        layout.device.sectorSizeDoubt = detected.doubt;
+        if (!detected.doubt.isEmpty())
+            layout.warnings << detected.doubt;
         if (fileSize % ss != 0)
             layout.warnings << QStringLiteral(
                                    "The image size (%1 bytes) is not a whole number of "

@@ -52,6 +52,7 @@ QString foreignLabelRefusal(const QString &path, qint64 sectorSize)
         return QString();
     DiskLayout label = read.layout;
     label.wholeDiskFilesystem.clear();
+    label.device.sectorSizeDoubt.clear();
     return foreignDiskRefusal(label);
 }
 
@@ -64,6 +65,8 @@ QString foreignDiskRefusal(const DiskLayout &layout)
 {
     if (layout.isHybridIso())
         return hybridIsoRefusal(layout);
+    if (!layout.device.sectorSizeDoubt.isEmpty())
+        return layout.device.sectorSizeDoubt;
     if (layout.tableType.isEmpty() || isEditableTableType(layout.tableType))
         return QString();
     return QStringLiteral("%1 has %2: Partwise reads it but edits, realigns and copies only "

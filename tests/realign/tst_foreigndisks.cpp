@@ -355,6 +355,114 @@ private slots:
                        QStringLiteral("gpt"), image, target},
                       image, -1, "edits, realigns and copies only GPT and MBR");
     }
+
+    void mbr4knImageTakesItsSectorSizeFromItsFilesystems()
+    {
+        PW_REQUIRE_ROOT_OR_SKIP(); // the table is written on a 4Kn loop device, as on a drive
+        const QString image = path(QStringLiteral("mbr4kn.img"));
+        QVERIFY(makeSparseFile(image, 48 * kMiB));
+        SfdiskTable table;
+        {
+            LoopDevice loop(image, 4096);
+            QVERIFY2(loop.ok(), qPrintable(loop.error()));
+            runTool(QStringLiteral("sfdisk"), {QStringLiteral("-q"), loop.path()},
+                    "label: dos\nsector-size: 4096\nstart=6, size=4096, type=c\n"
+                    "start=4102, size=4096, type=83\n");
+            table = SfdiskTable::read(loop.path());
+        }
+        QVERIFY2(table.ok && table.partitions.size() == 2, qPrintable(table.error));
+        QCOMPARE(table.sectorSize, 4096);
+        const qint64 fat = table.partitions[0].start * 4096;
+        const qint64 ext = table.partitions[1].start * 4096;
+        QVERIFY(runTool(QStringLiteral("mkfs.vfat"),
+                        {QStringLiteral("-S"), QStringLiteral("4096"), QStringLiteral("--offset"),
+                         QString::number(table.partitions[0].start), image,
+                         QString::number(table.partitions[0].size * 4)})
+                    .ok());
+        const QString file = path(QStringLiteral("hello.txt"));
+        QFile hello(file);
+        QVERIFY(hello.open(QIODevice::WriteOnly) && hello.write("hello from a 4Kn FAT\n") > 0);
+        hello.close();
+        QVERIFY(runTool(QStringLiteral("mcopy"),
+                        {QStringLiteral("-i"), QStringLiteral("%1@@%2").arg(image).arg(fat), file,
+                         QStringLiteral("::/hello.txt")})
+                    .ok());
+        QVERIFY(runTool(QStringLiteral("mkfs.ext4"),
+                        {QStringLiteral("-q"), QStringLiteral("-E"),
+                         QStringLiteral("offset=%1").arg(ext), image,
+                         QStringLiteral("%1k").arg(table.partitions[1].size * 4)})
+                    .ok());
+        QCOMPARE(blkidValue(image, QStringLiteral("BLOCK_SIZE"), fat), QStringLiteral("4096"));
+        const QString uuid = blkidValue(image, QStringLiteral("UUID"), ext);
+
+        const CliResult json = runCli({QStringLiteral("check"), QStringLiteral("--json"), image});
+        QVERIFY2(json.jsonValid, qPrintable(json.describe()));
+        const QJsonObject device = json.devices().at(0).toObject();
+        QCOMPARE(device.value(QStringLiteral("logical_sector_size")).toInt(), table.sectorSize);
+        const QJsonObject one = partitionByNumber(device, 1);
+        QCOMPARE(one.value(QStringLiteral("start_sector")).toInteger(), table.partitions[0].start);
+        QCOMPARE(one.value(QStringLiteral("filesystem")).toString(),
+                 blkidValue(image, QStringLiteral("TYPE"), fat));
+
+        const CliResult r =
+            runCli({QStringLiteral("realign"), QStringLiteral("--all"), QStringLiteral("--yes"),
+                    QStringLiteral("--journal"), path(QStringLiteral("k.json")), image});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.describe()));
+        LoopDevice loop(image, 4096, true);
+        QVERIFY2(loop.ok(), qPrintable(loop.error()));
+        const SfdiskTable after = SfdiskTable::read(loop.path());
+        QVERIFY2(after.ok && after.partitions.size() == 2, qPrintable(after.error));
+        QCOMPARE(after.partitions[0].start % 256, 0); // 1 MiB of 4096-byte sectors
+        const ToolResult typed =
+            runTool(QStringLiteral("mtype"),
+                    {QStringLiteral("-i"),
+                     QStringLiteral("%1@@%2").arg(image).arg(after.partitions[0].start * 4096),
+                     QStringLiteral("::/hello.txt")});
+        QCOMPARE(typed.out, QByteArray("hello from a 4Kn FAT\n"));
+        QCOMPARE(blkidValue(image, QStringLiteral("UUID"), after.partitions[1].start * 4096), uuid);
+    }
+
+    void disagreeingSectorSizeHintsWriteNothing()
+    {
+        // A 512-byte MBR whose FAT records 4096-byte sectors next to an ext4 found at 512.
+        const QString image = path(QStringLiteral("mixed.img"));
+        QString error;
+        QVERIFY2(SfdiskTable::writeImage(image, 64 * kMiB,
+                                         "label: dos\nstart=2048, size=32768, type=c\n"
+                                         "start=34816, size=32768, type=83\n",
+                                         &error),
+                 qPrintable(error));
+        const SfdiskTable table = SfdiskTable::read(image);
+        QVERIFY2(table.ok, qPrintable(table.error));
+        const qint64 fat = table.partitions[0].start * 512;
+        QVERIFY(runTool(QStringLiteral("mkfs.vfat"),
+                        {QStringLiteral("-S"), QStringLiteral("4096"), QStringLiteral("--offset"),
+                         QString::number(fat / 4096), image, QStringLiteral("16384")})
+                    .ok());
+        QVERIFY(runTool(QStringLiteral("mkfs.ext4"),
+                        {QStringLiteral("-q"), QStringLiteral("-E"),
+                         QStringLiteral("offset=%1").arg(table.partitions[1].start * 512), image,
+                         QStringLiteral("16384k")})
+                    .ok());
+        QCOMPARE(blkidValue(image, QStringLiteral("BLOCK_SIZE"), fat), QStringLiteral("4096"));
+
+        const CliResult check = runCli({QStringLiteral("check"), image});
+        QVERIFY2(check.out.contains("cannot tell the logical sector size"), check.out.constData());
+        const QString plan = path(QStringLiteral("delete2.json"));
+        QFile f(plan);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(R"({"operations":[{"op":"delete","number":2}]})");
+        f.close();
+        expectRefused({QStringLiteral("apply"), QStringLiteral("--yes"), plan, image}, image, 2,
+                      "cannot tell the logical sector size");
+        expectRefused({QStringLiteral("realign"), QStringLiteral("--all"), QStringLiteral("--yes"),
+                       QStringLiteral("--journal"), path(QStringLiteral("m.json")), image},
+                      image, 2, "cannot tell the logical sector size");
+        // Named by a person, the size stands.
+        const CliResult named = runCli({QStringLiteral("check"), QStringLiteral("--sector-size"),
+                                        QStringLiteral("512"), image});
+        QVERIFY2(!named.out.contains("cannot tell"), named.out.constData());
+    }
 };
 
 QTEST_GUILESS_MAIN(TestForeignDisks)
