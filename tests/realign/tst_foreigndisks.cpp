@@ -52,6 +52,17 @@ bool fillRandom(const QString &image, qint64 start, qint64 count, quint32 seed)
     return f.write(bytes) == bytes.size();
 }
 
+// What `sfdisk -d` says of the table as a whole ("table-length", "first-lba", ...).
+QString sfdiskHeader(const QString &image, const QString &field)
+{
+    const QString dump =
+        QString::fromUtf8(runTool(QStringLiteral("sfdisk"), {QStringLiteral("-d"), image}).out);
+    for (const QString &line : dump.split(QLatin1Char('\n')))
+        if (line.startsWith(field + QLatin1Char(':')))
+            return line.section(QLatin1Char(':'), 1).trimmed();
+    return QString();
+}
+
 QByteArray bytesAt(const QString &image, qint64 offset, qint64 size)
 {
     QFile f(image);
@@ -462,6 +473,48 @@ private slots:
         const CliResult named = runCli({QStringLiteral("check"), QStringLiteral("--sector-size"),
                                         QStringLiteral("512"), image});
         QVERIFY2(!named.out.contains("cannot tell"), named.out.constData());
+    }
+    void gptOf256EntriesKeepsPartition200()
+    {
+        // sgdisk's --resize-table, as some installers make them: partition 200 misaligned.
+        const QString image = path(QStringLiteral("gpt256.img"));
+        QVERIFY(makeSparseFile(image, 64 * kMiB));
+        const ToolResult made = runTool(
+            QStringLiteral("sgdisk"),
+            words("-o --resize-table=256 -a 1 -n 1:2048:20000 -n 200:20481:40000 -t 200:8300 -c "
+                  "200:twohundred -A 200:set:60") +
+                QStringList{image});
+        QVERIFY2(made.ok(), qPrintable(made.describe()));
+        const SfdiskTable source = SfdiskTable::read(image);
+        QVERIFY2(source.ok && source.find(200), qPrintable(source.error));
+        QCOMPARE(sfdiskHeader(image, QStringLiteral("table-length")), QStringLiteral("256"));
+
+        // A copy keeps the entry count, the number, the GUIDs and the name.
+        const QString target = path(QStringLiteral("gpt256-copy.img"));
+        QVERIFY(makeSparseFile(target, 64 * kMiB));
+        const CliResult copied =
+            runCli({QStringLiteral("copy"), QStringLiteral("--yes"), image, target});
+        QVERIFY2(copied.exitCode == 0, qPrintable(copied.describe()));
+        const SfdiskTable copy = SfdiskTable::read(target);
+        QVERIFY2(copy.ok && copy.find(200), qPrintable(copy.error));
+        QCOMPARE(sfdiskHeader(target, QStringLiteral("table-length")), QStringLiteral("256"));
+        for (const char *key : {"type", "uuid", "name"})
+            QCOMPARE(copy.find(200)->entry.value(QLatin1String(key)).toString(),
+                     source.find(200)->entry.value(QLatin1String(key)).toString());
+        QVERIFY(runTool(QStringLiteral("sgdisk"), {QStringLiteral("-v"), target}).ok());
+
+        // A realignment moves it within the same table, its attribute bits kept.
+        const CliResult realigned =
+            runCli({QStringLiteral("realign"), QStringLiteral("--all"), QStringLiteral("--yes"),
+                    QStringLiteral("--journal"), path(QStringLiteral("g.json")), image});
+        QVERIFY2(realigned.exitCode == 0, qPrintable(realigned.describe()));
+        const SfdiskTable after = SfdiskTable::read(image);
+        QVERIFY2(after.ok && after.find(200), qPrintable(after.error));
+        QCOMPARE(after.find(200)->start % 2048, 0);
+        QCOMPARE(sfdiskHeader(image, QStringLiteral("table-length")), QStringLiteral("256"));
+        for (const char *key : {"type", "uuid", "name", "attrs"})
+            QCOMPARE(after.find(200)->entry.value(QLatin1String(key)).toString(),
+                     source.find(200)->entry.value(QLatin1String(key)).toString());
     }
 };
 
