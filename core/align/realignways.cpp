@@ -73,6 +73,10 @@ bool shrinkable(const PartitionInfo &p, qint64 newSectors, const WayContext &con
 {
     if (isBiosBootPartition(p)) // GRUB's core.img may reach its last sector
         return false;
+    // Contents no tool recognises (a VeraCrypt volume looks like random bytes) may use their
+    // last sector: such a partition moves whole or not at all (ARCHITECTURE.md).
+    if (p.filesystem.isEmpty())
+        return false;
     return isSwap(p) ||
            (context.canShrink && context.canShrink(p, newSectors * context.sectorSize));
 }
@@ -296,7 +300,10 @@ QString noWayReason(const PlannedDisk &disk, int i, const WayContext &context)
     // Only the filesystems Partwise cannot shrink are said to be; a shrinkable one simply
     // misses more than a few MiB.
     const QString cannotShrink =
-        p.info.filesystem.isEmpty() || shrinkable(p.info, p.length() - 1, context)
+        p.info.filesystem.isEmpty()
+            ? QStringLiteral(", and it cannot be shrunk: no filesystem Partwise knows was found "
+                             "in it, so its data may reach its last sector")
+        : shrinkable(p.info, p.length() - 1, context)
             ? QString()
             : QStringLiteral(" and %1 filesystems cannot be shrunk")
                   .arg(p.info.filesystem == QLatin1String("xfs") ? QStringLiteral("XFS")

@@ -20,6 +20,9 @@ struct DeviceInfo
     // the helper's, not one this process may open. Set by whoever received the layout.
     bool readByHelper = false;
     SectorTopology topology;
+    // Images only: why the logical sector size read from the image's contents is in doubt (its
+    // hints disagree); nothing is written to it until a --sector-size names it.
+    QString sectorSizeDoubt;
     DriveReport drive; // what the drive said through smartctl, when readDisk was asked to ask
 };
 

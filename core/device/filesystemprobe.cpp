@@ -50,6 +50,7 @@ FilesystemIdentity FilesystemProbe::probe(qint64 offsetBytes, qint64 sizeBytes) 
             id.label = lookup(probe, "LABEL");
             id.uuid = lookup(probe, "UUID");
             id.version = lookup(probe, "VERSION");
+            id.blockSize = lookup(probe, "BLOCK_SIZE").toLongLong();
         }
     }
     blkid_free_probe(probe);

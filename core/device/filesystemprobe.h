@@ -10,6 +10,9 @@ struct FilesystemIdentity
     QString label;
     QString uuid;
     QString version;
+    // libblkid's BLOCK_SIZE: FAT, NTFS, exFAT and XFS give the sector size they record, other
+    // filesystems their block size.
+    qint64 blockSize = 0;
     bool isEmpty() const { return type.isEmpty(); }
 };
 

@@ -1,5 +1,7 @@
 #include "device/imagesectorsize.h"
 
+#include "device/sectorsizehints.h"
+
 #include <QFile>
 
 namespace partwise {
@@ -16,14 +18,22 @@ bool hasGptSignatureAt(QFile &file, qint64 offset)
 
 } // namespace
 
-qint64 detectImageSectorSize(const QString &imagePath)
+ImageSectorSize detectImageSectorSize(const QString &imagePath)
 {
     QFile file(imagePath);
     if (!file.open(QIODevice::ReadOnly))
-        return 512;
-    if (!hasGptSignatureAt(file, 512) && hasGptSignatureAt(file, 4096))
-        return 4096;
-    return 512;
+        return {};
+    if (hasGptSignatureAt(file, 512))
+        return {};
+    if (hasGptSignatureAt(file, 4096))
+        return {4096, QString()};
+    const SectorSizeHints hints = readSectorSizeHints(imagePath);
+    if (hints.doubt.isEmpty())
+        return {hints.bytes, QString()};
+    return {512, QStringLiteral("Partwise cannot tell the logical sector size of %1: %2. It is "
+                                "read with 512-byte sectors and nothing is written to it; if you "
+                                "know its sector size, name it with --sector-size.")
+                     .arg(imagePath, hints.doubt)};
 }
 
 bool isSupportedSectorSize(qint64 bytes)

@@ -5,10 +5,16 @@
 
 namespace partwise {
 
+struct ImageSectorSize
+{
+    qint64 bytes = 512;
+    QString doubt; // why the image's own hints disagree (nothing may be written); else empty
+};
+
 // Disk images carry no sector size of their own. A GPT header sits in LBA 1, so finding its
 // signature at byte 4096 (and not at 512) means the image was laid out with 4096-byte sectors.
-// Returns 512 or 4096.
-qint64 detectImageSectorSize(const QString &imagePath);
+// Without a GPT, the filesystems inside the MBR's partitions tell (device/sectorsizehints.h).
+ImageSectorSize detectImageSectorSize(const QString &imagePath);
 
 // The logical sector sizes Partwise takes from a person, a plan, a journal or a client: 512,
 // 1024, 2048 and 4096, what disks and libparted use. libparted aborts on 1 or 1000, and larger

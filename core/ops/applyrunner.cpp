@@ -15,6 +15,9 @@
 #include "ops/realignexecution.h"
 #include "ops/tableeditor.h"
 #include "ops/writepreflight.h"
+#include "table/foreigndisk.h"
+
+#include <algorithm>
 
 namespace partwise {
 
@@ -359,6 +362,16 @@ ApplyResult continueApply(WriteJournal &journal, const QString &journalPath,
                           const ApplyCallbacks &callbacks)
 {
     ApplyResult result;
+    // A queue that replaces the table may finish on any label; others would make libparted abort.
+    const bool newTable =
+        std::any_of(journal.operations.cbegin(), journal.operations.cend(),
+                    [](const Operation &op) { return op.type == Operation::Type::NewTable; });
+    if (!newTable)
+        result.error = foreignLabelRefusal(journal.target, journal.sectorSize);
+    if (!result.error.isEmpty()) {
+        result.journalPath = journalPath;
+        return result;
+    }
     ApplyJob(journal, journalPath, callbacks, result).run();
     return result;
 }

@@ -2,6 +2,7 @@
 
 #include "base/humansize.h"
 #include "ops/writejournal.h"
+#include "table/foreigndisk.h"
 
 #include <QFileInfo>
 
@@ -117,6 +118,8 @@ CopyPlan planCopy(const DiskLayout &source, const CopySourceFacts &facts,
                    "%1 has no partition table to copy (a filesystem on the whole disk is copied "
                    "with its own tools, not by partwise-cli copy).")
                    .arg(source.device.path);
+    if (const QString foreign = foreignDiskRefusal(source); !foreign.isEmpty())
+        plan.refused << foreign;
     if (plan.sourceSectorSize != plan.targetSectorSize)
         // Filesystems record their sector size (FAT's and NTFS's bytes per sector, XFS's sector
         // size), and 4096-byte ones cannot be read through 512-byte LBAs or back: converting

@@ -2,6 +2,7 @@
 
 #include "boot/bootfixups.h"
 #include "boot/grubcore.h"
+#include "table/diskreader.h"
 #include "table/tableidentifiers.h"
 #include "table/tablewriter.h"
 
@@ -93,8 +94,18 @@ public:
     {
         QString error;
         const bool image = QFileInfo(m_j.target).isFile();
+        // The source's GPT entry count is kept (read again on resume: the source is held
+        // unchanged); libparted gives it as the most primaries.
+        DiskReadOptions sourceRead;
+        sourceRead.forcedSectorSize = plan().sourceSectorSize;
+        sourceRead.probeFilesystems = false;
+        sourceRead.useMeasurements = false;
+        const DiskReadResult source = readDisk(m_j.source, sourceRead);
+        const int entries = source.ok && source.layout.tableType == QLatin1String("gpt")
+                                ? source.layout.maxPrimaryPartitions
+                                : 0;
         if (!writeFreshTableOn(m_j.target, image, tss(), plan().targetSizeBytes, plan().targetTable,
-                               specs(), &error))
+                               specs(), &error, entries))
             return fail(error);
         if (!writeIdentifiers())
             return false;

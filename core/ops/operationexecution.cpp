@@ -2,6 +2,7 @@
 
 #include "align/alignmentgeometry.h"
 #include "device/exclusiveclaim.h"
+#include "device/signaturewipe.h"
 #include "fs/filesystemformatter.h"
 #include "fs/filesystemtools.h"
 #include "fs/filesystemuuid.h"
@@ -59,6 +60,10 @@ public:
                 !editor.apply(op, m_context.policy, error, &number) || !editor.commit(error))
                 return false;
         }
+        // The ISO a new table replaced would otherwise still be read there (and refused).
+        if (op.type == Operation::Type::NewTable && before.isHybridIso() &&
+            !wipeWholeDiskSignatures(m_context.target, before.wholeDiskFilesystem, error))
+            return false;
         if (op.type == Operation::Type::Create && op.filesystem.isEmpty())
             return true;
         if (op.type == Operation::Type::Create || op.type == Operation::Type::Format)

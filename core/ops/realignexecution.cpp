@@ -13,6 +13,7 @@
 #include "ops/partitionaccess.h"
 #include "ops/tableeditor.h"
 #include "table/diskreader.h"
+#include "table/foreigndisk.h"
 
 #include <QFile>
 
@@ -198,6 +199,14 @@ private:
         DiskLayout layout;
         if (!readLayout(&layout, error))
             return false;
+        // The planner never shrinks unknown contents; a journal of an older plan may.
+        if (m.filesystem.isEmpty()) {
+            *error = QStringLiteral("Partition %1 holds no filesystem Partwise recognises, so it "
+                                    "is never shrunk: its data may reach its last sector. Nothing "
+                                    "was moved.")
+                         .arg(m.number);
+            return false;
+        }
         const FilesystemLocation where = location(m.oldStart, layout, m.number);
         const qint64 newBytes = m.newLength() * ss();
         // Every shrink runs before the first move's "Partition N: …" heading: it names its own.
@@ -505,6 +514,15 @@ RealignResult executeMoves(WriteJournal &journal, const QString &journalPath,
 RealignResult runRealignmentJournal(WriteJournal &journal, const QString &path,
                                     const RealignCallbacks &callbacks, const PlannedMaps *planned)
 {
+    // A resume (no plan of this session) first reads the label libparted would abort on.
+    if (const QString foreign =
+            planned ? QString() : foreignLabelRefusal(journal.target, journal.sectorSize);
+        !foreign.isEmpty()) {
+        RealignResult refused;
+        refused.error = foreign;
+        refused.journalPath = path;
+        return refused;
+    }
     RealignResult result = executeMoves(journal, path, callbacks, planned);
     if (result.ok || result.shrinkRefused > 0) {
         WriteJournal::remove(path);

@@ -14,6 +14,7 @@
 #include "ops/writejournal.h"
 #include "ops/writepreflight.h"
 #include "table/diskreader.h"
+#include "table/foreigndisk.h"
 
 #include <QFile>
 #include <QSet>
@@ -98,6 +99,10 @@ PreparedRealign prepareRealignment(const QString &target, const RealignOptions &
                 : QStringLiteral("%1 has no partition table: the whole disk holds %2, so there is "
                                  "no partition to realign; nothing was changed.")
                       .arg(target, fs);
+        return prepared;
+    }
+    if (const QString foreign = foreignDiskRefusal(read.layout); !foreign.isEmpty()) {
+        prepared.error = foreign;
         return prepared;
     }
     for (int n : request.partitions)

@@ -10,6 +10,7 @@
 #include "fs/filesystemuuid.h"
 #include "ops/copyplan.h"
 #include "ops/pastesource.h"
+#include "table/foreigndisk.h"
 #include "table/parteddevice.h"
 #include "table/partedlayout.h"
 #include "table/partedpartition.h"
@@ -193,10 +194,17 @@ bool TableEditor::apply(const Operation &op, const AlignmentPolicy &policy, QStr
             ped_disk_destroy(m_disk);
         m_disk = fresh;
         m_filesystems.clear();
+        m_newTable = true;
         return true;
     }
     if (!m_disk && !m_base.wholeDiskFilesystem.isEmpty()) {
         *error = wholeDiskRefusal(op);
+        return false;
+    }
+    // A new table is how a hybrid ISO or a foreign label is replaced; nothing else edits them.
+    if (const QString foreign = m_newTable ? QString() : foreignDiskRefusal(m_base);
+        !foreign.isEmpty()) {
+        *error = foreign;
         return false;
     }
     if (!m_disk) {

@@ -77,6 +77,7 @@ private:
     PedDisk *m_disk = nullptr;
     QHash<qint64, FsInfo> m_filesystems; // by start sector: numbers shift, starts don't
     bool m_replica = false;
+    bool m_newTable = false; // a NewTable replaced what was read (a hybrid ISO, a foreign label)
 };
 
 } // namespace partwise

@@ -101,7 +101,10 @@ QStringList bootInventoryLines(const BootInventory &inv)
         else
             mbr += QStringLiteral(" (not found there)");
     }
-    lines << mbr;
+    // Only MBR and GPT disks (the GPT's protective MBR) start with MBR code; sector 0 of a Mac,
+    // Sun or BSD label is that label's own, and "unreadable" there would be a false alarm.
+    if (inv.tableType == QLatin1String("msdos") || inv.tableType == QLatin1String("gpt"))
+        lines << mbr;
     for (const PartitionBoot &pb : inv.partitions) {
         QStringList what;
         if (!pb.loaderName.isEmpty())

@@ -203,6 +203,9 @@ QString diskCheckToText(const DiskCheck &check)
         s << "  warning: " << w << "\n";
     if (!l.wholeDiskFilesystemName().isEmpty())
         s << "  no partition table: the whole disk holds " << l.wholeDiskFilesystemName() << "\n";
+    if (l.isHybridIso())
+        s << "  hybrid ISO 9660: the whole disk is one ISO 9660 filesystem and its partitions are "
+             "windows into it; Partwise never moves, resizes or deletes them\n";
     const QList<PartitionInfo> parts = l.partitions();
     if (parts.isEmpty()) {
         s << "  no partitions\n";

@@ -26,6 +26,11 @@ QString DiskLayout::wholeDiskFilesystemName() const
     return tableType.isEmpty() ? filesystemDisplayName(wholeDiskFilesystem) : QString();
 }
 
+bool DiskLayout::isHybridIso() const
+{
+    return !tableType.isEmpty() && wholeDiskFilesystem == QLatin1String("iso9660");
+}
+
 QString filesystemDisplayName(const QString &type)
 {
     static const QHash<QString, QString> names{
@@ -37,6 +42,7 @@ QString filesystemDisplayName(const QString &type)
         {QStringLiteral("f2fs"), QStringLiteral("F2FS")},
         {QStringLiteral("crypto_LUKS"), QStringLiteral("LUKS")},
         {QStringLiteral("LVM2_member"), QStringLiteral("LVM")},
+        {QStringLiteral("iso9660"), QStringLiteral("ISO 9660")},
     };
     return names.value(type, type);
 }

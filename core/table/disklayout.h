@@ -13,8 +13,10 @@ namespace partwise {
 struct DiskLayout
 {
     DeviceInfo device;
-    QString tableType;            // "gpt", "msdos", or empty when the disk has no table
-    QString wholeDiskFilesystem;  // a filesystem written straight onto an unpartitioned disk
+    QString tableType; // "gpt", "msdos", or empty when the disk has no table
+    // A filesystem that starts at the disk's first byte: on a disk without a table, the whole
+    // disk; with one, a hybrid ISO (iso9660), whose table's partitions are windows into it.
+    QString wholeDiskFilesystem;
     qint64 firstUsableSector = 0; // first sector a partition may use
     qint64 lastUsableSector = 0;  // last sector a partition may use (before a GPT backup)
     int maxPrimaryPartitions = 0; // 4 on MBR, 128 (entries) on GPT
@@ -25,6 +27,9 @@ struct DiskLayout
     const PartitionInfo *partitionByNumber(int number) const;
     // The filesystem on the whole disk as people name it ("XFS"); empty when there is none.
     QString wholeDiskFilesystemName() const;
+    // An ISO 9660 filesystem over the whole disk with a partition table inside it: xorriso's
+    // -isohybrid-mbr, isohybrid and grub-mkrescue write these, and a stick made with dd holds one.
+    bool isHybridIso() const;
 };
 
 // How people name a filesystem type as libblkid reports it: "xfs" is "XFS", "vfat" is "FAT".

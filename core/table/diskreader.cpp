@@ -8,6 +8,7 @@
 #include "device/imagesectorsize.h"
 #include "device/mountcontrol.h"
 #include "device/partitionnode.h"
+#include "device/tableentryprobe.h"
 #include "device/topologyprobe.h"
 #include "device/writeprotection.h"
 #include "table/parteddevice.h"
@@ -142,6 +143,38 @@ void markPartitionsInUse(const QString &path, DiskLayout &layout)
     }
 }
 
+// A hybrid ISO is one ISO 9660 filesystem over the whole disk, its MBR or GPT entries windows
+// into it (boot images, the ESP's efi.img): libparted reads only the table, so libblkid is asked
+// what starts at byte 0. Moving such a window overwrites the ISO's own files.
+void markHybridIso(const QString &path, DiskLayout &layout)
+{
+    const FilesystemIdentity whole = FilesystemProbe(path, layout.device.topology.logicalSectorSize)
+                                         .probe(0, layout.device.sizeBytes);
+    if (whole.type == QLatin1String("iso9660"))
+        layout.wholeDiskFilesystem = whole.type;
+}
+
+// libparted leaves out an MBR entry of type 0, which hybrid ISOs use for the ISO itself and
+// sfdisk and gdisk show: it is named here, so that what the disk holds is all said.
+void noteUnlistedEntries(const QString &path, DiskLayout &layout)
+{
+    if (layout.tableType != QLatin1String("msdos"))
+        return;
+    const qint64 ss = layout.device.topology.logicalSectorSize;
+    QString type;
+    for (const ProbedTableEntry &e : probeTableEntries(path, ss, &type))
+        if (!layout.partitionByNumber(e.number))
+            layout.warnings << QStringLiteral(
+                                   "MBR entry %1 (type %2, sectors %3-%4) is not listed as a "
+                                   "partition: libparted, which reads and writes the table, "
+                                   "leaves entries of type 0 out, and a change to this table "
+                                   "would drop it.")
+                                   .arg(e.number)
+                                   .arg(e.mbrType, 2, 16, QLatin1Char('0'))
+                                   .arg(e.offset / ss)
+                                   .arg((e.offset + e.size) / ss - 1);
+}
+
 } // namespace
 
 DiskReadResult readDisk(const QString &path, const DiskReadOptions &options)
@@ -167,9 +200,10 @@ DiskReadResult readDisk(const QString &path, const DiskReadOptions &options)
     layout.device.readOnly = isWriteProtected(path);
 
     PartedSession session;
-    const qint64 imageSectorSize = !isImage                       ? 0
-                                   : options.forcedSectorSize > 0 ? options.forcedSectorSize
-                                                                  : detectImageSectorSize(path);
+    const ImageSectorSize detected = isImage && options.forcedSectorSize == 0
+                                         ? detectImageSectorSize(path)
+                                         : ImageSectorSize{options.forcedSectorSize, QString()};
+    const qint64 imageSectorSize = isImage ? detected.bytes : 0;
     const OpenPartedDevice device(getPartedDevice(path, isImage, imageSectorSize, fileSize));
     PedDevice *dev = device.get();
     if (!dev) {
@@ -184,6 +218,9 @@ DiskReadResult readDisk(const QString &path, const DiskReadOptions &options)
         const qint64 ss = imageSectorSize;
         layout.device.topology = imageFileTopology(ss);
         layout.device.model = QStringLiteral("Disk image");
+        layout.device.sectorSizeDoubt = detected.doubt;
+        if (!detected.doubt.isEmpty())
+            layout.warnings << detected.doubt;
         if (fileSize % ss != 0)
             layout.warnings << QStringLiteral(
                                    "The image size (%1 bytes) is not a whole number of "
@@ -293,6 +330,8 @@ DiskReadResult readDisk(const QString &path, const DiskReadOptions &options)
     }
     fillLayoutFromPedDisk(disk, layout, options.probeFilesystems);
     ped_disk_destroy(disk);
+    markHybridIso(path, layout);
+    noteUnlistedEntries(path, layout);
     if (!isImage)
         markPartitionsInUse(path, layout);
 

@@ -47,6 +47,16 @@ PedPartition *addExactPartition(PedDisk *disk, const PartitionSpec &spec)
         ped_partition_new(disk, partedType(spec.kind), fsType, spec.startSector, spec.endSector);
     if (!part)
         return nullptr;
+    // libparted writes a GPT entry at its number without looking at its array's size (128
+    // entries on a new table): a number past it would be written past the array.
+    const int entries = ped_disk_get_max_primary_partition_count(disk);
+    if (spec.number > entries && qstrcmp(disk->type->name, "gpt") == 0) {
+        ped_exception_throw(PED_EXCEPTION_ERROR, PED_EXCEPTION_CANCEL,
+                            "partition %d is past the %d entries of this GPT", spec.number,
+                            entries);
+        ped_partition_destroy(part);
+        return nullptr;
+    }
     if (spec.number > 0)
         part->num = spec.number;
     PedConstraint *exact = ped_constraint_exact(&part->geom);

@@ -1,5 +1,6 @@
 #include "table/tablewriter.h"
 
+#include "table/gptentrycount.h"
 #include "table/parteddevice.h"
 #include "table/partedpartition.h"
 #include "table/partedsession.h"
@@ -19,7 +20,7 @@ bool writeFreshTable(const QString &imagePath, qint64 sectorSize, const QString 
 
 bool writeFreshTableOn(const QString &imagePath, bool isImage, qint64 sectorSize, qint64 sizeBytes,
                        const QString &tableType, const QList<PartitionSpec> &partitions,
-                       QString *error)
+                       QString *error, int gptEntries)
 {
     PartedSession session;
     PedDevice *dev = getPartedDevice(imagePath, isImage, sectorSize, sizeBytes);
@@ -32,7 +33,14 @@ bool writeFreshTableOn(const QString &imagePath, bool isImage, qint64 sectorSize
     bool ok = disk != nullptr;
     if (ok && ped_disk_is_flag_available(disk, PED_DISK_CYLINDER_ALIGNMENT))
         ped_disk_set_flag(disk, PED_DISK_CYLINDER_ALIGNMENT, 0);
+    // libparted writes no entry past its table's 128 (gptentrycount.h): those come after.
+    const int partedEntries = ok ? ped_disk_get_max_primary_partition_count(disk) : 0;
+    QList<PartitionSpec> beyond;
     for (int i = 0; ok && i < partitions.size(); ++i) {
+        if (tableType == QLatin1String("gpt") && partitions[i].number > partedEntries) {
+            beyond << partitions[i];
+            continue;
+        }
         ok = addExactPartition(disk, partitions[i]) != nullptr;
         if (!ok)
             *error = QStringLiteral("Cannot place partition %1 at sectors %2–%3: %4")
@@ -53,6 +61,8 @@ bool writeFreshTableOn(const QString &imagePath, bool isImage, qint64 sectorSize
     if (disk)
         ped_disk_destroy(disk);
     ped_device_destroy(dev);
+    if (ok && !beyond.isEmpty())
+        ok = addGptEntriesBeyondParted(imagePath, sectorSize, gptEntries, beyond, error);
     return ok;
 }
 
