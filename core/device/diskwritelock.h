@@ -13,9 +13,15 @@
 // helper is still stopping; or two windows resume the same interrupted job.
 //
 // udev itself takes the lock shared, briefly, while it probes a disk that just changed, so a
-// job waits a few seconds for the lock before it gives up.
+// job waits a few seconds for the lock before it gives up. And udev holds back every event of a
+// locked disk until the lock goes: whoever then waits for udev's queue while holding it (as
+// libparted does after telling the kernel of a new table: `udevadm settle`) waits for good. So
+// the lock is let go while the kernel is told of a table (whileUdevLooks), once the table is
+// written; the job's exclusive claim (exclusiveclaim.h) keeps mounts out meanwhile.
 
 #include <QString>
+
+#include <functional>
 
 namespace partwise {
 
@@ -33,6 +39,10 @@ public:
     // the job's feet (device/exclusiveclaim.h keeps the kernel from allowing it while data moves).
     // An error other than the lock being held counts as held.
     static bool heldByAJob(const QString &target);
+    // Runs `work` with this process's lock of the disk `target` let go, and takes it again
+    // afterwards (waiting, as the constructor does, for udev's shared lock to go). Without such a
+    // lock held here, `work` simply runs. False when the lock could not be taken again.
+    static bool whileUdevLooks(const QString &target, const std::function<void()> &work);
     // Why the lock was not taken: a sentence that ends in "Nothing was changed."
     QString error() const { return m_error; }
 

@@ -11,6 +11,7 @@
 #include "ops/copyplan.h"
 #include "ops/pastesource.h"
 #include "table/foreigndisk.h"
+#include "table/partedcommit.h"
 #include "table/parteddevice.h"
 #include "table/partedlayout.h"
 #include "table/partedpartition.h"
@@ -509,8 +510,7 @@ bool TableEditor::commit(QString *error)
         return false;
     }
     // Images have no kernel to tell; block devices get their partition nodes refreshed.
-    const bool ok =
-        m_base.device.isImage ? ped_disk_commit_to_dev(m_disk) : ped_disk_commit(m_disk);
+    const bool ok = commitTable(m_disk, m_base.device.isImage);
     if (!ok)
         *error = failureText(
             tr("Writing the partition table of %1 failed.").arg(m_base.device.path), m_session);

@@ -1,6 +1,7 @@
 #include "table/tablewriter.h"
 
 #include "table/gptentrycount.h"
+#include "table/partedcommit.h"
 #include "table/parteddevice.h"
 #include "table/partedpartition.h"
 #include "table/partedsession.h"
@@ -50,7 +51,7 @@ bool writeFreshTableOn(const QString &imagePath, bool isImage, qint64 sectorSize
                          .arg(session.errorText());
     }
     if (ok) {
-        ok = isImage ? ped_disk_commit_to_dev(disk) : ped_disk_commit(disk);
+        ok = commitTable(disk, isImage);
         if (!ok)
             *error = QStringLiteral("Writing the table to %1 failed: %2")
                          .arg(imagePath, session.errorText());
