@@ -120,8 +120,16 @@ void ScreenFitTest::look(QWidget *window, const QString &name)
 {
     QTest::qWait(150); // let the window manager, if any, place it
     m_problems << offScreen(window, name);
+    const QRect frame = window->frameGeometry();
+    qInfo("%s: frame %d,%d %dx%d, contents %dx%d", qPrintable(name), frame.x(), frame.y(),
+          frame.width(), frame.height(), window->width(), window->height());
     qInfo("Screenshot: %s",
           qPrintable(screenshot(window, QStringLiteral("screenfit-%1-%2").arg(name, sizeName()))));
+    // The whole screen as a person sees it, the window manager's title bar included.
+    const QString whole =
+        screenshot(window, QStringLiteral("screenfit-screen-%1-%2").arg(name, sizeName()));
+    QGuiApplication::primaryScreen()->grabWindow(0).save(whole);
+    qInfo("Screenshot: %s", qPrintable(whole));
 }
 
 void ScreenFitTest::initTestCase()
