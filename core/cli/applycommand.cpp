@@ -13,6 +13,7 @@
 #include "table/diskreader.h"
 
 #include <QFile>
+#include <QFileInfo>
 
 namespace partwise {
 
@@ -150,6 +151,11 @@ int runRestoreCommand(const RestoreCommandOptions &options, QTextStream &out, QT
     }
     out << "Restored the partition table of " << options.target << " from " << options.backupFolder
         << ".\n";
+    // Written behind the kernel's back (raw sectors and sfdisk --no-tell-kernel): nothing on
+    // the disk was in use, so it may read the table again now.
+    if (!QFileInfo(options.target).isFile())
+        out << "The kernel still knows the partitions as they were: run `partx -u "
+            << options.target << "` (or reboot) before using them.\n";
     return ExitOk;
 }
 

@@ -5,6 +5,7 @@
 #include "buildsetting.h"
 #include "clirun.h"
 #include "filechecksum.h"
+#include "loopdevice.h"
 #include "ops/writejournal.h"
 #include "sfdisktable.h"
 #include "toolrun.h"
@@ -48,6 +49,7 @@ private slots:
     void unfinishedJobIsRefused();
     void createdPartitionIsUndoneAfterAsking();
     void deletedLogicalComesBackWithItsEbrs();
+    void loopDiskInUseIsRefusedThenRestored();
 
 private:
     // A practice disk of 64 MiB; a plan applied to it (its backup under `backups`).
@@ -173,6 +175,47 @@ void RestoreTest::deletedLogicalComesBackWithItsEbrs()
     const CliResult r = runCli({QStringLiteral("restore"), QStringLiteral("--yes"), backup, img});
     QVERIFY2(r.exitCode == 0, qPrintable(r.describe()));
     QCOMPARE(sfdiskDump(img), backupDump(backup));
+}
+
+// On a block device: refused while a partition of it is mounted (first MiB and table as they
+// were), restored once it is free, with the kernel told how to catch up.
+void RestoreTest::loopDiskInUseIsRefusedThenRestored()
+{
+    PW_REQUIRE_ROOT_OR_SKIP();
+    const QString img = practice(QStringLiteral("modern"), QStringLiteral("loop.img"));
+    QVERIFY(!img.isEmpty());
+    const QString backups = m_dir.filePath(QStringLiteral("loop-backups"));
+    QVERIFY(apply(img, R"({"operations":[{"op":"create","size":"8MiB"}]})", backups));
+    const QString backup = onlyBackup(backups);
+    const QString mnt = m_dir.filePath(QStringLiteral("mnt"));
+    QVERIFY(QDir().mkpath(mnt));
+    LoopDevice loop(img);
+    QVERIFY2(loop.ok() && loop.addPartitions(), qPrintable(loop.error()));
+    // The backup's dump in the loop device's names.
+    const QString expected =
+        QString(backupDump(backup))
+            .replace(QStringLiteral("device: ") + img, QStringLiteral("device: ") + loop.path())
+            .replace(img, loop.path() + QLatin1Char('p'));
+    const QString tableBefore = sfdiskDump(loop.path());
+    QVERIFY(tableBefore != expected);
+
+    QVERIFY(runTool(QStringLiteral("mount"), {loop.partitionNode(2), mnt}).ok());
+    QFile disk(loop.path());
+    QVERIFY(disk.open(QIODevice::ReadOnly));
+    const QByteArray firstMiB = disk.read(1 << 20);
+    CliResult r = runCli({QStringLiteral("restore"), QStringLiteral("--yes"), backup, loop.path()});
+    disk.seek(0);
+    const QByteArray firstMiBAfter = disk.read(1 << 20);
+    runTool(QStringLiteral("umount"), {mnt});
+    QCOMPARE(r.exitCode, 1);
+    QVERIFY2(r.err.contains("in use"), r.err.constData());
+    QVERIFY(firstMiBAfter == firstMiB);
+    QCOMPARE(sfdiskDump(loop.path()), tableBefore);
+
+    r = runCli({QStringLiteral("restore"), QStringLiteral("--yes"), backup, loop.path()});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.describe()));
+    QVERIFY2(r.out.contains("partx -u"), r.out.constData());
+    QCOMPARE(sfdiskDump(loop.path()), expected);
 }
 
 QTEST_GUILESS_MAIN(RestoreTest)
