@@ -278,6 +278,17 @@ bool restorePartitionTable(const QString &backupFolder, const QString &target, Q
            writeRange(target, 0, head.left(dump.sectorSize), error);
 }
 
+qint64 backedUpDiskBytes(const QString &backupFolder)
+{
+    QFile metaFile(QDir(backupFolder).filePath(QStringLiteral("backup.json")));
+    if (!metaFile.open(QIODevice::ReadOnly))
+        return 0;
+    return QJsonDocument::fromJson(metaFile.readAll())
+        .object()
+        .value(QStringLiteral("size_bytes"))
+        .toInteger();
+}
+
 SfdiskDump readBackupTable(const QString &backupFolder)
 {
     QFile f(QDir(backupFolder).filePath(QStringLiteral("table.sfdisk")));

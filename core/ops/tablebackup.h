@@ -27,6 +27,9 @@ bool backupPartitionTable(const QString &target, qint64 sizeBytes, const QString
 // another size (a wrong disk). Empty when it fits.
 QString backupTargetMismatch(const QString &backupFolder, const QString &target);
 
+// The size of the disk the backup was taken from (backup.json); 0 when unreadable.
+qint64 backedUpDiskBytes(const QString &backupFolder);
+
 // The backup's table as sfdisk dumped it (table.sfdisk); empty when the disk had none.
 SfdiskDump readBackupTable(const QString &backupFolder);
 

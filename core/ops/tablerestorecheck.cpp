@@ -9,6 +9,8 @@
 
 #include <QFile>
 
+#include <algorithm>
+
 namespace partwise {
 
 namespace {
@@ -88,7 +90,16 @@ QString labelName(const QString &label)
 }
 
 // What the person is asked to agree to, partition by partition (known by where it starts).
-QStringList tableChanges(const SfdiskDump &backup, const SfdiskDump &now)
+// Whether `p` has bytes in the disk's first or last MiB, which restore writes from the backup.
+bool reachesAnEdge(const DumpedPartition &p, qint64 sectorSize, qint64 diskBytes)
+{
+    const qint64 edge = std::min<qint64>(qint64(1) << 20, diskBytes);
+    const qint64 begin = p.start * sectorSize;
+    const qint64 end = (p.start + p.size) * sectorSize;
+    return begin < edge || end > diskBytes - edge;
+}
+
+QStringList tableChanges(const SfdiskDump &backup, const SfdiskDump &now, qint64 diskBytes)
 {
     QStringList lines;
     if (now.label != backup.label)
@@ -96,10 +107,15 @@ QStringList tableChanges(const SfdiskDump &backup, const SfdiskDump &now)
                      .arg(labelName(now.label), labelName(backup.label));
     for (const DumpedPartition &p : now.partitions)
         if (!startingAt(backup, p.start))
-            lines << QStringLiteral("partition %1 (%2) leaves the table; its bytes stay on the "
-                                    "disk, but nothing points at them")
+            lines << QStringLiteral("partition %1 (%2) leaves the table; %3")
                          .arg(p.number)
-                         .arg(range(p));
+                         .arg(range(p),
+                              reachesAnEdge(p, now.sectorSize, diskBytes)
+                                  ? QStringLiteral("what of it lies in the disk's first or last "
+                                                   "MiB gets the backup's bytes, the rest stays "
+                                                   "on the disk with nothing pointing at it")
+                                  : QStringLiteral("its bytes stay on the disk, but nothing "
+                                                   "points at them"));
     for (const DumpedPartition &p : backup.partitions) {
         const DumpedPartition *q = startingAt(now, p.start);
         if (!q)
@@ -141,7 +157,7 @@ TableRestoreCheck checkTableRestore(const QString &backupFolder, const QString &
                             .arg(target, busy.join(QStringLiteral("; ")));
         return check;
     }
-    check.changes = tableChanges(backup, now);
+    check.changes = tableChanges(backup, now, backedUpDiskBytes(backupFolder));
     return check;
 }
 
