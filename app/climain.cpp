@@ -204,15 +204,27 @@ int runApplyCommandLine(const QStringList &args)
 int runRestoreCommandLine(const QStringList &args)
 {
     QCommandLineParser parser;
-    parser.setApplicationDescription(
-        QStringLiteral("Restore a partition-table backup onto TARGET."));
+    parser.setApplicationDescription(QStringLiteral(
+        "Put a partition-table backup (made before Apply, realign or copy wrote) back onto "
+        "TARGET. Asks first; refuses while a job of TARGET waits to be resumed, and when data "
+        "was moved after the backup."));
     parser.addHelpOption();
     parser.addPositionalArgument(QStringLiteral("BACKUP"), QStringLiteral("Backup folder."));
     parser.addPositionalArgument(QStringLiteral("TARGET"), QStringLiteral("Disk or image."));
+    const SharedOptions shared;
+    const QCommandLineOption journal(
+        QStringLiteral("journal"),
+        QStringLiteral("A job journal of TARGET kept elsewhere than the default."),
+        QStringLiteral("PATH"));
+    parser.addOptions({shared.yes, journal});
     if (const int exit = parseOrExit(parser, args, 2); exit >= 0)
         return exit;
-    return runRestoreCommand(parser.positionalArguments().at(0), parser.positionalArguments().at(1),
-                             stdOut(), stdErr());
+    RestoreCommandOptions options;
+    options.backupFolder = parser.positionalArguments().at(0);
+    options.target = parser.positionalArguments().at(1);
+    options.journalPath = parser.value(journal);
+    options.assumeYes = parser.isSet(shared.yes);
+    return runRestoreCommand(options, stdOut(), stdErr(), askOnTerminal);
 }
 
 int runRealignCommandLine(const QStringList &args)

@@ -8,10 +8,12 @@
 #include "ops/pastesource.h"
 #include "ops/planfile.h"
 #include "ops/tablebackup.h"
+#include "ops/tablerestorecheck.h"
 #include "report/checkreport.h"
 #include "table/diskreader.h"
 
 #include <QFile>
+#include <QFileInfo>
 
 namespace partwise {
 
@@ -118,15 +120,42 @@ int runApplyCommand(const ApplyCommandOptions &options, QTextStream &out, QTextS
     return restored ? ExitOk : ExitMisalignedOrFailed;
 }
 
-int runRestoreCommand(const QString &backupFolder, const QString &target, QTextStream &out,
-                      QTextStream &err)
+int runRestoreCommand(const RestoreCommandOptions &options, QTextStream &out, QTextStream &err,
+                      const std::function<bool(const QString &)> &confirm)
 {
-    QString error;
-    if (!restorePartitionTable(backupFolder, target, &error)) {
-        err << "partwise-cli: " << error << "\n";
-        return ExitBadInput;
+    const TableRestoreCheck check =
+        checkTableRestore(options.backupFolder, options.target, options.journalPath);
+    if (!check.ok()) {
+        err << "partwise-cli: " << check.refusal << "\n";
+        return ExitMisalignedOrFailed;
     }
-    out << "Restored the first and last MiB of " << target << " from " << backupFolder << ".\n";
+    out << "Restoring the partition table of " << options.backupFolder << " onto " << options.target
+        << ":\n";
+    for (const QString &line : check.changes)
+        out << "  " << line << "\n";
+    if (check.changes.isEmpty())
+        out << "  the partitions are the backup's already; the table's bytes go back\n";
+    out << "No partition's data was moved since the backup: its data is where this table "
+           "points.\n";
+    out.flush();
+    if (!options.assumeYes &&
+        !(confirm &&
+          confirm(QStringLiteral("Write this partition table to %1?").arg(options.target)))) {
+        err << "partwise-cli: not confirmed; nothing was written (use --yes in scripts).\n";
+        return ExitMisalignedOrFailed;
+    }
+    QString error;
+    if (!restorePartitionTable(options.backupFolder, options.target, &error)) {
+        err << "partwise-cli: " << error << "\n";
+        return ExitMisalignedOrFailed;
+    }
+    out << "Restored the partition table of " << options.target << " from " << options.backupFolder
+        << ".\n";
+    // Written behind the kernel's back (raw sectors and sfdisk --no-tell-kernel): nothing on
+    // the disk was in use, so it may read the table again now.
+    if (!QFileInfo(options.target).isFile())
+        out << "The kernel still knows the partitions as they were: run `partx -u "
+            << options.target << "` (or reboot) before using them.\n";
     return ExitOk;
 }
 

@@ -23,8 +23,17 @@ struct ApplyCommandOptions
 int runApplyCommand(const ApplyCommandOptions &options, QTextStream &out, QTextStream &err,
                     const std::function<bool(const QString &question)> &confirm);
 
-// `partwise-cli restore BACKUP TARGET`.
-int runRestoreCommand(const QString &backupFolder, const QString &target, QTextStream &out,
-                      QTextStream &err);
+struct RestoreCommandOptions
+{
+    QString backupFolder;
+    QString target;
+    QString journalPath; // --journal: a job's journal kept elsewhere than the default
+    bool assumeYes = false;
+};
+
+// `partwise-cli restore BACKUP TARGET`: refuses what checkTableRestore() refuses, says what the
+// restore changes, asks (unless --yes; no terminal and no --yes writes nothing), then writes.
+int runRestoreCommand(const RestoreCommandOptions &options, QTextStream &out, QTextStream &err,
+                      const std::function<bool(const QString &question)> &confirm);
 
 } // namespace partwise

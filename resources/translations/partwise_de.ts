@@ -1130,14 +1130,6 @@ Ihr Journal (%2) erlaubt, sie abzuschließen: Laufwerk → Unterbrochene Kopie a
         <translation>Ausstehende Vorgänge anwenden</translation>
     </message>
     <message>
-        <source>Write %1 to %2 now?
-
-The partition table is backed up first; the log says where and how to restore it.</source>
-        <translation>%1 jetzt auf %2 schreiben?
-
-Die Partitionstabelle wird vorher gesichert; das Protokoll sagt, wo und wie sie sich wiederherstellen lässt.</translation>
-    </message>
-    <message>
         <source>Resi&amp;ze/Move…</source>
         <translation>&amp;Größe ändern/verschieben…</translation>
     </message>
@@ -1252,6 +1244,50 @@ Die Partitionstabelle wird vorher gesichert; das Protokoll sagt, wo und wie sie 
     <message>
         <source>Pa&amp;ste Partition…</source>
         <translation>Partition &amp;einfügen…</translation>
+    </message>
+    <message>
+        <source>partition %1</source>
+        <translation>Partition %1</translation>
+    </message>
+    <message>
+        <source>partition %1 (%2)</source>
+        <translation>Partition %1 (%2)</translation>
+    </message>
+    <message>
+        <source>partition %1 (%2 “%3”)</source>
+        <translation>Partition %1 (%2 „%3“)</translation>
+    </message>
+    <message>
+        <source>Formatting %1 as %2 erases every file on it.</source>
+        <translation>Das Formatieren von %1 als %2 löscht jede Datei darauf.</translation>
+    </message>
+    <message>
+        <source>Deleting %1 loses every file on it: nothing points at them afterwards.</source>
+        <translation>Das Löschen von %1 verliert jede Datei darauf: danach verweist nichts mehr auf sie.</translation>
+    </message>
+    <message>
+        <source>The new partition table loses every partition on the disk, and every file on them.</source>
+        <translation>Die neue Partitionstabelle verliert jede Partition des Datenträgers und jede Datei darauf.</translation>
+    </message>
+    <message>
+        <source>Write %1 to %2 now?</source>
+        <translation>%1 jetzt auf %2 schreiben?</translation>
+    </message>
+    <message>
+        <source>The partition table is backed up first; the log says where and how to restore it.</source>
+        <translation>Die Partitionstabelle wird vorher gesichert; das Protokoll sagt, wo und wie sie sich wiederherstellen lässt.</translation>
+    </message>
+    <message>
+        <source>The partition table is backed up first (the log says where and how to restore it), but not the files: only a backup of your own brings them back.</source>
+        <translation>Die Partitionstabelle wird vorher gesichert (das Protokoll sagt, wo und wie sie sich wiederherstellen lässt), die Dateien aber nicht: nur eine eigene Sicherung bringt sie zurück.</translation>
+    </message>
+    <message>
+        <source>&amp;Apply</source>
+        <translation>&amp;Anwenden</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Abbrechen</translation>
     </message>
 </context>
 <context>
@@ -4280,10 +4316,6 @@ Das Journal %3 hält fest, wie weit sie kam. Bis sie abgeschlossen ist, ist die 
     <message>
         <source>%1 tables have no partition GUIDs; only GPT partitions have one.</source>
         <translation>%1-Tabellen haben keine Partitions-GUIDs; nur GPT-Partitionen haben eine.</translation>
-    </message>
-    <message>
-        <source>sfdisk reads an image file in 512-byte sectors: give partition %1 a new GUID on a loop device of the image instead.</source>
-        <translation>sfdisk liest eine Abbilddatei in 512-Byte-Sektoren: Partition %1 stattdessen auf einem Loop-Gerät des Abbilds eine neue GUID geben.</translation>
     </message>
     <message>
         <source>The free space there is too small for the %1 filesystem of partition %2 (%3).</source>

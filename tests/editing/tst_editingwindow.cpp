@@ -23,6 +23,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QProcess>
+#include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -106,13 +107,26 @@ void clickButton(QMessageBox *box, QMessageBox::StandardButton which)
         button->click();
 }
 
+// What Apply asked: its text, the button Enter presses and the one that writes.
+struct ApplyQuestion
+{
+    QString text, defaultButton, writeButton;
+};
+
 // Apply with the window's own dialogs: confirm, let the worker finish, close the dialog (saving
 // a screenshot of it as `screenshot` when named). Returns whether the Apply succeeded.
-bool applyQueue(EditingController *editing, const QString &screenshot = QString())
+bool applyQueue(EditingController *editing, const QString &screenshot = QString(),
+                ApplyQuestion *asked = nullptr)
 {
     bool applyOk = false;
     ModalDriver driver([&](QWidget *modal) {
         if (auto *box = qobject_cast<QMessageBox *>(modal)) {
+            if (asked && asked->text.isEmpty() && box->button(QMessageBox::Yes))
+                *asked = {box->text(),
+                          box->defaultButton() ? box->defaultButton()->text() : QString(),
+                          box->button(QMessageBox::Yes)->text()};
+            if (asked)
+                box->grab().save(screenshotPath(QStringLiteral("apply-question")));
             clickButton(box, QMessageBox::Yes);
         } else if (auto *d = qobject_cast<ApplyDialog *>(modal); d && d->isFinished()) {
             applyOk = d->result().ok;
@@ -326,8 +340,14 @@ void EditingWindowTest::newUserFormatsAUsbStick()
         editing->action(EditingController::Action::Create)->trigger();
     }
     shown.clear();
-    QVERIFY(applyQueue(editing));
+    ApplyQuestion asked;
+    QVERIFY(applyQueue(editing, QString(), &asked));
     QVERIFY(waitShown(window, img, shown));
+    // Writes described as writes, GParted's way: Apply or Cancel, Cancel what Enter does; a
+    // table on a blank disk destroys nothing, and nothing is said to be lost.
+    QCOMPARE(asked.writeButton, QStringLiteral("&Apply"));
+    QCOMPARE(asked.defaultButton, QStringLiteral("Cancel"));
+    QVERIFY2(!asked.text.contains(QStringLiteral("loses")), qPrintable(asked.text));
 
     const QJsonArray parts = sfdiskPartitions(img);
     QCOMPARE(parts.size(), 1);
@@ -341,6 +361,21 @@ void EditingWindowTest::newUserFormatsAUsbStick()
             &status);
     QVERIFY2(blkid.contains(QStringLiteral("TYPE=") + fs), qPrintable(blkid));
     QVERIFY2(blkid.contains(QStringLiteral("LABEL=STICK")), qPrintable(blkid));
+
+    // A new table over the stick's partition now says what it destroys.
+    {
+        ModalDriver driver([](QWidget *modal) {
+            if (auto *d = qobject_cast<NewTableDialog *>(modal))
+                d->accept();
+        });
+        editing->action(EditingController::Action::NewTable)->trigger();
+    }
+    ApplyQuestion again;
+    shown.clear();
+    QVERIFY(applyQueue(editing, QString(), &again));
+    QVERIFY2(again.text.contains(QStringLiteral("The new partition table loses every partition")),
+             qPrintable(again.text));
+    QCOMPARE(again.defaultButton, QStringLiteral("Cancel"));
 }
 
 void EditingWindowTest::closingAsksAboutPendingOperations()

@@ -72,6 +72,8 @@ SectorRulerPanel *TestSectorRulerPanel::select(MainWindow &window, int number)
 bool TestSectorRulerPanel::showPartitionOne(MainWindow &window, SectorRulerPanel *panel)
 {
     window.show();
+    // View → Sector Ruler: it starts hidden on a screen under 900 px high (offscreen's 800×600).
+    panel->show();
     return QTest::qWaitForWindowExposed(&window) && openAndWait(window, m_image) &&
            select(window, 1) == panel && panel->ruler()->hasRuler();
 }
@@ -94,7 +96,8 @@ void TestSectorRulerPanel::practiceDiskBeforeAndAfterRealign()
     QVERIFY2((start * 512) % 4096 != 0, "the XP preset should start off a 4 KiB boundary");
 
     MainWindow window;
-    installSectorRuler(&window);
+    // View → Sector Ruler: it starts hidden on a screen under 900 px high (offscreen's 800×600).
+    installSectorRuler(&window)->show();
     window.resize(1200, 800);
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));

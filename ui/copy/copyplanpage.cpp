@@ -3,6 +3,7 @@
 
 #include "copy/copypages.h"
 #include "copy/copywizard.h"
+#include "screenfit.h"
 
 #include "base/humansize.h"
 
@@ -79,6 +80,8 @@ CopyPlanPage::CopyPlanPage(CopyWizard *wizard) : m_wizard(wizard)
     m_confirm->setObjectName(QStringLiteral("copyConfirm"));
     layout->addWidget(m_confirm);
     connect(m_acceptBoot, &QCheckBox::toggled, this, &CopyPlanPage::completeChanged);
+    // The plan scrolls on a small screen; what Copy waits for stays in sight beside it.
+    scrollPageContents(this, {m_acceptBoot, m_confirm});
     connect(m_confirm, &QCheckBox::toggled, this, &CopyPlanPage::completeChanged);
     connect(wizard->backend(), &CopyBackend::planned, this, &CopyPlanPage::showPlan);
     connect(wizard->backend(), &CopyBackend::imageCreated, this,

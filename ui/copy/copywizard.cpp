@@ -1,6 +1,7 @@
 #include "copy/copywizard.h"
 
 #include "copy/copypages.h"
+#include "screenfit.h"
 
 #include <QCloseEvent>
 #include <QFileInfo>
@@ -27,8 +28,12 @@ CopyWizard::CopyWizard(const CopySetup &setup, CopyBackend *backend, QWidget *pa
     setPage(PlanPageId, m_plan);
     setPage(RunPageId, m_run);
     setPage(ResultPageId, m_result);
+    // What does not fit a small screen scrolls inside its page (the plan page keeps its
+    // confirmation below), so the wizard's buttons stay on the screen.
+    for (QWidget *page : std::initializer_list<QWidget *>{m_target, m_options, m_run, m_result})
+        scrollPageContents(page);
     setStartId(setup.resume ? RunPageId : TargetPageId);
-    resize(900, 700);
+    resize(sizeWithinScreen(this, QSize(900, 700)));
 }
 
 CopyWizard::~CopyWizard() = default;

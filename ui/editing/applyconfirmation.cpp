@@ -21,14 +21,59 @@ bool movesData(const QList<Operation> &operations)
     });
 }
 
+// "partition 5 (ext4 “music”)": what is on it as the disk was read, while no earlier operation
+// of the queue changed the table (after one, its numbers may name other partitions).
+QString partitionName(int number, const DiskLayout &disk, bool tableChanged)
+{
+    const PartitionInfo *p = tableChanged ? nullptr : disk.partitionByNumber(number);
+    if (!p || p->filesystem.isEmpty())
+        return ApplyConfirmation::tr("partition %1").arg(number);
+    if (p->label.isEmpty())
+        return ApplyConfirmation::tr("partition %1 (%2)").arg(number).arg(p->filesystem);
+    return ApplyConfirmation::tr("partition %1 (%2 “%3”)").arg(number).arg(p->filesystem, p->label);
+}
+
+// What each write destroys, one line each: formatting, deleting, a new table.
+QStringList destroyed(const QList<Operation> &operations, const DiskLayout &disk)
+{
+    QStringList lines;
+    bool tableChanged = false;
+    for (const Operation &op : operations) {
+        const QString name = partitionName(op.number, disk, tableChanged);
+        if (op.type == Operation::Type::Format)
+            lines << ApplyConfirmation::tr("Formatting %1 as %2 erases every file on it.")
+                         .arg(name, op.filesystem);
+        else if (op.type == Operation::Type::Delete)
+            lines << ApplyConfirmation::tr(
+                         "Deleting %1 loses every file on it: nothing points at them afterwards.")
+                         .arg(name);
+        else if (op.type == Operation::Type::NewTable &&
+                 (tableChanged || !disk.partitions().isEmpty()))
+            lines << ApplyConfirmation::tr("The new partition table loses every partition on "
+                                           "the disk, and every file on them.");
+        tableChanged = tableChanged || op.changesTable();
+    }
+    return lines;
+}
+
 } // namespace
 
 QString ApplyConfirmation::question(const QString &path, const QString &name,
                                     const QList<Operation> &operations, const DiskLayout &disk)
 {
-    QString question = tr("Write %1 to %2 now?\n\nThe partition table is backed up first; the "
-                          "log says where and how to restore it.")
-                           .arg(operationCountText(operations.size()), name);
+    QString question = tr("Write %1 to %2 now?").arg(operationCountText(operations.size()), name);
+    const QStringList lost = destroyed(operations, disk);
+    if (!lost.isEmpty())
+        question += QStringLiteral("\n");
+    for (const QString &line : lost)
+        question += QStringLiteral("\n• ") + line;
+    // The backup holds the table, never the files: said so where files are lost.
+    question += QStringLiteral("\n\n") +
+                (lost.isEmpty() ? tr("The partition table is backed up first; the log says where "
+                                     "and how to restore it.")
+                                : tr("The partition table is backed up first (the log says where "
+                                     "and how to restore it), but not the files: only a backup "
+                                     "of your own brings them back."));
     // A helper's disk keeps its journal on the helper's machine, where this cannot look.
     if (movesData(operations) && !disk.device.readByHelper) {
         const partwise::move::JournalDurability journal = partwise::move::journalDurability(

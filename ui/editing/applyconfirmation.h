@@ -1,7 +1,8 @@
 #pragma once
 
-// What the window asks before Apply writes: how many operations go to which disk, that the
-// table is backed up first, and the two things that could make the write lose data on this
+// What the window asks before Apply writes: how many operations go to which disk, what each
+// write destroys (formatting, deleting, a new table), that the table is backed up first but
+// not the files, and the two things that could make the write lose data on this
 // machine: a move journal kept in memory (a live session), and a drive whose SMART health is
 // at risk.
 

@@ -25,22 +25,28 @@ using namespace partwise;
 bool EditingController::confirmApply(const QString &question, bool breaksBoot,
                                      bool *acceptBootChange)
 {
-    if (!breaksBoot)
-        return QMessageBox::question(m_window, tr("Apply Pending Operations"), question) ==
-               QMessageBox::Yes;
-    QMessageBox box(QMessageBox::Warning, tr("Apply Pending Operations"), question,
-                    QMessageBox::Yes | QMessageBox::No, m_window);
-    box.setObjectName(QStringLiteral("applyBootQuestion"));
-    auto *accept = new QCheckBox(tr("I will repair booting as shown and accept the &change"));
-    accept->setObjectName(QStringLiteral("acceptBootChange"));
-    box.setCheckBox(accept);
+    // Apply and Cancel, Cancel the default: a write is never one careless Enter away. (The
+    // buttons keep their Yes/No roles, which is what exec() answers.)
+    QMessageBox box(breaksBoot ? QMessageBox::Warning : QMessageBox::Question,
+                    tr("Apply Pending Operations"), question, QMessageBox::Yes | QMessageBox::No,
+                    m_window);
     QAbstractButton *yes = box.button(QMessageBox::Yes);
-    yes->setEnabled(false);
-    connect(accept, &QCheckBox::toggled, yes, &QAbstractButton::setEnabled);
+    yes->setText(tr("&Apply"));
+    box.button(QMessageBox::No)->setText(tr("Cancel"));
     box.setDefaultButton(QMessageBox::No);
-    if (box.exec() != QMessageBox::Yes || !accept->isChecked())
+    box.setEscapeButton(QMessageBox::No);
+    QCheckBox *accept = nullptr;
+    if (breaksBoot) {
+        box.setObjectName(QStringLiteral("applyBootQuestion"));
+        accept = new QCheckBox(tr("I will repair booting as shown and accept the &change"));
+        accept->setObjectName(QStringLiteral("acceptBootChange"));
+        box.setCheckBox(accept);
+        yes->setEnabled(false);
+        connect(accept, &QCheckBox::toggled, yes, &QAbstractButton::setEnabled);
+    }
+    if (box.exec() != QMessageBox::Yes || (accept && !accept->isChecked()))
         return false;
-    *acceptBootChange = true;
+    *acceptBootChange = accept != nullptr;
     return true;
 }
 

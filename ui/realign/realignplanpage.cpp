@@ -128,12 +128,14 @@ RealignPlanPage::RealignPlanPage(RealignWizardState *state, RealignBackend *back
     m_acceptBoot = new QCheckBox(tr("I will repair booting as shown and accept the &change"));
     m_acceptBoot->setObjectName(QStringLiteral("acceptBootChange"));
     m_acceptBoot->setVisible(false);
-    needsLayout->addWidget(m_acceptBoot);
     m_backup = new QCheckBox(tr("&I have a backup or accept the risk"));
     m_backup->setObjectName(QStringLiteral("backupConfirm"));
-    needsLayout->addWidget(m_backup);
     layout->addWidget(m_needs);
     layout->addStretch(1);
+    // What Realign waits for stays below the scrolling plan, in sight however long it is.
+    auto *outer = static_cast<QVBoxLayout *>(this->layout());
+    outer->addWidget(m_acceptBoot);
+    outer->addWidget(m_backup);
 
     connect(m_backup, &QCheckBox::toggled, this, &RealignPlanPage::completeChanged);
     connect(m_acceptBoot, &QCheckBox::toggled, this, &RealignPlanPage::completeChanged);
@@ -450,6 +452,7 @@ void RealignPlanPage::showParts()
     m_busyLabel->setVisible(!m_busyLabel->text().isEmpty());
     m_journalWarning->setVisible(!m_journalWarning->text().isEmpty());
     m_needs->setVisible(moves);
+    m_backup->setVisible(moves);
 }
 
 bool RealignPlanPage::isComplete() const

@@ -2,6 +2,7 @@
 
 #include "realign/realignpages.h"
 #include "realign/realignworker.h"
+#include "screenfit.h"
 
 #include <QCloseEvent>
 
@@ -33,6 +34,10 @@ RealignWizard::RealignWizard(const RealignSetup &setup, RealignBackend *backend,
     setPage(PlanPageId, m_plan);
     setPage(RunPageId, m_run);
     setPage(ResultPageId, m_result);
+    // What does not fit a small screen scrolls inside its page (the plan and result pages do
+    // so themselves), so the wizard's buttons stay on the screen.
+    for (QWidget *page : std::initializer_list<QWidget *>{m_intro, m_choose, m_run})
+        scrollPageContents(page);
     setStartId(isResume() ? RunPageId : IntroPageId);
     connect(m_state, &RealignWizardState::outcomeChanged, this, [this] {
         const RealignResult &result = m_state->result();
@@ -40,7 +45,7 @@ RealignWizard::RealignWizard(const RealignSetup &setup, RealignBackend *backend,
     });
     connect(m_result, &RealignResultPage::resumeRequested, this, &RealignWizard::resumeNow);
     connect(m_run, &RealignRunPage::runFinished, this, &RealignWizard::planAgainIfRefused);
-    resize(900, 700);
+    resize(sizeWithinScreen(this, QSize(900, 700)));
 }
 
 RealignWizard::~RealignWizard() = default;

@@ -3,6 +3,7 @@
 #include "base/humansize.h"
 #include "partitionmodel.h"
 #include "rulercaption.h"
+#include "screenfit.h"
 #include "sectorrulerwidget.h"
 #include "window/mainwindow.h"
 
@@ -165,5 +166,9 @@ SectorRulerPanel *installSectorRuler(MainWindow *window)
     panel->setModel(window->partitionModel(), window->regionSelection());
     window->addDockWidget(Qt::BottomDockWidgetArea, panel);
     window->viewMenu()->addAction(panel->toggleViewAction());
+    // Below 900 px of height the ruler would leave the partition list a few rows: View → Sector
+    // Ruler shows it when wanted.
+    if (availableScreenArea(window).height() < 900)
+        panel->hide();
     return panel;
 }

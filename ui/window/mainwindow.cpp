@@ -13,6 +13,7 @@
 #include "pictureexporter.h"
 #include "preferencesdialog.h"
 #include "probe/probedialog.h"
+#include "screenfit.h"
 #include "selectionbridge.h"
 #include "uiresources.h"
 #include "version.h"
@@ -87,7 +88,8 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
     connect(m_chooser, &QComboBox::currentIndexChanged, this, &MainWindow::showChosenDisk);
     m_map->setMessage(tr("Looking for disks…"));
     updateStatus(-1);
-    resize(1200, 740);
+    // 1200×740 where the screen has room; a netbook's or a VM's 800×600 gets all it has.
+    resize(sizeWithinScreen(this, QSize(1200, 740)));
 }
 
 MainWindow::~MainWindow() = default;
