@@ -41,12 +41,18 @@ bool lookUp(uid_t uid, Identity *who)
     return true;
 }
 
-// The child: becomes the user, then copies the file into `out`. Its exit status is an errno.
-[[noreturn]] void readAs(const Identity &who, const char *path, qint64 maxBytes, int out)
+// In the child: takes the user's groups, gid and uid, or ends.
+void becomeUser(const Identity &who)
 {
     if (::setgroups(size_t(who.groups.size()), who.groups.constData()) != 0 ||
         ::setresgid(who.gid, who.gid, who.gid) != 0 || ::setresuid(who.uid, who.uid, who.uid) != 0)
         ::_exit(EPERM);
+}
+
+// The child of readFileAsUser(): copies the regular file at `path` into `out`. Its exit status
+// is an errno.
+[[noreturn]] void readAs(const char *path, qint64 maxBytes, int out)
+{
     const int fd = ::open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
     struct stat st;
     if (fd < 0)
@@ -65,34 +71,17 @@ bool lookUp(uid_t uid, Identity *who)
     ::_exit(0);
 }
 
-// The child of openedByUser(): becomes the user, opens `path` read-only and writes what it
-// opened (its fstat) into `out`. Its exit status is an errno.
-[[noreturn]] void statAs(const Identity &who, const char *path, int out)
+// The child of openedByUser(): opens `path` read-only and writes what it opened (its fstat)
+// into `out`. Its exit status is an errno.
+[[noreturn]] void statAs(const char *path, qint64, int out)
 {
-    if (::setgroups(size_t(who.groups.size()), who.groups.constData()) != 0 ||
-        ::setresgid(who.gid, who.gid, who.gid) != 0 || ::setresuid(who.uid, who.uid, who.uid) != 0)
-        ::_exit(EPERM);
     const int fd = ::open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
     struct stat st;
-    if (fd < 0)
-        ::_exit(errno);
-    if (::fstat(fd, &st) != 0)
+    if (fd < 0 || ::fstat(fd, &st) != 0)
         ::_exit(errno);
     if (::write(out, &st, sizeof st) != ssize_t(sizeof st))
         ::_exit(EIO);
     ::_exit(0);
-}
-
-// Waits for `child` and gives its errno-like exit status (0: it succeeded).
-int childStatus(pid_t child)
-{
-    int status = 0;
-    pid_t waited = -1;
-    while ((waited = ::waitpid(child, &status, 0)) < 0 && errno == EINTR) {
-    }
-    if (waited != child)
-        return errno ? errno : ECHILD;
-    return WIFEXITED(status) ? WEXITSTATUS(status) : EIO;
 }
 
 QString reasonOf(int code)
@@ -104,9 +93,14 @@ QString reasonOf(int code)
     return QString::fromLocal8Bit(std::strerror(code));
 }
 
-} // namespace
+using Child = void (*)(const char *path, qint64 maxBytes, int out);
 
-bool openedByUser(const QString &path, uid_t uid, struct stat *opened, QString *why)
+// Runs `child` on `path` in a process that has become `uid`, and collects at most `maxBytes` of
+// what it writes. True when the child said it succeeded; `why` says otherwise. Only the child's
+// own word counts: a wait that fails (ECHILD when SIGCHLD is ignored and the kernel reaped the
+// child) says nothing of what the user could do.
+bool asUser(uid_t uid, const QString &path, qint64 maxBytes, Child child, QByteArray *data,
+            QString *why)
 {
     Identity who;
     int pipeFds[2];
@@ -119,71 +113,54 @@ bool openedByUser(const QString &path, uid_t uid, struct stat *opened, QString *
         return false;
     }
     const QByteArray name = QFile::encodeName(path);
-    const pid_t child = ::fork();
-    if (child == 0) {
+    const pid_t pid = ::fork();
+    if (pid == 0) {
         ::close(pipeFds[0]);
-        statAs(who, name.constData(), pipeFds[1]);
+        becomeUser(who);
+        child(name.constData(), maxBytes, pipeFds[1]);
     }
     ::close(pipeFds[1]);
-    struct stat st;
-    ssize_t got = -1;
-    while (child > 0 && (got = ::read(pipeFds[0], &st, sizeof st)) < 0 && errno == EINTR) {
+    char chunk[4096];
+    for (ssize_t n; pid > 0 && (n = ::read(pipeFds[0], chunk, sizeof chunk)) != 0;) {
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0 || data->size() + n > maxBytes)
+            break;
+        data->append(chunk, n);
     }
     ::close(pipeFds[0]);
-    if (child < 0) {
-        *why = reasonOf(errno);
+    int status = 0;
+    pid_t waited = -1;
+    while (pid > 0 && (waited = ::waitpid(pid, &status, 0)) < 0 && errno == EINTR) {
+    }
+    if (pid < 0 || waited != pid || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        *why = pid < 0 || waited != pid ? reasonOf(errno)
+                                        : reasonOf(WIFEXITED(status) ? WEXITSTATUS(status) : EIO);
         return false;
     }
-    // Only the child's own word counts, as for readFileAsUser().
-    if (const int code = childStatus(child); code != 0 || got != ssize_t(sizeof st)) {
-        *why = reasonOf(code != 0 ? code : EIO);
+    return true;
+}
+
+} // namespace
+
+bool openedByUser(const QString &path, uid_t uid, struct stat *opened, QString *why)
+{
+    QByteArray data;
+    if (!asUser(uid, path, sizeof(struct stat), statAs, &data, why))
+        return false;
+    if (data.size() != qsizetype(sizeof(struct stat))) {
+        *why = reasonOf(EIO);
         return false;
     }
-    *opened = st;
+    std::memcpy(opened, data.constData(), sizeof(struct stat));
     return true;
 }
 
 bool readFileAsUser(const QString &path, uid_t uid, qint64 maxBytes, QByteArray *out, QString *why)
 {
-    Identity who;
-    int pipeFds[2];
-    if (!lookUp(uid, &who)) {
-        *why = QStringLiteral("user %1 is unknown").arg(uid);
-        return false;
-    }
-    if (::pipe2(pipeFds, O_CLOEXEC) != 0) {
-        *why = reasonOf(errno);
-        return false;
-    }
-    const QByteArray name = QFile::encodeName(path);
-    const pid_t child = ::fork();
-    if (child == 0) {
-        ::close(pipeFds[0]);
-        readAs(who, name.constData(), maxBytes, pipeFds[1]);
-    }
-    ::close(pipeFds[1]);
     QByteArray data;
-    char chunk[4096];
-    for (ssize_t n; child > 0 && (n = ::read(pipeFds[0], chunk, sizeof chunk)) != 0;) {
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0 || data.size() + n > maxBytes)
-            break;
-        data.append(chunk, n);
-    }
-    ::close(pipeFds[0]);
-    // Only the child's own word counts: a wait that fails (ECHILD when SIGCHLD is ignored and
-    // the kernel reaped the child) says nothing of whether the user could read the file.
-    int status = 0;
-    pid_t waited = -1;
-    while (child > 0 && (waited = ::waitpid(child, &status, 0)) < 0 && errno == EINTR) {
-    }
-    if (child < 0 || waited != child || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-        *why = child < 0 || waited != child
-                   ? reasonOf(errno)
-                   : reasonOf(WIFEXITED(status) ? WEXITSTATUS(status) : EIO);
+    if (!asUser(uid, path, maxBytes, readAs, &data, why))
         return false;
-    }
     *out = data;
     return true;
 }
