@@ -24,6 +24,7 @@
 #include "ops/realignjson.h"
 #include "ops/realignplantext.h"
 #include "ops/realignrunner.h"
+#include "ops/writejournal.h"
 #include "ops/writepreflight.h"
 #include "report/checkreport.h"
 #include "report/layoutjson.h"

@@ -583,8 +583,9 @@ CopyResult resumeCopy(const QString &target, const QString &journalPath,
         return refused(error);
     if (!isSameDisk(journal.targetIdentity, target, &error))
         return refused(QStringLiteral("The copy journal %1 is not resumed on %2: %3. Nothing was "
-                                      "written.")
-                           .arg(path, target, error));
+                                      "written; the table of the disk it was written for, as it "
+                                      "was before the copy, is saved in %4.")
+                           .arg(path, target, error, journal.backupFolder));
     if (journal.target != target &&
         QFileInfo(journal.target).canonicalFilePath() != QFileInfo(target).canonicalFilePath())
         return refused(QStringLiteral("The journal %1 is of a copy onto %2, not %3.")

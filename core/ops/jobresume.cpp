@@ -31,18 +31,6 @@ RealignResult finishApply(WriteJournal &journal, const QString &path,
 
 } // namespace
 
-QString interruptedWriteJournal(const QString &target, const QString &journalPath)
-{
-    if (!QFileInfo::exists(journalPath))
-        return {};
-    WriteJournal journal;
-    QString why;
-    if (WriteJournal::load(journalPath, &journal, &why) &&
-        !isSameDisk(journal.diskIdentity, target, &why))
-        return {};
-    return journalPath;
-}
-
 RealignResult resumeWriteJob(const QString &target, const QString &journalPath,
                              const RealignCallbacks &callbacks)
 {
@@ -62,8 +50,9 @@ RealignResult resumeWriteJob(const QString &target, const QString &journalPath,
         return result;
     if (QString why; !isSameDisk(journal.diskIdentity, target, &why)) {
         result.error = QStringLiteral("The journal %1 is not resumed on %2: %3. Nothing was "
-                                      "changed.")
-                           .arg(path, target, why);
+                                      "changed; the table of the disk it was written for, as it "
+                                      "was before the job, is saved in %4.")
+                           .arg(path, target, why, journal.backupFolder);
         return result;
     }
     journal.target = target; // a loop device may come back under another name

@@ -2,6 +2,7 @@
 
 #include "base/atomicfile.h"
 #include "base/nofollowfile.h"
+#include "device/diskidentity.h"
 #include "device/imagesectorsize.h"
 #include "move/checksum.h"
 #include "move/movejournal.h"
@@ -459,6 +460,18 @@ int WriteJournal::nextUnfinished() const
         if (phases[i] != Phase::Done)
             return i;
     return -1;
+}
+
+QString interruptedWriteJournal(const QString &target, const QString &journalPath)
+{
+    if (!QFileInfo::exists(journalPath))
+        return {};
+    WriteJournal journal;
+    QString why;
+    if (WriteJournal::load(journalPath, &journal, &why) &&
+        !isSameDisk(journal.diskIdentity, target, &why))
+        return {};
+    return journalPath;
 }
 
 } // namespace partwise

@@ -66,4 +66,9 @@ struct WriteJournal
 
 QString journalPhaseName(WriteJournal::Phase phase);
 
+// `journalPath` when it holds a stopped job of `target` to offer to finish, or empty: no journal
+// there, or one written for another disk that had `target`'s name (device/diskidentity.h). A
+// journal too damaged to say is offered, for resume to say what is wrong with it.
+QString interruptedWriteJournal(const QString &target, const QString &journalPath);
+
 } // namespace partwise

@@ -3,6 +3,7 @@
 #include "device/busycheck.h"
 #include "device/writeprotection.h"
 #include "ops/partitionaccess.h"
+#include "ops/writejournal.h"
 
 #include <QFile>
 
@@ -94,6 +95,17 @@ WritePreflight prepareWrite(const WriteRequest &request, QSet<int> *checked,
                             const std::function<void(const QString &)> &log)
 {
     WritePreflight result;
+    // A journal another disk left under this disk's name is not this disk's to finish, and is
+    // not overwritten either (that disk may come back): it is named, for a person to move.
+    if (QFile::exists(request.journalPath) &&
+        interruptedWriteJournal(request.target, request.journalPath).isEmpty()) {
+        result.error = QStringLiteral("%1 holds the journal of a stopped job on another disk that "
+                                      "had the name %2; it is not this disk's. Nothing was "
+                                      "changed: an administrator may move that journal away "
+                                      "(keep it if that disk may come back) and try again.")
+                           .arg(request.journalPath, request.target);
+        return result;
+    }
     if (QFile::exists(request.journalPath)) {
         result.error = QStringLiteral("An interrupted realignment or Apply of this disk is "
                                       "recorded in %1; finish it first with `partwise-cli resume "

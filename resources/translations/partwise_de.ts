@@ -2216,6 +2216,10 @@ Ihr Journal (%2) erlaubt, sie abzuschließen: Laufwerk → Unterbrochene Kopie a
         <translation>Swap a&amp;ktivieren</translation>
     </message>
     <message>
+        <source>Swap is the system&apos;s: an administrator turns it off or on (swapoff, swapon).</source>
+        <translation>Swap gehört dem System: Ein Administrator deaktiviert oder aktiviert ihn (swapoff, swapon).</translation>
+    </message>
+    <message>
         <source>&amp;Partition</source>
         <translation>&amp;Partition</translation>
     </message>

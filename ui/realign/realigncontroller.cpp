@@ -5,7 +5,6 @@
 #include "diskmapwidget.h"
 #include "editing/editingcontroller.h"
 #include "journalpreferences.h"
-#include "ops/jobresume.h"
 #include "ops/writejournal.h"
 #include "partitionmodel.h"
 #include "realign/realignbanner.h"
