@@ -44,6 +44,17 @@ bool insideScrollArea(const QWidget *w, const QWidget *page)
     return false;
 }
 
+// The part of `w` a person sees on `page`: a widget inside a scroll area shows only through its
+// viewport (the rest is scrolled away, not overlapping what lies below the scroll area).
+QRect shownRect(QWidget *w, QWidget *page)
+{
+    QRect shown(w->mapTo(page, QPoint(0, 0)), w->size());
+    for (QWidget *p = w->parentWidget(); p && p != page; p = p->parentWidget())
+        if (const auto *area = qobject_cast<QAbstractScrollArea *>(p))
+            shown &= QRect(area->viewport()->mapTo(page, QPoint(0, 0)), area->viewport()->size());
+    return shown;
+}
+
 bool isAncestor(const QWidget *a, const QWidget *b)
 {
     for (const QWidget *p = b->parentWidget(); p; p = p->parentWidget())
@@ -92,8 +103,11 @@ QStringList layoutProblems(QWidget *page)
     QStringList problems;
     const QList<QWidget *> widgets = readableWidgets(page);
     QList<QRect> rects;
-    for (QWidget *w : widgets)
+    QList<QRect> shown; // what of each is in view
+    for (QWidget *w : widgets) {
         rects << QRect(w->mapTo(page, QPoint(0, 0)), w->size());
+        shown << shownRect(w, page);
+    }
     // Any widget reaching past its parent is cut off there (a ruler showing one of its rows),
     // unless the parent is a scroll area's viewport.
     for (QWidget *w : page->findChildren<QWidget *>()) {
@@ -125,7 +139,7 @@ QStringList layoutProblems(QWidget *page)
         for (int j = i + 1; j < widgets.size(); ++j) {
             if (isAncestor(widgets[i], widgets[j]) || isAncestor(widgets[j], widgets[i]))
                 continue; // a spin box's line edit
-            const QRect overlap = rects[i].intersected(rects[j]);
+            const QRect overlap = shown[i].intersected(shown[j]);
             if (overlap.width() > 1 && overlap.height() > 1)
                 problems << QStringLiteral("%1 at %2,%3 %4×%5 overlaps %6 at %7,%8 %9×%10")
                                 .arg(nameOf(widgets[i]))

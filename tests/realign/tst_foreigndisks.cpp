@@ -7,6 +7,7 @@
 
 #include "buildsetting.h"
 #include "clirun.h"
+#include "device/diskidentity.h"
 #include "filebytes.h"
 #include "filechecksum.h"
 #include "loopdevice.h"
@@ -564,6 +565,7 @@ private slots:
         move.shrinkSectors = mac ? 0 : 1985;
         partwise::WriteJournal journal;
         journal.target = image;
+        journal.diskIdentity = partwise::diskIdentityOf(image); // as the older job recorded it
         journal.backupFolder = path(QStringLiteral("backup-%1").arg(label));
         QVERIFY(QDir().mkpath(journal.backupFolder));
         journal.moves << move;
