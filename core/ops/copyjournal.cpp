@@ -2,6 +2,7 @@
 
 #include "base/atomicfile.h"
 #include "base/nofollowfile.h"
+#include "device/diskidentity.h"
 #include "move/checksum.h"
 #include "move/movejournal.h"
 
@@ -288,6 +289,24 @@ bool CopyJournal::remove(const QString &path)
     const bool ok = QFile::remove(path);
     syncFolderOf(path);
     return ok;
+}
+
+bool copyJournalExists(const QString &target, const QString &journalPath)
+{
+    return QFile::exists(journalPath.isEmpty() ? copyJournalPath(target) : journalPath);
+}
+
+QString interruptedCopyJournal(const QString &target)
+{
+    const QString path = copyJournalPath(target);
+    if (!QFile::exists(path))
+        return {};
+    CopyJournal journal;
+    QString why;
+    if (CopyJournal::load(path, &journal, &why) &&
+        !isSameDisk(journal.targetIdentity, target, &why))
+        return {};
+    return path;
 }
 
 } // namespace partwise

@@ -51,4 +51,11 @@ struct CopyJournal
 
 QString copyStepName(CopyJournal::Step step);
 
+// Whether a copy onto `target` was left unfinished (its journal is there).
+bool copyJournalExists(const QString &target, const QString &journalPath = QString());
+// The journal of an unfinished copy onto `target`, to offer to finish, or empty: none, or one
+// written for another disk that had `target`'s name (device/diskidentity.h). A journal too
+// damaged to say is offered, for resume to say what is wrong with it.
+QString interruptedCopyJournal(const QString &target);
+
 } // namespace partwise

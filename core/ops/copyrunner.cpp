@@ -495,24 +495,6 @@ CopyResult refused(const QString &error)
 
 } // namespace
 
-bool copyJournalExists(const QString &target, const QString &journalPath)
-{
-    return QFile::exists(journalPath.isEmpty() ? copyJournalPath(target) : journalPath);
-}
-
-QString interruptedCopyJournal(const QString &target)
-{
-    const QString path = copyJournalPath(target);
-    if (!QFile::exists(path))
-        return {};
-    CopyJournal journal;
-    QString why;
-    if (CopyJournal::load(path, &journal, &why) &&
-        !isSameDisk(journal.targetIdentity, target, &why))
-        return {};
-    return path;
-}
-
 CopyResult runCopy(const PreparedCopy &prepared, const CopyOptions &options,
                    const CopyCallbacks &callbacks)
 {

@@ -5,6 +5,7 @@
 // copying a chunk again is harmless; the target carries no partition table until every byte is
 // copied and verified, so a copy cut short never looks complete.
 
+#include "ops/copyjournal.h"
 #include "ops/copyplan.h"
 
 #include <QStringList>
@@ -50,13 +51,6 @@ struct CopyResult
 // what the plan says, gives new ids when asked, and checks each filesystem read-only. Blocking.
 CopyResult runCopy(const PreparedCopy &prepared, const CopyOptions &options,
                    const CopyCallbacks &callbacks = {});
-
-// Whether a copy onto `target` was left unfinished (its journal is there).
-bool copyJournalExists(const QString &target, const QString &journalPath = QString());
-// The journal of an unfinished copy onto `target`, to offer to finish, or empty: none, or one
-// written for another disk that had `target`'s name (device/diskidentity.h). A journal too
-// damaged to say is offered, for resume to say what is wrong with it.
-QString interruptedCopyJournal(const QString &target);
 
 // Finishes the copy the journal describes. The source must still be there, unchanged.
 CopyResult resumeCopy(const QString &target, const QString &journalPath,
