@@ -1,5 +1,6 @@
 #include "device/busycheck.h"
 
+#include "device/kernelholder.h"
 #include "device/kernelpartitions.h"
 #include "device/loopbacking.h"
 #include "device/sysfsline.h"
@@ -142,10 +143,8 @@ QStringList namedReasons(const KernelTables &k, const BlockNode &n)
             out << QStringLiteral("%1 is mounted on %2").arg(n.node, mount.target);
     if (k.swaps.contains(n.device))
         out << QStringLiteral("%1 is in use as swap").arg(n.node);
-    const QDir holders(n.folder + QStringLiteral("/holders"));
-    for (const QString &holder : holders.entryList(QDir::NoDotAndDotDot | QDir::AllEntries))
-        out << QStringLiteral("%1 is held by %2 (LVM, RAID, encryption or a cache)")
-                   .arg(n.node, holder);
+    for (const QString &holder : kernelHoldersOf(QFileInfo(n.folder).fileName()))
+        out << QStringLiteral("%1 is held by %2").arg(n.node, describeKernelHolder(holder));
     for (const LoopBacking &loop : k.loops)
         if (loop.identified && loop.blockDevice != 0 && loop.blockDevice == n.device)
             out << QStringLiteral("%1 is the backing device of loop device %2")

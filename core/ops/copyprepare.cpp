@@ -7,6 +7,7 @@
 #include "boot/bootinventory.h"
 #include "boot/partitionentries.h"
 #include "device/busycheck.h"
+#include "device/kernelholder.h"
 #include "device/loopbacking.h"
 #include "fs/filesystemresize.h"
 #include "fs/filesystemsize.h"
@@ -74,7 +75,9 @@ int partitionNumberOf(const QString &node)
 } // namespace
 
 // A source is read while its filesystems may be in use only if none can change: a read-only
-// mount is fine, a read-write one (or active swap) is not.
+// mount is fine, a read-write one (or active swap) is not, and neither is a writable
+// device-mapper or md device over it (an open LUKS mapping, an active LVM volume, a running
+// RAID), through which its bytes change while they are copied.
 
 QStringList copySourceRefusals(const QString &source, bool isImage, int onlyPartition)
 {
@@ -100,6 +103,12 @@ QStringList copySourceRefusals(const QString &source, bool isImage, int onlyPart
         for (const QString &node : nodes)
             if (swap == node || sameRdev(swap, node))
                 reasons << QStringLiteral("%1 is in use as swap: run swapoff %1 first.").arg(node);
+    for (const QString &node : nodes)
+        for (const QString &holder : kernelHoldersOf(node.section(QLatin1Char('/'), -1)))
+            if (!kernelHolderIsReadOnly(holder))
+                reasons << QStringLiteral("%1 is held by %2, through which it may change while "
+                                          "it is read: no consistent copy.")
+                               .arg(node, describeKernelHolder(holder));
     reasons.removeDuplicates();
     return reasons;
 }

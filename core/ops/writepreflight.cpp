@@ -62,12 +62,14 @@ QString busyPartitions(const WriteRequest &request)
     if (reasons.isEmpty())
         return {};
     if (own > 0)
-        return QStringLiteral("Refusing to %1 partitions in use: %2. Unmount them (or swapoff) and "
-                              "try again; nothing was changed.")
+        return QStringLiteral(
+                   "Refusing to %1 partitions in use: %2. Unmount them, swapoff, or close "
+                   "what holds them, and try again; nothing was changed.")
             .arg(request.verb, reasons.join(QStringLiteral("; ")));
     return QStringLiteral("Refusing to write the partition table of %1 while something on it is "
                           "in use: %2. The kernel cannot take a new table of a disk in use; "
-                          "unmount it (or swapoff) and try again; nothing was changed.")
+                          "unmount, swapoff, or close what holds it, and try again; nothing was "
+                          "changed.")
         .arg(request.target, reasons.join(QStringLiteral("; ")));
 }
 
