@@ -8,6 +8,7 @@
 
 #include <QByteArray>
 #include <QFile>
+#include <QFileInfo>
 #include <QSet>
 
 #include <algorithm>
@@ -341,6 +342,9 @@ bool mountBack(const PartitionNode &node, const QList<MountPlace> &places,
     QString firstRoot; // the folder of the filesystem shown there
     for (const MountPlace &place : places) {
         bool stable = false;
+        if (!QFileInfo::exists(place.target) &&
+            !remakeAutomounterFolder(place.target, servedUser, why))
+            return false;
         const Fd folder(openMountFolder(place.target, std::nullopt, why, &stable));
         if (folder.fd < 0)
             return false;

@@ -231,4 +231,47 @@ int makeMediaFolder(uid_t uid, const QString &label, QString *path, QString *why
     return fd;
 }
 
+bool remakeAutomounterFolder(const QString &path, std::optional<uid_t> forUser, QString *why)
+{
+    const QStringList parts = path.split(QLatin1Char('/'));
+    // "", "media", USER, NAME  or  "", "run", "media", USER, NAME
+    const bool underMedia = parts.size() == 4 && parts[1] == QLatin1String("media");
+    const bool underRunMedia =
+        parts.size() == 5 && parts[1] == QLatin1String("run") && parts[2] == QLatin1String("media");
+    const QString name = parts.last();
+    if ((!underMedia && !underRunMedia) || QDir::cleanPath(path) != path || name.isEmpty() ||
+        name.startsWith(QLatin1Char('.'))) {
+        *why = QStringLiteral("%1 is not an automounter's folder").arg(path.left(200));
+        return false;
+    }
+    const QString userName = parts[parts.size() - 2];
+    if (forUser) {
+        const passwd *user = ::getpwuid(*forUser);
+        if (!user || QFile::decodeName(user->pw_name) != userName) {
+            *why = QStringLiteral("%1 is not in your media folder").arg(path.left(200));
+            return false;
+        }
+    }
+    const QString parentPath = path.left(path.size() - name.size() - 1);
+    bool stable = false; // every folder on the way is root's alone
+    const int parent = openPathNoFollow(parentPath, &stable);
+    struct stat st;
+    if (parent < 0 || !stable || ::fstat(parent, &st) != 0 || !S_ISDIR(st.st_mode) ||
+        st.st_uid != 0 || (st.st_mode & 0022) != 0) {
+        *why = QStringLiteral("%1 is not root's own folder").arg(parentPath.left(200));
+        if (parent >= 0)
+            ::close(parent);
+        return false;
+    }
+    // O_PATH descriptors take no mkdirat: the folder again, as a directory descriptor.
+    const int dir = ::openat(parent, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    ::close(parent);
+    const bool ok = dir >= 0 && ::mkdirat(dir, QFile::encodeName(name).constData(), 0700) == 0;
+    if (!ok)
+        *why = QStringLiteral("%1 cannot be made again: %2").arg(path.left(200), reason(errno));
+    if (dir >= 0)
+        ::close(dir);
+    return ok;
+}
+
 } // namespace partwise

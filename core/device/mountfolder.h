@@ -35,6 +35,14 @@ bool removeMediaFolder(uid_t uid, const QString &path, QString *why);
 // Makes such a folder again at `path`, to mount a filesystem back where it was.
 bool remakeMediaFolder(uid_t uid, const QString &path, QString *why);
 
+// An automounter's folder that went away with its mount: udisks2 (and udiskie through it)
+// mounts on /media/USER/LABEL or /run/media/USER/LABEL and removes that folder once the
+// filesystem is unmounted, by whomever. Makes that one folder again (0700, root's) so that a
+// filesystem is mounted back where the desktop had it. Only a plain name in such a folder of a
+// user (`forUser`: that user's) that root owns and no one else may write; false with `why`
+// for anything else, or when the name exists.
+bool remakeAutomounterFolder(const QString &path, std::optional<uid_t> forUser, QString *why);
+
 // The label as a folder name: '/' and control characters become '_', leading dots go; at most
 // 64 characters; "disk" when nothing is left.
 QString mediaFolderName(const QString &label);
