@@ -1354,6 +1354,10 @@ Ihr Journal (%2) erlaubt, sie abzuschließen: Laufwerk → Unterbrochene Kopie a
         <source>&amp;Rescan</source>
         <translation>&amp;Neu prüfen</translation>
     </message>
+    <message>
+        <source>New UUID</source>
+        <translation>Neue UUID</translation>
+    </message>
 </context>
 <context>
     <name>FlagsDialog</name>
@@ -3987,20 +3991,8 @@ Das Journal %3 hält fest, wie weit sie kam. Bis sie abgeschlossen ist, ist die 
         <translation>Swap wird in der neuen Größe neu angelegt, mit seiner UUID und Bezeichnung.</translation>
     </message>
     <message>
-        <source>XFS cannot shrink: the partition can only grow or move. XFS grows only while mounted: run xfs_growfs on it afterwards.</source>
-        <translation>XFS kann nicht verkleinert werden: Die Partition kann nur wachsen oder verschoben werden. XFS wächst nur eingehängt: Führen Sie danach xfs_growfs darauf aus.</translation>
-    </message>
-    <message>
-        <source>btrfs cannot be shrunk by Partwise, and grows only while mounted: the partition can grow or move; run “btrfs filesystem resize max” afterwards.</source>
-        <translation>btrfs kann Partwise nicht verkleinern, und es wächst nur eingehängt: Die Partition kann wachsen oder verschoben werden; führen Sie danach „btrfs filesystem resize max“ aus.</translation>
-    </message>
-    <message>
         <source>The %1 filesystem shrinks before the partition does and grows after it.</source>
         <translation>Das Dateisystem %1 wird vor der Partition verkleinert und nach ihr vergrößert.</translation>
-    </message>
-    <message>
-        <source>Partwise cannot resize %1 filesystems: the partition can grow or move, and the filesystem keeps its size.</source>
-        <translation>Partwise kann die Größe von %1-Dateisystemen nicht ändern: Die Partition kann wachsen oder verschoben werden, das Dateisystem behält seine Größe.</translation>
     </message>
     <message>
         <source>Nothing changes yet: choose a new size, or free space before to move the partition.</source>
@@ -4037,6 +4029,18 @@ Das Journal %3 hält fest, wie weit sie kam. Bis sie abgeschlossen ist, ist die 
     <message>
         <source>measuring… (until then the partition can only grow or move)</source>
         <translation>wird gemessen … (bis dahin kann die Partition nur wachsen oder verschoben werden)</translation>
+    </message>
+    <message>
+        <source>The %1 filesystem shrinks before the partition does. When the partition grows, the filesystem keeps its size: %2.</source>
+        <translation>Das Dateisystem %1 wird vor der Partition verkleinert. Wächst die Partition, behält das Dateisystem seine Größe: %2.</translation>
+    </message>
+    <message>
+        <source>The %1 filesystem grows after the partition does.</source>
+        <translation>Das Dateisystem %1 wird nach der Partition vergrößert.</translation>
+    </message>
+    <message>
+        <source>When the partition grows, the %1 filesystem keeps its size: %2.</source>
+        <translation>Wächst die Partition, behält das Dateisystem %1 seine Größe: %2.</translation>
     </message>
 </context>
 <context>
