@@ -190,6 +190,8 @@ QString DiskListModel::displayText(const DiskEntry &entry) const
     }
     const DeviceInfo &d = entry.layout.device;
     QStringList parts{name};
+    if (d.readOnly) // nothing offers to write it; say so wherever the disk is named
+        parts << tr("read-only");
     if (!d.model.isEmpty() && !entry.isImage)
         parts << d.model;
     parts << humanSize(d.sizeBytes);

@@ -67,6 +67,8 @@ void DiskMapPainter::paintCaption(QPainter &painter, const QRectF &rect,
         parts << tr("Disk image");
     else if (!layout.device.model.isEmpty())
         parts << layout.device.model;
+    if (layout.device.readOnly) // exported maps say it too
+        parts << tr("read-only");
     parts << humanSize(layout.device.sizeBytes);
     const QString wholeDisk = layout.wholeDiskFilesystemName();
     parts << (!layout.tableType.isEmpty() ? layout.tableType

@@ -33,40 +33,47 @@ QString actionTitle(FilesystemAction action)
         return FilesystemSupportDialog::tr("Move");
     case FilesystemAction::UsedBlocks:
         return FilesystemSupportDialog::tr("Used blocks only");
+    case FilesystemAction::NewUuid:
+        return FilesystemSupportDialog::tr("New UUID");
     }
     return {};
 }
 
-// `imageLimit`: why this session cannot do it inside an image file (fs/sessionabilities.h).
-QTableWidgetItem *cellItem(const SupportCell &c, const QString &imageLimit)
+// The cell for `action` on `fs`: this session's answer on disks and inside image files
+// (fs/sessionabilities.h, the one Resize/Move, the planner and Apply ask), with the programs it
+// runs and the reason when not.
+QTableWidgetItem *cellItem(const QString &fs, FilesystemAction action)
 {
+    const SupportCell c = filesystemSupport(fs, action);
+    const AbilityHere disk = filesystemAbilityHere(fs, action, FilesystemPlace::Disk);
+    const AbilityHere image = filesystemAbilityHere(fs, action, FilesystemPlace::Image);
     QStringList programs;
     for (const ToolNeed &t : c.tools)
         if (!t.program.isEmpty())
             programs << t.program;
     QString text;
-    QString tip = programs.join(QStringLiteral(", "));
+    QStringList tip{programs.join(QStringLiteral(", "))};
     if (!c.supported)
         text = FilesystemSupportDialog::tr("no");
     else if (!c.missing.isEmpty())
         //: A cell of the support table: what to install.
         text = FilesystemSupportDialog::tr("install %1").arg(c.missing.join(QStringLiteral(", ")));
-    else if (!imageLimit.isEmpty())
+    else if (disk.can && !image.can)
         //: A cell of the support table: on disks, but not inside image files in this session.
         text = FilesystemSupportDialog::tr("disks only");
     else
-        text = FilesystemSupportDialog::tr("yes");
-    if (!c.note.isEmpty())
-        tip += (tip.isEmpty() ? QString() : QStringLiteral("\n")) + c.note;
-    if (c.available() && !imageLimit.isEmpty())
-        tip += QStringLiteral("\n") + imageLimit;
+        text = disk.can ? FilesystemSupportDialog::tr("yes") : FilesystemSupportDialog::tr("no");
+    if (!c.note.isEmpty() && c.note != disk.why)
+        tip << c.note;
+    tip << disk.why << (image.why != disk.why ? image.why : QString());
+    tip.removeAll(QString());
     auto *item = new QTableWidgetItem(text);
-    item->setToolTip(tip);
-    item->setData(Qt::UserRole, c.available());
+    item->setToolTip(tip.join(QLatin1Char('\n')));
+    item->setData(Qt::UserRole, disk.can);
     item->setFlags(Qt::ItemIsEnabled | Qt::ItemIsSelectable);
     if (c.supported && !c.missing.isEmpty())
         item->setForeground(QColor(0xb0, 0x40, 0x00));
-    else if (!c.supported)
+    else if (!disk.can)
         item->setForeground(QColor(0x80, 0x80, 0x80));
     return item;
 }
@@ -112,8 +119,6 @@ void FilesystemSupportDialog::rescan()
     m_table->setHorizontalHeaderLabels(headers);
     for (int r = 0; r < filesystems.size(); ++r)
         for (int c = 0; c < actions.size(); ++c)
-            m_table->setItem(r, c,
-                             cellItem(filesystemSupport(filesystems[r], actions[c]),
-                                      imageLimitHere(filesystems[r], actions[c])));
+            m_table->setItem(r, c, cellItem(filesystems[r], actions[c]));
     m_table->resizeColumnsToContents();
 }

@@ -166,12 +166,15 @@ ToolResult resizeFatAt(PedDevice *dev, qint64 offset, qint64 partitionBytes, qin
         QStringLiteral("%1 resized to %2 bytes by libparted").arg(before).arg(newBytes));
 }
 
-// The resize itself: libparted on the image or the disk at the partition's offset. On the
-// partition node alone the resizer would write 0 as the boot sector's hidden sectors (it takes
-// the filesystem's start on the device it is given), which boot code relies on; so a partition
-// node is resized through its disk, as GParted does. The session and device are closed (and
-// synced) when this returns.
-ToolResult resizeWithLibparted(FilesystemLocation where, qint64 partitionBytes, qint64 newBytes)
+// Opens the device holding the FAT (the image, or the disk of a partition node: on the partition
+// node alone the resizer would write 0 as the boot sector's hidden sectors, which boot code relies
+// on, so a partition node is resized through its disk, as GParted does) in a PartedSession that
+// answers with `answer`, and runs `work` on it with the filesystem's offset there. The session and
+// device are closed (and synced) when this returns.
+ToolResult withFatDevice(
+    FilesystemLocation where, qint64 partitionBytes, qint64 newBytes,
+    const std::function<QString(const PartedMessage &)> &answer,
+    const std::function<ToolResult(PedDevice *, qint64 offset, const PartedSession &)> &work)
 {
     if (!where.isImage)
         if (const std::optional<FilesystemLocation> disk = onParentDisk(where.path))
@@ -180,11 +183,7 @@ ToolResult resizeWithLibparted(FilesystemLocation where, qint64 partitionBytes, 
     const qint64 deviceBytes = byteSize(where.path, &isBlockDevice);
     if (deviceBytes < 0)
         return ToolResult::failed(QStringLiteral("Cannot open %1.").arg(where.path));
-
-    QString fatType; // libparted's name once opened: "fat16" or "fat32"
-    QStringList refusals;
-    PartedSession session(
-        [&](const PartedMessage &m) { return answerResizer(m, fatType, &refusals); });
+    PartedSession session(answer);
     // An image is addressed in 512-byte units whatever its sector size, as the resizer counts.
     const OpenPartedDevice device(
         getPartedDevice(where.path, !isBlockDevice, 512, isBlockDevice ? 0 : deviceBytes));
@@ -200,8 +199,22 @@ ToolResult resizeWithLibparted(FilesystemLocation where, qint64 partitionBytes, 
     if (where.offset % 512 != 0 || where.offset + std::max(partitionBytes, newBytes) > deviceBytes)
         return ToolResult::failed(
             QStringLiteral("The FAT filesystem's range lies outside %1.").arg(where.path));
-    return resizeFatAt(dev, where.offset, partitionBytes, newBytes, &fatType,
-                       [&] { return joinedUnique(refusals + session.warnings()); });
+    return work(dev, where.offset, session);
+}
+
+// The resize itself: libparted on the image or the disk at the partition's offset.
+ToolResult resizeWithLibparted(const FilesystemLocation &where, qint64 partitionBytes,
+                               qint64 newBytes)
+{
+    QString fatType; // libparted's name once opened: "fat16" or "fat32"
+    QStringList refusals;
+    return withFatDevice(
+        where, partitionBytes, newBytes,
+        [&](const PartedMessage &m) { return answerResizer(m, fatType, &refusals); },
+        [&](PedDevice *dev, qint64 offset, const PartedSession &session) {
+            return resizeFatAt(dev, offset, partitionBytes, newBytes, &fatType,
+                               [&] { return joinedUnique(refusals + session.warnings()); });
+        });
 }
 
 } // namespace
@@ -233,6 +246,31 @@ ToolResult resizeFatFilesystem(const FilesystemLocation &where, qint64 partition
         return resized;
     const ToolResult after = restoreLabelAndCheck(where, newBytes, label);
     return after.ok ? resized : after;
+}
+
+} // namespace partwise
+
+namespace partwise {
+
+std::optional<qint64> fatMinimumBytes(const FilesystemLocation &where, qint64 partitionBytes)
+{
+    std::optional<qint64> minimum;
+    // Reading only: every question libparted would ask is answered Cancel.
+    withFatDevice(where, partitionBytes, partitionBytes, &PartedSession::readOnlyResolution,
+                  [&](PedDevice *dev, qint64 offset, const PartedSession &) {
+                      const Geometry geom(ped_geometry_new(dev, offset / 512, partitionBytes / 512),
+                                          ped_geometry_destroy);
+                      PedFileSystem *fs = geom ? ped_file_system_open(geom.get()) : nullptr;
+                      if (!fs)
+                          return ToolResult::failed(QString());
+                      if (PedConstraint *c = ped_file_system_get_resize_constraint(fs)) {
+                          minimum = qint64(c->min_size) * 512;
+                          ped_constraint_destroy(c);
+                      }
+                      ped_file_system_close(fs);
+                      return ToolResult::succeeded(QString());
+                  });
+    return minimum;
 }
 
 } // namespace partwise

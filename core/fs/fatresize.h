@@ -3,6 +3,8 @@
 #include "base/toolrunner.h"
 #include "fs/filesystemsize.h"
 
+#include <optional>
+
 namespace partwise {
 
 // Resizing FAT16/FAT32 in place, through libparted's filesystem resizer (libparted-fs-resize).
@@ -25,5 +27,10 @@ namespace partwise {
 
 ToolResult resizeFatFilesystem(const FilesystemLocation &where, qint64 partitionBytes,
                                qint64 newBytes);
+
+// The smallest size libparted's resizer would shrink the FAT of `filesystemBytes` at `where` to
+// (its cluster counts and the clusters in use), read without writing; nothing when it cannot
+// open it.
+std::optional<qint64> fatMinimumBytes(const FilesystemLocation &where, qint64 filesystemBytes);
 
 } // namespace partwise

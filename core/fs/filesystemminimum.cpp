@@ -1,7 +1,10 @@
 #include "fs/filesystemminimum.h"
 
 #include "base/toolrunner.h"
+#include "fs/fatresize.h"
+#include "fs/filesystemkinds.h"
 #include "fs/filesystemresize.h"
+#include "fs/sessionabilities.h"
 
 #include <QRegularExpression>
 
@@ -9,6 +12,13 @@ namespace partwise {
 
 std::optional<qint64> filesystemMinimumBytes(const FilesystemLocation &where, const QString &fs)
 {
+    if (isFatFilesystem(fs)) {
+        // libparted's resizer, the one that shrinks it, says how far it goes (its cluster counts).
+        const std::optional<qint64> size = filesystemSizeBytes(where, fs);
+        return size ? fatMinimumBytes(where, *size) : std::nullopt;
+    }
+    if (fs == QLatin1String("btrfs"))
+        return kBtrfsMinimumBytes; // the kernel's floor; it refuses less room than the data needs
     if (!fs.startsWith(QLatin1String("ext")))
         return std::nullopt;
     const QString name = e2fsprogsName(where);
@@ -32,8 +42,8 @@ std::optional<qint64> filesystemMinimumBytes(const FilesystemLocation &where, co
 
 std::optional<qint64> filesystemShrinkLimitBytes(const FilesystemLocation &where, const QString &fs)
 {
-    return canShrinkUnmounted(fs) ? filesystemMinimumBytes(where, fs)
-                                  : filesystemSizeBytes(where, fs);
+    return filesystemCanShrink(fs) ? filesystemMinimumBytes(where, fs)
+                                   : filesystemSizeBytes(where, fs);
 }
 
 } // namespace partwise

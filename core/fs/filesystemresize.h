@@ -13,9 +13,9 @@ namespace partwise {
 // (f2fsresize.h); these three are checked read-only by their own tool first and refused
 // untouched when damaged. XFS cannot shrink at all.
 
-// Whether `filesystem` can be shrunk / grown by Partwise while unmounted: ext2/3/4 and NTFS, as
-// before FAT, btrfs and F2FS could shrink. Their callers (resize dialog, apply) let a user pick
-// any size and grow too; widening them is for those callers to decide.
+// The filesystems a copy or paste shrinks to fit and grows to fill: ext2/3/4 and NTFS (with
+// swap and ""). What this session can do with a filesystem in general, for Resize/Move, Apply
+// and the planner, is fs/sessionabilities.h's filesystemAbilityHere.
 bool canShrinkUnmounted(const QString &filesystem);
 bool canGrowUnmounted(const QString &filesystem);
 

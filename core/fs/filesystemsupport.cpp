@@ -49,6 +49,8 @@ SupportCell extSupport(const QString &fs, FilesystemAction a)
         return movedWith(e2fsck);
     case FilesystemAction::UsedBlocks:
         return cell({{QString(), QStringLiteral("libext2fs2")}}, QStringLiteral("block bitmap"));
+    case FilesystemAction::NewUuid:
+        return cell({{QStringLiteral("tune2fs"), QStringLiteral("e2fsprogs")}});
     }
     return {};
 }
@@ -63,11 +65,13 @@ QString partcloneProgram(const QString &fs)
 
 SupportCell otherSupport(const QString &fs, FilesystemAction a)
 {
+    // What Partwise runs for each: an empty resizer with `shrinks` is done inside Partwise
+    // (libparted's FAT resizer). The notes say how, or why not.
     struct Tools
     {
-        QString package, mkfs, label, check, resize;
+        QString package, mkfs, label, check, resize, uuid, uuidPackage;
         bool grows, shrinks;
-        QString resizeNote;
+        QString growNote, shrinkNote;
     };
     static const QList<QPair<QString, Tools>> table{
         {QStringLiteral("xfs"),
@@ -76,21 +80,31 @@ SupportCell otherSupport(const QString &fs, FilesystemAction a)
           QStringLiteral("xfs_db"),
           QStringLiteral("xfs_repair"),
           {},
+          QStringLiteral("xfs_db"),
+          QStringLiteral("xfsprogs"),
           false,
           false,
-          QStringLiteral("XFS grows only while mounted and never shrinks")}},
+          QStringLiteral("XFS grows only while mounted: run xfs_growfs on it afterwards"),
+          QStringLiteral("XFS has no way to shrink")}},
         {QStringLiteral("btrfs"),
          {QStringLiteral("btrfs-progs"), QStringLiteral("mkfs.btrfs"), QStringLiteral("btrfs"),
-          QStringLiteral("btrfs"), QStringLiteral("btrfs"), true, true,
-          QStringLiteral("mounted privately under /run for the resize")}},
+          QStringLiteral("btrfs"), QStringLiteral("btrfs"), QStringLiteral("btrfstune"),
+          QStringLiteral("btrfs-progs"), false, true,
+          QStringLiteral("btrfs grows only while mounted: run \u201cbtrfs filesystem resize "
+                         "max\u201d on it afterwards"),
+          QStringLiteral("mounted privately under /run for the resize, by an administrator; "
+                         "never below 256 MiB")}},
         {QStringLiteral("vfat"),
          {QStringLiteral("dosfstools"),
           QStringLiteral("mkfs.fat"),
           QStringLiteral("fatlabel"),
           QStringLiteral("fsck.fat"),
           {},
+          QStringLiteral("mlabel"),
+          QStringLiteral("mtools"),
+          false,
           true,
-          true,
+          QStringLiteral("Partwise does not grow FAT"),
           QStringLiteral("libparted's FAT resizer (FAT16 and FAT32)")}},
         {QStringLiteral("ntfs"),
          {QStringLiteral("ntfs-3g"),
@@ -98,8 +112,11 @@ SupportCell otherSupport(const QString &fs, FilesystemAction a)
           QStringLiteral("ntfslabel"),
           QStringLiteral("ntfsfix"),
           QStringLiteral("ntfsresize"),
+          QStringLiteral("ntfslabel"),
+          QStringLiteral("ntfs-3g"),
           true,
           true,
+          {},
           {}}},
         {QStringLiteral("exfat"),
          {QStringLiteral("exfatprogs"),
@@ -107,8 +124,11 @@ SupportCell otherSupport(const QString &fs, FilesystemAction a)
           QStringLiteral("exfatlabel"),
           QStringLiteral("fsck.exfat"),
           {},
+          QStringLiteral("tune.exfat"),
+          QStringLiteral("exfatprogs"),
           false,
           false,
+          QStringLiteral("exfatprogs has no resizer"),
           QStringLiteral("exfatprogs has no resizer")}},
         {QStringLiteral("f2fs"),
          {QStringLiteral("f2fs-tools"),
@@ -116,8 +136,11 @@ SupportCell otherSupport(const QString &fs, FilesystemAction a)
           QStringLiteral("f2fslabel"),
           QStringLiteral("fsck.f2fs"),
           QStringLiteral("resize.f2fs"),
+          {},
+          {},
+          false,
           true,
-          true,
+          QStringLiteral("Partwise shrinks F2FS but does not grow it: grow it with resize.f2fs"),
           {}}},
     };
     for (const auto &[name, t] : table) {
@@ -134,18 +157,24 @@ SupportCell otherSupport(const QString &fs, FilesystemAction a)
             return cell({check});
         case FilesystemAction::Grow:
         case FilesystemAction::Shrink: {
-            if (!(a == FilesystemAction::Grow ? t.grows : t.shrinks))
-                return none(t.resizeNote);
+            const bool grow = a == FilesystemAction::Grow;
+            const QString &note = grow ? t.growNote : t.shrinkNote;
+            if (!(grow ? t.grows : t.shrinks))
+                return none(note);
             QList<ToolNeed> tools{check};
             if (!t.resize.isEmpty())
                 tools.prepend({t.resize, t.package});
-            return cell(tools, t.resizeNote);
+            return cell(tools, note);
         }
         case FilesystemAction::Move:
             return movedWith(check);
         case FilesystemAction::UsedBlocks:
             return cell({{partcloneProgram(fs), QStringLiteral("partclone")}},
                         QStringLiteral("partclone's map of used blocks"));
+        case FilesystemAction::NewUuid:
+            if (t.uuid.isEmpty())
+                return none(QStringLiteral("no tool gives F2FS a new UUID"));
+            return cell({{t.uuid, t.uuidPackage}});
         }
     }
     return {};
@@ -168,6 +197,8 @@ SupportCell swapSupport(FilesystemAction a)
         return cell({mkswap}, QStringLiteral("recreated with its UUID and label"));
     case FilesystemAction::UsedBlocks:
         return cell({}, QStringLiteral("nothing is copied"));
+    case FilesystemAction::NewUuid:
+        return cell({{QStringLiteral("swaplabel"), QStringLiteral("util-linux")}});
     }
     return {};
 }
@@ -176,9 +207,9 @@ SupportCell swapSupport(FilesystemAction a)
 
 QList<FilesystemAction> allFilesystemActions()
 {
-    return {FilesystemAction::Create, FilesystemAction::Label,     FilesystemAction::Check,
-            FilesystemAction::Repair, FilesystemAction::Grow,      FilesystemAction::Shrink,
-            FilesystemAction::Move,   FilesystemAction::UsedBlocks};
+    return {FilesystemAction::Create, FilesystemAction::Label,      FilesystemAction::Check,
+            FilesystemAction::Repair, FilesystemAction::Grow,       FilesystemAction::Shrink,
+            FilesystemAction::Move,   FilesystemAction::UsedBlocks, FilesystemAction::NewUuid};
 }
 
 QString filesystemActionName(FilesystemAction action)
@@ -200,8 +231,21 @@ QString filesystemActionName(FilesystemAction action)
         return QStringLiteral("move");
     case FilesystemAction::UsedBlocks:
         return QStringLiteral("copy used blocks only");
+    case FilesystemAction::NewUuid:
+        return QStringLiteral("new UUID");
     }
     return {};
+}
+
+QString filesystemShownName(const QString &fs)
+{
+    if (fs == QLatin1String("vfat"))
+        return QStringLiteral("FAT");
+    if (fs == QLatin1String("ntfs") || fs == QLatin1String("xfs") || fs == QLatin1String("f2fs"))
+        return fs.toUpper();
+    if (fs == QLatin1String("exfat"))
+        return QStringLiteral("exFAT");
+    return fs;
 }
 
 QStringList supportedFilesystemNames()

@@ -1,7 +1,8 @@
 #pragma once
 
 // What Partwise can do with each filesystem on this machine: for every filesystem it knows and
-// every action (create, label, check, repair, grow, shrink, move, copy only the used blocks),
+// every action (create, label, check, repair, grow, shrink, move, copy only the used blocks,
+// give it a new UUID),
 // whether Partwise supports it at all, which programs it runs for it, and whether they are
 // installed (naming the Debian package of a missing one). The Filesystem Support dialog shows
 // this table, and the Create and Format lists offer only what can be created here. It mirrors
@@ -13,7 +14,17 @@
 
 namespace partwise {
 
-enum class FilesystemAction { Create, Label, Check, Repair, Grow, Shrink, Move, UsedBlocks };
+enum class FilesystemAction {
+    Create,
+    Label,
+    Check,
+    Repair,
+    Grow,
+    Shrink,
+    Move,
+    UsedBlocks,
+    NewUuid
+};
 
 struct ToolNeed
 {
@@ -31,7 +42,8 @@ struct SupportCell
 };
 
 QList<FilesystemAction> allFilesystemActions();
-QString filesystemActionName(FilesystemAction action); // "create", "label", ... (English)
+QString filesystemActionName(FilesystemAction action);  // "create", "label", ... (English)
+QString filesystemShownName(const QString &filesystem); // "FAT", "NTFS", "XFS", "ext4", ...
 
 // The filesystems in the table, in the order shown: ext4 ... swap.
 QStringList supportedFilesystemNames();

@@ -177,11 +177,14 @@ private:
                                 old->filesystem)
                 .value_or(m->oldLength() * ss);
         const bool swap = old->filesystem == QLatin1String("swap");
-        if (newBytes < fsBytes && !swap && !canShrinkUnmounted(old->filesystem)) {
-            *error =
-                QStringLiteral("The %1 filesystem on partition %2 cannot be shrunk by Partwise.")
-                    .arg(old->filesystem)
-                    .arg(op.number);
+        const FilesystemPlace place =
+            before.device.isImage ? FilesystemPlace::Image : FilesystemPlace::Disk;
+        if (const QString why = whyCannotShrinkHere(old->filesystem, newBytes, place);
+            newBytes < fsBytes && !swap && !why.isEmpty()) {
+            *error = QStringLiteral("The %1 filesystem on partition %2 cannot be shrunk here: %3.")
+                         .arg(old->filesystem)
+                         .arg(op.number)
+                         .arg(why);
             return false;
         }
         m->recreateSwap = swap;
@@ -189,11 +192,9 @@ private:
         m->grow = !swap && !old->filesystem.isEmpty() && newBytes > fsBytes;
         // A move keeps the size asked for; the few sectors alignment adds are no reason to
         // grow a filesystem this session cannot grow (the preview refused real grows).
-        const QString noGrow =
-            m->grow && op.sizeBytes == m->oldLength() * ss
-                ? whyCannotGrowHere(old->filesystem, before.device.isImage ? FilesystemPlace::Image
-                                                                           : FilesystemPlace::Disk)
-                : QString();
+        const QString noGrow = m->grow && op.sizeBytes == m->oldLength() * ss
+                                   ? whyCannotGrowHere(old->filesystem, place)
+                                   : QString();
         if (!noGrow.isEmpty()) {
             m->grow = false;
             log(QStringLiteral("  the %1 filesystem keeps its size: %2")

@@ -7,6 +7,7 @@
 #include "fs/filesystemresize.h"
 #include "fs/filesystemsize.h"
 #include "fs/filesystemtools.h"
+#include "fs/sessionabilities.h"
 #include "fs/usedblocks.h"
 #include "move/datamover.h"
 #include "move/movejournal.h"
@@ -478,9 +479,13 @@ private:
     // Growing again to the same size changes nothing, so resume may simply redo it.
     bool grow(const PartitionMove &m, const FilesystemLocation &where, QString *error)
     {
-        if (!canGrowUnmounted(m.filesystem)) {
-            log(QStringLiteral("  the %1 filesystem keeps its size; grow it once mounted")
-                    .arg(m.filesystem));
+        const FilesystemPlace place =
+            where.isImage ? FilesystemPlace::Image : FilesystemPlace::Disk;
+        if (const AbilityHere ability =
+                filesystemAbilityHere(m.filesystem, FilesystemAction::Grow, place);
+            !ability.can) {
+            log(QStringLiteral("  the %1 filesystem keeps its size: %2")
+                    .arg(m.filesystem, ability.why));
             return true;
         }
         const ToolResult r =

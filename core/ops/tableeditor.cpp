@@ -11,6 +11,7 @@
 #include "ops/copyplan.h"
 #include "ops/pastesource.h"
 #include "table/foreigndisk.h"
+#include "table/mbrslots.h"
 #include "table/partedcommit.h"
 #include "table/parteddevice.h"
 #include "table/partedlayout.h"
@@ -309,6 +310,11 @@ bool TableEditor::create(const Operation &op, const AlignmentPolicy &policy, QSt
                      : tr("There is no free space for a new partition there.");
         return false;
     }
+    if (op.kind != PartitionInfo::Kind::Logical)
+        if (const QString full = noPrimarySlotReason(now); !full.isEmpty()) {
+            *error = full; // before libparted's "Too many primary partitions"
+            return false;
+        }
     PlacementRequest req;
     req.freeStart = free->startSector;
     req.freeEnd = free->endSector;
@@ -336,10 +342,13 @@ bool TableEditor::create(const Operation &op, const AlignmentPolicy &policy, QSt
         ped_disk_set_flag(m_disk, PED_DISK_CYLINDER_ALIGNMENT, op.alignTo == AlignTo::Cylinder);
     PedPartition *part = addExactPartition(m_disk, spec);
     if (!part) {
-        *error = failureText(QStringLiteral("libparted refused a partition at sectors %1–%2.")
-                                 .arg(place.startSector)
-                                 .arg(place.endSector),
-                             m_session);
+        // Partwise's words first; libparted's own, when it gave any, as the detail.
+        const QString said = m_session.errorText();
+        *error = tr("The partition table cannot take a partition at sectors %1–%2.")
+                     .arg(place.startSector)
+                     .arg(place.endSector);
+        if (!said.isEmpty())
+            *error += QLatin1Char(' ') + tr("libparted, which edits the table, said: %1").arg(said);
         return false;
     }
     if (op.kind != PartitionInfo::Kind::Extended)

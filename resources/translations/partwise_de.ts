@@ -336,6 +336,22 @@
         <source>&amp;Later</source>
         <translation>&amp;Später</translation>
     </message>
+    <message>
+        <source>Open a disk or a disk image first.</source>
+        <translation>Öffnen Sie zuerst einen Datenträger oder ein Datenträgerabbild.</translation>
+    </message>
+    <message>
+        <source>The Copy Disk wizard is open.</source>
+        <translation>Der Assistent zum Kopieren des Datenträgers ist geöffnet.</translation>
+    </message>
+    <message>
+        <source>This disk has no partition table: there are no partitions to copy.</source>
+        <translation>Dieser Datenträger hat keine Partitionstabelle: Es gibt keine Partitionen zu kopieren.</translation>
+    </message>
+    <message>
+        <source>No copy onto this disk was interrupted.</source>
+        <translation>Keine Kopie auf diesen Datenträger wurde unterbrochen.</translation>
+    </message>
 </context>
 <context>
     <name>CopyOptionsPage</name>
@@ -849,6 +865,10 @@ Ihr Journal (%2) erlaubt, sie abzuschließen: Laufwerk → Unterbrochene Kopie a
         <source>%1 on %2</source>
         <translation>%1 auf %2</translation>
     </message>
+    <message>
+        <source>read-only</source>
+        <translation>schreibgeschützt</translation>
+    </message>
 </context>
 <context>
     <name>DiskMapPainter</name>
@@ -900,6 +920,10 @@ Ihr Journal (%2) erlaubt, sie abzuschließen: Laufwerk → Unterbrochene Kopie a
     <message>
         <source>LUKS/LVM data inside misaligned</source>
         <translation>LUKS-/LVM-Daten darin falsch ausgerichtet</translation>
+    </message>
+    <message>
+        <source>read-only</source>
+        <translation>schreibgeschützt</translation>
     </message>
 </context>
 <context>
@@ -968,6 +992,121 @@ Ihr Journal (%2) erlaubt, sie abzuschließen: Laufwerk → Unterbrochene Kopie a
     </message>
 </context>
 <context>
+    <name>EditingAvailability</name>
+    <message>
+        <source>Replace the partition table with a new, empty one: every partition on the disk is lost</source>
+        <translation>Die Partitionstabelle durch eine neue, leere ersetzen: Alle Partitionen des Datenträgers gehen verloren</translation>
+    </message>
+    <message>
+        <source>Create a partition in the selected unallocated space</source>
+        <translation>Eine Partition im ausgewählten nicht zugeordneten Bereich anlegen</translation>
+    </message>
+    <message>
+        <source>Change the size of the partition or move it</source>
+        <translation>Die Größe der Partition ändern oder sie verschieben</translation>
+    </message>
+    <message>
+        <source>Delete the selected partition: its files are lost</source>
+        <translation>Die ausgewählte Partition löschen: Ihre Dateien gehen verloren</translation>
+    </message>
+    <message>
+        <source>Create a new filesystem on the partition: its files are lost</source>
+        <translation>Ein neues Dateisystem auf der Partition anlegen: Ihre Dateien gehen verloren</translation>
+    </message>
+    <message>
+        <source>Change the label of the filesystem</source>
+        <translation>Die Bezeichnung des Dateisystems ändern</translation>
+    </message>
+    <message>
+        <source>Change the name of the GPT partition</source>
+        <translation>Den Namen der GPT-Partition ändern</translation>
+    </message>
+    <message>
+        <source>Set the flags of the partition (boot, esp, …)</source>
+        <translation>Die Markierungen der Partition setzen (boot, esp, …)</translation>
+    </message>
+    <message>
+        <source>Check the filesystem with its own tool, and repair it if asked</source>
+        <translation>Das Dateisystem mit seinem eigenen Werkzeug prüfen und auf Wunsch reparieren</translation>
+    </message>
+    <message>
+        <source>Give the %1 filesystem a new random UUID</source>
+        <translation>Dem %1-Dateisystem eine neue zufällige UUID geben</translation>
+    </message>
+    <message>
+        <source>Give the GPT partition a new unique GUID (its PARTUUID)</source>
+        <translation>Der GPT-Partition eine neue eindeutige GUID geben (ihre PARTUUID)</translation>
+    </message>
+    <message>
+        <source>Forget every pending operation</source>
+        <translation>Alle ausstehenden Vorgänge verwerfen</translation>
+    </message>
+    <message>
+        <source>Save the queue as a plan file for partwise-cli apply</source>
+        <translation>Die Warteschlange als Plandatei für partwise-cli apply speichern</translation>
+    </message>
+    <message>
+        <source>Queue the operations of a plan file</source>
+        <translation>Die Vorgänge einer Plandatei in die Warteschlange stellen</translation>
+    </message>
+    <message>
+        <source>Write the pending operations to the disk</source>
+        <translation>Die ausstehenden Vorgänge auf den Datenträger schreiben</translation>
+    </message>
+    <message>
+        <source>Select a partition first: this acts on a partition, not on unallocated space.</source>
+        <translation>Wählen Sie zuerst eine Partition: Dies wirkt auf eine Partition, nicht auf nicht zugeordneten Bereich.</translation>
+    </message>
+    <message>
+        <source>An extended partition only holds the logical partitions inside it: select one of them.</source>
+        <translation>Eine erweiterte Partition enthält nur die logischen Partitionen darin: Wählen Sie eine davon.</translation>
+    </message>
+    <message>
+        <source>Only GPT partitions have names; this disk has an MBR (msdos) table.</source>
+        <translation>Nur GPT-Partitionen haben Namen; dieser Datenträger hat eine MBR-Tabelle (msdos).</translation>
+    </message>
+    <message>
+        <source>Only GPT partitions have a GUID; this disk has an MBR (msdos) table.</source>
+        <translation>Nur GPT-Partitionen haben eine GUID; dieser Datenträger hat eine MBR-Tabelle (msdos).</translation>
+    </message>
+    <message>
+        <source>Partition %1 holds no filesystem Partwise recognises.</source>
+        <translation>Partition %1 enthält kein Dateisystem, das Partwise erkennt.</translation>
+    </message>
+    <message>
+        <source>Partwise cannot give a %1 filesystem a new UUID; it can for ext2/3/4, XFS, btrfs, FAT, exFAT, NTFS and swap.</source>
+        <translation>Partwise kann einem %1-Dateisystem keine neue UUID geben; nur ext2/3/4, XFS, btrfs, FAT, exFAT, NTFS und Swap.</translation>
+    </message>
+    <message>
+        <source>Resizing is not offered yet for a disk its helper reads; use partwise-cli apply on that machine, or realign.</source>
+        <translation>Die Größenänderung wird für einen Datenträger, den sein Helfer liest, noch nicht angeboten; verwenden Sie partwise-cli apply auf jenem Rechner oder richten Sie neu aus.</translation>
+    </message>
+    <message>
+        <source>%1 is read-only: Partwise reads it and writes nothing to it. Copy Partition and Drive → Copy Disk To… copy from it.</source>
+        <translation>%1 ist schreibgeschützt: Partwise liest ihn und schreibt nichts darauf. Partition kopieren und Laufwerk → Datenträger kopieren nach … kopieren von ihm.</translation>
+    </message>
+    <message>
+        <source>Open a disk or a disk image first.</source>
+        <translation>Öffnen Sie zuerst einen Datenträger oder ein Datenträgerabbild.</translation>
+    </message>
+    <message>
+        <source>No operations are pending.</source>
+        <translation>Es stehen keine Vorgänge aus.</translation>
+    </message>
+    <message>
+        <source>The pending operations cannot be applied: %1</source>
+        <translation>Die ausstehenden Vorgänge können nicht angewendet werden: %1</translation>
+    </message>
+    <message>
+        <source>This disk has no partition table: create one with New Partition Table… first.</source>
+        <translation>Dieser Datenträger hat keine Partitionstabelle: Legen Sie zuerst mit „Neue Partitionstabelle …“ eine an.</translation>
+    </message>
+    <message>
+        <source>Select unallocated space first: a new partition goes there.</source>
+        <translation>Wählen Sie zuerst nicht zugeordneten Bereich: Dort entsteht die neue Partition.</translation>
+    </message>
+</context>
+<context>
     <name>EditingController</name>
     <message>
         <source>&amp;Edit</source>
@@ -1032,18 +1171,6 @@ Ihr Journal (%2) erlaubt, sie abzuschließen: Laufwerk → Unterbrochene Kopie a
     <message>
         <source>Ctrl+Return</source>
         <translation>Ctrl+Return</translation>
-    </message>
-    <message>
-        <source>Write the pending operations to the disk</source>
-        <translation>Die ausstehenden Vorgänge auf den Datenträger schreiben</translation>
-    </message>
-    <message>
-        <source>Save the queue as a plan file for partwise-cli apply</source>
-        <translation>Die Warteschlange als Plandatei für partwise-cli apply speichern</translation>
-    </message>
-    <message>
-        <source>Forget every pending operation</source>
-        <translation>Alle ausstehenden Vorgänge verwerfen</translation>
     </message>
     <message>
         <source>&amp;Undo</source>
@@ -1134,20 +1261,8 @@ Ihr Journal (%2) erlaubt, sie abzuschließen: Laufwerk → Unterbrochene Kopie a
         <translation>&amp;Größe ändern/verschieben…</translation>
     </message>
     <message>
-        <source>An extended partition cannot be resized or moved here; resize the logical partitions inside it instead.</source>
-        <translation>Eine erweiterte Partition lässt sich hier weder in der Größe ändern noch verschieben; ändern Sie stattdessen die logischen Partitionen darin.</translation>
-    </message>
-    <message>
-        <source>Change the size of the partition or move it</source>
-        <translation>Die Größe der Partition ändern oder sie verschieben</translation>
-    </message>
-    <message>
         <source>Moving data is journaled in memory here (%1, as in a live session): a power cut during the move would lose the journal, and with it the record of where the data is. Choose a folder for move journals on another disk in Preferences, or keep the computer on mains power.</source>
         <translation>Das Verschieben von Daten wird hier im Arbeitsspeicher protokolliert (%1, wie in einer Live-Sitzung): Ein Stromausfall während des Verschiebens würde das Journal löschen, und mit ihm die Aufzeichnung, wo die Daten liegen. Wählen Sie in den Einstellungen einen Ordner für Verschiebe-Journale auf einem anderen Datenträger, oder lassen Sie den Rechner am Netzstrom.</translation>
-    </message>
-    <message>
-        <source>Resizing is not offered yet for a disk its helper reads; use partwise-cli apply on that machine, or realign.</source>
-        <translation>Die Größenänderung wird für einen Datenträger, den sein Helfer liest, noch nicht angeboten; verwenden Sie partwise-cli apply auf jenem Rechner oder richten Sie neu aus.</translation>
     </message>
     <message>
         <source>Realign</source>
@@ -1208,22 +1323,6 @@ Ihr Journal (%2) erlaubt, sie abzuschließen: Laufwerk → Unterbrochene Kopie a
     <message>
         <source>New Partition GU&amp;ID</source>
         <translation>Neue Partitions-&amp;GUID</translation>
-    </message>
-    <message>
-        <source>Give the GPT partition a new unique GUID (its PARTUUID)</source>
-        <translation>Der GPT-Partition eine neue eindeutige GUID geben (ihre PARTUUID)</translation>
-    </message>
-    <message>
-        <source>Give the filesystem a new UUID (the partition holds no filesystem)</source>
-        <translation>Dem Dateisystem eine neue UUID geben (die Partition enthält kein Dateisystem)</translation>
-    </message>
-    <message>
-        <source>Give the %1 filesystem a new random UUID</source>
-        <translation>Dem %1-Dateisystem eine neue zufällige UUID geben</translation>
-    </message>
-    <message>
-        <source>Partwise cannot give a %1 filesystem a new UUID; it can for ext2/3/4, XFS, btrfs, FAT, exFAT, NTFS and swap.</source>
-        <translation>Partwise kann einem %1-Dateisystem keine neue UUID geben; nur ext2/3/4, XFS, btrfs, FAT, exFAT, NTFS und Swap.</translation>
     </message>
     <message>
         <source>Partitions of %1 that the queue changes are in use, so nothing was written.</source>
@@ -1289,6 +1388,50 @@ Ihr Journal (%2) erlaubt, sie abzuschließen: Laufwerk → Unterbrochene Kopie a
         <source>Cancel</source>
         <translation>Abbrechen</translation>
     </message>
+    <message>
+        <source>Open a disk or a disk image first.</source>
+        <translation>Öffnen Sie zuerst einen Datenträger oder ein Datenträgerabbild.</translation>
+    </message>
+    <message>
+        <source>Select a partition to copy.</source>
+        <translation>Wählen Sie eine Partition zum Kopieren.</translation>
+    </message>
+    <message>
+        <source>An extended partition cannot be copied as one: copy the logical partitions inside it, or the whole disk with Drive → Copy Disk To….</source>
+        <translation>Eine erweiterte Partition lässt sich nicht als Ganzes kopieren: Kopieren Sie die logischen Partitionen darin oder den ganzen Datenträger mit Laufwerk → Datenträger kopieren nach ….</translation>
+    </message>
+    <message>
+        <source>Partition %1 is not on the disk yet: apply the pending operations, then copy it.</source>
+        <translation>Partition %1 ist noch nicht auf dem Datenträger: Wenden Sie die ausstehenden Vorgänge an und kopieren Sie sie dann.</translation>
+    </message>
+    <message>
+        <source>Partition %1 holds no filesystem Partwise recognises, so there is nothing it knows how to copy.</source>
+        <translation>Partition %1 enthält kein Dateisystem, das Partwise erkennt, also nichts, das es zu kopieren weiß.</translation>
+    </message>
+    <message>
+        <source>Copy partition %1, to paste it into unallocated space</source>
+        <translation>Partition %1 kopieren, um sie in nicht zugeordneten Bereich einzufügen</translation>
+    </message>
+    <message>
+        <source>This disk has no partition table: create one with New Partition Table… first.</source>
+        <translation>Dieser Datenträger hat keine Partitionstabelle: Legen Sie zuerst mit „Neue Partitionstabelle …“ eine an.</translation>
+    </message>
+    <message>
+        <source>Select unallocated space to paste into.</source>
+        <translation>Wählen Sie nicht zugeordneten Bereich zum Einfügen.</translation>
+    </message>
+    <message>
+        <source>Nothing to undo: Undo takes back pending operations only. What Apply or a realignment wrote stays; the log and the table backup say how to restore the table.</source>
+        <translation>Nichts rückgängig zu machen: Rückgängig nimmt nur ausstehende Vorgänge zurück. Was Anwenden oder eine Neuausrichtung geschrieben hat, bleibt; Protokoll und Tabellensicherung sagen, wie die Tabelle wiederhergestellt wird.</translation>
+    </message>
+    <message>
+        <source>Nothing to redo.</source>
+        <translation>Nichts wiederherzustellen.</translation>
+    </message>
+    <message>
+        <source>the preview of the queue failed</source>
+        <translation>die Vorschau der Warteschlange ist fehlgeschlagen</translation>
+    </message>
 </context>
 <context>
     <name>FilesystemSupportDialog</name>
@@ -1353,6 +1496,10 @@ Ihr Journal (%2) erlaubt, sie abzuschließen: Laufwerk → Unterbrochene Kopie a
     <message>
         <source>&amp;Rescan</source>
         <translation>&amp;Neu prüfen</translation>
+    </message>
+    <message>
+        <source>New UUID</source>
+        <translation>Neue UUID</translation>
     </message>
 </context>
 <context>
@@ -2191,6 +2338,14 @@ Ihr Journal (%2) erlaubt, sie abzuschließen: Laufwerk → Unterbrochene Kopie a
     <message>
         <source>%1 is read through a helper that is not running; connect to %2 again to measure it.</source>
         <translation>%1 wird über einen Helfer gelesen, der nicht läuft; verbinden Sie sich erneut mit %2, um ihn zu messen.</translation>
+    </message>
+    <message>
+        <source>%1 (read-only) — Partwise</source>
+        <translation>%1 (schreibgeschützt) — Partwise</translation>
+    </message>
+    <message>
+        <source> — read-only: Partwise writes nothing to it</source>
+        <translation> — schreibgeschützt: Partwise schreibt nichts darauf</translation>
     </message>
 </context>
 <context>
@@ -3210,6 +3365,26 @@ Das Journal %3 hält fest, wie weit sie kam. Bis sie abgeschlossen ist, ist die 
         <source>The helper that serves %1 is not running.</source>
         <translation>Der Helfer, der %1 bedient, läuft nicht.</translation>
     </message>
+    <message>
+        <source>This disk is read-only, so Partwise cannot realign it; Drive → Copy Disk To… writes an aligned copy of it.</source>
+        <translation>Dieser Datenträger ist schreibgeschützt, daher kann Partwise ihn nicht neu ausrichten; Laufwerk → Datenträger kopieren nach … schreibt eine ausgerichtete Kopie davon.</translation>
+    </message>
+    <message>
+        <source>Open a disk or a disk image first.</source>
+        <translation>Öffnen Sie zuerst einen Datenträger oder ein Datenträgerabbild.</translation>
+    </message>
+    <message>
+        <source>The realignment wizard is open.</source>
+        <translation>Der Neuausrichtungs-Assistent ist geöffnet.</translation>
+    </message>
+    <message>
+        <source>Every partition on this disk is on the grain: there is nothing to realign.</source>
+        <translation>Jede Partition dieses Datenträgers liegt auf dem Raster: Es gibt nichts neu auszurichten.</translation>
+    </message>
+    <message>
+        <source>The helper that reads this disk cannot realign it.</source>
+        <translation>Der Helfer, der diesen Datenträger liest, kann ihn nicht neu ausrichten.</translation>
+    </message>
 </context>
 <context>
     <name>RealignIntroPage</name>
@@ -3987,20 +4162,8 @@ Das Journal %3 hält fest, wie weit sie kam. Bis sie abgeschlossen ist, ist die 
         <translation>Swap wird in der neuen Größe neu angelegt, mit seiner UUID und Bezeichnung.</translation>
     </message>
     <message>
-        <source>XFS cannot shrink: the partition can only grow or move. XFS grows only while mounted: run xfs_growfs on it afterwards.</source>
-        <translation>XFS kann nicht verkleinert werden: Die Partition kann nur wachsen oder verschoben werden. XFS wächst nur eingehängt: Führen Sie danach xfs_growfs darauf aus.</translation>
-    </message>
-    <message>
-        <source>btrfs cannot be shrunk by Partwise, and grows only while mounted: the partition can grow or move; run “btrfs filesystem resize max” afterwards.</source>
-        <translation>btrfs kann Partwise nicht verkleinern, und es wächst nur eingehängt: Die Partition kann wachsen oder verschoben werden; führen Sie danach „btrfs filesystem resize max“ aus.</translation>
-    </message>
-    <message>
         <source>The %1 filesystem shrinks before the partition does and grows after it.</source>
         <translation>Das Dateisystem %1 wird vor der Partition verkleinert und nach ihr vergrößert.</translation>
-    </message>
-    <message>
-        <source>Partwise cannot resize %1 filesystems: the partition can grow or move, and the filesystem keeps its size.</source>
-        <translation>Partwise kann die Größe von %1-Dateisystemen nicht ändern: Die Partition kann wachsen oder verschoben werden, das Dateisystem behält seine Größe.</translation>
     </message>
     <message>
         <source>Nothing changes yet: choose a new size, or free space before to move the partition.</source>
@@ -4037,6 +4200,18 @@ Das Journal %3 hält fest, wie weit sie kam. Bis sie abgeschlossen ist, ist die 
     <message>
         <source>measuring… (until then the partition can only grow or move)</source>
         <translation>wird gemessen … (bis dahin kann die Partition nur wachsen oder verschoben werden)</translation>
+    </message>
+    <message>
+        <source>The %1 filesystem shrinks before the partition does. When the partition grows, the filesystem keeps its size: %2.</source>
+        <translation>Das Dateisystem %1 wird vor der Partition verkleinert. Wächst die Partition, behält das Dateisystem seine Größe: %2.</translation>
+    </message>
+    <message>
+        <source>The %1 filesystem grows after the partition does.</source>
+        <translation>Das Dateisystem %1 wird nach der Partition vergrößert.</translation>
+    </message>
+    <message>
+        <source>When the partition grows, the %1 filesystem keeps its size: %2.</source>
+        <translation>Wächst die Partition, behält das Dateisystem %1 seine Größe: %2.</translation>
     </message>
 </context>
 <context>
@@ -4340,6 +4515,14 @@ Das Journal %3 hält fest, wie weit sie kam. Bis sie abgeschlossen ist, ist die 
     <message>
         <source>The pasted partition must hold at least %1: %2</source>
         <translation>Die eingefügte Partition muss mindestens %1 fassen: %2</translation>
+    </message>
+    <message>
+        <source>The partition table cannot take a partition at sectors %1–%2.</source>
+        <translation>Die Partitionstabelle kann keine Partition in den Sektoren %1–%2 aufnehmen.</translation>
+    </message>
+    <message>
+        <source>libparted, which edits the table, said: %1</source>
+        <translation>libparted, das die Tabelle bearbeitet, meldete: %1</translation>
     </message>
 </context>
 <context>

@@ -78,6 +78,7 @@ private slots:
     void cleanupTestCase();
     void xpDiskCopiedOntoALargerImageAsUser();
     void interruptedCopyFinishedFromTheWindow();
+    void demoCopyIsSuggestedWhereItStays();
 
 private:
     QTemporaryDir m_dir;
@@ -344,6 +345,28 @@ void TestCopyWizard::interruptedCopyFinishedFromTheWindow()
     QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
     const QStringList differ = contentsDiffer(was, is);
     QVERIFY2(differ.isEmpty(), qPrintable(differ.join(QLatin1Char('\n'))));
+}
+
+void TestCopyWizard::demoCopyIsSuggestedWhereItStays()
+{
+    // The demo disk lives in a temporary folder Partwise deletes when it quits: a copy suggested
+    // beside it would go with it.
+    QTemporaryDir demo;
+    QVERIFY(demo.isValid());
+    MainWindow window;
+    CopyController *copyDisk = installCopyDisk(&window, {}, {});
+    window.openDemoDisk(demo.path());
+    QTRY_VERIFY_WITH_TIMEOUT(copyDisk->action()->isEnabled(), 60000);
+    QVERIFY(window.currentPath().startsWith(demo.path()));
+    copyDisk->action()->trigger();
+    CopyWizard *wizard = copyDisk->wizard();
+    QVERIFY(wizard);
+    const QString suggested = child<QLineEdit>(wizard, "copyImagePath")->text();
+    const QString temp = QDir(QDir::tempPath()).canonicalPath();
+    const QFileInfo folder(QFileInfo(suggested).absolutePath());
+    QVERIFY2(!folder.canonicalFilePath().startsWith(temp), qPrintable(suggested));
+    QVERIFY2(folder.isDir() && folder.isWritable(), qPrintable(suggested));
+    wizard->reject();
 }
 
 QTEST_MAIN(TestCopyWizard)

@@ -341,14 +341,19 @@ void ResizeDialogTest::filesystemsThatCannotShrink()
     QTRY_VERIFY(dialog.isMinimumKnown());
     QCOMPARE(spin(&dialog, "size")->minimum(), 100);
     QCOMPARE(dialog.minimumBytes(), kSectors * 512);
+    const QString limit = dialog.findChild<QLabel *>(QStringLiteral("resizeLimit"))->text();
+    QVERIFY2(limit.contains(QLatin1String("XFS has no way to shrink")), qPrintable(limit));
     const QString note = dialog.findChild<QLabel *>(QStringLiteral("filesystemNote"))->text();
-    QVERIFY2(note.contains(QLatin1String("XFS cannot shrink")), qPrintable(note));
-    xfs.filesystem = QStringLiteral("vfat");
+    QVERIFY2(note.contains(QLatin1String("keeps its size")) &&
+                 note.contains(QLatin1String("xfs_growfs")),
+             qPrintable(note));
+    // exFAT has no resizer at all: the partition keeps at least its size.
+    xfs.filesystem = QStringLiteral("exfat");
     ResizePartitionDialog fat(base, {}, base, xfs, AlignmentPolicy());
     QTRY_VERIFY(fat.isMinimumKnown());
-    QVERIFY(fat.findChild<QLabel *>(QStringLiteral("filesystemNote"))
+    QVERIFY(fat.findChild<QLabel *>(QStringLiteral("resizeLimit"))
                 ->text()
-                .contains(QLatin1String("cannot resize vfat")));
+                .contains(QLatin1String("exfatprogs has no resizer")));
     QCOMPARE(spin(&fat, "size")->minimum(), 100);
     // Every dialog says that a move copies the data, and to back up.
     const QString move = fat.findChild<QLabel *>(QStringLiteral("moveNote"))->text();

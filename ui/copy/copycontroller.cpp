@@ -7,11 +7,13 @@
 #include "window/mainwindow.h"
 
 #include <QAction>
+#include <QDir>
 #include <QFileInfo>
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QStandardPaths>
 #include <QStatusBar>
 
 using namespace partwise;
@@ -21,6 +23,25 @@ CopyController *installCopyDisk(MainWindow *window, CopyController::HelperBacken
 {
     return new CopyController(window, std::move(helperBackend), std::move(helperInterrupted));
 }
+
+namespace {
+
+// Where a new image is suggested: beside its source, unless that folder is temporary (the demo
+// disk's is deleted when Partwise quits, taking the copy with it) or not writable; then the
+// user's Documents folder, or home.
+QString suggestedImageFolder(const QString &besideSource)
+{
+    const QString temp = QDir(QDir::tempPath()).canonicalPath();
+    const QString folder = QFileInfo(besideSource).canonicalFilePath();
+    const bool temporary = !folder.isEmpty() && (folder == temp || folder.startsWith(temp + u'/'));
+    if (!folder.isEmpty() && !temporary && QFileInfo(folder).isWritable())
+        return folder;
+    const QString documents = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
+    return QFileInfo(documents).isDir() && QFileInfo(documents).isWritable() ? documents
+                                                                             : QDir::homePath();
+}
+
+} // namespace
 
 CopyController::CopyController(MainWindow *window, HelperBackend helperBackend,
                                HelperInterrupted helperInterrupted)
@@ -52,11 +73,24 @@ CopyController::CopyController(MainWindow *window, HelperBackend helperBackend,
 void CopyController::updateState()
 {
     const std::optional<DiskLayout> layout = m_window->currentLayout();
-    m_action->setEnabled(!m_wizard && layout && !layout->tableType.isEmpty());
+    const QString why = !layout    ? tr("Open a disk or a disk image first.")
+                        : m_wizard ? tr("The Copy Disk wizard is open.")
+                        : layout->tableType.isEmpty()
+                            ? tr("This disk has no partition table: there are no partitions to "
+                                 "copy.")
+                            : QString();
+    m_action->setEnabled(why.isEmpty());
+    const QString tip = why.isEmpty() ? tr("Copy this disk onto another disk or a new image, "
+                                           "every partition on the grain")
+                                      : why;
+    m_action->setToolTip(tip);
+    m_action->setStatusTip(tip);
     const QString key = m_window->currentPath();
     // Such a disk usually cannot be read (no table, part of the data): asked all the same.
     const bool interrupted = !interruptedCopy(key).isEmpty();
     m_finishAction->setEnabled(!m_wizard && interrupted);
+    m_finishAction->setStatusTip(interrupted ? m_finishAction->toolTip()
+                                             : tr("No copy onto this disk was interrupted."));
     if (interrupted && !m_wizard && !m_offered.contains(key))
         offerToFinish(key);
 }
@@ -146,7 +180,7 @@ CopyWizard *CopyController::openWizard()
     setup.sourceIsImage = source.isImage;
     setup.policy = m_window->alignmentPolicy();
     if (source.isImage)
-        setup.imageFolder = QFileInfo(setup.sourcePath).absolutePath();
+        setup.imageFolder = suggestedImageFolder(QFileInfo(setup.sourcePath).absolutePath());
     // Only what the same helper (or this process) reaches: the copy runs where both disks are.
     for (int i = 0; i < disks->rowCount(); ++i) {
         const DiskEntry &entry = disks->entry(i);

@@ -5,10 +5,12 @@
 
 #include "base/humansize.h"
 #include "editing/createpartitiondialog.h"
+#include "editing/editingavailability.h"
 #include "editing/editingcontroller.h"
 #include "editing/pendingoperations.h"
 #include "fs/filesystemresize.h"
 #include "ops/pastesource.h"
+#include "table/mbrslots.h"
 
 #include <QAction>
 #include <QMainWindow>
@@ -46,24 +48,55 @@ QString EditingController::pasteProblem(const PartitionInfo &region) const
     return QString();
 }
 
+// Why the selected region cannot be copied, or empty. Copying only reads, so a read-only disk
+// copies too.
+QString EditingController::copyProblem(const std::optional<PartitionInfo> &region) const
+{
+    if (!m_base)
+        return tr("Open a disk or a disk image first.");
+    if (!region || region->isFree())
+        return tr("Select a partition to copy.");
+    if (region->isContainer())
+        return tr("An extended partition cannot be copied as one: copy the logical partitions "
+                  "inside it, or the whole disk with Drive → Copy Disk To….");
+    const PartitionInfo *onDisk = m_base->partitionByNumber(region->number);
+    if (!onDisk || onDisk->startSector != region->startSector)
+        return tr("Partition %1 is not on the disk yet: apply the pending operations, then copy "
+                  "it.")
+            .arg(region->number);
+    if (onDisk->filesystem.isEmpty())
+        return tr("Partition %1 holds no filesystem Partwise recognises, so there is nothing it "
+                  "knows how to copy.")
+            .arg(region->number);
+    return QString();
+}
+
 void EditingController::updatePasteActions(const std::optional<PartitionInfo> &region,
                                            bool hasTable)
 {
-    const bool ready = m_base.has_value() && !m_base->device.readOnly;
-    // Only a partition on the disk as read holds data to copy (not one the queue creates).
-    const PartitionInfo *onDisk =
-        ready && region && !region->isFree() ? m_base->partitionByNumber(region->number) : nullptr;
-    const bool copyable = onDisk && onDisk->startSector == region->startSector &&
-                          !onDisk->isContainer() && !onDisk->filesystem.isEmpty();
-    action(Action::Copy)->setEnabled(copyable);
+    const QString notCopied = copyProblem(region);
+    action(Action::Copy)->setEnabled(notCopied.isEmpty());
+    const QString copyHint =
+        notCopied.isEmpty()
+            ? tr("Copy partition %1, to paste it into unallocated space").arg(region->number)
+            : notCopied;
+    action(Action::Copy)->setToolTip(copyHint);
+    action(Action::Copy)->setStatusTip(copyHint);
     const bool free = hasTable && region && region->isFree();
-    const QString problem = free ? pasteProblem(*region) : QString();
-    action(Action::Paste)->setEnabled(free && problem.isEmpty());
-    const QString hint = !problem.isEmpty() ? problem
-                         : m_copied         ? tr("Paste a copy of partition %1 of %2 here")
-                                          .arg(m_copied->sourceNumber)
-                                          .arg(m_copied->sourcePath)
-                                    : tr("Copy a partition first.");
+    const QString readOnly = m_base ? readOnlyReason(*m_base) : QString();
+    QString problem = !readOnly.isEmpty() ? readOnly
+                      : !m_base           ? tr("Open a disk or a disk image first.")
+                      : !hasTable ? tr("This disk has no partition table: create one with New "
+                                       "Partition Table… first.")
+                      : !free     ? tr("Select unallocated space to paste into.")
+                                  : pasteProblem(*region);
+    if (problem.isEmpty() && !insideExtended(m_shown, *region))
+        problem = noPrimarySlotReason(m_shown);
+    action(Action::Paste)->setEnabled(problem.isEmpty());
+    const QString hint = problem.isEmpty() ? tr("Paste a copy of partition %1 of %2 here")
+                                                 .arg(m_copied->sourceNumber)
+                                                 .arg(m_copied->sourcePath)
+                                           : problem;
     action(Action::Paste)->setToolTip(hint);
     action(Action::Paste)->setStatusTip(hint); // context menus show no tooltips
 }

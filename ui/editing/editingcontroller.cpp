@@ -3,6 +3,7 @@
 #include "editing/applyconfirmation.h"
 #include "editing/applydialog.h"
 #include "editing/createpartitiondialog.h"
+#include "editing/editingavailability.h"
 #include "editing/editingtext.h"
 #include "editing/operationdialogs.h"
 #include "editing/pendingoperations.h"
@@ -151,18 +152,12 @@ void EditingController::createActions()
     add(Action::NewUuid, tr("Ne&w UUID"), "newUuidAction", &EditingController::newUuid);
     add(Action::NewPartitionGuid, tr("New Partition GU&ID"), "newPartitionGuidAction",
         &EditingController::newPartitionGuid);
-    action(Action::NewPartitionGuid)
-        ->setToolTip(tr("Give the GPT partition a new unique GUID (its PARTUUID)"));
     add(Action::Clear, tr("Cl&ear Pending Operations"), "clearAction",
         &EditingController::clearQueue);
     add(Action::SavePlan, tr("Save &Plan…"), "savePlanAction", &EditingController::savePlan);
     add(Action::LoadPlan, tr("L&oad Plan…"), "loadPlanAction", &EditingController::loadPlan);
     add(Action::Apply, tr("&Apply Pending Operations"), "applyAction", &EditingController::apply,
         QKeySequence(tr("Ctrl+Return")));
-    action(Action::Apply)->setToolTip(tr("Write the pending operations to the disk"));
-    action(Action::SavePlan)
-        ->setToolTip(tr("Save the queue as a plan file for partwise-cli apply"));
-    action(Action::Clear)->setToolTip(tr("Forget every pending operation"));
 
     QAction *undo = m_group->createUndoAction(this, tr("&Undo"));
     undo->setObjectName(QStringLiteral("undoAction"));
@@ -172,6 +167,18 @@ void EditingController::createActions()
     redo->setObjectName(QStringLiteral("redoAction"));
     redo->setShortcut(QKeySequence::Redo);
     m_actions.insert(int(Action::Redo), redo);
+    // What Undo covers, said where it is greyed: the queue only, never what Apply wrote.
+    const auto undoTips = [undo, redo] {
+        undo->setStatusTip(undo->isEnabled()
+                               ? QString()
+                               : tr("Nothing to undo: Undo takes back pending operations only. "
+                                    "What Apply or a realignment wrote stays; the log and the "
+                                    "table backup say how to restore the table."));
+        redo->setStatusTip(redo->isEnabled() ? QString() : tr("Nothing to redo."));
+    };
+    connect(m_group, &QUndoGroup::canUndoChanged, this, undoTips);
+    connect(m_group, &QUndoGroup::canRedoChanged, this, undoTips);
+    undoTips();
 }
 
 PendingOperations *EditingController::pending() const
@@ -337,55 +344,26 @@ void EditingController::selectNear(const PartitionInfo &previous)
 
 void EditingController::updateActions()
 {
-    const bool ready = m_base.has_value() && !m_base->device.readOnly;
-    const bool hasTable = ready && !m_shown.tableType.isEmpty();
-    const std::optional<PartitionInfo> region = selectedRegion();
-    const bool partition = hasTable && region && !region->isFree();
-    const bool filesystem = partition && !region->isContainer();
+    EditingSituation situation;
+    situation.base = m_base;
+    situation.shown = m_shown;
+    situation.region = selectedRegion();
     const PendingOperations *queue = pending();
-    const bool queued = queue && !queue->isEmpty();
-    action(Action::NewTable)->setEnabled(ready);
-    action(Action::Create)->setEnabled(hasTable && region && region->isFree());
-    action(Action::Delete)->setEnabled(partition);
+    situation.queued = queue && !queue->isEmpty();
+    situation.previewError = m_preview.ok                ? QString()
+                             : m_preview.error.isEmpty() ? tr("the preview of the queue failed")
+                                                         : m_preview.error;
     // The Resize dialog measures the filesystem's smallest size; a disk a helper reads (another
     // machine's, or this one's for a window run as a user) needs the helper to measure it.
-    const bool throughHelper = ready && m_base->device.readByHelper && !m_measureThroughHelper;
-    action(Action::Resize)->setEnabled(filesystem && !throughHelper);
-    // libparted would have to keep every logical inside, and moving one moves its EBRs: not
-    // offered; the logical partitions themselves can be resized.
-    const QString resizeHint =
-        throughHelper ? tr("Resizing is not offered yet for a disk its helper reads; use "
-                           "partwise-cli apply on that machine, or realign.")
-        : partition && region->isContainer()
-            ? tr("An extended partition cannot be resized or moved here; "
-                 "resize the logical partitions inside it instead.")
-            : tr("Change the size of the partition or move it");
-    action(Action::Resize)->setToolTip(resizeHint);
-    action(Action::Resize)->setStatusTip(resizeHint); // context menus show no tooltips
-    action(Action::Format)->setEnabled(filesystem);
-    action(Action::SetLabel)->setEnabled(filesystem && !region->filesystem.isEmpty());
-    action(Action::SetName)->setEnabled(partition && m_shown.tableType == QLatin1String("gpt"));
-    action(Action::Flags)->setEnabled(partition);
-    action(Action::Check)->setEnabled(filesystem && !region->filesystem.isEmpty());
-    // Only filesystems whose tool Partwise knows; the others say why (menus show status tips).
-    const bool renumberable = filesystem && canChangeFilesystemUuid(region->filesystem);
-    action(Action::NewUuid)->setEnabled(renumberable);
-    const QString uuidHint =
-        !filesystem || region->filesystem.isEmpty()
-            ? tr("Give the filesystem a new UUID (the partition holds no filesystem)")
-        : renumberable ? tr("Give the %1 filesystem a new random UUID").arg(region->filesystem)
-                       : tr("Partwise cannot give a %1 filesystem a new UUID; it can for ext2/3/4, "
-                            "XFS, btrfs, FAT, exFAT, NTFS and swap.")
-                             .arg(region->filesystem);
-    action(Action::NewUuid)->setToolTip(uuidHint);
-    action(Action::NewUuid)->setStatusTip(uuidHint);
-    action(Action::NewPartitionGuid)
-        ->setEnabled(filesystem && m_shown.tableType == QLatin1String("gpt"));
-    action(Action::Clear)->setEnabled(queued);
-    action(Action::SavePlan)->setEnabled(queued);
-    action(Action::LoadPlan)->setEnabled(ready);
-    action(Action::Apply)->setEnabled(queued && m_preview.ok);
-    updatePasteActions(region, hasTable);
+    situation.resizeThroughHelper =
+        m_base && m_base->device.readByHelper && !m_measureThroughHelper;
+    for (Action a : {Action::NewTable, Action::Create, Action::Resize, Action::Delete,
+                     Action::Format, Action::SetLabel, Action::SetName, Action::Flags,
+                     Action::Check, Action::NewUuid, Action::NewPartitionGuid, Action::Clear,
+                     Action::SavePlan, Action::LoadPlan, Action::Apply})
+        applyOffer(action(a), editingOffer(a, situation));
+    const bool hasTable = m_base && !m_base->device.readOnly && !m_shown.tableType.isEmpty();
+    updatePasteActions(situation.region, hasTable);
 }
 
 bool EditingController::queue(const Operation &op, QString *error)

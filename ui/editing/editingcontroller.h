@@ -169,6 +169,8 @@ private:
     QString quitName(const QString &path) const; // of a disk with a queue, when quitting
     void updateActions();
     void updatePasteActions(const std::optional<partwise::PartitionInfo> &region, bool hasTable);
+    // Why the selected region cannot be copied; empty when it can (read-only disks too).
+    QString copyProblem(const std::optional<partwise::PartitionInfo> &region) const;
     // Why the remembered partition cannot be pasted into `region` of the disk on screen; empty
     // when it can.
     QString pasteProblem(const partwise::PartitionInfo &region) const;

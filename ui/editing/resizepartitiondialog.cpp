@@ -4,8 +4,8 @@
 #include "base/humansize.h"
 #include "editing/placementcontrols.h"
 #include "fs/filesystemminimum.h"
-#include "fs/filesystemresize.h"
 #include "fs/filesystemsize.h"
+#include "fs/sessionabilities.h"
 #include "ops/operationpreview.h"
 #include "ops/partitionaccess.h"
 
@@ -178,7 +178,7 @@ void ResizePartitionDialog::findMinimum(const DiskLayout &base)
         m_here = resizeAbilitiesHere(fs, base.device.isImage ? FilesystemPlace::Image
                                                              : FilesystemPlace::Disk);
     // Until the filesystem says otherwise, it keeps the size it has.
-    m_minimumBytes = canShrinkUnmounted(fs) && cannotShrinkReason().isEmpty() ? kMiB : current;
+    m_minimumBytes = filesystemShrinks() ? kMiB : current;
     const PartitionInfo *asRead = base.partitionByNumber(m_partition.number);
     const bool onDisk = asRead && !queueReshapes(m_pending) &&
                         asRead->startSector == m_partition.startSector &&
@@ -192,10 +192,10 @@ void ResizePartitionDialog::findMinimum(const DiskLayout &base)
     if (m_measure) {
         // Queued: an answer that comes at once must not reach widgets not yet made.
         QPointer<ResizePartitionDialog> self(this);
-        m_measure(m_partition.number, [self, current, fs](const FilesystemLimits &limits) {
+        m_measure(m_partition.number, [self, current](const FilesystemLimits &limits) {
             if (self)
                 QMetaObject::invokeMethod(
-                    self, [self, limits, current, fs] { self->takeMinimum(limits, current, fs); },
+                    self, [self, limits, current] { self->takeMinimum(limits, current); },
                     Qt::QueuedConnection);
         });
         return;
@@ -210,13 +210,12 @@ void ResizePartitionDialog::findMinimum(const DiskLayout &base)
     m_measuring.start(
         [this, where, fs, current]() -> std::function<void()> {
             const FilesystemLimits limits{filesystemShrinkLimitBytes(where, fs), std::nullopt};
-            return [this, limits, current, fs] { takeMinimum(limits, current, fs); };
+            return [this, limits, current] { takeMinimum(limits, current); };
         },
         QStringLiteral("partwise-measure-fs"));
 }
 
-void ResizePartitionDialog::takeMinimum(const FilesystemLimits &limits, qint64 current,
-                                        const QString &fs)
+void ResizePartitionDialog::takeMinimum(const FilesystemLimits &limits, qint64 current)
 {
     if (limits.here)
         m_here = limits.here;
@@ -224,9 +223,7 @@ void ResizePartitionDialog::takeMinimum(const FilesystemLimits &limits, qint64 c
     const std::optional<qint64> measured =
         cannotShrinkReason().isEmpty() ? limits.minimumBytes : std::nullopt;
     m_minimumMeasured = measured.has_value();
-    m_minimumBytes = measured                                                   ? *measured
-                     : canShrinkUnmounted(fs) && cannotShrinkReason().isEmpty() ? kMiB
-                                                                                : current;
+    m_minimumBytes = measured ? *measured : filesystemShrinks() ? kMiB : current;
     m_minimumBytes = std::clamp(m_minimumBytes, std::min(kMiB, current), current);
     m_minimumKnown = true;
     applyMinimum();
@@ -248,9 +245,7 @@ void ResizePartitionDialog::applyMinimum()
         m_minimumLabel->setText(humanSize(m_minimumBytes));
     const QString limit = limitText();
     m_limitLabel->setText(limit);
-    // In place of the note on how the filesystem follows, which it then does not.
     m_limitLabel->setVisible(!limit.isEmpty());
-    m_note->setVisible(limit.isEmpty());
     m_size->setToolTip(limit);
     if (isVisible()) // the helper answered after the dialog was laid out: room for the reason
         resize(size().expandedTo(sizeHint()));
@@ -266,6 +261,21 @@ void ResizePartitionDialog::applyMinimum()
     m_after->setMaximum(total - minSize);
 }
 
+FilesystemPlace ResizePartitionDialog::place() const
+{
+    return m_base.device.isImage ? FilesystemPlace::Image : FilesystemPlace::Disk;
+}
+
+// Whether the filesystem shrinks in the session that resizes it: a helper's answer, else this
+// session's own (fs/sessionabilities.h, the answer the preview and Apply give too).
+bool ResizePartitionDialog::filesystemShrinks() const
+{
+    return m_here
+               ? m_here->cannotShrink.isEmpty()
+               : whyCannotShrinkHere(m_partition.filesystem, kBtrfsMinimumBytes, place()).isEmpty();
+}
+
+// How the filesystem follows the partition; what cannot be done here is limitText()'s.
 QString ResizePartitionDialog::filesystemNote() const
 {
     const QString &fs = m_partition.filesystem;
@@ -273,18 +283,18 @@ QString ResizePartitionDialog::filesystemNote() const
         return tr("No filesystem was found: only the partition changes.");
     if (fs == QLatin1String("swap"))
         return tr("Swap is created anew at the new size, with its UUID and label.");
-    if (fs == QLatin1String("xfs"))
-        return tr("XFS cannot shrink: the partition can only grow or move. XFS grows only while "
-                  "mounted: run xfs_growfs on it afterwards.");
-    if (fs == QLatin1String("btrfs"))
-        return tr("btrfs cannot be shrunk by Partwise, and grows only while mounted: the "
-                  "partition can grow or move; run “btrfs filesystem resize max” afterwards.");
-    if (canShrinkUnmounted(fs))
+    const bool shrinks = filesystemShrinks();
+    const AbilityHere grow = filesystemAbilityHere(fs, FilesystemAction::Grow, place());
+    if (shrinks && grow.can)
         return tr("The %1 filesystem shrinks before the partition does and grows after it.")
             .arg(fs);
-    return tr("Partwise cannot resize %1 filesystems: the partition can grow or move, and the "
-              "filesystem keeps its size.")
-        .arg(fs);
+    if (shrinks)
+        return tr("The %1 filesystem shrinks before the partition does. When the partition "
+                  "grows, the filesystem keeps its size: %2.")
+            .arg(fs, grow.why);
+    if (grow.can)
+        return tr("The %1 filesystem grows after the partition does.").arg(fs);
+    return tr("When the partition grows, the %1 filesystem keeps its size: %2.").arg(fs, grow.why);
 }
 
 QString ResizePartitionDialog::cannotShrinkReason() const
@@ -437,8 +447,7 @@ void ResizePartitionDialog::runPreview()
     // What the session that resizes it cannot do (a helper's answer; this session's own
     // refusals come from the preview above).
     const QString refused =
-        wanted < current && canShrinkUnmounted(m_partition.filesystem) &&
-                !cannotShrinkReason().isEmpty()
+        wanted < current && !cannotShrinkReason().isEmpty()
             ? tr("Shrinking is not available here: %1").arg(cannotShrinkReason())
         : wanted > current && m_size->value() != m_initialSize && !cannotGrowReason().isEmpty()
             ? tr("Growing is not available here: %1").arg(cannotGrowReason())
@@ -449,8 +458,7 @@ void ResizePartitionDialog::runPreview()
         ok->setEnabled(false);
         return;
     }
-    if (canShrinkUnmounted(m_partition.filesystem) &&
-        p.lengthSectors() * m_sectorSize < m_minimumBytes) {
+    if (filesystemShrinks() && p.lengthSectors() * m_sectorSize < m_minimumBytes) {
         m_result->setText(tr("That is smaller than the %1 filesystem needs (%2).")
                               .arg(m_partition.filesystem, humanSize(m_minimumBytes)));
         m_result->setStyleSheet(AlignmentStyle::errorStyleSheet(palette()));

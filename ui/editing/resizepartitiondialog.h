@@ -77,8 +77,10 @@ public:
 
 private:
     void findMinimum(const partwise::DiskLayout &base);
-    void takeMinimum(const partwise::FilesystemLimits &limits, qint64 current, const QString &fs);
+    void takeMinimum(const partwise::FilesystemLimits &limits, qint64 current);
     void applyMinimum(); // to the label and the spin boxes' ranges
+    partwise::FilesystemPlace place() const;
+    bool filesystemShrinks() const;
     QString filesystemNote() const;
     QString limitText() const; // what is not offered here, and why
     int totalMiB() const;

@@ -44,7 +44,7 @@ RealignBanner::RealignBanner(QWidget *parent) : QFrame(parent)
     hideBanner();
 }
 
-void RealignBanner::showMisaligned(int count)
+void RealignBanner::showMisaligned(int count, const QString &cannotRealign)
 {
     m_mode = Mode::Misaligned;
     m_text->setText((count == 1 ? tr("1 partition on this disk is misaligned: each 4 KiB write "
@@ -53,9 +53,12 @@ void RealignBanner::showMisaligned(int count)
                                      "straddles two physical sectors, which makes writes slower.")
                                       .arg(count)) +
                     QLatin1Char(' ') +
-                    tr("Realigning moves them to the grain and keeps their data."));
+                    (cannotRealign.isEmpty()
+                         ? tr("Realigning moves them to the grain and keeps their data.")
+                         : cannotRealign));
     m_button->setText(tr("Real&ign…"));
     m_button->setToolTip(tr("Open the realignment wizard for this disk"));
+    m_button->setVisible(cannotRealign.isEmpty()); // nothing offered that cannot run
     setAccessibleName(m_text->text());
     show();
 }
@@ -70,6 +73,7 @@ void RealignBanner::showInterrupted(const QString &journalPath, int partition)
                         .arg(which, journalPath));
     m_button->setText(tr("F&inish…"));
     m_button->setToolTip(tr("Finish the interrupted realignment"));
+    m_button->show();
     setAccessibleName(m_text->text());
     show();
 }

@@ -17,7 +17,8 @@ public:
 
     explicit RealignBanner(QWidget *parent = nullptr);
 
-    void showMisaligned(int misalignedCount);
+    // `cannotRealign`: why this disk cannot be realigned (read-only); then no button is offered.
+    void showMisaligned(int misalignedCount, const QString &cannotRealign = QString());
     void showInterrupted(const QString &journalPath, int partition = 0);
     void hideBanner();
     Mode mode() const { return m_mode; }

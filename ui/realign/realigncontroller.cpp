@@ -164,17 +164,32 @@ void RealignController::updateState()
     }
     const bool helper = throughHelper(path);
     const QString journal = interruptedJournal(path);
+    // A read-only disk is never offered a realignment it would only fail (it wrote nothing).
+    const bool readOnly = layout && layout->device.readOnly;
+    const QString cannotRealign =
+        tr("This disk is read-only, so Partwise cannot realign it; Drive → Copy Disk To… "
+           "writes an aligned copy of it.");
     if (wizardOpen && m_wizard->setup().target == path)
         m_banner->hideBanner(); // the wizard says it all
     else if (!journal.isEmpty() && layout)
         m_banner->showInterrupted(journal, helper ? 0 : unfinishedPartition(path));
     else if (misaligned > 0)
-        m_banner->showMisaligned(misaligned);
+        m_banner->showMisaligned(misaligned, readOnly ? cannotRealign : QString());
     else
         m_banner->hideBanner();
-    m_action->setEnabled(!wizardOpen && layout &&
-                         (!journal.isEmpty() || misaligned + offGrain > 0) &&
-                         (!helper || m_helper.backendFor));
+    const QString why =
+        !layout                         ? tr("Open a disk or a disk image first.")
+        : wizardOpen                    ? tr("The realignment wizard is open.")
+        : journal.isEmpty() && readOnly ? cannotRealign
+        : journal.isEmpty() && misaligned + offGrain == 0
+            ? tr("Every partition on this disk is on the grain: there is nothing to realign.")
+        : helper && !m_helper.backendFor ? tr("The helper that reads this disk cannot realign it.")
+                                         : QString();
+    m_action->setEnabled(why.isEmpty());
+    const QString tip =
+        why.isEmpty() ? tr("Move misaligned partitions to the grain, keeping their data") : why;
+    m_action->setToolTip(tip);
+    m_action->setStatusTip(tip);
 }
 
 bool RealignController::throughHelper(const QString &path) const

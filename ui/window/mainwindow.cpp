@@ -4,6 +4,7 @@
 
 #include "alignmentpreferences.h"
 #include "base/humansize.h"
+#include "disabledactionhints.h"
 #include "disklistmodel.h"
 #include "diskmapwidget.h"
 #include "diskservice.h"
@@ -148,6 +149,7 @@ void MainWindow::createCentralArea()
     m_status = new QLabel;
     m_status->setObjectName(QStringLiteral("alignmentStatus"));
     statusBar()->addWidget(m_status, 1);
+    new DisabledActionHints(this); // greyed menu items say why in the status bar
 }
 
 void MainWindow::createActions()
@@ -264,7 +266,9 @@ void MainWindow::showEntry(int row)
     m_shownPath = entry.path;
     m_shownGeneration = entry.generation;
     updateMeasureAction(entry);
-    setWindowTitle(tr("%1 — Partwise").arg(DiskListModel::nameOf(entry)));
+    setWindowTitle(entry.layout.device.readOnly
+                       ? tr("%1 (read-only) — Partwise").arg(DiskListModel::nameOf(entry))
+                       : tr("%1 — Partwise").arg(DiskListModel::nameOf(entry)));
     switch (entry.state) {
     case DiskEntry::State::Reading:
         m_partitions->clear();
@@ -349,11 +353,13 @@ void MainWindow::updateMeasureAction(const DiskEntry &entry)
 {
     // A file has no physical sectors to time: its speed is the speed of the disk under it.
     m_measureAction->setEnabled(!entry.isImage);
-    m_measureAction->setToolTip(
+    const QString tip =
         entry.isImage ? tr("%1 is a disk image: an image file has no physical sector of its own "
                            "to measure. Measure the drive that holds it.")
                             .arg(DiskListModel::nameOf(entry))
-                      : tr("Time writes to find the drive's real physical sector size"));
+                      : tr("Time writes to find the drive's real physical sector size");
+    m_measureAction->setToolTip(tip);
+    m_measureAction->setStatusTip(tip); // shown for the greyed item too (disabledactionhints)
 }
 
 void MainWindow::measureSector()
@@ -438,12 +444,16 @@ void MainWindow::updateStatus(int row)
     }
     // What is on screen, which is a preview while edits are pending.
     const QString name = DiskListModel::nameOf(entry);
+    const QString readOnly = entry.layout.device.readOnly
+                                 ? tr(" — read-only: Partwise writes nothing to it")
+                                 : QString();
     const MisalignmentReport &report = m_partitions->report();
     if (m_partitions->layout().tableType.isEmpty()) {
         const QString fs = m_partitions->layout().wholeDiskFilesystemName();
         m_status->setText(
-            fs.isEmpty() ? tr("No partition table on %1").arg(name)
-                         : tr("No partition table on %1: the whole disk holds %2").arg(name, fs));
+            (fs.isEmpty() ? tr("No partition table on %1").arg(name)
+                          : tr("No partition table on %1: the whole disk holds %2").arg(name, fs)) +
+            readOnly);
         return;
     }
     QString text =
@@ -457,7 +467,7 @@ void MainWindow::updateStatus(int row)
         text += tr("; %1 on a physical sector but not on the %2 grain")
                     .arg(report.sectorAlignedCount())
                     .arg(humanSize(report.geometry.grainBytes));
-    m_status->setText(text);
+    m_status->setText(text + readOnly);
 }
 
 QString MainWindow::readError(const DiskEntry &entry) const
