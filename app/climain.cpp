@@ -345,8 +345,12 @@ int runCopyCommandLine(const QStringList &args)
                                      QStringLiteral("PATH"));
     const QCommandLineOption noVerify(QStringLiteral("no-verify"),
                                       QStringLiteral("Skip reading the copy back."));
+    const QCommandLineOption acceptBootChange(
+        QStringLiteral("accept-boot-change"),
+        QStringLiteral("Copy although the copy will not boot as the source does, which the plan "
+                       "names with the command that repairs it."));
     parser.addOptions({dryRun, shared.yes, shared.grain, newIds, table, grow, journal, noVerify,
-                       shared.unmount, shared.sectorSize, shared.backupDir});
+                       shared.unmount, shared.sectorSize, shared.backupDir, acceptBootChange});
     if (const int exit = parseOrExit(parser, args, 2); exit >= 0)
         return exit;
     QString source;
@@ -375,6 +379,7 @@ int runCopyCommandLine(const QStringList &args)
     CopyCommandOptions o;
     if (const QString problem = readCopyParams(request, &o.params); !problem.isEmpty())
         return usageError(problem);
+    o.params.options.acceptBootChange = parser.isSet(acceptBootChange);
     o.dryRun = parser.isSet(dryRun);
     o.assumeYes = parser.isSet(shared.yes);
     o.unmount = parser.isSet(shared.unmount);

@@ -1,6 +1,7 @@
 #include "ops/copyplan.h"
 
 #include "base/humansize.h"
+#include "ops/copyboot.h"
 #include "ops/writejournal.h"
 #include "table/foreigndisk.h"
 
@@ -295,14 +296,12 @@ CopyPlan planCopy(const DiskLayout &source, const CopySourceFacts &facts,
                     "The MBR's boot code loads the active partition, which GPT does not have: "
                     "the copy will not boot by BIOS. Keep the MBR table to keep it booting.");
     }
+    judgeCopyBoot(facts.boot, &plan);
     plan.bootBreaks.removeDuplicates();
     if (plan.sourceTable != plan.targetTable && !options.newIds)
         plan.notes << QStringLiteral("The %1 table gets a new disk identifier: the source's "
                                      "%2 one has no place in it.")
                           .arg(plan.targetTable, plan.sourceTable);
-    if (facts.grubBiosBoot && toGpt)
-        plan.bootFixes << QStringLiteral("GRUB's pointers in the MBR and in core.img follow its "
-                                         "BIOS boot partition to the new place.");
     if (plan.copiesBootCode && !plan.addsBiosBoot && plan.gapSectors == 0)
         plan.bootFixes << QStringLiteral(
             "The MBR's boot code is copied, and each FAT or NTFS boot sector is told its new "

@@ -219,8 +219,10 @@ PreparedCopy prepareCopy(const QString &source, const QString &target, const Cop
     if (facts.busySource.isEmpty())
         readMaps(source, src.layout, &facts);
 
-    const BootReadOptions bootOptions{false, nullptr};
-    const BootInventory boot = readBootInventory(src.layout, bootOptions);
+    // Read as a realignment reads it (its Windows boot menu too), so the copy's verdicts on
+    // booting are the realignment's; firmware entries name the source's disk, not the copy.
+    facts.boot = readBootInventory(src.layout);
+    const BootInventory &boot = facts.boot;
     facts.mbrBootCode = boot.mbrCode != MbrCode::None && boot.mbrCode != MbrCode::Empty;
     if (boot.grubCore && boot.grubCore->place == GrubCoreInfo::Place::MbrGap) {
         facts.grubInMbrGap = true;
