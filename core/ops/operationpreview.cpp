@@ -30,6 +30,13 @@ QString resizeLimit(const Operation &op, const PartitionInfo &before, const Part
         .arg(newBytes < oldBytes ? QStringLiteral("shrunk") : QStringLiteral("grown"), why);
 }
 
+void notePaste(const DiskLayout &after, int operation, int number, qint64 sourceStart,
+               QList<PreviewMove> *pastes)
+{
+    if (const PartitionInfo *p = after.partitionByNumber(number))
+        *pastes << PreviewMove{operation, number, sourceStart, p->startSector, p->lengthSectors()};
+}
+
 } // namespace
 
 PreviewResult previewOperations(const DiskLayout &current, const QList<Operation> &operations,
@@ -62,11 +69,14 @@ PreviewResult previewOperations(const DiskLayout &current, const QList<Operation
             if (const PartitionInfo *p = before.partitionByNumber(op.number))
                 old = *p;
         }
-        if (!result.error.isEmpty() || !editor.apply(op, policy, &result.error)) {
+        int made = 0;
+        if (!result.error.isEmpty() || !editor.apply(op, policy, &result.error, &made)) {
             result.failedIndex = i;
             result.layout = editor.layout();
             return result;
         }
+        if (op.type == Operation::Type::Paste)
+            notePaste(editor.layout(), i, made, op.source.startSector, &result.pastes);
         if (old) {
             const DiskLayout after = editor.layout(); // a copy: `p` points into it
             const PartitionInfo *p = after.partitionByNumber(op.number);

@@ -3,9 +3,10 @@
 // partition, and GRUB in the boot sector of an MBR partition at 63) stops working when the
 // partition gets a new start: `realign --dry-run` says "boot BREAKS", `copy --dry-run` says the
 // same break, `copy --yes` refuses with nothing written (sha256 of both images unchanged) and
-// copies only with --accept-boot-change. Where GRUB's pointer lies is read back with od and
-// sfdisk, never with Partwise's readers: on the copy it points at sectors no partition holds.
-// Root (loop devices, mount, grub-install); a few seconds, no QEMU.
+// copies only with --accept-boot-change; a Paste of the partition with GRUB in its boot sector
+// (`apply` of a plan) the same. Where GRUB's pointer lies is read back with od and sfdisk, never
+// with Partwise's readers: on the copy it still names the source's sector, which holds other
+// bytes there. Every file compared. Root (loop devices, mount, grub-install); ~10 s, no QEMU.
 
 #include "bootfixtures.h"
 #include "buildsetting.h"
@@ -94,7 +95,75 @@ private slots:
         judgedAsTheRealignmentJudges(source, 63 * 512 + 0x5C, QStringLiteral("pbr-copy.img"));
     }
 
+    // A paste carries the boot sector: the copy's GRUB loads the source's sectors.
+    void pasteOfGrubInThePartitionBootSector()
+    {
+        const QString source = m_fixtures.grubPartitionBootSector();
+        QVERIFY2(!source.isEmpty(), qPrintable(m_fixtures.error));
+        const QString target = m_dir.filePath(QStringLiteral("paste-target.img"));
+        QFile f(target);
+        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        QVERIFY(f.resize(QFileInfo(source).size()));
+        f.close();
+        QVERIFY(pwtest::runTool(QStringLiteral("sfdisk"), {QStringLiteral("-q"), target},
+                                "label: dos\n")
+                    .ok());
+        const QString plan = m_dir.filePath(QStringLiteral("paste.json"));
+        QFile p(plan);
+        QVERIFY(p.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        p.write(QStringLiteral("{\"operations\":[{\"op\":\"paste\",\"source\":\"%1\","
+                               "\"number\":1}]}")
+                    .arg(source)
+                    .toUtf8());
+        p.close();
+        const pwtest::CliResult realign =
+            pwtest::runCli({QStringLiteral("realign"), QStringLiteral("--all"),
+                            QStringLiteral("--dry-run"), source});
+        const QStringList realignBreaks =
+            breaks(realign.out, QStringLiteral("boot BREAKS: partition 1: "));
+        QVERIFY2(!realignBreaks.isEmpty(), realign.out.constData());
+
+        const QStringList args{QStringLiteral("--yes"), QStringLiteral("--backup-dir"),
+                               m_dir.filePath(QStringLiteral("backups")), plan, target};
+        const QByteArray sourceSha = pwtest::fileSha256(source);
+        const QByteArray targetSha = pwtest::fileSha256(target);
+        const pwtest::CliResult refused =
+            pwtest::runCli(QStringList{QStringLiteral("apply")} + args);
+        QVERIFY2(refused.exitCode == 1 && refused.err.contains("--accept-boot-change"),
+                 qPrintable(refused.describe() + QString::fromUtf8(refused.out)));
+        QCOMPARE(breaks(refused.out, QStringLiteral("boot BREAKS: partition 1: ")), realignBreaks);
+        QCOMPARE(pwtest::fileSha256(target), targetSha);
+        QCOMPARE(pwtest::fileSha256(source), sourceSha);
+
+        const pwtest::CliResult accepted = pwtest::runCli(
+            QStringList{QStringLiteral("apply"), QStringLiteral("--accept-boot-change")} + args,
+            300000);
+        QVERIFY2(accepted.exitCode == 0,
+                 qPrintable(accepted.describe() + QString::fromUtf8(accepted.err)));
+        QCOMPARE(pwtest::fileSha256(source), sourceSha);
+        const pwtest::SfdiskTable before = pwtest::SfdiskTable::read(source);
+        const pwtest::SfdiskTable after = pwtest::SfdiskTable::read(target);
+        QVERIFY2(after.ok && after.partitions.size() == 1, qPrintable(after.error));
+        const qint64 shift = after.partitions.first().start - before.partitions.first().start;
+        const qint64 core = odUint64(source, 63 * 512 + 0x5C);
+        QCOMPARE(odUint64(target, (63 + shift) * 512 + 0x5C), core);
+        QVERIFY(sectorOf(target, core) != sectorOf(source, core));
+        expectSameFiles(source, before, target, after);
+    }
+
 private:
+    void expectSameFiles(const QString &a, const pwtest::SfdiskTable &aTable, const QString &b,
+                         const pwtest::SfdiskTable &bTable)
+    {
+        QStringList problems;
+        const auto was = pwtest::partitionContents(a, 512, aTable, &problems);
+        const auto is = pwtest::partitionContents(b, 512, bTable, &problems);
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
+        QVERIFY(!was.value(1).files.isEmpty());
+        const QStringList differ = pwtest::contentsDiffer(was, is);
+        QVERIFY2(differ.isEmpty(), qPrintable(differ.join(QLatin1Char('\n'))));
+    }
+
     // `pointerOffset`: where GRUB's boot.img keeps core.img's sector on the source.
     void judgedAsTheRealignmentJudges(const QString &source, qint64 pointerOffset,
                                       const QString &name)
@@ -151,13 +220,7 @@ private:
                  core);
         QCOMPARE(sectorOf(copy, core + shift), sectorOf(source, core));
         QVERIFY(sectorOf(copy, core) != sectorOf(source, core));
-        QStringList problems;
-        const auto was = pwtest::partitionContents(source, 512, before, &problems);
-        const auto is = pwtest::partitionContents(copy, 512, after, &problems);
-        QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
-        QVERIFY(!was.value(1).files.isEmpty());
-        const QStringList differ = pwtest::contentsDiffer(was, is);
-        QVERIFY2(differ.isEmpty(), qPrintable(differ.join(QLatin1Char('\n'))));
+        expectSameFiles(source, before, copy, after);
     }
 
     QTemporaryDir m_dir;
