@@ -127,6 +127,7 @@ struct CopySourceFacts
         quint64 usedBytes = 0;          // with a map: the bytes it covers
         std::vector<move::Extent> used; // with a map: the extents, of the whole partition
         QString wholeReason;
+        QString resizeLimit; // why it is neither shrunk nor grown (fs/resizelimit.h)
     };
     QList<Partition> partitions;
     bool grubInMbrGap = false; // GRUB's core.img between the MBR and the first partition

@@ -10,6 +10,7 @@
 #include "device/loopbacking.h"
 #include "fs/filesystemresize.h"
 #include "fs/filesystemsize.h"
+#include "fs/resizelimit.h"
 #include "fs/usedblocks.h"
 #include "ops/copyshrink.h"
 #include "table/diskreader.h"
@@ -208,8 +209,9 @@ PreparedCopy prepareCopy(const QString &source, const QString &target, const Cop
         // ntfs-3g finds no backup boot sector at the new end and refuses the volume.
         if (p.filesystem == QLatin1String("ntfs") && f.filesystemBytes == 0)
             f.filesystemBytes = length;
+        f.resizeLimit = resizeLimitOf(where, length, p.filesystem);
         f.canGrow = p.filesystem.isEmpty() || p.filesystem == QLatin1String("swap") ||
-                    canGrowUnmounted(p.filesystem);
+                    (canGrowUnmounted(p.filesystem) && f.resizeLimit.isEmpty());
         if (!p.filesystem.isEmpty() && p.filesystem != QLatin1String("swap") &&
             !usedExtentsSupported(p.filesystem))
             f.wholeReason =
@@ -258,7 +260,8 @@ PreparedCopy prepareCopy(const QString &source, const QString &target, const Cop
                 continue;
             const FilesystemLocation where{source, p->startSector * sss, true};
             const auto used = f.hasMap ? std::optional<quint64>(f.usedBytes) : std::nullopt;
-            if (const auto min = copyShrinkMinimumBytes(where, p->filesystem, used)) {
+            if (const auto min =
+                    copyShrinkMinimumBytes(where, p->lengthSectors() * sss, p->filesystem, used)) {
                 f.minimumBytes = *min;
                 asked = true;
             }

@@ -1,5 +1,6 @@
 #include "ops/operationpreview.h"
 
+#include "fs/resizelimit.h"
 #include "fs/sessionabilities.h"
 #include "ops/tableeditor.h"
 
@@ -20,9 +21,12 @@ QString resizeLimit(const Operation &op, const PartitionInfo &before, const Part
     const qint64 ss = current.device.topology.logicalSectorSize;
     const qint64 oldBytes = before.lengthSectors() * ss;
     const qint64 newBytes = after.lengthSectors() * ss;
-    const QString why = whyCannotResizeHere(
+    QString why = whyCannotResizeHere(
         before.filesystem, oldBytes, newBytes, op.sizeBytes == oldBytes,
         current.device.isImage ? FilesystemPlace::Image : FilesystemPlace::Disk);
+    if (why.isEmpty() && newBytes != oldBytes)
+        why = resizeLimitOf({current.device.path, before.startSector * ss, true}, oldBytes,
+                            before.filesystem);
     if (why.isEmpty())
         return why;
     return QStringLiteral("Partition %1 cannot be %2 here: %3")
