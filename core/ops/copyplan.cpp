@@ -1,6 +1,7 @@
 #include "ops/copyplan.h"
 
 #include "base/humansize.h"
+#include "fs/filesystemtools.h"
 #include "ops/copyboot.h"
 #include "ops/writejournal.h"
 #include "table/foreigndisk.h"
@@ -204,6 +205,10 @@ CopyPlan planCopy(const DiskLayout &source, const CopySourceFacts &facts,
     const CopyPlacement placement = placeCopy(request);
     if (!placement.ok) {
         plan.refused << placement.error;
+        for (const CopySourceFacts::Partition &f : facts.partitions)
+            if (!f.resizeLimit.isEmpty())
+                plan.refused
+                    << QStringLiteral("Partition %1: %2.").arg(f.number).arg(f.resizeLimit);
         return plan;
     }
     if (plan.addsBiosBoot) {
@@ -275,6 +280,10 @@ CopyPlan planCopy(const DiskLayout &source, const CopySourceFacts &facts,
             cp.newFilesystemBytes = newBytes;
         plan.bytesToCopy += cp.bytesToCopy;
         plan.partitions << cp;
+        if (const QString why = noCheckReason(p.filesystem); !why.isEmpty())
+            plan.notes << QStringLiteral("Partition %1 (%2) is copied but not checked: %3.")
+                              .arg(p.number)
+                              .arg(p.filesystem, why);
         if (cp.data == CopyData::Whole && !p.filesystem.isEmpty())
             plan.notes << QStringLiteral("Partition %1 (%2) is copied whole: %3.")
                               .arg(p.number)
