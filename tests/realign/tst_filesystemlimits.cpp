@@ -96,10 +96,10 @@ private slots:
         QVERIFY(!image.isEmpty());
         QCOMPARE(blkidValue(image, 63 * 512, QStringLiteral("VERSION")), QStringLiteral("FAT12"));
         const QByteArray before = fileSha256(image);
-        const CliResult r =
-            runCli({QStringLiteral("realign"), QStringLiteral("--partition"), QStringLiteral("1"),
-                    QStringLiteral("--yes"), QStringLiteral("--journal"),
-                    path(QStringLiteral("r.json")), image});
+        const CliResult r = runCli(
+            {QStringLiteral("realign"), QStringLiteral("--partition"), QStringLiteral("1"),
+             QStringLiteral("--yes"), QStringLiteral("--journal"), path(QStringLiteral("r.json")),
+             QStringLiteral("--backup-dir"), path(QStringLiteral("b")), image});
         QVERIFY2(r.exitCode == 1, qPrintable(r.describe() + QString::fromUtf8(r.out)));
         QVERIFY2(r.out.contains("cannot shrink FAT12") && !r.out.contains("shrinking"),
                  r.out.constData());
@@ -157,8 +157,13 @@ private slots:
                  check.out.constData());
 
         const QByteArray before = fileSha256(image);
-        const QStringList args{QStringLiteral("realign"), QStringLiteral("--yes"),
-                               QStringLiteral("--journal"), path(QStringLiteral("m.json")), image};
+        const QStringList args{QStringLiteral("realign"),
+                               QStringLiteral("--yes"),
+                               QStringLiteral("--journal"),
+                               path(QStringLiteral("m.json")),
+                               QStringLiteral("--backup-dir"),
+                               path(QStringLiteral("b")),
+                               image};
         const CliResult refused = runCli(args);
         QVERIFY2(refused.exitCode == 1 && refused.out.contains("unchecked: partition 1 (minix)") &&
                      refused.err.contains("--accept-unchecked"),
