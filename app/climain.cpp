@@ -259,9 +259,13 @@ int runRealignCommandLine(const QStringList &args)
         QStringLiteral("accept-boot-change"),
         QStringLiteral("Run a plan that stops a boot loader working, which the plan names with "
                        "the command that repairs it."));
+    const QCommandLineOption acceptUnchecked(
+        QStringLiteral("accept-unchecked"),
+        QStringLiteral("Move filesystems Partwise has no read-only check for (the plan names "
+                       "them): damage in them would go along unseen."));
     parser.addOptions({partition, all, shared.grain, journal, dryRun, shared.yes, noVerify,
                        shared.sectorSize, shared.backupDir, prefer, acceptBootChange,
-                       shared.unmount});
+                       acceptUnchecked, shared.unmount});
     if (const int exit = parseOrExit(parser, args, 1); exit >= 0)
         return exit;
 
@@ -293,6 +297,7 @@ int runRealignCommandLine(const QStringList &args)
     o.assumeYes = parser.isSet(shared.yes);
     o.unmount = parser.isSet(shared.unmount);
     o.acceptBootChange = parser.isSet(acceptBootChange);
+    o.realign.acceptUnchecked = parser.isSet(acceptUnchecked);
     if (!readGrain(parser, shared, &o.realign.policy.grainBytes) ||
         !readSectorSize(parser, shared, &o.realign.forcedSectorSize))
         return ExitBadInput;
@@ -345,8 +350,12 @@ int runCopyCommandLine(const QStringList &args)
                                      QStringLiteral("PATH"));
     const QCommandLineOption noVerify(QStringLiteral("no-verify"),
                                       QStringLiteral("Skip reading the copy back."));
+    const QCommandLineOption acceptBootChange(
+        QStringLiteral("accept-boot-change"),
+        QStringLiteral("Copy although the copy will not boot as the source does, which the plan "
+                       "names with the command that repairs it."));
     parser.addOptions({dryRun, shared.yes, shared.grain, newIds, table, grow, journal, noVerify,
-                       shared.unmount, shared.sectorSize, shared.backupDir});
+                       shared.unmount, shared.sectorSize, shared.backupDir, acceptBootChange});
     if (const int exit = parseOrExit(parser, args, 2); exit >= 0)
         return exit;
     QString source;
@@ -375,6 +384,7 @@ int runCopyCommandLine(const QStringList &args)
     CopyCommandOptions o;
     if (const QString problem = readCopyParams(request, &o.params); !problem.isEmpty())
         return usageError(problem);
+    o.params.options.acceptBootChange = parser.isSet(acceptBootChange);
     o.dryRun = parser.isSet(dryRun);
     o.assumeYes = parser.isSet(shared.yes);
     o.unmount = parser.isSet(shared.unmount);

@@ -1,6 +1,7 @@
 #include "boot/bootinventory.h"
 
 #include "boot/partitionentries.h"
+#include "table/foreigndisk.h"
 
 #include <QtEndian>
 
@@ -92,8 +93,10 @@ BootInventory readBootInventory(const DiskLayout &layout, const BootReadOptions 
         inv.notes << QStringLiteral("Cannot open %1 to see what boots from it.").arg(inv.disk);
         return inv;
     }
-    const QByteArray mbr = readBytes(fd, 0, 512);
-    inv.mbrCode = identifyMbrCode(mbr);
+    // Sector 0 of a Mac, Sun or BSD label is that label's own: no MBR code, no GRUB to find.
+    const bool mbrLabel = layout.tableType.isEmpty() || isEditableTableType(layout.tableType);
+    const QByteArray mbr = mbrLabel ? readBytes(fd, 0, 512) : QByteArray();
+    inv.mbrCode = mbrLabel ? identifyMbrCode(mbr) : MbrCode::None;
     const PartitionEntries entries =
         layout.tableType.isEmpty() ? PartitionEntries{} : readPartitionEntries(fd, inv.sectorSize);
     if (!layout.tableType.isEmpty() && !entries.ok)

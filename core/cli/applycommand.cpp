@@ -5,6 +5,7 @@
 #include "device/drivehealth.h"
 #include "ops/operationboot.h"
 #include "ops/operationpreview.h"
+#include "ops/pasteboot.h"
 #include "ops/pastesource.h"
 #include "ops/planfile.h"
 #include "ops/tablebackup.h"
@@ -67,7 +68,8 @@ int runApplyCommand(const ApplyCommandOptions &options, QTextStream &out, QTextS
         !destroyed.isEmpty())
         out << "  " << destroyed << "\n";
     // What the moves do to booting; Apply itself checks again before it writes.
-    const OperationsBootEffect boot = readBootEffectOfOperations(read.layout, preview.moves);
+    OperationsBootEffect boot = readBootEffectOfOperations(read.layout, preview.moves);
+    addPasteBootEffects(options.target, operations, preview.pastes, &boot);
     for (const QString &line : boot.lines())
         out << "  " << line << "\n";
     for (const QString &note : boot.notes)

@@ -3,6 +3,7 @@
 #include "base/progressthrottle.h"
 #include "cli/terminalprogress.h"
 #include "cli/unmountforjob.h"
+#include "ops/copyboot.h"
 #include "ops/copyjournal.h"
 #include "ops/copyrunner.h"
 
@@ -62,6 +63,11 @@ int planAndCopy(const CopyCommandOptions &o, QTextStream &out, QTextStream &err,
     }
     if (o.dryRun)
         return ExitOk;
+    if (const QString boot = copyBootRefusal(prepared.plan, params.options.acceptBootChange);
+        !boot.isEmpty()) {
+        err << "partwise-cli: " << boot << "\n";
+        return ExitMisalignedOrFailed;
+    }
     if (!o.assumeYes &&
         !confirm(QStringLiteral("Everything on %1 will be replaced. Copy?").arg(params.target))) {
         err << "partwise-cli: cancelled; nothing was written.\n";

@@ -102,6 +102,12 @@ int runRealignCommand(const RealignCommandOptions &o, QTextStream &out, QTextStr
                "repair it as shown.\n";
         return ExitMisalignedOrFailed;
     }
+    if (!prepared.unchecked.isEmpty() && !o.realign.acceptUnchecked) {
+        err << "partwise-cli: this plan moves a filesystem Partwise cannot check (\"unchecked\" "
+               "above), so nothing was changed. Check it with its own tool, then run again with "
+               "--accept-unchecked.\n";
+        return ExitMisalignedOrFailed;
+    }
     if (!o.assumeYes &&
         !(confirm &&
           confirm(QStringLiteral("Move these partitions on %1? Back up important data first.")

@@ -120,7 +120,9 @@ void ServeSession::copy(const Request &request)
         request,
         [this, params, expect, acceptBootChange](const QJsonValue &id) {
             // Planned again here, never taken from the client.
-            const PreparedCopy prepared = prepareCopy(params.source, params.target, params.options);
+            CopyOptions options = params.options;
+            options.acceptBootChange = acceptBootChange;
+            const PreparedCopy prepared = prepareCopy(params.source, params.target, options);
             if (!prepared.ok)
                 return failedCopy(prepared.error);
             QJsonObject result;
@@ -138,7 +140,7 @@ void ServeSession::copy(const Request &request)
                                               "that was not accepted: %1")
                                    .arg(prepared.plan.bootBreaks.join(QLatin1Char(' '))));
             else
-                result = copyResultToJson(runCopy(prepared, params.options, copyCallbacks(id)));
+                result = copyResultToJson(runCopy(prepared, options, copyCallbacks(id)));
             result[QStringLiteral("plan")] = copyPlanToJson(prepared.plan);
             return result;
         },

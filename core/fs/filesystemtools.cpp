@@ -66,6 +66,16 @@ ToolResult relabelFilesystem(const QString &device, const QString &fs, const QSt
     return unsupported(QStringLiteral("label"), fs);
 }
 
+QString noCheckReason(const QString &fs)
+{
+    static const QStringList checked{QStringLiteral("xfs"),  QStringLiteral("btrfs"),
+                                     QStringLiteral("ntfs"), QStringLiteral("exfat"),
+                                     QStringLiteral("f2fs"), QStringLiteral("swap")};
+    if (fs.isEmpty() || isExtFilesystem(fs) || isFatFilesystem(fs) || checked.contains(fs))
+        return {};
+    return QStringLiteral("Partwise has no read-only check for %1").arg(fs);
+}
+
 ToolResult checkFilesystem(const QString &device, const QString &fs, bool repair)
 {
     if (isExtFilesystem(fs))

@@ -10,6 +10,7 @@
 #include "ops/operationexecution.h"
 #include "ops/operationpreview.h"
 #include "ops/partitionaccess.h"
+#include "ops/pasteboot.h"
 #include "ops/pasteexecution.h"
 #include "ops/pastesource.h"
 #include "ops/realignexecution.h"
@@ -319,7 +320,8 @@ ApplyResult applyOperations(const QString &target, const QList<Operation> &opera
     };
     // What the moves do to booting, said before anything is written; what breaks a loader
     // runs only when accepted.
-    const OperationsBootEffect boot = readBootEffectOfOperations(request.layout, preview.moves);
+    OperationsBootEffect boot = readBootEffectOfOperations(request.layout, preview.moves);
+    addPasteBootEffects(target, resolved, preview.pastes, &boot);
     for (const QString &line : boot.lines())
         log(line);
     if (boot.breaksBoot() && !options.acceptBootChange) {

@@ -1,6 +1,8 @@
 #include "ops/copyplan.h"
 
 #include "base/humansize.h"
+#include "fs/filesystemtools.h"
+#include "ops/copyboot.h"
 #include "ops/writejournal.h"
 #include "table/foreigndisk.h"
 
@@ -203,6 +205,10 @@ CopyPlan planCopy(const DiskLayout &source, const CopySourceFacts &facts,
     const CopyPlacement placement = placeCopy(request);
     if (!placement.ok) {
         plan.refused << placement.error;
+        for (const CopySourceFacts::Partition &f : facts.partitions)
+            if (!f.resizeLimit.isEmpty())
+                plan.refused
+                    << QStringLiteral("Partition %1: %2.").arg(f.number).arg(f.resizeLimit);
         return plan;
     }
     if (plan.addsBiosBoot) {
@@ -274,6 +280,10 @@ CopyPlan planCopy(const DiskLayout &source, const CopySourceFacts &facts,
             cp.newFilesystemBytes = newBytes;
         plan.bytesToCopy += cp.bytesToCopy;
         plan.partitions << cp;
+        if (const QString why = noCheckReason(p.filesystem); !why.isEmpty())
+            plan.notes << QStringLiteral("Partition %1 (%2) is copied but not checked: %3.")
+                              .arg(p.number)
+                              .arg(p.filesystem, why);
         if (cp.data == CopyData::Whole && !p.filesystem.isEmpty())
             plan.notes << QStringLiteral("Partition %1 (%2) is copied whole: %3.")
                               .arg(p.number)
@@ -295,14 +305,12 @@ CopyPlan planCopy(const DiskLayout &source, const CopySourceFacts &facts,
                     "The MBR's boot code loads the active partition, which GPT does not have: "
                     "the copy will not boot by BIOS. Keep the MBR table to keep it booting.");
     }
+    judgeCopyBoot(facts.boot, &plan);
     plan.bootBreaks.removeDuplicates();
     if (plan.sourceTable != plan.targetTable && !options.newIds)
         plan.notes << QStringLiteral("The %1 table gets a new disk identifier: the source's "
                                      "%2 one has no place in it.")
                           .arg(plan.targetTable, plan.sourceTable);
-    if (facts.grubBiosBoot && toGpt)
-        plan.bootFixes << QStringLiteral("GRUB's pointers in the MBR and in core.img follow its "
-                                         "BIOS boot partition to the new place.");
     if (plan.copiesBootCode && !plan.addsBiosBoot && plan.gapSectors == 0)
         plan.bootFixes << QStringLiteral(
             "The MBR's boot code is copied, and each FAT or NTFS boot sector is told its new "

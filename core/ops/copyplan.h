@@ -6,6 +6,7 @@
 
 #include "align/alignmentpolicy.h"
 #include "align/copyplacement.h"
+#include "boot/bootinventory.h"
 #include "device/sourcehold.h"
 #include "move/moverequest.h"
 #include "table/disklayout.h"
@@ -32,6 +33,8 @@ struct CopyOptions
     QString journalFolder; // for disks (images keep theirs beside them); empty: the default
     QString backupRoot;    // empty: defaultBackupRoot()
     bool verify = true;    // read every copied byte back from the target
+    // Run a plan that says the copy will not boot as the source does ("boot breaks").
+    bool acceptBootChange = false;
 };
 
 // What happens to one partition's data.
@@ -124,6 +127,7 @@ struct CopySourceFacts
         quint64 usedBytes = 0;          // with a map: the bytes it covers
         std::vector<move::Extent> used; // with a map: the extents, of the whole partition
         QString wholeReason;
+        QString resizeLimit; // why it is neither shrunk nor grown (fs/resizelimit.h)
     };
     QList<Partition> partitions;
     bool grubInMbrGap = false; // GRUB's core.img between the MBR and the first partition
@@ -135,6 +139,7 @@ struct CopySourceFacts
     QMap<int, QString> partitionGuids; // by number: GPT partition GUIDs
     QStringList busySource; // why the source may not be read consistently (mounted rw ...)
     QStringList busyTarget; // why the target may not be written
+    BootInventory boot;     // what boots from the source (boot/bootinventory.h)
     const Partition *byNumber(int number) const;
 };
 

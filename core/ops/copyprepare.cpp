@@ -11,6 +11,7 @@
 #include "device/loopbacking.h"
 #include "fs/filesystemresize.h"
 #include "fs/filesystemsize.h"
+#include "fs/resizelimit.h"
 #include "fs/usedblocks.h"
 #include "ops/copyshrink.h"
 #include "table/diskreader.h"
@@ -217,8 +218,9 @@ PreparedCopy prepareCopy(const QString &source, const QString &target, const Cop
         // ntfs-3g finds no backup boot sector at the new end and refuses the volume.
         if (p.filesystem == QLatin1String("ntfs") && f.filesystemBytes == 0)
             f.filesystemBytes = length;
+        f.resizeLimit = resizeLimitOf(where, length, p.filesystem);
         f.canGrow = p.filesystem.isEmpty() || p.filesystem == QLatin1String("swap") ||
-                    canGrowUnmounted(p.filesystem);
+                    (canGrowUnmounted(p.filesystem) && f.resizeLimit.isEmpty());
         if (!p.filesystem.isEmpty() && p.filesystem != QLatin1String("swap") &&
             !usedExtentsSupported(p.filesystem))
             f.wholeReason =
@@ -228,8 +230,10 @@ PreparedCopy prepareCopy(const QString &source, const QString &target, const Cop
     if (facts.busySource.isEmpty())
         readMaps(source, src.layout, &facts);
 
-    const BootReadOptions bootOptions{false, nullptr};
-    const BootInventory boot = readBootInventory(src.layout, bootOptions);
+    // Read as a realignment reads it (its Windows boot menu too), so the copy's verdicts on
+    // booting are the realignment's; firmware entries name the source's disk, not the copy.
+    facts.boot = readBootInventory(src.layout);
+    const BootInventory &boot = facts.boot;
     facts.mbrBootCode = boot.mbrCode != MbrCode::None && boot.mbrCode != MbrCode::Empty;
     if (boot.grubCore && boot.grubCore->place == GrubCoreInfo::Place::MbrGap) {
         facts.grubInMbrGap = true;
@@ -265,7 +269,8 @@ PreparedCopy prepareCopy(const QString &source, const QString &target, const Cop
                 continue;
             const FilesystemLocation where{source, p->startSector * sss, true};
             const auto used = f.hasMap ? std::optional<quint64>(f.usedBytes) : std::nullopt;
-            if (const auto min = copyShrinkMinimumBytes(where, p->filesystem, used)) {
+            if (const auto min =
+                    copyShrinkMinimumBytes(where, p->lengthSectors() * sss, p->filesystem, used)) {
                 f.minimumBytes = *min;
                 asked = true;
             }

@@ -8,6 +8,7 @@
 #include "fs/usedblocks.h"
 #include "move/alignedbuffer.h"
 #include "move/blockio.h"
+#include "ops/copyboot.h"
 #include "ops/copyjournal.h"
 #include "ops/copyshrink.h"
 #include "ops/copytable.h"
@@ -503,6 +504,8 @@ CopyResult runCopy(const PreparedCopy &prepared, const CopyOptions &options,
         return refused(prepared.error);
     if (!plan.ok())
         return refused(plan.refused.join(QLatin1Char(' ')));
+    if (const QString boot = copyBootRefusal(plan, options.acceptBootChange); !boot.isEmpty())
+        return refused(boot);
     // One write job per disk: another helper's Apply, realign or copy of this target waits.
     const DiskWriteLock lock(plan.target);
     if (!lock.ok())

@@ -2,6 +2,7 @@
 
 #include "fs/filesystemminimum.h"
 #include "fs/filesystemresize.h"
+#include "fs/resizelimit.h"
 #include "fs/usedblocks.h"
 #include "move/alignedbuffer.h"
 #include "move/blockio.h"
@@ -15,11 +16,12 @@ namespace partwise {
 using move::BlockIo;
 using move::Extent;
 
-std::optional<qint64> copyShrinkMinimumBytes(const FilesystemLocation &where,
+std::optional<qint64> copyShrinkMinimumBytes(const FilesystemLocation &where, qint64 partitionBytes,
                                              const QString &filesystem,
                                              std::optional<quint64> usedBytes)
 {
-    if (!canShrinkUnmounted(filesystem))
+    if (!canShrinkUnmounted(filesystem) ||
+        !resizeLimitOf(where, partitionBytes, filesystem).isEmpty())
         return std::nullopt;
     if (const auto min = filesystemMinimumBytes(where, filesystem))
         return min;

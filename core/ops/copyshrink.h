@@ -13,10 +13,11 @@
 
 namespace partwise {
 
-// How small the filesystem at `where` may be shrunk for a copy: its own tool's minimum, else
-// (no estimate from the tool) the `usedBytes` its used-block map covers plus a tenth, never below
-// 16 MiB. Nothing when it cannot shrink unmounted or neither is known.
-std::optional<qint64> copyShrinkMinimumBytes(const FilesystemLocation &where,
+// How small the filesystem at `where` (in a partition of `partitionBytes`) may be shrunk for a
+// copy: its own tool's minimum, else (no estimate from the tool) the `usedBytes` its used-block
+// map covers plus a tenth, never below 16 MiB. Nothing when it cannot shrink unmounted (a FAT12:
+// fs/resizelimit.h) or neither is known.
+std::optional<qint64> copyShrinkMinimumBytes(const FilesystemLocation &where, qint64 partitionBytes,
                                              const QString &filesystem,
                                              std::optional<quint64> usedBytes);
 

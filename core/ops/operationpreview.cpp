@@ -1,5 +1,6 @@
 #include "ops/operationpreview.h"
 
+#include "fs/resizelimit.h"
 #include "fs/sessionabilities.h"
 #include "ops/tableeditor.h"
 
@@ -20,14 +21,24 @@ QString resizeLimit(const Operation &op, const PartitionInfo &before, const Part
     const qint64 ss = current.device.topology.logicalSectorSize;
     const qint64 oldBytes = before.lengthSectors() * ss;
     const qint64 newBytes = after.lengthSectors() * ss;
-    const QString why = whyCannotResizeHere(
+    QString why = whyCannotResizeHere(
         before.filesystem, oldBytes, newBytes, op.sizeBytes == oldBytes,
         current.device.isImage ? FilesystemPlace::Image : FilesystemPlace::Disk);
+    if (why.isEmpty() && newBytes != oldBytes)
+        why = resizeLimitOf({current.device.path, before.startSector * ss, true}, oldBytes,
+                            before.filesystem);
     if (why.isEmpty())
         return why;
     return QStringLiteral("Partition %1 cannot be %2 here: %3")
         .arg(op.number)
         .arg(newBytes < oldBytes ? QStringLiteral("shrunk") : QStringLiteral("grown"), why);
+}
+
+void notePaste(const DiskLayout &after, int operation, int number, qint64 sourceStart,
+               QList<PreviewMove> *pastes)
+{
+    if (const PartitionInfo *p = after.partitionByNumber(number))
+        *pastes << PreviewMove{operation, number, sourceStart, p->startSector, p->lengthSectors()};
 }
 
 } // namespace
@@ -62,11 +73,14 @@ PreviewResult previewOperations(const DiskLayout &current, const QList<Operation
             if (const PartitionInfo *p = before.partitionByNumber(op.number))
                 old = *p;
         }
-        if (!result.error.isEmpty() || !editor.apply(op, policy, &result.error)) {
+        int made = 0;
+        if (!result.error.isEmpty() || !editor.apply(op, policy, &result.error, &made)) {
             result.failedIndex = i;
             result.layout = editor.layout();
             return result;
         }
+        if (op.type == Operation::Type::Paste)
+            notePaste(editor.layout(), i, made, op.source.startSector, &result.pastes);
         if (old) {
             const DiskLayout after = editor.layout(); // a copy: `p` points into it
             const PartitionInfo *p = after.partitionByNumber(op.number);

@@ -25,6 +25,9 @@ struct PreviewResult
     QString error;
     DiskLayout layout;        // the disk as it would be after the operations that succeed
     QList<PreviewMove> moves; // in the queue's order
+    // Each Paste: `number` the new partition, `oldStart` its source's start in the source
+    // disk's sectors (ops/pasteboot.h judges what its loaders make of the new start).
+    QList<PreviewMove> pastes;
 };
 
 // What the disk will look like once `operations` are applied to `current`: libparted's own

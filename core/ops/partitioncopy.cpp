@@ -3,6 +3,7 @@
 #include "fs/filesystemformatter.h"
 #include "fs/filesystemposition.h"
 #include "fs/filesystemresize.h"
+#include "fs/filesystemtools.h"
 #include "fs/filesystemuuid.h"
 #include "move/alignedbuffer.h"
 #include "move/backgroundverifier.h"
@@ -327,6 +328,13 @@ bool finishCopiedFilesystem(const QString &target, qint64 tss, const CopyPartiti
                          .arg(r.error);
             return false;
         }
+    }
+    if (const QString why = noCheckReason(p.filesystem); !why.isEmpty()) {
+        *check = QStringLiteral("partition %1 (%2): not checked: %3")
+                     .arg(p.targetNumber)
+                     .arg(p.filesystem, why);
+        say(QStringLiteral("  check: ") + *check);
+        return true;
     }
     const ToolResult r = checkPartitionReadOnly(where, newBytes, p.filesystem);
     const QString verdict =

@@ -90,7 +90,8 @@ void measurePasteShrink(PasteSourceRead *read, qint64 askedBytes)
         if (const auto extents =
                 usedExtents(where.path, where.offset, source.lengthBytes, source.filesystem, &why))
             used = extentBytes(*extents);
-    source.shrinkMinimumBytes = copyShrinkMinimumBytes(where, source.filesystem, used).value_or(0);
+    source.shrinkMinimumBytes =
+        copyShrinkMinimumBytes(where, source.lengthBytes, source.filesystem, used).value_or(0);
 }
 
 QStringList pasteSourceRefusals(const PasteSourceRead &read)

@@ -441,6 +441,13 @@ private:
             return true;
         if (m.grow && !grow(m, where, error))
             return false;
+        if (const QString why = noCheckReason(m.filesystem); !why.isEmpty()) {
+            m_check = QStringLiteral("partition %1 (%2): not checked: %3 (accepted)")
+                          .arg(m.number)
+                          .arg(m.filesystem, why);
+            log(QStringLiteral("  ") + m_check);
+            return true;
+        }
         const ToolResult r = checkPartitionReadOnly(where, m.newLength() * ss(), m.filesystem);
         if (!r.ok && r.exitCode == -1 && where.isImage) {
             m_check = QStringLiteral("partition %1 (%2): not checked: %3")

@@ -75,6 +75,8 @@ QString realignPlanText(const PreparedRealign &prepared)
         text += QStringLiteral("  boot: %1\n").arg(fix);
     for (const QString &broken : prepared.bootBreaks)
         text += QStringLiteral("  boot BREAKS: %1\n").arg(broken);
+    for (const QString &unchecked : prepared.unchecked)
+        text += QStringLiteral("  unchecked: %1\n").arg(unchecked);
     return text;
 }
 

@@ -6,6 +6,8 @@
 #include "device/diskwritelock.h"
 #include "device/drivehealth.h"
 #include "device/loopattachment.h"
+#include "fs/filesystemtools.h"
+#include "fs/resizelimit.h"
 #include "fs/sessionabilities.h"
 #include "fs/usedblocks.h"
 #include "layer/layerreader.h"
@@ -76,6 +78,21 @@ void sayWhatBootingNeeds(PreparedRealign *prepared)
     prepared->layerNotes << inventory.notes;
 }
 
+// Each move of a filesystem no read-only check can look at first.
+void sayWhatGoesUnchecked(PreparedRealign *prepared)
+{
+    for (const PartitionMove &m : prepared->plan.moves) {
+        const QString why = noCheckReason(m.filesystem);
+        if (m.tableOnly() || m.recreateSwap || why.isEmpty())
+            continue;
+        prepared->uncheckedPartitions << m.number;
+        prepared->unchecked << QStringLiteral("partition %1 (%2): %3, so it moves unchecked only "
+                                              "with --accept-unchecked.")
+                                   .arg(m.number)
+                                   .arg(m.filesystem, why);
+    }
+}
+
 } // namespace
 
 PreparedRealign prepareRealignment(const QString &target, const RealignOptions &options,
@@ -115,12 +132,22 @@ PreparedRealign prepareRealignment(const QString &target, const RealignOptions &
     // says once per filesystem why a shrink was not.
     const FilesystemPlace place =
         read.layout.device.isImage ? FilesystemPlace::Image : FilesystemPlace::Disk;
-    QMap<QString, QString> notShrunk; // filesystem → why not
-    asked.canShrink = [place, &notShrunk](const PartitionInfo &p, qint64 newBytes) {
-        const QString why = whyCannotShrinkHere(p.filesystem, newBytes, place);
-        if (!why.isEmpty())
+    QMap<QString, QString> notShrunk; // filesystem (or partition number) → why not
+    const qint64 sectorBytes = read.layout.device.topology.logicalSectorSize;
+    asked.canShrink = [place, &notShrunk, &target, sectorBytes](const PartitionInfo &p,
+                                                                qint64 newBytes) {
+        if (const QString why = whyCannotShrinkHere(p.filesystem, newBytes, place);
+            !why.isEmpty()) {
             notShrunk.insert(p.filesystem, why);
-        return why.isEmpty();
+            return false;
+        }
+        // What this filesystem itself allows (a FAT12), said per partition.
+        const QString limit = resizeLimitOf({target, p.startSector * sectorBytes, true},
+                                            p.lengthSectors() * sectorBytes, p.filesystem);
+        if (!limit.isEmpty())
+            notShrunk.insert(QString::number(p.number),
+                             QStringLiteral("partition %1: %2").arg(p.number).arg(limit));
+        return limit.isEmpty();
     };
     // The plan prices each way in the bytes it will really copy: a filesystem's used blocks.
     const DiskLayout &layout = read.layout;
@@ -160,6 +187,7 @@ PreparedRealign prepareRealignment(const QString &target, const RealignOptions &
     if (!layout.device.isImage)
         prepared.driveHealth = judgeDriveHealth(readDriveReport(target));
     sayWhatBootingNeeds(&prepared);
+    sayWhatGoesUnchecked(&prepared);
     DiskLayout withLayers = layout;
     readLayers(&withLayers);
     prepared.layerNotes = realignLayerNotes(withLayers, prepared.plan);
@@ -202,7 +230,14 @@ RealignResult runRealignment(const QString &target, const PreparedRealign &prepa
         refused.error = lock.error();
         return refused;
     }
-    QSet<int> checked;
+    if (!prepared.unchecked.isEmpty() && !options.acceptUnchecked) {
+        RealignResult refused;
+        refused.error = QStringLiteral("Nothing was changed: %1")
+                            .arg(prepared.unchecked.join(QLatin1Char(' ')));
+        return refused;
+    }
+    // Accepted unchecked: the check before the move is not asked for.
+    QSet<int> checked(prepared.uncheckedPartitions.cbegin(), prepared.uncheckedPartitions.cend());
     RealignResult result = runPlan(target, prepared, options, callbacks, &checked);
     if (!result.ok && result.shrinkRefused > 0)
         if (const std::optional<NextWay> next =

@@ -27,6 +27,8 @@ struct RealignOptions
     QString journalFolder; // for disks (images keep theirs beside them); empty: the default
     QString backupRoot;    // empty: defaultBackupRoot()
     bool verify = true;
+    // Move filesystems Partwise has no read-only check for (PreparedRealign::unchecked).
+    bool acceptUnchecked = false;
     // While prepareRealignment reads a large filesystem's used-block map (seconds per TiB): the
     // partition's number, what is being read and how far (fs/mapprogress.h). Optional.
     std::function<void(int partition, const QString &step, double fraction)> mapProgress;
@@ -98,6 +100,10 @@ struct PreparedRealign
     // A plan that breaks a loader runs only when the person accepts it (--accept-boot-change).
     QStringList bootFixes;
     QStringList bootBreaks;
+    // Moves of a named filesystem Partwise has no read-only check for (fs/filesystemtools.h):
+    // run only with RealignOptions::acceptUnchecked, since damage in it would go along unseen.
+    QStringList unchecked;
+    QList<int> uncheckedPartitions;
     // The drive's health (images: unknown); a risky one is said before anything moves.
     DriveHealth driveHealth;
     // Where the journals would be kept, and whether they would survive a power cut there.

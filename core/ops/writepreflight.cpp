@@ -2,6 +2,7 @@
 
 #include "device/busycheck.h"
 #include "device/writeprotection.h"
+#include "fs/filesystemtools.h"
 #include "ops/partitionaccess.h"
 #include "ops/writejournal.h"
 
@@ -20,6 +21,13 @@ QString checkFilesystems(const DiskLayout &layout, const QList<PartitionMove> &m
         if (m.tableOnly() || m.recreateSwap || m.filesystem.isEmpty() ||
             checked->contains(m.number))
             continue;
+        if (const QString why = noCheckReason(m.filesystem); !why.isEmpty())
+            return QStringLiteral("Partition %1 (%2) cannot be checked before it moves: %3, and "
+                                  "damage in it would go along unseen; nothing was changed. Check "
+                                  "it with its own tool; `partwise-cli realign "
+                                  "--accept-unchecked` then moves it.")
+                .arg(m.number)
+                .arg(m.filesystem, why);
         const FilesystemLocation where = partitionLocation(layout, m.oldStart, m.number);
         bool noNode = false; // no loop device, partition file or scratch copy for the tool
         const ToolResult r = checkPartitionReadOnly(

@@ -2,6 +2,7 @@
 
 #include "base/humansize.h"
 #include "device/drivehealth.h"
+#include "fs/filesystemtools.h"
 #include "report/bootreport.h"
 #include "report/layerreport.h"
 
@@ -33,6 +34,12 @@ QJsonObject partitionToJson(const PartitionInfo &p, const AlignmentVerdict &v, q
     o[QStringLiteral("flags")] = QJsonArray::fromStringList(p.flags);
     o[QStringLiteral("misalignment_bytes")] = v.misalignmentBytes;
     o[QStringLiteral("status")] = alignmentStatusName(v.status);
+    // Why it moves only with --accept-unchecked; null when it can be checked (or holds nothing).
+    const QString why = noCheckReason(p.filesystem);
+    o[QStringLiteral("unchecked_reason")] =
+        why.isEmpty() ? QJsonValue(QJsonValue::Null)
+                      : QJsonValue(why + QStringLiteral(", so realign moves it only with "
+                                                        "--accept-unchecked"));
     return o;
 }
 

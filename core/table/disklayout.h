@@ -22,6 +22,9 @@ struct DiskLayout
     int maxPrimaryPartitions = 0; // 4 on MBR, 128 (entries) on GPT
     QList<PartitionInfo> regions; // partitions and free space ordered by start sector
     QStringList warnings;         // what libparted or our checks found worth telling
+    // One of a GPT's two copies (the primary after the MBR, the backup at the disk's end) is
+    // missing or fails its checksum, and libparted read the other: its words; empty otherwise.
+    QString damagedGpt;
 
     QList<PartitionInfo> partitions() const; // without free space
     const PartitionInfo *partitionByNumber(int number) const;

@@ -177,6 +177,24 @@ void noteUnlistedEntries(const QString &path, DiskLayout &layout)
 
 } // namespace
 
+namespace {
+
+// libparted asks "OK" or "Cancel" on a GPT in one case: one copy of the table (primary or
+// backup) is corrupt or missing and the other will be used. Known by its question, not its
+// words, which may be translated.
+QString damagedGptCopy(const DiskLayout &layout, const QList<PartedMessage> &messages)
+{
+    if (layout.tableType != QLatin1String("gpt"))
+        return {};
+    for (const PartedMessage &m : messages)
+        if (m.severity == PartedMessage::Severity::Error && m.choices.size() == 2 &&
+            m.choices.contains(QLatin1String("OK")) && m.choices.contains(QLatin1String("Cancel")))
+            return m.text;
+    return {};
+}
+
+} // namespace
+
 DiskReadResult readDisk(const QString &path, const DiskReadOptions &options)
 {
     bool isImage = false;
@@ -271,8 +289,10 @@ DiskReadResult readDisk(const QString &path, const DiskReadOptions &options)
         if (!foreign.isEmpty())
             return failure(withDetails(
                 QStringLiteral("%1 carries a %2 partition table that libparted cannot read: its "
-                               "primary header is probably damaged. Nothing was changed; gdisk's "
-                               "recovery menu (or 'sgdisk -e') can rebuild it from the backup.")
+                               "primary header is probably damaged. Nothing was changed. Repair "
+                               "it with `sgdisk -e %1` (it rebuilds the primary from the backup "
+                               "and writes both), or in gdisk: v, then w; then `sgdisk -v %1` "
+                               "should find no problems.")
                     .arg(path, foreign),
                 session));
         if (!whole.isEmpty()) {
@@ -336,6 +356,7 @@ DiskReadResult readDisk(const QString &path, const DiskReadOptions &options)
         markPartitionsInUse(path, layout);
 
     layout.warnings << session.warnings();
+    layout.damagedGpt = damagedGptCopy(layout, session.messages());
     if (QString err = truncationError(layout); !err.isEmpty())
         return failure(err);
     result.ok = true;

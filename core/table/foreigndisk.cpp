@@ -39,6 +39,21 @@ QString hybridIsoRefusal(const DiskLayout &layout)
                                                               : layout.tableType.toUpper());
 }
 
+// sgdisk reads the good copy, rebuilds the other from it in memory, and -e (move the backup to
+// the end of the disk) writes both; gdisk does the same on its verify and write.
+QString damagedGptRefusal(const DiskLayout &layout)
+{
+    const QString path = layout.device.path;
+    return QStringLiteral("The GPT of %1 is damaged: one of its two copies (the primary header "
+                          "after the MBR, or the backup GPT header at the end of the disk) is "
+                          "missing or damaged (libparted: \"%2\"). Partwise writes nothing to "
+                          "it until it is repaired, so nothing was changed. Repair it with "
+                          "`sgdisk -e %1` (it rebuilds the damaged copy from the good one and "
+                          "writes both, the backup at the end of the disk), or in gdisk: v, "
+                          "then w; then `sgdisk -v %1` should find no problems.")
+        .arg(path, layout.damagedGpt);
+}
+
 } // namespace
 
 QString foreignLabelRefusal(const QString &path, qint64 sectorSize)
@@ -65,6 +80,8 @@ QString foreignDiskRefusal(const DiskLayout &layout)
 {
     if (layout.isHybridIso())
         return hybridIsoRefusal(layout);
+    if (!layout.damagedGpt.isEmpty())
+        return damagedGptRefusal(layout);
     if (!layout.device.sectorSizeDoubt.isEmpty())
         return layout.device.sectorSizeDoubt;
     if (layout.tableType.isEmpty() || isEditableTableType(layout.tableType))

@@ -8,7 +8,8 @@ namespace partwise {
 // tools made"): a hybrid ISO, whose partitions are windows into one ISO 9660 filesystem, and
 // partition tables other than GPT and MBR (Mac, BSD, Sun, SGI, Amiga, PC-98, Atari), which
 // libparted reads but whose edits it checks only by assertions that abort the process, and an
-// image whose own hints disagree about its sector size (device/sectorsizehints.h).
+// image whose own hints disagree about its sector size (device/sectorsizehints.h), and a GPT
+// one of whose two copies is missing or damaged (until sgdisk or gdisk repairs it).
 // Returns the sentence that refuses a job on its partitions (realign, apply, copy, resume),
 // or an empty string when the disk may be edited.
 QString foreignDiskRefusal(const DiskLayout &layout);

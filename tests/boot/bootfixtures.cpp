@@ -141,6 +141,7 @@ public:
     bool ok() const { return m_mounted; }
     QString error() const { return m_error; }
     QString disk() const { return m_loop.path(); }
+    QString partition(int number) const { return m_loop.partitionNode(number); }
 
 private:
     pwtest::LoopDevice m_loop;
@@ -163,19 +164,19 @@ bool copyBootFiles(const BootFixtures &f, const QString &folder, QString *error)
 }
 
 bool grubInstallBios(const BootFixtures &f, const QString &disk, const QString &bootDir,
-                     QString *error)
+                     QString *error, bool force = false)
 {
     // grub-install finds a loop partition's start through `udevadm info --query path`; the
     // stand-in in binDir answers from sysfs. Only the modules the config uses are installed.
-    return run(
-        QStringLiteral("env"),
-        {QStringLiteral("PATH=") + f.binDir + QLatin1Char(':') + qEnvironmentVariable("PATH"),
-         tool(QStringLiteral("grub-install")), QStringLiteral("--target=i386-pc"),
-         QStringLiteral("--boot-directory=") + bootDir,
-         QStringLiteral("--install-modules=biosdisk part_gpt part_msdos ext2 linux normal "
-                        "serial terminal echo"),
-         disk},
-        error);
+    QStringList args{
+        QStringLiteral("PATH=") + f.binDir + QLatin1Char(':') + qEnvironmentVariable("PATH"),
+        tool(QStringLiteral("grub-install")), QStringLiteral("--target=i386-pc"),
+        QStringLiteral("--boot-directory=") + bootDir,
+        QStringLiteral("--install-modules=biosdisk part_gpt part_msdos ext2 linux normal "
+                       "serial terminal echo")};
+    if (force) // no place to embed core.img: it stays a file found by block lists
+        args << QStringLiteral("--force");
+    return run(QStringLiteral("env"), args << disk, error);
 }
 
 QString mtoolsImage(const QString &image, qint64 startSector)
@@ -320,6 +321,43 @@ QString BootFixtures::grubBiosBoot()
             return {};
     }
     return img;
+}
+
+QString BootFixtures::grubBlocklists()
+{
+    const QString img = dir + QStringLiteral("/grub-blocklists.img");
+    // No BIOS boot partition on GPT: grub-install embeds nothing and, forced, leaves core.img
+    // a file in the ext4 that boot.img finds by absolute sectors.
+    if (!newImage(img,
+                  "label: gpt\nfirst-lba: 34\n"
+                  "start=34, size=40MiB, type=0FC63DAF-8483-4772-8E79-3D69D8477DE4\n",
+                  &error))
+        return {};
+    return grubInstalledOn(img, false) ? img : QString();
+}
+
+QString BootFixtures::grubPartitionBootSector()
+{
+    const QString img = dir + QStringLiteral("/grub-pbr.img");
+    if (!newImage(img, "start=63, size=60000, type=83, bootable\n", &error) ||
+        !syslinuxMbrCode(img, &error))
+        return {};
+    return grubInstalledOn(img, true) ? img : QString();
+}
+
+bool BootFixtures::grubInstalledOn(const QString &img, bool partitionBootSector)
+{
+    const QString mnt = dir + QStringLiteral("/mnt");
+    MountedExt4 m(img, 1, mnt);
+    if (!m.ok()) {
+        error = m.error();
+        return false;
+    }
+    return copyBootFiles(*this, mnt + QStringLiteral("/boot"), &error) &&
+           QDir().mkpath(mnt + QStringLiteral("/boot/grub")) &&
+           writeFile(mnt + QStringLiteral("/boot/grub/grub.cfg"), grubCfg("/boot/"), &error) &&
+           grubInstallBios(*this, partitionBootSector ? m.partition(1) : m.disk(),
+                           mnt + QStringLiteral("/boot"), &error, true);
 }
 
 QString BootFixtures::syslinuxFat()

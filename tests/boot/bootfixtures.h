@@ -27,6 +27,12 @@ struct BootFixtures
     QString syslinuxFat();  // MBR, FAT32 at 63, syslinux and its mbr.bin
     QString extlinuxExt();  // MBR, ext4 at 63, extlinux and mbr.bin, start 63 recorded
     QString grubEfi();      // GPT, ESP (FAT32) at 34, GRUB for EFI on the removable path
+    // GRUB for BIOS that loads core.img by absolute sectors (grub-install --force):
+    QString grubBlocklists();          // GPT, ext4 at 34, no BIOS boot partition: in the MBR
+    QString grubPartitionBootSector(); // MBR, ext4 at 63 with GRUB in its boot sector, mbr.bin
+
+private:
+    bool grubInstalledOn(const QString &image, bool partitionBootSector);
 };
 
 // GRUB for BIOS as grub-install leaves it with a BIOS boot partition, written from GRUB's own
