@@ -89,8 +89,13 @@ void CopyWorker::run(const CopyRequest &request, const CopyPlan &shown, bool acc
                                   "again. Nothing was written.");
             else if (!prepared.plan.bootBreaks.isEmpty() && !acceptBootChange)
                 result.error = prepared.plan.bootBreaks.join(QLatin1Char(' '));
-            else
-                result = runCopy(prepared, request.options, callbacks());
+            else {
+                // The person ticked the plan page's box for the breaks it showed: the runner
+                // refuses a breaking copy without it, as the CLI's and the helper's do.
+                CopyOptions options = request.options;
+                options.acceptBootChange = acceptBootChange;
+                result = runCopy(prepared, options, callbacks());
+            }
             return std::function<void()>([this, result] { emit finished(result); });
         },
         QStringLiteral("copy"));
