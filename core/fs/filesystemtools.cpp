@@ -68,9 +68,15 @@ ToolResult relabelFilesystem(const QString &device, const QString &fs, const QSt
 
 QString noCheckReason(const QString &fs)
 {
-    static const QStringList checked{QStringLiteral("xfs"),  QStringLiteral("btrfs"),
-                                     QStringLiteral("ntfs"), QStringLiteral("exfat"),
-                                     QStringLiteral("f2fs"), QStringLiteral("swap")};
+    static const QStringList checked{QStringLiteral("xfs"),
+                                     QStringLiteral("btrfs"),
+                                     QStringLiteral("ntfs"),
+                                     QStringLiteral("exfat"),
+                                     QStringLiteral("f2fs"),
+                                     QStringLiteral("swap"),
+                                     QStringLiteral("crypto_LUKS"),
+                                     QStringLiteral("LVM2_member"),
+                                     QStringLiteral("linux_raid_member")};
     if (fs.isEmpty() || isExtFilesystem(fs) || isFatFilesystem(fs) || checked.contains(fs))
         return {};
     return QStringLiteral("Partwise has no read-only check for %1").arg(fs);
@@ -112,6 +118,16 @@ ToolResult checkFilesystem(const QString &device, const QString &fs, bool repair
                        QStringLiteral("f2fs-tools"));
     if (fs == QLatin1String("swap"))
         return ToolResult::succeeded(QStringLiteral("swap has no filesystem to check"));
+    // Containers moved whole: their own tools read and verify their headers (LUKS2's and md's
+    // checksums, LVM's metadata) without writing; what is inside is checked where it is opened.
+    if (!repair && fs == QLatin1String("crypto_LUKS"))
+        return runTool(QStringLiteral("cryptsetup"), {QStringLiteral("luksDump"), device},
+                       QStringLiteral("cryptsetup-bin"));
+    if (!repair && fs == QLatin1String("LVM2_member"))
+        return runTool(QStringLiteral("pvck"), {device}, QStringLiteral("lvm2"));
+    if (!repair && fs == QLatin1String("linux_raid_member"))
+        return runTool(QStringLiteral("mdadm"), {QStringLiteral("--examine"), device},
+                       QStringLiteral("mdadm"));
     return unsupported(QStringLiteral("check"), fs);
 }
 
