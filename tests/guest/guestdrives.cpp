@@ -44,10 +44,15 @@ QHash<QString, QString> nodesBySerial(QString *error)
 
 } // namespace
 
+QString partitionNode(const QString &disk, int n)
+{
+    const bool digitLast = !disk.isEmpty() && disk.back().isDigit();
+    return disk + (digitLast ? QStringLiteral("p") : QString()) + QString::number(n);
+}
+
 QString GuestDrive::partition(int n) const
 {
-    const bool digitLast = !node.isEmpty() && node.back().isDigit();
-    return node + (digitLast ? QStringLiteral("p") : QString()) + QString::number(n);
+    return partitionNode(node, n);
 }
 
 QList<GuestDrive> guestDrives(QString *error)

@@ -20,9 +20,11 @@ struct GuestDrive
     QString serial;
     QString node; // /dev/sdb, /dev/nvme0n1: found at run time
 
-    // The kernel's node of partition n: /dev/sdb2, /dev/nvme0n1p2.
-    QString partition(int n) const;
+    QString partition(int n) const; // partitionNode(node, n)
 };
+
+// The kernel's node of partition n of `disk`: /dev/sdb2, /dev/nvme0n1p2.
+QString partitionNode(const QString &disk, int n);
 
 // Reads PW_GUEST_DRIVES and finds each drive's node; an empty list with `error` outside a guest.
 QList<GuestDrive> guestDrives(QString *error);
@@ -31,8 +33,8 @@ GuestDrive guestDrive(const QList<GuestDrive> &drives, const QString &name);
 
 // `udevadm settle`: the nodes of a table just written exist, and udev's rules have run.
 void settleUdev();
-// Mounts of the kernel (/proc/self/mounts) whose source is one of `nodes`' partitions or
-// themselves: "SOURCE TARGET" lines.
+// Mounts of the kernel (/proc/self/mounts) whose source is `diskNode` or one of its
+// partitions: "SOURCE TARGET" lines, sorted.
 QStringList mountsOf(const QString &diskNode);
 
 } // namespace pwtest

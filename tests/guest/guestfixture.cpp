@@ -10,16 +10,6 @@
 
 namespace pwtest {
 
-namespace {
-
-QString nodeOf(const QString &disk, int number)
-{
-    const bool digitLast = !disk.isEmpty() && disk.back().isDigit();
-    return disk + (digitLast ? QStringLiteral("p") : QString()) + QString::number(number);
-}
-
-} // namespace
-
 QMap<int, QMap<QString, QByteArray>> buildLayout(const QString &disk, const QString &sfdiskScript,
                                                  const QList<GuestPartition> &parts,
                                                  const QString &scratch, QString *error)
@@ -35,7 +25,7 @@ QMap<int, QMap<QString, QByteArray>> buildLayout(const QString &disk, const QStr
     for (const GuestPartition &p : parts) {
         if (p.fs.isEmpty())
             continue;
-        const QString node = nodeOf(disk, p.number);
+        const QString node = partitionNode(disk, p.number);
         const QString tree = QDir(scratch).filePath(QStringLiteral("tree%1").arg(p.number));
         QDir(tree).removeRecursively();
         // FAT records where its partition starts (in 512-byte sectors on these disks).
@@ -63,7 +53,7 @@ QStringList compareLayout(const QString &disk, const QList<GuestPartition> &part
     for (const GuestPartition &p : parts) {
         if (p.fs.isEmpty())
             continue;
-        const QString node = nodeOf(disk, p.number);
+        const QString node = partitionNode(disk, p.number);
         const ToolResult check = checkFilesystemReadOnly(node, p.fs);
         if (!check.ok())
             problems << QStringLiteral("%1: %2").arg(node, check.describe());
