@@ -216,7 +216,9 @@ void TestRealign::killAndResume_data()
     QTest::addColumn<QString>("layout");
     QTest::addColumn<bool>("onLoop");
     QTest::addColumn<int>("iteration");
-    for (int i = 0; i < 3; ++i) {
+    // Two runs of each (the second also kills its resumes); tst_movecrash and tst_powercut
+    // cut every step systematically, these take random instants of the whole job.
+    for (int i = 0; i < 2; ++i) {
         QTest::addRow("mbr-image-%d", i) << QStringLiteral("mbr-legacy") << false << i;
         QTest::addRow("gpt-image-%d", i) << QStringLiteral("gpt-legacy") << false << i;
         QTest::addRow("down-image-%d", i) << QStringLiteral("mbr-down") << false << i;
@@ -233,7 +235,7 @@ void TestRealign::killAndResume_data()
     QTest::addRow("extended-image-1") << QStringLiteral("mbr-extended-moves") << false << 1;
     QTest::addRow("extended-loop-0") << QStringLiteral("mbr-extended-moves") << true << 0;
     // The shrink runs resize2fs and ntfsresize before the move; kills land there too.
-    for (int i = 0; i < 3; ++i)
+    for (int i = 0; i < 2; ++i)
         QTest::addRow("shrink-image-%d", i) << QStringLiteral("gpt-shrink") << false << i;
 }
 

@@ -33,6 +33,19 @@ const QStringList kFilesystems{QStringLiteral("ext4"),  QStringLiteral("xfs"),
                                QStringLiteral("exfat"), QStringLiteral("swap")};
 const Room kRooms[] = {Room::After, Room::Beyond, Room::Before, Room::None};
 
+// On a loop device (partition nodes, the kernel's rescan, tools on the nodes) each filesystem
+// runs once and each room twice; the plans themselves, the same on both media, run in every
+// room on the image. The two no-room rows are those where the ext4 neighbour gives up room.
+Room loopRoom(const QString &fs)
+{
+    static const QMap<QString, Room> rooms{
+        {QStringLiteral("xfs"), Room::None},     {QStringLiteral("exfat"), Room::None},
+        {QStringLiteral("btrfs"), Room::After},  {QStringLiteral("swap"), Room::After},
+        {QStringLiteral("fat16"), Room::Beyond}, {QStringLiteral("ntfs"), Room::Beyond},
+        {QStringLiteral("ext4"), Room::Before},  {QStringLiteral("fat32"), Room::Before}};
+    return rooms.value(fs, Room::None);
+}
+
 } // namespace
 
 class TestRealignMatrix : public QObject
@@ -85,6 +98,8 @@ void TestRealignMatrix::realign_data()
         const char *medium = onLoop ? "loop" : "image";
         for (const QString &fs : kFilesystems)
             for (Room room : kRooms) {
+                if (onLoop && room != loopRoom(fs))
+                    continue;
                 const Layout l = matrixLayout(fs, room);
                 QTest::addRow("%s-%s", qPrintable(l.name), medium) << l.name << onLoop;
             }
