@@ -350,12 +350,17 @@ int runCopyCommandLine(const QStringList &args)
                                      QStringLiteral("PATH"));
     const QCommandLineOption noVerify(QStringLiteral("no-verify"),
                                       QStringLiteral("Skip reading the copy back."));
+    const QCommandLineOption noDiscard(
+        QStringLiteral("no-discard"),
+        QStringLiteral("Keep the target's bytes the copy does not write (by default they are "
+                       "discarded first: TRIM on a drive that takes it, holes in an image)."));
     const QCommandLineOption acceptBootChange(
         QStringLiteral("accept-boot-change"),
         QStringLiteral("Copy although the copy will not boot as the source does, which the plan "
                        "names with the command that repairs it."));
     parser.addOptions({dryRun, shared.yes, shared.grain, newIds, table, grow, journal, noVerify,
-                       shared.unmount, shared.sectorSize, shared.backupDir, acceptBootChange});
+                       noDiscard, shared.unmount, shared.sectorSize, shared.backupDir,
+                       acceptBootChange});
     if (const int exit = parseOrExit(parser, args, 2); exit >= 0)
         return exit;
     QString source;
@@ -372,6 +377,7 @@ int runCopyCommandLine(const QStringList &args)
                         {QStringLiteral("grain"), grain},
                         {QStringLiteral("new_ids"), parser.isSet(newIds)},
                         {QStringLiteral("verify"), !parser.isSet(noVerify)},
+                        {QStringLiteral("discard"), !parser.isSet(noDiscard)},
                         {QStringLiteral("sector_size"), sectorSize}};
     if (parser.isSet(table))
         request.insert(QStringLiteral("table"), parser.value(table));

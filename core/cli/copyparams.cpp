@@ -42,7 +42,8 @@ QString readCopyParams(const QJsonObject &object, CopyParams *params, CopyParams
         QStringLiteral("source"),  QStringLiteral("number"),     QStringLiteral("target"),
         QStringLiteral("grain"),   QStringLiteral("table"),      QStringLiteral("grow"),
         QStringLiteral("new_ids"), QStringLiteral("verify"),     QStringLiteral("sector_size"),
-        QStringLiteral("journal"), QStringLiteral("backup_dir"), QStringLiteral("trust_drive")};
+        QStringLiteral("journal"), QStringLiteral("backup_dir"), QStringLiteral("trust_drive"),
+        QStringLiteral("discard")};
     for (auto it = object.begin(); it != object.end(); ++it)
         if (!kKeys.contains(it.key()))
             return QStringLiteral("\"%1\" is not a parameter of a copy.").arg(it.key());
@@ -79,6 +80,7 @@ QString readCopyParams(const QJsonObject &object, CopyParams *params, CopyParams
     out.options.policy = p.policy();
     out.options.newIds = p.boolean("new_ids", false);
     out.options.verify = p.boolean("verify", true);
+    out.options.discard = p.boolean("discard", true);
     out.options.forcedSourceSectorSize = p.sectorSize();
     if (!p.problem.isEmpty())
         return p.problem;

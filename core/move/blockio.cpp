@@ -70,6 +70,19 @@ public:
                    : errno;
     }
 
+    int discard(std::uint64_t offset, std::uint64_t length) override
+    {
+        struct stat st;
+        if (::fstat(m_bufferedFd, &st) != 0)
+            return errno;
+        if (S_ISREG(st.st_mode))
+            return punchHole(offset, length);
+        if (!S_ISBLK(st.st_mode))
+            return EOPNOTSUPP;
+        std::uint64_t range[2] = {offset, length};
+        return ::ioctl(m_bufferedFd, BLKDISCARD, range) == 0 ? 0 : errno;
+    }
+
 private:
     // An unaligned request on an O_DIRECT descriptor fails with EINVAL before any byte moves,
     // so it is retried buffered, and buffered I/O is kept from then on. Both descriptors stay

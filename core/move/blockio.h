@@ -35,6 +35,16 @@ public:
         (void)length;
         return EOPNOTSUPP;
     }
+    // Tells the device that `length` bytes at `offset` hold nothing worth keeping: a hole in an
+    // image file, a discard (TRIM, BLKDISCARD) on a block device. What they read back afterwards
+    // is not promised (a drive may return the old bytes, zeros or anything); EOPNOTSUPP where
+    // the target cannot.
+    virtual int discard(std::uint64_t offset, std::uint64_t length)
+    {
+        (void)offset;
+        (void)length;
+        return EOPNOTSUPP;
+    }
 };
 
 // Writes `buffer` at `offset`; a buffer of zeros only is punched as a hole where the target

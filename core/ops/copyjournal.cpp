@@ -19,6 +19,8 @@ using Kind = PartitionInfo::Kind;
 
 constexpr qint64 kMaxJournalBytes = qint64(1) << 24;
 
+const QList<CopyDiscard> kDiscards{CopyDiscard::None, CopyDiscard::Holes, CopyDiscard::Trim};
+constexpr qint64 kMaxDiscardGranularity = qint64(1) << 30;
 const QList<CopyJournal::Step> kSteps{CopyJournal::Step::Planned, CopyJournal::Step::Cleared,
                                       CopyJournal::Step::Copying, CopyJournal::Step::Fixing,
                                       CopyJournal::Step::Table};
@@ -167,6 +169,8 @@ bool CopyJournal::save(const QString &path, QString *error) const
                                {QStringLiteral("bios_boot_number"), plan.biosBootNumber},
                                {QStringLiteral("copies_boot_code"), plan.copiesBootCode},
                                {QStringLiteral("gap_sectors"), plan.gapSectors},
+                               {QStringLiteral("discard"), copyDiscardName(plan.discard)},
+                               {QStringLiteral("discard_granularity"), plan.discardGranularity},
                                {QStringLiteral("partitions"), parts}};
     const QJsonObject journal{{QStringLiteral("source"), source},
                               {QStringLiteral("target"), target},
@@ -252,6 +256,13 @@ bool CopyJournal::load(const QString &path, CopyJournal *journal, QString *error
     plan.biosBootNumber = int(r.number(p, "bios_boot_number"));
     plan.copiesBootCode = r.boolean(p, "copies_boot_code");
     plan.gapSectors = r.number(p, "gap_sectors");
+    // A journal written before copies discarded has neither field: its copy discards nothing.
+    if (p.contains(QLatin1String("discard"))) {
+        plan.discard = r.named<CopyDiscard>(p, "discard", kDiscards, copyDiscardName);
+        plan.discardGranularity = r.number(p, "discard_granularity");
+        if (r.error.isEmpty() && plan.discardGranularity > kMaxDiscardGranularity)
+            r.error = QStringLiteral("the field \"discard_granularity\" is out of range");
+    }
     for (const QJsonValue &v : r.field(p, "partitions", QJsonValue::Array).toArray())
         plan.partitions << partitionFromJson(v.toObject(), r);
     const QJsonArray chunks = r.field(j, "chunks_done", QJsonValue::Array).toArray();

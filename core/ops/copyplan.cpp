@@ -31,6 +31,46 @@ QString mib(qint64 bytes)
     return humanSize(bytes);
 }
 
+void planDiscard(const CopyTargetInfo &target, const CopyOptions &options, CopyPlan *plan)
+{
+    if (!options.discard) {
+        plan->noDiscardReason = QStringLiteral("--no-discard");
+        return;
+    }
+    switch (target.discard.way) {
+    case DiscardWay::PunchHoles:
+        plan->discard = CopyDiscard::Holes;
+        break;
+    case DiscardWay::Trim:
+        plan->discard = CopyDiscard::Trim;
+        plan->discardGranularity = target.discard.granularity;
+        break;
+    case DiscardWay::None:
+        plan->noDiscardReason = target.discard.why;
+        break;
+    }
+}
+
+// What the plan says of the discard: the bytes are those the copy does not write, about the
+// target less the data (the exact stretches come from the maps when it runs).
+QString copyDiscardText(const CopyPlan &plan)
+{
+    const qint64 unwritten = std::max<qint64>(0, plan.targetSizeBytes - qint64(plan.bytesToCopy));
+    switch (plan.discard) {
+    case CopyDiscard::Holes:
+        return QStringLiteral("about %1 the copy does not write becomes holes in the image "
+                              "(--no-discard keeps the bytes)")
+            .arg(mib(unwritten));
+    case CopyDiscard::Trim:
+        return QStringLiteral("about %1 the copy does not write is discarded first (TRIM; "
+                              "--no-discard keeps it)")
+            .arg(mib(unwritten));
+    case CopyDiscard::None:
+        break;
+    }
+    return QStringLiteral("none (%1)").arg(plan.noDiscardReason);
+}
+
 } // namespace
 
 QString copyDataName(CopyData data)
@@ -48,6 +88,29 @@ QString copyDataName(CopyData data)
         return QStringLiteral("none");
     }
     return QString();
+}
+
+QString copyDiscardName(CopyDiscard discard)
+{
+    switch (discard) {
+    case CopyDiscard::Holes:
+        return QStringLiteral("holes");
+    case CopyDiscard::Trim:
+        return QStringLiteral("trim");
+    case CopyDiscard::None:
+        break;
+    }
+    return QStringLiteral("none");
+}
+
+bool parseCopyDiscard(const QString &name, CopyDiscard *discard)
+{
+    for (CopyDiscard d : {CopyDiscard::None, CopyDiscard::Holes, CopyDiscard::Trim})
+        if (copyDiscardName(d) == name) {
+            *discard = d;
+            return true;
+        }
+    return false;
 }
 
 CarriedEntry carriedEntry(const QString &sourceTable, const QString &targetTable,
@@ -315,6 +378,7 @@ CopyPlan planCopy(const DiskLayout &source, const CopySourceFacts &facts,
         plan.bootFixes << QStringLiteral(
             "The MBR's boot code is copied, and each FAT or NTFS boot sector is told its new "
             "start.");
+    planDiscard(target, options, &plan);
     plan.estimatedSeconds = estimateCopySeconds(plan.bytesToCopy, options.verify);
     return plan;
 }
@@ -357,6 +421,7 @@ QStringList copyPlanText(const CopyPlan &plan)
                  .arg(qMax(1.0, plan.estimatedSeconds), 0, 'f', 0)
                  .arg(plan.newIds ? QStringLiteral("new (filesystem UUIDs, GUIDs, disk id)")
                                   : QStringLiteral("kept (UUIDs, labels, GUIDs, disk id)"));
+    lines << QStringLiteral("  discard: ") + copyDiscardText(plan);
     for (const QString &n : plan.notes)
         lines << QStringLiteral("  note: ") + n;
     for (const QString &b : plan.bootFixes)

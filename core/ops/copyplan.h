@@ -7,6 +7,7 @@
 #include "align/alignmentpolicy.h"
 #include "align/copyplacement.h"
 #include "boot/bootinventory.h"
+#include "device/discardsupport.h"
 #include "device/sourcehold.h"
 #include "move/moverequest.h"
 #include "table/disklayout.h"
@@ -33,6 +34,7 @@ struct CopyOptions
     QString journalFolder; // for disks (images keep theirs beside them); empty: the default
     QString backupRoot;    // empty: defaultBackupRoot()
     bool verify = true;    // read every copied byte back from the target
+    bool discard = true;   // discard what the copy does not write (copydiscard.h), where it can
     // Run a plan that says the copy will not boot as the source does ("boot breaks").
     bool acceptBootChange = false;
 };
@@ -46,6 +48,16 @@ enum class CopyData {
     None,       // an extended partition: only its EBRs, which the table code writes
 };
 QString copyDataName(CopyData data); // "used-blocks", "whole", "recreate", "shrink", "none"
+
+// How the target's bytes the copy does not write are given back before it copies
+// (ops/copydiscard.h).
+enum class CopyDiscard {
+    None,  // kept as they are: --no-discard, or a target that cannot
+    Holes, // an image: holes punched
+    Trim,  // a block device that takes discards: TRIM
+};
+QString copyDiscardName(CopyDiscard discard); // "none", "holes", "trim"
+bool parseCopyDiscard(const QString &name, CopyDiscard *discard);
 
 // What a partition's table entry carries onto a table of type `targetTable` ("gpt" or
 // "msdos"): onto the same type its flags and its type (GPT type GUID or MBR type byte as two hex
@@ -90,6 +102,9 @@ struct CopyPlan
     CopyGrowth growth = CopyGrowth::KeepSizes;
     bool newIds = false;
     QString diskId; // MBR signature (8 hex digits) or GPT disk GUID the target gets; empty: new
+    CopyDiscard discard = CopyDiscard::None;
+    qint64 discardGranularity = 0; // bytes a discard is rounded to (0: the sector)
+    QString noDiscardReason;       // with CopyDiscard::None: why
 
     QList<CopyPartitionPlan> partitions; // in the target's disk order
     // A BIOS boot partition the copy adds (MBR converted to GPT under GRUB for BIOS).
@@ -150,6 +165,7 @@ struct CopyTargetInfo
     qint64 sectorSize = 512;
     bool isBlockDevice = false;
     bool sameAsSource = false; // the same disk or file: refused
+    DiscardSupport discard;
 };
 
 // The plan from facts already gathered. Pure: no I/O.

@@ -133,6 +133,9 @@ QJsonObject copyPlanToJson(const CopyPlan &plan)
             {QStringLiteral("bios_boot_number"), plan.biosBootNumber},
             {QStringLiteral("copies_boot_code"), plan.copiesBootCode},
             {QStringLiteral("gap_sectors"), plan.gapSectors},
+            {QStringLiteral("discard"), copyDiscardName(plan.discard)},
+            {QStringLiteral("discard_granularity"), plan.discardGranularity},
+            {QStringLiteral("no_discard_reason"), plan.noDiscardReason},
             {QStringLiteral("bytes_to_copy"), qint64(plan.bytesToCopy)},
             {QStringLiteral("estimated_seconds"), plan.estimatedSeconds},
             {QStringLiteral("refused"), QJsonArray::fromStringList(plan.refused)},
@@ -179,6 +182,10 @@ bool copyPlanFromJson(const QJsonObject &json, CopyPlan *plan, QString *error)
     p.biosBootNumber = int(r.integer("bios_boot_number", 0, kMaxPartitionNumber));
     p.copiesBootCode = r.boolean("copies_boot_code");
     p.gapSectors = r.integer("gap_sectors", 0, kMaxSectors);
+    if (!parseCopyDiscard(r.string("discard"), &p.discard))
+        refuse(&problem, QStringLiteral("the copy plan's \"discard\" is not known"));
+    p.discardGranularity = r.integer("discard_granularity", 0, qint64(1) << 30);
+    p.noDiscardReason = r.string("no_discard_reason");
     p.bytesToCopy = quint64(r.integer("bytes_to_copy", 0, kMaxBytes));
     p.estimatedSeconds = r.number("estimated_seconds", 0, 1e12);
     p.refused = lines(r, "refused", &problem);

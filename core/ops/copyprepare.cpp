@@ -2,6 +2,7 @@
 
 #include "ops/copyplan.h"
 
+
 #include "base/mounttable.h"
 #include "base/twoatatime.h"
 #include "boot/bootinventory.h"
@@ -186,6 +187,7 @@ PreparedCopy prepareCopy(const QString &source, const QString &target, const Cop
         tgt.layout.tableType.isEmpty())
         prepared.target.sectorSize = sss;
     prepared.target.sameAsSource = sameFile(source, target);
+    prepared.target.discard = discardSupportOf(target);
     if (tgt.layout.device.readOnly)
         prepared.facts.busyTarget << QStringLiteral("%1 is read-only.").arg(target);
 

@@ -1,14 +1,16 @@
 #include "ops/copyrunner.h"
 
+#include "base/humansize.h"
 #include "base/nofollowfile.h"
 #include "base/twoatatime.h"
 #include "device/busycheck.h"
 #include "device/diskidentity.h"
 #include "device/diskwritelock.h"
-#include "fs/usedblocks.h"
 #include "move/alignedbuffer.h"
 #include "move/blockio.h"
 #include "ops/copyboot.h"
+#include "ops/copydata.h"
+#include "ops/copydiscard.h"
 #include "ops/copyjournal.h"
 #include "ops/copyshrink.h"
 #include "ops/copytable.h"
@@ -53,17 +55,12 @@ class CopyExecution
 {
 public:
     CopyExecution(CopyJournal &journal, QString journalPath, const CopyCallbacks &callbacks)
-        : m_j(journal), m_path(std::move(journalPath)), m_cb(callbacks)
+        : m_j(journal), m_path(std::move(journalPath)), m_cb(callbacks),
+          m_data(journal, [this](const QString &line) { log(line); })
     {
     }
 
-    // What the plan read of the source, and the hold that keeps it true.
-    struct Planned
-    {
-        const CopySourceFacts &facts;
-        std::shared_ptr<const SourceHold> hold;
-    };
-    void usePlanned(const Planned *planned) { m_planned = planned; }
+    void usePlanned(const CopyDataOf::Planned *planned) { m_data.usePlanned(planned); }
 
     CopyResult run()
     {
@@ -72,7 +69,8 @@ public:
         for (const CopyPartitionPlan &p : m_j.plan.partitions)
             m_total += p.data == CopyData::Shrunk ? p.bytesToCopy / 2 : p.bytesToCopy;
         m_timer.start();
-        if (m_j.step == Step::Planned && !(prepareShrinks() && openIo() && clearTarget()))
+        if (m_j.step == Step::Planned &&
+            !(prepareShrinks() && openIo() && discardUnwritten() && clearTarget()))
             return m_result;
         if (m_j.step == Step::Copying) {
             if (!openIo())
@@ -205,55 +203,6 @@ private:
                                   e);
     }
 
-    QString scratchPath(const CopyPartitionPlan &p) const
-    {
-        return QDir(m_j.scratchFolder)
-            .filePath(QStringLiteral("partition-%1.img").arg(p.sourceNumber));
-    }
-
-    // Where partition i's data is read: the source disk, or the shrunk scratch copy.
-    QString dataPath(const CopyPartitionPlan &p) const
-    {
-        return p.data == CopyData::Shrunk ? scratchPath(p) : m_j.source;
-    }
-    qint64 dataOffset(const CopyPartitionPlan &p) const
-    {
-        return p.data == CopyData::Shrunk ? 0 : p.oldStart * sss();
-    }
-    qint64 dataLength(const CopyPartitionPlan &p) const
-    {
-        const qint64 newBytes = (p.newEnd - p.newStart + 1) * tss();
-        if (p.data == CopyData::Shrunk)
-            return p.newFilesystemBytes;
-        return std::min((p.oldEnd - p.oldStart + 1) * sss(), newBytes);
-    }
-
-    // The map the plan read, while the source is held unchanged since (device/sourcehold.h).
-    const std::vector<Extent> *plannedMap(const CopyPartitionPlan &p) const
-    {
-        if (!m_planned || p.data != CopyData::UsedBlocks || !m_planned->hold->unchanged())
-            return nullptr;
-        const CopySourceFacts::Partition *f = m_planned->facts.byNumber(p.sourceNumber);
-        const bool whole = dataLength(p) == (p.oldEnd - p.oldStart + 1) * sss();
-        return f && f->hasMap && whole ? &f->used : nullptr;
-    }
-
-    std::vector<Extent> extentsOf(const CopyPartitionPlan &p)
-    {
-        const qint64 length = dataLength(p);
-        if (const std::vector<Extent> *planned = plannedMap(p))
-            return *planned;
-        if (p.data == CopyData::UsedBlocks || p.data == CopyData::Shrunk) {
-            QString why;
-            if (auto used = usedExtents(dataPath(p), dataOffset(p), length, p.filesystem, &why))
-                return *used;
-            log(QStringLiteral("  partition %1: copying every byte: %2")
-                    .arg(p.sourceNumber)
-                    .arg(why));
-        }
-        return {Extent{0, quint64(length)}};
-    }
-
     // Filesystems that must shrink to fit are shrunk in a sparse copy of their own beside the
     // journal, before anything is written to the target: a refusal then changes nothing.
     bool prepareShrinks()
@@ -274,7 +223,7 @@ private:
                     .arg(p.sourceNumber)
                     .arg(p.filesystem)
                     .arg(p.newFilesystemBytes));
-            const QString error = shrinkIntoScratch(m_j.source, sss(), p, scratchPath(p),
+            const QString error = shrinkIntoScratch(m_j.source, sss(), p, m_data.scratchPath(p),
                                                     [this](const QString &l) { log(l); });
             if (!error.isEmpty()) {
                 removeScratch();
@@ -283,6 +232,27 @@ private:
                             false);
             }
         }
+        return true;
+    }
+
+    // Before the first byte is copied: nothing on the target is worth keeping any more.
+    bool discardUnwritten()
+    {
+        if (plan().discard == CopyDiscard::None)
+            return true;
+        const quint64 head = quint64(std::min<qint64>(kClearBytes, firstStartBytes()));
+        const DiscardOutcome d = partwise::discardUnwritten(
+            plan(), *m_target, [this](int i) { return m_data.extents(plan().partitions.at(i)); },
+            head, kClearBytes, m_cb.cancel);
+        if (d.cancelled)
+            return fail(QStringLiteral("Cancelled; the target has no partition table yet."));
+        const QString what =
+            plan().discard == CopyDiscard::Holes
+                ? QStringLiteral("Punched holes over %1 of %2 the copy does not write")
+                : QStringLiteral("Discarded %1 of %2 the copy does not write (TRIM)");
+        log(what.arg(humanSize(qint64(d.bytes)), m_j.target) +
+            (d.error.isEmpty() ? QStringLiteral(".")
+                               : QStringLiteral("; the rest was not: %1.").arg(d.error)));
         return true;
     }
 
@@ -364,16 +334,17 @@ private:
         BlockIo *from = m_source.get();
         if (p.data == CopyData::Shrunk) {
             int error = 0;
-            scratch = move::openFileBlockIo(scratchPath(p), BlockIo::Access::ReadOnly, &error);
+            scratch =
+                move::openFileBlockIo(m_data.scratchPath(p), BlockIo::Access::ReadOnly, &error);
             if (!scratch)
                 return fail(QStringLiteral("The shrunk copy of partition %1 (%2) is gone; start "
                                            "the copy again.")
                                 .arg(p.sourceNumber)
-                                .arg(scratchPath(p)),
+                                .arg(m_data.scratchPath(p)),
                             false);
             from = scratch.get();
         }
-        const std::vector<Extent> chunks = copyChunksOf(extentsOf(p));
+        const std::vector<Extent> chunks = copyChunksOf(m_data.extents(p));
         quint64 bytes = 0;
         for (const Extent &c : chunks)
             bytes += c.length;
@@ -392,7 +363,7 @@ private:
                 .arg(chunks.size()));
         ChunkCopyRequest request;
         request.from = from;
-        request.fromBase = quint64(dataOffset(p));
+        request.fromBase = quint64(m_data.offset(p));
         request.to = m_target.get();
         request.toBase = quint64(p.newStart * tss());
         request.chunks = chunks;
@@ -479,7 +450,7 @@ private:
     CopyResult m_result;
     std::unique_ptr<BlockIo> m_source, m_target;
     int m_claim = -1;
-    const Planned *m_planned = nullptr;
+    CopyDataOf m_data;
     quint64 m_total = 0, m_done = 0, m_doneThisRun = 0;
     QElapsedTimer m_timer;
 
@@ -549,7 +520,7 @@ CopyResult runCopy(const PreparedCopy &prepared, const CopyOptions &options,
     if (!journal.save(path, &error))
         return refused(error + QStringLiteral(" Nothing was written."));
     CopyExecution execution(journal, path, callbacks);
-    const CopyExecution::Planned planned{prepared.facts, prepared.sourceHold};
+    const CopyDataOf::Planned planned{prepared.facts, prepared.sourceHold};
     if (prepared.sourceHold)
         execution.usePlanned(&planned);
     return execution.run();

@@ -42,7 +42,8 @@ QJsonObject HelperCopyBackend::params(const CopyRequest &request)
                        {QStringLiteral("trust_drive"), o.policy.trustDrive},
                        {QStringLiteral("grow"), copyGrowthName(o.growth)},
                        {QStringLiteral("new_ids"), o.newIds},
-                       {QStringLiteral("verify"), o.verify}};
+                       {QStringLiteral("verify"), o.verify},
+                       {QStringLiteral("discard"), o.discard}};
     if (!o.tableType.isEmpty())
         params.insert(QStringLiteral("table"), o.tableType);
     if (o.forcedSourceSectorSize > 0)
