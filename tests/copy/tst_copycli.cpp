@@ -97,15 +97,8 @@ private:
     // The copy holds every file of the source, each filesystem checks clean on both.
     static void verifySameContents(const QString &source, const QString &copy, int sectorSize = 512)
     {
-        QStringList problems;
-        const auto before = partitionContents(source, sectorSize,
-                                              tableWithSectorSize(source, sectorSize), &problems);
-        const auto after =
-            partitionContents(copy, sectorSize, tableWithSectorSize(copy, sectorSize), &problems);
-        QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
-        QVERIFY(!before.isEmpty());
-        const QStringList diff = contentsDiffer(before, after);
-        QVERIFY2(diff.isEmpty(), qPrintable(diff.join(QLatin1Char('\n'))));
+        const QStringList differ = copyDiffers(source, copy, sectorSize);
+        QVERIFY2(differ.isEmpty(), qPrintable(differ.join(QLatin1Char('\n'))));
     }
 
 private slots:

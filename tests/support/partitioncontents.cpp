@@ -81,4 +81,16 @@ qint64 allocatedBytes(const QString &path)
     return ::stat(QFile::encodeName(path).constData(), &st) == 0 ? qint64(st.st_blocks) * 512 : -1;
 }
 
+QStringList copyDiffers(const QString &source, const QString &copy, int sectorSize)
+{
+    QStringList problems;
+    const auto before =
+        partitionContents(source, sectorSize, tableWithSectorSize(source, sectorSize), &problems);
+    const auto after =
+        partitionContents(copy, sectorSize, tableWithSectorSize(copy, sectorSize), &problems);
+    if (before.isEmpty())
+        problems << QStringLiteral("%1: no partition with a filesystem was read").arg(source);
+    return problems + contentsDiffer(before, after);
+}
+
 } // namespace pwtest

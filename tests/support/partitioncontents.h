@@ -27,6 +27,11 @@ QMap<int, PartitionContents> partitionContents(const QString &image, int sectorS
 QStringList contentsDiffer(const QMap<int, PartitionContents> &before,
                            const QMap<int, PartitionContents> &after);
 
+// What differs between every partition of `source` and of `copy` (both read with
+// `sectorSize`-byte sectors), or why they could not be read, one line each; empty when the copy
+// holds every file of the source and each filesystem checks clean on both.
+QStringList copyDiffers(const QString &source, const QString &copy, int sectorSize = 512);
+
 // sfdisk's reading of an image with `sectorSize`-byte sectors (512: sfdisk -J).
 SfdiskTable tableWithSectorSize(const QString &image, int sectorSize);
 
