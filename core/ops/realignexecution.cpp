@@ -107,13 +107,14 @@ private:
     qint64 ss() const { return m_journal.sectorSize; }
 
     // Where the filesystem tool's writes for move `i` are journaled (fs/journaledresize.h): one
-    // record beside the job journal, tagged with the move and its phase, so a record left by a
-    // finished step is never applied to another.
+    // record beside the job journal, tagged with the Apply's operation, the move and its phase,
+    // so a record left by a finished step is never applied to another.
     RedoJournal redo(int i) const
     {
         RedoJournal r;
         r.path = m_path + QStringLiteral(".redo");
-        r.tag = quint64(i + 1) << 8 | quint64(m_journal.phases[i]);
+        r.tag = quint64(m_journal.nextOperation) << 32 | quint64(i + 1) << 8 |
+                quint64(m_journal.phases[i]);
         r.log = m_callbacks.log;
         return r;
     }

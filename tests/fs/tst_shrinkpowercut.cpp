@@ -5,8 +5,9 @@
 // loses what was not flushed: the apply flushes once, at its end). The image is then rebuilt as
 // a cut would leave it — none, all, a prefix or a random subset of those writes with one torn,
 // a second cut during resume, or the record itself cut before its commit marker — and resumed.
-// Every state must come back to the old filesystem (untouched) or the new one, judged by the
-// filesystems' own tools: e2fsck -fn, ntfsfix -n, fsck.fat -n, the size dumpe2fs, ntfsresize
+// The same for ext4 on a loop device's partition node. Every state must come back to the old
+// filesystem (untouched) or the new one, judged by the filesystems' own tools: e2fsck -fn, ntfsfix
+// -n, fsck.fat -n, the size dumpe2fs, ntfsresize
 // --info and minfo report, and the SHA-256 of every file read through a mount, ntfs-3g or mcopy.
 #include "fs/journaledresize.h"
 
@@ -83,8 +84,10 @@ private:
     std::vector<QByteArray> m_before; // each write's place before the shrink
     QByteArray m_record;
     QString m_recordPath;
+    std::unique_ptr<Place> m_place; // the image, or a loop device's partition node
+    qint64 m_base = 0;              // where the record's offsets start in the image
 
-    FilesystemLocation where() const { return FilesystemLocation{m_image, kOffset, true}; }
+    FilesystemLocation where() const { return m_place->location(); }
 
     RedoJournal redo() const
     {
@@ -121,6 +124,7 @@ private:
 
 private slots:
     void initTestCase() { QVERIFY(m_dir.isValid()); }
+    void cleanup() { m_place.reset(); } // detaches a loop device a failed row left
     void cutsDuringShrink_data();
     void cutsDuringShrink();
 };
@@ -174,9 +178,10 @@ bool TestShrinkPowerCut::makeFilesystemWithHoles(QString *error)
 void TestShrinkPowerCut::rebuild(const std::vector<bool> &reached, int torn, qint64 tornBytes)
 {
     for (size_t i = 0; i < m_writes.size(); ++i)
-        QVERIFY(writeAt(m_image, m_writes[i].offset, reached[i] ? m_writes[i].data : m_before[i]));
+        QVERIFY(writeAt(m_image, m_base + m_writes[i].offset,
+                        reached[i] ? m_writes[i].data : m_before[i]));
     if (torn >= 0)
-        QVERIFY(writeAt(m_image, m_writes[size_t(torn)].offset,
+        QVERIFY(writeAt(m_image, m_base + m_writes[size_t(torn)].offset,
                         m_writes[size_t(torn)].data.left(int(tornBytes))));
     QFile record(m_recordPath);
     QVERIFY(record.open(QIODevice::WriteOnly | QIODevice::Truncate) &&
@@ -213,10 +218,14 @@ void TestShrinkPowerCut::cutsDuringShrink_data()
     QTest::addColumn<QString>("fs");
     QTest::addColumn<qint64>("partBytes");
     QTest::addColumn<qint64>("newBytes");
-    QTest::newRow("ext4") << QStringLiteral("ext4") << 64 * kMiB << 40 * kMiB;
-    QTest::newRow("ntfs") << QStringLiteral("ntfs") << 64 * kMiB << 40 * kMiB;
+    QTest::addColumn<bool>("onLoop");
+    QTest::newRow("ext4") << QStringLiteral("ext4") << 64 * kMiB << 40 * kMiB << false;
+    QTest::newRow("ntfs") << QStringLiteral("ntfs") << 64 * kMiB << 40 * kMiB << false;
     // libparted keeps FAT32 at 65520 clusters of 4 KiB or more.
-    QTest::newRow("fat32") << QStringLiteral("fat32") << 300 * kMiB << 296 * kMiB;
+    QTest::newRow("fat32") << QStringLiteral("fat32") << 300 * kMiB << 296 * kMiB << false;
+    // The view then reads the loop device, the record is applied through the partition node.
+    QTest::newRow("ext4 on a loop partition")
+        << QStringLiteral("ext4") << 64 * kMiB << 40 * kMiB << true;
 }
 
 void TestShrinkPowerCut::cutsDuringShrink()
@@ -224,16 +233,21 @@ void TestShrinkPowerCut::cutsDuringShrink()
     QFETCH(QString, fs);
     QFETCH(qint64, partBytes);
     QFETCH(qint64, newBytes);
+    QFETCH(bool, onLoop);
     m_fs = fs;
     m_partBytes = partBytes;
     m_newBytes = newBytes;
-    m_image = makeDisk(m_dir.path(), fs + QStringLiteral(".img"), partBytes);
+    const QString name = fs + (onLoop ? QStringLiteral("-loop") : QString());
+    m_image = makeDisk(m_dir.path(), name + QStringLiteral(".img"), partBytes);
     QVERIFY(!m_image.isEmpty());
-    m_recordPath = m_dir.filePath(fs + QStringLiteral(".journal.redo"));
+    m_recordPath = m_dir.filePath(name + QStringLiteral(".journal.redo"));
     QString error;
     QVERIFY2(makeFilesystemWithHoles(&error), qPrintable(error));
     expectFilesystem(partBytes - kMiB, partBytes, QStringLiteral("before"));
     m_oldSha = partitionSha();
+    m_place = std::make_unique<Place>(m_image, partBytes, onLoop);
+    QVERIFY(m_place->ok());
+    m_base = where().isImage ? 0 : kOffset;
 
     // The shrink runs in the view and commits its record; the writes that apply it are taken by
     // the simulated disk, so the image still holds the old filesystem.
@@ -250,8 +264,9 @@ void TestShrinkPowerCut::cutsDuringShrink()
     QVERIFY(!m_writes.empty());
     QCOMPARE(partitionSha(), m_oldSha); // the tool never wrote to the partition
     for (const Write &w : m_writes) {
-        QVERIFY(w.offset >= kOffset && w.offset + w.data.size() <= kOffset + partBytes);
-        m_before.push_back(readAt(m_image, w.offset, w.data.size()));
+        const qint64 at = m_base + w.offset;
+        QVERIFY(at >= kOffset && at + w.data.size() <= kOffset + partBytes);
+        m_before.push_back(readAt(m_image, at, w.data.size()));
     }
     {
         QFile record(m_recordPath);
@@ -297,7 +312,7 @@ void TestShrinkPowerCut::cutsDuringShrink()
         // The interrupted resume: a prefix of the record's writes, in the order it applies them.
         const size_t upTo = random.bounded(quint32(n));
         for (size_t i = 0; i < upTo; ++i)
-            QVERIFY(writeAt(m_image, m_writes[i].offset, m_writes[i].data));
+            QVERIFY(writeAt(m_image, m_base + m_writes[i].offset, m_writes[i].data));
         resumeAndExpectNew(QStringLiteral("second cut %1 during resume").arg(s));
         if (QTest::currentTestFailed())
             return;
