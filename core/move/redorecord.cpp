@@ -82,14 +82,15 @@ QString systemError()
     return QString::fromLocal8Bit(std::strerror(errno));
 }
 
-// The record open for reading, never through a link, and only a regular file.
+// The record open for reading, never through a link, only a regular file, and only one this
+// user wrote: a record someone else put in the journal's folder is not ours to apply.
 int openRecord(const QString &path, qint64 *size)
 {
     const int fd = ::open(QFile::encodeName(path).constData(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
     struct stat st
     {
     };
-    if (fd >= 0 && (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))) {
+    if (fd >= 0 && (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_uid != ::geteuid())) {
         ::close(fd);
         errno = EINVAL;
         return -1;

@@ -9,6 +9,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <unistd.h>
 #include <vector>
 
 using namespace partwise::move;
@@ -195,6 +196,20 @@ private slots:
         QVERIFY2(write(path(), {{4096, 4096, 'z'}}, &error), qPrintable(error));
         QVERIFY(!QFileInfo(path()).isSymLink());
         QCOMPARE(bytesOf(elsewhere), before);
+    }
+
+    // A record another user put in the journal's folder, whole and correct, is never applied.
+    void someoneElsesRecordIsNotApplied()
+    {
+        if (::geteuid() != 0)
+            QSKIP("giving the record to another user needs root (CI runs this as root)");
+        QString error;
+        QVERIFY2(write(path(), {{0, 4096, 'a'}}, &error), qPrintable(error));
+        QVERIFY(::chown(QFile::encodeName(path()).constData(), 65534, 65534) == 0);
+        QVERIFY(checkRedoRecord(path(), kRegion).state != RedoState::Committed);
+        Disk disk;
+        QVERIFY(!apply(&disk));
+        QVERIFY(disk.writes.empty());
     }
 };
 
