@@ -85,30 +85,6 @@ QString joinedUnique(const QStringList &messages)
     return unique.join(QLatin1Char(' '));
 }
 
-// The disk holding a partition node, and the partition's first byte on it (from sysfs).
-std::optional<FilesystemLocation> onParentDisk(const QString &node)
-{
-    const QString sys =
-        QFileInfo(QStringLiteral("/sys/class/block/%1")
-                      .arg(QFileInfo(node).canonicalFilePath().section(QLatin1Char('/'), -1)))
-            .canonicalFilePath();
-    QFile start(sys + QStringLiteral("/start"));
-    if (sys.isEmpty() || !QFile::exists(sys + QStringLiteral("/partition")) ||
-        !start.open(QIODevice::ReadOnly))
-        return std::nullopt;
-    bool ok = false;
-    const qint64 sectors = start.readAll().trimmed().toLongLong(&ok); // 512-byte units
-    const QString disk =
-        QStringLiteral("/dev/") + QFileInfo(sys).path().section(QLatin1Char('/'), -1);
-    if (!ok || !QFile::exists(disk))
-        return std::nullopt;
-    FilesystemLocation where;
-    where.path = disk;
-    where.offset = sectors * 512;
-    where.isImage = true;
-    return where;
-}
-
 // libparted's questions while it resizes. "Would you like to use FAT32?" when either type fits:
 // keep the one it has (`fatType`, once known). Everything else stops it, including "only by
 // converting to FAT16/FAT32" (OK/Cancel); `refusals` collects what it said.
@@ -177,7 +153,7 @@ ToolResult withFatDevice(
     const std::function<ToolResult(PedDevice *, qint64 offset, const PartedSession &)> &work)
 {
     if (!where.isImage)
-        if (const std::optional<FilesystemLocation> disk = onParentDisk(where.path))
+        if (const std::optional<FilesystemLocation> disk = partitionOnParentDisk(where.path))
             where = *disk;
     bool isBlockDevice = false;
     const qint64 deviceBytes = byteSize(where.path, &isBlockDevice);

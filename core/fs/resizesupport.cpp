@@ -2,6 +2,9 @@
 
 #include "device/backingfile.h"
 
+#include <QFile>
+#include <QFileInfo>
+
 #include <unistd.h>
 
 namespace partwise {
@@ -72,6 +75,30 @@ ToolResult onFilesystemNode(const FilesystemLocation &where, qint64 bytes, bool 
     if (node.node().isEmpty())
         return ToolResult::failed(node.error());
     return work(node.node());
+}
+
+// The disk holding a partition node, and the partition's first byte on it (from sysfs).
+std::optional<FilesystemLocation> partitionOnParentDisk(const QString &node)
+{
+    const QString sys =
+        QFileInfo(QStringLiteral("/sys/class/block/%1")
+                      .arg(QFileInfo(node).canonicalFilePath().section(QLatin1Char('/'), -1)))
+            .canonicalFilePath();
+    QFile start(sys + QStringLiteral("/start"));
+    if (sys.isEmpty() || !QFile::exists(sys + QStringLiteral("/partition")) ||
+        !start.open(QIODevice::ReadOnly))
+        return std::nullopt;
+    bool ok = false;
+    const qint64 sectors = start.readAll().trimmed().toLongLong(&ok); // 512-byte units
+    const QString disk =
+        QStringLiteral("/dev/") + QFileInfo(sys).path().section(QLatin1Char('/'), -1);
+    if (!ok || !QFile::exists(disk))
+        return std::nullopt;
+    FilesystemLocation where;
+    where.path = disk;
+    where.offset = sectors * 512;
+    where.isImage = true;
+    return where;
 }
 
 ToolResult refuseUnlessClean(const ToolResult &check, const QString &refusal)

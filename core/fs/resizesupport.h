@@ -42,6 +42,10 @@ private:
 ToolResult onFilesystemNode(const FilesystemLocation &where, qint64 bytes, bool readOnly,
                             const std::function<ToolResult(const QString &node)> &work);
 
+// The disk holding a partition node, and the partition's first byte on it (from sysfs);
+// nothing when `node` is no partition.
+std::optional<FilesystemLocation> partitionOnParentDisk(const QString &node);
+
 // A read-only check before resizing: passed, or not run at all (its error names the package),
 // are returned as they are; problems become the refusal `refusal`.
 ToolResult refuseUnlessClean(const ToolResult &check, const QString &refusal);

@@ -7,6 +7,7 @@
 #include "fs/filesystemresize.h"
 #include "fs/filesystemsize.h"
 #include "fs/filesystemtools.h"
+#include "fs/journaledresize.h"
 #include "fs/sessionabilities.h"
 #include "fs/usedblocks.h"
 #include "move/datamover.h"
@@ -77,7 +78,8 @@ private:
     {
         RealignResult result;
         result.journalPath = m_path;
-        if (m_journal.phases.count(Phase::Pending) == m_journal.phases.size()) {
+        if (m_journal.phases.count(Phase::Pending) == m_journal.phases.size() &&
+            !QFile::exists(redo(m_index).path)) {
             result.error = error;
             result.shrinkRefused = m_journal.moves[m_index].number;
             return result;
@@ -103,6 +105,19 @@ private:
     }
 
     qint64 ss() const { return m_journal.sectorSize; }
+
+    // Where the filesystem tool's writes for move `i` are journaled (fs/journaledresize.h): one
+    // record beside the job journal, tagged with the Apply's operation, the move and its phase,
+    // so a record left by a finished step is never applied to another.
+    RedoJournal redo(int i) const
+    {
+        RedoJournal r;
+        r.path = m_path + QStringLiteral(".redo");
+        r.tag = quint64(m_journal.nextOperation) << 32 | quint64(i + 1) << 8 |
+                quint64(m_journal.phases[i]);
+        r.log = m_callbacks.log;
+        return r;
+    }
 
     // The disk claimed for this job alone around its own writes (device/exclusiveclaim.h): a
     // partition mounted since the busy check stops the job before it writes, resumably.
@@ -141,7 +156,11 @@ private:
         case Phase::Pending:
             if (m.shrinkSectors > 0 && !shrink(m, error))
                 return false;
-            return advance(i, Phase::Shrunk, error);
+            // The record goes only once the journal says the shrink is done.
+            if (!advance(i, Phase::Shrunk, error))
+                return false;
+            finishJournaledResize(redo(i));
+            return true;
         case Phase::Shrunk:
             log(QStringLiteral("Partition %1: %2–%3 → %4–%5")
                     .arg(m.number)
@@ -188,7 +207,10 @@ private:
                               .arg(m_path, m_journal.target);
                 return false;
             }
-            return advance(i, Phase::Done, error);
+            if (!advance(i, Phase::Done, error))
+                return false;
+            finishJournaledResize(redo(i));
+            return true;
         case Phase::Done:
             return true;
         }
@@ -216,7 +238,8 @@ private:
                 .arg(m.filesystem)
                 .arg(m.shrinkSectors));
         m_wrote = true;
-        const ToolResult r = resizeFilesystem(where, m.oldLength() * ss(), m.filesystem, newBytes);
+        const ToolResult r = resizeFilesystemJournaled(where, m.oldLength() * ss(), m.filesystem,
+                                                       newBytes, redo(m_index));
         if (!r.ok)
             *error = QStringLiteral("Shrinking partition %1 failed, so nothing was moved: %2")
                          .arg(m.number)
@@ -495,8 +518,8 @@ private:
                     .arg(m.filesystem, ability.why));
             return true;
         }
-        const ToolResult r =
-            resizeFilesystem(where, m.newLength() * ss(), m.filesystem, m.newLength() * ss());
+        const ToolResult r = resizeFilesystemJournaled(where, m.newLength() * ss(), m.filesystem,
+                                                       m.newLength() * ss(), redo(m_index));
         log(QStringLiteral("  $ %1").arg(r.command));
         if (!r.ok)
             *error = QStringLiteral("Growing the %1 filesystem of partition %2 failed: %3")

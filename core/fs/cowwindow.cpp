@@ -1,0 +1,449 @@
+#include "fs/cowwindow.h"
+
+#include "device/fusemount.h"
+
+#define FUSE_USE_VERSION 34
+#include <fuse_lowlevel.h>
+
+#include <QFile>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/eventfd.h>
+#include <sys/stat.h>
+#include <thread>
+#include <unistd.h>
+
+namespace partwise {
+
+// What the FUSE callbacks serve, and the thread serving it.
+struct CowWindowServer
+{
+    int disk = -1;
+    int overlay = -1; // unnamed sparse file: written blocks at their offset from writableOffset
+    qint64 windowBytes = 0;
+    qint64 writableOffset = 0;
+    qint64 writableBytes = 0;
+    std::vector<bool> written; // one per block of the writable range
+    uid_t uid = 0;
+    gid_t gid = 0;
+    timespec made{};
+    std::vector<char> buffer; // one request at a time: a single thread serves
+    fuse_session *session = nullptr;
+    int stop = -1;
+    std::thread thread;
+
+    qint64 writableEnd() const { return writableOffset + writableBytes; }
+    qint64 blockLength(qint64 index) const
+    {
+        return std::min(CowWindow::kBlockBytes, writableBytes - index * CowWindow::kBlockBytes);
+    }
+};
+
+namespace {
+
+constexpr fuse_ino_t kFile = 2;
+constexpr char kFileName[] = "window";
+constexpr double kForever = 24 * 3600.0;
+constexpr qint64 B = CowWindow::kBlockBytes;
+
+QString systemError(int code)
+{
+    return QString::fromLocal8Bit(std::strerror(code));
+}
+
+bool readAll(int fd, char *data, qint64 length, qint64 offset)
+{
+    while (length > 0) {
+        const ssize_t n = ::pread(fd, data, size_t(length), offset);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            return false;
+        if (n == 0) { // past a file's end (the overlay's holes at its end): zeros
+            std::memset(data, 0, size_t(length));
+            return true;
+        }
+        data += n, length -= n, offset += n;
+    }
+    return true;
+}
+
+bool writeAll(int fd, const char *data, qint64 length, qint64 offset)
+{
+    while (length > 0) {
+        const ssize_t n = ::pwrite(fd, data, size_t(length), offset);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return false;
+        data += n, length -= n, offset += n;
+    }
+    return true;
+}
+
+CowWindowServer &served(fuse_req_t req)
+{
+    return *static_cast<CowWindowServer *>(fuse_req_userdata(req));
+}
+
+struct stat attributes(const CowWindowServer &s, fuse_ino_t ino)
+{
+    struct stat st
+    {
+    };
+    st.st_ino = ino;
+    st.st_uid = s.uid;
+    st.st_gid = s.gid;
+    st.st_atim = st.st_mtim = st.st_ctim = s.made;
+    if (ino == FUSE_ROOT_ID) {
+        st.st_mode = S_IFDIR | 0500;
+        st.st_nlink = 2;
+    } else {
+        st.st_mode = S_IFREG | 0600;
+        st.st_nlink = 1;
+        st.st_size = s.windowBytes;
+        st.st_blksize = 4096;
+        st.st_blocks = (s.windowBytes + 511) / 512;
+    }
+    return st;
+}
+
+bool known(fuse_ino_t ino)
+{
+    return ino == FUSE_ROOT_ID || ino == kFile;
+}
+
+void onLookup(fuse_req_t req, fuse_ino_t parent, const char *name)
+{
+    if (parent != FUSE_ROOT_ID || std::strcmp(name, kFileName) != 0) {
+        fuse_reply_err(req, ENOENT);
+        return;
+    }
+    fuse_entry_param entry{};
+    entry.ino = kFile;
+    entry.generation = 1;
+    entry.attr = attributes(served(req), kFile);
+    entry.attr_timeout = kForever;
+    entry.entry_timeout = kForever;
+    fuse_reply_entry(req, &entry);
+}
+
+void onGetattr(fuse_req_t req, fuse_ino_t ino, fuse_file_info *)
+{
+    if (!known(ino)) {
+        fuse_reply_err(req, ENOENT);
+        return;
+    }
+    const struct stat st = attributes(served(req), ino);
+    fuse_reply_attr(req, &st, kForever);
+}
+
+// A smaller size is accepted and ignored (a disk keeps its size); growing fails.
+void onSetattr(fuse_req_t req, fuse_ino_t ino, struct stat *attr, int toSet, fuse_file_info *)
+{
+    const CowWindowServer &s = served(req);
+    int error = 0;
+    if (!known(ino))
+        error = ENOENT;
+    else if (toSet & (FUSE_SET_ATTR_MODE | FUSE_SET_ATTR_UID | FUSE_SET_ATTR_GID))
+        error = EPERM;
+    else if ((toSet & FUSE_SET_ATTR_SIZE) && (ino != kFile || attr->st_size > s.windowBytes))
+        error = ino != kFile ? EISDIR : EFBIG;
+    if (error) {
+        fuse_reply_err(req, error);
+        return;
+    }
+    const struct stat st = attributes(s, ino);
+    fuse_reply_attr(req, &st, kForever);
+}
+
+void onOpen(fuse_req_t req, fuse_ino_t ino, fuse_file_info *fi)
+{
+    if (ino != kFile) {
+        fuse_reply_err(req, known(ino) ? EISDIR : ENOENT);
+        return;
+    }
+    fi->direct_io = 1;
+    fuse_reply_open(req, fi);
+}
+
+// Reads [pos, pos + length) of the view: written blocks from the overlay, the rest from the disk.
+bool readView(const CowWindowServer &s, char *data, qint64 pos, qint64 length)
+{
+    const qint64 end = pos + length;
+    while (pos < end) {
+        if (pos < s.writableOffset || pos >= s.writableEnd()) {
+            const qint64 stop = pos < s.writableOffset ? std::min(end, s.writableOffset) : end;
+            if (!readAll(s.disk, data, stop - pos, pos))
+                return false;
+            data += stop - pos, pos = stop;
+            continue;
+        }
+        const qint64 rel = pos - s.writableOffset;
+        const qint64 index = rel / B;
+        const qint64 stop = std::min(end, s.writableOffset + index * B + s.blockLength(index));
+        const bool ok = s.written[size_t(index)] ? readAll(s.overlay, data, stop - pos, rel)
+                                                 : readAll(s.disk, data, stop - pos, pos);
+        if (!ok)
+            return false;
+        data += stop - pos, pos = stop;
+    }
+    return true;
+}
+
+void onRead(fuse_req_t req, fuse_ino_t, size_t size, off_t off, fuse_file_info *)
+{
+    CowWindowServer &s = served(req);
+    if (off < 0) {
+        fuse_reply_err(req, EINVAL);
+        return;
+    }
+    const qint64 wanted =
+        off >= s.windowBytes ? 0 : std::min<qint64>(qint64(size), s.windowBytes - off);
+    s.buffer.resize(std::max<size_t>(s.buffer.size(), size_t(wanted)));
+    if (!readView(s, s.buffer.data(), off, wanted)) {
+        fuse_reply_err(req, errno ? errno : EIO);
+        return;
+    }
+    fuse_reply_buf(req, s.buffer.data(), size_t(wanted));
+}
+
+// Keeps [pos, pos + length) of the writable range aside; a block written for the first time
+// in part first gets the disk's bytes.
+bool keepWrite(CowWindowServer &s, const char *data, qint64 pos, qint64 length)
+{
+    const qint64 end = pos + length;
+    while (pos < end) {
+        const qint64 rel = pos - s.writableOffset;
+        const qint64 index = rel / B;
+        const qint64 blockStart = index * B;
+        const qint64 stop = std::min(end, s.writableOffset + blockStart + s.blockLength(index));
+        if (!s.written[size_t(index)] && stop - pos < s.blockLength(index)) {
+            std::vector<char> block(size_t(s.blockLength(index)));
+            if (!readAll(s.disk, block.data(), qint64(block.size()),
+                         s.writableOffset + blockStart) ||
+                !writeAll(s.overlay, block.data(), qint64(block.size()), blockStart))
+                return false;
+        }
+        if (!writeAll(s.overlay, data, stop - pos, rel))
+            return false;
+        s.written[size_t(index)] = true;
+        data += stop - pos, pos = stop;
+    }
+    return true;
+}
+
+// Outside the partition nothing is written: EIO. Past the view's end: ENOSPC, as on a disk.
+void onWrite(fuse_req_t req, fuse_ino_t, const char *data, size_t size, off_t off, fuse_file_info *)
+{
+    CowWindowServer &s = served(req);
+    if (off < 0 || off >= s.windowBytes) {
+        fuse_reply_err(req, off < 0 ? EINVAL : ENOSPC);
+        return;
+    }
+    const qint64 wanted = std::min<qint64>(qint64(size), s.windowBytes - off);
+    if (off < s.writableOffset || off + wanted > s.writableEnd()) {
+        fuse_reply_err(req, EIO);
+        return;
+    }
+    if (!keepWrite(s, data, off, wanted)) {
+        fuse_reply_err(req, errno ? errno : EIO);
+        return;
+    }
+    fuse_reply_write(req, size_t(wanted));
+}
+
+// Nothing to make durable: the view is scratch until its blocks are journaled.
+void onFsync(fuse_req_t req, fuse_ino_t, int, fuse_file_info *)
+{
+    fuse_reply_err(req, 0);
+}
+
+void onFlush(fuse_req_t req, fuse_ino_t, fuse_file_info *)
+{
+    fuse_reply_err(req, 0);
+}
+
+void onReaddir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, fuse_file_info *)
+{
+    if (ino != FUSE_ROOT_ID) {
+        fuse_reply_err(req, ENOTDIR);
+        return;
+    }
+    const struct
+    {
+        const char *name;
+        fuse_ino_t ino;
+    } entries[] = {{".", FUSE_ROOT_ID}, {"..", FUSE_ROOT_ID}, {kFileName, kFile}};
+    std::vector<char> buffer(size);
+    size_t used = 0;
+    for (off_t i = std::max<off_t>(off, 0); i < off_t(std::size(entries)); ++i) {
+        const struct stat st = attributes(served(req), entries[i].ino);
+        const size_t needed =
+            fuse_add_direntry(req, buffer.data() + used, size - used, entries[i].name, &st, i + 1);
+        if (needed > size - used)
+            break;
+        used += needed;
+    }
+    fuse_reply_buf(req, buffer.data(), used);
+}
+
+const fuse_lowlevel_ops kOperations = [] {
+    fuse_lowlevel_ops ops{};
+    ops.lookup = onLookup;
+    ops.getattr = onGetattr;
+    ops.setattr = onSetattr;
+    ops.open = onOpen;
+    ops.read = onRead;
+    ops.write = onWrite;
+    ops.flush = onFlush;
+    ops.fsync = onFsync;
+    ops.readdir = onReaddir;
+    return ops;
+}();
+
+// The session's loop, until `stop` is written to or the mount goes away.
+void serve(fuse_session *session, int stop)
+{
+    fuse_buf request{};
+    pollfd ready[2] = {{fuse_session_fd(session), POLLIN, 0}, {stop, POLLIN, 0}};
+    while (!fuse_session_exited(session)) {
+        if (::poll(ready, 2, -1) < 0) {
+            if (errno == EINTR)
+                continue;
+            break;
+        }
+        if (ready[1].revents || (ready[0].revents & (POLLERR | POLLHUP | POLLNVAL)))
+            break;
+        const int n = fuse_session_receive_buf(session, &request);
+        if (n == -EINTR || n == -EAGAIN)
+            continue;
+        if (n <= 0)
+            break;
+        fuse_session_process_buf(session, &request);
+    }
+    std::free(request.mem);
+}
+
+// An unnamed file in `folder` (nobody can reach it by name), else in the temporary folder.
+int unnamedFile(const QString &folder)
+{
+    for (const QString &where : {folder, QStringLiteral("/var/tmp"), QStringLiteral("/tmp")}) {
+        if (where.isEmpty())
+            continue;
+        const int fd =
+            ::open(QFile::encodeName(where).constData(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+        if (fd >= 0)
+            return fd;
+    }
+    return -1;
+}
+
+} // namespace
+
+CowWindow::CowWindow(int diskFd, qint64 windowBytes, qint64 writableOffset, qint64 writableBytes,
+                     const QString &scratchFolder)
+{
+    if (writableOffset < 0 || writableBytes <= 0 || windowBytes < writableOffset + writableBytes) {
+        m_error = QStringLiteral("The filesystem's range lies outside the disk.");
+        return;
+    }
+    m_server = std::make_unique<CowWindowServer>();
+    CowWindowServer &s = *m_server;
+    s.windowBytes = windowBytes;
+    s.writableOffset = writableOffset;
+    s.writableBytes = writableBytes;
+    s.written.assign(size_t((writableBytes + B - 1) / B), false);
+    s.uid = ::getuid();
+    s.gid = ::getgid();
+    ::clock_gettime(CLOCK_REALTIME, &s.made);
+    s.disk = ::fcntl(diskFd, F_DUPFD_CLOEXEC, 3);
+    s.overlay = unnamedFile(scratchFolder);
+    s.stop = ::eventfd(0, EFD_CLOEXEC);
+    if (s.disk < 0 || s.overlay < 0 || s.stop < 0) {
+        m_error = QStringLiteral("Cannot prepare a copy-on-write view of the filesystem: %1.")
+                      .arg(systemError(errno));
+        tearDown();
+        return;
+    }
+    m_mount = std::make_unique<FuseMount>(
+        QStringList{QStringLiteral("nosuid"), QStringLiteral("nodev"), QStringLiteral("noexec"),
+                    QStringLiteral("noatime"), QStringLiteral("default_permissions"),
+                    QStringLiteral("fsname=partwise-cow"), QStringLiteral("subtype=partwise")});
+    if (!m_mount->ok()) {
+        m_error = m_mount->error();
+        tearDown();
+        return;
+    }
+    char program[] = "partwise";
+    char *argv[] = {program, nullptr};
+    fuse_args args = FUSE_ARGS_INIT(1, argv);
+    s.session = fuse_session_new(&args, &kOperations, sizeof kOperations, &s);
+    fuse_opt_free_args(&args);
+    const QByteArray device = "/dev/fd/" + QByteArray::number(m_mount->device());
+    if (!s.session || fuse_session_mount(s.session, device.constData()) != 0) {
+        m_error = QStringLiteral("libfuse could not take over the FUSE mount on %1.")
+                      .arg(m_mount->mountPoint());
+        tearDown();
+        return;
+    }
+    m_mount->takeDevice();
+    s.thread = std::thread(serve, s.session, s.stop);
+    m_path = m_mount->mountPoint() + QLatin1Char('/') + QLatin1String(kFileName);
+}
+
+CowWindow::~CowWindow()
+{
+    tearDown();
+}
+
+void CowWindow::stopServing()
+{
+    if (!m_server)
+        return;
+    CowWindowServer &s = *m_server;
+    if (s.thread.joinable()) {
+        const quint64 one = 1;
+        while (::write(s.stop, &one, sizeof one) < 0 && errno == EINTR) {
+        }
+        s.thread.join();
+    }
+    if (s.session)
+        fuse_session_destroy(s.session);
+    s.session = nullptr;
+    m_mount.reset();
+    m_path.clear();
+}
+
+void CowWindow::tearDown()
+{
+    stopServing();
+    if (m_server) {
+        for (int fd : {m_server->disk, m_server->overlay, m_server->stop})
+            if (fd >= 0)
+                ::close(fd);
+        m_server.reset();
+    }
+}
+
+std::vector<CowWindow::Block> CowWindow::writtenBlocks() const
+{
+    std::vector<Block> blocks;
+    if (!m_server)
+        return blocks;
+    for (size_t i = 0; i < m_server->written.size(); ++i)
+        if (m_server->written[i])
+            blocks.push_back({qint64(i) * B, m_server->blockLength(qint64(i))});
+    return blocks;
+}
+
+bool CowWindow::readBlock(const Block &block, char *data) const
+{
+    return m_server && readAll(m_server->overlay, data, block.length, block.offset);
+}
+
+} // namespace partwise

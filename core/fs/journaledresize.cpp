@@ -1,0 +1,174 @@
+#include "fs/journaledresize.h"
+
+#include "device/backingfile.h"
+#include "fs/cowwindow.h"
+#include "fs/filesystemresize.h"
+#include "fs/resizesupport.h"
+
+#include <QFileInfo>
+
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace partwise {
+
+using move::RedoRegion;
+using move::RedoState;
+
+namespace {
+
+void say(const RedoJournal &redo, const QString &line)
+{
+    if (redo.log)
+        redo.log(line);
+}
+
+QString systemError()
+{
+    return QString::fromLocal8Bit(std::strerror(errno));
+}
+
+// Applies the committed record to the filesystem at `where` and flushes the disk.
+bool applyRecord(const FilesystemLocation &where, const RedoRegion &region, const RedoJournal &redo,
+                 QString *error)
+{
+    if (redo.writer)
+        return move::applyRedoRecord(redo.path, region, redo.writer, error);
+    const int fd = openBackingFile(where.path, false, error);
+    if (fd < 0)
+        return false;
+    const move::RedoBlockWriter write = [fd](qint64 at, const char *data, qint64 length) {
+        while (length > 0) {
+            const ssize_t n = ::pwrite(fd, data, size_t(length), at);
+            if (n < 0 && errno == EINTR)
+                continue;
+            if (n <= 0)
+                return false;
+            data += n, length -= n, at += n;
+        }
+        return true;
+    };
+    bool ok = move::applyRedoRecord(redo.path, region, write, error);
+    // The step counts as done only once the drive says the blocks are on it.
+    if (ok && ::fsync(fd) != 0) {
+        *error = QStringLiteral("Flushing %1 failed: %2").arg(where.path, systemError());
+        ok = false;
+    }
+    ::close(fd);
+    return ok;
+}
+
+// What the view reads: the image, or the disk holding a partition node (so the filesystem
+// keeps its place on its disk, which FAT records), else the node itself.
+FilesystemLocation viewSource(const FilesystemLocation &where)
+{
+    if (where.isImage)
+        return where;
+    if (const std::optional<FilesystemLocation> disk = partitionOnParentDisk(where.path))
+        return *disk;
+    return FilesystemLocation{where.path, 0, true};
+}
+
+// Runs the tool on a copy-on-write view and commits what it wrote to the redo record.
+ToolResult runInView(const FilesystemLocation &where, qint64 partitionBytes,
+                     const QString &filesystem, qint64 newBytes, const RedoRegion &region,
+                     const RedoJournal &redo)
+{
+    const FilesystemLocation source = viewSource(where);
+    QString error;
+    const int fd = openBackingFile(source.path, true, &error);
+    if (fd < 0)
+        return ToolResult::failed(error);
+    struct stat st
+    {
+    };
+    // Blocks written through the partition node may still sit in the disk's own cache.
+    if (::fstat(fd, &st) == 0 && S_ISBLK(st.st_mode))
+        ::ioctl(fd, BLKFLSBUF, 0);
+    const qint64 end = ::lseek(fd, 0, SEEK_END);
+    if (end < source.offset + region.bytes) {
+        ::close(fd);
+        return ToolResult::failed(
+            QStringLiteral("The filesystem's range lies outside %1.").arg(source.path));
+    }
+    CowWindow view(fd, source.offset + region.bytes, source.offset, region.bytes,
+                   QFileInfo(redo.path).absolutePath());
+    ::close(fd);
+    if (!view.ok())
+        return ToolResult::failed(
+            QStringLiteral("No copy-on-write view of the filesystem: %1").arg(view.error()));
+    const ToolResult r = resizeFilesystem(FilesystemLocation{view.path(), source.offset, true},
+                                          partitionBytes, filesystem, newBytes);
+    view.stopServing();
+    if (!r.ok)
+        return r;
+    const std::vector<CowWindow::Block> blocks = view.writtenBlocks();
+    const move::RedoBlockSource read = [&](qint64 i, qint64 *offset, qint64 *length, char *data) {
+        *offset = blocks[size_t(i)].offset;
+        *length = blocks[size_t(i)].length;
+        return view.readBlock(blocks[size_t(i)], data);
+    };
+    if (!move::writeRedoRecord(redo.path, region, qint64(blocks.size()), read, &error))
+        return ToolResult::failed(QStringLiteral("%1 Nothing was written to the disk.").arg(error));
+    say(redo,
+        QStringLiteral("  %1 changed blocks journaled in %2").arg(blocks.size()).arg(redo.path));
+    return r;
+}
+
+} // namespace
+
+ToolResult resizeFilesystemJournaled(const FilesystemLocation &where, qint64 partitionBytes,
+                                     const QString &filesystem, qint64 newBytes,
+                                     const RedoJournal &redo)
+{
+    if (filesystem.isEmpty() || filesystem == QLatin1String("swap"))
+        return resizeFilesystem(where, partitionBytes, filesystem, newBytes);
+    const RedoRegion region{where.isImage ? where.offset : 0, std::max(partitionBytes, newBytes),
+                            redo.tag};
+    const move::RedoCheck found = move::checkRedoRecord(redo.path, region);
+    ToolResult r = ToolResult::succeeded(QString());
+    switch (found.state) {
+    case RedoState::Damaged:
+        return ToolResult::failed(
+            QStringLiteral("The redo record %1 of this resize is damaged (%2), so nothing was "
+                           "written. The filesystem may be half-resized: check it with its own "
+                           "tool before going on.")
+                .arg(redo.path, found.problem));
+    case RedoState::Committed:
+        say(redo, QStringLiteral("  applying again the %1 journaled blocks of an interrupted "
+                                 "resize (%2)")
+                      .arg(found.blocks)
+                      .arg(redo.path));
+        r = ToolResult::succeeded(
+            QStringLiteral("%1 journaled blocks applied again").arg(found.blocks));
+        break;
+    case RedoState::Torn:
+    case RedoState::Other:
+        say(redo, QStringLiteral("  discarding %1: %2").arg(redo.path, found.problem));
+        move::removeRedoRecord(redo.path);
+        [[fallthrough]];
+    case RedoState::None:
+        r = runInView(where, partitionBytes, filesystem, newBytes, region, redo);
+        if (!r.ok)
+            return r;
+        break;
+    }
+    QString error;
+    if (!applyRecord(where, region, redo, &error))
+        return ToolResult::failed(
+            QStringLiteral("%1 The resize is journaled in %2: resume applies it again.")
+                .arg(error, redo.path));
+    return r;
+}
+
+bool finishJournaledResize(const RedoJournal &redo)
+{
+    return move::removeRedoRecord(redo.path);
+}
+
+} // namespace partwise
