@@ -159,8 +159,14 @@ QString ApplyDialog::askUser(const PartedMessage &message)
     if (m_questionHandler) {
         answer = m_questionHandler(message);
     } else {
-        QMessageBox box(iconFor(message.severity), tr("libparted asks"), message.text,
+        // Partwise's words first; the library's own below them, as it asked.
+        QMessageBox box(iconFor(message.severity), tr("A Question While Writing"),
+                        tr("libparted, the library that writes partition tables, stopped to ask "
+                           "about %1. Its own words are below; Cancel (or No) changes nothing "
+                           "more at this step.")
+                            .arg(m_target),
                         QMessageBox::NoButton, this);
+        box.setInformativeText(message.text);
         box.setObjectName(QStringLiteral("partedQuestion"));
         QList<QPair<QAbstractButton *, QString>> buttons;
         for (const QString &choice : message.choices)
