@@ -30,6 +30,9 @@ QString BootText::mbrCode(const BootInventory &boot)
         return tr("Windows (DOS to XP), which starts the active partition");
     case MbrCode::WindowsVista:
         return tr("Windows (Vista and later), which starts the active partition");
+    case MbrCode::Generic:
+        return tr("the generic code libparted and Partwise write with a new MBR table, which "
+                  "starts the active partition");
     case MbrCode::Unknown:
         return tr("code Partwise does not recognise");
     }

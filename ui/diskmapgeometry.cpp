@@ -18,7 +18,8 @@ qreal minWidthFor(const PartitionInfo &r)
 
 } // namespace
 
-DiskMapGeometry::DiskMapGeometry(const DiskLayout &layout, const QRectF &bar)
+DiskMapGeometry::DiskMapGeometry(const DiskLayout &layout, const QRectF &bar,
+                                 const QList<qreal> &minimumWidths)
 {
     const int count = int(layout.regions.size());
     m_rects.resize(count);
@@ -32,13 +33,14 @@ DiskMapGeometry::DiskMapGeometry(const DiskLayout &layout, const QRectF &bar)
         const PartitionInfo &r = layout.regions.at(row);
         m_isChild[row] = isInsideExtended(r);
         m_isContainer[row] = r.isContainer();
+        const qreal minimum = qMax(minWidthFor(r), minimumWidths.value(row, 0));
         if (m_isChild[row]) {
-            children.append({row, qreal(r.lengthSectors()), minWidthFor(r)});
+            children.append({row, qreal(r.lengthSectors()), minimum});
             continue;
         }
         if (r.isContainer())
             extendedRow = row;
-        topLevel.append({row, qreal(r.lengthSectors()), minWidthFor(r)});
+        topLevel.append({row, qreal(r.lengthSectors()), minimum});
     }
     // The extended partition must be wide enough for the minimum widths of what it holds.
     if (extendedRow >= 0) {

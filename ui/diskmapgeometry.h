@@ -17,7 +17,10 @@ public:
     static constexpr qreal kExtendedTitleHeight = 18;
 
     DiskMapGeometry() = default;
-    DiskMapGeometry(const partwise::DiskLayout &layout, const QRectF &bar);
+    // `minimumWidths` (by row, where larger than the defaults): room an exported picture
+    // gives each region for its labels in full.
+    DiskMapGeometry(const partwise::DiskLayout &layout, const QRectF &bar,
+                    const QList<qreal> &minimumWidths = {});
 
     const QList<QRectF> &regionRects() const { return m_rects; } // parallel to regions
     QRectF regionRect(int row) const { return m_rects.value(row); }

@@ -165,6 +165,46 @@ void DiskMapPainter::paintLayerBand(QPainter &painter, const QRectF &rect) const
     painter.drawRect(band);
 }
 
+namespace {
+
+enum class LabelLine { Size, Name, Contents }; // labelLines()' order
+
+// A label line as far as it says something in `width`: whole, or shortened where the short
+// form still means the same ("50M" for "50.0 MiB", "free" for "unallocated", the filesystem
+// without its label); empty where only a stub would fit ("sw…", "unal…").
+QString fittingLabel(LabelLine kind, const QString &line, const PartitionInfo &region, qint64 bytes,
+                     const QFontMetricsF &metrics, qreal width)
+{
+    const auto fits = [&](const QString &text) { return metrics.horizontalAdvance(text) <= width; };
+    if (fits(line))
+        return line;
+    QStringList shorter;
+    if (kind == LabelLine::Size) {
+        int unit = 0;
+        double value = double(bytes);
+        for (; value >= 1023.5 && unit < 5; ++unit)
+            value /= 1024;
+        shorter << QString::number(qRound(value)) + QLatin1Char("BKMGTP"[unit]);
+    } else if (kind == LabelLine::Name && region.isFree()) {
+        //: A very narrow unallocated region on the disk map.
+        shorter << DiskMapPainter::tr("free");
+    } else if (kind == LabelLine::Contents) {
+        const QString filesystem = line.section(QLatin1Char(' '), 0, 0);
+        // The label shortened, the filesystem whole: "ext4 “Mus…”".
+        const QString elided = metrics.elidedText(line, Qt::ElideRight, width);
+        if (elided.size() >= filesystem.size() + 5 &&
+            elided.startsWith(filesystem + QLatin1Char(' ')))
+            shorter << elided;
+        shorter << filesystem;
+    }
+    for (const QString &text : std::as_const(shorter))
+        if (fits(text))
+            return text;
+    return QString();
+}
+
+} // namespace
+
 void DiskMapPainter::paintRegionText(QPainter &painter, const QRectF &rect,
                                      const PartitionModel &model, int row, const QColor &color,
                                      bool selected) const
@@ -185,8 +225,33 @@ void DiskMapPainter::paintRegionText(QPainter &painter, const QRectF &rect,
     }
     if (area.width() < 14)
         return;
+    const QFontMetricsF metrics(painter.font());
+    painter.setPen(color);
+    qreal y = area.top();
+    const QStringList lines = labelLines(model, row);
+    for (int i = 0; i < lines.size(); ++i) {
+        if (y + metrics.height() > area.bottom() + 1)
+            break;
+        const QString line =
+            m_fullLabels ? lines[i]
+                         : fittingLabel(LabelLine(i), lines[i], region,
+                                        region.lengthSectors() *
+                                            model.layout().device.topology.logicalSectorSize,
+                                        metrics, area.width());
+        if (line.isEmpty())
+            continue; // a line cut to a stub says nothing: the next one may fit
+        painter.drawText(QRectF(area.left(), y, qMax(area.width(), metrics.horizontalAdvance(line)),
+                                metrics.height()),
+                         Qt::AlignLeft | Qt::AlignVCenter, line);
+        y += metrics.height();
+    }
+}
+
+QStringList DiskMapPainter::labelLines(const PartitionModel &model, int row)
+{
+    const PartitionInfo &region = model.region(row);
     const qint64 sectorSize = model.layout().device.topology.logicalSectorSize;
-    QStringList lines{regionShortTitle(region)};
+    QStringList lines{humanSize(region.lengthSectors() * sectorSize), regionShortTitle(region)};
     if (!region.isFree()) {
         QString what = region.filesystem.isEmpty() ? tr("unknown") : region.filesystem;
         if (!region.label.isEmpty())
@@ -194,19 +259,16 @@ void DiskMapPainter::paintRegionText(QPainter &painter, const QRectF &rect,
             what += QLatin1Char(' ') + tr("“%1”").arg(region.label);
         lines << what;
     }
-    lines << humanSize(region.lengthSectors() * sectorSize);
+    return lines;
+}
 
-    const QFontMetricsF metrics(painter.font());
-    painter.setPen(color);
-    qreal y = area.top();
-    for (const QString &line : lines) {
-        if (y + metrics.height() > area.bottom() + 1)
-            break;
-        painter.drawText(QRectF(area.left(), y, area.width(), metrics.height()),
-                         Qt::AlignLeft | Qt::AlignVCenter,
-                         metrics.elidedText(line, Qt::ElideRight, area.width()));
-        y += metrics.height();
-    }
+qreal DiskMapPainter::fullLabelWidth(const QFont &font, const PartitionModel &model, int row)
+{
+    const QFontMetricsF metrics(font);
+    qreal widest = 0;
+    for (const QString &line : labelLines(model, row))
+        widest = qMax(widest, metrics.horizontalAdvance(line));
+    return widest + 9 + 5 + 2; // the selected region's insets, and a pixel of rounding each side
 }
 
 void DiskMapPainter::paintSelection(QPainter &painter, const QRectF &rect, bool hasFocus) const

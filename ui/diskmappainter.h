@@ -23,6 +23,13 @@ public:
     static QRectF barRect(const QRectF &bounds);
 
     explicit DiskMapPainter(const QPalette &palette);
+    // An exported picture: every label line in full, never shortened or left out.
+    void setFullLabels(bool full) { m_fullLabels = full; }
+
+    // A region's label lines, most telling first: its size, its name, its filesystem and label.
+    static QStringList labelLines(const PartitionModel &model, int row);
+    // The width a region needs to show labelLines() in full, its insets included.
+    static qreal fullLabelWidth(const QFont &font, const PartitionModel &model, int row);
 
     // `message` replaces the bar when there is no disk to draw (scanning, or an error).
     void paint(QPainter &painter, const QRectF &bounds, const PartitionModel &model,
@@ -42,4 +49,5 @@ private:
     void paintMessage(QPainter &painter, const QRectF &rect, const QString &message) const;
 
     QPalette m_palette;
+    bool m_fullLabels = false;
 };

@@ -9,7 +9,10 @@
 #include <QKeyEvent>
 #include <QMouseEvent>
 #include <QPainter>
+#include <QPixmap>
 #include <QToolTip>
+
+#include <cmath>
 
 using namespace partwise;
 
@@ -86,8 +89,11 @@ void DiskMapWidget::render(QPainter &painter, const QRectF &bounds) const
 {
     if (!m_model)
         return;
-    const DiskMapGeometry geometry(m_model->layout(), DiskMapPainter::barRect(bounds));
-    DiskMapPainter(palette()).paint(painter, bounds, *m_model, geometry, -1, false, m_message);
+    const DiskMapGeometry geometry(m_model->layout(), DiskMapPainter::barRect(bounds),
+                                   labelWidths());
+    DiskMapPainter mapPainter(palette());
+    mapPainter.setFullLabels(true); // a picture is read later, with no tooltip to ask
+    mapPainter.paint(painter, bounds, *m_model, geometry, -1, false, m_message);
 }
 
 QSize DiskMapWidget::sizeHint() const
@@ -219,9 +225,40 @@ void DiskMapWidget::updateAccessibleDescription()
             : tr("%1: misaligned partitions: %2").arg(disk, misaligned.join(QStringLiteral(", "))));
 }
 
+QList<qreal> DiskMapWidget::labelWidths() const
+{
+    QList<qreal> widths;
+    for (int row = 0; m_model && row < m_model->rowCount(); ++row)
+        widths << (m_model->region(row).isContainer()
+                       ? 0
+                       : DiskMapPainter::fullLabelWidth(font(), *m_model, row));
+    return widths;
+}
+
+qreal DiskMapWidget::exportWidth() const
+{
+    // As wide as the window, or as every region's labels in full side by side need.
+    qreal needed = 0;
+    for (const qreal w : labelWidths())
+        needed += w;
+    const qreal margins = width() - DiskMapPainter::barRect(rect()).width();
+    return qMax<qreal>(width(),
+                       std::ceil(needed + margins) + 4 * DiskMapGeometry::kExtendedPadding);
+}
+
 PictureExporter::Picture DiskMapWidget::picture()
 {
-    return PictureExporter::widgetPicture(
+    PictureExporter::Picture picture = PictureExporter::widgetPicture(
         this, [this](QPainter &painter, const QRectF &bounds) { render(painter, bounds); },
         tr("Partwise disk map"));
+    picture.size.setWidth(int(exportWidth()));
+    picture.grab = [this, size = picture.size] {
+        QPixmap pixmap(size);
+        pixmap.fill(palette().color(QPalette::Window));
+        QPainter painter(&pixmap);
+        painter.setFont(font());
+        render(painter, QRectF(QPointF(0, 0), size));
+        return pixmap;
+    };
+    return picture;
 }

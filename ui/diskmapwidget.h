@@ -36,7 +36,10 @@ public:
     // Draws the map into any painter (SVG export) at the given size.
     void render(QPainter &painter, const QRectF &bounds) const;
     // The map for File → Export Map….
+    // The map as a picture, its labels in full: wider than the widget where they need it.
     PictureExporter::Picture picture();
+    qreal exportWidth() const;
+    QList<qreal> labelWidths() const; // by row: what each region's labels need in full
 
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;

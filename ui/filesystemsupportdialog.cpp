@@ -51,6 +51,7 @@ QTableWidgetItem *cellItem(const QString &fs, FilesystemAction action)
     for (const ToolNeed &t : c.tools)
         if (!t.program.isEmpty())
             programs << t.program;
+    programs.removeDuplicates(); // btrfs grows and shrinks with the one program
     QString text;
     QStringList tip{programs.join(QStringLiteral(", "))};
     if (!c.supported)

@@ -79,10 +79,12 @@ InfoPanel::InfoPanel(QWidget *parent) : QDockWidget(tr("Sector Info"), parent)
     addRow(QStringLiteral("size"), tr("Size"));
     addGroup(tr("Alignment"));
     addRow(QStringLiteral("status"), tr("Status"));
-    addRow(QStringLiteral("startMod4k"), tr("Start mod 4 KiB"),
+    addRow(QStringLiteral("startMod4k"), tr("Offset from 4 KiB boundary"),
            tr("Bytes past the previous 4 KiB boundary, after the alignment offset"));
-    addRow(QStringLiteral("startModPhysical"), tr("Start mod physical sector"));
-    addRow(QStringLiteral("startModGrain"), tr("Start mod grain"));
+    addRow(QStringLiteral("startModPhysical"), tr("Offset from physical sector"),
+           tr("Bytes past the start of the physical sector it begins in: 0 when aligned"));
+    addRow(QStringLiteral("startModGrain"), tr("Offset from grain boundary"),
+           tr("Bytes past the previous grain boundary (1 MiB unless chosen otherwise)"));
     addRow(QStringLiteral("grain"), tr("Grain"));
     addGroup(tr("Disk"));
     addRow(QStringLiteral("logicalSector"), tr("Logical sector"));

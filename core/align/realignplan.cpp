@@ -126,8 +126,9 @@ QString RealignOption::describe() const
         what = QStringLiteral("move it down into the free space before it");
         break;
     case RealignWay::Shrink:
-        what = QStringLiteral("shrink its filesystem by %1, then move it up")
-                   .arg(mibText(shrinkBytes));
+        what = shrinkBytes > 0 ? QStringLiteral("shrink its filesystem by %1, then move it up")
+                                     .arg(mibText(shrinkBytes))
+                               : QStringLiteral("move it up into the unused room at its end");
         break;
     case RealignWay::ShiftFollowing:
         what = QStringLiteral("shift partition%1 %2 after it up%3, then move it up")

@@ -18,6 +18,20 @@ bool codeHas(const QByteArray &s, const char *text)
     return s.left(kCodeBytes).contains(text);
 }
 
+// libparted writes the same short loader into every MBR table it creates (it finds the active
+// partition and jumps to its boot sector), then zeros up to the disk signature. It prints no
+// text to search for, so its opening instructions are the signature: cli; mov ax,0x1000;
+// mov ss,ax; mov sp,0xb000; mov ax,0; mov ds,ax; mov es,ax; sti; mov si,0x7c00; mov di,0x600.
+bool isLibpartedCode(const QByteArray &s)
+{
+    static const QByteArray opening =
+        QByteArray::fromHex("fab800108ed0bc00b0b800008ed88ec0fbbe007cbf0006");
+    constexpr int kLoaderBytes = 0x4c;
+    const QByteArray code = s.left(kCodeBytes);
+    return code.startsWith(opening) &&
+           code.mid(kLoaderBytes).count('\0') == kCodeBytes - kLoaderBytes;
+}
+
 bool isGrubMessageTable(const QByteArray &s)
 {
     return codeHas(s, "GRUB ") && codeHas(s, "Hard Disk") && codeHas(s, "Geom");
@@ -42,6 +56,8 @@ QString mbrCodeName(MbrCode code)
         return QStringLiteral("windows-nt");
     case MbrCode::WindowsVista:
         return QStringLiteral("windows-vista");
+    case MbrCode::Generic:
+        return QStringLiteral("generic");
     case MbrCode::Unknown:
         return QStringLiteral("unknown");
     }
@@ -65,6 +81,8 @@ MbrCode identifyMbrCode(const QByteArray &s)
         return MbrCode::Syslinux;
     if (codeHas(s, "Invalid partition table") && codeHas(s, "Error loading operating system"))
         return codeHas(s, "TCPA") ? MbrCode::WindowsVista : MbrCode::WindowsNt;
+    if (isLibpartedCode(s))
+        return MbrCode::Generic;
     return MbrCode::Unknown;
 }
 

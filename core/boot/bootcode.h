@@ -23,11 +23,12 @@ enum class MbrCode {
     Syslinux,     // syslinux's mbr.bin, altmbr.bin or gptmbr.bin: loads the active partition
     WindowsNt,    // DOS, Windows 9x, NT, 2000 and XP: loads the active partition's boot sector
     WindowsVista, // Vista and later (the same, with BitLocker's TPM measurement)
+    Generic,      // libparted's own (and so Partwise's, on a new MBR table): loads the active one
     Unknown,      // code nothing here recognises
 };
 
 // Stable names used in `check --json`: "empty", "grub", "grub-legacy", "syslinux",
-// "windows-nt", "windows-vista", "unknown"; an empty string for None.
+// "windows-nt", "windows-vista", "generic", "unknown"; an empty string for None.
 QString mbrCodeName(MbrCode code);
 
 // Signatures, in the first 440 bytes of a sector that ends in 0x55AA:

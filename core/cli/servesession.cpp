@@ -387,6 +387,7 @@ void ServeSession::apply(const Request &request)
                     m_cancel);
             };
             callbacks.cancel = &m_cancel;
+            callbacks.bytes = jobCallbacks(id).progress; // a move's or a paste's bytes
             callbacks.progress = [this, id](int done, int total) {
                 notify(QStringLiteral("progress"), {{QStringLiteral("id"), id},
                                                     {QStringLiteral("operations_done"), done},

@@ -18,6 +18,9 @@
 #include "ops/writepreflight.h"
 #include "table/foreigndisk.h"
 
+#include <QElapsedTimer>
+#include <QScopeGuard>
+
 #include <algorithm>
 
 namespace partwise {
@@ -112,6 +115,25 @@ private:
 
     bool paste(const Operation &op, QString *error, bool *resumable)
     {
+        QElapsedTimer clock;
+        clock.start();
+        m_context.copied = [this, &clock, &op](quint64 done, quint64 total) {
+            if (!m_callbacks.bytes)
+                return;
+            RealignProgress p;
+            p.partition = op.number;
+            p.moveIndex = m_journal.nextOperation;
+            p.moveCount = m_journal.operations.size();
+            p.step = QStringLiteral("copying");
+            p.bytesDone = done;
+            p.bytesTotal = total;
+            const double seconds = clock.elapsed() / 1000.0;
+            p.bytesPerSecond = seconds > 0 ? done / seconds : 0;
+            p.secondsLeft =
+                p.bytesPerSecond > 0 ? (total - std::min(done, total)) / p.bytesPerSecond : 0;
+            m_callbacks.bytes(p);
+        };
+        const auto forget = qScopeGuard([this] { m_context.copied = nullptr; });
         DiskLayout now;
         return readBefore(&now, error) && executePaste(m_context, op, now, m_journal.tableBefore,
                                                        m_callbacks.cancel, error, resumable);
@@ -138,6 +160,13 @@ private:
         RealignCallbacks callbacks;
         callbacks.log = [this](const QString &line) { log(line); };
         callbacks.cancel = m_callbacks.cancel;
+        callbacks.progress = [this, number = op.number](RealignProgress p) {
+            p.partition = number;
+            p.moveIndex = m_journal.nextOperation;
+            p.moveCount = m_journal.operations.size();
+            if (m_callbacks.bytes)
+                m_callbacks.bytes(p);
+        };
         const RealignResult r = executeMoves(m_journal, m_path, callbacks);
         *error = r.error;
         *resumable = r.resumable;

@@ -2,6 +2,7 @@
 
 #include "align/alignmentpolicy.h"
 #include "ops/operation.h"
+#include "ops/realignrunner.h"
 #include "ops/writejournal.h"
 #include "table/partedsession.h"
 
@@ -28,6 +29,9 @@ struct ApplyCallbacks
 {
     std::function<void(const QString &)> log;
     std::function<void(int done, int total)> progress;
+    // Within a long operation (a Resize's move, a Paste's copy): its bytes done and total,
+    // speed and time left, in a realignment's terms (moveIndex: the operation's index).
+    std::function<void(const RealignProgress &)> bytes;
     PartedSession::Resolver ask; // libparted's questions during Apply; empty: safe answers
     // Set from another thread: Apply stops before its next operation (the journal keeps the
     // rest for `resume`), and a move inside a resize stops at its next safe point.

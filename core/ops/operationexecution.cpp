@@ -8,6 +8,7 @@
 #include "fs/filesystemuuid.h"
 #include "fs/resizesupport.h"
 #include "layer/layercreator.h"
+#include "ops/formattype.h"
 #include "ops/partitionaccess.h"
 #include "ops/tableeditor.h"
 #include "table/diskreader.h"
@@ -127,7 +128,9 @@ private:
         m_context.log(QStringLiteral("  $ %1").arg(r.command));
         if (!r.ok)
             *error = r.error;
-        return r.ok;
+        // A Create's entry got its type from libparted already; a Format's kept the old one.
+        return r.ok && (op.type != Operation::Type::Format ||
+                        giveContentType(m_context, layout, number, op.filesystem, error));
     }
 
     bool newUuid(int number, QString *error)

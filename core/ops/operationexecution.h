@@ -28,6 +28,8 @@ struct OperationContext
     // A private folder a Paste may make and remove for the shrunk copy of its source (beside
     // Apply's journal, never on the target); empty: none, and a paste does not shrink.
     QString scratchFolder;
+    // A Paste's copy: bytes copied so far of `total` (called from the copying thread).
+    std::function<void(quint64 done, quint64 total)> copied;
 
     bool read(DiskLayout *layout, QString *error) const;
 };

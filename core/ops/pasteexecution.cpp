@@ -341,6 +341,12 @@ private:
         quint64 bytes = 0;
         for (const Extent &c : request.chunks)
             bytes += c.length;
+        quint64 done = 0;
+        request.copied = [this, &done, bytes](quint64 more, bool) {
+            done += more;
+            if (m_context.copied)
+                m_context.copied(done, bytes);
+        };
         m_context.log(QStringLiteral("  copying %1 bytes in %2 chunks, then verifying")
                           .arg(bytes)
                           .arg(request.chunks.size()));

@@ -256,7 +256,12 @@ bool TableEditor::apply(const Operation &op, const AlignmentPolicy &policy, QStr
     }
     case Operation::Type::Format:
         m_filesystems[part->geom.start] = {op.filesystem, op.label, QString()};
-        return true;
+        if (setPartitionContentType(part, op.filesystem))
+            return true;
+        *error = failureText(
+            tr("Cannot give partition %1 the type of %2.").arg(op.number).arg(op.filesystem),
+            m_session);
+        return false;
     case Operation::Type::SetLabel: {
         FsInfo &fs = m_filesystems[part->geom.start];
         if (const QString problem = labelProblemFor(fs.filesystem, op.label); !problem.isEmpty()) {
@@ -518,8 +523,9 @@ bool TableEditor::commit(QString *error)
         *error = tr("There is no partition table to write.");
         return false;
     }
-    // Images have no kernel to tell; block devices get their partition nodes refreshed.
-    const bool ok = commitTable(m_disk, m_base.device.isImage);
+    // Images (and a replica's scratch file) have no kernel to tell; block devices get their
+    // partition nodes refreshed.
+    const bool ok = commitTable(m_disk, m_base.device.isImage || m_replica);
     if (!ok)
         *error = failureText(
             tr("Writing the partition table of %1 failed.").arg(m_base.device.path), m_session);

@@ -16,7 +16,7 @@ std::optional<MbrCode> mbrCodeNamed(const QString &name)
 {
     for (MbrCode c :
          {MbrCode::None, MbrCode::Empty, MbrCode::Grub, MbrCode::GrubLegacy, MbrCode::Syslinux,
-          MbrCode::WindowsNt, MbrCode::WindowsVista, MbrCode::Unknown})
+          MbrCode::WindowsNt, MbrCode::WindowsVista, MbrCode::Generic, MbrCode::Unknown})
         if (mbrCodeName(c) == name)
             return c;
     return std::nullopt;

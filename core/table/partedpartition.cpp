@@ -12,7 +12,8 @@ const char *partedFilesystemName(const QString &fs)
         return "fat16";
     if (fs == QLatin1String("swap"))
         return "linux-swap";
-    if (fs == QLatin1String("ntfs"))
+    // libparted knows no exFAT; its NTFS type is exFAT's too (MBR 0x07, GPT basic data).
+    if (fs == QLatin1String("ntfs") || fs == QLatin1String("exfat"))
         return "ntfs";
     if (fs == QLatin1String("xfs"))
         return "xfs";
@@ -76,6 +77,21 @@ PedPartition *addExactPartition(PedDisk *disk, const PartitionSpec &spec)
         ped_disk_type_check_feature(disk->type, PED_DISK_TYPE_PARTITION_NAME))
         ped_partition_set_name(part, spec.name.toUtf8().constData());
     return part;
+}
+
+bool setPartitionContentType(PedPartition *part, const QString &content)
+{
+    // Flags that name other contents would keep the old type (libparted gives them priority).
+    const bool lvm = content == QLatin1String("lvm-pv");
+    for (const PedPartitionFlag flag : {PED_PARTITION_LVM, PED_PARTITION_RAID, PED_PARTITION_SWAP})
+        if (ped_partition_is_flag_available(part, flag) && ped_partition_get_flag(part, flag) &&
+            !(lvm && flag == PED_PARTITION_LVM) && !ped_partition_set_flag(part, flag, 0))
+            return false;
+    if (lvm)
+        return !ped_partition_is_flag_available(part, PED_PARTITION_LVM) ||
+               ped_partition_set_flag(part, PED_PARTITION_LVM, 1);
+    const char *fsName = partedFilesystemName(content);
+    return ped_partition_set_system(part, fsName ? ped_file_system_type_get(fsName) : nullptr);
 }
 
 } // namespace partwise

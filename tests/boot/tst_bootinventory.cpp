@@ -91,6 +91,7 @@ class TestBootInventory : public QObject
 private slots:
     void mbrCodeFromThePackages();
     void windowsMbrCode();
+    void partedsGenericMbrCode();
     void partitionLoaders();
     void diskbootBlockList();
     void grubFollowsItsBiosBootPartition_data();
@@ -125,6 +126,38 @@ void TestBootInventory::mbrCodeFromThePackages()
     QCOMPARE(grubCoreSector(pointed), std::optional<quint64>(34));
     QCOMPARE(grubCoreSector(readFile(QStringLiteral("/usr/lib/syslinux/mbr/mbr.bin"))),
              std::nullopt);
+}
+
+// The loader parted (libparted) writes with every new MBR table, and so Partwise's new tables:
+// named as the generic code it is, not "unknown"; changed bytes in it are unknown again.
+void TestBootInventory::partedsGenericMbrCode()
+{
+    pwtest::setCliPath(pwtest::buildSetting("PARTWISE_CLI"));
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString image = dir.filePath(QStringLiteral("parted.img"));
+    QVERIFY(pwtest::runTool(QStringLiteral("truncate"),
+                            {QStringLiteral("-s"), QStringLiteral("8M"), image})
+                .ok());
+    const pwtest::ToolResult parted = pwtest::runTool(
+        QStringLiteral("parted"),
+        {QStringLiteral("-s"), image, QStringLiteral("mklabel"), QStringLiteral("msdos")});
+    QVERIFY2(parted.ok(), qPrintable(parted.describe()));
+    QByteArray sector = readFile(image).left(512);
+    QCOMPARE(identifyMbrCode(sector), MbrCode::Generic);
+    const pwtest::CliResult json =
+        pwtest::runCli({QStringLiteral("check"), QStringLiteral("--json"), image});
+    QVERIFY2(json.jsonValid, qPrintable(json.describe()));
+    QCOMPARE(json.devices()
+                 .at(0)
+                 .toObject()
+                 .value(QStringLiteral("boot"))
+                 .toObject()
+                 .value(QStringLiteral("mbr_code"))
+                 .toString(),
+             QStringLiteral("generic"));
+    sector[0x60] = char(0x90); // past its loader, where parted leaves zeros
+    QCOMPARE(identifyMbrCode(sector), MbrCode::Unknown);
 }
 
 void TestBootInventory::windowsMbrCode()

@@ -282,7 +282,7 @@ void EditingTest::partedQuestionsReachAMessageBox()
         if (!box || box->objectName() != QLatin1String("partedQuestion"))
             return;
         onGuiThread = QThread::currentThread() == qApp->thread();
-        seenText = box->text();
+        seenText = box->text() + QLatin1Char('\n') + box->informativeText();
         box->grab().save(screenshotPath(QStringLiteral("parted-question")));
         QAbstractButton *choice = nullptr;
         for (QAbstractButton *button : box->buttons()) {
@@ -302,6 +302,10 @@ void EditingTest::partedQuestionsReachAMessageBox()
     clicker.stop();
     QVERIFY2(!seenChoices.isEmpty(), qPrintable(dialog.logText()));
     QVERIFY(onGuiThread);
+    // Partwise explains before libparted's own words come.
+    QVERIFY2(seenText.startsWith(QStringLiteral("libparted, the library that writes partition "
+                                                "tables, stopped to ask")),
+             qPrintable(seenText));
     QVERIFY2(seenChoices.contains(QStringLiteral("Fix")), qPrintable(seenChoices.join(',')));
     QVERIFY(dialog.logText().contains(QLatin1String("libparted:")));
     QVERIFY2(dialog.result().ok, qPrintable(dialog.result().error));
@@ -427,9 +431,12 @@ void EditingTest::smallDialogsReturnTheirOperations()
     QVERIFY(flags.operations().isEmpty()); // nothing changed yet
     QListWidget *list = flags.findChild<QListWidget *>(QStringLiteral("flags"));
     for (int i = 0; i < list->count(); ++i) {
-        if (list->item(i)->text() == QLatin1String("esp"))
+        // Each flag with what it means: "esp — EFI system partition".
+        QVERIFY2(list->item(i)->text().contains(QStringLiteral(" — ")),
+                 qPrintable(list->item(i)->text()));
+        if (list->item(i)->data(Qt::UserRole).toString() == QLatin1String("esp"))
             list->item(i)->setCheckState(Qt::Checked);
-        if (list->item(i)->text() == QLatin1String("hidden"))
+        if (list->item(i)->data(Qt::UserRole).toString() == QLatin1String("hidden"))
             list->item(i)->setCheckState(Qt::Unchecked);
     }
     const QList<Operation> changes = flags.operations();

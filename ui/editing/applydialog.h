@@ -5,6 +5,7 @@
 
 #include <QDialog>
 
+#include <atomic>
 #include <functional>
 
 class QDialogButtonBox;
@@ -18,6 +19,9 @@ class QPushButton;
 // by a helper instead (another machine's disk), a subclass replaces runJob() and reports
 // through the same protected calls. Apply stops at the first
 // failure; the error it reports says what state the disk is in and where the backup is.
+// A long operation shows its bytes, speed and time left; Cancel stops the job at its next safe
+// point (before the next operation, or where a move's journal resumes it), and the dialog then
+// says which operations were done and which were not.
 // libparted's questions come back to the GUI thread (BlockingQueuedConnection) and are asked
 // in a message box with libparted's own choices.
 class ApplyDialog : public QDialog
@@ -61,11 +65,17 @@ protected:
     // A line of the job's own log; once one came, the result's log is not repeated.
     void appendJobLog(const QString &line);
     void onProgress(int done, int total);
+    // A long operation's bytes (a Resize's move, a Paste's copy).
+    void onBytes(const partwise::RealignProgress &progress);
+    // Cancel asked for: the job stops at its next safe point. A helper's job is told there.
+    virtual void requestCancel() { m_cancel = true; }
     void onWorkerDone(const partwise::ApplyResult &result);
 
 private:
     void appendLog(const QString &line);
     void chooseLogFile();
+    void cancelClicked();
+    QString outcomeText() const;
 
     QString m_target;
     QList<partwise::Operation> m_operations;
@@ -76,8 +86,13 @@ private:
     bool m_sawLog = false;
     partwise::ApplyResult m_result;
 
+    bool m_cancelAsked = false;
+    std::atomic<bool> m_cancel{false};
+
     QLabel *m_status = nullptr;
     QProgressBar *m_progress = nullptr;
+    QLabel *m_bytes = nullptr;
+    QPushButton *m_cancelButton = nullptr;
     QPlainTextEdit *m_log = nullptr;
     QPushButton *m_saveLog = nullptr;
     QDialogButtonBox *m_buttons = nullptr;

@@ -324,17 +324,25 @@ void EditingController::selectNear(const PartitionInfo &previous)
     // A partition that now starts inside the previous selection (a new one in free space),
     // else the region holding its start (free space after a delete).
     int chosen = -1;
+    for (int row = 0; row < m_shown.regions.size() && chosen < 0 && m_selectAfterQueue > 0; ++row) {
+        const PartitionInfo &r = m_shown.regions.at(row);
+        if (!r.isFree() && r.number == m_selectAfterQueue)
+            chosen = row;
+    }
     for (int row = 0; row < m_shown.regions.size() && chosen < 0; ++row) {
         const PartitionInfo &r = m_shown.regions.at(row);
         if (!r.isFree() && !r.isContainer() && r.startSector >= previous.startSector &&
             r.startSector <= previous.endSector)
             chosen = row;
     }
-    for (int row = 0; row < m_shown.regions.size() && chosen < 0; ++row) {
-        const PartitionInfo &r = m_shown.regions.at(row);
-        if (r.startSector <= previous.startSector && previous.startSector <= r.endSector)
-            chosen = row;
-    }
+    // The innermost region first: free space inside an extended partition, not the extended one.
+    for (const bool containers : {false, true})
+        for (int row = 0; row < m_shown.regions.size() && chosen < 0; ++row) {
+            const PartitionInfo &r = m_shown.regions.at(row);
+            if (r.isContainer() == containers && r.startSector <= previous.startSector &&
+                previous.startSector <= r.endSector)
+                chosen = row;
+        }
     if (chosen < 0 || chosen >= m_hooks.selection->model()->rowCount())
         return;
     m_hooks.selection->setCurrentIndex(m_hooks.selection->model()->index(chosen, 0),
@@ -378,7 +386,14 @@ bool EditingController::queue(const Operation &op, QString *error)
         const PreviewResult check =
             previewOperations(*m_base, ops, m_hooks.policy ? m_hooks.policy() : AlignmentPolicy());
         if (check.ok) {
+            // The partition the operation changes stays selected (a Resize of a logical one
+            // starts before it: the extended partition would hold the old start).
+            const bool samePartition = op.number > 0 && op.type != Operation::Type::Delete &&
+                                       op.type != Operation::Type::Create &&
+                                       op.type != Operation::Type::Paste;
+            m_selectAfterQueue = samePartition ? op.number : 0;
             queue->push(op);
+            m_selectAfterQueue = 0;
             return true;
         }
         why = check.error;

@@ -203,6 +203,7 @@ private:
     partwise::DiskLayout m_shown;
     partwise::PreviewResult m_preview;
     bool m_showingPreview = false;
+    int m_selectAfterQueue = 0; // the partition a queued operation changes, while it is pushed
     ApplyDialogMaker m_makeApplyDialog;
     HelperMeasurer m_measureThroughHelper;
     std::optional<partwise::Operation> m_copied; // a Paste with its source, from Copy

@@ -22,6 +22,8 @@
 #include <QStyle>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 using namespace partwise;
 
 namespace {
@@ -141,8 +143,8 @@ FlagsDialog::FlagsDialog(const PartitionInfo &partition, const QString &tableTyp
     setObjectName(QStringLiteral("flagsDialog"));
     auto *layout = new QVBoxLayout(this);
     auto *hint =
-        new QLabel(tr("Flags of %1 on a %2 table. libparted decides in the preview "
-                      "which ones the table accepts.")
+        new QLabel(tr("Flags of %1 on a %2 table. A flag this table does not take is refused in "
+                      "the preview, before anything is written.")
                        .arg(regionTitle(partition),
                             tableType == QLatin1String("msdos") ? tr("MBR") : tableType.toUpper()));
     hint->setWordWrap(true);
@@ -154,11 +156,20 @@ FlagsDialog::FlagsDialog(const PartitionInfo &partition, const QString &tableTyp
         if (!names.contains(flag))
             names << flag;
     for (const QString &flag : names) {
-        auto *item = new QListWidgetItem(flag, m_flags);
+        // The name as parted and GParted show it, and what it means beside it.
+        const QString meaning = partitionFlagHint(flag);
+        auto *item = new QListWidgetItem(
+            meaning.isEmpty() ? flag : tr("%1 — %2").arg(flag, meaning), m_flags);
+        item->setData(Qt::UserRole, flag);
         item->setFlags(Qt::ItemIsUserCheckable | Qt::ItemIsEnabled);
         item->setCheckState(partition.flags.contains(flag) ? Qt::Checked : Qt::Unchecked);
         item->setToolTip(partitionFlagHint(flag));
     }
+    // Wide enough for each flag and its meaning, as far as a small screen allows.
+    m_flags->setMinimumWidth(
+        std::min(m_flags->sizeHintForColumn(0) + 2 * m_flags->frameWidth() +
+                     m_flags->style()->pixelMetric(QStyle::PM_ScrollBarExtent) + 8,
+                 700));
     layout->addWidget(m_flags);
     addButtons(this, layout, tr("&Add to Queue"));
 }
@@ -169,12 +180,13 @@ QList<Operation> FlagsDialog::operations() const
     for (int i = 0; i < m_flags->count(); ++i) {
         const QListWidgetItem *item = m_flags->item(i);
         const bool on = item->checkState() == Qt::Checked;
-        if (on == m_partition.flags.contains(item->text()))
+        const QString flag = item->data(Qt::UserRole).toString();
+        if (on == m_partition.flags.contains(flag))
             continue;
         Operation op;
         op.type = Operation::Type::SetFlag;
         op.number = m_partition.number;
-        op.flag = item->text();
+        op.flag = flag;
         op.flagState = on;
         ops << op;
     }

@@ -37,7 +37,8 @@ QString partitionFlagHint(const QString &flag)
     if (flag == QLatin1String("msftdata"))
         return hint(QT_TRANSLATE_NOOP("PartitionFlags", "Microsoft basic data"));
     if (flag == QLatin1String("msftres"))
-        return hint(QT_TRANSLATE_NOOP("PartitionFlags", "Microsoft reserved"));
+        return hint(QT_TRANSLATE_NOOP("PartitionFlags",
+                                      "Microsoft reserved: room Windows keeps for itself"));
     if (flag == QLatin1String("hidden"))
         return hint(
             QT_TRANSLATE_NOOP("PartitionFlags", "Hidden from operating systems that honour it"));
@@ -47,6 +48,28 @@ QString partitionFlagHint(const QString &flag)
         return hint(QT_TRANSLATE_NOOP("PartitionFlags", "Linux software RAID member"));
     if (flag == QLatin1String("swap"))
         return hint(QT_TRANSLATE_NOOP("PartitionFlags", "Linux swap"));
+    if (flag == QLatin1String("diag"))
+        return hint(
+            QT_TRANSLATE_NOOP("PartitionFlags", "A maker's recovery or diagnostics partition"));
+    if (flag == QLatin1String("prep"))
+        return hint(QT_TRANSLATE_NOOP(
+            "PartitionFlags",
+            "PowerPC PReP boot partition: the boot loader of IBM POWER machines"));
+    if (flag == QLatin1String("palo"))
+        return hint(QT_TRANSLATE_NOOP("PartitionFlags",
+                                      "Boot partition of palo, the loader of HP PA-RISC machines"));
+    if (flag == QLatin1String("irst"))
+        return hint(QT_TRANSLATE_NOOP("PartitionFlags",
+                                      "Intel Rapid Start: where the firmware keeps a hibernation"));
+    if (flag == QLatin1String("linux-home"))
+        return hint(QT_TRANSLATE_NOOP("PartitionFlags",
+                                      "Linux /home, which systemd mounts without an fstab line"));
+    if (flag == QLatin1String("chromeos_kernel"))
+        return hint(QT_TRANSLATE_NOOP("PartitionFlags", "A ChromeOS kernel partition"));
+    if (flag == QLatin1String("bls_boot"))
+        return hint(QT_TRANSLATE_NOOP("PartitionFlags",
+                                      "Extended boot partition (/boot) of the Boot Loader "
+                                      "Specification"));
     if (flag == QLatin1String("lba"))
         return hint(QT_TRANSLATE_NOOP("PartitionFlags", "Use LBA addressing (DOS/Windows)"));
     return QString();

@@ -1,5 +1,6 @@
 #include "editing/resizepartitiondialog.h"
 
+#include "align/alignmentgeometry.h"
 #include "alignmentstyle.h"
 #include "base/humansize.h"
 #include "editing/placementcontrols.h"
@@ -25,6 +26,20 @@
 using namespace partwise;
 
 namespace {
+
+// The grain the summary and the boxes differ by on a logical partition, said where it is seen.
+QLabel *ebrNote(qint64 grainBytes)
+{
+    auto *note = new QLabel(ResizePartitionDialog::tr(
+                                "A logical partition needs room for its EBR before it (the sector "
+                                "that links it into the extended partition): %1 on the grain "
+                                "stays free in front of it, so it cannot start right at the free "
+                                "space's first sector.")
+                                .arg(humanSize(grainBytes)));
+    note->setObjectName(QStringLiteral("ebrNote"));
+    note->setWordWrap(true);
+    return note;
+}
 
 constexpr qint64 kMiB = qint64(1) << 20;
 
@@ -115,6 +130,8 @@ ResizePartitionDialog::ResizePartitionDialog(const DiskLayout &base,
     form->addRow(header);
     form->addRow(m_note);
     form->addRow(m_limitLabel);
+    if (m_range.logical)
+        form->addRow(ebrNote(resolveAlignmentGeometry(shown.device.topology, policy).grainBytes));
     form->addRow(tr("Free space &before:"), m_before);
     form->addRow(tr("New &size:"), m_size);
     form->addRow(tr("Free space a&fter:"), m_after);

@@ -1,6 +1,7 @@
 #include "helperapplydialog.h"
 
 #include "helperconnection.h"
+#include "helperrealignbackend.h"
 #include "ops/planfile.h"
 
 #include <QJsonArray>
@@ -55,12 +56,21 @@ void HelperApplyDialog::runJob()
                              [this](const HelperReply &reply) { onEnded(reply); });
 }
 
+void HelperApplyDialog::requestCancel()
+{
+    // The helper stops its job as Apply here does: at the next safe point.
+    if (m_helper && m_jobId != 0)
+        m_helper->call(QStringLiteral("cancel"), {}, [](const HelperReply &) {});
+}
+
 void HelperApplyDialog::onNotification(const QString &method, const QJsonObject &params)
 {
     if (m_jobId == 0 || params.value(QStringLiteral("id")).toInt() != m_jobId)
         return;
     if (method == QLatin1String("log"))
         appendJobLog(params.value(QStringLiteral("line")).toString());
+    else if (method == QLatin1String("progress") && params.contains(QStringLiteral("bytes_total")))
+        onBytes(realignProgressFrom(params));
     else if (method == QLatin1String("progress"))
         onProgress(params.value(QStringLiteral("operations_done")).toInt(),
                    params.value(QStringLiteral("operations_total")).toInt());

@@ -5,9 +5,9 @@
 // the same checks, backup and journal as `partwise-cli apply`. libparted's questions come as
 // notifications and are asked here; the answer goes back with `answer`.
 //
-// Apply cannot be stopped halfway, here or there. If the connection drops while it runs, the
-// dialog says what is known: the helper stops at an operation boundary and its journal on the
-// machine lets `partwise-cli resume` (or Resume in the window, after reconnecting) finish.
+// Cancel reaches the helper, which stops at its next safe point. If the connection drops while
+// it runs, the dialog says what is known: the helper stops at an operation boundary and its journal
+// on the machine lets `partwise-cli resume` (or Resume in the window, after reconnecting) finish.
 
 #include "editing/applydialog.h"
 
@@ -26,6 +26,7 @@ public:
 
 protected:
     void runJob() override;
+    void requestCancel() override;
 
 private:
     void onNotification(const QString &method, const QJsonObject &params);

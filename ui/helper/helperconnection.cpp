@@ -1,5 +1,7 @@
 #include "helperconnection.h"
 
+#include "pkexecfailure.h"
+
 #include <QJsonDocument>
 #include <QJsonParseError>
 #include <QTimer>
@@ -80,6 +82,7 @@ void HelperConnection::start()
             return;
         }
         m_ready = true;
+        m_everReady = true;
         emit ready();
     });
 }
@@ -193,6 +196,15 @@ QString HelperConnection::describeExit(int exitCode, QProcess::ExitStatus status
     m_stderrTail += m_process.readAllStandardError();
     const QString said =
         QString::fromLocal8Bit(m_stderrTail).trimmed().split(QLatin1Char('\n')).last();
+    // pkexec's own exits, before a helper ever answered: why it never started, plainly.
+    const QString permission = m_command.package == QLatin1String("pkexec") && !m_everReady &&
+                                       status == QProcess::NormalExit
+                                   ? pkexecFailure(exitCode, said)
+                                   : QString();
+    if (!permission.isEmpty())
+        return said.isEmpty()
+                   ? permission
+                   : permission + QLatin1Char(' ') + tr("(pkexec said: “%1”)").arg(said.left(300));
     QString sentence = status == QProcess::CrashExit
                            ? tr("%1 stopped unexpectedly (it crashed or was killed).").arg(where)
                            : tr("%1 ended (exit status %2).").arg(where).arg(exitCode);

@@ -62,6 +62,8 @@ public:
     // Starts the helper and asks its version; ready() or died() follows.
     void start();
     bool isReady() const { return m_ready; }
+    // It answered once: an end after that lost a connection; before it, one never came.
+    bool wasEverReady() const { return m_everReady; }
     // The helper stopped (died() was sent); a new connection is needed.
     bool hasEnded() const { return m_dead; }
     QString machine() const { return m_command.machine; }
@@ -91,6 +93,7 @@ private:
     QByteArray m_stderrTail;
     QHash<int, Reply> m_waiting;
     int m_nextId = 1;
+    bool m_everReady = false;
     bool m_ready = false;
     bool m_dead = false;
 };

@@ -197,6 +197,27 @@ bool HelperRealignBackend::loadJournal(const QString &, WriteJournal *) const
     return false; // it is on the helper's machine, and only the helper reads it
 }
 
+RealignProgress realignProgressFrom(const QJsonObject &params)
+{
+    // From another machine, maybe: every number bounded before it becomes an int or a row.
+    const auto number = [&params](const char *key, double most) {
+        return std::clamp(params.value(QLatin1String(key)).toDouble(), 0.0, most);
+    };
+    constexpr double kMostMoves = kMaxRegions, kMostBytes = 1e18;
+    RealignProgress p;
+    p.moveIndex = int(number("move_index", kMostMoves));
+    p.moveCount = int(number("move_count", kMostMoves));
+    p.partition = int(number("partition", 256));
+    p.step = params.value(QStringLiteral("step")).toString();
+    p.stepKind = p.step == QLatin1String("verifying") ? RealignProgress::Step::Verifying
+                                                      : RealignProgress::Step::Moving;
+    p.bytesDone = quint64(number("bytes_done", kMostBytes));
+    p.bytesTotal = quint64(number("bytes_total", kMostBytes));
+    p.bytesPerSecond = number("bytes_per_second", kMostBytes);
+    p.secondsLeft = number("seconds_left", kMostBytes);
+    return p;
+}
+
 void HelperRealignBackend::onNotification(const QString &method, const QJsonObject &params)
 {
     if (method == QLatin1String("map-progress") && m_planCall != 0 &&
@@ -214,23 +235,7 @@ void HelperRealignBackend::onNotification(const QString &method, const QJsonObje
     }
     if (method != QLatin1String("progress"))
         return;
-    // From another machine, maybe: every number bounded before it becomes an int or a row.
-    const auto number = [&params](const char *key, double most) {
-        return std::clamp(params.value(QLatin1String(key)).toDouble(), 0.0, most);
-    };
-    constexpr double kMostMoves = kMaxRegions, kMostBytes = 1e18;
-    RealignProgress p;
-    p.moveIndex = int(number("move_index", kMostMoves));
-    p.moveCount = int(number("move_count", kMostMoves));
-    p.partition = int(number("partition", 256));
-    p.step = params.value(QStringLiteral("step")).toString();
-    p.stepKind = p.step == QLatin1String("verifying") ? RealignProgress::Step::Verifying
-                                                      : RealignProgress::Step::Moving;
-    p.bytesDone = quint64(number("bytes_done", kMostBytes));
-    p.bytesTotal = quint64(number("bytes_total", kMostBytes));
-    p.bytesPerSecond = number("bytes_per_second", kMostBytes);
-    p.secondsLeft = number("seconds_left", kMostBytes);
-    emit progress(p);
+    emit progress(realignProgressFrom(params));
 }
 
 RealignResult HelperRealignBackend::resultOf(const HelperReply &reply) const

@@ -22,6 +22,10 @@
 class HelperConnection;
 struct HelperReply;
 
+// A job's "progress" notification (bytes of a move or copy), every number bounded first: it
+// may come from another machine.
+partwise::RealignProgress realignProgressFrom(const QJsonObject &params);
+
 class HelperRealignBackend : public RealignBackend
 {
     Q_OBJECT

@@ -299,13 +299,20 @@ void RemoteMachines::onDied(HelperConnection *helper, const HelperConnection::Co
     emit machineLost(machine, why);
     if (m_notice)
         m_notice->deleteLater();
-    m_notice = new QMessageBox(QMessageBox::Warning, tr("Connection Lost"),
-                               tr("Partwise lost the connection to %1.").arg(machine),
-                               QMessageBox::Close, m_window);
+    // A helper that never answered was never connected: nothing was lost, and trying again
+    // at once changes nothing until what `why` names is put right.
+    const bool started = helper->wasEverReady();
+    m_notice = new QMessageBox(
+        QMessageBox::Warning, started ? tr("Connection Lost") : tr("Helper Not Started"),
+        started ? tr("Partwise lost the connection to %1.").arg(machine)
+                : tr("Partwise could not start the helper for %1.").arg(machine),
+        QMessageBox::Close, m_window);
     m_notice->setObjectName(QStringLiteral("helperDiedNotice"));
     m_notice->setInformativeText(why);
     QPushButton *again = m_notice->addButton(tr("Connect &Again"), QMessageBox::AcceptRole);
     again->setObjectName(QStringLiteral("reconnectButton"));
+    m_notice->setDefaultButton(
+        started ? again : qobject_cast<QPushButton *>(m_notice->button(QMessageBox::Close)));
     m_notice->setAttribute(Qt::WA_DeleteOnClose);
     connect(again, &QPushButton::clicked, this, [this, command] { connectWith(command); });
     m_notice->open();

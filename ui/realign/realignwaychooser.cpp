@@ -92,8 +92,10 @@ QString RealignWayChooser::wayText(const RealignOption &option, int number)
     case RealignWay::MoveDown:
         return tr("Move it down into the free space before it");
     case RealignWay::Shrink:
-        return tr("Shrink its filesystem by %1, then move it up")
-            .arg(humanSize(option.shrinkBytes));
+        // Room at its own end, its filesystem already small enough: no shrink worth naming.
+        return option.shrinkBytes > 0 ? tr("Shrink its filesystem by %1, then move it up")
+                                            .arg(humanSize(option.shrinkBytes))
+                                      : tr("Move it up into the unused room at its end");
     case RealignWay::ShiftFollowing:
         return moved.size() == 1 ? tr("Move partition %1 after it up, then move it up").arg(list)
                                  : tr("Move partitions %1 after it up, then move it up").arg(list);

@@ -505,11 +505,16 @@ void MainWindow::editPreferences()
 
 void MainWindow::showAbout()
 {
-    QMessageBox::about(this, tr("About Partwise"),
-                       tr("<h3>Partwise %1</h3><p>A partition editor that gets alignment "
-                          "right: misaligned partitions are outlined in red, partitions on a "
-                          "physical sector but off the grain in amber.</p>")
-                           .arg(QString::fromLatin1(kPartwiseVersion)));
+    QMessageBox::about(
+        this, tr("About Partwise"),
+        tr("<h3>Partwise %1</h3><p>A partition editor that gets alignment "
+           "right: misaligned partitions are outlined in red, partitions on a "
+           "physical sector but off the grain in amber.</p>"
+           "<p>Free software under the GNU General Public License, version 3 "
+           "or later.</p><p>Website: <a href=\"%2\">%2</a></p>"
+           "<p>The manual is the README on the website, and "
+           "<tt>man partwise</tt> and <tt>man partwise-cli</tt> here.</p>")
+            .arg(QString::fromLatin1(kPartwiseVersion), QStringLiteral("https://partwise.org/")));
 }
 
 void MainWindow::reportError(const QString &title, const QString &text)
