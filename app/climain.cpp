@@ -10,6 +10,7 @@
 #include "cli/realigncommand.h"
 #include "cli/serveduser.h"
 #include "cli/servesession.h"
+#include "cli/watchcommand.h"
 #include "device/automountinhibitor.h"
 #include "device/imagesectorsize.h"
 #include "version.h"
@@ -51,6 +52,8 @@ const char *const kUsage =
     "  probe     time writes to find a drive's real physical sector size and offset\n"
     "  practice  create a practice disk image from a preset (--list shows them)\n"
     "  serve     answer JSON-RPC requests on stdin/stdout (the window's helper)\n"
+    "  watch     print disks as they are plugged in, removed or changed\n"
+
     "\n"
     "Run 'partwise-cli COMMAND --help' for a command's options.\n"
     "Exit status: 0 nothing misaligned, 1 something misaligned or the work "
@@ -444,6 +447,40 @@ int runPracticeCommandLine(const QStringList &args)
     return runPracticeCommand(o, stdOut(), stdErr());
 }
 
+int runWatchCommandLine(const QStringList &args)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "Print disks as they are plugged in, removed or changed (loop devices as files are bound "
+        "to them and let go), until --seconds pass or the input ends."));
+    parser.addHelpOption();
+    const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("Print JSON lines."));
+    const QCommandLineOption seconds(QStringLiteral("seconds"),
+                                     QStringLiteral("Stop after N seconds (1-86400)."),
+                                     QStringLiteral("N"));
+    const QCommandLineOption source(
+        QStringLiteral("source"),
+        QStringLiteral("udev or kernel (default: udev's events where udevd runs)."),
+        QStringLiteral("FROM"));
+    parser.addOptions({json, seconds, source});
+    if (const int exit = parseOrExit(parser, args, 0); exit >= 0)
+        return exit;
+    WatchCommandOptions o;
+    o.json = parser.isSet(json);
+    if (parser.isSet(seconds)) {
+        bool ok = false;
+        o.seconds = parser.value(seconds).toInt(&ok);
+        if (!ok || o.seconds < 1 || o.seconds > kWatchMaxSeconds)
+            return usageError(QStringLiteral("--seconds takes a whole number from 1 to %1.")
+                                  .arg(kWatchMaxSeconds));
+    }
+    o.source = parser.value(source);
+    if (!o.source.isEmpty() && o.source != QLatin1String("udev") &&
+        o.source != QLatin1String("kernel"))
+        return usageError(QStringLiteral("--source takes udev or kernel."));
+    return runWatchCommand(o, stdOut(), stdErr());
+}
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -494,5 +531,7 @@ int main(int argc, char **argv)
         return runServe();
     if (command == QLatin1String("practice"))
         return runPracticeCommandLine(args);
+    if (command == QLatin1String("watch"))
+        return runWatchCommandLine(args);
     return usageError(QStringLiteral("unknown command '%1'.").arg(command));
 }
