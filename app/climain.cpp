@@ -5,6 +5,7 @@
 #include "cli/checkcommand.h"
 #include "cli/copycommand.h"
 #include "cli/inheritedstate.h"
+#include "cli/lukscommand.h"
 #include "cli/practicecommand.h"
 #include "cli/probecommand.h"
 #include "cli/realigncommand.h"
@@ -53,7 +54,8 @@ const char *const kUsage =
     "  practice  create a practice disk image from a preset (--list shows them)\n"
     "  serve     answer JSON-RPC requests on stdin/stdout (the window's helper)\n"
     "  watch     print disks as they are plugged in, removed or changed\n"
-
+    "  unlock    open a LUKS partition with a passphrase (read from standard input)\n"
+    "  lock      close a LUKS partition's mapping again\n"
     "\n"
     "Run 'partwise-cli COMMAND --help' for a command's options.\n"
     "Exit status: 0 nothing misaligned, 1 something misaligned or the work "
@@ -481,6 +483,41 @@ int runWatchCommandLine(const QStringList &args)
     return runWatchCommand(o, stdOut(), stdErr());
 }
 
+int runLuksCommandLine(const QStringList &args, bool unlock)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        unlock ? QStringLiteral("Unlock the LUKS volume in partition N of TARGET: its mapping "
+                                "/dev/mapper/luks-UUID is opened with the passphrase read from "
+                                "standard input (or the whole of --key-file).")
+               : QStringLiteral("Lock the LUKS volume in partition N of TARGET: its mapping is "
+                                "closed (what is inside must be unmounted first)."));
+    parser.addHelpOption();
+    parser.addPositionalArgument(QStringLiteral("TARGET"), QStringLiteral("The disk."));
+    parser.addPositionalArgument(QStringLiteral("N"), QStringLiteral("The partition's number."));
+    const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("Print JSON."));
+    const QCommandLineOption keyFile(QStringLiteral("key-file"),
+                                     QStringLiteral("Read the key from FILE (whole)."),
+                                     QStringLiteral("FILE"));
+    parser.addOption(json);
+    if (unlock)
+        parser.addOption(keyFile);
+    if (const int exit = parseOrExit(parser, args, 2); exit >= 0)
+        return exit;
+    LuksCommandOptions o;
+    o.target = parser.positionalArguments().at(0);
+    bool ok = false;
+    o.partition = parser.positionalArguments().at(1).toInt(&ok);
+    if (!ok || o.partition < 1 || o.partition > 256)
+        return usageError(QStringLiteral("N must be a partition number from 1 to 256."));
+    o.json = parser.isSet(json);
+    if (unlock) {
+        o.keyFile = parser.value(keyFile);
+        return runUnlockCommand(o, stdOut(), stdErr());
+    }
+    return runLockCommand(o, stdOut(), stdErr());
+}
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -533,5 +570,7 @@ int main(int argc, char **argv)
         return runPracticeCommandLine(args);
     if (command == QLatin1String("watch"))
         return runWatchCommandLine(args);
+    if (command == QLatin1String("unlock") || command == QLatin1String("lock"))
+        return runLuksCommandLine(args, command == QLatin1String("unlock"));
     return usageError(QStringLiteral("unknown command '%1'.").arg(command));
 }

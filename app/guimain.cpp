@@ -4,6 +4,7 @@
 #include "device/automountinhibitor.h"
 #include "diskeventsource.h"
 #include "helper/remotemachines.h"
+#include "mount/encryptionactions.h"
 #include "mount/mountactions.h"
 #include "mount/partitionmounter.h"
 #include "realign/realigncontroller.h"
@@ -170,6 +171,8 @@ int main(int argc, char **argv)
         &window, realign, new PartitionMounter([machines](const QString &machine) {
             return machines->connection(machine);
         }));
+    // Partition → Open Encryption…, Close Encryption: the same way as Mount.
+    EncryptionActions::install(&window, mount);
     // Drive → Copy Disk To…: copied where both disks are, by this process or their helper.
     installCopyDisk(
         &window, [machines](const QString &machine) { return machines->copyBackend(machine); },
