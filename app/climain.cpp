@@ -5,11 +5,13 @@
 #include "cli/checkcommand.h"
 #include "cli/copycommand.h"
 #include "cli/inheritedstate.h"
+#include "cli/lukscommand.h"
 #include "cli/practicecommand.h"
 #include "cli/probecommand.h"
 #include "cli/realigncommand.h"
 #include "cli/serveduser.h"
 #include "cli/servesession.h"
+#include "cli/watchcommand.h"
 #include "device/automountinhibitor.h"
 #include "device/imagesectorsize.h"
 #include "version.h"
@@ -51,6 +53,9 @@ const char *const kUsage =
     "  probe     time writes to find a drive's real physical sector size and offset\n"
     "  practice  create a practice disk image from a preset (--list shows them)\n"
     "  serve     answer JSON-RPC requests on stdin/stdout (the window's helper)\n"
+    "  watch     print disks as they are plugged in, removed or changed\n"
+    "  unlock    open a LUKS partition with a passphrase (read from standard input)\n"
+    "  lock      close a LUKS partition's mapping again\n"
     "\n"
     "Run 'partwise-cli COMMAND --help' for a command's options.\n"
     "Exit status: 0 nothing misaligned, 1 something misaligned or the work "
@@ -450,6 +455,75 @@ int runPracticeCommandLine(const QStringList &args)
     return runPracticeCommand(o, stdOut(), stdErr());
 }
 
+int runWatchCommandLine(const QStringList &args)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "Print disks as they are plugged in, removed or changed (loop devices as files are bound "
+        "to them and let go), until --seconds pass or the input ends."));
+    parser.addHelpOption();
+    const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("Print JSON lines."));
+    const QCommandLineOption seconds(QStringLiteral("seconds"),
+                                     QStringLiteral("Stop after N seconds (1-86400)."),
+                                     QStringLiteral("N"));
+    const QCommandLineOption source(
+        QStringLiteral("source"),
+        QStringLiteral("udev or kernel (default: udev's events where udevd runs)."),
+        QStringLiteral("FROM"));
+    parser.addOptions({json, seconds, source});
+    if (const int exit = parseOrExit(parser, args, 0); exit >= 0)
+        return exit;
+    WatchCommandOptions o;
+    o.json = parser.isSet(json);
+    if (parser.isSet(seconds)) {
+        bool ok = false;
+        o.seconds = parser.value(seconds).toInt(&ok);
+        if (!ok || o.seconds < 1 || o.seconds > kWatchMaxSeconds)
+            return usageError(QStringLiteral("--seconds takes a whole number from 1 to %1.")
+                                  .arg(kWatchMaxSeconds));
+    }
+    o.source = parser.value(source);
+    if (!o.source.isEmpty() && o.source != QLatin1String("udev") &&
+        o.source != QLatin1String("kernel"))
+        return usageError(QStringLiteral("--source takes udev or kernel."));
+    return runWatchCommand(o, stdOut(), stdErr());
+}
+
+int runLuksCommandLine(const QStringList &args, bool unlock)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        unlock ? QStringLiteral("Unlock the LUKS volume in partition N of TARGET: its mapping "
+                                "/dev/mapper/luks-UUID is opened with the passphrase read from "
+                                "standard input (or the whole of --key-file).")
+               : QStringLiteral("Lock the LUKS volume in partition N of TARGET: its mapping is "
+                                "closed (what is inside must be unmounted first)."));
+    parser.addHelpOption();
+    parser.addPositionalArgument(QStringLiteral("TARGET"), QStringLiteral("The disk."));
+    parser.addPositionalArgument(QStringLiteral("N"), QStringLiteral("The partition's number."));
+    const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("Print JSON."));
+    const QCommandLineOption keyFile(QStringLiteral("key-file"),
+                                     QStringLiteral("Read the key from FILE (whole)."),
+                                     QStringLiteral("FILE"));
+    parser.addOption(json);
+    if (unlock)
+        parser.addOption(keyFile);
+    if (const int exit = parseOrExit(parser, args, 2); exit >= 0)
+        return exit;
+    LuksCommandOptions o;
+    o.target = parser.positionalArguments().at(0);
+    bool ok = false;
+    o.partition = parser.positionalArguments().at(1).toInt(&ok);
+    if (!ok || o.partition < 1 || o.partition > 256)
+        return usageError(QStringLiteral("N must be a partition number from 1 to 256."));
+    o.json = parser.isSet(json);
+    if (unlock) {
+        o.keyFile = parser.value(keyFile);
+        return runUnlockCommand(o, stdOut(), stdErr());
+    }
+    return runLockCommand(o, stdOut(), stdErr());
+}
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -500,5 +574,9 @@ int main(int argc, char **argv)
         return runServe();
     if (command == QLatin1String("practice"))
         return runPracticeCommandLine(args);
+    if (command == QLatin1String("watch"))
+        return runWatchCommandLine(args);
+    if (command == QLatin1String("unlock") || command == QLatin1String("lock"))
+        return runLuksCommandLine(args, command == QLatin1String("unlock"));
     return usageError(QStringLiteral("unknown command '%1'.").arg(command));
 }

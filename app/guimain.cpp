@@ -2,7 +2,9 @@
 // else lives in ui/.
 #include "copy/copycontroller.h"
 #include "device/automountinhibitor.h"
+#include "diskeventsource.h"
 #include "helper/remotemachines.h"
+#include "mount/encryptionactions.h"
 #include "mount/mountactions.h"
 #include "mount/partitionmounter.h"
 #include "realign/realigncontroller.h"
@@ -16,6 +18,7 @@
 #include <QCommandLineParser>
 #include <QFileInfo>
 #include <QIcon>
+#include <QStatusBar>
 #include <QTemporaryDir>
 
 #include <cstdio>
@@ -164,14 +167,24 @@ int main(int argc, char **argv)
     realign->setHelperRealign(machines->realignThroughHelpers());
     // Partition → Unmount, Mount On…, Swap Off/On, and "Unmount and Continue" in the wizard:
     // through the disk's helper, or here in a window run as root.
-    MountActions::install(&window, realign,
-                          new PartitionMounter([machines](const QString &machine) {
-                              return machines->connection(machine);
-                          }));
+    MountActions *mount = MountActions::install(
+        &window, realign, new PartitionMounter([machines](const QString &machine) {
+            return machines->connection(machine);
+        }));
+    // Partition → Open Encryption…, Close Encryption: the same way as Mount.
+    EncryptionActions::install(&window, mount);
     // Drive → Copy Disk To…: copied where both disks are, by this process or their helper.
     installCopyDisk(
         &window, [machines](const QString &machine) { return machines->copyBackend(machine); },
         [machines](const QString &key) { return machines->interruptedCopy(key); });
+    // Disks plugged in and removed show up in the list by themselves (libudev's monitor).
+    QString monitorError;
+    if (auto *events = MonitoredDiskEvents::start(&window, &monitorError))
+        window.followDiskEvents(events);
+    else
+        window.statusBar()->showMessage(
+            QCoreApplication::translate("main", "New disks show after View → Refresh: %1")
+                .arg(monitorError));
     window.show();
 
     // The demo image lives as long as the session: QTemporaryDir removes it on exit.

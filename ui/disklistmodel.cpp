@@ -6,6 +6,7 @@
 #include "base/humansize.h"
 
 #include <QFileInfo>
+#include <QRegularExpression>
 
 using namespace partwise;
 
@@ -36,32 +37,102 @@ void DiskListModel::markReading(int row)
     emit entryChanged(row);
 }
 
+namespace {
+
+// What pending operations are made against: the disk's size and sectors, and its table.
+QString tableShape(const DiskLayout &layout)
+{
+    QStringList parts{QString::number(layout.device.sizeBytes),
+                      QString::number(layout.device.topology.logicalSectorSize), layout.tableType,
+                      layout.wholeDiskFilesystem};
+    for (const PartitionInfo &region : layout.regions) {
+        if (region.isFree())
+            continue;
+        parts << QStringLiteral("%1:%2-%3:%4:%5")
+                     .arg(region.number)
+                     .arg(region.startSector)
+                     .arg(region.endSector)
+                     .arg(int(region.kind))
+                     .arg(region.filesystem);
+    }
+    return parts.join(u'|');
+}
+
+// An identity names the size too (device/diskidentity.h); a disk that grew is still that disk.
+QString withoutSize(const QString &identity)
+{
+    static const QRegularExpression size(QStringLiteral(", [0-9]+ bytes$"));
+    return QString(identity).remove(size);
+}
+
+} // namespace
+
+QString DiskListModel::changeBetween(const DiskEntry &before, const DiskReadResult &now,
+                                     const QString &identity) const
+{
+    const QString name = nameOf(before);
+    if (!before.identity.isEmpty() && !identity.isEmpty() &&
+        withoutSize(before.identity) != withoutSize(identity))
+        return tr("%1 is another disk now (%2; it was %3)").arg(name, identity, before.identity);
+    if (!before.wasRead)
+        return QString();
+    if (!now.ok)
+        return tr("%1 can no longer be read").arg(name);
+    if (before.layout.device.sizeBytes != now.layout.device.sizeBytes)
+        return tr("%1 changed size outside Partwise (%2, it was %3)")
+            .arg(name, humanSize(now.layout.device.sizeBytes),
+                 humanSize(before.layout.device.sizeBytes));
+    if (tableShape(before.layout) != tableShape(now.layout))
+        return tr("the partition table of %1 was changed outside Partwise").arg(name);
+    return QString();
+}
+
 void DiskListModel::setResult(const QString &path, const DiskReadResult &result,
-                              const std::optional<BootInventory> &boot)
+                              const std::optional<BootInventory> &boot, const QString &identity)
 {
     const int row = rowOf(path);
     if (row < 0)
         return; // removed (a disk unplugged and refreshed) while it was being read
+    const QString change = changeBetween(m_entries.at(row), result, identity);
     DiskEntry &entry = m_entries[row];
+    if (!identity.isEmpty())
+        entry.identity = identity;
+    entry.wasRead = result.ok;
     entry.state = result.ok ? DiskEntry::State::Ready : DiskEntry::State::Failed;
     entry.layout = result.layout;
     entry.error = result.error;
     entry.boot = result.ok ? boot : std::nullopt;
     ++entry.generation;
     entry.report = result.ok ? analyzeAlignment(entry.layout, m_policy) : MisalignmentReport();
+    if (!change.isEmpty())
+        emit diskChangedUnderneath(path, change);
     emit dataChanged(index(row), index(row));
     emit entryChanged(row);
+}
+
+void DiskListModel::removeRow(int row)
+{
+    const QString path = m_entries.at(row).path;
+    const QString name = nameOf(m_entries.at(row));
+    beginRemoveRows(QModelIndex(), row, row);
+    m_entries.removeAt(row);
+    endRemoveRows();
+    emit diskRemoved(path, name);
+}
+
+void DiskListModel::removeDisk(const QString &path)
+{
+    const int row = rowOf(path);
+    if (row >= 0 && !m_entries.at(row).isImage && m_entries.at(row).machine.isEmpty())
+        removeRow(row);
 }
 
 void DiskListModel::setDisks(const QStringList &paths)
 {
     for (int row = rowCount() - 1; row >= 0; --row) {
         const DiskEntry &entry = m_entries.at(row);
-        if (!entry.isImage && entry.machine.isEmpty() && !paths.contains(entry.path)) {
-            beginRemoveRows(QModelIndex(), row, row);
-            m_entries.removeAt(row);
-            endRemoveRows();
-        }
+        if (!entry.isImage && entry.machine.isEmpty() && !paths.contains(entry.path))
+            removeRow(row);
     }
     for (const QString &path : paths)
         addDisk(path, false);
@@ -78,11 +149,8 @@ QStringList DiskListModel::setMachineDisks(const QString &machine, const QString
     for (const QString &devicePath : devicePaths)
         keys << machineKey(machine, devicePath);
     for (int row = rowCount() - 1; row >= 0; --row) {
-        if (m_entries.at(row).machine == machine && !keys.contains(m_entries.at(row).path)) {
-            beginRemoveRows(QModelIndex(), row, row);
-            m_entries.removeAt(row);
-            endRemoveRows();
-        }
+        if (m_entries.at(row).machine == machine && !keys.contains(m_entries.at(row).path))
+            removeRow(row);
     }
     for (const QString &devicePath : devicePaths) {
         const int row = addDisk(machineKey(machine, devicePath), false);

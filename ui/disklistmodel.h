@@ -21,7 +21,11 @@ struct DiskEntry
     QString error;
     partwise::MisalignmentReport report;
     std::optional<partwise::BootInventory> boot; // what boots from it, read with the table
-    int generation = 0; // bumped on every read, so views know a new layout from a new policy
+    // What the disk is (device/diskidentity.h) when last read here; empty when not known (a
+    // helper's disk, or one that could not be opened).
+    QString identity;
+    bool wasRead = false; // `layout` holds a successful read (kept while the disk is read again)
+    int generation = 0;   // bumped on every read, so views know a new layout from a new policy
 };
 
 // The disks and opened images for the device chooser: "/dev/sdb — WDC WD20 — 1.8 TiB —
@@ -39,8 +43,14 @@ public:
     // Adds (or finds) an entry in the Reading state; returns its row.
     int addDisk(const QString &path, bool isImage, qint64 forcedSectorSize = 0);
     void markReading(int row);
+    // `identity`: what the disk at `path` was when read. A read that finds another disk there,
+    // or another size or table than the last one, says so with diskChangedUnderneath().
     void setResult(const QString &path, const partwise::DiskReadResult &result,
-                   const std::optional<partwise::BootInventory> &boot = std::nullopt);
+                   const std::optional<partwise::BootInventory> &boot = std::nullopt,
+                   const QString &identity = QString());
+    // Forgets this machine's disk `path` (unplugged); diskRemoved() says so. Images and other
+    // machines' disks are not affected.
+    void removeDisk(const QString &path);
     // Keeps images and other machines' disks, replaces this machine's with `paths`.
     void setDisks(const QStringList &paths);
     // Replaces the disks of `machine` with `devicePaths`; returns their rows' keys.
@@ -63,9 +73,17 @@ public:
 
 signals:
     void entryChanged(int row);
+    // `path` has gone from the list; `name` is what people called it.
+    void diskRemoved(const QString &path, const QString &name);
+    // A new read of `path` found what the earlier one did not: `why` says what, in a sentence
+    // naming the disk. Whatever was planned against the earlier read no longer fits.
+    void diskChangedUnderneath(const QString &path, const QString &why);
 
 private:
     QString displayText(const DiskEntry &entry) const;
+    void removeRow(int row);
+    QString changeBetween(const DiskEntry &before, const partwise::DiskReadResult &now,
+                          const QString &identity) const;
 
     QList<DiskEntry> m_entries;
     partwise::AlignmentPolicy m_policy;

@@ -26,14 +26,22 @@ public:
 
     void listDisks();
     void read(const QString &path, qint64 forcedSectorSize = 0);
+    // Reads `path` again only when its size or partition table is not `shape` (diskRead's):
+    // the kernel says "changed" each time udev sees a disk closed after writing, and reading
+    // one (libparted opens it read-write) is such a close. Otherwise says diskUnchanged().
+    void readIfChanged(const QString &path, const QString &shape);
     void createPracticeDisk(const partwise::PracticeDiskSpec &spec);
     void createDemoDisk(const QString &folder);
 
 signals:
     void disksListed(const QStringList &paths);
-    // `boot`: what boots from the disk; absent when it could not be read.
+    // `boot`: what boots from the disk; absent when it could not be read. `identity`: what the
+    // disk was when the read began (device/diskidentity.h), empty when that could not be told;
+    // `shape`: its size and table as libblkid read them then, for readIfChanged().
     void diskRead(const QString &path, const partwise::DiskReadResult &result,
-                  const std::optional<partwise::BootInventory> &boot);
+                  const std::optional<partwise::BootInventory> &boot, const QString &identity,
+                  const QString &shape);
+    void diskUnchanged(const QString &path);
     // `path` is the image created; `error` says why not when it is empty.
     void imageCreated(const QString &path, const QString &error);
 

@@ -1,6 +1,7 @@
 #include "cli/serveparams.h"
 
 #include "device/imagesectorsize.h"
+#include "layer/luksmapping.h"
 #include "report/layoutjson.h"
 
 #include <QDir>
@@ -97,6 +98,34 @@ QString readWays(const QJsonObject &object, QMap<int, RealignWay> *ways)
 }
 
 } // namespace
+
+QString readUnlockRequest(const QJsonObject &object, bool forUnlock, UnlockRequest *request)
+{
+    ServeParams params{object, {}};
+    request->partition = int(params.integer("partition", 0, 1, kMaxPartitionNumber));
+    if (!params.problem.isEmpty())
+        return params.problem;
+    if (request->partition == 0)
+        return QStringLiteral("\"partition\" is required: a number from 1 to %1.")
+            .arg(kMaxPartitionNumber);
+    const QJsonValue passphrase = object.value(QStringLiteral("passphrase"));
+    if (!forUnlock)
+        return passphrase.isUndefined() ? QString()
+                                        : QStringLiteral("\"lock\" takes no \"passphrase\".");
+    // The length is checked on the string before it is converted: a line is at most
+    // kMaxLineBytes anyway, and the bytes are counted once converted.
+    if (!passphrase.isString() || passphrase.toString().isEmpty() ||
+        passphrase.toString().size() > kMaxLuksPassphraseBytes)
+        return QStringLiteral("\"passphrase\" must be a string of 1 to %1 bytes.")
+            .arg(kMaxLuksPassphraseBytes);
+    request->passphrase = passphrase.toString().toUtf8();
+    if (request->passphrase.size() > kMaxLuksPassphraseBytes) {
+        SecretBytes::wipe(&request->passphrase);
+        return QStringLiteral("\"passphrase\" must be a string of 1 to %1 bytes.")
+            .arg(kMaxLuksPassphraseBytes);
+    }
+    return QString();
+}
 
 QString readMountRequest(const QJsonObject &object, bool forMount, MountRequest *request)
 {

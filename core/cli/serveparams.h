@@ -45,6 +45,16 @@ struct MountRequest
 // none of them.
 QString readMountRequest(const QJsonObject &object, bool forMount, MountRequest *request);
 
+// The parameters of unlock and lock: the partition's number, and for unlock the passphrase (a
+// string of 1 to kMaxLuksPassphraseBytes bytes in UTF-8; lock takes none). No message names
+// the passphrase's value.
+struct UnlockRequest
+{
+    int partition = 0;
+    QByteArray passphrase; // the caller wipes it (SecretBytes takes it)
+};
+QString readUnlockRequest(const QJsonObject &object, bool forUnlock, UnlockRequest *request);
+
 // The parameters realign-plan and realign share; a message when one is wrong.
 QString readRealignParams(const QJsonObject &object, RealignOptions *options,
                           RealignRequest *asked);

@@ -41,6 +41,7 @@
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <optional>
 
 namespace partwise {
@@ -158,6 +159,8 @@ void ServeSession::dispatch(const Request &request)
         {QStringLiteral("mount"), &ServeSession::mountMethod},
         {QStringLiteral("swapoff"), &ServeSession::swapOffMethod},
         {QStringLiteral("swapon"), &ServeSession::swapOnMethod},
+        {QStringLiteral("unlock"), &ServeSession::unlockMethod},
+        {QStringLiteral("lock"), &ServeSession::lockMethod},
         {QStringLiteral("copy-plan"), &ServeSession::copyPlan},
         {QStringLiteral("copy"), &ServeSession::copy},
         {QStringLiteral("create-image"), &ServeSession::createImage}};
@@ -468,7 +471,14 @@ int runServe()
     self = &session;
     // Lines are read a byte at a time up to the limit, so a hostile endless line costs no more
     // memory than that; the rest of it is dropped and the line answered as unreadable.
+    // Room for the longest line at once: it never moves, so wiping it wipes every copy of a
+    // passphrase it held.
     QByteArray line;
+    line.reserve(kMaxLineBytes + 1);
+    const auto wipe = [&line] {
+        ::explicit_bzero(line.data(), size_t(line.size()));
+        line.truncate(0);
+    };
     for (int c = getc_unlocked(stdin); c != EOF; c = getc_unlocked(stdin)) {
         if (c != '\n') {
             if (line.size() <= kMaxLineBytes)
@@ -476,10 +486,11 @@ int runServe()
             continue;
         }
         session.handleLine(line);
-        line.clear();
+        wipe(); // it may have held a passphrase
     }
     if (!line.isEmpty())
         session.handleLine(line);
+    wipe();
     // Nobody is left to answer: cancel, and give the job a few seconds to reach a safe point.
     // One blocked beyond that (a device that stopped answering) is left to the journal: the
     // helper ends anyway, as a power cut would end it, and `resume` finishes the move.

@@ -3,7 +3,8 @@
 // The helper's side of `partwise-cli serve`: one request line in, its answer out (now, or from
 // a job thread later), with progress and log notifications in between. Methods (README, "The
 // helper protocol"): version, list-disks, read-disk, preview, realign-plan, copy-plan,
-// create-image, and unmount, mount, swapoff and swapon of a partition (servemount.cpp) answer at
+// create-image, unmount, mount, swapoff and swapon of a partition (servemount.cpp), and unlock
+// and lock of a LUKS partition (serveluks.cpp) answer at
 // once; apply, realign, copy, resume and probe run as a job, one at a time, and answer when it
 // ends;
 // cancel stops a running job at its next safe point (a move stops where its journal lets
@@ -101,6 +102,11 @@ private:
     void mountMethod(const jsonrpc::Request &request);
     void swapOffMethod(const jsonrpc::Request &request);
     void swapOnMethod(const jsonrpc::Request &request);
+    // serveluks.cpp: unlock and lock a LUKS partition of the served disk.
+    bool luksTargetOf(const jsonrpc::Request &request, bool forUnlock, QString *disk,
+                      UnlockRequest *asked, PartitionNode *node);
+    void unlockMethod(const jsonrpc::Request &request);
+    void lockMethod(const jsonrpc::Request &request);
     // Copying a disk (servecopy.cpp): copy-plan, copy, and create-image for a new image target.
     bool copyParamsOf(const jsonrpc::Request &request, CopyParams *params);
     void copyPlan(const jsonrpc::Request &request);
@@ -123,6 +129,9 @@ private:
     // What this helper turned on as swap for the user (after turning it off): the only swap a
     // user may have turned off. Any other active swap is the system's.
     QMap<QPair<QString, int>, QString> m_swappedOn;
+    // The LUKS mappings this helper opened: the only ones root working for a user closes (the
+    // others are the system's, as its swap is).
+    QSet<QString> m_unlocked;
     // The folders this helper mounted a filesystem on, for the user: unmounted again on request.
     QSet<QString> m_mountedHere;
     // Folders under /run/media/USER this helper made for its mounts (removed after their

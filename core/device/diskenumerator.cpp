@@ -8,12 +8,6 @@ namespace partwise {
 
 namespace {
 
-bool isIgnoredName(const QString &name)
-{
-    static const QRegularExpression ignored(QStringLiteral("^(z?ram)[0-9]+$"));
-    return ignored.match(name).hasMatch();
-}
-
 qint64 sectorsOf(const QString &name)
 {
     QFile f(QStringLiteral("/sys/block/%1/size").arg(name));
@@ -22,13 +16,19 @@ qint64 sectorsOf(const QString &name)
 
 } // namespace
 
+bool isIgnoredDiskName(const QString &name)
+{
+    static const QRegularExpression ignored(QStringLiteral("^(z?ram)[0-9]+$"));
+    return ignored.match(name).hasMatch();
+}
+
 QStringList listDisks()
 {
     QStringList paths;
     const QDir block(QStringLiteral("/sys/block"));
     for (const QString &name : block.entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
         const QString node = QStringLiteral("/dev/") + name;
-        if (!isIgnoredName(name) && sectorsOf(name) > 0 && QFile::exists(node))
+        if (!isIgnoredDiskName(name) && sectorsOf(name) > 0 && QFile::exists(node))
             paths << node;
     }
     paths.sort();

@@ -10,4 +10,7 @@ namespace partwise {
 // readers) are left out: nothing to partition there.
 QStringList listDisks();
 
+// Whether a block device of that kernel name is left out of the list (RAM disks, zram).
+bool isIgnoredDiskName(const QString &name);
+
 } // namespace partwise

@@ -2,20 +2,27 @@
 // automounting the USB stick as a session's automounter does, through udisksd, while Partwise
 // moves its partitions; and partitions held by device-mapper (an open LUKS mapping, an active
 // LVM volume) and md (a RAID member), which every job must refuse, naming the holder as its
-// owner knows it. Judged by the guest's own tools: /proc/self/mounts sampled through the job,
-// findmnt, sfdisk, fsck, cryptsetup status, lvs, mdadm.
+// owner knows it; LUKS partitions unlocked and locked; a drive unplugged and plugged back while
+// the disk monitor listens. Judged by the guest's own tools: /proc/self/mounts sampled through
+// the job, findmnt, sfdisk, fsck, cryptsetup status, dmsetup, blkid, lsblk, lvs, mdadm.
+#include "../serve/serveclient.h"
 #include "clirun.h"
 #include "guestdrives.h"
 #include "guestfixture.h"
 #include "sfdisktable.h"
 #include "testuser.h"
 #include "toolrun.h"
+#include "watchprocess.h"
 
 #include <QDeadlineTimer>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QThread>
 #include <QtTest>
@@ -105,6 +112,8 @@ private slots:
     void automounterStaysAwayDuringAMove();
     void heldPartitionsAreRefusedNamingTheHolder();
     void aPlainUsersImagesBesideSnapLoops();
+    void luksUnlockedAndLockedAgain();
+    void driveUnpluggedAndPluggedBack();
 
 private:
     QList<GuestDrive> m_drives;
@@ -341,6 +350,219 @@ void TestGuestDesktop::aPlainUsersImagesBesideSnapLoops()
     QVERIFY2(t.ok && !t.partitions.isEmpty(), qPrintable(t.error));
     for (const SfdiskPartition &p : t.partitions)
         QCOMPARE(p.start % 2048, 0);
+}
+
+namespace {
+
+bool writeSysfs(const QString &path, const QByteArray &text)
+{
+    QFile f(path);
+    return f.open(QIODevice::WriteOnly) && f.write(text) == text.size() && f.flush();
+}
+
+// The drive of serial `serial` as lsblk lists it now: {path, size}; empty when it is not there.
+QPair<QString, qint64> lsblkDrive(const QString &serial)
+{
+    const ToolResult r = runTool(QStringLiteral("lsblk"),
+                                 {QStringLiteral("-J"), QStringLiteral("-d"), QStringLiteral("-b"),
+                                  QStringLiteral("-o"), QStringLiteral("PATH,SERIAL,SIZE")});
+    const QJsonArray devices =
+        QJsonDocument::fromJson(r.out).object().value(QStringLiteral("blockdevices")).toArray();
+    for (const QJsonValue &device : devices) {
+        const QJsonObject o = device.toObject();
+        if (o.value(QStringLiteral("serial")).toString() == serial)
+            return {o.value(QStringLiteral("path")).toString(),
+                    o.value(QStringLiteral("size")).toInteger()};
+    }
+    return {};
+}
+
+} // namespace
+
+// LUKS2 and LUKS1 partitions made by cryptsetup luksFormat, an ext4 inside each, unlocked by
+// `partwise-cli unlock` (the passphrase on standard input; for LUKS1 a key file) and locked by
+// `partwise-cli lock`. cryptsetup status, dmsetup ls and blkid judge: the mapping is
+// luks-UUID (cryptsetup luksUUID's) over that partition, the ext4 inside is found, a wrong
+// passphrase opens nothing, and the passphrase appears in nothing Partwise prints (an open
+// mapping refusing every write is heldPartitionsAreRefusedNamingTheHolder's). The automounter is
+// kept off the drive throughout: an unlocked ext4 it mounted would (rightly) stop the lock.
+void TestGuestDesktop::luksUnlockedAndLockedAgain()
+{
+    const GuestDrive d = guestDrive(m_drives, QStringLiteral("sata512"));
+    QVERIFY(!d.node.isEmpty());
+    const QByteArray secret = "pw-guest-Secret 42";
+    FixtureWithoutAutomount quiet;
+    const ToolResult table = runTool(QStringLiteral("sfdisk"), {QStringLiteral("-q"), d.node},
+                                     "label: gpt\nstart=2048, size=65536\nstart=67584, "
+                                     "size=65536\n");
+    QVERIFY2(table.ok(), qPrintable(table.describe()));
+    settleUdev();
+    // The test's own key file makes the volumes (cryptsetup reads a "-" key file to its end).
+    const QString keyFile = m_dir.filePath(QStringLiteral("luks.key"));
+    QFile key(keyFile);
+    QVERIFY(key.open(QIODevice::WriteOnly) && key.write(secret) == secret.size());
+    key.close();
+    const QStringList versions{QStringLiteral("luks2"), QStringLiteral("luks1")};
+    for (int n = 1; n <= 2; ++n) {
+        const ToolResult made = runTool(
+            QStringLiteral("sh"),
+            {QStringLiteral("-c"),
+             QStringLiteral("cryptsetup luksFormat -q --type %2 --pbkdf pbkdf2 "
+                            "--pbkdf-force-iterations 1000 --key-file %3 %1 && cryptsetup open "
+                            "--key-file %3 %1 pwmake && mkfs.ext4 -q -L pw%2 /dev/mapper/pwmake; "
+                            "cryptsetup close pwmake")
+                 .arg(d.partition(n), versions.at(n - 1), keyFile)});
+        QVERIFY2(made.ok(), qPrintable(made.describe()));
+    }
+    const auto closeAll = qScopeGuard([&] {
+        for (int n = 1; n <= 2; ++n)
+            runTool(cliPath(), {QStringLiteral("lock"), d.node, QString::number(n)});
+    });
+    QElapsedTimer clock;
+    clock.start();
+    const auto dmsetupLs = [] {
+        return QString::fromUtf8(runTool(QStringLiteral("dmsetup"), {QStringLiteral("ls")}).out);
+    };
+
+    for (int n = 1; n <= 2; ++n) {
+        const QString part = d.partition(n);
+        const QString uuid = QString::fromUtf8(
+            runTool(QStringLiteral("cryptsetup"), {QStringLiteral("luksUUID"), part})
+                .out.trimmed());
+        const QString name = QStringLiteral("luks-") + uuid;
+        const QString mapped = dmsetupLs();
+        ToolResult wrong =
+            runTool(cliPath(), {QStringLiteral("unlock"), d.node, QString::number(n)},
+                    "not the passphrase\n");
+        QCOMPARE(wrong.exitCode, 1);
+        QCOMPARE(dmsetupLs(), mapped);
+
+        const QStringList unlockArgs =
+            n == 1 ? QStringList{QStringLiteral("unlock"), QStringLiteral("--json"), d.node,
+                                 QStringLiteral("1")}
+                   : QStringList{QStringLiteral("unlock"),
+                                 QStringLiteral("--json"),
+                                 QStringLiteral("--key-file"),
+                                 keyFile,
+                                 d.node,
+                                 QStringLiteral("2")};
+        const ToolResult opened = runTool(cliPath(), unlockArgs, n == 1 ? secret + '\n' : "");
+        QVERIFY2(opened.ok(), qPrintable(opened.describe()));
+        QVERIFY(!opened.out.contains(secret) && !opened.err.contains(secret));
+        const QJsonObject said = QJsonDocument::fromJson(opened.out).object();
+        QCOMPARE(said.value(QStringLiteral("mapping")).toString(), name);
+        QCOMPARE(said.value(QStringLiteral("filesystem")).toString(), QStringLiteral("ext4"));
+        const ToolResult status =
+            runTool(QStringLiteral("cryptsetup"), {QStringLiteral("status"), name});
+        QVERIFY2(status.ok(), qPrintable(status.describe()));
+        QVERIFY2(status.out.contains(("device:  " + part).toUtf8()), status.out.constData());
+        QVERIFY2(status.out.contains(("type:    " + versions.at(n - 1).toUpper()).toUtf8()),
+                 status.out.constData());
+        QVERIFY(dmsetupLs().contains(name));
+        const ToolResult label =
+            runTool(QStringLiteral("blkid"),
+                    {QStringLiteral("-o"), QStringLiteral("value"), QStringLiteral("-s"),
+                     QStringLiteral("LABEL"), QStringLiteral("/dev/mapper/") + name});
+        QCOMPARE(QString::fromUtf8(label.out.trimmed()), QStringLiteral("pw") + versions.at(n - 1));
+        QCOMPARE(runTool(cliPath(), unlockArgs, secret + '\n').exitCode, 2); // unlocked already
+
+        const ToolResult locked =
+            runTool(cliPath(), {QStringLiteral("lock"), d.node, QString::number(n)});
+        QVERIFY2(locked.ok(), qPrintable(locked.describe()));
+        QVERIFY(!runTool(QStringLiteral("cryptsetup"), {QStringLiteral("status"), name}).ok());
+        QVERIFY(!dmsetupLs().contains(name));
+        QCOMPARE(runTool(cliPath(), {QStringLiteral("lock"), d.node, QString::number(n)}).exitCode,
+                 2);
+    }
+
+    qInfo("unlocked and locked by the CLI after %lld ms", clock.elapsed());
+    // Through the root helper for a user of this desktop (PKEXEC_UID, as pkexec starts it): the
+    // passphrase only in the request; a mapping the system opened is not the user's to close.
+    TestUser user;
+    QVERIFY2(user.create(QStringLiteral("pwcrypt"), QStringLiteral("/bin/sh"),
+                         QStringLiteral("/home/pwcrypt")),
+             qPrintable(user.error()));
+    ServeClient helper(user.pkexecEnvironment());
+    QVERIFY(helper.started());
+    const QString uuid = QString::fromUtf8(
+        runTool(QStringLiteral("cryptsetup"), {QStringLiteral("luksUUID"), d.partition(1)})
+            .out.trimmed());
+    QJsonObject answer = helper.call(
+        QStringLiteral("unlock"),
+        {{"path", d.node}, {"partition", 1}, {"passphrase", QString::fromUtf8(secret)}});
+    QVERIFY2(errorCodeOf(answer) == 0, qPrintable(describe(answer)));
+    QCOMPARE(resultOf(answer).value(QStringLiteral("mapping")).toString(),
+             QStringLiteral("luks-") + uuid);
+    QCOMPARE(resultOf(answer).value(QStringLiteral("filesystem")).toString(),
+             QStringLiteral("ext4"));
+    QVERIFY(runTool(QStringLiteral("cryptsetup"),
+                    {QStringLiteral("status"), QStringLiteral("luks-") + uuid})
+                .ok());
+    answer = helper.call(QStringLiteral("lock"), {{"path", d.node}, {"partition", 1}});
+    QVERIFY2(errorCodeOf(answer) == 0, qPrintable(describe(answer)));
+    QVERIFY(!runTool(QStringLiteral("cryptsetup"),
+                     {QStringLiteral("status"), QStringLiteral("luks-") + uuid})
+                 .ok());
+    const ToolResult system = runTool(
+        QStringLiteral("cryptsetup"),
+        {QStringLiteral("open"), d.partition(2), QStringLiteral("pw-system"), QStringLiteral("-")},
+        secret);
+    QVERIFY2(system.ok(), qPrintable(system.describe()));
+    answer = helper.call(QStringLiteral("lock"), {{"path", d.node}, {"partition", 2}});
+    QCOMPARE(errorCodeOf(answer), -32001);
+    QVERIFY(runTool(QStringLiteral("cryptsetup"),
+                    {QStringLiteral("status"), QStringLiteral("pw-system")})
+                .ok());
+    runTool(QStringLiteral("cryptsetup"), {QStringLiteral("close"), QStringLiteral("pw-system")});
+    QVERIFY(helper.closeAndWait());
+    QVERIFY(!helper.standardError().contains(secret));
+    user.remove();
+    qInfo("through the helper after %lld ms", clock.elapsed());
+}
+
+// The SCSI drive unplugged and plugged back as the kernel does it (its sysfs delete, then a
+// rescan of its host) while `partwise-cli watch` listens to udev's events and, beside it, to the
+// kernel's own (what a system without udevd has): both report it removed, then added under the
+// node lsblk finds by its serial, with the size QEMU was told (drives.conf).
+void TestGuestDesktop::driveUnpluggedAndPluggedBack()
+{
+    const GuestDrive d = guestDrive(m_drives, QStringLiteral("scsi"));
+    QVERIFY(!d.node.isEmpty());
+    const QString scsiDevice =
+        QFileInfo(QStringLiteral("/sys/block/%1/device").arg(d.node.section(u'/', -1)))
+            .canonicalFilePath();
+    const QString host =
+        QRegularExpression(QStringLiteral("/(host[0-9]+)/")).match(scsiDevice).captured(1);
+    QVERIFY2(!host.isEmpty(), qPrintable(scsiDevice));
+    WatchProcess udev({QStringLiteral("--source"), QStringLiteral("udev")});
+    QVERIFY2(udev.ok(), qPrintable(udev.error()));
+    WatchProcess kernel({QStringLiteral("--source"), QStringLiteral("kernel")});
+    QVERIFY2(kernel.ok(), qPrintable(kernel.error()));
+    for (const WatchProcess *watch : {&udev, &kernel})
+        QVERIFY2(watch->listening()
+                     .value(QStringLiteral("disks"))
+                     .toArray()
+                     .contains(QJsonValue(d.node)),
+                 qPrintable(watch->transcript()));
+
+    QVERIFY(writeSysfs(scsiDevice + QStringLiteral("/delete"), "1"));
+    for (WatchProcess *watch : {&udev, &kernel}) {
+        const QJsonObject removed = watch->waitFor(watchEvent(QStringLiteral("removed"), d.node));
+        QVERIFY2(!removed.isEmpty(), qPrintable(watch->transcript()));
+    }
+    settleUdev();
+    QVERIFY(lsblkDrive(d.serial).first.isEmpty());
+
+    QVERIFY(writeSysfs(QStringLiteral("/sys/class/scsi_host/%1/scan").arg(host), "- - -"));
+    settleUdev();
+    const QPair<QString, qint64> back = lsblkDrive(d.serial);
+    QVERIFY2(!back.first.isEmpty(), "the rescan did not bring the drive back");
+    QCOMPARE(back.second, d.sizeBytes);
+    for (WatchProcess *watch : {&udev, &kernel}) {
+        const QJsonObject added = watch->waitFor(watchEvent(QStringLiteral("added"), back.first));
+        QVERIFY2(!added.isEmpty(), qPrintable(watch->transcript()));
+        QCOMPARE(qint64(added.value(QStringLiteral("size_bytes")).toDouble()), back.second);
+    }
 }
 
 QTEST_GUILESS_MAIN(TestGuestDesktop)

@@ -13,6 +13,7 @@
 #include "editing/editingcontroller.h"
 #include "guitestsupport.h"
 #include "helper/remotemachines.h"
+#include "mount/encryptionactions.h"
 #include "mount/mountactions.h"
 #include "mount/partitionmounter.h"
 #include "ops/practicedisk.h"
@@ -58,10 +59,11 @@ struct AppWindow
         installSectorRuler(&window);
         RemoteMachines *machines = installRemoteMachines(&window);
         realign->setHelperRealign(machines->realignThroughHelpers());
-        MountActions::install(&window, realign,
-                              new PartitionMounter([machines](const QString &machine) {
-                                  return machines->connection(machine);
-                              }));
+        MountActions *mount = MountActions::install(
+            &window, realign, new PartitionMounter([machines](const QString &machine) {
+                return machines->connection(machine);
+            }));
+        EncryptionActions::install(&window, mount);
         copy = installCopyDisk(
             &window, [machines](const QString &machine) { return machines->copyBackend(machine); },
             [machines](const QString &key) { return machines->interruptedCopy(key); });

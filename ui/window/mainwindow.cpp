@@ -242,9 +242,11 @@ QString MainWindow::statusText() const
 }
 
 void MainWindow::onDiskRead(const QString &path, const DiskReadResult &result,
-                            const std::optional<BootInventory> &boot)
+                            const std::optional<BootInventory> &boot, const QString &identity,
+                            const QString &shape)
 {
-    m_disks->setResult(path, result, boot);
+    m_shapes.insert(path, shape);
+    m_disks->setResult(path, result, boot, identity);
 }
 
 void MainWindow::showChosenDisk()

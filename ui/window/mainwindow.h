@@ -2,14 +2,17 @@
 
 #include "align/alignmentpolicy.h"
 #include "boot/bootinventory.h"
+#include "device/diskevent.h"
 #include "ops/practicedisk.h"
 #include "table/disklayout.h"
 
+#include <QHash>
 #include <QMainWindow>
 
 #include <functional>
 #include <optional>
 
+class DiskEventSource;
 class DiskListModel;
 class DiskMapWidget;
 class DiskService;
@@ -24,11 +27,12 @@ class QLabel;
 class QMenu;
 class QToolBar;
 class QSortFilterProxyModel;
+class QTimer;
 class QTreeView;
 struct DiskEntry;
 namespace partwise {
 struct DiskReadResult;
-}
+} // namespace partwise
 
 // The window people open: a device chooser, the disk map, the partition list and the
 // sector info dock, with a status line saying how many partitions are misaligned.
@@ -57,6 +61,11 @@ public:
     using HelperProbeMaker =
         std::function<ProbeRunner *(const QString &machine, const QString &devicePath)>;
     void setHelperProbe(HelperProbeMaker make) { m_helperProbe = std::move(make); }
+    // Follows disks plugged in, removed and changed as `source` reports them: the list follows
+    // within a fraction of a second (while no dialog is open: Apply and the wizards write
+    // disks, and the list waits for them). Pending operations of a disk that goes, turns out
+    // to be another disk, or changes size or table outside Partwise are dropped, saying why.
+    void followDiskEvents(DiskEventSource *source);
     // Re-reads every image and disk (View → Refresh).
     void refresh();
     // Creates the demo disk in `folder` (kept by the caller for the session) and opens it.
@@ -100,6 +109,9 @@ signals:
     void diskShown(const QString &path);
     // Another machine's disk is to be read again (after Apply): its helper reads it.
     void rereadOnMachine(const QString &machine, const QString &devicePath);
+    // A disk reported changed was found as it was read before (nothing read again); tests wait
+    // for it.
+    void diskUnchanged(const QString &path);
     // A practice or demo image was created (empty path and an error when not).
     void imageCreated(const QString &path, const QString &error);
 
@@ -113,7 +125,12 @@ private:
     void updateStatus(int row);
     QString readError(const DiskEntry &entry) const;
     void onDiskRead(const QString &path, const partwise::DiskReadResult &result,
-                    const std::optional<partwise::BootInventory> &boot);
+                    const std::optional<partwise::BootInventory> &boot, const QString &identity,
+                    const QString &shape);
+    void takeDiskEvent(const partwise::DiskEvent &event);
+    void applyDiskEvents();
+    // Drops the pending operations of `path`, if any, telling the person `why`.
+    void dropQueue(const QString &path, const QString &why);
     void onImageCreated(const QString &path, const QString &error);
     void measureSector();
     // Measuring is for drives: an image's entry disables it and says why.
@@ -147,4 +164,7 @@ private:
     QMenu *m_recentMenu = nullptr;
     QString m_shownPath;
     int m_shownGeneration = -1;
+    QList<partwise::DiskEvent> m_diskEvents; // heard, not yet applied to the list
+    QHash<QString, QString> m_shapes;        // each disk's size and table when last read
+    QTimer *m_diskEventTimer = nullptr;
 };
