@@ -90,8 +90,9 @@ QString overlapPlanNote(std::uint64_t shift, std::uint64_t chunkSize)
     // Exact whatever the move's extents turn out to be: how many windows they fill is known
     // only when the move is planned from them.
     const std::uint64_t window = chunkSize < kWindowBytes ? chunkSize : kWindowBytes;
-    return QStringLiteral("a flush per shift; a move of %1 windows of %2 or more times journaling "
-                          "each window against it in its first windows and takes the cheaper")
+    return QStringLiteral("moved in steps of the shift, each flushed before the next; a move of "
+                          "%1 or more windows of %2 also tries journaling each window first and "
+                          "goes on the faster way")
         .arg(OverlapChooser::kMinWindowsToMeasure)
         .arg(formatSize(window));
 }

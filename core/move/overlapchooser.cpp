@@ -117,17 +117,17 @@ QString OverlapChooser::choiceLine(const char *how) const
 QString OverlapChooser::startNote() const
 {
     if (m_asked == OverlapWay::FlushPerShift)
-        return QStringLiteral("Overlapping data: a flush per %1 shift, as asked.")
+        return QStringLiteral("Overlapping data: moved in %1 steps, each flushed before the next "
+                              "(the way set for this move).")
             .arg(formatSize(m_piece));
     if (m_asked == OverlapWay::JournalWindow)
-        return QStringLiteral("Overlapping data: each %1 window journaled first, as asked.")
+        return QStringLiteral("Overlapping data: each %1 window saved to the journal before it is "
+                              "written (the way set for this move).")
             .arg(formatSize(m_windowBytes));
     if (!m_measuring)
-        return QStringLiteral("Overlapping data: a flush per %1 shift; %2 windows of %3 are too "
-                              "few to time another way.")
-            .arg(formatSize(m_piece))
-            .arg(m_windows)
-            .arg(formatSize(m_windowBytes));
+        return QStringLiteral("Overlapping data: moved in %1 steps, each flushed before the next "
+                              "(a move this small is not timed against journaling).")
+            .arg(formatSize(m_piece));
     return QStringLiteral("Overlapping data: the first %1 windows go by a flush per %2 shift and "
                           "journaled in turn, timed; the move goes on the cheaper way.")
         .arg(kTrialWindows)

@@ -254,7 +254,7 @@ void MovePlanTest::chooserKeepsAWayAskedForAndShortMovesUntimed()
         const auto [ways, lines] = drive(chooser, 10, [](int, OverlapWay) { return 0.05; });
         QCOMPARE(ways, QString(10, QLatin1Char(asked == OverlapWay::JournalWindow ? 'J' : 'F')));
         QVERIFY(lines.isEmpty());
-        QVERIFY(chooser.startNote().contains(QStringLiteral("as asked")));
+        QVERIFY(chooser.startNote().contains(QStringLiteral("the way set for this move")));
     }
     // Seven windows: too few for four of them to be spent timing.
     OverlapChooser chooser(OverlapWay::Measure, 7, 976 * 1024, 32 * kMiB);
