@@ -88,10 +88,6 @@
         <translation>%1 wird auf %2 angewendet</translation>
     </message>
     <message>
-        <source>libparted asks</source>
-        <translation>libparted fragt</translation>
-    </message>
-    <message>
         <source>libparted: %1 → %2</source>
         <translation>libparted: %1 → %2</translation>
     </message>
@@ -116,10 +112,6 @@
         <translation>Fertig.</translation>
     </message>
     <message>
-        <source>Stopped after %1 of %2 operations. %3</source>
-        <translation>Nach %1 von %2 Vorgängen angehalten. %3</translation>
-    </message>
-    <message>
         <source>Failed: %1</source>
         <translation>Fehlgeschlagen: %1</translation>
     </message>
@@ -138,6 +130,78 @@
     <message>
         <source>Cannot write %1: %2</source>
         <translation>%1 kann nicht geschrieben werden: %2</translation>
+    </message>
+    <message>
+        <source>&amp;Cancel</source>
+        <translation>&amp;Abbrechen</translation>
+    </message>
+    <message>
+        <source>Stops at the next safe point: before the next operation, or where a move&apos;s journal can finish it later.</source>
+        <translation>Hält an der nächsten sicheren Stelle an: vor dem nächsten Vorgang oder dort, wo das Journal einer Verschiebung den Rest später beenden kann.</translation>
+    </message>
+    <message>
+        <source>A Question While Writing</source>
+        <translation>Eine Frage beim Schreiben</translation>
+    </message>
+    <message>
+        <source>libparted, the library that writes partition tables, stopped to ask about %1. Its own words are below; Cancel (or No) changes nothing more at this step.</source>
+        <translation>libparted, die Bibliothek, die Partitionstabellen schreibt, hat angehalten, um zu %1 zu fragen. Ihre eigenen Worte stehen unten; Abbrechen (oder Nein) ändert in diesem Schritt nichts weiter.</translation>
+    </message>
+    <message>
+        <source>verifying</source>
+        <translation>prüfen</translation>
+    </message>
+    <message>
+        <source>copying</source>
+        <translation>kopieren</translation>
+    </message>
+    <message>
+        <source>moving</source>
+        <translation>verschieben</translation>
+    </message>
+    <message>
+        <source>Partition %1, %2: %3 of %4</source>
+        <translation>Partition %1, %2: %3 von %4</translation>
+    </message>
+    <message>
+        <source> · %1/s</source>
+        <translation> · %1/s</translation>
+    </message>
+    <message>
+        <source> · %1 left</source>
+        <translation> · noch %1</translation>
+    </message>
+    <message>
+        <source>Cancelling: Partwise stops at the next safe point…</source>
+        <translation>Abbrechen: Partwise hält an der nächsten sicheren Stelle an …</translation>
+    </message>
+    <message>
+        <source>Cancel asked for: stopping at the next safe point.</source>
+        <translation>Abbrechen verlangt: Halt an der nächsten sicheren Stelle.</translation>
+    </message>
+    <message>
+        <source>Cancelled after %1 of %2 operations.</source>
+        <translation>Abgebrochen nach %1 von %2 Vorgängen.</translation>
+    </message>
+    <message>
+        <source>Stopped after %1 of %2 operations.</source>
+        <translation>Angehalten nach %1 von %2 Vorgängen.</translation>
+    </message>
+    <message>
+        <source>Done: %1.</source>
+        <translation>Erledigt: %1.</translation>
+    </message>
+    <message>
+        <source>Stopped partway: %1.</source>
+        <translation>Mittendrin angehalten: %1.</translation>
+    </message>
+    <message>
+        <source>Not done: %1.</source>
+        <translation>Nicht ausgeführt: %1.</translation>
+    </message>
+    <message>
+        <source>Its journal (%1) lets Resume finish the rest, or partwise-cli resume %2.</source>
+        <translation>Mit seinem Journal (%1) beendet „Fortsetzen“ den Rest, oder partwise-cli resume %2.</translation>
     </message>
 </context>
 <context>
@@ -246,6 +310,10 @@
     <message>
         <source>firmware entry %1 names it</source>
         <translation>Firmware-Eintrag %1 nennt sie</translation>
+    </message>
+    <message>
+        <source>the generic code libparted and Partwise write with a new MBR table, which starts the active partition</source>
+        <translation>der allgemeine Code, den libparted und Partwise mit einer neuen MBR-Tabelle schreiben; er startet die aktive Partition</translation>
     </message>
 </context>
 <context>
@@ -869,6 +937,22 @@ Ihr Journal (%2) erlaubt, sie abzuschließen: Laufwerk → Unterbrochene Kopie a
         <source>read-only</source>
         <translation>schreibgeschützt</translation>
     </message>
+    <message>
+        <source>%1 is another disk now (%2; it was %3)</source>
+        <translation>%1 ist jetzt ein anderer Datenträger (%2; vorher %3)</translation>
+    </message>
+    <message>
+        <source>%1 can no longer be read</source>
+        <translation>%1 kann nicht mehr gelesen werden</translation>
+    </message>
+    <message>
+        <source>%1 changed size outside Partwise (%2, it was %3)</source>
+        <translation>%1 hat außerhalb von Partwise seine Größe geändert (%2, vorher %3)</translation>
+    </message>
+    <message>
+        <source>the partition table of %1 was changed outside Partwise</source>
+        <translation>die Partitionstabelle von %1 wurde außerhalb von Partwise geändert</translation>
+    </message>
 </context>
 <context>
     <name>DiskMapPainter</name>
@@ -924,6 +1008,11 @@ Ihr Journal (%2) erlaubt, sie abzuschließen: Laufwerk → Unterbrochene Kopie a
     <message>
         <source>read-only</source>
         <translation>schreibgeschützt</translation>
+    </message>
+    <message>
+        <source>free</source>
+        <extracomment>A very narrow unallocated region on the disk map.</extracomment>
+        <translation>frei</translation>
     </message>
 </context>
 <context>
@@ -1434,6 +1523,61 @@ Ihr Journal (%2) erlaubt, sie abzuschließen: Laufwerk → Unterbrochene Kopie a
     </message>
 </context>
 <context>
+    <name>EncryptionActions</name>
+    <message>
+        <source>Open Encr&amp;yption…</source>
+        <translation>Verschlüsselung ö&amp;ffnen …</translation>
+    </message>
+    <message>
+        <source>Unlock the selected LUKS partition with its passphrase</source>
+        <translation>Die ausgewählte LUKS-Partition mit ihrer Passphrase entsperren</translation>
+    </message>
+    <message>
+        <source>Close Encry&amp;ption</source>
+        <translation>Verschlüsselung schl&amp;ießen</translation>
+    </message>
+    <message>
+        <source>Lock the selected LUKS partition again</source>
+        <translation>Die ausgewählte LUKS-Partition wieder sperren</translation>
+    </message>
+    <message>
+        <source>Select a LUKS partition.</source>
+        <translation>Wählen Sie eine LUKS-Partition.</translation>
+    </message>
+    <message>
+        <source>Goes through the administrator&apos;s helper (libcryptsetup, as root).</source>
+        <translation>Läuft über den Administrator-Helfer (libcryptsetup, als root).</translation>
+    </message>
+    <message>
+        <source>Runs in this window, which runs as root (libcryptsetup).</source>
+        <translation>Läuft in diesem Fenster, das als root läuft (libcryptsetup).</translation>
+    </message>
+    <message>
+        <source>Open Encryption</source>
+        <translation>Verschlüsselung öffnen</translation>
+    </message>
+    <message>
+        <source>Passphrase for the LUKS partition:</source>
+        <translation>Passphrase der LUKS-Partition:</translation>
+    </message>
+    <message>
+        <source>Partwise</source>
+        <translation>Partwise</translation>
+    </message>
+    <message>
+        <source>Locked %1.</source>
+        <translation>%1 gesperrt.</translation>
+    </message>
+    <message>
+        <source>Unlocked %1 as %2; no filesystem found inside.</source>
+        <translation>%1 als %2 entsperrt; darin wurde kein Dateisystem gefunden.</translation>
+    </message>
+    <message>
+        <source>Unlocked %1 as %2: %3 inside (label &quot;%4&quot;).</source>
+        <translation>%1 als %2 entsperrt: darin %3 (Bezeichnung „%4“).</translation>
+    </message>
+</context>
+<context>
     <name>FilesystemSupportDialog</name>
     <message>
         <source>Create</source>
@@ -1509,16 +1653,20 @@ Ihr Journal (%2) erlaubt, sie abzuschließen: Laufwerk → Unterbrochene Kopie a
         <translation>Markierungen von %1</translation>
     </message>
     <message>
-        <source>Flags of %1 on a %2 table. libparted decides in the preview which ones the table accepts.</source>
-        <translation>Markierungen von %1 in einer %2-Tabelle. libparted entscheidet in der Vorschau, welche die Tabelle annimmt.</translation>
-    </message>
-    <message>
         <source>MBR</source>
         <translation>MBR</translation>
     </message>
     <message>
         <source>&amp;Add to Queue</source>
         <translation>Zur &amp;Warteschlange hinzufügen</translation>
+    </message>
+    <message>
+        <source>Flags of %1 on a %2 table. A flag this table does not take is refused in the preview, before anything is written.</source>
+        <translation>Markierungen von %1 in einer %2-Tabelle. Eine Markierung, die diese Tabelle nicht kennt, wird in der Vorschau abgelehnt, bevor etwas geschrieben wird.</translation>
+    </message>
+    <message>
+        <source>%1 — %2</source>
+        <translation>%1 — %2</translation>
     </message>
 </context>
 <context>
@@ -1616,6 +1764,10 @@ Ihr Journal (%2) erlaubt, sie abzuschließen: Laufwerk → Unterbrochene Kopie a
     <message>
         <source>%1 as %2</source>
         <translation>%1 als %2</translation>
+    </message>
+    <message>
+        <source>(pkexec said: “%1”)</source>
+        <translation>(pkexec sagte: „%1“)</translation>
     </message>
 </context>
 <context>
@@ -1775,20 +1927,8 @@ Ihr Journal (%2) erlaubt, sie abzuschließen: Laufwerk → Unterbrochene Kopie a
         <translation>Status</translation>
     </message>
     <message>
-        <source>Start mod 4 KiB</source>
-        <translation>Anfang mod 4 KiB</translation>
-    </message>
-    <message>
         <source>Bytes past the previous 4 KiB boundary, after the alignment offset</source>
         <translation>Bytes hinter der vorigen 4-KiB-Grenze, nach Abzug des Ausrichtungsversatzes</translation>
-    </message>
-    <message>
-        <source>Start mod physical sector</source>
-        <translation>Anfang mod physischer Sektor</translation>
-    </message>
-    <message>
-        <source>Start mod grain</source>
-        <translation>Anfang mod Raster</translation>
     </message>
     <message>
         <source>Grain</source>
@@ -2152,6 +2292,26 @@ Ihr Journal (%2) erlaubt, sie abzuschließen: Laufwerk → Unterbrochene Kopie a
         <source>not mounted</source>
         <translation>nicht eingehängt</translation>
     </message>
+    <message>
+        <source>Offset from 4 KiB boundary</source>
+        <translation>Abstand zur 4-KiB-Grenze</translation>
+    </message>
+    <message>
+        <source>Offset from physical sector</source>
+        <translation>Abstand zum physischen Sektor</translation>
+    </message>
+    <message>
+        <source>Bytes past the start of the physical sector it begins in: 0 when aligned</source>
+        <translation>Bytes nach dem Anfang des physischen Sektors, in dem sie beginnt: 0, wenn ausgerichtet</translation>
+    </message>
+    <message>
+        <source>Offset from grain boundary</source>
+        <translation>Abstand zur Rastergrenze</translation>
+    </message>
+    <message>
+        <source>Bytes past the previous grain boundary (1 MiB unless chosen otherwise)</source>
+        <translation>Bytes nach der vorigen Rastergrenze (1 MiB, sofern nicht anders gewählt)</translation>
+    </message>
 </context>
 <context>
     <name>MainWindow</name>
@@ -2308,10 +2468,6 @@ Ihr Journal (%2) erlaubt, sie abzuschließen: Laufwerk → Unterbrochene Kopie a
         <translation>Über Partwise</translation>
     </message>
     <message>
-        <source>&lt;h3&gt;Partwise %1&lt;/h3&gt;&lt;p&gt;A partition editor that gets alignment right: misaligned partitions are outlined in red, partitions on a physical sector but off the grain in amber.&lt;/p&gt;</source>
-        <translation>&lt;h3&gt;Partwise %1&lt;/h3&gt;&lt;p&gt;Ein Partitionseditor, der die Ausrichtung richtig macht: Falsch ausgerichtete Partitionen sind rot umrandet, Partitionen auf einem physischen Sektor, aber neben dem Raster, bernsteinfarben.&lt;/p&gt;</translation>
-    </message>
-    <message>
         <source>D&amp;rive</source>
         <translation>&amp;Laufwerk</translation>
     </message>
@@ -2346,6 +2502,25 @@ Ihr Journal (%2) erlaubt, sie abzuschließen: Laufwerk → Unterbrochene Kopie a
     <message>
         <source> — read-only: Partwise writes nothing to it</source>
         <translation> — schreibgeschützt: Partwise schreibt nichts darauf</translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;Partwise %1&lt;/h3&gt;&lt;p&gt;A partition editor that gets alignment right: misaligned partitions are outlined in red, partitions on a physical sector but off the grain in amber.&lt;/p&gt;&lt;p&gt;Free software under the GNU General Public License, version 3 or later.&lt;/p&gt;&lt;p&gt;Website: &lt;a href=&quot;%2&quot;&gt;%2&lt;/a&gt;&lt;/p&gt;&lt;p&gt;The manual is the README on the website, and &lt;tt&gt;man partwise&lt;/tt&gt; and &lt;tt&gt;man partwise-cli&lt;/tt&gt; here.&lt;/p&gt;</source>
+        <translation>&lt;h3&gt;Partwise %1&lt;/h3&gt;&lt;p&gt;Ein Partitionseditor, der die Ausrichtung richtig macht: falsch ausgerichtete Partitionen sind rot umrandet, Partitionen auf einem physischen Sektor, aber neben dem Raster, gelb.&lt;/p&gt;&lt;p&gt;Freie Software unter der GNU General Public License, Version 3 oder später.&lt;/p&gt;&lt;p&gt;Website: &lt;a href=&quot;%2&quot;&gt;%2&lt;/a&gt;&lt;/p&gt;&lt;p&gt;Das Handbuch ist die README auf der Website, hier außerdem &lt;tt&gt;man partwise&lt;/tt&gt; und &lt;tt&gt;man partwise-cli&lt;/tt&gt;.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>%1 was removed</source>
+        <translation>%1 wurde entfernt</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n pending operation(s) dropped: %1. They were planned for that disk as it was, and are never applied to another.</source>
+        <translation>
+            <numerusform>%n anstehender Vorgang verworfen: %1. Er war für diesen Datenträger geplant, wie er war, und wird nie auf einen anderen angewendet.</numerusform>
+            <numerusform>%n anstehende Vorgänge verworfen: %1. Sie waren für diesen Datenträger geplant, wie er war, und werden nie auf einen anderen angewendet.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Pending Operations Dropped</source>
+        <translation>Anstehende Vorgänge verworfen</translation>
     </message>
 </context>
 <context>
@@ -2674,10 +2849,6 @@ Ihr Journal (%2) erlaubt, sie abzuschließen: Laufwerk → Unterbrochene Kopie a
         <translation>Microsoft-Basisdaten</translation>
     </message>
     <message>
-        <source>Microsoft reserved</source>
-        <translation>Microsoft-reserviert</translation>
-    </message>
-    <message>
         <source>Hidden from operating systems that honour it</source>
         <translation>Verborgen vor Betriebssystemen, die das beachten</translation>
     </message>
@@ -2696,6 +2867,38 @@ Ihr Journal (%2) erlaubt, sie abzuschließen: Laufwerk → Unterbrochene Kopie a
     <message>
         <source>Use LBA addressing (DOS/Windows)</source>
         <translation>LBA-Adressierung verwenden (DOS/Windows)</translation>
+    </message>
+    <message>
+        <source>Microsoft reserved: room Windows keeps for itself</source>
+        <translation>Microsoft-reserviert: Platz, den Windows sich selbst vorbehält</translation>
+    </message>
+    <message>
+        <source>A maker&apos;s recovery or diagnostics partition</source>
+        <translation>Wiederherstellungs- oder Diagnosepartition des Herstellers</translation>
+    </message>
+    <message>
+        <source>PowerPC PReP boot partition: the boot loader of IBM POWER machines</source>
+        <translation>PowerPC-PReP-Bootpartition: der Bootloader von IBM-POWER-Rechnern</translation>
+    </message>
+    <message>
+        <source>Boot partition of palo, the loader of HP PA-RISC machines</source>
+        <translation>Bootpartition von palo, dem Lader von HP-PA-RISC-Rechnern</translation>
+    </message>
+    <message>
+        <source>Intel Rapid Start: where the firmware keeps a hibernation</source>
+        <translation>Intel Rapid Start: hier hält die Firmware einen Ruhezustand</translation>
+    </message>
+    <message>
+        <source>Linux /home, which systemd mounts without an fstab line</source>
+        <translation>Linux /home, das systemd ohne fstab-Zeile einhängt</translation>
+    </message>
+    <message>
+        <source>A ChromeOS kernel partition</source>
+        <translation>Eine ChromeOS-Kernelpartition</translation>
+    </message>
+    <message>
+        <source>Extended boot partition (/boot) of the Boot Loader Specification</source>
+        <translation>Erweiterte Bootpartition (/boot) der Boot Loader Specification</translation>
     </message>
 </context>
 <context>
@@ -2837,6 +3040,33 @@ Ihr Journal (%2) erlaubt, sie abzuschließen: Laufwerk → Unterbrochene Kopie a
     <message>
         <source>SVG drawing (*.svg)</source>
         <translation>SVG-Zeichnung (*.svg)</translation>
+    </message>
+</context>
+<context>
+    <name>PkexecFailure</name>
+    <message>
+        <source>The administrator helper was not started: the password question was closed.</source>
+        <translation>Der Administrator-Helfer wurde nicht gestartet: die Passwortabfrage wurde geschlossen.</translation>
+    </message>
+    <message>
+        <source>The administrator helper cannot be started: </source>
+        <translation>Der Administrator-Helfer kann nicht gestartet werden: </translation>
+    </message>
+    <message>
+        <source>polkit, which pkexec asks for permission, is not installed or not running on this computer. Install the Debian packages polkitd and pkexec (a desktop also needs a polkit agent to ask for the password), or run partwise-cli as root instead.</source>
+        <translation>polkit, bei dem pkexec um Erlaubnis fragt, ist auf diesem Rechner nicht installiert oder läuft nicht. Installieren Sie die Debian-Pakete polkitd und pkexec (ein Desktop braucht außerdem einen polkit-Agenten, der nach dem Passwort fragt) oder führen Sie partwise-cli als root aus.</translation>
+    </message>
+    <message>
+        <source>no polkit agent is running to ask for the password. A desktop session starts one; in a bare X session start one first (for example lxpolkit, from the Debian package lxpolkit).</source>
+        <translation>es läuft kein polkit-Agent, der nach dem Passwort fragt. Eine Desktop-Sitzung startet einen; in einer nackten X-Sitzung starten Sie zuerst einen (zum Beispiel lxpolkit aus dem Debian-Paket lxpolkit).</translation>
+    </message>
+    <message>
+        <source>polkit did not allow it (the password was wrong, or this user may not administer this computer).</source>
+        <translation>polkit hat es nicht erlaubt (das Passwort war falsch, oder dieser Benutzer darf diesen Rechner nicht verwalten).</translation>
+    </message>
+    <message>
+        <source>pkexec could not get permission from polkit (the Debian packages polkitd and pkexec).</source>
+        <translation>pkexec bekam von polkit keine Erlaubnis (die Debian-Pakete polkitd und pkexec).</translation>
     </message>
 </context>
 <context>
@@ -3945,6 +4175,10 @@ Das Journal %3 hält fest, wie weit sie kam. Bis sie abgeschlossen ist, ist die 
         <source>&lt;b&gt;%1&lt;/b&gt; can be given room in %2 ways:</source>
         <translation>Für &lt;b&gt;%1&lt;/b&gt; lässt sich auf %2 Wegen Platz schaffen:</translation>
     </message>
+    <message>
+        <source>Move it up into the unused room at its end</source>
+        <translation>Nach oben in den ungenutzten Platz an ihrem Ende verschieben</translation>
+    </message>
 </context>
 <context>
     <name>RealignWizard</name>
@@ -4065,6 +4299,14 @@ Das Journal %3 hält fest, wie weit sie kam. Bis sie abgeschlossen ist, ist die 
     <message>
         <source>The helper sent boot information this window cannot use: %1.</source>
         <translation>Der Helfer hat Startinformationen geschickt, die dieses Fenster nicht verwenden kann: %1.</translation>
+    </message>
+    <message>
+        <source>Helper Not Started</source>
+        <translation>Helfer nicht gestartet</translation>
+    </message>
+    <message>
+        <source>Partwise could not start the helper for %1.</source>
+        <translation>Partwise konnte den Helfer für %1 nicht starten.</translation>
     </message>
 </context>
 <context>
@@ -4212,6 +4454,10 @@ Das Journal %3 hält fest, wie weit sie kam. Bis sie abgeschlossen ist, ist die 
     <message>
         <source>When the partition grows, the %1 filesystem keeps its size: %2.</source>
         <translation>Wächst die Partition, behält das Dateisystem %1 seine Größe: %2.</translation>
+    </message>
+    <message>
+        <source>A logical partition needs room for its EBR before it (the sector that links it into the extended partition): %1 on the grain stays free in front of it, so it cannot start right at the free space&apos;s first sector.</source>
+        <translation>Eine logische Partition braucht vor sich Platz für ihren EBR (den Sektor, der sie in die erweiterte Partition einhängt): %1 auf dem Raster bleibt vor ihr frei, daher kann sie nicht genau am ersten Sektor des freien Platzes beginnen.</translation>
     </message>
 </context>
 <context>
@@ -4524,6 +4770,10 @@ Das Journal %3 hält fest, wie weit sie kam. Bis sie abgeschlossen ist, ist die 
         <source>libparted, which edits the table, said: %1</source>
         <translation>libparted, das die Tabelle bearbeitet, meldete: %1</translation>
     </message>
+    <message>
+        <source>Cannot give partition %1 the type of %2.</source>
+        <translation>Partition %1 kann nicht den Typ von %2 bekommen.</translation>
+    </message>
 </context>
 <context>
     <name>main</name>
@@ -4546,6 +4796,10 @@ Das Journal %3 hält fest, wie weit sie kam. Bis sie abgeschlossen ist, ist die 
     <message>
         <source>--sector-size takes 512 or 4096.</source>
         <translation>--sector-size nimmt 512 oder 4096.</translation>
+    </message>
+    <message>
+        <source>New disks show after View → Refresh: %1</source>
+        <translation>Neue Datenträger erscheinen nach Ansicht → Aktualisieren: %1</translation>
     </message>
 </context>
 </TS>

@@ -261,7 +261,7 @@ void MovePlanTest::chooserKeepsAWayAskedForAndShortMovesUntimed()
     const auto [ways, lines] = drive(
         chooser, 7, [](int, OverlapWay w) { return w == OverlapWay::FlushPerShift ? 0.5 : 0.01; });
     QCOMPARE(ways, QString(7, QLatin1Char('F')));
-    QVERIFY(chooser.startNote().contains(QStringLiteral("too few")));
+    QVERIFY(chooser.startNote().contains(QStringLiteral("not timed")));
 }
 
 QTEST_GUILESS_MAIN(MovePlanTest)

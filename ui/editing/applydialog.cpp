@@ -2,8 +2,8 @@
 
 #include "alignmentstyle.h"
 #include "base/humansize.h"
+#include "durationtext.h"
 #include "editing/editingtext.h"
-#include "realign/realignpages.h"
 #include "screenfit.h"
 
 #include <QCloseEvent>
@@ -217,7 +217,7 @@ void ApplyDialog::onBytes(const RealignProgress &p)
     if (p.bytesPerSecond > 0)
         text += tr(" · %1/s").arg(humanSize(qint64(p.bytesPerSecond)));
     if (p.bytesDone < p.bytesTotal && p.secondsLeft > 0)
-        text += tr(" · %1 left").arg(realignDurationText(p.secondsLeft));
+        text += tr(" · %1 left").arg(durationText(p.secondsLeft));
     m_bytes->setText(text);
     m_bytes->setVisible(true);
 }

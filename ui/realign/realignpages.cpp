@@ -13,18 +13,6 @@
 
 using namespace partwise;
 
-QString realignDurationText(double seconds)
-{
-    const qint64 s = std::max<qint64>(1, qint64(std::ceil(seconds)));
-    if (s < 60)
-        return QCoreApplication::translate("RealignWizard", "%1 s").arg(s);
-    if (s < 3600)
-        return QCoreApplication::translate("RealignWizard", "%1 min %2 s").arg(s / 60).arg(s % 60);
-    return QCoreApplication::translate("RealignWizard", "%1 h %2 min")
-        .arg(s / 3600)
-        .arg((s % 3600) / 60);
-}
-
 RealignMap::RealignMap(QWidget *parent) : QWidget(parent)
 {
     auto *layout = new QVBoxLayout(this);

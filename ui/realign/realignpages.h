@@ -1,5 +1,7 @@
 #pragma once
 
+#include "durationtext.h"
+
 #include "ops/realignrunner.h"
 #include "ops/writejournal.h"
 #include "realign/realignwizardstate.h"
@@ -268,6 +270,3 @@ private:
     QList<QLabel *> m_checkLabels;
     QPushButton *m_resume = nullptr;
 };
-
-// "about 5 s", "2 min 10 s", "1 h 5 min".
-QString realignDurationText(double seconds);

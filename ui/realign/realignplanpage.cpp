@@ -296,10 +296,10 @@ void RealignPlanPage::showPlan()
     m_ways->setChoices(plan.choices);
     fillMoves(plan, ss);
     if (!plan.moves.isEmpty())
-        m_summary->setText(tr("%1 to move in all; it takes roughly %2 at 100 MiB/s (the drive "
-                              "decides: a USB stick is slower, an SSD faster).")
-                               .arg(humanSize(plan.totalBytes()),
-                                    realignDurationText(estimateRealignSeconds(plan))));
+        m_summary->setText(
+            tr("%1 to move in all; it takes roughly %2 at 100 MiB/s (the drive "
+               "decides: a USB stick is slower, an SSD faster).")
+                .arg(humanSize(plan.totalBytes()), durationText(estimateRealignSeconds(plan))));
     fitMovesTable(plan.moves.size());
     if (m_moves->topLevelItemCount() > 0)
         m_moves->setCurrentItem(m_moves->topLevelItem(0));

@@ -254,7 +254,7 @@ void RealignRunPage::onProgress(const RealignProgress &p)
     if (p.bytesPerSecond > 0)
         detail += tr(" · %1/s").arg(humanSize(qint64(p.bytesPerSecond)));
     if (p.bytesDone < p.bytesTotal && p.secondsLeft > 0)
-        detail += tr(" · %1 left").arg(realignDurationText(p.secondsLeft));
+        detail += tr(" · %1 left").arg(durationText(p.secondsLeft));
     row.detail->setText(detail);
     m_status->setText((verifying ? tr("Verifying partition %1 (%2 of %3)…")
                                  : tr("Moving partition %1 (%2 of %3)…"))
