@@ -2,8 +2,7 @@
 
 #include "device/fusemount.h"
 
-#define FUSE_USE_VERSION 34
-#include <fuse_lowlevel.h>
+#include "device/fuseonefile.h"
 
 #include <QFile>
 
@@ -45,9 +44,9 @@ struct CowWindowServer
 
 namespace {
 
-constexpr fuse_ino_t kFile = 2;
+constexpr fuse_ino_t kFile = kFuseFileIno;
 constexpr char kFileName[] = "window";
-constexpr double kForever = 24 * 3600.0;
+constexpr double kForever = kFuseForever;
 constexpr qint64 B = CowWindow::kBlockBytes;
 
 QString systemError(int code)
@@ -90,56 +89,29 @@ CowWindowServer &served(fuse_req_t req)
     return *static_cast<CowWindowServer *>(fuse_req_userdata(req));
 }
 
-struct stat attributes(const CowWindowServer &s, fuse_ino_t ino)
+FuseOneFile tree(const CowWindowServer &s)
 {
-    struct stat st
-    {
-    };
-    st.st_ino = ino;
-    st.st_uid = s.uid;
-    st.st_gid = s.gid;
-    st.st_atim = st.st_mtim = st.st_ctim = s.made;
-    if (ino == FUSE_ROOT_ID) {
-        st.st_mode = S_IFDIR | 0500;
-        st.st_nlink = 2;
-    } else {
-        st.st_mode = S_IFREG | 0600;
-        st.st_nlink = 1;
-        st.st_size = s.windowBytes;
-        st.st_blksize = 4096;
-        st.st_blocks = (s.windowBytes + 511) / 512;
-    }
-    return st;
+    return {kFileName, s.windowBytes, s.uid, s.gid, s.made};
 }
 
-bool known(fuse_ino_t ino)
+struct stat attributes(const CowWindowServer &s, fuse_ino_t ino)
 {
-    return ino == FUSE_ROOT_ID || ino == kFile;
+    return fuseOneFileAttributes(tree(s), ino);
 }
 
 void onLookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 {
-    if (parent != FUSE_ROOT_ID || std::strcmp(name, kFileName) != 0) {
-        fuse_reply_err(req, ENOENT);
-        return;
-    }
-    fuse_entry_param entry{};
-    entry.ino = kFile;
-    entry.generation = 1;
-    entry.attr = attributes(served(req), kFile);
-    entry.attr_timeout = kForever;
-    entry.entry_timeout = kForever;
-    fuse_reply_entry(req, &entry);
+    replyFuseLookup(req, tree(served(req)), parent, name);
 }
 
 void onGetattr(fuse_req_t req, fuse_ino_t ino, fuse_file_info *)
 {
-    if (!known(ino)) {
-        fuse_reply_err(req, ENOENT);
-        return;
-    }
-    const struct stat st = attributes(served(req), ino);
-    fuse_reply_attr(req, &st, kForever);
+    replyFuseGetattr(req, tree(served(req)), ino);
+}
+
+void onReaddir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, fuse_file_info *)
+{
+    replyFuseReaddir(req, tree(served(req)), ino, size, off);
 }
 
 // A smaller size is accepted and ignored (a disk keeps its size); growing fails.
@@ -147,7 +119,7 @@ void onSetattr(fuse_req_t req, fuse_ino_t ino, struct stat *attr, int toSet, fus
 {
     const CowWindowServer &s = served(req);
     int error = 0;
-    if (!known(ino))
+    if (!fuseOneFileKnows(ino))
         error = ENOENT;
     else if (toSet & (FUSE_SET_ATTR_MODE | FUSE_SET_ATTR_UID | FUSE_SET_ATTR_GID))
         error = EPERM;
@@ -164,7 +136,7 @@ void onSetattr(fuse_req_t req, fuse_ino_t ino, struct stat *attr, int toSet, fus
 void onOpen(fuse_req_t req, fuse_ino_t ino, fuse_file_info *fi)
 {
     if (ino != kFile) {
-        fuse_reply_err(req, known(ino) ? EISDIR : ENOENT);
+        fuse_reply_err(req, fuseOneFileKnows(ino) ? EISDIR : ENOENT);
         return;
     }
     fi->direct_io = 1;
@@ -266,30 +238,6 @@ void onFsync(fuse_req_t req, fuse_ino_t, int, fuse_file_info *)
 void onFlush(fuse_req_t req, fuse_ino_t, fuse_file_info *)
 {
     fuse_reply_err(req, 0);
-}
-
-void onReaddir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, fuse_file_info *)
-{
-    if (ino != FUSE_ROOT_ID) {
-        fuse_reply_err(req, ENOTDIR);
-        return;
-    }
-    const struct
-    {
-        const char *name;
-        fuse_ino_t ino;
-    } entries[] = {{".", FUSE_ROOT_ID}, {"..", FUSE_ROOT_ID}, {kFileName, kFile}};
-    std::vector<char> buffer(size);
-    size_t used = 0;
-    for (off_t i = std::max<off_t>(off, 0); i < off_t(std::size(entries)); ++i) {
-        const struct stat st = attributes(served(req), entries[i].ino);
-        const size_t needed =
-            fuse_add_direntry(req, buffer.data() + used, size - used, entries[i].name, &st, i + 1);
-        if (needed > size - used)
-            break;
-        used += needed;
-    }
-    fuse_reply_buf(req, buffer.data(), used);
 }
 
 const fuse_lowlevel_ops kOperations = [] {
