@@ -61,7 +61,9 @@ bool mayRaiseHardLimits()
     return ok && (bits & (1ULL << 24)) != 0;
 }
 
-// The newest table backup root made of `device` (named after it, in root's folder).
+// The newest table backup root made of `device` (named after it, in root's folder). The test's
+// environment names PARTWISE_BACKUP_ROOT (tests/CMakeLists.txt); a helper started for a user
+// must not follow it, its environment being reset, so the backup is here or nowhere.
 QString newestBackupOf(const QString &device)
 {
     const QDir backups(QStringLiteral("/var/backups/partwise"));
