@@ -274,9 +274,23 @@ ChunkCopyResult copyChunks(const ChunkCopyRequest &request)
     return ChunkCopy(request).run();
 }
 
+namespace {
+
+// One record per step: a grow's committed record must never be taken for the new UUID's.
+RedoJournal redoStep(const RedoJournal &base, const char *step, quint64 tag)
+{
+    RedoJournal r = base;
+    r.path = base.path + QLatin1Char('.') + QLatin1String(step) + QStringLiteral(".redo");
+    r.tag = base.tag << 8 | tag;
+    return r;
+}
+
+} // namespace
+
 bool finishCopiedFilesystem(const QString &target, qint64 tss, const CopyPartitionPlan &p,
-                            bool newIds, const std::function<void(const QString &)> &log,
-                            QString *check, QString *error)
+                            bool newIds, const RedoJournal &redo,
+                            const std::function<void(const QString &)> &log, QString *check,
+                            QString *error)
 {
     const qint64 newBytes = (p.newEnd - p.newStart + 1) * tss;
     const FilesystemLocation where{target, p.newStart * tss, true};
@@ -309,7 +323,8 @@ bool finishCopiedFilesystem(const QString &target, qint64 tss, const CopyPartiti
     if (!updateHiddenSectors(target, where.offset, newBytes, p.filesystem, p.newStart, error))
         return false;
     if (p.grows() && p.data != CopyData::Shrunk) {
-        const ToolResult r = resizeFilesystem(where, newBytes, p.filesystem, newBytes);
+        const ToolResult r = resizeFilesystemJournaled(where, newBytes, p.filesystem, newBytes,
+                                                       redoStep(redo, "grow", 1));
         say(QStringLiteral("  $ %1").arg(r.command));
         if (!r.ok) {
             *error = QStringLiteral("Growing the %1 filesystem of partition %2 failed: %3")
@@ -320,7 +335,10 @@ bool finishCopiedFilesystem(const QString &target, qint64 tss, const CopyPartiti
         }
     }
     if (newIds && canChangeFilesystemUuid(p.filesystem)) {
-        const ToolResult r = newFilesystemUuid(where, newBytes, p.filesystem);
+        const ToolResult r = runToolJournaled(
+            where, newBytes, redoStep(redo, "ids", 2), [&](const FilesystemLocation &view) {
+                return newFilesystemUuid(view, newBytes, p.filesystem);
+            });
         say(QStringLiteral("  $ %1").arg(r.command));
         if (!r.ok) {
             *error = QStringLiteral("Giving partition %1 a new UUID failed: %2")

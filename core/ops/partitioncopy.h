@@ -4,6 +4,7 @@
 // now is: the pieces a disk copy (copyrunner.h) runs once per partition, and a Paste
 // (pasteexecution.h) once. The source is only read.
 
+#include "fs/journaledresize.h"
 #include "move/blockio.h"
 #include "move/moverequest.h"
 #include "ops/copyplan.h"
@@ -58,9 +59,12 @@ ChunkCopyResult copyChunks(const ChunkCopyRequest &request);
 // What a copied filesystem needs at its new place, done by offset inside `target`: swap made
 // anew; otherwise its recorded start (hidden sectors) corrected, grown when the plan says, a new
 // UUID when `newIds`, and its own read-only check. `check` receives "partition N (fs): clean".
-// Each step may be done again after a kill.
+// The grow and the new UUID write through redo records (fs/journaledresize.h) at `redo`'s path
+// with ".grow.redo" and ".ids.redo" added, so each step may be done again after a kill or a
+// power cut; the caller removes them (removeRedoRecordsOf) once its journal says the partition
+// is finished.
 bool finishCopiedFilesystem(const QString &target, qint64 targetSectorSize,
-                            const CopyPartitionPlan &p, bool newIds,
+                            const CopyPartitionPlan &p, bool newIds, const RedoJournal &redo,
                             const std::function<void(const QString &)> &log, QString *check,
                             QString *error);
 
