@@ -262,11 +262,11 @@ void TestApplyPowerCut::expectFinished(const QString &image, const QString &stat
 
 void TestApplyPowerCut::cutAtCommit_data()
 {
-    QTest::addColumn<int>("record"); // 1: the NTFS's shrink, 2: the paste's grow, 3: its new id
+    // 1: the NTFS's shrink, 2: the paste's grow and new serial number (one record)
+    QTest::addColumn<int>("record");
     QTest::addColumn<int>("reached");
     QTest::newRow("shrink, the first half") << 1 << 1;
-    // The paste's grow (record 2) is cut in secondCutDuringResume; its new serial number's
-    // (record 3) is fs-level work like the grow's, left out for time.
+    // The paste's record (2) is cut in secondCutDuringResume.
 }
 
 void TestApplyPowerCut::cutAtCommit()
