@@ -75,9 +75,8 @@ FilesystemLocation viewSource(const FilesystemLocation &where)
 }
 
 // Runs the tool on a copy-on-write view and commits what it wrote to the redo record.
-ToolResult runInView(const FilesystemLocation &where, qint64 partitionBytes,
-                     const QString &filesystem, qint64 newBytes, const RedoRegion &region,
-                     const RedoJournal &redo)
+ToolResult runInView(const FilesystemLocation &where, const RedoRegion &region,
+                     const RedoJournal &redo, const JournaledTool &tool)
 {
     const FilesystemLocation source = viewSource(where);
     QString error;
@@ -102,8 +101,7 @@ ToolResult runInView(const FilesystemLocation &where, qint64 partitionBytes,
     if (!view.ok())
         return ToolResult::failed(
             QStringLiteral("No copy-on-write view of the filesystem: %1").arg(view.error()));
-    const ToolResult r = resizeFilesystem(FilesystemLocation{view.path(), source.offset, true},
-                                          partitionBytes, filesystem, newBytes);
+    const ToolResult r = tool(FilesystemLocation{view.path(), source.offset, true});
     view.stopServing();
     if (!r.ok)
         return r;
@@ -128,20 +126,28 @@ ToolResult resizeFilesystemJournaled(const FilesystemLocation &where, qint64 par
 {
     if (filesystem.isEmpty() || filesystem == QLatin1String("swap"))
         return resizeFilesystem(where, partitionBytes, filesystem, newBytes);
-    const RedoRegion region{where.isImage ? where.offset : 0, std::max(partitionBytes, newBytes),
-                            redo.tag};
+    return runToolJournaled(where, std::max(partitionBytes, newBytes), redo,
+                            [&](const FilesystemLocation &view) {
+                                return resizeFilesystem(view, partitionBytes, filesystem, newBytes);
+                            });
+}
+
+ToolResult runToolJournaled(const FilesystemLocation &where, qint64 regionBytes,
+                            const RedoJournal &redo, const JournaledTool &tool)
+{
+    const RedoRegion region{where.isImage ? where.offset : 0, regionBytes, redo.tag};
     const move::RedoCheck found = move::checkRedoRecord(redo.path, region);
     ToolResult r = ToolResult::succeeded(QString());
     switch (found.state) {
     case RedoState::Damaged:
         return ToolResult::failed(
-            QStringLiteral("The redo record %1 of this resize is damaged (%2), so nothing was "
-                           "written. The filesystem may be half-resized: check it with its own "
+            QStringLiteral("The redo record %1 of this step is damaged (%2), so nothing was "
+                           "written. The filesystem may be half-changed: check it with its own "
                            "tool before going on.")
                 .arg(redo.path, found.problem));
     case RedoState::Committed:
         say(redo, QStringLiteral("  applying again the %1 journaled blocks of an interrupted "
-                                 "resize (%2)")
+                                 "step (%2)")
                       .arg(found.blocks)
                       .arg(redo.path));
         r = ToolResult::succeeded(
@@ -153,7 +159,7 @@ ToolResult resizeFilesystemJournaled(const FilesystemLocation &where, qint64 par
         move::removeRedoRecord(redo.path);
         [[fallthrough]];
     case RedoState::None:
-        r = runInView(where, partitionBytes, filesystem, newBytes, region, redo);
+        r = runInView(where, region, redo, tool);
         if (!r.ok)
             return r;
         break;
@@ -161,7 +167,7 @@ ToolResult resizeFilesystemJournaled(const FilesystemLocation &where, qint64 par
     QString error;
     if (!applyRecord(where, region, redo, &error))
         return ToolResult::failed(
-            QStringLiteral("%1 The resize is journaled in %2: resume applies it again.")
+            QStringLiteral("%1 The change is journaled in %2: resume applies it again.")
                 .arg(error, redo.path));
     return r;
 }

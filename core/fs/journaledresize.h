@@ -34,6 +34,12 @@ ToolResult resizeFilesystemJournaled(const FilesystemLocation &where, qint64 par
                                      const QString &filesystem, qint64 newBytes,
                                      const RedoJournal &redo);
 
+// Any other tool that changes a filesystem in place (a new UUID, a label) the same way: `tool`
+// gets the copy-on-write view of the `regionBytes` at `where` and must write nothing else.
+using JournaledTool = std::function<ToolResult(const FilesystemLocation &view)>;
+ToolResult runToolJournaled(const FilesystemLocation &where, qint64 regionBytes,
+                            const RedoJournal &redo, const JournaledTool &tool);
+
 // After the job journal says the step is done. False when the record could not be removed
 // (harmless: it is of a finished step, and discarded when met).
 bool finishJournaledResize(const RedoJournal &redo);

@@ -3,7 +3,9 @@
 #include "base/atomicfile.h"
 #include "move/checksum.h"
 
+#include <QDir>
 #include <QFile>
+#include <QFileInfo>
 
 #include <cerrno>
 #include <cstring>
@@ -284,6 +286,24 @@ bool removeRedoRecord(const QString &path)
     if (::unlink(QFile::encodeName(path).constData()) != 0 && errno != ENOENT)
         return false;
     return syncFolderOf(path);
+}
+
+bool removeRedoRecordsOf(const QString &journalPath)
+{
+    const QFileInfo journal(journalPath);
+    const QDir folder = journal.absoluteDir();
+    // Compared as text, not as a name filter: a journal's name may hold '*', '?' or '['.
+    QStringList names;
+    for (const QString &name : folder.entryList(QDir::Files | QDir::Hidden | QDir::NoSymLinks))
+        if (name.startsWith(journal.fileName() + QLatin1Char('.')) &&
+            name.endsWith(QLatin1String(".redo")))
+            names << name;
+    bool ok = true;
+    for (const QString &name : names) {
+        if (::unlink(QFile::encodeName(folder.filePath(name)).constData()) != 0 && errno != ENOENT)
+            ok = false;
+    }
+    return (names.isEmpty() || syncFolderOf(journalPath)) && ok;
 }
 
 } // namespace partwise::move

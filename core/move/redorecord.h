@@ -72,4 +72,10 @@ bool applyRedoRecord(const QString &path, const RedoRegion &expected, const Redo
 // Removes the record and syncs its folder.
 bool removeRedoRecord(const QString &path);
 
+// Removes every record of the job whose journal is `journalPath` (the journal's name, a dot,
+// anything, ".redo"; regular files only, links left alone), and syncs the folder. Called once
+// the journal says their steps are done, before the journal itself goes: a record outliving its
+// journal could be taken for a later job's step of the same tag and place.
+bool removeRedoRecordsOf(const QString &journalPath);
+
 } // namespace partwise::move

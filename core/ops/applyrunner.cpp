@@ -6,6 +6,7 @@
 #include "fs/filesystemresize.h"
 #include "fs/filesystemsize.h"
 #include "fs/sessionabilities.h"
+#include "move/redorecord.h"
 #include "ops/operationboot.h"
 #include "ops/operationexecution.h"
 #include "ops/operationpreview.h"
@@ -56,6 +57,7 @@ public:
         m_context.ask = callbacks.ask;
         m_context.log = [this](const QString &line) { log(line); };
         m_context.scratchFolder = path + QStringLiteral(".scratch");
+        m_context.journalPath = path;
         m_result.journalPath = path;
         m_result.backupFolder = journal.backupFolder;
         m_result.completed = journal.nextOperation;
@@ -115,6 +117,7 @@ private:
 
     bool paste(const Operation &op, QString *error, bool *resumable)
     {
+        m_context.operationIndex = m_journal.nextOperation;
         QElapsedTimer clock;
         clock.start();
         m_context.copied = [this, &clock, &op](quint64 done, quint64 total) {
@@ -240,7 +243,11 @@ private:
         m_journal.moves.clear();
         m_journal.phases.clear();
         m_result.completed = i + 1;
-        return m_journal.save(m_path, error);
+        // The operation's redo records go only once the journal says it is done.
+        if (!m_journal.save(m_path, error))
+            return false;
+        move::removeRedoRecordsOf(m_path);
+        return true;
     }
 
     bool failed(int i, const QString &error, bool resumable)

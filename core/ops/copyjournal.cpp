@@ -5,6 +5,7 @@
 #include "device/diskidentity.h"
 #include "move/checksum.h"
 #include "move/movejournal.h"
+#include "move/redorecord.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -297,6 +298,8 @@ bool CopyJournal::load(const QString &path, CopyJournal *journal, QString *error
 
 bool CopyJournal::remove(const QString &path)
 {
+    // Its records first: one left without its journal could meet a later copy's same step.
+    move::removeRedoRecordsOf(path);
     const bool ok = QFile::remove(path);
     syncFolderOf(path);
     return ok;

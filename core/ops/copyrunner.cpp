@@ -414,8 +414,11 @@ private:
             if (m_j.fixed.at(i))
                 return;
             FixOutcome &o = outcomes[std::size_t(i)];
+            RedoJournal redo;
+            redo.path = m_path + QStringLiteral(".p%1").arg(i + 1);
+            redo.tag = quint64(i + 1);
             o.ok = finishCopiedFilesystem(
-                m_j.target, tss(), plan().partitions.at(i), plan().newIds,
+                m_j.target, tss(), plan().partitions.at(i), plan().newIds, redo,
                 [&o](const QString &line) { o.lines << line; }, &o.check, &o.error);
         });
         QString firstError;

@@ -28,6 +28,10 @@ struct OperationContext
     // A private folder a Paste may make and remove for the shrunk copy of its source (beside
     // Apply's journal, never on the target); empty: none, and a paste does not shrink.
     QString scratchFolder;
+    // Apply's journal and the operation under way: a Paste's redo records sit beside the
+    // journal (fs/journaledresize.h), tagged with the operation. Set by Apply, which pastes.
+    QString journalPath;
+    int operationIndex = 0;
     // A Paste's copy: bytes copied so far of `total` (called from the copying thread).
     std::function<void(quint64 done, quint64 total)> copied;
 

@@ -274,9 +274,55 @@ ChunkCopyResult copyChunks(const ChunkCopyRequest &request)
     return ChunkCopy(request).run();
 }
 
+namespace {
+
+// The grow and the new id run on one copy-on-write view and leave one redo record (".finish"):
+// one FUSE mount instead of two, and a resume finds both applied or neither.
+bool growAndRenumber(const FilesystemLocation &where, qint64 newBytes, const CopyPartitionPlan &p,
+                     bool newIds, RedoJournal redo, const std::function<void(const QString &)> &say,
+                     QString *error)
+{
+    const bool grow = p.grows() && p.data != CopyData::Shrunk;
+    const bool renumber = newIds && canChangeFilesystemUuid(p.filesystem);
+    if (!grow && !renumber)
+        return true;
+    redo.path += QStringLiteral(".finish.redo");
+    QString failed; // which tool failed, when one did
+    const ToolResult r =
+        runToolJournaled(where, newBytes, redo, [&](const FilesystemLocation &view) {
+            if (grow) {
+                const ToolResult g = resizeFilesystem(view, newBytes, p.filesystem, newBytes);
+                say(QStringLiteral("  $ %1").arg(g.command));
+                if (!g.ok)
+                    failed = QStringLiteral("Growing the %1 filesystem of partition %2 failed: %3")
+                                 .arg(p.filesystem)
+                                 .arg(p.targetNumber)
+                                 .arg(g.error);
+                if (!g.ok || !renumber)
+                    return g;
+            }
+            const ToolResult u = newFilesystemUuid(view, newBytes, p.filesystem);
+            say(QStringLiteral("  $ %1").arg(u.command));
+            if (!u.ok)
+                failed = QStringLiteral("Giving partition %1 a new UUID failed: %2")
+                             .arg(p.targetNumber)
+                             .arg(u.error);
+            return u;
+        });
+    if (!r.ok) // else the view or the record failed, as runToolJournaled says
+        *error = !failed.isEmpty() ? failed
+                                   : QStringLiteral("Finishing partition %1 failed: %2")
+                                         .arg(p.targetNumber)
+                                         .arg(r.error);
+    return r.ok;
+}
+
+} // namespace
+
 bool finishCopiedFilesystem(const QString &target, qint64 tss, const CopyPartitionPlan &p,
-                            bool newIds, const std::function<void(const QString &)> &log,
-                            QString *check, QString *error)
+                            bool newIds, const RedoJournal &redo,
+                            const std::function<void(const QString &)> &log, QString *check,
+                            QString *error)
 {
     const qint64 newBytes = (p.newEnd - p.newStart + 1) * tss;
     const FilesystemLocation where{target, p.newStart * tss, true};
@@ -308,27 +354,8 @@ bool finishCopiedFilesystem(const QString &target, qint64 tss, const CopyPartiti
         return true;
     if (!updateHiddenSectors(target, where.offset, newBytes, p.filesystem, p.newStart, error))
         return false;
-    if (p.grows() && p.data != CopyData::Shrunk) {
-        const ToolResult r = resizeFilesystem(where, newBytes, p.filesystem, newBytes);
-        say(QStringLiteral("  $ %1").arg(r.command));
-        if (!r.ok) {
-            *error = QStringLiteral("Growing the %1 filesystem of partition %2 failed: %3")
-                         .arg(p.filesystem)
-                         .arg(p.targetNumber)
-                         .arg(r.error);
-            return false;
-        }
-    }
-    if (newIds && canChangeFilesystemUuid(p.filesystem)) {
-        const ToolResult r = newFilesystemUuid(where, newBytes, p.filesystem);
-        say(QStringLiteral("  $ %1").arg(r.command));
-        if (!r.ok) {
-            *error = QStringLiteral("Giving partition %1 a new UUID failed: %2")
-                         .arg(p.targetNumber)
-                         .arg(r.error);
-            return false;
-        }
-    }
+    if (!growAndRenumber(where, newBytes, p, newIds, redo, say, error))
+        return false;
     if (const QString why = noCheckReason(p.filesystem); !why.isEmpty()) {
         *check = QStringLiteral("partition %1 (%2): not checked: %3")
                      .arg(p.targetNumber)

@@ -4,6 +4,7 @@
 // now is: the pieces a disk copy (copyrunner.h) runs once per partition, and a Paste
 // (pasteexecution.h) once. The source is only read.
 
+#include "fs/journaledresize.h"
 #include "move/blockio.h"
 #include "move/moverequest.h"
 #include "ops/copyplan.h"
@@ -58,9 +59,11 @@ ChunkCopyResult copyChunks(const ChunkCopyRequest &request);
 // What a copied filesystem needs at its new place, done by offset inside `target`: swap made
 // anew; otherwise its recorded start (hidden sectors) corrected, grown when the plan says, a new
 // UUID when `newIds`, and its own read-only check. `check` receives "partition N (fs): clean".
-// Each step may be done again after a kill.
+// The grow and the new UUID write through one redo record (fs/journaledresize.h) at `redo`'s
+// path with ".finish.redo" added, so the step may be done again after a kill or a power cut; the
+// caller's journal removal takes it (move/redorecord.h's removeRedoRecordsOf).
 bool finishCopiedFilesystem(const QString &target, qint64 targetSectorSize,
-                            const CopyPartitionPlan &p, bool newIds,
+                            const CopyPartitionPlan &p, bool newIds, const RedoJournal &redo,
                             const std::function<void(const QString &)> &log, QString *check,
                             QString *error);
 

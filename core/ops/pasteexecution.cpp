@@ -211,7 +211,12 @@ public:
         if (p.data != CopyData::Recreate && !copyData(from, p, sss, tss, error, resumable))
             return false;
         QString check;
-        if (!finishCopiedFilesystem(m_context.target, tss, p, true, m_context.log, &check, error))
+        RedoJournal redo;
+        redo.path = m_context.journalPath + QStringLiteral(".paste");
+        redo.tag = quint64(m_context.operationIndex + 1);
+        redo.log = m_context.log;
+        if (!finishCopiedFilesystem(m_context.target, tss, p, true, redo, m_context.log, &check,
+                                    error))
             return false;
         // Last of all the entry: only now does the copy show as a partition.
         if (!place(m_context, op, before, &placed, error, true))

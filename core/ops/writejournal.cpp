@@ -6,6 +6,7 @@
 #include "device/imagesectorsize.h"
 #include "move/checksum.h"
 #include "move/movejournal.h"
+#include "move/redorecord.h"
 #include "ops/journaldamage.h"
 #include "ops/planfile.h"
 #include "ops/realignjson.h"
@@ -451,6 +452,8 @@ bool WriteJournal::load(const QString &path, WriteJournal *journal, QString *err
 
 bool WriteJournal::remove(const QString &path)
 {
+    // Its records first: one left without its journal could meet a later job's same step.
+    move::removeRedoRecordsOf(path);
     return QFile::remove(path) && syncFolderOf(path);
 }
 

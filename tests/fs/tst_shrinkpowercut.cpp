@@ -5,7 +5,8 @@
 // loses what was not flushed: the apply flushes once, at its end). The image is then rebuilt as
 // a cut would leave it — none, all, a prefix or a random subset of those writes with one torn,
 // a second cut during resume, or the record itself cut before its commit marker — and resumed.
-// The same for ext4 on a loop device's partition node. Every state must come back to the old
+// The same for ext4 on a loop device's partition node, and for ext4 and NTFS growing from 40 to
+// 64 MiB (resize2fs, ntfsresize) into a larger partition. Every state must come back to the old
 // filesystem (untouched) or the new one, judged by the filesystems' own tools: e2fsck -fn, ntfsfix
 // -n, fsck.fat -n, the size dumpe2fs, ntfsresize
 // --info and minfo report, and the SHA-256 of every file read through a mount, ntfs-3g or mcopy.
@@ -77,6 +78,7 @@ private:
     QString m_fs;
     QString m_image;
     qint64 m_partBytes = 0;
+    qint64 m_oldBytes = 0; // the filesystem before: the partition's size for a shrink
     qint64 m_newBytes = 0;
     QMap<QString, QByteArray> m_files;
     QByteArray m_oldSha; // the partition's bytes before the shrink
@@ -127,6 +129,8 @@ private slots:
     void cleanup() { m_place.reset(); } // detaches a loop device a failed row left
     void cutsDuringShrink_data();
     void cutsDuringShrink();
+    void cutsDuringGrow_data();
+    void cutsDuringGrow() { cutsDuringShrink(); }
 };
 
 bool TestShrinkPowerCut::makeFilesystemWithHoles(QString *error)
@@ -136,13 +140,15 @@ bool TestShrinkPowerCut::makeFilesystemWithHoles(QString *error)
     const QStringList doomed = makeTree(tree, 47);
     removeFromTree(tree, doomed);
     m_files = pwtest::treeSha256(tree);
-    pwtest::LoopRange range(m_image, kOffset, m_partBytes);
+    pwtest::LoopRange range(m_image, kOffset, m_oldBytes);
     if (!range.ok()) {
         *error = range.error();
         return false;
     }
     if (!pwtest::makeFilesystem(range.path(), m_fs, QStringLiteral("PWCUT"), kStartSector, error))
         return false;
+    if (m_newBytes > m_oldBytes) // a grow: the files anywhere
+        return pwtest::fillFilesystem(range.path(), m_fs, tree, error);
     // A filler first, then the files, then the filler goes: the files lie past the new end.
     const qint64 filler = m_partBytes - m_newBytes + 6 * kMiB;
     if (m_fs == QLatin1String("fat32"))
@@ -219,13 +225,30 @@ void TestShrinkPowerCut::cutsDuringShrink_data()
     QTest::addColumn<qint64>("partBytes");
     QTest::addColumn<qint64>("newBytes");
     QTest::addColumn<bool>("onLoop");
-    QTest::newRow("ext4") << QStringLiteral("ext4") << 64 * kMiB << 40 * kMiB << false;
-    QTest::newRow("ntfs") << QStringLiteral("ntfs") << 64 * kMiB << 40 * kMiB << false;
+    QTest::addColumn<qint64>("oldBytes"); // the filesystem's size before
+    QTest::newRow("ext4") << QStringLiteral("ext4") << 64 * kMiB << 40 * kMiB << false << 64 * kMiB;
+    QTest::newRow("ntfs") << QStringLiteral("ntfs") << 64 * kMiB << 40 * kMiB << false << 64 * kMiB;
     // libparted keeps FAT32 at 65520 clusters of 4 KiB or more.
-    QTest::newRow("fat32") << QStringLiteral("fat32") << 300 * kMiB << 296 * kMiB << false;
+    QTest::newRow("fat32") << QStringLiteral("fat32") << 300 * kMiB << 296 * kMiB << false
+                           << 300 * kMiB;
     // The view then reads the loop device, the record is applied through the partition node.
     QTest::newRow("ext4 on a loop partition")
-        << QStringLiteral("ext4") << 64 * kMiB << 40 * kMiB << true;
+        << QStringLiteral("ext4") << 64 * kMiB << 40 * kMiB << true << 64 * kMiB;
+}
+
+// A grow alone (as after a move into more room, or a paste into a larger partition): the
+// filesystem fills 40 MiB of a 64 MiB partition and grows to all of it.
+void TestShrinkPowerCut::cutsDuringGrow_data()
+{
+    QTest::addColumn<QString>("fs");
+    QTest::addColumn<qint64>("partBytes");
+    QTest::addColumn<qint64>("newBytes");
+    QTest::addColumn<bool>("onLoop");
+    QTest::addColumn<qint64>("oldBytes");
+    QTest::newRow("ext4 grows") << QStringLiteral("ext4") << 64 * kMiB << 64 * kMiB << false
+                                << 40 * kMiB;
+    QTest::newRow("ntfs grows") << QStringLiteral("ntfs") << 64 * kMiB << 64 * kMiB << false
+                                << 40 * kMiB;
 }
 
 void TestShrinkPowerCut::cutsDuringShrink()
@@ -237,13 +260,16 @@ void TestShrinkPowerCut::cutsDuringShrink()
     m_fs = fs;
     m_partBytes = partBytes;
     m_newBytes = newBytes;
-    const QString name = fs + (onLoop ? QStringLiteral("-loop") : QString());
+    QFETCH(qint64, oldBytes);
+    m_oldBytes = oldBytes;
+    const QString name = fs + (onLoop ? QStringLiteral("-loop") : QString()) +
+                         (m_oldBytes < partBytes ? QStringLiteral("-grow") : QString());
     m_image = makeDisk(m_dir.path(), name + QStringLiteral(".img"), partBytes);
     QVERIFY(!m_image.isEmpty());
     m_recordPath = m_dir.filePath(name + QStringLiteral(".journal.redo"));
     QString error;
     QVERIFY2(makeFilesystemWithHoles(&error), qPrintable(error));
-    expectFilesystem(partBytes - kMiB, partBytes, QStringLiteral("before"));
+    expectFilesystem(m_oldBytes - kMiB, m_oldBytes, QStringLiteral("before"));
     m_oldSha = partitionSha();
     m_place = std::make_unique<Place>(m_image, partBytes, onLoop);
     QVERIFY(m_place->ok());
@@ -334,7 +360,7 @@ void TestShrinkPowerCut::cutsDuringShrink()
                 record.write(bytes) == bytes.size());
         record.close();
         QCOMPARE(partitionSha(), m_oldSha);
-        expectFilesystem(partBytes - kMiB, partBytes, name + QStringLiteral(", before resume"));
+        expectFilesystem(m_oldBytes - kMiB, m_oldBytes, name + QStringLiteral(", before resume"));
         resumeAndExpectNew(name);
         if (QTest::currentTestFailed())
             return;

@@ -5,6 +5,7 @@
 // its place once.
 #include "move/redorecord.h"
 
+#include <QDir>
 #include <QFile>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -210,6 +211,35 @@ private slots:
         Disk disk;
         QVERIFY(!apply(&disk));
         QVERIFY(disk.writes.empty());
+    }
+
+    // A finished job's records go with it, and nothing else: not another job's whose name
+    // starts alike, not a record a link names, whatever wildcards the journal's name holds.
+    void aJobsRecordsGoAndNothingElse()
+    {
+        QString error;
+        const QDir dir(m_dir.filePath(QStringLiteral("jobs")));
+        QVERIFY(dir.mkpath(QStringLiteral(".")));
+        const QString journal = dir.filePath(QStringLiteral("disk[1]*.img.json"));
+        const QStringList ours = {journal + QStringLiteral(".redo"),
+                                  journal + QStringLiteral(".p2.grow.redo"),
+                                  journal + QStringLiteral(".paste.ids.redo")};
+        const QStringList others = {dir.filePath(QStringLiteral("disk1x.img.json.redo")),
+                                    journal + QStringLiteral("2.redo"),
+                                    journal + QStringLiteral(".redo.keep"),
+                                    dir.filePath(QStringLiteral("target.redo"))};
+        for (const QString &p : ours + others)
+            QVERIFY2(write(p, {{0, 4096, 'a'}}, &error), qPrintable(error));
+        const QString link = journal + QStringLiteral(".link.redo");
+        QVERIFY(QFile::link(others.last(), link));
+        put(journal, "{}");
+        QVERIFY(removeRedoRecordsOf(journal));
+        for (const QString &p : ours)
+            QVERIFY2(!QFile::exists(p), qPrintable(p));
+        for (const QString &p : others)
+            QVERIFY2(QFile::exists(p), qPrintable(p));
+        QVERIFY(QFileInfo(link).isSymLink());
+        QVERIFY(QFile::exists(journal)); // the journal itself is its owner's to remove
     }
 };
 
