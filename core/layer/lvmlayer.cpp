@@ -29,8 +29,8 @@ qint64 numberField(const QJsonObject &row, const char *key)
 // free), each with the PV's and its group's fields. Empty with `error` set when pvs fails.
 QJsonArray lvmSegments(const QString &device, QString *error)
 {
+    // Not --readonly: that mode never asks device-mapper, so no volume would be reported active.
     const QStringList args{
-        QStringLiteral("--readonly"),
         QStringLiteral("--reportformat"),
         QStringLiteral("json"),
         QStringLiteral("--units"),

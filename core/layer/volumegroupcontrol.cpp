@@ -28,8 +28,9 @@ QString lvmSaid(const ToolResult &run)
 // The rows of an LVM report (`pvs`/`lvs --reportformat json`), or empty with `error` set.
 QJsonArray lvmReport(const QString &tool, const QStringList &args, const char *rows, QString *error)
 {
-    QStringList all{QStringLiteral("--readonly"), QStringLiteral("--reportformat"),
-                    QStringLiteral("json"), QStringLiteral("--config"), lvmWithoutUdevConfig()};
+    // Not --readonly: that mode never asks device-mapper whether a volume is active.
+    QStringList all{QStringLiteral("--reportformat"), QStringLiteral("json"),
+                    QStringLiteral("--config"), lvmWithoutUdevConfig()};
     all << args;
     const ToolResult run =
         runTool(tool, all, QStringLiteral("lvm2"), 60 * 1000, ToolChannels::Separate);
