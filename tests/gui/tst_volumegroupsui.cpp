@@ -18,7 +18,9 @@
 
 #include <QAction>
 #include <QItemSelectionModel>
+#include <QLabel>
 #include <QRegularExpression>
+#include <QScrollArea>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -150,7 +152,16 @@ void TestVolumeGroupsUi::groupAndVolumesInTheInfoPanel()
     }
     QVERIFY(starts.value(QStringLiteral("data")) % (1 << 20) == 0);
     QVERIFY(starts.value(QStringLiteral("logs")) % (1 << 20) != 0);
+    // The panel scrolled to the layers, as a person reading them would.
+    auto *layersLabel = window.infoPanel()->findChild<QLabel *>(QStringLiteral("layers"));
+    auto *scroll = window.infoPanel()->findChild<QScrollArea *>();
+    QVERIFY(layersLabel && scroll);
+    window.resizeDocks({window.infoPanel()}, {640}, Qt::Horizontal);
+    QTest::qWait(200);
+    scroll->ensureWidgetVisible(layersLabel, 0, 0);
+    QTest::qWait(200);
     guitest::saveScreenshot(window.infoPanel(), QStringLiteral("volumegroup-info-panel"));
+    guitest::saveScreenshot(layersLabel, QStringLiteral("volumegroup-info-layers"));
     // An image's volume groups are not activated by the window; neither is it powered off.
     QVERIFY(!groups->activateAction()->isEnabled());
     QVERIFY2(groups->activateAction()->statusTip().contains(QStringLiteral("image file")),
