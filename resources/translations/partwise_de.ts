@@ -4852,7 +4852,7 @@ Das Journal %3 hält fest, wie weit sie kam. Bis sie abgeschlossen ist, ist die 
     <name>VolumeGroupActions</name>
     <message>
         <source>Acti&amp;vate Volume Group</source>
-        <translation>Volume&amp;gruppe aktivieren</translation>
+        <translation>Volumegruppe akti&amp;vieren</translation>
     </message>
     <message>
         <source>Activate the LVM volume group of the selected physical volume</source>
