@@ -6,11 +6,13 @@
 #include "cli/copycommand.h"
 #include "cli/inheritedstate.h"
 #include "cli/lukscommand.h"
+#include "cli/poweroffcommand.h"
 #include "cli/practicecommand.h"
 #include "cli/probecommand.h"
 #include "cli/realigncommand.h"
 #include "cli/serveduser.h"
 #include "cli/servesession.h"
+#include "cli/volumegroupcommand.h"
 #include "cli/watchcommand.h"
 #include "device/automountinhibitor.h"
 #include "device/imagesectorsize.h"
@@ -18,6 +20,7 @@
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
+#include <QHash>
 #include <QJsonObject>
 #include <QTextStream>
 
@@ -56,6 +59,9 @@ const char *const kUsage =
     "  watch     print disks as they are plugged in, removed or changed\n"
     "  unlock    open a LUKS partition with a passphrase (read from standard input)\n"
     "  lock      close a LUKS partition's mapping again\n"
+    "  vg-activate    activate the LVM volume group of a physical volume partition\n"
+    "  vg-deactivate  deactivate it again\n"
+    "  power-off power off a USB drive so it can be unplugged\n"
     "\n"
     "Run 'partwise-cli COMMAND --help' for a command's options.\n"
     "Exit status: 0 nothing misaligned, 1 something misaligned or the work "
@@ -489,18 +495,37 @@ int runWatchCommandLine(const QStringList &args)
     return runWatchCommand(o, stdOut(), stdErr());
 }
 
-int runLuksCommandLine(const QStringList &args, bool unlock)
+// unlock, lock, vg-activate and vg-deactivate: one partition of a disk, by its number; and
+// power-off, of a whole drive.
+int runPartitionLayerCommandLine(const QStringList &args, const QString &command)
 {
+    const bool powerOff = command == QLatin1String("power-off");
+    const bool unlock = command == QLatin1String("unlock");
+    const bool luks = unlock || command == QLatin1String("lock");
+    const QHash<QString, QString> what{
+        {QStringLiteral("unlock"),
+         QStringLiteral("Unlock the LUKS volume in partition N of TARGET: its mapping "
+                        "/dev/mapper/luks-UUID is opened with the passphrase read from "
+                        "standard input (or the whole of --key-file).")},
+        {QStringLiteral("lock"), QStringLiteral("Lock the LUKS volume in partition N of TARGET: "
+                                                "its mapping is closed (what is inside must be "
+                                                "unmounted first).")},
+        {QStringLiteral("vg-activate"),
+         QStringLiteral("Activate the LVM volume group whose physical volume is partition N of "
+                        "TARGET (vgchange -ay).")},
+        {QStringLiteral("vg-deactivate"),
+         QStringLiteral("Deactivate the LVM volume group whose physical volume is partition N of "
+                        "TARGET (vgchange -an; its volumes must be unmounted first).")},
+        {QStringLiteral("power-off"),
+         QStringLiteral("Power off the USB drive TARGET so it can be unplugged (nothing on it may "
+                        "be in use).")}};
     QCommandLineParser parser;
-    parser.setApplicationDescription(
-        unlock ? QStringLiteral("Unlock the LUKS volume in partition N of TARGET: its mapping "
-                                "/dev/mapper/luks-UUID is opened with the passphrase read from "
-                                "standard input (or the whole of --key-file).")
-               : QStringLiteral("Lock the LUKS volume in partition N of TARGET: its mapping is "
-                                "closed (what is inside must be unmounted first)."));
+    parser.setApplicationDescription(what.value(command));
     parser.addHelpOption();
     parser.addPositionalArgument(QStringLiteral("TARGET"), QStringLiteral("The disk."));
-    parser.addPositionalArgument(QStringLiteral("N"), QStringLiteral("The partition's number."));
+    if (!powerOff)
+        parser.addPositionalArgument(QStringLiteral("N"),
+                                     QStringLiteral("The partition's number."));
     const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("Print JSON."));
     const QCommandLineOption keyFile(QStringLiteral("key-file"),
                                      QStringLiteral("Read the key from FILE (whole)."),
@@ -508,14 +533,24 @@ int runLuksCommandLine(const QStringList &args, bool unlock)
     parser.addOption(json);
     if (unlock)
         parser.addOption(keyFile);
-    if (const int exit = parseOrExit(parser, args, 2); exit >= 0)
+    if (const int exit = parseOrExit(parser, args, powerOff ? 1 : 2); exit >= 0)
         return exit;
+    if (powerOff)
+        return runPowerOffCommand(parser.positionalArguments().at(0), parser.isSet(json), stdOut(),
+                                  stdErr());
+    bool ok = false;
+    const int partition = parser.positionalArguments().at(1).toInt(&ok);
+    if (!ok || partition < 1 || partition > 256)
+        return usageError(QStringLiteral("N must be a partition number from 1 to 256."));
+    if (!luks) {
+        const VolumeGroupCommandOptions o{parser.positionalArguments().at(0), partition,
+                                          parser.isSet(json),
+                                          command == QLatin1String("vg-activate")};
+        return runVolumeGroupCommand(o, stdOut(), stdErr());
+    }
     LuksCommandOptions o;
     o.target = parser.positionalArguments().at(0);
-    bool ok = false;
-    o.partition = parser.positionalArguments().at(1).toInt(&ok);
-    if (!ok || o.partition < 1 || o.partition > 256)
-        return usageError(QStringLiteral("N must be a partition number from 1 to 256."));
+    o.partition = partition;
     o.json = parser.isSet(json);
     if (unlock) {
         o.keyFile = parser.value(keyFile);
@@ -576,7 +611,8 @@ int main(int argc, char **argv)
         return runPracticeCommandLine(args);
     if (command == QLatin1String("watch"))
         return runWatchCommandLine(args);
-    if (command == QLatin1String("unlock") || command == QLatin1String("lock"))
-        return runLuksCommandLine(args, command == QLatin1String("unlock"));
+    for (const char *layerCommand : {"unlock", "lock", "vg-activate", "vg-deactivate", "power-off"})
+        if (command == QLatin1String(layerCommand))
+            return runPartitionLayerCommandLine(args, command);
     return usageError(QStringLiteral("unknown command '%1'.").arg(command));
 }

@@ -7,6 +7,8 @@
 #include "mount/encryptionactions.h"
 #include "mount/mountactions.h"
 #include "mount/partitionmounter.h"
+#include "mount/poweroffaction.h"
+#include "mount/volumegroupactions.h"
 #include "realign/realigncontroller.h"
 #include "ruler/sectorrulerpanel.h"
 #include "uiresources.h"
@@ -173,6 +175,10 @@ int main(int argc, char **argv)
         }));
     // Partition → Open Encryption…, Close Encryption: the same way as Mount.
     EncryptionActions::install(&window, mount);
+    // Partition → Activate/Deactivate Volume Group: the same way as Mount.
+    VolumeGroupActions::install(&window, mount);
+    // Drive → Power Off / Safely Remove: the same way as Mount.
+    PowerOffAction::install(&window, mount);
     // Drive → Copy Disk To…: copied where both disks are, by this process or their helper.
     installCopyDisk(
         &window, [machines](const QString &machine) { return machines->copyBackend(machine); },

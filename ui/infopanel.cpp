@@ -1,5 +1,6 @@
 #include "infopanel.h"
 
+#include "align/extentgrain.h"
 #include "device/drivehealth.h"
 #include "report/layerreport.h"
 
@@ -512,6 +513,34 @@ QString InfoPanel::layersText(const StorageLayers &layers) const
         lines << tr("%1: data at byte %2 of the partition, %3 of the disk: %4")
                      .arg(layerDisplayName(layer), bytes(layer.dataOffsetBytes),
                           bytes(layer.absoluteOffsetBytes), AlignmentStyle::title(v.status));
+        lines << volumeGroupLines(layer);
     }
     return lines.join(QLatin1Char('\n'));
+}
+
+// A physical volume's group: its extent size against the grain, and where each logical volume
+// here starts, with its verdict.
+QStringList InfoPanel::volumeGroupLines(const StorageLayer &pv) const
+{
+    if (pv.volumeGroup.isEmpty())
+        return {};
+    const AlignmentGeometry &geometry = m_model->report().geometry;
+    const QString extents = humanSize(pv.extentSizeBytes);
+    QStringList lines;
+    //: %1 the group's name, %2 active or not active, %3 a size such as "4 MiB".
+    lines << tr("  volume group %1 (%2), extents of %3: %4")
+                 .arg(pv.volumeGroup, pv.volumeGroupActive() ? tr("active") : tr("not active"),
+                      extents,
+                      extentsKeepGrain(pv.extentSizeBytes, geometry)
+                          ? tr("a whole number of grains, so volumes stay on the grain")
+                          : tr("not a multiple of the %1 grain, so some volumes start off it")
+                                .arg(humanSize(geometry.grainBytes)));
+    for (const LogicalVolumeExtents &lv : pv.logicalVolumes) {
+        const AlignmentVerdict v = judgeByte(lv.absoluteOffsetBytes, geometry);
+        //: %1 the volume's name, %2 a size, %3 a byte offset, %4 a status such as "Aligned".
+        lines << tr("  volume %1, %2 from byte %3 of the disk%5: %4")
+                     .arg(lv.name, humanSize(lv.sizeBytes), bytes(lv.absoluteOffsetBytes),
+                          AlignmentStyle::title(v.status), lv.active ? tr(" (active)") : QString());
+    }
+    return lines;
 }

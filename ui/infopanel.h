@@ -39,6 +39,7 @@ public:
 
 private:
     QString layersText(const partwise::StorageLayers &layers) const;
+    QStringList volumeGroupLines(const partwise::StorageLayer &pv) const;
     QString healthText(const partwise::DriveHealth &health) const;
     QLabel *addGroup(const QString &title);
     QLabel *makeValue(const QString &key, const QString &title, const QString &toolTip);

@@ -127,6 +127,27 @@ QString readUnlockRequest(const QJsonObject &object, bool forUnlock, UnlockReque
     return QString();
 }
 
+QString readVolumeGroupRequest(const QJsonObject &object, int *partition)
+{
+    ServeParams params{object, {}};
+    *partition = int(params.integer("partition", 0, 1, kMaxPartitionNumber));
+    if (params.problem.isEmpty() && *partition == 0)
+        params.problem = QStringLiteral("\"partition\" is required: a number from 1 to %1.")
+                             .arg(kMaxPartitionNumber);
+    if (params.problem.isEmpty() && params.has("volume_group"))
+        params.problem = QStringLiteral("The volume group is the one the partition belongs to; "
+                                        "\"volume_group\" is not taken.");
+    return params.problem;
+}
+
+QString readPowerOffRequest(const QJsonObject &object)
+{
+    for (auto it = object.constBegin(); it != object.constEnd(); ++it)
+        if (it.key() != QLatin1String("path"))
+            return QStringLiteral("\"power-off\" takes only \"path\", the whole drive.");
+    return QString();
+}
+
 QString readMountRequest(const QJsonObject &object, bool forMount, MountRequest *request)
 {
     ServeParams params{object, {}};

@@ -55,6 +55,14 @@ struct UnlockRequest
 };
 QString readUnlockRequest(const QJsonObject &object, bool forUnlock, UnlockRequest *request);
 
+// The parameters of vg-activate and vg-deactivate: the partition's number (1 to 256), the
+// physical volume whose group is meant. The group's name is never a parameter: it is the one
+// pvs reads from the partition.
+QString readVolumeGroupRequest(const QJsonObject &object, int *partition);
+
+// The parameters of power-off: none besides the disk's "path" (a drive is powered off whole).
+QString readPowerOffRequest(const QJsonObject &object);
+
 // The parameters realign-plan and realign share; a message when one is wrong.
 QString readRealignParams(const QJsonObject &object, RealignOptions *options,
                           RealignRequest *asked);

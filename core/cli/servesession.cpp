@@ -161,6 +161,9 @@ void ServeSession::dispatch(const Request &request)
         {QStringLiteral("swapon"), &ServeSession::swapOnMethod},
         {QStringLiteral("unlock"), &ServeSession::unlockMethod},
         {QStringLiteral("lock"), &ServeSession::lockMethod},
+        {QStringLiteral("vg-activate"), &ServeSession::volumeGroupMethod},
+        {QStringLiteral("vg-deactivate"), &ServeSession::volumeGroupMethod},
+        {QStringLiteral("power-off"), &ServeSession::powerOffMethod},
         {QStringLiteral("copy-plan"), &ServeSession::copyPlan},
         {QStringLiteral("copy"), &ServeSession::copy},
         {QStringLiteral("create-image"), &ServeSession::createImage}};

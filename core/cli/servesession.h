@@ -4,11 +4,11 @@
 // a job thread later), with progress and log notifications in between. Methods (README, "The
 // helper protocol"): version, list-disks, read-disk, preview, realign-plan, copy-plan,
 // create-image, unmount, mount, swapoff and swapon of a partition (servemount.cpp), and unlock
-// and lock of a LUKS partition (serveluks.cpp) answer at
-// once; apply, realign, copy, resume and probe run as a job, one at a time, and answer when it
-// ends;
-// cancel stops a running job at its next safe point (a move stops where its journal lets
-// `resume` finish it); answer replies to a `question` libparted asked during apply
+// and lock of a LUKS partition (serveluks.cpp), vg-activate and vg-deactivate of an LVM
+// physical volume's group (servevolumegroup.cpp), power-off of a USB drive (servepoweroff.cpp)
+// answer at once; apply, realign, copy, resume and probe run as a job, one at a time, and answer
+// when it ends; cancel stops a running job at its next safe point (a move stops where its journal
+// lets `resume` finish it); answer replies to a `question` libparted asked during apply
 // (servequestions.h). While a job runs, only version, cancel and answer are taken: libparted
 // and the disk belong to the job. Every path passes the ServeTargetGuard first; nothing malformed
 // is ever acted on, and no request ends the session. A realignment is always planned here, never
@@ -107,6 +107,11 @@ private:
                       UnlockRequest *asked, PartitionNode *node);
     void unlockMethod(const jsonrpc::Request &request);
     void lockMethod(const jsonrpc::Request &request);
+    // servevolumegroup.cpp: vg-activate and vg-deactivate of a physical volume's group.
+    bool volumeGroupTargetOf(const jsonrpc::Request &request, PartitionNode *node);
+    void volumeGroupMethod(const jsonrpc::Request &request);
+    // servepoweroff.cpp: power-off of a USB drive.
+    void powerOffMethod(const jsonrpc::Request &request);
     // Copying a disk (servecopy.cpp): copy-plan, copy, and create-image for a new image target.
     bool copyParamsOf(const jsonrpc::Request &request, CopyParams *params);
     void copyPlan(const jsonrpc::Request &request);
@@ -132,6 +137,9 @@ private:
     // The LUKS mappings this helper opened: the only ones root working for a user closes (the
     // others are the system's, as its swap is).
     QSet<QString> m_unlocked;
+    // The volume groups (by UUID) this helper activated: the only ones root working for a user
+    // deactivates (the others are the system's: its root filesystem may be on one).
+    QSet<QString> m_activatedGroups;
     // The folders this helper mounted a filesystem on, for the user: unmounted again on request.
     QSet<QString> m_mountedHere;
     // Folders under /run/media/USER this helper made for its mounts (removed after their

@@ -1,8 +1,38 @@
 #include "report/layerreport.h"
 
+#include "align/extentgrain.h"
+
 #include <QJsonObject>
 
 namespace partwise {
+
+namespace {
+
+// A physical volume's group: its name, extent size against the grain, and each stretch of a
+// logical volume on it with the verdict on its first byte.
+void addVolumeGroup(const StorageLayer &layer, const AlignmentGeometry &geometry, QJsonObject *o)
+{
+    if (layer.volumeGroup.isEmpty())
+        return;
+    QJsonArray volumes;
+    for (const LogicalVolumeExtents &lv : layer.logicalVolumes) {
+        const AlignmentVerdict v = judgeByte(lv.absoluteOffsetBytes, geometry);
+        volumes.append(
+            QJsonObject{{QStringLiteral("name"), lv.name},
+                        {QStringLiteral("data_offset_bytes"), lv.dataOffsetBytes},
+                        {QStringLiteral("absolute_offset_bytes"), lv.absoluteOffsetBytes},
+                        {QStringLiteral("size_bytes"), lv.sizeBytes},
+                        {QStringLiteral("active"), lv.active},
+                        {QStringLiteral("status"), alignmentStatusName(v.status)},
+                        {QStringLiteral("misalignment_bytes"), v.misalignmentBytes}});
+    }
+    (*o)[QStringLiteral("volume_group")] = layer.volumeGroup;
+    (*o)[QStringLiteral("extent_size_bytes")] = layer.extentSizeBytes;
+    (*o)[QStringLiteral("extents_keep_grain")] = extentsKeepGrain(layer.extentSizeBytes, geometry);
+    (*o)[QStringLiteral("logical_volumes")] = volumes;
+}
+
+} // namespace
 
 AlignmentVerdict judgeLayer(const StorageLayer &layer, const AlignmentGeometry &geometry)
 {
@@ -46,6 +76,7 @@ QJsonArray layersToJson(const StorageLayers &layers, const AlignmentGeometry &ge
             o[QStringLiteral("misalignment_bytes")] = v.misalignmentBytes;
             if (v.status == AlignmentStatus::Misaligned)
                 o[QStringLiteral("remedy")] = layer.remedy;
+            addVolumeGroup(layer, geometry, &o);
         }
         list.append(o);
     }

@@ -60,7 +60,18 @@ QJsonObject driveJson(const DriveReport &d)
 
 QJsonObject layerJson(const StorageLayer &l)
 {
+    QJsonArray volumes;
+    for (const LogicalVolumeExtents &lv : l.logicalVolumes)
+        volumes.append(
+            QJsonObject{{QStringLiteral("name"), lv.name},
+                        {QStringLiteral("data_offset_bytes"), lv.dataOffsetBytes},
+                        {QStringLiteral("absolute_offset_bytes"), lv.absoluteOffsetBytes},
+                        {QStringLiteral("size_bytes"), lv.sizeBytes},
+                        {QStringLiteral("active"), lv.active}});
     return {{QStringLiteral("type"), l.type},
+            {QStringLiteral("volume_group"), l.volumeGroup},
+            {QStringLiteral("extent_size_bytes"), l.extentSizeBytes},
+            {QStringLiteral("logical_volumes"), volumes},
             {QStringLiteral("version"), l.version},
             {QStringLiteral("uuid"), l.uuid},
             {QStringLiteral("data_offset_bytes"), l.dataOffsetBytes},
@@ -148,6 +159,25 @@ bool readKind(const QString &name, PartitionInfo::Kind *kind)
     return false;
 }
 
+// A physical volume's group; absent from the answers of helpers that did not read it.
+void readVolumeGroup(const QJsonObject &o, JsonReader &l, QString *problem, StorageLayer *layer)
+{
+    if (!o.contains(QStringLiteral("volume_group")))
+        return;
+    layer->volumeGroup = l.string("volume_group");
+    layer->extentSizeBytes = l.integer("extent_size_bytes", 0, kMaxSector);
+    for (const QJsonValue &v : l.array("logical_volumes", 256)) {
+        JsonReader r(v.toObject(), QStringLiteral("a logical volume's"), problem);
+        LogicalVolumeExtents lv;
+        lv.name = r.string("name");
+        lv.dataOffsetBytes = r.integer("data_offset_bytes", 0, kMaxSector);
+        lv.absoluteOffsetBytes = r.integer("absolute_offset_bytes", 0, kMaxSector);
+        lv.sizeBytes = r.integer("size_bytes", 0, kMaxSector);
+        lv.active = r.boolean("active");
+        layer->logicalVolumes << lv;
+    }
+}
+
 PartitionInfo readRegion(const QJsonObject &o, qint64 lastSector, int index, QString *problem)
 {
     JsonReader r(o, QStringLiteral("region %1's").arg(index), problem);
@@ -181,6 +211,7 @@ PartitionInfo readRegion(const QJsonObject &o, qint64 lastSector, int index, QSt
         layer.absoluteOffsetBytes = l.integer("absolute_offset_bytes", -1, kMaxSector);
         layer.error = l.string("error");
         layer.remedy = l.string("remedy");
+        readVolumeGroup(v.toObject(), l, problem, &layer);
         p.layers << layer;
     }
     return p;

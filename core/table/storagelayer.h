@@ -14,6 +14,18 @@
 
 namespace partwise {
 
+// One stretch of a logical volume on this physical volume (an LV may have several, and may go on
+// on other PVs of its group): where its extents start, from the partition's and the disk's first
+// byte, as pvs --segments reports them.
+struct LogicalVolumeExtents
+{
+    QString name;
+    qint64 dataOffsetBytes = -1;
+    qint64 absoluteOffsetBytes = -1;
+    qint64 sizeBytes = 0;
+    bool active = false; // its device-mapper device exists
+};
+
 struct StorageLayer
 {
     QString type;    // as libblkid names it: crypto_LUKS, LVM2_member, linux_raid_member
@@ -25,8 +37,21 @@ struct StorageLayer
     QString error;
     // How the misalignment could be fixed, since moving the partition cannot fix it.
     QString remedy;
+    // An LVM physical volume's group, its extent size and its logical volumes here; empty for a
+    // PV in no group and for other layers.
+    QString volumeGroup;
+    qint64 extentSizeBytes = 0;
+    QList<LogicalVolumeExtents> logicalVolumes;
 
     bool readable() const { return error.isEmpty() && dataOffsetBytes >= 0; }
+    // Whether a logical volume of the group here is active (so the group holds the partition).
+    bool volumeGroupActive() const
+    {
+        for (const LogicalVolumeExtents &lv : logicalVolumes)
+            if (lv.active)
+                return true;
+        return false;
+    }
 };
 
 using StorageLayers = QList<StorageLayer>; // outermost first

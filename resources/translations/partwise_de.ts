@@ -2312,6 +2312,36 @@ Ihr Journal (%2) erlaubt, sie abzuschließen: Laufwerk → Unterbrochene Kopie a
         <source>Bytes past the previous grain boundary (1 MiB unless chosen otherwise)</source>
         <translation>Bytes nach der vorigen Rastergrenze (1 MiB, sofern nicht anders gewählt)</translation>
     </message>
+    <message>
+        <source>  volume group %1 (%2), extents of %3: %4</source>
+        <extracomment>%1 the group&apos;s name, %2 active or not active, %3 a size such as &quot;4 MiB&quot;.</extracomment>
+        <translation>  Volumegruppe %1 (%2), Extents zu %3: %4</translation>
+    </message>
+    <message>
+        <source>active</source>
+        <translation>aktiv</translation>
+    </message>
+    <message>
+        <source>not active</source>
+        <translation>nicht aktiv</translation>
+    </message>
+    <message>
+        <source>a whole number of grains, so volumes stay on the grain</source>
+        <translation>ein ganzes Vielfaches des Rasters, die Volumes bleiben also auf dem Raster</translation>
+    </message>
+    <message>
+        <source>not a multiple of the %1 grain, so some volumes start off it</source>
+        <translation>kein Vielfaches des Rasters von %1, manche Volumes beginnen also daneben</translation>
+    </message>
+    <message>
+        <source>  volume %1, %2 from byte %3 of the disk%5: %4</source>
+        <extracomment>%1 the volume&apos;s name, %2 a size, %3 a byte offset, %4 a status such as &quot;Aligned&quot;.</extracomment>
+        <translation>  Volume %1, %2 ab Byte %3 des Datenträgers%5: %4</translation>
+    </message>
+    <message>
+        <source> (active)</source>
+        <translation> (aktiv)</translation>
+    </message>
 </context>
 <context>
     <name>MainWindow</name>
@@ -3118,6 +3148,49 @@ Ihr Journal (%2) erlaubt, sie abzuschließen: Laufwerk → Unterbrochene Kopie a
     <message>
         <source>The partition cannot grow that far: only %1 free after it.</source>
         <translation>So weit kann die Partition nicht wachsen: dahinter sind nur %1 frei.</translation>
+    </message>
+</context>
+<context>
+    <name>PowerOffAction</name>
+    <message>
+        <source>Power &amp;Off / Safely Remove</source>
+        <translation>Ausschalten / sicher ent&amp;fernen</translation>
+    </message>
+    <message>
+        <source>Flush the USB drive and power it off so it can be unplugged</source>
+        <translation>Den USB-Datenträger leeren und ausschalten, damit er abgezogen werden kann</translation>
+    </message>
+    <message>
+        <source>Choose a USB drive first.</source>
+        <translation>Wählen Sie zuerst einen USB-Datenträger.</translation>
+    </message>
+    <message>
+        <source>An image file is no drive to power off.</source>
+        <translation>Eine Abbilddatei ist kein Datenträger, der sich ausschalten lässt.</translation>
+    </message>
+    <message>
+        <source>Only USB drives are powered off; this one is not.</source>
+        <translation>Nur USB-Datenträger werden ausgeschaltet; dieser ist keiner.</translation>
+    </message>
+    <message>
+        <source>Operations are pending on this drive: apply or clear them first.</source>
+        <translation>Für diesen Datenträger stehen Vorgänge aus: Führen Sie sie zuerst aus oder verwerfen Sie sie.</translation>
+    </message>
+    <message>
+        <source>Goes through the administrator&apos;s helper (sysfs, as root).</source>
+        <translation>Läuft über den Helfer des Administrators (sysfs, als root).</translation>
+    </message>
+    <message>
+        <source>Runs in this window, which runs as root (sysfs).</source>
+        <translation>Läuft in diesem Fenster, das als root läuft (sysfs).</translation>
+    </message>
+    <message>
+        <source>Partwise</source>
+        <translation>Partwise</translation>
+    </message>
+    <message>
+        <source>%1 is powered off; it can be unplugged now.</source>
+        <translation>%1 ist ausgeschaltet und kann jetzt abgezogen werden.</translation>
     </message>
 </context>
 <context>
@@ -4773,6 +4846,69 @@ Das Journal %3 hält fest, wie weit sie kam. Bis sie abgeschlossen ist, ist die 
     <message>
         <source>Cannot give partition %1 the type of %2.</source>
         <translation>Partition %1 kann nicht den Typ von %2 bekommen.</translation>
+    </message>
+</context>
+<context>
+    <name>VolumeGroupActions</name>
+    <message>
+        <source>Acti&amp;vate Volume Group</source>
+        <translation>Volumegruppe akti&amp;vieren</translation>
+    </message>
+    <message>
+        <source>Activate the LVM volume group of the selected physical volume</source>
+        <translation>Die LVM-Volumegruppe des gewählten physischen Volumes aktivieren</translation>
+    </message>
+    <message>
+        <source>Deactivate Volume &amp;Group</source>
+        <translation>Volumegruppe deaktivie&amp;ren</translation>
+    </message>
+    <message>
+        <source>Deactivate the LVM volume group of the selected physical volume</source>
+        <translation>Die LVM-Volumegruppe des gewählten physischen Volumes deaktivieren</translation>
+    </message>
+    <message>
+        <source>Select an LVM physical volume.</source>
+        <translation>Wählen Sie ein physisches LVM-Volume.</translation>
+    </message>
+    <message>
+        <source>This physical volume belongs to no volume group.</source>
+        <translation>Dieses physische Volume gehört zu keiner Volumegruppe.</translation>
+    </message>
+    <message>
+        <source>pvs could not read this physical volume: %1</source>
+        <translation>pvs konnte dieses physische Volume nicht lesen: %1</translation>
+    </message>
+    <message>
+        <source>The volume group %1 is active.</source>
+        <translation>Die Volumegruppe %1 ist aktiv.</translation>
+    </message>
+    <message>
+        <source>The volume group %1 is not active.</source>
+        <translation>Die Volumegruppe %1 ist nicht aktiv.</translation>
+    </message>
+    <message>
+        <source>Goes through the administrator&apos;s helper (vgchange, as root).</source>
+        <translation>Läuft über den Helfer des Administrators (vgchange, als root).</translation>
+    </message>
+    <message>
+        <source>Runs in this window, which runs as root (vgchange).</source>
+        <translation>Läuft in diesem Fenster, das als root läuft (vgchange).</translation>
+    </message>
+    <message>
+        <source>Partwise</source>
+        <translation>Partwise</translation>
+    </message>
+    <message>
+        <source>Deactivated the volume group %1.</source>
+        <translation>Die Volumegruppe %1 wurde deaktiviert.</translation>
+    </message>
+    <message>
+        <source>Activated the volume group %1; it has no logical volumes.</source>
+        <translation>Die Volumegruppe %1 wurde aktiviert; sie hat keine logischen Volumes.</translation>
+    </message>
+    <message>
+        <source>Activated the volume group %1: %2.</source>
+        <translation>Die Volumegruppe %1 wurde aktiviert: %2.</translation>
     </message>
 </context>
 <context>

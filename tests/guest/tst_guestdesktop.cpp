@@ -7,6 +7,7 @@
 // the job, findmnt, sfdisk, fsck, cryptsetup status, dmsetup, blkid, lsblk, lvs, mdadm.
 #include "../serve/serveclient.h"
 #include "clirun.h"
+#include "guestdesktop.h"
 #include "guestdrives.h"
 #include "guestfixture.h"
 #include "sfdisktable.h"
@@ -102,23 +103,6 @@ bool waitForMounts(const QString &disk, int count, int ms)
 }
 
 } // namespace
-
-class TestGuestDesktop : public QObject
-{
-    Q_OBJECT
-
-private slots:
-    void initTestCase();
-    void automounterStaysAwayDuringAMove();
-    void heldPartitionsAreRefusedNamingTheHolder();
-    void aPlainUsersImagesBesideSnapLoops();
-    void luksUnlockedAndLockedAgain();
-    void driveUnpluggedAndPluggedBack();
-
-private:
-    QList<GuestDrive> m_drives;
-    QTemporaryDir m_dir{QStringLiteral("/var/tmp/pw-guest-test.XXXXXX")};
-};
 
 void TestGuestDesktop::initTestCase()
 {
@@ -379,6 +363,11 @@ QPair<QString, qint64> lsblkDrive(const QString &serial)
 
 } // namespace
 
+QString TestGuestDesktop::lsblkDriveNode(const QString &serial)
+{
+    return lsblkDrive(serial).first;
+}
+
 // LUKS2 and LUKS1 partitions made by cryptsetup luksFormat, an ext4 inside each, unlocked by
 // `partwise-cli unlock` (the passphrase on standard input; for LUKS1 a key file) and locked by
 // `partwise-cli lock`. cryptsetup status, dmsetup ls and blkid judge: the mapping is
@@ -566,4 +555,3 @@ void TestGuestDesktop::driveUnpluggedAndPluggedBack()
 }
 
 QTEST_GUILESS_MAIN(TestGuestDesktop)
-#include "tst_guestdesktop.moc"

@@ -16,6 +16,8 @@
 #include "mount/encryptionactions.h"
 #include "mount/mountactions.h"
 #include "mount/partitionmounter.h"
+#include "mount/poweroffaction.h"
+#include "mount/volumegroupactions.h"
 #include "ops/practicedisk.h"
 #include "partitionmodel.h"
 #include "probe/probedialog.h"
@@ -64,6 +66,8 @@ struct AppWindow
                 return machines->connection(machine);
             }));
         EncryptionActions::install(&window, mount);
+        VolumeGroupActions::install(&window, mount);
+        PowerOffAction::install(&window, mount);
         copy = installCopyDisk(
             &window, [machines](const QString &machine) { return machines->copyBackend(machine); },
             [machines](const QString &key) { return machines->interruptedCopy(key); });

@@ -45,7 +45,8 @@ void PartitionMounter::call(const DiskEntry &entry, const QString &method, int n
 {
     QJsonObject params = extra;
     params.insert(QStringLiteral("path"), entry.machine.isEmpty() ? entry.path : entry.devicePath);
-    params.insert(QStringLiteral("partition"), number);
+    if (number > 0) // 0: the whole drive (power-off)
+        params.insert(QStringLiteral("partition"), number);
     if (const QString why = unavailableReason(entry); !why.isEmpty()) {
         HelperReply reply;
         reply.error = why;
