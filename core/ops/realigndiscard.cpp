@@ -62,8 +62,8 @@ std::vector<move::Extent> leftBehindStretches(const QList<PartitionMove> &oldPla
     std::vector<move::Extent> merged;
     for (const move::Extent &e : left) {
         if (!merged.empty() && e.offset <= merged.back().offset + merged.back().length) {
-            const quint64 end = std::max(merged.back().offset + merged.back().length,
-                                         e.offset + e.length);
+            const quint64 end =
+                std::max(merged.back().offset + merged.back().length, e.offset + e.length);
             merged.back().length = end - merged.back().offset;
         } else {
             merged.push_back(e);
@@ -164,11 +164,11 @@ QString discardLeftBehind(const WriteJournal &journal, const std::atomic<bool> *
                             quint64(now.layout.device.sizeBytes),
                             alignOf(journal.sectorSize, granularity)),
         cancel);
-    const QString done = QStringLiteral("Discarded the %1 the moves left behind (%2)")
-                             .arg(humanSize(qint64(outcome.bytes)),
-                                  journal.discard == DiscardWay::Trim
-                                      ? QStringLiteral("TRIM")
-                                      : QStringLiteral("holes in the image"));
+    const QString done =
+        QStringLiteral("Discarded the %1 the moves left behind (%2)")
+            .arg(humanSize(qint64(outcome.bytes)), journal.discard == DiscardWay::Trim
+                                                       ? QStringLiteral("TRIM")
+                                                       : QStringLiteral("holes in the image"));
     if (outcome.cancelled)
         return done + QStringLiteral("; cancelled before the rest");
     if (!outcome.error.isEmpty())

@@ -561,8 +561,8 @@ RealignResult runRealignmentJournal(WriteJournal &journal, const QString &path,
     }
     RealignResult result = executeMoves(journal, path, callbacks, planned);
     // Only once every move is journaled done; a kill during it discards again on resume.
-    if (const QString discarded = result.ok ? discardLeftBehind(journal, callbacks.cancel)
-                                            : QString();
+    if (const QString discarded =
+            result.ok ? discardLeftBehind(journal, callbacks.cancel) : QString();
         !discarded.isEmpty() && callbacks.log)
         callbacks.log(discarded);
     if (result.ok || result.shrinkRefused > 0) {

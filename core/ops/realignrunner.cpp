@@ -196,8 +196,7 @@ PreparedRealign prepareRealignment(const QString &target, const RealignOptions &
             prepared.layerNotes << notShrunkNote(why);
     prepared.request = request;
     if (!prepared.plan.moves.isEmpty())
-        prepared.discard =
-            planRealignDiscard(target, layout, prepared.plan.moves, options.discard);
+        prepared.discard = planRealignDiscard(target, layout, prepared.plan.moves, options.discard);
     prepared.journalPath = options.journalPathFor(target);
     prepared.journal = move::journalDurability(prepared.journalPath);
     prepared.ok = true;
