@@ -360,14 +360,8 @@ CopyPlan planCopy(const DiskLayout &source, const CopySourceFacts &facts,
             ++n;
         plan.biosBootNumber = n;
     }
-    if (!fromGpt && toGpt) {
-        for (const PartitionInfo &p : chosen)
-            if (p.flags.contains(QStringLiteral("boot")) && !facts.grubInMbrGap &&
-                facts.mbrBootCode)
-                plan.bootBreaks << QStringLiteral(
-                    "The MBR's boot code loads the active partition, which GPT does not have: "
-                    "the copy will not boot by BIOS. Keep the MBR table to keep it booting.");
-    }
+    if (!fromGpt && toGpt)
+        planActivePartitionOnGpt(chosen, facts, &plan);
     judgeCopyBoot(facts.boot, &plan);
     plan.bootBreaks.removeDuplicates();
     if (plan.sourceTable != plan.targetTable && !options.newIds)
