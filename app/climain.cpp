@@ -274,9 +274,13 @@ int runRealignCommandLine(const QStringList &args)
         QStringLiteral("accept-unchecked"),
         QStringLiteral("Move filesystems Partwise has no read-only check for (the plan names "
                        "them): damage in them would go along unseen."));
+    const QCommandLineOption noDiscard(
+        QStringLiteral("no-discard"),
+        QStringLiteral("Keep the old bytes the moves leave behind (otherwise they are "
+                       "discarded afterwards: TRIM on a drive that takes it, holes in an image)."));
     parser.addOptions({partition, all, shared.grain, journal, dryRun, shared.yes, noVerify,
                        shared.sectorSize, shared.backupDir, prefer, acceptBootChange,
-                       acceptUnchecked, shared.unmount});
+                       acceptUnchecked, shared.unmount, noDiscard});
     if (const int exit = parseOrExit(parser, args, 1); exit >= 0)
         return exit;
 
@@ -303,6 +307,7 @@ int runRealignCommandLine(const QStringList &args)
     }
     o.realign.journalPath = parser.value(journal);
     o.realign.verify = !parser.isSet(noVerify);
+    o.realign.discard = !parser.isSet(noDiscard);
     o.realign.backupRoot = parser.value(shared.backupDir);
     o.dryRun = parser.isSet(dryRun);
     o.assumeYes = parser.isSet(shared.yes);

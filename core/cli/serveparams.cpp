@@ -185,6 +185,7 @@ QString readRealignParams(const QJsonObject &object, RealignOptions *options, Re
     options->policy = params.policy();
     options->forcedSectorSize = params.sectorSize();
     options->verify = params.boolean("verify", true);
+    options->discard = params.boolean("discard", true);
     asked->includeSectorAligned = params.boolean("all", false);
     const QJsonValue prefer = object.value(QStringLiteral("prefer"));
     if (prefer == QJsonValue(QStringLiteral("shrink")))

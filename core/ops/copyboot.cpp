@@ -49,6 +49,41 @@ void judgeCopyBoot(const BootInventory &source, CopyPlan *plan)
         plan->notes << source.notes;
 }
 
+void planActivePartitionOnGpt(const QList<PartitionInfo> &chosen, const CopySourceFacts &facts,
+                              CopyPlan *plan)
+{
+    for (const PartitionInfo &p : chosen) {
+        if (!p.flags.contains(QStringLiteral("boot")) || facts.grubInMbrGap || !facts.mbrBootCode)
+            continue;
+        const PartitionBoot *boot = facts.boot.partition(p.number);
+        const bool syslinux = facts.boot.mbrCode == MbrCode::Syslinux && boot &&
+                              boot->loader == PartitionLoader::Syslinux;
+        if (syslinux && facts.gptMbrInstalled) {
+            plan->syslinuxGptMbr = true;
+            for (CopyPartitionPlan &cp : plan->partitions)
+                if (cp.sourceNumber == p.number &&
+                    !cp.flags.contains(QStringLiteral("legacy_boot")))
+                    cp.flags << QStringLiteral("legacy_boot");
+            plan->bootFixes << QStringLiteral(
+                                   "partition %1: the MBR gets syslinux's gptmbr.bin (%2), and the "
+                                   "partition GPT's Legacy BIOS Bootable attribute, which "
+                                   "gptmbr.bin boots as mbr.bin booted the active partition.")
+                                   .arg(p.number)
+                                   .arg(QLatin1String(kSyslinuxGptMbr));
+            continue;
+        }
+        plan->bootBreaks
+            << (syslinux ? QStringLiteral("The MBR's syslinux code loads the active partition, "
+                                          "which GPT does not have, and its GPT code %1 is not "
+                                          "installed: the copy will not boot by BIOS. Install "
+                                          "syslinux-common, or keep the MBR table.")
+                               .arg(QLatin1String(kSyslinuxGptMbr))
+                         : QStringLiteral("The MBR's boot code loads the active partition, which "
+                                          "GPT does not have: the copy will not boot by BIOS. "
+                                          "Keep the MBR table to keep it booting."));
+    }
+}
+
 QString copyBootRefusal(const CopyPlan &plan, bool accepted)
 {
     if (plan.bootBreaks.isEmpty() || accepted)

@@ -15,6 +15,12 @@ namespace partwise {
 // each partition's new start does to what boots from `inventory` (the source's).
 void judgeCopyBoot(const BootInventory &inventory, CopyPlan *plan);
 
+// MBR to GPT: boot code that loads the active partition finds none on GPT. Under syslinux the
+// copy gets gptmbr.bin and the partition GPT's Legacy BIOS Bootable attribute (a boot fix);
+// any other such code is a break. Called after the plan's partitions are placed.
+void planActivePartitionOnGpt(const QList<PartitionInfo> &chosen, const CopySourceFacts &facts,
+                              CopyPlan *plan);
+
 // The refusal of a plan that breaks booting and was not accepted; empty when it may run.
 QString copyBootRefusal(const CopyPlan &plan, bool accepted);
 

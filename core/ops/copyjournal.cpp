@@ -156,23 +156,25 @@ bool CopyJournal::save(const QString &path, QString *error) const
         verifiedList.append(verified.value(i));
         fixedList.append(fixed.value(i));
     }
-    const QJsonObject planJson{{QStringLiteral("source_sector_size"), plan.sourceSectorSize},
-                               {QStringLiteral("target_sector_size"), plan.targetSectorSize},
-                               {QStringLiteral("target_size_bytes"), plan.targetSizeBytes},
-                               {QStringLiteral("source_table"), plan.sourceTable},
-                               {QStringLiteral("target_table"), plan.targetTable},
-                               {QStringLiteral("grain_bytes"), plan.grainBytes},
-                               {QStringLiteral("new_ids"), plan.newIds},
-                               {QStringLiteral("disk_id"), plan.diskId},
-                               {QStringLiteral("adds_bios_boot"), plan.addsBiosBoot},
-                               {QStringLiteral("bios_boot_start"), plan.biosBootStart},
-                               {QStringLiteral("bios_boot_end"), plan.biosBootEnd},
-                               {QStringLiteral("bios_boot_number"), plan.biosBootNumber},
-                               {QStringLiteral("copies_boot_code"), plan.copiesBootCode},
-                               {QStringLiteral("gap_sectors"), plan.gapSectors},
-                               {QStringLiteral("discard"), copyDiscardName(plan.discard)},
-                               {QStringLiteral("discard_granularity"), plan.discardGranularity},
-                               {QStringLiteral("partitions"), parts}};
+    QJsonObject planJson{{QStringLiteral("source_sector_size"), plan.sourceSectorSize},
+                         {QStringLiteral("target_sector_size"), plan.targetSectorSize},
+                         {QStringLiteral("target_size_bytes"), plan.targetSizeBytes},
+                         {QStringLiteral("source_table"), plan.sourceTable},
+                         {QStringLiteral("target_table"), plan.targetTable},
+                         {QStringLiteral("grain_bytes"), plan.grainBytes},
+                         {QStringLiteral("new_ids"), plan.newIds},
+                         {QStringLiteral("disk_id"), plan.diskId},
+                         {QStringLiteral("adds_bios_boot"), plan.addsBiosBoot},
+                         {QStringLiteral("bios_boot_start"), plan.biosBootStart},
+                         {QStringLiteral("bios_boot_end"), plan.biosBootEnd},
+                         {QStringLiteral("bios_boot_number"), plan.biosBootNumber},
+                         {QStringLiteral("copies_boot_code"), plan.copiesBootCode},
+                         {QStringLiteral("gap_sectors"), plan.gapSectors},
+                         {QStringLiteral("discard"), copyDiscardName(plan.discard)},
+                         {QStringLiteral("discard_granularity"), plan.discardGranularity},
+                         {QStringLiteral("partitions"), parts}};
+    if (plan.syslinuxGptMbr) // only then: journals of earlier versions read as false
+        planJson.insert(QStringLiteral("syslinux_gptmbr"), true);
     const QJsonObject journal{{QStringLiteral("source"), source},
                               {QStringLiteral("target"), target},
                               {QStringLiteral("target_identity"), targetIdentity},
@@ -257,6 +259,8 @@ bool CopyJournal::load(const QString &path, CopyJournal *journal, QString *error
     plan.biosBootNumber = int(r.number(p, "bios_boot_number"));
     plan.copiesBootCode = r.boolean(p, "copies_boot_code");
     plan.gapSectors = r.number(p, "gap_sectors");
+    if (p.contains(QLatin1String("syslinux_gptmbr")))
+        plan.syslinuxGptMbr = r.boolean(p, "syslinux_gptmbr");
     // A journal written before copies discarded has neither field: its copy discards nothing.
     if (p.contains(QLatin1String("discard"))) {
         plan.discard = r.named<CopyDiscard>(p, "discard", kDiscards, copyDiscardName);

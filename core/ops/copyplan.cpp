@@ -51,6 +51,25 @@ void planDiscard(const CopyTargetInfo &target, const CopyOptions &options, CopyP
     }
 }
 
+// Two disks of one machine holding filesystems of one UUID: mounts by UUID (fstab, GRUB's
+// search) may take either. A copy replacing its source is fine once the source is gone.
+void warnOfTwinIdentities(const DiskLayout &source, const CopyTargetInfo &target,
+                          const CopyOptions &options, CopyPlan *plan)
+{
+    if (options.newIds || !target.isBlockDevice || source.device.isImage)
+        return;
+    QStringList twins;
+    for (const CopyPartitionPlan &p : plan->partitions)
+        if (!p.uuid.isEmpty())
+            twins << QStringLiteral("%1 (partition %2)").arg(p.uuid).arg(p.targetNumber);
+    if (!twins.isEmpty())
+        plan->notes << QStringLiteral(
+                           "Warning: while both disks stay attached, each of these filesystem "
+                           "UUIDs is on both, and what mounts by UUID may take either: %1. "
+                           "Detach one before the next boot, or copy with --new-ids.")
+                           .arg(twins.join(QStringLiteral(", ")));
+}
+
 // What the plan says of the discard: the bytes are those the copy does not write, about the
 // target less the data (the exact stretches come from the maps when it runs).
 QString copyDiscardText(const CopyPlan &plan)
@@ -360,14 +379,8 @@ CopyPlan planCopy(const DiskLayout &source, const CopySourceFacts &facts,
             ++n;
         plan.biosBootNumber = n;
     }
-    if (!fromGpt && toGpt) {
-        for (const PartitionInfo &p : chosen)
-            if (p.flags.contains(QStringLiteral("boot")) && !facts.grubInMbrGap &&
-                facts.mbrBootCode)
-                plan.bootBreaks << QStringLiteral(
-                    "The MBR's boot code loads the active partition, which GPT does not have: "
-                    "the copy will not boot by BIOS. Keep the MBR table to keep it booting.");
-    }
+    if (!fromGpt && toGpt)
+        planActivePartitionOnGpt(chosen, facts, &plan);
     judgeCopyBoot(facts.boot, &plan);
     plan.bootBreaks.removeDuplicates();
     if (plan.sourceTable != plan.targetTable && !options.newIds)
@@ -379,6 +392,7 @@ CopyPlan planCopy(const DiskLayout &source, const CopySourceFacts &facts,
             "The MBR's boot code is copied, and each FAT or NTFS boot sector is told its new "
             "start.");
     planDiscard(target, options, &plan);
+    warnOfTwinIdentities(source, target, options, &plan);
     plan.estimatedSeconds = estimateCopySeconds(plan.bytesToCopy, options.verify);
     return plan;
 }

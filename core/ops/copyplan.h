@@ -116,6 +116,10 @@ struct CopyPlan
     // partition, and GRUB's pointers moved with it).
     bool copiesBootCode = false;
     qint64 gapSectors = 0; // source sectors 1..gapSectors copied as GRUB's core.img (0: none)
+    // MBR to GPT under syslinux: the MBR's code is syslinux's gptmbr.bin instead of the
+    // source's, and the active partition gets GPT's Legacy BIOS Bootable attribute
+    // (legacy_boot), which gptmbr.bin loads as mbr.bin loaded the active one.
+    bool syslinuxGptMbr = false;
 
     quint64 bytesToCopy = 0;
     double estimatedSeconds = 0;
@@ -149,6 +153,7 @@ struct CopySourceFacts
     qint64 grubGapLastSector = 0;
     bool grubBiosBoot = false;         // GRUB for BIOS from a BIOS boot partition (GPT)
     bool mbrBootCode = false;          // the MBR holds boot code worth carrying
+    bool gptMbrInstalled = false;      // this machine has kSyslinuxGptMbr (below)
     QString diskSignature;             // MBR: 8 hex digits; GPT: the disk GUID
     QMap<int, QString> typeIds;        // by number: GPT type GUID or MBR type (hex)
     QMap<int, QString> partitionGuids; // by number: GPT partition GUIDs
@@ -167,6 +172,9 @@ struct CopyTargetInfo
     bool sameAsSource = false; // the same disk or file: refused
     DiscardSupport discard;
 };
+
+// Syslinux's MBR code for GPT disks (Debian's syslinux-common).
+inline constexpr char kSyslinuxGptMbr[] = "/usr/lib/syslinux/mbr/gptmbr.bin";
 
 // The plan from facts already gathered. Pure: no I/O.
 CopyPlan planCopy(const DiskLayout &source, const CopySourceFacts &facts,

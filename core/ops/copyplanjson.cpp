@@ -133,6 +133,7 @@ QJsonObject copyPlanToJson(const CopyPlan &plan)
             {QStringLiteral("bios_boot_number"), plan.biosBootNumber},
             {QStringLiteral("copies_boot_code"), plan.copiesBootCode},
             {QStringLiteral("gap_sectors"), plan.gapSectors},
+            {QStringLiteral("syslinux_gptmbr"), plan.syslinuxGptMbr},
             {QStringLiteral("discard"), copyDiscardName(plan.discard)},
             {QStringLiteral("discard_granularity"), plan.discardGranularity},
             {QStringLiteral("no_discard_reason"), plan.noDiscardReason},
@@ -182,6 +183,9 @@ bool copyPlanFromJson(const QJsonObject &json, CopyPlan *plan, QString *error)
     p.biosBootNumber = int(r.integer("bios_boot_number", 0, kMaxPartitionNumber));
     p.copiesBootCode = r.boolean("copies_boot_code");
     p.gapSectors = r.integer("gap_sectors", 0, kMaxSectors);
+    // Absent from helpers older than the key: the source's MBR code, as then.
+    if (json.contains(QLatin1String("syslinux_gptmbr")))
+        p.syslinuxGptMbr = r.boolean("syslinux_gptmbr");
     if (!parseCopyDiscard(r.string("discard"), &p.discard))
         refuse(&problem, QStringLiteral("the copy plan's \"discard\" is not known"));
     p.discardGranularity = r.integer("discard_granularity", 0, qint64(1) << 30);

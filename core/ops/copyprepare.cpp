@@ -2,7 +2,6 @@
 
 #include "ops/copyplan.h"
 
-
 #include "base/mounttable.h"
 #include "base/twoatatime.h"
 #include "boot/bootinventory.h"
@@ -237,6 +236,7 @@ PreparedCopy prepareCopy(const QString &source, const QString &target, const Cop
     facts.boot = readBootInventory(src.layout);
     const BootInventory &boot = facts.boot;
     facts.mbrBootCode = boot.mbrCode != MbrCode::None && boot.mbrCode != MbrCode::Empty;
+    facts.gptMbrInstalled = QFileInfo(QString::fromLatin1(kSyslinuxGptMbr)).size() >= 440;
     if (boot.grubCore && boot.grubCore->place == GrubCoreInfo::Place::MbrGap) {
         facts.grubInMbrGap = true;
         facts.grubGapLastSector = qint64(boot.grubCore->lastSector);

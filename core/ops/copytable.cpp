@@ -128,13 +128,17 @@ public:
     // follow core.img into the BIOS boot partition the copy added.
     bool carryBootCode()
     {
-        if (!plan().copiesBootCode && plan().gapSectors == 0)
+        if (!plan().copiesBootCode && plan().gapSectors == 0 && !plan().syslinuxGptMbr)
             return true;
+        // Under syslinux onto GPT the code is syslinux's own for GPT (copyboot.h).
+        const QString codeFrom =
+            plan().syslinuxGptMbr ? QString::fromLatin1(kSyslinuxGptMbr) : m_j.source;
+        const int codeFile = ::open(QFile::encodeName(codeFrom).constData(), O_RDONLY | O_CLOEXEC);
         const int source = ::open(QFile::encodeName(m_j.source).constData(), O_RDONLY | O_CLOEXEC);
         const int target = ::open(QFile::encodeName(m_j.target).constData(), O_RDWR | O_CLOEXEC);
         char code[440];
-        bool ok = source >= 0 && target >= 0 && ::pread(source, code, 440, 0) == 440 &&
-                  ::pwrite(target, code, 440, 0) == 440;
+        bool ok = codeFile >= 0 && source >= 0 && target >= 0 &&
+                  ::pread(codeFile, code, 440, 0) == 440 && ::pwrite(target, code, 440, 0) == 440;
         // libparted zeroed the sectors after the MBR (and GRUB's core.img there with them).
         if (ok && plan().gapSectors > 0 && !plan().addsBiosBoot) {
             QByteArray gap(int(plan().gapSectors * 512), '\0');
@@ -152,8 +156,12 @@ public:
         ok = ok && ::fsync(target) == 0;
         if (source >= 0)
             ::close(source);
+        if (codeFile >= 0)
+            ::close(codeFile);
         if (target >= 0)
             ::close(target);
+        if (ok && plan().syslinuxGptMbr)
+            log(QStringLiteral("  boot: syslinux's %1 written into the MBR").arg(codeFrom));
         return ok || fail(QStringLiteral("Writing the boot code of %1 failed.").arg(m_j.target));
     }
 

@@ -13,6 +13,7 @@
 #include "move/datamover.h"
 #include "move/movejournal.h"
 #include "ops/partitionaccess.h"
+#include "ops/realigndiscard.h"
 #include "ops/tableeditor.h"
 #include "table/diskreader.h"
 #include "table/foreigndisk.h"
@@ -559,6 +560,11 @@ RealignResult runRealignmentJournal(WriteJournal &journal, const QString &path,
         return refused;
     }
     RealignResult result = executeMoves(journal, path, callbacks, planned);
+    // Only once every move is journaled done; a kill during it discards again on resume.
+    if (const QString discarded =
+            result.ok ? discardLeftBehind(journal, callbacks.cancel) : QString();
+        !discarded.isEmpty() && callbacks.log)
+        callbacks.log(discarded);
     if (result.ok || result.shrinkRefused > 0) {
         WriteJournal::remove(path);
         if (result.ok && callbacks.log)

@@ -369,6 +369,45 @@ move::JournalDurability readDurability(const QJsonObject &o, QString *problem)
     return d;
 }
 
+QString discardWayName(DiscardWay way)
+{
+    return way == DiscardWay::Trim         ? QStringLiteral("trim")
+           : way == DiscardWay::PunchHoles ? QStringLiteral("holes")
+                                           : QStringLiteral("none");
+}
+
+QJsonObject discardJson(const RealignDiscard &d)
+{
+    return {{QStringLiteral("way"), discardWayName(d.way)},
+            {QStringLiteral("granularity"), d.granularity},
+            {QStringLiteral("why"), d.why},
+            {QStringLiteral("bytes"), qint64(d.bytes)}};
+}
+
+// Absent from helpers older than the key: nothing is discarded, for want of a reason none.
+RealignDiscard readDiscard(const QJsonObject &o, const Bounds &b, QString *problem)
+{
+    RealignDiscard d;
+    if (o.isEmpty()) {
+        d.why = QStringLiteral("the helper does not say");
+        return d;
+    }
+    JsonReader r(o, QStringLiteral("the discard's"), problem);
+    const QString way = r.string("way");
+    bool known = false;
+    for (DiscardWay w : {DiscardWay::None, DiscardWay::PunchHoles, DiscardWay::Trim})
+        if (discardWayName(w) == way) {
+            d.way = w;
+            known = true;
+        }
+    if (!known)
+        refuse(problem, QStringLiteral("the discard's \"way\" is not one Partwise knows"));
+    d.granularity = r.integer("granularity", 0, qint64(1) << 30);
+    d.why = r.string("why");
+    d.bytes = quint64(r.integer("bytes", 0, b.diskBytes));
+    return d;
+}
+
 // What the plan says about the disk must be said in the layout's sectors.
 void checkGeometryAgrees(const PreparedRealign &p, QString *problem)
 {
@@ -395,6 +434,7 @@ QJsonObject preparedRealignToJson(const PreparedRealign &p)
                  {QStringLiteral("status"), driveHealthName(p.driveHealth.status)},
                  {QStringLiteral("findings"), QJsonArray::fromStringList(p.driveHealth.findings)}}},
             {QStringLiteral("journal_path"), p.journalPath},
+            {QStringLiteral("discard"), discardJson(p.discard)},
             {QStringLiteral("journal_durability"),
              QJsonObject{{QStringLiteral("survives_power_cut"), p.journal.survivesPowerCut},
                          {QStringLiteral("filesystem"), p.journal.filesystem},
@@ -424,6 +464,10 @@ bool preparedRealignFromJson(const QJsonObject &json, PreparedRealign *prepared,
     out.driveHealth = readHealth(top.object("drive_health"), &problem);
     out.journalPath = top.string("journal_path");
     out.journal = readDurability(top.object("journal_durability"), &problem);
+    if (const QJsonValue discard = json.value(QStringLiteral("discard"));
+        !discard.isUndefined() && !discard.isObject())
+        refuse(&problem, QStringLiteral("the realignment's \"discard\" is not an object"));
+    out.discard = readDiscard(json.value(QStringLiteral("discard")).toObject(), bounds, &problem);
     checkGeometryAgrees(out, &problem);
     if (!problem.isEmpty()) {
         *error = QStringLiteral("The realignment plan cannot be used: %1.").arg(problem);

@@ -77,6 +77,8 @@ QString realignPlanText(const PreparedRealign &prepared)
         text += QStringLiteral("  boot BREAKS: %1\n").arg(broken);
     for (const QString &unchecked : prepared.unchecked)
         text += QStringLiteral("  unchecked: %1\n").arg(unchecked);
+    if (!prepared.plan.moves.isEmpty())
+        text += QStringLiteral("  discard: %1\n").arg(realignDiscardText(prepared.discard));
     return text;
 }
 

@@ -195,6 +195,8 @@ PreparedRealign prepareRealignment(const QString &target, const RealignOptions &
         if (!prepared.layerNotes.contains(notShrunkNote(why)))
             prepared.layerNotes << notShrunkNote(why);
     prepared.request = request;
+    if (!prepared.plan.moves.isEmpty())
+        prepared.discard = planRealignDiscard(target, layout, prepared.plan.moves, options.discard);
     prepared.journalPath = options.journalPathFor(target);
     prepared.journal = move::journalDurability(prepared.journalPath);
     prepared.ok = true;
@@ -282,6 +284,7 @@ RealignResult runPlan(const QString &target, const PreparedRealign &prepared,
     journal.verify = options.verify;
     journal.backupFolder = preflight.backup.folder;
     journal.moves = prepared.plan.moves;
+    journal.discard = prepared.discard.way;
     for (int i = 0; i < journal.moves.size(); ++i)
         journal.phases << WriteJournal::Phase::Pending;
     if (!journal.save(result.journalPath, &result.error))

@@ -7,6 +7,7 @@
 #include "align/realignplan.h"
 #include "move/journaldurability.h"
 #include "move/moverequest.h"
+#include "ops/realigndiscard.h"
 #include "table/disklayout.h"
 
 #include <QMap>
@@ -27,6 +28,8 @@ struct RealignOptions
     QString journalFolder; // for disks (images keep theirs beside them); empty: the default
     QString backupRoot;    // empty: defaultBackupRoot()
     bool verify = true;
+    // Discard what the moves leave behind, where the target can (ops/realigndiscard.h).
+    bool discard = true;
     // Move filesystems Partwise has no read-only check for (PreparedRealign::unchecked).
     bool acceptUnchecked = false;
     // While prepareRealignment reads a large filesystem's used-block map (seconds per TiB): the
@@ -110,6 +113,7 @@ struct PreparedRealign
     QString journalPath;
     move::JournalDurability journal;
     PlannedMaps planned;
+    RealignDiscard discard; // what is discarded after the moves
 };
 
 // Reads the disk and plans; writes nothing.

@@ -74,6 +74,13 @@ QByteArray fileBytes(QJsonObject content)
     return QJsonDocument(content).toJson(QJsonDocument::Indented);
 }
 
+QString discardName(DiscardWay way)
+{
+    return way == DiscardWay::Trim         ? QStringLiteral("trim")
+           : way == DiscardWay::PunchHoles ? QStringLiteral("holes")
+                                           : QString();
+}
+
 // Reads fields strictly; the first problem found is kept, naming the field.
 class StrictReader
 {
@@ -320,7 +327,17 @@ QString checkContent(const QJsonObject &o, WriteJournal *journal)
     StrictReader r;
     const QString where = QStringLiteral("the journal");
     WriteJournal j;
-    if (!r.keys(o, kJournalKeys, where))
+    // The one optional field: written only for a realignment that discards afterwards.
+    QJsonObject required = o;
+    if (const QJsonValue discard = required.take(QStringLiteral("discard"));
+        !discard.isUndefined()) {
+        for (DiscardWay way : {DiscardWay::Trim, DiscardWay::PunchHoles})
+            if (discard == QJsonValue(discardName(way)))
+                j.discard = way;
+        if (j.discard == DiscardWay::None)
+            return QStringLiteral("its \"discard\" is neither \"trim\" nor \"holes\"");
+    }
+    if (!r.keys(required, kJournalKeys, where))
         return r.problem;
     j.target = r.string(o, QStringLiteral("target"), where);
     j.diskIdentity = r.string(o, QStringLiteral("disk_identity"), where);
@@ -391,7 +408,7 @@ bool WriteJournal::save(const QString &path, QString *error) const
     QJsonArray list;
     for (int i = 0; i < moves.size(); ++i)
         list.append(moveToJson(moves[i], phases.value(i)));
-    const QJsonObject journal{
+    QJsonObject journal{
         {QStringLiteral("target"), target},
         {QStringLiteral("disk_identity"), diskIdentity},
         {QStringLiteral("sector_size"), sectorSize},
@@ -405,6 +422,8 @@ bool WriteJournal::save(const QString &path, QString *error) const
         {QStringLiteral("table_before"), tableBefore},
         {QStringLiteral("grain_bytes"), policy.grainBytes},
         {QStringLiteral("trust_drive"), policy.trustDrive}};
+    if (discard != DiscardWay::None)
+        journal.insert(QStringLiteral("discard"), discardName(discard));
     const QByteArray data = fileBytes(
         QJsonObject{{QStringLiteral("format"), kFormat}, {QStringLiteral("journal"), journal}});
     if (!move::MoveJournal::makeFolderFor(path)) {

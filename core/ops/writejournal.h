@@ -2,6 +2,7 @@
 
 #include "align/alignmentpolicy.h"
 #include "align/realignplan.h"
+#include "device/discardsupport.h"
 #include "ops/operation.h"
 
 #include <QString>
@@ -38,6 +39,10 @@ struct WriteJournal
     QString backupFolder;
     QList<PartitionMove> moves;
     QList<Phase> phases; // parallel to moves
+    // A realignment's discard of what its moves leave behind (ops/realigndiscard.h), run once
+    // every move is done. Saved only when there is one ("discard": "trim" or "holes"), so
+    // journals of earlier versions read as none.
+    DiscardWay discard = DiscardWay::None;
 
     QList<Operation> operations; // an Apply's queue; empty for a realignment
     int nextOperation = 0;

@@ -2,13 +2,16 @@
 // QEMU: GRUB for BIOS with its core.img in the MBR gap behind a partition at sector 63, and GRUB
 // with a BIOS boot partition at sector 34 of a GPT disk. The copy's partitions start on 1 MiB,
 // and the plan says nothing breaks (the moved BIOS boot partition takes GRUB's pointers along,
-// as a realignment's does).
+// as a realignment's does). A syslinux MBR disk copied with `--table gpt` boots too: its MBR
+// holds syslinux-common's gptmbr.bin (cmp) and its partition the Legacy BIOS Bootable
+// attribute (sgdisk -A), and sgdisk -v finds no problem.
 
 #include "bootfixtures.h"
 #include "buildsetting.h"
 #include "clirun.h"
 #include "loopdevice.h"
 #include "sfdisktable.h"
+#include "toolrun.h"
 
 #include <QFile>
 #include <QTemporaryDir>
@@ -49,9 +52,33 @@ private slots:
                            "boot: partition 1: GRUB's core.img moves with BIOS boot partition 1");
     }
 
+    void syslinuxOntoGptBootsFromTheCopy()
+    {
+        const QString source = m_fixtures.syslinuxFat();
+        QVERIFY2(!source.isEmpty(), qPrintable(m_fixtures.error));
+        const QString copy = m_dir.filePath(QStringLiteral("syslinux-gpt-copy.img"));
+        expectBootFromCopy(source, QStringLiteral("syslinux-gpt-copy.img"), "gptmbr.bin",
+                           {QStringLiteral("--table"), QStringLiteral("gpt")});
+        if (QTest::currentTestFailed())
+            return;
+        QCOMPARE(pwtest::SfdiskTable::read(copy).label, QStringLiteral("gpt"));
+        const pwtest::ToolResult code = pwtest::runTool(
+            QStringLiteral("cmp"), {QStringLiteral("-n"), QStringLiteral("440"), copy,
+                                    QStringLiteral("/usr/lib/syslinux/mbr/gptmbr.bin")});
+        QVERIFY2(code.ok(), code.out.constData());
+        const pwtest::ToolResult attributes = pwtest::runTool(
+            QStringLiteral("sgdisk"), {QStringLiteral("-A"), QStringLiteral("1:show"), copy});
+        QVERIFY2(attributes.out.contains("1:2:1 (legacy BIOS bootable)"),
+                 attributes.out.constData());
+        const pwtest::ToolResult verified =
+            pwtest::runTool(QStringLiteral("sgdisk"), {QStringLiteral("-v"), copy});
+        QVERIFY2(verified.out.contains("No problems found"), verified.out.constData());
+    }
+
 private:
     // The plan says nothing breaks (and `says`, when given), and the copy boots.
-    void expectBootFromCopy(const QString &source, const QString &name, const QByteArray &says)
+    void expectBootFromCopy(const QString &source, const QString &name, const QByteArray &says,
+                            const QStringList &options = {})
     {
         const QString copy = m_dir.filePath(name);
         QFile f(copy);
@@ -59,8 +86,9 @@ private:
         QVERIFY(f.resize(QFileInfo(source).size() + (64 << 20)));
         f.close();
         const pwtest::CliResult r = pwtest::runCli(
-            {QStringLiteral("copy"), QStringLiteral("--yes"), QStringLiteral("--backup-dir"),
-             m_dir.filePath(QStringLiteral("backups")), source, copy},
+            QStringList{QStringLiteral("copy"), QStringLiteral("--yes"),
+                        QStringLiteral("--backup-dir"), m_dir.filePath(QStringLiteral("backups"))} +
+                options + QStringList{source, copy},
             300000);
         QVERIFY2(r.exitCode == 0, qPrintable(r.describe() + QString::fromUtf8(r.out)));
         qInfo("%s", r.out.constData());

@@ -242,6 +242,33 @@ private slots:
         verifySameContents(source, image);
     }
 
+    // Between two attached disks without --new-ids the plan warns that each filesystem UUID
+    // (as blkid reads the source) will be on both; with --new-ids it does not.
+    void twinUuidsWarnedWhileBothAttached()
+    {
+        PW_REQUIRE_ROOT_OR_SKIP();
+        const QString source = practice(QStringLiteral("gpt-34"), QStringLiteral("256m"));
+        const QString image = path(QStringLiteral("twin-target.img"));
+        QVERIFY(makeSparseFile(image, 320 * kMiB));
+        LoopDevice from(source, 0, true);
+        LoopDevice to(image);
+        QVERIFY(from.ok() && to.ok());
+        const CliResult kept =
+            runCli({QStringLiteral("copy"), QStringLiteral("--dry-run"), from.path(), to.path()});
+        QVERIFY2(kept.exitCode == 0, qPrintable(kept.describe()));
+        QVERIFY2(kept.out.contains("while both disks stay attached"), kept.out.constData());
+        const SfdiskTable table = SfdiskTable::read(source);
+        for (const SfdiskPartition &p : table.partitions) {
+            const QString uuid = blkidProbe(source, p.start * 512).uuid;
+            QVERIFY(!uuid.isEmpty());
+            QVERIFY2(kept.out.contains(uuid.toUtf8()), qPrintable(uuid));
+        }
+        const CliResult fresh = runCli({QStringLiteral("copy"), QStringLiteral("--dry-run"),
+                                        QStringLiteral("--new-ids"), from.path(), to.path()});
+        QVERIFY2(fresh.exitCode == 0, qPrintable(fresh.describe()));
+        QVERIFY2(!fresh.out.contains("while both disks stay attached"), fresh.out.constData());
+    }
+
     void fourKnOnto512Refused()
     {
         PW_REQUIRE_ROOT_OR_SKIP();

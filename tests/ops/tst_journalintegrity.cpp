@@ -86,10 +86,11 @@ struct Variant
 QList<Variant> variantsOf(const QString &key, const QJsonValue &v)
 {
     // An operation's optional fields (the plan file's) may be absent: deleting one only
-    // changes the value, which the checksum, not the checks, is there to catch.
+    // changes the value, which the checksum, not the checks, is there to catch. So may a
+    // realignment's "discard" (absent: none, as in journals written before it).
     const bool optional =
         QStringList{QStringLiteral("start"), QStringLiteral("fs"), QStringLiteral("label"),
-                    QStringLiteral("name"), QStringLiteral("flags")}
+                    QStringLiteral("name"), QStringLiteral("flags"), QStringLiteral("discard")}
             .contains(key);
     QList<Variant> list{{QStringLiteral("deleted"), QJsonValue(QJsonValue::Undefined), !optional}};
     if (v.isDouble()) {
