@@ -13,7 +13,7 @@ using namespace partwise;
 
 LastApplyUndo::LastApplyUndo(QWidget *window, Hooks hooks, QObject *parent)
     : QObject(parent), m_window(window), m_hooks(std::move(hooks)),
-      m_action(new QAction(tr("Undo &Last Apply…"), this))
+      m_action(new QAction(tr("Undo Last Appl&y…"), this))
 {
     m_action->setObjectName(QStringLiteral("undoApplyAction"));
     connect(m_action, &QAction::triggered, this, &LastApplyUndo::undo);
