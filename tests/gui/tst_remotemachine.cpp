@@ -48,6 +48,7 @@
 #include <QProcess>
 #include <QPushButton>
 #include <QRandomGenerator>
+#include <QRegularExpression>
 #include <QScopeGuard>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -292,6 +293,15 @@ void TestRemoteMachine::editedThereAsSfdiskSeesIt()
     // Written by the helper on the machine, which the dialog names.
     QCOMPARE(appliedBy, QStringLiteral("Apply Pending Operations on localhost"));
     QVERIFY2(applyLog.contains(QStringLiteral("backup")), qPrintable(applyLog));
+    // Root's backup of this test's disk goes with the test.
+    const QString backup = QRegularExpression(QStringLiteral("/var/backups/partwise/[^\\s/]+"))
+                               .match(applyLog)
+                               .captured();
+    QVERIFY(!backup.isEmpty());
+    const auto removeBackup = qScopeGuard([backup] {
+        if (!backup.isEmpty())
+            QDir(backup).removeRecursively();
+    });
 
     // sfdisk and blkid on the machine see the partition; the ext4 files are as they were.
     const SfdiskTable table = SfdiskTable::read(loop.path());
@@ -311,6 +321,13 @@ void TestRemoteMachine::editedThereAsSfdiskSeesIt()
     QTRY_COMPARE_WITH_TIMEOUT(
         window.diskList()->entry(rowOf(window, loop.path())).layout.partitions().size(), 2, 60000);
     QVERIFY(window.editing()->pending()->isEmpty());
+    // A table change, but root's helper holds its backup: Undo Last Apply does not reach for
+    // it, and says where it is and how to put it back.
+    QAction *undo = window.editing()->lastApplyUndo()->action();
+    QVERIFY(!undo->isEnabled());
+    QVERIFY2(undo->statusTip().contains(QStringLiteral("administrator's helper")) &&
+                 undo->statusTip().contains(QStringLiteral("sudo partwise-cli restore ")),
+             qPrintable(undo->statusTip()));
 }
 
 // Apply through the helper, as the window does for a disk it cannot open itself: a move of
