@@ -12,12 +12,16 @@
 #include <QFontMetricsF>
 #include <QPainter>
 
+#include <cmath>
+
 using namespace partwise;
 
 namespace {
 
 constexpr qreal kIconSize = 16;
 constexpr qreal kLayerBandHeight = 12;
+constexpr qreal kSwatchWidth = 24; // a legend entry's swatch and the space after it
+constexpr qreal kLegendGap = 16;   // between legend entries
 
 } // namespace
 
@@ -54,8 +58,7 @@ void DiskMapPainter::paint(QPainter &painter, const QRectF &bounds, const Partit
     painter.restore();
 }
 
-void DiskMapPainter::paintCaption(QPainter &painter, const QRectF &rect,
-                                  const PartitionModel &model) const
+QString DiskMapPainter::captionText(const PartitionModel &model)
 {
     const DiskLayout &layout = model.layout();
     const SectorTopology &t = layout.device.topology;
@@ -78,10 +81,25 @@ void DiskMapPainter::paintCaption(QPainter &painter, const QRectF &rect,
     parts << tr("sectors %1 B logical / %2 B physical")
                  .arg(t.logicalSectorSize)
                  .arg(t.physicalSectorSize);
+    return parts.join(QStringLiteral(" — "));
+}
+
+void DiskMapPainter::paintCaption(QPainter &painter, const QRectF &rect,
+                                  const PartitionModel &model) const
+{
     painter.setPen(m_palette.color(QPalette::WindowText));
-    const QString text = parts.join(QStringLiteral(" — "));
-    painter.drawText(rect, Qt::AlignLeft | Qt::AlignVCenter,
-                     QFontMetricsF(painter.font()).elidedText(text, Qt::ElideMiddle, rect.width()));
+    const QString text = captionText(model);
+    // On screen the tooltip has it all; a picture has no tooltip, and is made wide enough.
+    painter.drawText(
+        QRectF(rect.topLeft(),
+               QSizeF(m_fullLabels ? qMax(rect.width(),
+                                          QFontMetricsF(painter.font()).horizontalAdvance(text) + 1)
+                                   : rect.width(),
+                      rect.height())),
+        Qt::AlignLeft | Qt::AlignVCenter,
+        m_fullLabels
+            ? text
+            : QFontMetricsF(painter.font()).elidedText(text, Qt::ElideMiddle, rect.width()));
 }
 
 void DiskMapPainter::paintRegion(QPainter &painter, const QRectF &rect, const PartitionModel &model,
@@ -289,46 +307,67 @@ void DiskMapPainter::paintSelection(QPainter &painter, const QRectF &rect, bool 
     }
 }
 
+QString DiskMapPainter::policyText(const PartitionModel &model)
+{
+    const AlignmentGeometry &g = model.report().geometry;
+    return tr("grain %1, physical sector checked as %2 B")
+        .arg(humanSize(g.grainBytes))
+        .arg(g.physicalAssumed);
+}
+
+QStringList DiskMapPainter::legendLabels(const PartitionModel &model)
+{
+    QStringList labels{tr("misaligned"), tr("on a physical sector, not the grain")};
+    if (model.hasMisalignedLayer())
+        labels << tr("LUKS/LVM data inside misaligned");
+    return labels;
+}
+
+qreal DiskMapPainter::captionAndLegendWidth(const QFont &font, const PartitionModel &model)
+{
+    const QFontMetricsF metrics(font);
+    qreal legend = metrics.horizontalAdvance(policyText(model)) + 2;
+    for (const QString &label : legendLabels(model))
+        legend += kSwatchWidth + metrics.horizontalAdvance(label) + kLegendGap;
+    return std::ceil(qMax(legend, metrics.horizontalAdvance(captionText(model)) + 2));
+}
+
 void DiskMapPainter::paintLegend(QPainter &painter, const QRectF &rect,
                                  const PartitionModel &model) const
 {
     const QFontMetricsF metrics(painter.font());
     qreal x = rect.left();
     const qreal swatchY = rect.top() + (rect.height() - 12) / 2;
-    auto swatch = [&](AlignmentStatus status, Qt::PenStyle style, const QString &label) {
-        painter.setBrush(status == AlignmentStatus::Misaligned
-                             ? QBrush(AlignmentStyle::outlineColor(status), Qt::BDiagPattern)
-                             : QBrush(Qt::NoBrush));
-        painter.setPen(QPen(AlignmentStyle::outlineColor(status), 2, style));
-        painter.drawRect(QRectF(x + 1, swatchY, 18, 12));
-        x += 24;
+    const QStringList labels = legendLabels(model);
+    for (int i = 0; i < labels.size(); ++i) {
+        const AlignmentStatus status =
+            i == 1 ? AlignmentStatus::SectorAligned : AlignmentStatus::Misaligned;
+        const QColor color = AlignmentStyle::outlineColor(status);
+        if (i == 2) { // a misaligned layer: the band paintLayerBand() draws
+            painter.setBrush(QBrush(color, Qt::DiagCrossPattern));
+            painter.setPen(QPen(color, 1, Qt::DotLine));
+            painter.drawRect(QRectF(x + 1, swatchY + 4, 18, 8));
+        } else {
+            painter.setBrush(i == 0 ? QBrush(color, Qt::BDiagPattern) : QBrush(Qt::NoBrush));
+            painter.setPen(QPen(color, 2, i == 0 ? Qt::SolidLine : Qt::DashLine));
+            painter.drawRect(QRectF(x + 1, swatchY, 18, 12));
+        }
+        x += kSwatchWidth;
         painter.setPen(m_palette.color(QPalette::WindowText));
-        painter.drawText(QRectF(x, rect.top(), metrics.horizontalAdvance(label) + 2, rect.height()),
-                         Qt::AlignLeft | Qt::AlignVCenter, label);
-        x += metrics.horizontalAdvance(label) + 16;
-    };
-    swatch(AlignmentStatus::Misaligned, Qt::SolidLine, tr("misaligned"));
-    swatch(AlignmentStatus::SectorAligned, Qt::DashLine, tr("on a physical sector, not the grain"));
-    if (model.hasMisalignedLayer()) {
-        const QColor color = AlignmentStyle::outlineColor(AlignmentStatus::Misaligned);
-        painter.setBrush(QBrush(color, Qt::DiagCrossPattern));
-        painter.setPen(QPen(color, 1, Qt::DotLine));
-        painter.drawRect(QRectF(x + 1, swatchY + 4, 18, 8));
-        x += 24;
-        const QString label = tr("LUKS/LVM data inside misaligned");
-        painter.setPen(m_palette.color(QPalette::WindowText));
-        painter.drawText(QRectF(x, rect.top(), metrics.horizontalAdvance(label) + 2, rect.height()),
-                         Qt::AlignLeft | Qt::AlignVCenter, label);
-        x += metrics.horizontalAdvance(label) + 16;
+        const qreal width = metrics.horizontalAdvance(labels[i]);
+        painter.drawText(QRectF(x, rect.top(), width + 2, rect.height()),
+                         Qt::AlignLeft | Qt::AlignVCenter, labels[i]);
+        x += width + kLegendGap;
     }
-    const AlignmentGeometry &g = model.report().geometry;
-    const QString policy = tr("grain %1, physical sector checked as %2 B")
-                               .arg(humanSize(g.grainBytes))
-                               .arg(g.physicalAssumed);
+    const QString policy = policyText(model);
+    const qreal room = qMax<qreal>(0, rect.right() - x);
     painter.setPen(m_palette.color(QPalette::WindowText));
-    painter.drawText(QRectF(x, rect.top(), qMax<qreal>(0, rect.right() - x), rect.height()),
+    // A picture is made wide enough for all of it (captionAndLegendWidth); the window elides.
+    painter.drawText(QRectF(x, rect.top(),
+                            m_fullLabels ? qMax(room, metrics.horizontalAdvance(policy) + 2) : room,
+                            rect.height()),
                      Qt::AlignRight | Qt::AlignVCenter,
-                     metrics.elidedText(policy, Qt::ElideLeft, qMax<qreal>(0, rect.right() - x)));
+                     m_fullLabels ? policy : metrics.elidedText(policy, Qt::ElideLeft, room));
 }
 
 void DiskMapPainter::paintMessage(QPainter &painter, const QRectF &rect,

@@ -30,6 +30,12 @@ public:
     static QStringList labelLines(const PartitionModel &model, int row);
     // The width a region needs to show labelLines() in full, its insets included.
     static qreal fullLabelWidth(const QFont &font, const PartitionModel &model, int row);
+    // The caption over the bar ("disk.img — Disk image — 512 MiB — msdos — sectors …"), the
+    // legend's entries and its alignment policy, and the width either needs in full.
+    static QString captionText(const PartitionModel &model);
+    static QStringList legendLabels(const PartitionModel &model);
+    static QString policyText(const PartitionModel &model);
+    static qreal captionAndLegendWidth(const QFont &font, const PartitionModel &model);
 
     // `message` replaces the bar when there is no disk to draw (scanning, or an error).
     void paint(QPainter &painter, const QRectF &bounds, const PartitionModel &model,

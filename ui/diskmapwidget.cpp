@@ -242,8 +242,10 @@ qreal DiskMapWidget::exportWidth() const
     for (const qreal w : labelWidths())
         needed += w;
     const qreal margins = width() - DiskMapPainter::barRect(rect()).width();
-    return qMax<qreal>(width(),
-                       std::ceil(needed + margins) + 4 * DiskMapGeometry::kExtendedPadding);
+    // The caption and the legend too: a picture has no tooltip to read them whole.
+    needed = qMax(needed + 4 * DiskMapGeometry::kExtendedPadding,
+                  m_model ? DiskMapPainter::captionAndLegendWidth(font(), *m_model) : 0);
+    return qMax<qreal>(width(), std::ceil(needed + margins));
 }
 
 PictureExporter::Picture DiskMapWidget::picture()

@@ -53,6 +53,13 @@ SfdiskDump parseSfdiskDump(const QString &text)
             p.start = field(m.captured(3), QStringLiteral("start")).toLongLong();
             p.size = field(m.captured(3), QStringLiteral("size")).toLongLong();
             p.type = field(m.captured(3), QStringLiteral("type")).toLower();
+            QStringList rest;
+            for (const QString &f : m.captured(3).split(QLatin1Char(',')))
+                if (const QString t = f.trimmed(); !t.startsWith(QLatin1String("start=")) &&
+                                                   !t.startsWith(QLatin1String("size=")) &&
+                                                   !t.startsWith(QLatin1String("type=")))
+                    rest << t;
+            p.entry = rest.join(QStringLiteral(", "));
             dump.partitions << p;
         }
     }

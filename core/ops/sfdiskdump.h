@@ -14,6 +14,9 @@ struct DumpedPartition
     qint64 start = 0; // sectors
     qint64 size = 0;  // sectors
     QString type;     // "83", "5", or a GPT type GUID
+    // The rest of its entry as sfdisk prints it (bootable, attrs=, name=, uuid=): flags, name
+    // and identity, compared whole.
+    QString entry;
     bool isExtended() const;
 };
 

@@ -125,6 +125,10 @@ QStringList tableChanges(const SfdiskDump &backup, const SfdiskDump &now, qint64
                          .arg(q->number)
                          .arg(p.number)
                          .arg(range(p), p.type);
+        else if (q->entry != p.entry)
+            lines << QStringLiteral("partition %1 gets back its flags and name (%2)")
+                         .arg(p.number)
+                         .arg(p.entry.isEmpty() ? QStringLiteral("none") : p.entry);
     }
     return lines;
 }

@@ -205,6 +205,41 @@
     </message>
 </context>
 <context>
+    <name>ApplyUndo</name>
+    <message>
+        <source>it formatted a new partition where a deleted one may have been, and the old table would point at the new filesystem</source>
+        <translation>es hat eine neue Partition formatiert, wo eine gelöschte gewesen sein kann, und die alte Tabelle würde auf das neue Dateisystem zeigen</translation>
+    </message>
+    <message>
+        <source>it repaired the filesystem of partition %1</source>
+        <translation>es hat das Dateisystem von Partition %1 repariert</translation>
+    </message>
+    <message>
+        <source>it formatted partition %1</source>
+        <translation>es hat Partition %1 formatiert</translation>
+    </message>
+    <message>
+        <source>it changed the filesystem of partition %1</source>
+        <translation>es hat das Dateisystem von Partition %1 geändert</translation>
+    </message>
+    <message>
+        <source>it resized or moved partition %1 and its filesystem</source>
+        <translation>es hat Partition %1 und ihr Dateisystem in der Größe geändert oder verschoben</translation>
+    </message>
+    <message>
+        <source>it copied a partition&apos;s data onto the disk</source>
+        <translation>es hat die Daten einer Partition auf den Datenträger kopiert</translation>
+    </message>
+    <message>
+        <source>The table of %1 is back, but the kernel could not be told of it (%2): run `partx -u %1` or reboot before using its partitions.</source>
+        <translation>Die Tabelle von %1 ist wiederhergestellt, aber der Kernel konnte nicht davon unterrichtet werden (%2): Vor der Nutzung der Partitionen `partx -u %1` ausführen oder neu starten.</translation>
+    </message>
+    <message>
+        <source>The last Apply cannot be undone: %1, and a table backup puts back the table, not data.</source>
+        <translation>Das letzte Anwenden lässt sich nicht rückgängig machen: %1, und eine Tabellensicherung stellt die Tabelle wieder her, keine Daten.</translation>
+    </message>
+</context>
+<context>
     <name>BootText</name>
     <message>
         <source>GRUB Legacy (0.9x), loading its stage 2 from a fixed sector</source>
@@ -419,6 +454,10 @@
     <message>
         <source>No copy onto this disk was interrupted.</source>
         <translation>Keine Kopie auf diesen Datenträger wurde unterbrochen.</translation>
+    </message>
+    <message>
+        <source>The last job on this disk was a copy onto it: its data is new, and a table backup cannot bring the old back.</source>
+        <translation>Der letzte Auftrag auf diesem Datenträger war eine Kopie darauf: Seine Daten sind neu, und eine Tabellensicherung bringt die alten nicht zurück.</translation>
     </message>
 </context>
 <context>
@@ -1510,16 +1549,16 @@ Ihr Journal (%2) erlaubt, sie abzuschließen: Laufwerk → Unterbrochene Kopie a
         <translation>Wählen Sie nicht zugeordneten Bereich zum Einfügen.</translation>
     </message>
     <message>
-        <source>Nothing to undo: Undo takes back pending operations only. What Apply or a realignment wrote stays; the log and the table backup say how to restore the table.</source>
-        <translation>Nichts rückgängig zu machen: Rückgängig nimmt nur ausstehende Vorgänge zurück. Was Anwenden oder eine Neuausrichtung geschrieben hat, bleibt; Protokoll und Tabellensicherung sagen, wie die Tabelle wiederhergestellt wird.</translation>
-    </message>
-    <message>
         <source>Nothing to redo.</source>
         <translation>Nichts wiederherzustellen.</translation>
     </message>
     <message>
         <source>the preview of the queue failed</source>
         <translation>die Vorschau der Warteschlange ist fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>Nothing to undo: Undo takes back pending operations only. What Apply wrote to the table, Undo Last Apply puts back where that is honest; the log and the table backup say how to restore the table.</source>
+        <translation>Nichts rückgängig zu machen: Rückgängig nimmt nur ausstehende Vorgänge zurück. Was Anwenden in die Tabelle schrieb, stellt „Letztes Anwenden rückgängig“ wieder her, wo das ehrlich geht; das Protokoll und die Tabellensicherung sagen, wie man die Tabelle wiederherstellt.</translation>
     </message>
 </context>
 <context>
@@ -2341,6 +2380,65 @@ Ihr Journal (%2) erlaubt, sie abzuschließen: Laufwerk → Unterbrochene Kopie a
     <message>
         <source> (active)</source>
         <translation> (aktiv)</translation>
+    </message>
+</context>
+<context>
+    <name>LastApplyUndo</name>
+    <message>
+        <source>The last Apply was written by the administrator&apos;s helper, which keeps its table backup in %1. To put it back: `sudo partwise-cli restore %1 %2`.</source>
+        <translation>Das letzte Anwenden hat der Helfer des Administrators geschrieben, der seine Tabellensicherung in %1 aufbewahrt. Zum Wiederherstellen: `sudo partwise-cli restore %1 %2`.</translation>
+    </message>
+    <message>
+        <source>Putting the table back…</source>
+        <translation>Die Tabelle wird wiederhergestellt…</translation>
+    </message>
+    <message>
+        <source>Nothing to undo: no Apply has written this disk since Partwise started.</source>
+        <translation>Nichts rückgängig zu machen: Seit dem Start von Partwise hat kein Anwenden diesen Datenträger beschrieben.</translation>
+    </message>
+    <message>
+        <source>Apply or clear the pending operations first: undoing the last Apply changes the disk they were planned on.</source>
+        <translation>Zuerst die ausstehenden Vorgänge anwenden oder verwerfen: Das Rückgängigmachen des letzten Anwendens ändert den Datenträger, für den sie geplant wurden.</translation>
+    </message>
+    <message>
+        <source>Put back the partition table as it was before the last Apply, from the backup it took</source>
+        <translation>Die Partitionstabelle aus der dabei angelegten Sicherung so wiederherstellen, wie sie vor dem letzten Anwenden war</translation>
+    </message>
+    <message>
+        <source>Undo Last Apply</source>
+        <translation>Letztes Anwenden rückgängig</translation>
+    </message>
+    <message>
+        <source>Put back the partition table of %1 as it was before the last Apply?</source>
+        <translation>Die Partitionstabelle von %1 so wiederherstellen, wie sie vor dem letzten Anwenden war?</translation>
+    </message>
+    <message>
+        <source>The partitions are the backup&apos;s already; the table&apos;s bytes go back.</source>
+        <translation>Die Partitionen sind bereits die der Sicherung; die Bytes der Tabelle werden zurückgeschrieben.</translation>
+    </message>
+    <message>
+        <source>No data was moved since the backup, so its table points at the data. The backup stays in %1.</source>
+        <translation>Seit der Sicherung wurden keine Daten verschoben, ihre Tabelle zeigt also auf die Daten. Die Sicherung bleibt in %1.</translation>
+    </message>
+    <message>
+        <source>&amp;Undo Apply</source>
+        <translation>Anwenden &amp;rückgängig machen</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Abbrechen</translation>
+    </message>
+    <message>
+        <source>The last Apply was undone already.</source>
+        <translation>Das letzte Anwenden wurde bereits rückgängig gemacht.</translation>
+    </message>
+    <message>
+        <source>The partition table of %1 is as it was before the last Apply.</source>
+        <translation>Die Partitionstabelle von %1 ist wieder so wie vor dem letzten Anwenden.</translation>
+    </message>
+    <message>
+        <source>Undo Last Appl&amp;y…</source>
+        <translation>Let&amp;ztes Anwenden rückgängig…</translation>
     </message>
 </context>
 <context>
@@ -3688,6 +3786,10 @@ Das Journal %3 hält fest, wie weit sie kam. Bis sie abgeschlossen ist, ist die 
         <source>The helper that reads this disk cannot realign it.</source>
         <translation>Der Helfer, der diesen Datenträger liest, kann ihn nicht neu ausrichten.</translation>
     </message>
+    <message>
+        <source>The last job on this disk was a realignment: it moved data, which a table backup cannot move back.</source>
+        <translation>Der letzte Auftrag auf diesem Datenträger war eine Neuausrichtung: Sie hat Daten verschoben, die eine Tabellensicherung nicht zurückverschieben kann.</translation>
+    </message>
 </context>
 <context>
     <name>RealignIntroPage</name>
@@ -4531,6 +4633,10 @@ Das Journal %3 hält fest, wie weit sie kam. Bis sie abgeschlossen ist, ist die 
     <message>
         <source>A logical partition needs room for its EBR before it (the sector that links it into the extended partition): %1 on the grain stays free in front of it, so it cannot start right at the free space&apos;s first sector.</source>
         <translation>Eine logische Partition braucht vor sich Platz für ihren EBR (den Sektor, der sie in die erweiterte Partition einhängt): %1 auf dem Raster bleibt vor ihr frei, daher kann sie nicht genau am ersten Sektor des freien Platzes beginnen.</translation>
+    </message>
+    <message>
+        <source>It starts %1 later than the free space before asks: a logical partition&apos;s EBR (the sector that links it into the extended partition) needs the grain in front of it.</source>
+        <translation>Sie beginnt %1 später, als der freie Platz davor verlangt: Der EBR einer logischen Partition (der Sektor, der sie in die erweiterte Partition einbindet) braucht das Raster vor ihr.</translation>
     </message>
 </context>
 <context>

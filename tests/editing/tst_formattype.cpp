@@ -3,6 +3,8 @@
 // copies get it), the selection stays on the partition an operation changed (never the
 // extended partition around a logical one), and Resize/Move of a logical partition says why
 // its EBR keeps the grain free before it.
+#include "base/humansize.h"
+#include "buildsetting.h"
 #include "editing/editingcontroller.h"
 #include "editing/pendingoperations.h"
 #include "editing/resizepartitiondialog.h"
@@ -14,6 +16,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
+#include <QSpinBox>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -73,6 +76,7 @@ private slots:
     void formatSetsTheTableType();
     void selectionFollowsTheQueuedOperation();
     void logicalResizeExplainsTheEbr();
+    void logicalOfOldFdiskOpensAtItsSize();
 
 private:
     QTemporaryDir m_dir;
@@ -202,6 +206,45 @@ void FormatTypeTest::logicalResizeExplainsTheEbr()
                  qPrintable(note->text()));
         dialog.grab().save(screenshotPath(QStringLiteral("resize-logical-ebr-note")));
     }
+}
+
+// A logical partition as old fdisk left it, 63 sectors behind its grain: 100 MiB less 63 sectors
+// (sfdisk), which the window calls 100.0 MiB. Resize/Move opens at 100 MiB (sfdisk's size to the
+// nearest MiB), not 99; free space before set to 0 gives a start a grain later than asked, and the
+// summary says it is the EBR's room.
+void FormatTypeTest::logicalOfOldFdiskOpensAtItsSize()
+{
+    // The demo disk (partwise --demo): its EBRs where libparted puts them, 1 MiB free before 6.
+    const QString img = m_dir.filePath(QStringLiteral("demo.img"));
+    QVERIFY(
+        runTool(buildSetting("PARTWISE_CLI"), {QStringLiteral("practice"), QStringLiteral("--size"),
+                                               QStringLiteral("512M"), QStringLiteral("demo"), img})
+            .ok());
+    const QJsonObject six = sfdiskPartitions(img).value(6);
+    const qint64 sfdiskBytes = six.value(QStringLiteral("size")).toInteger() * 512;
+    QCOMPARE(sfdiskBytes, 100 * kMiB - 63 * 512);
+    EditingHarness h(img);
+    const DiskLayout &shown = h.editing->shownLayout();
+    ResizePartitionDialog dialog(shown, {}, shown, *shown.partitionByNumber(6), h.policy);
+    dialog.show();
+    auto *size = dialog.findChild<QSpinBox *>(QStringLiteral("size"));
+    QVERIFY(size);
+    QCOMPARE(size->value(), qRound(double(sfdiskBytes) / kMiB));
+    // Untouched, it keeps its exact size: nothing to queue.
+    QVERIFY(!dialog.previewedPartition().has_value());
+    QCOMPARE(dialog.operation().sizeBytes, sfdiskBytes);
+
+    dialog.setFreeBeforeMiB(0);
+    QTRY_VERIFY2(dialog.previewedPartition().has_value(), qPrintable(dialog.previewText()));
+    const qint64 asked = dialog.range().lowestStart * 512;
+    const qint64 placed = dialog.previewedPartition()->startSector * 512;
+    QVERIFY(placed > asked);
+    QVERIFY2(dialog.previewText().contains(
+                 QStringLiteral("It starts %1 later than the free space before asks")
+                     .arg(humanSize(placed - asked))) &&
+                 dialog.previewText().contains(QStringLiteral("EBR")),
+             qPrintable(dialog.previewText()));
+    dialog.grab().save(screenshotPath(QStringLiteral("resize-logical-old-fdisk")));
 }
 
 QTEST_MAIN(FormatTypeTest)

@@ -243,6 +243,29 @@ void MapLabelsTest::exportedPictureHasFullLabels()
     QVERIFY2(all.contains(QStringLiteral("ext4 “Music collection”")), qPrintable(all.join('|')));
     QVERIFY(all.contains(QStringLiteral("swap")));
     QVERIFY2(all.contains(QStringLiteral("50 MiB")), qPrintable(all.join('|')));
+    // The caption and the legend in full, though the window is too narrow for either: the
+    // image's name, its 4 GiB (truncate), its gpt (sfdisk) and its 512-byte sectors in one
+    // line, and the legend's physical sector of 4096 B (the policy's "don't trust the drive"),
+    // nothing elided, every text inside the picture.
+    const auto drawn = [&](const QStringList &parts) {
+        for (const QString &text : std::as_const(all))
+            if (std::all_of(parts.cbegin(), parts.cend(),
+                            [&](const QString &p) { return text.contains(p); }))
+                return true;
+        return false;
+    };
+    QVERIFY2(drawn({QStringLiteral("map.img"), QStringLiteral(" 4 GiB "), QStringLiteral(" gpt "),
+                    QStringLiteral("sectors 512 B logical / 512 B physical")}),
+             qPrintable(all.join('|')));
+    QVERIFY2(drawn({QStringLiteral("grain 1 MiB, physical sector checked as 4096 B")}),
+             qPrintable(all.join('|')));
+    QVERIFY(all.contains(QStringLiteral("on a physical sector, not the grain")));
+    for (const DrawnText &t : device.texts()) {
+        QVERIFY2(!t.text.contains(QChar(0x2026)), qPrintable(t.text));
+        QVERIFY2(t.at.x() >= 0 &&
+                     t.at.x() + metrics.horizontalAdvance(t.text) <= picture.size.width() + 0.5,
+                 qPrintable(t.text));
+    }
     const QString png =
         QDir(QFileInfo(saveScreenshot(&widget, QStringLiteral("map-window"))).absolutePath())
             .filePath(QStringLiteral("map-exported.png"));

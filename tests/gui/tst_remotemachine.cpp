@@ -9,6 +9,7 @@
 #include "disklistmodel.h"
 #include "editing/applydialog.h"
 #include "editing/editingcontroller.h"
+#include "editing/lastapplyundo.h"
 #include "editing/pendingoperations.h"
 #include "guitestsupport.h"
 #include "helper/connectdialog.h"
@@ -24,6 +25,7 @@
 #include "remotemachinefixture.h"
 #include "window/mainwindow.h"
 
+#include "buildsetting.h"
 #include "clirun.h"
 #include "filechecksum.h"
 #include "filetree.h"
@@ -46,6 +48,7 @@
 #include <QProcess>
 #include <QPushButton>
 #include <QRandomGenerator>
+#include <QRegularExpression>
 #include <QScopeGuard>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -79,6 +82,7 @@ private slots:
     void remoteDiskShownAsSfdiskSeesIt();
     void killedHelperIsReportedAndReconnects();
     void editedThereAsSfdiskSeesIt();
+    void helperApplyShowsBytesAndCancels();
     void bannerInsteadOfProtocolEndsTheConnection();
     void refusedConnectionSaysWhy();
 
@@ -289,6 +293,15 @@ void TestRemoteMachine::editedThereAsSfdiskSeesIt()
     // Written by the helper on the machine, which the dialog names.
     QCOMPARE(appliedBy, QStringLiteral("Apply Pending Operations on localhost"));
     QVERIFY2(applyLog.contains(QStringLiteral("backup")), qPrintable(applyLog));
+    // Root's backup of this test's disk goes with the test.
+    const QString backup = QRegularExpression(QStringLiteral("/var/backups/partwise/[^\\s/]+"))
+                               .match(applyLog)
+                               .captured();
+    QVERIFY(!backup.isEmpty());
+    const auto removeBackup = qScopeGuard([backup] {
+        if (!backup.isEmpty())
+            QDir(backup).removeRecursively();
+    });
 
     // sfdisk and blkid on the machine see the partition; the ext4 files are as they were.
     const SfdiskTable table = SfdiskTable::read(loop.path());
@@ -308,6 +321,115 @@ void TestRemoteMachine::editedThereAsSfdiskSeesIt()
     QTRY_COMPARE_WITH_TIMEOUT(
         window.diskList()->entry(rowOf(window, loop.path())).layout.partitions().size(), 2, 60000);
     QVERIFY(window.editing()->pending()->isEmpty());
+    // A table change, but root's helper holds its backup: Undo Last Apply does not reach for
+    // it, and says where it is and how to put it back.
+    QAction *undo = window.editing()->lastApplyUndo()->action();
+    QVERIFY(!undo->isEnabled());
+    QVERIFY2(undo->statusTip().contains(QStringLiteral("administrator's helper")) &&
+                 undo->statusTip().contains(QStringLiteral("sudo partwise-cli restore ")),
+             qPrintable(undo->statusTip()));
+}
+
+// Apply through the helper, as the window does for a disk it cannot open itself: a move of
+// 400 MiB shows its bytes (the helper's progress notifications), Cancel reaches the helper, which
+// stops at a safe point: the Create after the move does not run (sfdisk), and a move stopped
+// partway is finished by `partwise-cli resume`, as the dialog says, with the rest of the queue. The
+// window's Undo Last Apply names the helper's backup instead of reading root's folder.
+void TestRemoteMachine::helperApplyShowsBytesAndCancels()
+{
+    PW_REQUIRE_ROOT_OR_SKIP();
+    const QString image = m_dir.filePath(QStringLiteral("cancel.img"));
+    QString made;
+    QVERIFY2(SfdiskTable::writeImage(image, 512LL << 20,
+                                     "label: gpt\nstart=133120, size=819200, type=L\n", &made),
+             qPrintable(made));
+    LoopDevice loop(image);
+    QVERIFY2(loop.ok() && loop.addPartitions(), qPrintable(loop.error()));
+    chooseSsh(false, nullptr);
+    MainWindow window;
+    QVERIFY(showRemote(window, loop.path()));
+    QTRY_COMPARE(window.currentPath(),
+                 DiskListModel::machineKey(QStringLiteral("localhost"), loop.path()));
+    // Partition 1 (unknown contents: moved whole) down to 1 MiB, then a new partition.
+    Operation move;
+    move.type = Operation::Type::Resize;
+    move.number = 1;
+    move.startBytes = 2048 * kSector;
+    move.sizeBytes = 819200 * kSector;
+    Operation create;
+    create.type = Operation::Type::Create;
+    create.sizeBytes = 16LL << 20;
+    QString error;
+    QVERIFY2(window.editing()->queue(move, &error) && window.editing()->queue(create, &error),
+             qPrintable(error));
+
+    QString bytesSeen, said;
+    ApplyResult result;
+    bool finished = false;
+    ModalAnswers answers([&](QWidget *modal) {
+        if (auto *box = qobject_cast<QMessageBox *>(modal)) {
+            box->button(QMessageBox::Yes)->click();
+            return;
+        }
+        auto *d = qobject_cast<ApplyDialog *>(modal);
+        if (!d)
+            return;
+        auto *bytes = d->findChild<QLabel *>(QStringLiteral("applyBytes"));
+        auto *cancel = d->findChild<QPushButton *>(QStringLiteral("applyCancelButton"));
+        if (!d->isFinished() && bytesSeen.isEmpty() && bytes && bytes->isVisible()) {
+            bytesSeen = bytes->text();
+            saveScreenshot(d, QStringLiteral("helper-apply-progress"));
+            cancel->click();
+        } else if (d->isFinished()) {
+            result = d->result();
+            said = d->findChild<QLabel *>(QStringLiteral("applyStatus"))->text();
+            saveScreenshot(d, QStringLiteral("helper-apply-cancelled"));
+            finished = true;
+            d->accept();
+        }
+    });
+    window.editing()->action(EditingController::Action::Apply)->trigger();
+    QVERIFY(finished);
+    QVERIFY2(!bytesSeen.isEmpty(), qPrintable(QStringLiteral("no bytes before the end: ") + said));
+    QVERIFY2(bytesSeen.startsWith(QStringLiteral("Partition 1, moving: ")) &&
+                 bytesSeen.contains(QStringLiteral(" of 400 MiB")),
+             qPrintable(bytesSeen));
+    // Root's backup of this test's disk, and its journal should the test fail before resume.
+    const auto cleanUp = qScopeGuard([&] {
+        if (!result.backupFolder.isEmpty())
+            QDir(result.backupFolder).removeRecursively();
+        QFile::remove(WriteJournal::defaultPath(loop.path()));
+        QFile::remove(WriteJournal::defaultPath(loop.path()) + QStringLiteral(".data"));
+    });
+    QVERIFY(!result.ok);
+    QVERIFY(result.completed <= 1);
+    QVERIFY2(said.startsWith(
+                 QStringLiteral("Cancelled after %1 of 2 operations.").arg(result.completed)),
+             qPrintable(said));
+    QVERIFY2(said.contains(QStringLiteral("2. Create")), qPrintable(said));
+    SfdiskTable table = SfdiskTable::read(loop.path());
+    QVERIFY2(table.ok, qPrintable(table.error));
+    QCOMPARE(table.partitions.size(), 1); // the Create never ran
+    if (result.completed == 0) {
+        // Stopped inside the move: resumable, as the dialog says, and resume finishes it.
+        QVERIFY(result.resumable);
+        QVERIFY2(said.contains(QStringLiteral("partwise-cli resume")), qPrintable(said));
+        const ToolResult resumed = runTool(pwtest::buildSetting("PARTWISE_CLI"),
+                                           {QStringLiteral("resume"), loop.path()}, {}, 300000);
+        QVERIFY2(resumed.ok(), qPrintable(resumed.describe() + resumed.out));
+        // Resume finishes the queue the journal keeps: the move, then the Create.
+        table = SfdiskTable::read(loop.path());
+        QCOMPARE(table.partitions.size(), 2);
+        QCOMPARE(table.partitions.at(1).size * kSector, 16LL << 20);
+    }
+    QCOMPARE(table.partitions.at(0).start, qint64(2048));
+    QCOMPARE(table.partitions.at(0).size, qint64(819200));
+    QVERIFY(!QFile::exists(WriteJournal::defaultPath(loop.path())));
+    // Undo Last Apply does not reach into root's backups: it says where they are and how.
+    QAction *undo = window.editing()->lastApplyUndo()->action();
+    QVERIFY(!undo->isEnabled());
+    QVERIFY2(undo->statusTip().contains(QStringLiteral("resized or moved partition 1")),
+             qPrintable(undo->statusTip()));
 }
 
 RemoteMachines *TestRemoteMachine::connectUntilLost(MainWindow &window, const QByteArray &ssh,

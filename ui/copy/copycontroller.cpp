@@ -3,6 +3,8 @@
 #include "copy/copywizard.h"
 #include "copy/copyworker.h"
 #include "disklistmodel.h"
+#include "editing/editingcontroller.h"
+#include "editing/lastapplyundo.h"
 #include "ops/copyrunner.h"
 #include "window/mainwindow.h"
 
@@ -199,6 +201,10 @@ CopyWizard *CopyController::showWizard(const CopySetup &setup, CopyBackend *back
     m_wizard = wizard;
     connect(wizard, &CopyWizard::copyFinished, this,
             [this](const QString &target, bool newImage, bool) {
+                if (m_window->editing())
+                    m_window->editing()->lastApplyUndo()->forget(
+                        target, tr("The last job on this disk was a copy onto it: its data is "
+                                   "new, and a table backup cannot bring the old back."));
                 if (newImage)
                     m_window->openImage(target);
                 else

@@ -5,6 +5,7 @@
 #include "editing/createpartitiondialog.h"
 #include "editing/editingavailability.h"
 #include "editing/editingtext.h"
+#include "editing/lastapplyundo.h"
 #include "editing/operationdialogs.h"
 #include "editing/pendingoperations.h"
 #include "editing/pendingoperationsdock.h"
@@ -44,6 +45,7 @@ EditingController::EditingController(QMainWindow *window, const EditingHooks &ho
     setObjectName(QStringLiteral("editingController"));
     m_group = new QUndoGroup(this);
     createActions();
+    m_lastApply = new LastApplyUndo(window, {m_hooks.reread, m_hooks.diskName}, this);
 
     m_dock = new PendingOperationsDock(m_group, window);
     m_dock->setActions(action(Action::Undo), action(Action::Redo), action(Action::Clear),
@@ -55,6 +57,7 @@ EditingController::EditingController(QMainWindow *window, const EditingHooks &ho
     m_menu->setToolTipsVisible(true); // says why Resize/Move is off for an extended partition
     m_menu->addAction(action(Action::Undo));
     m_menu->addAction(action(Action::Redo));
+    m_menu->addAction(m_lastApply->action());
     m_menu->addSeparator();
     const QList<Action> partitionActions = {Action::NewTable, Action::Create, Action::Resize,
                                             Action::Delete,   Action::Format, Action::SetLabel,
@@ -172,8 +175,9 @@ void EditingController::createActions()
         undo->setStatusTip(undo->isEnabled()
                                ? QString()
                                : tr("Nothing to undo: Undo takes back pending operations only. "
-                                    "What Apply or a realignment wrote stays; the log and the "
-                                    "table backup say how to restore the table."));
+                                    "What Apply wrote to the table, Undo Last Apply puts back "
+                                    "where that is honest; the log and the table backup say "
+                                    "how to restore the table."));
         redo->setStatusTip(redo->isEnabled() ? QString() : tr("Nothing to redo."));
     };
     connect(m_group, &QUndoGroup::canUndoChanged, this, undoTips);
@@ -372,6 +376,7 @@ void EditingController::updateActions()
         applyOffer(action(a), editingOffer(a, situation));
     const bool hasTable = m_base && !m_base->device.readOnly && !m_shown.tableType.isEmpty();
     updatePasteActions(situation.region, hasTable);
+    m_lastApply->update(m_path, situation.queued, m_base && m_base->device.isImage);
 }
 
 bool EditingController::queue(const Operation &op, QString *error)

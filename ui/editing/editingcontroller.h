@@ -16,6 +16,7 @@
 #include <optional>
 
 class ApplyDialog;
+class LastApplyUndo;
 class PendingOperations;
 class PendingOperationsDock;
 class QAction;
@@ -86,6 +87,8 @@ public:
     QMenu *editMenu() const { return m_menu; }
     PendingOperationsDock *dock() const { return m_dock; }
     QUndoGroup *undoGroup() const { return m_group; }
+    // Edit → Undo Last Apply… (its action, and what a realignment tells it)
+    LastApplyUndo *lastApplyUndo() const { return m_lastApply; }
 
     // The queue of the disk on screen (nullptr when no disk is ready).
     PendingOperations *pending() const;
@@ -194,6 +197,7 @@ private:
     QMainWindow *m_window;
     EditingHooks m_hooks;
     QUndoGroup *m_group = nullptr;
+    LastApplyUndo *m_lastApply = nullptr;
     PendingOperationsDock *m_dock = nullptr;
     QMenu *m_menu = nullptr;
     QHash<int, QAction *> m_actions;

@@ -5,6 +5,7 @@
 #include "editing/applyconfirmation.h"
 #include "editing/applydialog.h"
 #include "editing/editingtext.h"
+#include "editing/lastapplyundo.h"
 #include "editing/pendingoperations.h"
 #include "journalpreferences.h"
 #include "ops/operationboot.h"
@@ -93,6 +94,7 @@ void EditingController::runApply(const QString &path, const ApplyOptions &option
         dialog = std::make_unique<ApplyDialog>(path, operations, options, m_window);
     dialog->exec();
     const ApplyResult result = dialog->result();
+    m_lastApply->record(path, operations, result, !server(path).isEmpty());
     // Once anything was written the queue no longer describes the disk: it is re-read.
     if (result.ok || result.completed > 0)
         queue->clear();

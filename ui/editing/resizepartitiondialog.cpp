@@ -53,6 +53,13 @@ int ceilMiB(qint64 bytes)
     return int((std::max<qint64>(0, bytes) + kMiB - 1) / kMiB);
 }
 
+// A partition's own size as the window names it ("100.0 MiB" for 100 MiB less an old fdisk's
+// 63 sectors): the nearest whole MiB, never 0. Left as it is, the box keeps the exact size.
+int nearestMiB(qint64 bytes)
+{
+    return std::max(1, int((std::max<qint64>(0, bytes) + kMiB / 2) / kMiB));
+}
+
 // The queue creates, deletes, moves or formats partitions: what is on the disk now need not be
 // what this partition will hold, so its filesystem is not measured.
 bool queueReshapes(const QList<Operation> &pending)
@@ -165,10 +172,11 @@ ResizePartitionDialog::ResizePartitionDialog(const DiskLayout &base,
     layout->addWidget(m_buttons);
     setMinimumWidth(560);
 
-    // Whole MiB, as GParted shows them: the partition's own sectors and the free space next
-    // to it, each rounded down on its own (so the three need not add up to the whole range).
+    // Whole MiB, as GParted shows them: the free space next to it rounded down, each on its
+    // own (so the three need not add up to the whole range), the partition's size to the
+    // nearest MiB, as the map and the list say it.
     applyMinimum();
-    m_size->setValue(floorMiB(m_partition.lengthSectors() * m_sectorSize));
+    m_size->setValue(currentMiB());
     m_before->setValue(floorMiB(m_range.freeBeforeSectors() * m_sectorSize));
     m_after->setValue(floorMiB(m_range.freeAfterSectors() * m_sectorSize));
     m_initialBefore = m_before->value();
@@ -269,11 +277,11 @@ void ResizePartitionDialog::applyMinimum()
     // Whole MiB; the spin boxes re-balance each other as the ranges change.
     const QSignalBlocker b1(m_before), b2(m_size), b3(m_after);
     const int total = totalMiB();
-    const int currentMiB = floorMiB(m_partition.lengthSectors() * m_sectorSize);
-    const int minSize = std::max(1, std::min(ceilMiB(m_minimumBytes), currentMiB));
+    const int current = currentMiB();
+    const int minSize = std::max(1, std::min(ceilMiB(m_minimumBytes), current));
     m_size->setMinimum(minSize);
     // A filesystem that cannot grow here keeps its size: the partition can only move.
-    m_size->setMaximum(cannotGrowReason().isEmpty() ? total : std::max(minSize, currentMiB));
+    m_size->setMaximum(cannotGrowReason().isEmpty() ? total : std::max(minSize, current));
     m_before->setMaximum(total - minSize);
     m_after->setMaximum(total - minSize);
 }
@@ -340,6 +348,11 @@ QString ResizePartitionDialog::limitText() const
     if (!grow.isEmpty())
         return tr("Not available here: growing. The partition can shrink or move. %1").arg(grow);
     return QString();
+}
+
+int ResizePartitionDialog::currentMiB() const
+{
+    return std::min(nearestMiB(m_partition.lengthSectors() * m_sectorSize), totalMiB());
 }
 
 int ResizePartitionDialog::totalMiB() const
@@ -422,6 +435,17 @@ Operation ResizePartitionDialog::operation() const
     return op;
 }
 
+// A logical partition asked to start where its EBR must go starts a grain later: said where
+// the boxes and the summary would otherwise disagree (0 MiB asked, 1 MiB given).
+QString ResizePartitionDialog::ebrShiftText(const Operation &op, const PartitionInfo &placed) const
+{
+    if (!m_range.logical || op.startBytes < 0 || placed.startSector * m_sectorSize <= op.startBytes)
+        return QString();
+    return tr("It starts %1 later than the free space before asks: a logical partition's EBR (the "
+              "sector that links it into the extended partition) needs the grain in front of it.")
+        .arg(humanSize(placed.startSector * m_sectorSize - op.startBytes));
+}
+
 QString ResizePartitionDialog::previewText() const
 {
     return m_result->text();
@@ -488,6 +512,8 @@ void ResizePartitionDialog::runPreview()
     lines << tr("Free space before: %1, after: %2")
                  .arg(humanSize((p.startSector - m_range.lowestStart) * m_sectorSize),
                       humanSize((m_range.highestEnd - p.endSector) * m_sectorSize));
+    if (const QString ebr = ebrShiftText(op, p); !ebr.isEmpty())
+        lines << ebr;
     if (p.startSector != m_partition.startSector)
         lines << tr("The start moves by %1 %2: the data is copied there.")
                      .arg(humanSize(std::abs(p.startSector - m_partition.startSector) *

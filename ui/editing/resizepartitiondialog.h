@@ -84,6 +84,9 @@ private:
     QString filesystemNote() const;
     QString limitText() const; // what is not offered here, and why
     int totalMiB() const;
+    int currentMiB() const; // the size box's first value
+    QString ebrShiftText(const partwise::Operation &op,
+                         const partwise::PartitionInfo &placed) const;
     // Whole MiB left of the range once `first` and `second` MiB are taken.
     int remainingMiB(int first, int second) const;
     bool changed() const;

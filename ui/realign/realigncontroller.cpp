@@ -1,5 +1,8 @@
 #include "realign/realigncontroller.h"
 
+#include "editing/editingcontroller.h"
+#include "editing/lastapplyundo.h"
+
 #include "align/misalignmentreport.h"
 #include "disklistmodel.h"
 #include "diskmapwidget.h"
@@ -283,7 +286,14 @@ RealignWizard *RealignController::showWizard(const RealignSetup &setup)
     m_wizard = wizard;
     m_asked.insert(wizard->setup().target); // its journal is this wizard's business now
     connect(wizard, &RealignWizard::realignmentFinished, this,
-            [this](const QString &target, bool, bool) { m_window->reread(target); });
+            [this](const QString &target, bool, bool) {
+                // Moved data is beyond what a table backup puts back.
+                if (m_editing)
+                    m_editing->lastApplyUndo()->forget(
+                        target, tr("The last job on this disk was a realignment: it moved data, "
+                                   "which a table backup cannot move back."));
+                m_window->reread(target);
+            });
     connect(wizard, &QDialog::finished, wizard, &QObject::deleteLater);
     connect(wizard, &QObject::destroyed, this, [this] {
         m_wizard = nullptr;
