@@ -19,6 +19,23 @@ QString randomSerial()
     return QStringLiteral("%1").arg(serial, 8, 16, QLatin1Char('0')).toUpper();
 }
 
+// e2fsprogs reads at an offset inside a file itself. With metadata checksums tune2fs rewrites
+// every one of them for a new UUID, and so takes only a filesystem checked since it was last
+// mounted: any filesystem used since mkfs or its last check is refused ("requires a freshly
+// checked filesystem"). A preen check first (-p: it repairs only what is safe without a person,
+// and stops otherwise) records the check; Apply's read-only check has already found it clean.
+ToolResult newExtUuid(const QString &name)
+{
+    const ToolResult check =
+        runTool(QStringLiteral("e2fsck"), {QStringLiteral("-f"), QStringLiteral("-p"), name},
+                QStringLiteral("e2fsprogs"));
+    if (!check.ok)
+        return check;
+    return runTool(QStringLiteral("tune2fs"),
+                   {QStringLiteral("-U"), QStringLiteral("random"), name},
+                   QStringLiteral("e2fsprogs"));
+}
+
 } // namespace
 
 bool canChangeFilesystemUuid(const QString &filesystem)
@@ -33,10 +50,7 @@ ToolResult newFilesystemUuid(const FilesystemLocation &where, qint64 partitionBy
                              const QString &filesystem)
 {
     if (isExtFilesystem(filesystem))
-        // e2fsprogs reads at an offset inside a file itself; metadata checksums are redone.
-        return runTool(QStringLiteral("tune2fs"),
-                       {QStringLiteral("-U"), QStringLiteral("random"), e2fsprogsName(where)},
-                       QStringLiteral("e2fsprogs"));
+        return newExtUuid(e2fsprogsName(where));
     if (!canChangeFilesystemUuid(filesystem))
         return ToolResult::failed(
             QStringLiteral("Partwise cannot give a %1 filesystem a new UUID.").arg(filesystem));

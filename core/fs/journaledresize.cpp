@@ -74,10 +74,15 @@ FilesystemLocation viewSource(const FilesystemLocation &where)
     return FilesystemLocation{where.path, 0, true};
 }
 
-// Runs the tool on a copy-on-write view and commits what it wrote to the redo record.
+// Runs the tool on a copy-on-write view and commits what it wrote to the redo record. Where no
+// view can be had (FUSE closed to a user's session: /dev/fuse 0600, no fuse module) the tool
+// writes in place, as every partition editor's does, `*inPlace` says so and the log names the
+// step as unguarded: refusing would leave a plain user's copy or realignment of their own image
+// half done on such a machine.
 ToolResult runInView(const FilesystemLocation &where, const RedoRegion &region,
-                     const RedoJournal &redo, const JournaledTool &tool)
+                     const RedoJournal &redo, const JournaledTool &tool, bool *inPlace)
 {
+    *inPlace = false;
     const FilesystemLocation source = viewSource(where);
     QString error;
     const int fd = openBackingFile(source.path, true, &error);
@@ -98,9 +103,14 @@ ToolResult runInView(const FilesystemLocation &where, const RedoRegion &region,
     CowWindow view(fd, source.offset + region.bytes, source.offset, region.bytes,
                    QFileInfo(redo.path).absolutePath());
     ::close(fd);
-    if (!view.ok())
-        return ToolResult::failed(
-            QStringLiteral("No copy-on-write view of the filesystem: %1").arg(view.error()));
+    if (!view.ok()) {
+        say(redo, QStringLiteral("  no copy-on-write view of the filesystem (%1): the tool writes "
+                                 "in place, unjournaled, so a power cut during it may leave the "
+                                 "filesystem half changed")
+                      .arg(view.error()));
+        *inPlace = true;
+        return tool(where);
+    }
     const ToolResult r = tool(FilesystemLocation{view.path(), source.offset, true});
     view.stopServing();
     if (!r.ok)
@@ -138,6 +148,7 @@ ToolResult runToolJournaled(const FilesystemLocation &where, qint64 regionBytes,
     const RedoRegion region{where.isImage ? where.offset : 0, regionBytes, redo.tag};
     const move::RedoCheck found = move::checkRedoRecord(redo.path, region);
     ToolResult r = ToolResult::succeeded(QString());
+    bool inPlace = false;
     switch (found.state) {
     case RedoState::Damaged:
         return ToolResult::failed(
@@ -159,8 +170,8 @@ ToolResult runToolJournaled(const FilesystemLocation &where, qint64 regionBytes,
         move::removeRedoRecord(redo.path);
         [[fallthrough]];
     case RedoState::None:
-        r = runInView(where, region, redo, tool);
-        if (!r.ok)
+        r = runInView(where, region, redo, tool, &inPlace);
+        if (!r.ok || inPlace)
             return r;
         break;
     }

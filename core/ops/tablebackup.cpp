@@ -82,12 +82,14 @@ qint64 targetSize(const QString &path)
 
 QString defaultBackupRoot()
 {
-    // Named by whoever runs Partwise (the test suites keep theirs in the build folder, not in
-    // the machine's). A helper started for a user never sees it: its environment is reset.
-    if (const QString named = qEnvironmentVariable("PARTWISE_BACKUP_ROOT"); !named.isEmpty())
-        return named;
-    if (::geteuid() == 0)
+    if (::geteuid() == 0) {
+        // Root's folder may be named instead (the test suites keep theirs in the build folder,
+        // not in the machine's). A helper started for a user never sees the variable: its
+        // environment is reset. A user's own runs keep their own folder.
+        if (const QString named = qEnvironmentVariable("PARTWISE_BACKUP_ROOT"); !named.isEmpty())
+            return named;
         return QStringLiteral("/var/backups/partwise");
+    }
     return QDir(QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation))
         .filePath(QStringLiteral("partwise/backups"));
 }

@@ -15,8 +15,8 @@ struct TableBackup
     QString restoreInstructions; // the commands, for the log
 };
 
-// The default place: $XDG_DATA_HOME/partwise/backups (root: /var/backups/partwise), or
-// $PARTWISE_BACKUP_ROOT when set (never for a helper started for a user: see serveduser.h).
+// The default place: $XDG_DATA_HOME/partwise/backups (root: /var/backups/partwise, or
+// $PARTWISE_BACKUP_ROOT when set; never for a helper started for a user: see serveduser.h).
 QString defaultBackupRoot();
 
 // Saves the table of `target` into a new folder under `root`. Returns false with `error` set

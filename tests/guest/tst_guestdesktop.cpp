@@ -6,6 +6,7 @@
 // the disk monitor listens. Judged by the guest's own tools: /proc/self/mounts sampled through
 // the job, findmnt, sfdisk, fsck, cryptsetup status, dmsetup, blkid, lsblk, lvs, mdadm.
 #include "../serve/serveclient.h"
+#include "automountpause.h"
 #include "clirun.h"
 #include "guestdesktop.h"
 #include "guestdrives.h"
@@ -35,33 +36,6 @@ using namespace pwtest;
 namespace {
 
 constexpr int kJobMs = 600000;
-const QString kIgnoreRule = QStringLiteral("/run/udev/rules.d/00-pwtest-fixture.rules");
-
-// While a fixture is written, nothing automounts it (as a drive is made elsewhere and plugged
-// in afterwards); then udev's change events show the finished drive to udisksd and udiskie.
-class FixtureWithoutAutomount
-{
-public:
-    FixtureWithoutAutomount()
-    {
-        QDir().mkpath(QFileInfo(kIgnoreRule).path());
-        QFile rule(kIgnoreRule);
-        rule.open(QIODevice::WriteOnly);
-        rule.write("SUBSYSTEM==\"block\", ENV{UDISKS_IGNORE}=\"1\"\n");
-        rule.close();
-        runTool(QStringLiteral("udevadm"), {QStringLiteral("control"), QStringLiteral("--reload")});
-    }
-    ~FixtureWithoutAutomount()
-    {
-        QFile::remove(kIgnoreRule);
-        runTool(QStringLiteral("udevadm"), {QStringLiteral("control"), QStringLiteral("--reload")});
-        runTool(QStringLiteral("udevadm"),
-                {QStringLiteral("trigger"), QStringLiteral("--action=change"),
-                 QStringLiteral("--subsystem-match=block")});
-        settleUdev();
-    }
-};
-
 // Samples the kernel's mounts of one disk from a thread, each change with its time.
 class MountWatch : public QThread
 {

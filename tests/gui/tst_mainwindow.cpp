@@ -421,7 +421,10 @@ void TestMainWindow::exportMapWritesPngAndSvg()
     QVERIFY2(PictureExporter::exportPicture(window.diskMap()->picture(), svg, &error),
              qPrintable(error));
     const QImage image(png);
-    QCOMPARE(image.size(), window.diskMap()->size());
+    // As tall as the map; wider where its caption and legend need it, which the window elides
+    // and the picture draws whole (gui_maplabels).
+    QCOMPARE(image.height(), window.diskMap()->height());
+    QVERIFY(image.width() >= window.diskMap()->width());
     QVERIFY(countRedPixels(image, image.rect()) > 0);
     QFile file(svg);
     QVERIFY(file.open(QIODevice::ReadOnly));
