@@ -1,9 +1,10 @@
 // The write journal against its own corruption, as a realignment and as an Apply leave it. Each
 // is killed while it moves a partition; then its journal is damaged field by field (changed, of the
 // wrong type, deleted, unknown names and impossible numbers, with the checksum left as it was and
-// recomputed) and byte by byte, and each time `partwise-cli resume` must exit non-zero, name the
-// table backup, and leave the image untouched (its mtime per trial, its SHA-256 over the whole
-// run). Finally the intact journal must resume, which shows the trials could have written.
+// recomputed) and byte by byte, and each time resume (the command itself every eighth trial, its
+// code in this process otherwise) must exit non-zero, name the table backup, and leave the image
+// untouched (its mtime per trial, its SHA-256 over the whole run). Finally the intact journal
+// must resume through `partwise-cli`, which shows the trials could have written.
 
 #include "buildsetting.h"
 #include "cli/realigncommand.h"
