@@ -16,6 +16,11 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <cerrno>
+#include <cstring>
+#include <sys/stat.h>
+#include <unistd.h>
+
 using namespace pwtest;
 
 namespace {
@@ -38,6 +43,42 @@ bool udevdAnswers()
         .ok();
 }
 
+// systemd-udevd applies its rules' static_node permissions when it starts: /dev/fuse becomes
+// 0666 and /dev/loop-control group disk, as on a desktop. The suites after this one expect the
+// machine as it was (those that need /dev/fuse open or closed set it themselves, but a bare
+// machine is left bare), so the nodes' modes and owners are noted first and put back.
+struct NodeOwnership
+{
+    QByteArray path;
+    struct stat st
+    {
+    };
+    bool known = false;
+};
+
+QList<NodeOwnership> noteStaticNodes()
+{
+    QList<NodeOwnership> nodes;
+    for (const char *path : {"/dev/fuse", "/dev/loop-control"}) {
+        NodeOwnership node{path};
+        node.known = ::stat(path, &node.st) == 0;
+        nodes.append(node);
+    }
+    return nodes;
+}
+
+void restoreStaticNodes(const QList<NodeOwnership> &nodes)
+{
+    for (const NodeOwnership &node : nodes) {
+        if (!node.known)
+            continue;
+        if (::chown(node.path.constData(), node.st.st_uid, node.st.st_gid) != 0)
+            qWarning("chown %s: %s", node.path.constData(), std::strerror(errno));
+        if (::chmod(node.path.constData(), node.st.st_mode & 07777) != 0)
+            qWarning("chmod %s: %s", node.path.constData(), std::strerror(errno));
+    }
+}
+
 } // namespace
 
 class TestRealignUdev : public QObject
@@ -52,6 +93,7 @@ private slots:
 private:
     QTemporaryDir m_dir;
     QProcess m_udevd; // only when this test started it
+    QList<NodeOwnership> m_staticNodes;
 };
 
 void TestRealignUdev::initTestCase()
@@ -63,6 +105,7 @@ void TestRealignUdev::initTestCase()
         return; // a desktop's own udevd
     const QString program = udevd();
     QVERIFY2(!program.isEmpty(), "systemd-udevd is not installed (package udev)");
+    m_staticNodes = noteStaticNodes();
     m_udevd.setProcessChannelMode(QProcess::ForwardedErrorChannel);
     m_udevd.start(program, {});
     QVERIFY(m_udevd.waitForStarted());
@@ -74,13 +117,14 @@ void TestRealignUdev::initTestCase()
 
 void TestRealignUdev::cleanupTestCase()
 {
-    if (m_udevd.state() == QProcess::NotRunning)
-        return;
-    m_udevd.terminate();
-    if (!m_udevd.waitForFinished(10000)) {
-        m_udevd.kill();
-        m_udevd.waitForFinished(5000);
+    if (m_udevd.state() != QProcess::NotRunning) {
+        m_udevd.terminate();
+        if (!m_udevd.waitForFinished(10000)) {
+            m_udevd.kill();
+            m_udevd.waitForFinished(5000);
+        }
     }
+    restoreStaticNodes(m_staticNodes);
 }
 
 void TestRealignUdev::realignAndApplyFinishWithUdevRunning()
