@@ -216,25 +216,21 @@ void TestRealign::killAndResume_data()
     QTest::addColumn<QString>("layout");
     QTest::addColumn<bool>("onLoop");
     QTest::addColumn<int>("iteration");
-    // Two runs of each (the second also kills its resumes); tst_movecrash and tst_powercut
-    // cut every step systematically, these take random instants of the whole job.
-    for (int i = 0; i < 2; ++i) {
-        QTest::addRow("mbr-image-%d", i) << QStringLiteral("mbr-legacy") << false << i;
-        QTest::addRow("gpt-image-%d", i) << QStringLiteral("gpt-legacy") << false << i;
-        QTest::addRow("down-image-%d", i) << QStringLiteral("mbr-down") << false << i;
-    }
-    for (int i = 0; i < 2; ++i) {
-        QTest::addRow("mbr-loop-%d", i) << QStringLiteral("mbr-legacy") << true << i;
-        QTest::addRow("gpt-loop-%d", i) << QStringLiteral("gpt-legacy") << true << i;
-    }
+    // One run of each layout and target at random instants (the seed is new every run and
+    // printed); odd iterations on images and even ones on loop devices also kill the resumes.
+    // tst_movecrash and tst_powercut cut every step systematically; these take the whole job.
+    QTest::addRow("mbr-image-1") << QStringLiteral("mbr-legacy") << false << 1;
+    QTest::addRow("gpt-image-0") << QStringLiteral("gpt-legacy") << false << 0;
+    QTest::addRow("down-image-1") << QStringLiteral("mbr-down") << false << 1;
+    QTest::addRow("mbr-loop-0") << QStringLiteral("mbr-legacy") << true << 0;
+    QTest::addRow("gpt-loop-1") << QStringLiteral("gpt-legacy") << true << 1;
     QTest::addRow("down-loop-0") << QStringLiteral("mbr-down") << true << 0;
-    QTest::addRow("down-chain-image-0") << QStringLiteral("gpt-down-chain") << false << 0;
     QTest::addRow("down-chain-image-1") << QStringLiteral("gpt-down-chain") << false << 1;
     // A chain through an extended partition: its table-only steps, logical partitions and EBRs.
-    QTest::addRow("extended-image-0") << QStringLiteral("mbr-extended-moves") << false << 0;
     QTest::addRow("extended-image-1") << QStringLiteral("mbr-extended-moves") << false << 1;
     QTest::addRow("extended-loop-0") << QStringLiteral("mbr-extended-moves") << true << 0;
-    // The shrink runs resize2fs and ntfsresize before the move; kills land there too.
+    // The shrink runs resize2fs and ntfsresize before the move; kills land there too, with and
+    // without the resumes killed.
     for (int i = 0; i < 2; ++i)
         QTest::addRow("shrink-image-%d", i) << QStringLiteral("gpt-shrink") << false << i;
 }
