@@ -45,11 +45,6 @@ UdisksRequest::Kind kindOf(const QString &method, const QJsonObject &extra)
     return UdisksRequest::Kind::None;
 }
 
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("UdisksRoute", text);
-}
-
 } // namespace
 
 UdisksRequest udisksRequestFor(const DiskEntry &entry, const QString &method, int number,
@@ -104,7 +99,8 @@ HelperReply udisksReply(const UdisksRequest &request, const UdisksClient::Answer
 {
     HelperReply reply;
     if (answer.outcome != UdisksClient::Outcome::Done) {
-        reply.error = tr("udisks2 could not do it: %1").arg(answer.message);
+        reply.error = QCoreApplication::translate("UdisksRoute", "udisks2 could not do it: %1")
+                          .arg(answer.message);
         reply.code = -1;
         return reply;
     }
