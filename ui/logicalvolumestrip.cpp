@@ -52,12 +52,11 @@ void paintVolume(QPainter &painter, const QPalette &palette, const QRectF &box, 
         painter.setPen(QPen(outline, 1, Qt::DashLine));
         painter.drawRect(box.adjusted(1, 1, -1, -1));
     }
+    // The name only where it fits whole: a stub ("d…") names nothing (as the map's labels).
     const QRectF text = box.adjusted(3, 0, -3, 0);
-    const QString shown =
-        QFontMetricsF(painter.font()).elidedText(name, Qt::ElideRight, text.width());
-    if (shown.size() > 1 && shown != QStringLiteral("…")) {
+    if (QFontMetricsF(painter.font()).horizontalAdvance(name) <= text.width()) {
         painter.setPen(palette.color(QPalette::Text));
-        painter.drawText(text, Qt::AlignLeft | Qt::AlignVCenter, shown);
+        painter.drawText(text, Qt::AlignLeft | Qt::AlignVCenter, name);
     }
 }
 
