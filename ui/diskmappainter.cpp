@@ -1,8 +1,10 @@
 #include "diskmappainter.h"
+#include "logicalvolumestrip.h"
 
 #include "alignmentstyle.h"
 #include "base/humansize.h"
 #include "filesystemcolors.h"
+#include "logicalvolumestrip.h"
 #include "mountmark.h"
 #include "partitionmodel.h"
 #include "regionnames.h"
@@ -145,6 +147,7 @@ void DiskMapPainter::paintRegion(QPainter &painter, const QRectF &rect, const Pa
 
     if (model.misalignedLayer(row))
         paintLayerBand(painter, rect);
+    LogicalVolumeStrip::paint(painter, m_palette, model, row, rect);
 
     if (region.isContainer()) {
         const QRectF title(rect.left() + 4, rect.top(), rect.width() - 8,

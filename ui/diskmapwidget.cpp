@@ -1,6 +1,7 @@
 #include "diskmapwidget.h"
 
 #include "diskmappainter.h"
+#include "logicalvolumestrip.h"
 #include "partitionmodel.h"
 #include "regionnames.h"
 
@@ -121,6 +122,9 @@ bool DiskMapWidget::event(QEvent *event)
         const QString why = m_model->verdict(row).explanation(m_model->report().geometry);
         if (!why.isEmpty())
             text += QStringLiteral("<br>") + why.toHtmlEscaped();
+        if (const QString volumes = LogicalVolumeStrip::summary(*m_model, row); !volumes.isEmpty())
+            text += QStringLiteral("<br>") +
+                    volumes.toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>"));
         QToolTip::showText(help->globalPos(), text, this, regionRect(row));
         return true;
     }

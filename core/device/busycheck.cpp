@@ -4,6 +4,7 @@
 #include "device/kernelpartitions.h"
 #include "device/loopbacking.h"
 #include "device/sysfsline.h"
+#include "device/volumegroupuse.h"
 
 #include "base/mounttable.h"
 
@@ -143,8 +144,13 @@ QStringList namedReasons(const KernelTables &k, const BlockNode &n)
             out << QStringLiteral("%1 is mounted on %2").arg(n.node, mount.target);
     if (k.swaps.contains(n.device))
         out << QStringLiteral("%1 is in use as swap").arg(n.node);
-    for (const QString &holder : kernelHoldersOf(QFileInfo(n.folder).fileName()))
+    const QStringList holders = kernelHoldersOf(QFileInfo(n.folder).fileName());
+    for (const QString &holder : holders)
         out << QStringLiteral("%1 is held by %2").arg(n.node, describeKernelHolder(holder));
+    // A physical volume whose group's volumes are active elsewhere (a held one names them).
+    if (holders.isEmpty() && !n.openPath.isEmpty())
+        if (const QString group = activeVolumeGroupReason(n.openPath); !group.isEmpty())
+            out << group;
     for (const LoopBacking &loop : k.loops)
         if (loop.identified && loop.blockDevice != 0 && loop.blockDevice == n.device)
             out << QStringLiteral("%1 is the backing device of loop device %2")

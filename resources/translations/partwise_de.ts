@@ -2442,6 +2442,13 @@ Ihr Journal (%2) erlaubt, sie abzuschließen: Laufwerk → Unterbrochene Kopie a
     </message>
 </context>
 <context>
+    <name>LogicalVolumeStrip</name>
+    <message>
+        <source>%1: %2 from byte %3 (%4)</source>
+        <translation>%1: %2 ab Byte %3 (%4)</translation>
+    </message>
+</context>
+<context>
     <name>MainWindow</name>
     <message>
         <source>No partition table on %1: the whole disk holds %2</source>
@@ -3095,6 +3102,18 @@ Ihr Journal (%2) erlaubt, sie abzuschließen: Laufwerk → Unterbrochene Kopie a
     <message>
         <source>No answer.</source>
         <translation>Keine Antwort.</translation>
+    </message>
+    <message>
+        <source>udisks2 refused (%1); %2</source>
+        <translation>udisks2 hat abgelehnt (%1); %2</translation>
+    </message>
+    <message>
+        <source>Goes through udisks2 (no administrator&apos;s password for this session&apos;s removable drives), or through the administrator&apos;s helper where udisks2 refuses.</source>
+        <translation>Geht über udisks2 (ohne Administratorpasswort für die Wechseldatenträger dieser Sitzung), oder über den Helfer des Administrators, wo udisks2 ablehnt.</translation>
+    </message>
+    <message>
+        <source>Done through udisks2, without the administrator&apos;s helper.</source>
+        <translation>Über udisks2 erledigt, ohne den Helfer des Administrators.</translation>
     </message>
 </context>
 <context>
@@ -4952,6 +4971,28 @@ Das Journal %3 hält fest, wie weit sie kam. Bis sie abgeschlossen ist, ist die 
     <message>
         <source>Cannot give partition %1 the type of %2.</source>
         <translation>Partition %1 kann nicht den Typ von %2 bekommen.</translation>
+    </message>
+</context>
+<context>
+    <name>UdisksClient</name>
+    <message>
+        <source>There is no D-Bus system bus.</source>
+        <translation>Es gibt keinen D-Bus-Systembus.</translation>
+    </message>
+    <message>
+        <source>udisks2 does not know %1.</source>
+        <translation>udisks2 kennt %1 nicht.</translation>
+    </message>
+    <message>
+        <source>udisks2 knows no drive behind it.</source>
+        <translation>udisks2 kennt kein Laufwerk dahinter.</translation>
+    </message>
+</context>
+<context>
+    <name>UdisksRoute</name>
+    <message>
+        <source>udisks2 could not do it: %1</source>
+        <translation>udisks2 konnte es nicht tun: %1</translation>
     </message>
 </context>
 <context>

@@ -20,6 +20,8 @@ private slots:
     void driveUnpluggedAndPluggedBack();
     // guestvolumegroups.cpp
     void volumeGroupActivatedAndDeactivated();
+    // guestudisks.cpp: the stick is plugged back (its USB port enabled again) at its end.
+    void usbStickThroughUdisksInTheSession();
     // guestpoweroff.cpp: last, since the stick is gone afterwards.
     void usbStickPoweredOff();
 

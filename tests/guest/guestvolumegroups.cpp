@@ -46,21 +46,22 @@ void TestGuestDesktop::volumeGroupActivatedAndDeactivated()
     const GuestDrive d = guestDrive(m_drives, QStringLiteral("nvme4kn"));
     QVERIFY(!d.node.isEmpty());
     QVERIFY(runTool(QStringLiteral("sfdisk"), {QStringLiteral("-q"), d.node},
-                    "label: gpt\nstart=256, size=16384, type=lvm\n")
+                    "label: gpt\nstart=256, size=16384, type=lvm\n"
+                    "start=16640, size=8192, type=lvm\n")
                 .ok());
     settleUdev();
     const ToolResult made = runTool(
         QStringLiteral("sh"),
-        {QStringLiteral("-c"), QStringLiteral("pvcreate -q %1 && vgcreate -q %2 %1 && lvcreate -q "
-                                              "-y -an -Zn -L 8M -n data %2")
-                                   .arg(d.partition(1), kGroup)});
+        {QStringLiteral("-c"), QStringLiteral("pvcreate -q %1 %3 && vgcreate -q %2 %1 %3 && "
+                                              "lvcreate -q -y -an -Zn -L 8M -n data %2 %1")
+                                   .arg(d.partition(1), kGroup, d.partition(2))});
     QVERIFY2(made.ok(), qPrintable(made.describe()));
     const auto release = qScopeGuard([&] {
         runTool(QStringLiteral("umount"),
                 {QStringLiteral("/dev/") + kGroup + QStringLiteral("/data")});
         runTool(QStringLiteral("vgchange"), {QStringLiteral("-an"), kGroup});
         runTool(QStringLiteral("vgremove"), {QStringLiteral("-q"), QStringLiteral("-f"), kGroup});
-        runTool(QStringLiteral("pvremove"), {QStringLiteral("-q"), d.partition(1)});
+        runTool(QStringLiteral("pvremove"), {QStringLiteral("-q"), d.partition(1), d.partition(2)});
     });
     QElapsedTimer clock;
     clock.start();
@@ -97,6 +98,24 @@ void TestGuestDesktop::volumeGroupActivatedAndDeactivated()
         runCli({QStringLiteral("apply"), QStringLiteral("--yes"), plan, d.node});
     QVERIFY2(write.exitCode != 0 && (write.out + write.err).contains("pw-vgact/data"),
              qPrintable(write.describe()));
+    // The group's other physical volume holds no active volume, yet is the active group's: a
+    // format of it is refused, naming the group (sysfs lists no holder of it).
+    QVERIFY(
+        QDir(QStringLiteral("/sys/class/block/%1/holders").arg(d.partition(2).section(u'/', -1)))
+            .isEmpty());
+    QVERIFY(planFile.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    planFile.write(R"({"operations":[{"op":"format","number":2,"fs":"ext4"}]})");
+    planFile.close();
+    const CliResult format =
+        runCli({QStringLiteral("apply"), QStringLiteral("--yes"), plan, d.node});
+    QVERIFY2(format.exitCode != 0 &&
+                 (format.out + format.err).contains("active volume group " + kGroup.toUtf8()),
+             qPrintable(format.describe()));
+    QCOMPARE(runTool(QStringLiteral("blkid"),
+                     {QStringLiteral("-o"), QStringLiteral("value"), QStringLiteral("-s"),
+                      QStringLiteral("TYPE"), d.partition(2)})
+                 .out.trimmed(),
+             QByteArray("LVM2_member"));
     // A mounted volume is in use: deactivation fails and changes nothing.
     QVERIFY(runTool(QStringLiteral("mkfs.ext4"),
                     {QStringLiteral("-q"), QStringLiteral("/dev/pw-vgact/data")})

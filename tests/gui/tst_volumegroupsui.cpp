@@ -4,8 +4,10 @@
 // and Power Off are greyed with the reason for each selection. The volumes are made with
 // activation off (this machine has no device-mapper); pvs reads them through a loop device, so
 // the window runs as root.
+#include "diskmapwidget.h"
 #include "guitestsupport.h"
 #include "infopanel.h"
+#include "logicalvolumestrip.h"
 #include "loopdevice.h"
 #include "mount/mountactions.h"
 #include "mount/partitionmounter.h"
@@ -152,6 +154,23 @@ void TestVolumeGroupsUi::groupAndVolumesInTheInfoPanel()
     }
     QVERIFY(starts.value(QStringLiteral("data")) % (1 << 20) == 0);
     QVERIFY(starts.value(QStringLiteral("logs")) % (1 << 20) != 0);
+    // The map draws both volumes inside the physical volume, each with its verdict, and its
+    // tooltip says where each starts (lvs's numbers).
+    const int pvRow = guitest::rowOfPartition(*model, 1);
+    const QRectF pvRect = window.diskMap()->regionRect(pvRow);
+    QVERIFY(!LogicalVolumeStrip::stripRect(*model, pvRow, pvRect).isEmpty());
+    const QStringList volumes = LogicalVolumeStrip::summary(*model, pvRow).split(QLatin1Char('\n'));
+    QCOMPARE(volumes.size(), 2);
+    for (const QString &volume : volumes) {
+        const QString name = volume.section(u':', 0, 0);
+        QVERIFY2(digits(volume).contains(QString::number(starts.value(name))), qPrintable(volume));
+        QVERIFY2(volume.endsWith(starts.value(name) % (1 << 20) == 0
+                                     ? QStringLiteral("(Aligned)")
+                                     : QStringLiteral("(Sector-aligned)"),
+                                 Qt::CaseInsensitive),
+                 qPrintable(volume));
+    }
+    guitest::saveScreenshot(window.diskMap(), QStringLiteral("volumegroup-map"));
     // The panel scrolled to the layers, as a person reading them would.
     auto *layersLabel = window.infoPanel()->findChild<QLabel *>(QStringLiteral("layers"));
     auto *scroll = window.infoPanel()->findChild<QScrollArea *>();

@@ -87,6 +87,9 @@ void EncryptionActions::updateActions()
 QString EncryptionActions::wayOfActions() const
 {
     const int row = m_window->diskList()->rowOf(m_window->currentPath());
+    if (row >= 0 && m_mount->mounter()->goesThroughUdisks(m_window->diskList()->entry(row),
+                                                          QStringLiteral("lock")))
+        return PartitionMounter::udisksWay();
     const bool helper = row >= 0 && !m_window->diskList()->entry(row).machine.isEmpty();
     return helper ? tr("Goes through the administrator's helper (libcryptsetup, as root).")
                   : tr("Runs in this window, which runs as root (libcryptsetup).");
@@ -158,6 +161,9 @@ void EncryptionActions::report(const HelperReply &reply, const QString &method)
         message =
             tr("Unlocked %1 as %2: %3 inside (label \"%4\").")
                 .arg(device, mapper, inside, result.value(QStringLiteral("label")).toString());
-    m_window->statusBar()->showMessage(message + QLatin1Char(' ') + wayOfActions());
+    const QString way = reply.result.value(QStringLiteral("via")).toString().isEmpty()
+                            ? wayOfActions()
+                            : PartitionMounter::wayTaken(reply, QString());
+    m_window->statusBar()->showMessage(message + QLatin1Char(' ') + way);
     emit finished(true, message);
 }

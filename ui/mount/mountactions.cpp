@@ -112,6 +112,10 @@ void MountActions::updateActions()
     m_swapOn->setEnabled(usable && swap && !systemsSwap);
     for (QAction *a : {m_unmount, m_mount, m_swapOff, m_swapOn})
         a->setStatusTip(why);
+    // Which way Unmount and Mount go (Mount On's folder of the user's choosing: the helper).
+    if (usable && m_mounter->goesThroughUdisks(entry, QStringLiteral("unmount")))
+        for (QAction *a : {m_unmount, m_mount})
+            a->setStatusTip(PartitionMounter::udisksWay());
     if (systemsSwap && why.isEmpty())
         for (QAction *a : {m_swapOff, m_swapOn})
             a->setStatusTip(tr("Swap is the system's: an administrator turns it off or on "
@@ -138,7 +142,9 @@ void MountActions::report(const HelperReply &reply, const QString &method, const
                           const QString &done)
 {
     if (reply.ok()) {
-        m_window->statusBar()->showMessage(done, 8000);
+        const QString way = PartitionMounter::wayTaken(reply, QString());
+        m_window->statusBar()->showMessage(way.isEmpty() ? done : done + QLatin1Char(' ') + way,
+                                           8000);
         emit finished(true, done);
         return;
     }

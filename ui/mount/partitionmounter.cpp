@@ -2,17 +2,20 @@
 
 #include "cli/servesession.h"
 #include "disklistmodel.h"
+#include "mount/udisksclient.h"
+#include "mount/udisksroute.h"
 
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QPointer>
 #include <QTimer>
 
 #include <sys/stat.h>
 #include <unistd.h>
 
 PartitionMounter::PartitionMounter(ConnectionFor connectionFor, QObject *parent)
-    : QObject(parent), m_connectionFor(std::move(connectionFor))
+    : QObject(parent), m_connectionFor(std::move(connectionFor)), m_udisks(new UdisksClient(this))
 {
     if (::geteuid() == 0)
         m_local = std::make_unique<partwise::ServeSession>(
@@ -47,6 +50,51 @@ void PartitionMounter::call(const DiskEntry &entry, const QString &method, int n
     params.insert(QStringLiteral("path"), entry.machine.isEmpty() ? entry.path : entry.devicePath);
     if (number > 0) // 0: the whole drive (power-off)
         params.insert(QStringLiteral("partition"), number);
+    const UdisksRequest request = udisksRequestFor(entry, method, number, extra);
+    if (request.kind == UdisksRequest::Kind::None || !m_udisks->available())
+        return callHelper(entry, method, params, done);
+    QPointer<PartitionMounter> self(this);
+    sendToUdisks(
+        m_udisks, request,
+        [self, entry, method, params, request, done](const UdisksClient::Answer &answer) {
+            if (!self)
+                return;
+            if (answer.outcome == UdisksClient::Outcome::Absent)
+                return self->callHelper(entry, method, params, done);
+            // Refused (not this session's drive, another user's mount): the helper asks instead.
+            if (answer.outcome == UdisksClient::Outcome::Refused)
+                return self->callHelper(
+                    entry, method, params, [done, why = answer.message](HelperReply reply) {
+                        if (!reply.ok())
+                            reply.error = tr("udisks2 refused (%1); %2").arg(why, reply.error);
+                        done(reply);
+                    });
+            done(udisksReply(request, answer));
+        });
+}
+
+bool PartitionMounter::goesThroughUdisks(const DiskEntry &entry, const QString &method,
+                                         const QJsonObject &extra) const
+{
+    return udisksCanTake(entry, method, extra) && m_udisks->available();
+}
+
+QString PartitionMounter::udisksWay()
+{
+    return tr("Goes through udisks2 (no administrator's password for this session's removable "
+              "drives), or through the administrator's helper where udisks2 refuses.");
+}
+
+QString PartitionMounter::wayTaken(const HelperReply &reply, const QString &helperWay)
+{
+    return reply.result.value(QStringLiteral("via")).toString() == QLatin1String("udisks2")
+               ? tr("Done through udisks2, without the administrator's helper.")
+               : helperWay;
+}
+
+void PartitionMounter::callHelper(const DiskEntry &entry, const QString &method,
+                                  const QJsonObject &params, const HelperConnection::Reply &done)
+{
     if (const QString why = unavailableReason(entry); !why.isEmpty()) {
         HelperReply reply;
         reply.error = why;

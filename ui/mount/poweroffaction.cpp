@@ -63,7 +63,11 @@ void PowerOffAction::updateAction()
     m_action->setEnabled(why.isEmpty());
     const int row = m_window->diskList()->rowOf(m_window->currentPath());
     const bool helper = row >= 0 && !m_window->diskList()->entry(row).machine.isEmpty();
+    const bool udisks =
+        row >= 0 && m_mount->mounter()->goesThroughUdisks(m_window->diskList()->entry(row),
+                                                          QStringLiteral("power-off"));
     m_action->setStatusTip(!why.isEmpty() ? why
+                           : udisks       ? PartitionMounter::udisksWay()
                            : helper
                                ? tr("Goes through the administrator's helper (sysfs, as root).")
                                : tr("Runs in this window, which runs as root (sysfs)."));
@@ -86,7 +90,9 @@ void PowerOffAction::powerOff()
                 QMessageBox::warning(self->m_window, tr("Partwise"), reply.error);
                 return;
             }
-            const QString message = tr("%1 is powered off; it can be unplugged now.").arg(name);
+            QString message = tr("%1 is powered off; it can be unplugged now.").arg(name);
+            if (const QString way = PartitionMounter::wayTaken(reply, {}); !way.isEmpty())
+                message += QLatin1Char(' ') + way;
             self->m_window->statusBar()->showMessage(message);
             emit self->finished(true, message);
         });
