@@ -3,10 +3,13 @@
 #include "base/humansize.h"
 #include "fs/filesystemtools.h"
 #include "ops/copyboot.h"
+#include "ops/copyreferences.h"
 #include "ops/writejournal.h"
 #include "table/foreigndisk.h"
 
 #include <QFileInfo>
+#include <QRandomGenerator>
+#include <QUuid>
 
 #include <algorithm>
 
@@ -49,6 +52,23 @@ void planDiscard(const CopyTargetInfo &target, const CopyOptions &options, CopyP
         plan->noDiscardReason = target.discard.why;
         break;
     }
+}
+
+QString newGuid()
+{
+    return QUuid::createUuid().toString(QUuid::WithoutBraces);
+}
+
+// With new identities the disk id is chosen with the plan: the PARTUUIDs of an MBR disk are made
+// of it, and the copied files' references name them before the table is written.
+QString newDiskId(const QString &table)
+{
+    if (table == QLatin1String("gpt"))
+        return newGuid();
+    quint32 id = 0;
+    while (id == 0)
+        id = QRandomGenerator::system()->generate();
+    return QStringLiteral("%1").arg(id, 8, 16, QLatin1Char('0'));
 }
 
 // Two disks of one machine holding filesystems of one UUID: mounts by UUID (fstab, GRUB's
@@ -191,7 +211,7 @@ CopyPlan planCopy(const DiskLayout &source, const CopySourceFacts &facts,
     plan.grainBytes = options.policy.grainBytes;
     plan.growth = options.growth;
     plan.newIds = options.newIds;
-    plan.diskId = options.newIds ? QString() : facts.diskSignature;
+    plan.diskId = options.newIds ? newDiskId(plan.targetTable) : facts.diskSignature;
     plan.refused << facts.busySource << facts.busyTarget;
 
     if (target.sameAsSource)
@@ -330,6 +350,8 @@ CopyPlan planCopy(const DiskLayout &source, const CopySourceFacts &facts,
         cp.typeId = carried.typeId;
         if (plan.sourceTable == plan.targetTable && !options.newIds)
             cp.partitionGuid = facts.partitionGuids.value(p.number);
+        else if (options.newIds && plan.targetTable == QLatin1String("gpt"))
+            cp.partitionGuid = newGuid(); // chosen now, so references can name it
         cp.oldStart = p.startSector;
         cp.oldEnd = p.endSector;
         cp.newStart = placed.startSector;
@@ -436,6 +458,8 @@ QStringList copyPlanText(const CopyPlan &plan)
                  .arg(plan.newIds ? QStringLiteral("new (filesystem UUIDs, GUIDs, disk id)")
                                   : QStringLiteral("kept (UUIDs, labels, GUIDs, disk id)"));
     lines << QStringLiteral("  discard: ") + copyDiscardText(plan);
+    for (const QString &r : copyReferencePlanText(plan))
+        lines << QStringLiteral("  ") + r;
     for (const QString &n : plan.notes)
         lines << QStringLiteral("  note: ") + n;
     for (const QString &b : plan.bootFixes)
