@@ -4,6 +4,7 @@
 #include "fs/filesystemtools.h"
 #include "ops/copyboot.h"
 #include "ops/copyreferences.h"
+#include "ops/copysectorsize.h"
 #include "ops/writejournal.h"
 #include "table/foreigndisk.h"
 
@@ -69,6 +70,43 @@ QString newDiskId(const QString &table)
     while (id == 0)
         id = QRandomGenerator::system()->generate();
     return QStringLiteral("%1").arg(id, 8, 16, QLatin1Char('0'));
+}
+
+// Between sector sizes: each partition's filesystem carries over or is refused, the plan saying
+// which rule applied; boot code, which counts in the source's sectors, is not carried.
+void judgeSectorSizes(const QList<PartitionInfo> &chosen, const CopySourceFacts &facts,
+                      CopyPlan *plan)
+{
+    for (const PartitionInfo &p : chosen) {
+        if (p.isContainer())
+            continue;
+        const CopySourceFacts::Partition *f = facts.byNumber(p.number);
+        const SectorSizeRule rule = sectorSizeRule(p.filesystem, f ? f->unitBytes : 0,
+                                                   plan->sourceSectorSize, plan->targetSectorSize);
+        if (rule.carries)
+            plan->notes << QStringLiteral("partition %1 onto %2-byte sectors: %3.")
+                               .arg(p.number)
+                               .arg(plan->targetSectorSize)
+                               .arg(rule.rule);
+        else
+            plan->refused << QStringLiteral("Partition %1 cannot go onto %2-byte sectors: %3. "
+                                            "Copy the others alone (SOURCE:N), or onto a disk "
+                                            "of %4-byte sectors.")
+                                 .arg(p.number)
+                                 .arg(plan->targetSectorSize)
+                                 .arg(rule.rule)
+                                 .arg(plan->sourceSectorSize);
+    }
+    // libparted's own code, which loads the active partition, is written with any new MBR.
+    const bool loader = facts.mbrBootCode && facts.boot.mbrCode != MbrCode::Generic;
+    if (loader || facts.grubInMbrGap || facts.grubBiosBoot)
+        plan->bootBreaks << QStringLiteral(
+                                "The source's boot code counts in %1-byte sectors and is not "
+                                "carried onto %2-byte ones: the copy will not boot by BIOS until "
+                                "its boot loader is installed on it again (grub-install, or "
+                                "extlinux --install).")
+                                .arg(plan->sourceSectorSize)
+                                .arg(plan->targetSectorSize);
 }
 
 // Two disks of one machine holding filesystems of one UUID: mounts by UUID (fstab, GRUB's
@@ -224,17 +262,6 @@ CopyPlan planCopy(const DiskLayout &source, const CopySourceFacts &facts,
                    .arg(source.device.path);
     if (const QString foreign = foreignDiskRefusal(source); !foreign.isEmpty())
         plan.refused << foreign;
-    if (plan.sourceSectorSize != plan.targetSectorSize)
-        // Filesystems record their sector size (FAT's and NTFS's bytes per sector, XFS's sector
-        // size), and 4096-byte ones cannot be read through 512-byte LBAs or back: converting
-        // means rebuilding each filesystem, which is no copy.
-        plan.refused << QStringLiteral(
-                            "The source has %1-byte logical sectors and the target %2-byte "
-                            "ones: filesystems record their sector size, so a copy would not "
-                            "be readable there. Copy onto a disk (or an image made with "
-                            "--sector-size %1) of the same logical sector size.")
-                            .arg(plan.sourceSectorSize)
-                            .arg(plan.targetSectorSize);
     if (plan.targetTable != QLatin1String("gpt") && plan.targetTable != QLatin1String("msdos"))
         plan.refused << QStringLiteral("The target's table must be gpt or msdos.");
     if (!plan.refused.isEmpty())
@@ -268,13 +295,17 @@ CopyPlan planCopy(const DiskLayout &source, const CopySourceFacts &facts,
                    "An MBR table holds four primary partitions; the source has %1. Keep GPT.")
                    .arg(chosen.size());
 
+    const bool converts = sss != tss;
+    if (converts)
+        judgeSectorSizes(chosen, facts, &plan);
+
     // GRUB for BIOS: its core.img follows the copy. Onto GPT from MBR it needs a BIOS boot
     // partition, which the copy adds first.
     // Boot code that loads the active partition means nothing in front of GPT; GRUB's boot.img
     // works there too, given its core.img in a BIOS boot partition.
-    plan.copiesBootCode =
-        facts.mbrBootCode && (plan.sourceTable == plan.targetTable || facts.grubInMbrGap);
-    if (facts.grubInMbrGap) {
+    plan.copiesBootCode = !converts && facts.mbrBootCode &&
+                          (plan.sourceTable == plan.targetTable || facts.grubInMbrGap);
+    if (facts.grubInMbrGap && !converts) {
         plan.gapSectors = facts.grubGapLastSector;
         if (toGpt) {
             plan.addsBiosBoot = true;
@@ -401,9 +432,10 @@ CopyPlan planCopy(const DiskLayout &source, const CopySourceFacts &facts,
             ++n;
         plan.biosBootNumber = n;
     }
-    if (!fromGpt && toGpt)
+    if (!fromGpt && toGpt && !converts)
         planActivePartitionOnGpt(chosen, facts, &plan);
-    judgeCopyBoot(facts.boot, &plan);
+    if (!converts)
+        judgeCopyBoot(facts.boot, &plan);
     plan.bootBreaks.removeDuplicates();
     if (plan.sourceTable != plan.targetTable && !options.newIds)
         plan.notes << QStringLiteral("The %1 table gets a new disk identifier: the source's "
