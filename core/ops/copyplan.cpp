@@ -3,10 +3,14 @@
 #include "base/humansize.h"
 #include "fs/filesystemtools.h"
 #include "ops/copyboot.h"
+#include "ops/copyreferences.h"
+#include "ops/copysectorsize.h"
 #include "ops/writejournal.h"
 #include "table/foreigndisk.h"
 
 #include <QFileInfo>
+#include <QRandomGenerator>
+#include <QUuid>
 
 #include <algorithm>
 
@@ -49,6 +53,60 @@ void planDiscard(const CopyTargetInfo &target, const CopyOptions &options, CopyP
         plan->noDiscardReason = target.discard.why;
         break;
     }
+}
+
+QString newGuid()
+{
+    return QUuid::createUuid().toString(QUuid::WithoutBraces);
+}
+
+// With new identities the disk id is chosen with the plan: the PARTUUIDs of an MBR disk are made
+// of it, and the copied files' references name them before the table is written.
+QString newDiskId(const QString &table)
+{
+    if (table == QLatin1String("gpt"))
+        return newGuid();
+    quint32 id = 0;
+    while (id == 0)
+        id = QRandomGenerator::system()->generate();
+    return QStringLiteral("%1").arg(id, 8, 16, QLatin1Char('0'));
+}
+
+// Between sector sizes: each partition's filesystem carries over or is refused, the plan saying
+// which rule applied; boot code, which counts in the source's sectors, is not carried.
+void judgeSectorSizes(const QList<PartitionInfo> &chosen, const CopySourceFacts &facts,
+                      CopyPlan *plan)
+{
+    for (const PartitionInfo &p : chosen) {
+        if (p.isContainer())
+            continue;
+        const CopySourceFacts::Partition *f = facts.byNumber(p.number);
+        const SectorSizeRule rule = sectorSizeRule(p.filesystem, f ? f->unitBytes : 0,
+                                                   plan->sourceSectorSize, plan->targetSectorSize);
+        if (rule.carries)
+            plan->notes << QStringLiteral("partition %1 onto %2-byte sectors: %3.")
+                               .arg(p.number)
+                               .arg(plan->targetSectorSize)
+                               .arg(rule.rule);
+        else
+            plan->refused << QStringLiteral("Partition %1 cannot go onto %2-byte sectors: %3. "
+                                            "Copy the others alone (SOURCE:N), or onto a disk "
+                                            "of %4-byte sectors.")
+                                 .arg(p.number)
+                                 .arg(plan->targetSectorSize)
+                                 .arg(rule.rule)
+                                 .arg(plan->sourceSectorSize);
+    }
+    // libparted's own code, which loads the active partition, is written with any new MBR.
+    const bool loader = facts.mbrBootCode && facts.boot.mbrCode != MbrCode::Generic;
+    if (loader || facts.grubInMbrGap || facts.grubBiosBoot)
+        plan->bootBreaks << QStringLiteral(
+                                "The source's boot code counts in %1-byte sectors and is not "
+                                "carried onto %2-byte ones: the copy will not boot by BIOS until "
+                                "its boot loader is installed on it again (grub-install, or "
+                                "extlinux --install).")
+                                .arg(plan->sourceSectorSize)
+                                .arg(plan->targetSectorSize);
 }
 
 // Two disks of one machine holding filesystems of one UUID: mounts by UUID (fstab, GRUB's
@@ -191,7 +249,7 @@ CopyPlan planCopy(const DiskLayout &source, const CopySourceFacts &facts,
     plan.grainBytes = options.policy.grainBytes;
     plan.growth = options.growth;
     plan.newIds = options.newIds;
-    plan.diskId = options.newIds ? QString() : facts.diskSignature;
+    plan.diskId = options.newIds ? newDiskId(plan.targetTable) : facts.diskSignature;
     plan.refused << facts.busySource << facts.busyTarget;
 
     if (target.sameAsSource)
@@ -204,17 +262,6 @@ CopyPlan planCopy(const DiskLayout &source, const CopySourceFacts &facts,
                    .arg(source.device.path);
     if (const QString foreign = foreignDiskRefusal(source); !foreign.isEmpty())
         plan.refused << foreign;
-    if (plan.sourceSectorSize != plan.targetSectorSize)
-        // Filesystems record their sector size (FAT's and NTFS's bytes per sector, XFS's sector
-        // size), and 4096-byte ones cannot be read through 512-byte LBAs or back: converting
-        // means rebuilding each filesystem, which is no copy.
-        plan.refused << QStringLiteral(
-                            "The source has %1-byte logical sectors and the target %2-byte "
-                            "ones: filesystems record their sector size, so a copy would not "
-                            "be readable there. Copy onto a disk (or an image made with "
-                            "--sector-size %1) of the same logical sector size.")
-                            .arg(plan.sourceSectorSize)
-                            .arg(plan.targetSectorSize);
     if (plan.targetTable != QLatin1String("gpt") && plan.targetTable != QLatin1String("msdos"))
         plan.refused << QStringLiteral("The target's table must be gpt or msdos.");
     if (!plan.refused.isEmpty())
@@ -248,13 +295,17 @@ CopyPlan planCopy(const DiskLayout &source, const CopySourceFacts &facts,
                    "An MBR table holds four primary partitions; the source has %1. Keep GPT.")
                    .arg(chosen.size());
 
+    const bool converts = sss != tss;
+    if (converts)
+        judgeSectorSizes(chosen, facts, &plan);
+
     // GRUB for BIOS: its core.img follows the copy. Onto GPT from MBR it needs a BIOS boot
     // partition, which the copy adds first.
     // Boot code that loads the active partition means nothing in front of GPT; GRUB's boot.img
     // works there too, given its core.img in a BIOS boot partition.
-    plan.copiesBootCode =
-        facts.mbrBootCode && (plan.sourceTable == plan.targetTable || facts.grubInMbrGap);
-    if (facts.grubInMbrGap) {
+    plan.copiesBootCode = !converts && facts.mbrBootCode &&
+                          (plan.sourceTable == plan.targetTable || facts.grubInMbrGap);
+    if (facts.grubInMbrGap && !converts) {
         plan.gapSectors = facts.grubGapLastSector;
         if (toGpt) {
             plan.addsBiosBoot = true;
@@ -330,6 +381,8 @@ CopyPlan planCopy(const DiskLayout &source, const CopySourceFacts &facts,
         cp.typeId = carried.typeId;
         if (plan.sourceTable == plan.targetTable && !options.newIds)
             cp.partitionGuid = facts.partitionGuids.value(p.number);
+        else if (options.newIds && plan.targetTable == QLatin1String("gpt"))
+            cp.partitionGuid = newGuid(); // chosen now, so references can name it
         cp.oldStart = p.startSector;
         cp.oldEnd = p.endSector;
         cp.newStart = placed.startSector;
@@ -379,9 +432,10 @@ CopyPlan planCopy(const DiskLayout &source, const CopySourceFacts &facts,
             ++n;
         plan.biosBootNumber = n;
     }
-    if (!fromGpt && toGpt)
+    if (!fromGpt && toGpt && !converts)
         planActivePartitionOnGpt(chosen, facts, &plan);
-    judgeCopyBoot(facts.boot, &plan);
+    if (!converts)
+        judgeCopyBoot(facts.boot, &plan);
     plan.bootBreaks.removeDuplicates();
     if (plan.sourceTable != plan.targetTable && !options.newIds)
         plan.notes << QStringLiteral("The %1 table gets a new disk identifier: the source's "
@@ -436,6 +490,8 @@ QStringList copyPlanText(const CopyPlan &plan)
                  .arg(plan.newIds ? QStringLiteral("new (filesystem UUIDs, GUIDs, disk id)")
                                   : QStringLiteral("kept (UUIDs, labels, GUIDs, disk id)"));
     lines << QStringLiteral("  discard: ") + copyDiscardText(plan);
+    for (const QString &r : copyReferencePlanText(plan))
+        lines << QStringLiteral("  ") + r;
     for (const QString &n : plan.notes)
         lines << QStringLiteral("  note: ") + n;
     for (const QString &b : plan.bootFixes)

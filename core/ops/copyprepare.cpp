@@ -7,6 +7,7 @@
 #include "boot/bootinventory.h"
 #include "boot/partitionentries.h"
 #include "device/busycheck.h"
+#include "device/filesystemprobe.h"
 #include "device/kernelholder.h"
 #include "device/loopbacking.h"
 #include "fs/filesystemresize.h"
@@ -200,6 +201,7 @@ PreparedCopy prepareCopy(const QString &source, const QString &target, const Cop
     // maps ends (device/sourcehold.h).
     if (facts.busySource.isEmpty() && !prepared.target.sameAsSource)
         prepared.sourceHold = SourceHold::take(source);
+    const FilesystemProbe units(source, sss);
     for (const PartitionInfo &p : src.layout.partitions()) {
         CopySourceFacts::Partition f;
         f.number = p.number;
@@ -219,6 +221,8 @@ PreparedCopy prepareCopy(const QString &source, const QString &target, const Cop
         // ntfs-3g finds no backup boot sector at the new end and refuses the volume.
         if (p.filesystem == QLatin1String("ntfs") && f.filesystemBytes == 0)
             f.filesystemBytes = length;
+        if (units.isOpen() && !p.filesystem.isEmpty())
+            f.unitBytes = units.probe(where.offset, length).blockSize;
         f.resizeLimit = resizeLimitOf(where, length, p.filesystem);
         f.canGrow = p.filesystem.isEmpty() || p.filesystem == QLatin1String("swap") ||
                     (canGrowUnmounted(p.filesystem) && f.resizeLimit.isEmpty());

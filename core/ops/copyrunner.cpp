@@ -12,6 +12,7 @@
 #include "ops/copydata.h"
 #include "ops/copydiscard.h"
 #include "ops/copyjournal.h"
+#include "ops/copyreferences.h"
 #include "ops/copyshrink.h"
 #include "ops/copytable.h"
 #include "ops/partitioncopy.h"
@@ -86,7 +87,7 @@ public:
         }
         releaseClaim();
         if (m_j.step == Step::Fixing) {
-            if (!fixPartitions() || !advance(Step::Table))
+            if (!fixPartitions() || !followIdentities() || !advance(Step::Table))
                 return m_result;
         }
         if (!writeTable())
@@ -436,6 +437,15 @@ private:
         if (!save())
             return false;
         return firstError.isEmpty() || fail(firstError);
+    }
+
+    // With new ids, what the copied files name follows them; repeated whole on a resume.
+    bool followIdentities()
+    {
+        QString error;
+        return followCopiedIdentities(
+                   plan(), [this](const QString &line) { log(line); }, &m_result.checks, &error) ||
+               fail(error);
     }
 
     // Last of all the table: only now does the target read as a disk with partitions.

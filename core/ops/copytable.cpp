@@ -76,7 +76,7 @@ public:
         }
         identities += containers;
         QString diskId;
-        if (!plan().diskId.isEmpty() && plan().sourceTable == plan().targetTable)
+        if (!plan().diskId.isEmpty() && (plan().sourceTable == plan().targetTable || plan().newIds))
             diskId = gpt ? plan().diskId : QStringLiteral("0x") + plan().diskId;
         if (identities.isEmpty() && diskId.isEmpty())
             return true;

@@ -1,0 +1,197 @@
+#include "boot/folderreferencefiles.h"
+
+#include <QFile>
+
+#include <cerrno>
+#include <cstring>
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace partwise {
+
+namespace {
+
+struct Fd
+{
+    int fd = -1;
+    explicit Fd(int f) : fd(f) {}
+    ~Fd()
+    {
+        if (fd >= 0)
+            ::close(fd);
+    }
+    Fd(const Fd &) = delete;
+    Fd &operator=(const Fd &) = delete;
+};
+
+QString reason(int error)
+{
+    return QString::fromLocal8Bit(std::strerror(error));
+}
+
+// The folder holding `path`, walked from `root` without following a link; its last component in
+// `*name`. -1 with errno (ELOOP or ENOTDIR where a component is a link).
+int openParent(int root, const QString &path, QByteArray *name)
+{
+    const QStringList parts = path.split(QLatin1Char('/'), Qt::SkipEmptyParts);
+    if (parts.isEmpty() || parts.contains(QLatin1String("..")) ||
+        parts.contains(QLatin1String("."))) {
+        errno = EINVAL;
+        return -1;
+    }
+    int dir = ::fcntl(root, F_DUPFD_CLOEXEC, 0);
+    for (qsizetype i = 0; dir >= 0 && i + 1 < parts.size(); ++i) {
+        const int next = ::openat(dir, QFile::encodeName(parts.at(i)).constData(),
+                                  O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        const int saved = errno;
+        ::close(dir);
+        errno = saved;
+        dir = next;
+    }
+    *name = QFile::encodeName(parts.last());
+    return dir;
+}
+
+bool writeAll(int fd, const QByteArray &bytes)
+{
+    qsizetype done = 0;
+    while (done < bytes.size()) {
+        const ssize_t n =
+            ::pwrite(fd, bytes.constData() + done, std::size_t(bytes.size() - done), off_t(done));
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return false;
+        done += n;
+    }
+    return true;
+}
+
+} // namespace
+
+ReferenceFiles::Read FolderReferenceFiles::read(const QString &path, QByteArray *bytes,
+                                                QString *why)
+{
+    QByteArray name;
+    const Fd dir(openParent(m_root, path, &name));
+    if (dir.fd < 0) {
+        if (errno == ENOENT)
+            return Read::Missing;
+        *why = errno == ELOOP || errno == ENOTDIR
+                   ? QStringLiteral("a folder on its way is a symbolic link or no folder")
+                   : reason(errno);
+        return errno == ELOOP || errno == ENOTDIR ? Read::NotPlain : Read::Failed;
+    }
+    const Fd fd(::openat(dir.fd, name.constData(),
+                         O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC));
+    if (fd.fd < 0) {
+        if (errno == ENOENT)
+            return Read::Missing;
+        *why = errno == ELOOP ? QStringLiteral("a symbolic link, never followed") : reason(errno);
+        return errno == ELOOP || errno == EACCES ? Read::NotPlain : Read::Failed;
+    }
+    struct stat st;
+    if (::fstat(fd.fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        *why = QStringLiteral("not a regular file");
+        return Read::NotPlain;
+    }
+    if (st.st_size > kMaxReferenceFileBytes) {
+        *why = QStringLiteral("larger than %1 bytes").arg(kMaxReferenceFileBytes);
+        return Read::NotPlain;
+    }
+    bytes->resize(qsizetype(st.st_size));
+    qsizetype done = 0;
+    while (done < bytes->size()) {
+        const ssize_t n =
+            ::pread(fd.fd, bytes->data() + done, std::size_t(bytes->size() - done), off_t(done));
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            *why = n == 0 ? QStringLiteral("it shrank while read") : reason(errno);
+            return Read::Failed;
+        }
+        done += n;
+    }
+    return Read::Ok;
+}
+
+QStringList FolderReferenceFiles::list(const QString &folder)
+{
+    QByteArray name;
+    const Fd parent(openParent(m_root, folder, &name));
+    if (parent.fd < 0)
+        return {};
+    const int fd =
+        ::openat(parent.fd, name.constData(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    DIR *dir = fd >= 0 ? ::fdopendir(fd) : nullptr;
+    if (!dir) {
+        if (fd >= 0)
+            ::close(fd);
+        return {};
+    }
+    QStringList names;
+    while (const dirent *e = ::readdir(dir)) {
+        struct stat st;
+        if (::fstatat(::dirfd(dir), e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+            (S_ISREG(st.st_mode) || S_ISDIR(st.st_mode) || S_ISLNK(st.st_mode)) &&
+            std::strcmp(e->d_name, ".") != 0 && std::strcmp(e->d_name, "..") != 0)
+            names << QFile::decodeName(e->d_name);
+    }
+    ::closedir(dir);
+    names.sort();
+    return names;
+}
+
+bool FolderReferenceFiles::writeNew(const QString &path, const QString &like,
+                                    const QByteArray &bytes, QString *why)
+{
+    QByteArray name, likeName;
+    const Fd dir(openParent(m_root, path, &name));
+    const Fd likeDir(openParent(m_root, like, &likeName));
+    struct stat st;
+    if (dir.fd < 0 || likeDir.fd < 0 ||
+        ::fstatat(likeDir.fd, likeName.constData(), &st, AT_SYMLINK_NOFOLLOW) != 0) {
+        *why = reason(errno);
+        return false;
+    }
+    const QByteArray temporary = name + ".partwise-new";
+    ::unlinkat(dir.fd, temporary.constData(), 0); // a stopped run's, never followed
+    const Fd fd(::openat(dir.fd, temporary.constData(),
+                         O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600));
+    if (fd.fd < 0 || !writeAll(fd.fd, bytes) || ::fchown(fd.fd, st.st_uid, st.st_gid) != 0 ||
+        ::fchmod(fd.fd, st.st_mode & 0777) != 0 || ::fsync(fd.fd) != 0 ||
+        ::renameat(dir.fd, temporary.constData(), dir.fd, name.constData()) != 0 ||
+        ::fsync(dir.fd) != 0) {
+        *why = reason(errno);
+        return false;
+    }
+    return true;
+}
+
+bool FolderReferenceFiles::rewrite(const QString &path, const QByteArray &bytes, QString *why)
+{
+    QByteArray name;
+    const Fd dir(openParent(m_root, path, &name));
+    const Fd fd(dir.fd < 0 ? -1
+                           : ::openat(dir.fd, name.constData(),
+                                      O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC));
+    struct stat st;
+    if (fd.fd < 0 || ::fstat(fd.fd, &st) != 0) {
+        *why = reason(errno);
+        return false;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        *why = QStringLiteral("not a regular file");
+        return false;
+    }
+    if (!writeAll(fd.fd, bytes) || ::ftruncate(fd.fd, off_t(bytes.size())) != 0 ||
+        ::fsync(fd.fd) != 0) {
+        *why = reason(errno);
+        return false;
+    }
+    return true;
+}
+
+} // namespace partwise
