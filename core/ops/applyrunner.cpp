@@ -110,6 +110,7 @@ private:
 
     bool other(const Operation &op, QString *error)
     {
+        m_context.operationIndex = m_journal.nextOperation;
         DiskLayout now;
         return readBefore(&now, error) &&
                executeOperation(m_context, op, now, m_journal.tableBefore, error);

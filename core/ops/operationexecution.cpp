@@ -9,6 +9,7 @@
 #include "fs/resizesupport.h"
 #include "layer/layercreator.h"
 #include "ops/formattype.h"
+#include "ops/journaledtablecommit.h"
 #include "ops/partitionaccess.h"
 #include "ops/tableeditor.h"
 #include "table/diskreader.h"
@@ -57,8 +58,10 @@ public:
             // the kernel on the old table while the disk holds the new one.
             ExclusiveClaim claim;
             TableEditor editor(m_context.ask);
+            const RedoJournal redo = m_context.tableRedo();
             if (!claim.takeForTableWrite(m_context.target, error) || !editor.open(before, error) ||
-                !editor.apply(op, m_context.policy, error, &number) || !editor.commit(error))
+                !editor.apply(op, m_context.policy, error, &number) ||
+                !editor.commit(error, redo.path.isEmpty() ? nullptr : &redo))
                 return false;
         }
         // The ISO a new table replaced would otherwise still be read there (and refused).
@@ -223,6 +226,12 @@ bool OperationContext::read(DiskLayout *layout, QString *error) const
     }
     *layout = r.layout;
     return true;
+}
+
+RedoJournal OperationContext::tableRedo() const
+{
+    return journalPath.isEmpty() ? RedoJournal{}
+                                 : partwise::tableRedo(journalPath, operationIndex, log);
 }
 
 bool executeOperation(const OperationContext &context, const Operation &op,

@@ -10,6 +10,7 @@
 // part runs again. Everything after the table change can simply be redone.
 
 #include "align/alignmentpolicy.h"
+#include "fs/journaledresize.h"
 #include "ops/operation.h"
 #include "table/disklayout.h"
 #include "table/partedsession.h"
@@ -36,6 +37,9 @@ struct OperationContext
     std::function<void(quint64 done, quint64 total)> copied;
 
     bool read(DiskLayout *layout, QString *error) const;
+    // Where the operation's table write is journaled (ops/journaledtablecommit.h); no path
+    // without a journal.
+    RedoJournal tableRedo() const;
 };
 
 // Runs `op` on the disk `before` shows. When `tableBefore` is set and the table no longer

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "align/alignmentpolicy.h"
+#include "fs/journaledresize.h"
 #include "ops/operation.h"
 #include "table/disklayout.h"
 #include "table/partedsession.h"
@@ -51,8 +52,9 @@ public:
     // The table as it now stands, with filesystems as the operations left them.
     DiskLayout layout() const;
 
-    // Writes the table (and, for block devices, tells the kernel about it).
-    bool commit(QString *error);
+    // Writes the table (and, for block devices, tells the kernel about it); with `redo`, through
+    // a redo record a power cut cannot leave half applied (ops/journaledtablecommit.h).
+    bool commit(QString *error, const RedoJournal *redo = nullptr);
 
     const PartedSession &session() const { return m_session; }
 
