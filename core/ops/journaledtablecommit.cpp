@@ -105,7 +105,7 @@ bool recordCommit(PedDisk *disk, bool isImage, int fd, const RedoRegion &region,
         *error += QStringLiteral(" Nothing was written to the disk.");
         return false;
     }
-    say(redo, QStringLiteral("  the new table's %1 blocks journaled in %2")
+    say(redo, QStringLiteral("  %1 blocks of the new table journaled in %2")
                   .arg(blocks.size())
                   .arg(redo.path));
     return true;
