@@ -10,7 +10,6 @@
 // part runs again. Everything after the table change can simply be redone.
 
 #include "align/alignmentpolicy.h"
-#include "fs/journaledresize.h"
 #include "ops/operation.h"
 #include "table/disklayout.h"
 #include "table/partedsession.h"
@@ -18,6 +17,8 @@
 #include <functional>
 
 namespace partwise {
+
+struct RedoJournal; // fs/journaledresize.h
 
 struct OperationContext
 {
@@ -40,6 +41,8 @@ struct OperationContext
     // Where the operation's table write is journaled (ops/journaledtablecommit.h); no path
     // without a journal.
     RedoJournal tableRedo() const;
+    // Where a Label's or New UUID's tool writes are journaled (fs/journaledresize.h).
+    RedoJournal filesystemRedo() const;
 };
 
 // Runs `op` on the disk `before` shows. When `tableBefore` is set and the table no longer

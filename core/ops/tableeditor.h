@@ -1,7 +1,6 @@
 #pragma once
 
 #include "align/alignmentpolicy.h"
-#include "fs/journaledresize.h"
 #include "ops/operation.h"
 #include "table/disklayout.h"
 #include "table/partedsession.h"
@@ -15,6 +14,8 @@ typedef struct _PedDevice PedDevice;
 typedef struct _PedDisk PedDisk;
 
 namespace partwise {
+
+struct RedoJournal; // fs/journaledresize.h
 
 // Applies the table part of operations to libparted's in-memory copy of a disk. Nothing reaches
 // the disk until commit(), so the same code previews the pending queue and applies it.
