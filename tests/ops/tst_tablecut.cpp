@@ -111,6 +111,8 @@ private slots:
     void cutWhileTableWritten_data();
     void cutWhileTableWritten();
     void secondCutDuringResume();
+    void cutWhileRenamed_data();
+    void cutWhileRenamed();
 };
 
 void TestTableCut::initTestCase()
@@ -245,6 +247,74 @@ void TestTableCut::secondCutDuringResume()
     const QString resumed = resume(image, {});
     QVERIFY2(resumed.isEmpty(), qPrintable(resumed));
     expectFinished(d, image, QStringLiteral("second cut during resume"));
+    QFile::remove(image);
+}
+
+// Apply's stand-alone Label and New UUID on an ext4 (fs/journaledresize.h's runToolJournaled):
+// cut once the label's or the UUID's record is committed, part of it reaching the image; resume
+// finishes with the new label, a UUID other than the old one, and e2fsck -fn clean. With the
+// record ignored (the tool run again), the UUID's state fails: e2fsck refuses the half-renumbered
+// ext4 before tune2fs runs. (e2label's one superblock write is redone either way.)
+void TestTableCut::cutWhileRenamed_data()
+{
+    QTest::addColumn<int>("record");
+    QTest::addColumn<int>("reach");
+    QTest::newRow("label, the first half reached") << 1 << int(Reach::FirstHalf);
+    QTest::newRow("uuid, a random part reached, one torn") << 2 << int(Reach::RandomTorn);
+}
+
+void TestTableCut::cutWhileRenamed()
+{
+    QFETCH(int, record);
+    QFETCH(int, reach);
+    const QString image = path(QStringLiteral("renamed.img"));
+    QFile::remove(image);
+    QString error;
+    QVERIFY2(
+        SfdiskTable::writeImage(image, 24 * kMiB, "label: gpt\nstart=2048, size=32768\n", &error),
+        qPrintable(error));
+    const ToolResult made =
+        runTool(QStringLiteral("mkfs.ext4"),
+                {QStringLiteral("-q"), QStringLiteral("-F"), QStringLiteral("-E"),
+                 QStringLiteral("offset=1048576"), image, QStringLiteral("16M")});
+    QVERIFY2(made.ok(), qPrintable(made.describe()));
+    const auto probe = [&](const QString &tag) {
+        return QString::fromUtf8(runTool(QStringLiteral("blkid"),
+                                         {QStringLiteral("-p"), QStringLiteral("-O"),
+                                          QStringLiteral("1048576"), QStringLiteral("-s"), tag,
+                                          QStringLiteral("-o"), QStringLiteral("value"), image})
+                                     .out)
+            .trimmed();
+    };
+    const QString oldUuid = probe(QStringLiteral("UUID"));
+    QVERIFY(!oldUuid.isEmpty());
+    Disk disk;
+    disk.plan = R"({"operations":[{"op":"label","number":1,"label":"renamed"},
+                  {"op":"new-uuid","number":1}]})";
+    const QString note = path(QStringLiteral("renamed.note"));
+    QCOMPARE(runUntilCommit("changed blocks journaled in ", record, note,
+                            [&](const std::function<void(const QString &)> &log) {
+                                return apply(disk, image, log);
+                            }),
+             kStoppedAtCommit);
+    qint64 blocks = 0;
+    QVERIFY2(reachImage(image, note, Reach(reach), quint32(record), &blocks, &error),
+             qPrintable(error));
+    const QString resumed = resume(image, {});
+    QVERIFY2(resumed.isEmpty(), qPrintable(resumed));
+    QCOMPARE(probe(QStringLiteral("LABEL")), QStringLiteral("renamed"));
+    const QString newUuid = probe(QStringLiteral("UUID"));
+    QVERIFY2(!newUuid.isEmpty() && newUuid != oldUuid, qPrintable(newUuid));
+    // e2fsck reads a filesystem from a file's first byte: the partition copied out.
+    const QString copy = path(QStringLiteral("renamed-fs.img"));
+    const ToolResult cut =
+        runTool(QStringLiteral("dd"), {QStringLiteral("if=") + image, QStringLiteral("of=") + copy,
+                                       QStringLiteral("bs=1M"), QStringLiteral("skip=1"),
+                                       QStringLiteral("count=16"), QStringLiteral("status=none")});
+    QVERIFY2(cut.ok(), qPrintable(cut.describe()));
+    const ToolResult fsck = runTool(QStringLiteral("e2fsck"), {QStringLiteral("-fn"), copy});
+    QVERIFY2(fsck.ok(), qPrintable(fsck.describe() + QString::fromUtf8(fsck.out)));
+    QFile::remove(copy);
     QFile::remove(image);
 }
 
