@@ -131,35 +131,17 @@ bool commitTableJournaled(PedDisk *disk, bool isImage, const RedoJournal &redo, 
     if (fd < 0)
         return false;
     const RedoRegion region{0, size, redo.tag};
-    const move::RedoCheck found = move::checkRedoRecord(redo.path, region);
-    switch (found.state) {
-    case RedoState::Damaged:
-        ::close(fd);
-        *error = QStringLiteral("The redo record %1 of this table write is damaged (%2), so "
-                                "nothing was written.")
-                     .arg(redo.path, found.problem);
-        return false;
-    case RedoState::Committed:
-        ::close(fd);
-        say(redo, QStringLiteral("  writing again the %1 journaled blocks of an interrupted "
-                                 "table write (%2)")
-                      .arg(found.blocks)
-                      .arg(redo.path));
-        break;
-    case RedoState::Torn:
-    case RedoState::Other:
-        say(redo, QStringLiteral("  discarding %1: %2").arg(redo.path, found.problem));
+    // Resume has written an interrupted step's record already (replayTableRecord()) and removed
+    // it: one still here is of no step of this job, and is never applied.
+    if (move::checkRedoRecord(redo.path, region).state != RedoState::None) {
+        say(redo, QStringLiteral("  discarding %1: it is of no step of this job").arg(redo.path));
         move::removeRedoRecord(redo.path);
-        [[fallthrough]];
-    case RedoState::None: {
-        bool inPlace = false;
-        if (!recordCommit(disk, isImage, fd, region, redo, &inPlace, error))
-            return false;
-        if (inPlace)
-            return true;
-        break;
     }
-    }
+    bool inPlace = false;
+    if (!recordCommit(disk, isImage, fd, region, redo, &inPlace, error))
+        return false;
+    if (inPlace)
+        return true;
     if (!applyJournaledRecord(target, region, redo, error)) {
         *error += QStringLiteral(" The new table is journaled in %1: resume writes it again.")
                       .arg(redo.path);

@@ -23,10 +23,11 @@ RedoJournal tableRedo(const QString &jobJournal, int operation,
                       const std::function<void(const QString &)> &log);
 
 // Writes `disk`'s table through the record `redo` (see above); for a block device (`isImage`
-// false) the kernel is told afterwards. A committed record of the same step already there is
-// applied instead of a new one. Where no view can be had (no FUSE), libparted writes in place
-// and the log says the write is unguarded. False with *error; nothing was written when the
-// error says so.
+// false) the kernel is told afterwards. A record already there is of no step of this job (resume
+// writes an interrupted one and removes it first, and a new job removes those of a journal
+// deleted by hand): it is discarded, never applied. Where no view can be had (no FUSE),
+// libparted writes in place and the log says the write is unguarded. False with *error; nothing was
+// written when the error says so.
 bool commitTableJournaled(PedDisk *disk, bool isImage, const RedoJournal &redo, QString *error);
 
 // Before a resumed job reads `target`: applies the committed record of the interrupted step's
