@@ -33,36 +33,6 @@ QString systemError()
     return QString::fromLocal8Bit(std::strerror(errno));
 }
 
-// Applies the committed record to the filesystem at `where` and flushes the disk.
-bool applyRecord(const FilesystemLocation &where, const RedoRegion &region, const RedoJournal &redo,
-                 QString *error)
-{
-    if (redo.writer)
-        return move::applyRedoRecord(redo.path, region, redo.writer, error);
-    const int fd = openBackingFile(where.path, false, error);
-    if (fd < 0)
-        return false;
-    const move::RedoBlockWriter write = [fd](qint64 at, const char *data, qint64 length) {
-        while (length > 0) {
-            const ssize_t n = ::pwrite(fd, data, size_t(length), at);
-            if (n < 0 && errno == EINTR)
-                continue;
-            if (n <= 0)
-                return false;
-            data += n, length -= n, at += n;
-        }
-        return true;
-    };
-    bool ok = move::applyRedoRecord(redo.path, region, write, error);
-    // The step counts as done only once the drive says the blocks are on it.
-    if (ok && ::fsync(fd) != 0) {
-        *error = QStringLiteral("Flushing %1 failed: %2").arg(where.path, systemError());
-        ok = false;
-    }
-    ::close(fd);
-    return ok;
-}
-
 // What the view reads: the image, or the disk holding a partition node (so the filesystem
 // keeps its place on its disk, which FAT records), else the node itself.
 FilesystemLocation viewSource(const FilesystemLocation &where)
@@ -176,11 +146,40 @@ ToolResult runToolJournaled(const FilesystemLocation &where, qint64 regionBytes,
         break;
     }
     QString error;
-    if (!applyRecord(where, region, redo, &error))
+    if (!applyJournaledRecord(where.path, region, redo, &error))
         return ToolResult::failed(
             QStringLiteral("%1 The change is journaled in %2: resume applies it again.")
                 .arg(error, redo.path));
     return r;
+}
+
+bool applyJournaledRecord(const QString &target, const RedoRegion &region, const RedoJournal &redo,
+                          QString *error)
+{
+    if (redo.writer)
+        return move::applyRedoRecord(redo.path, region, redo.writer, error);
+    const int fd = openBackingFile(target, false, error);
+    if (fd < 0)
+        return false;
+    const move::RedoBlockWriter write = [fd](qint64 at, const char *data, qint64 length) {
+        while (length > 0) {
+            const ssize_t n = ::pwrite(fd, data, size_t(length), at);
+            if (n < 0 && errno == EINTR)
+                continue;
+            if (n <= 0)
+                return false;
+            data += n, length -= n, at += n;
+        }
+        return true;
+    };
+    bool ok = move::applyRedoRecord(redo.path, region, write, error);
+    // The step counts as done only once the drive says the blocks are on it.
+    if (ok && ::fsync(fd) != 0) {
+        *error = QStringLiteral("Flushing %1 failed: %2").arg(target, systemError());
+        ok = false;
+    }
+    ::close(fd);
+    return ok;
 }
 
 bool finishJournaledResize(const RedoJournal &redo)

@@ -40,6 +40,12 @@ using JournaledTool = std::function<ToolResult(const FilesystemLocation &view)>;
 ToolResult runToolJournaled(const FilesystemLocation &where, qint64 regionBytes,
                             const RedoJournal &redo, const JournaledTool &tool);
 
+// Applies the committed record `redo.path` of `region` to `target` (the disk or image; a test's
+// `redo.writer` instead) and flushes it. False with *error when the record is not whole and
+// committed, a write failed or the flush did.
+bool applyJournaledRecord(const QString &target, const move::RedoRegion &region,
+                          const RedoJournal &redo, QString *error);
+
 // After the job journal says the step is done. False when the record could not be removed
 // (harmless: it is of a finished step, and discarded when met).
 bool finishJournaledResize(const RedoJournal &redo);

@@ -110,6 +110,7 @@ private:
 
     bool other(const Operation &op, QString *error)
     {
+        m_context.operationIndex = m_journal.nextOperation;
         DiskLayout now;
         return readBefore(&now, error) &&
                executeOperation(m_context, op, now, m_journal.tableBefore, error);
@@ -390,6 +391,8 @@ ApplyResult applyOperations(const QString &target, const QList<Operation> &opera
     journal.backupFolder = preflight.backup.folder;
     journal.operations = operations;
     journal.policy = options.policy;
+    // Records beside a journal that is gone (deleted by hand) belong to no job: never this one's.
+    move::removeRedoRecordsOf(request.journalPath);
     if (!journal.save(request.journalPath, &result.error))
         return result;
     result.backupFolder = journal.backupFolder;

@@ -5,6 +5,7 @@
 #include "device/diskwritelock.h"
 #include "device/writeprotection.h"
 #include "ops/applyrunner.h"
+#include "ops/journaledtablecommit.h"
 #include "ops/realignexecution.h"
 #include "ops/writejournal.h"
 #include "ops/writepreflight.h"
@@ -78,6 +79,12 @@ RealignResult resumeWriteJob(const QString &target, const QString &journalPath,
             QStringLiteral("Resuming the %1 recorded in %2")
                 .arg(journal.isApply() ? QStringLiteral("Apply") : QStringLiteral("realignment"),
                      path));
+    // A table write cut short is finished before anything reads the table.
+    if (!replayTableRecord(target, tableRedo(path, journal.nextOperation, callbacks.log),
+                           &result.error)) {
+        result.resumable = true;
+        return result;
+    }
     return journal.isApply() ? finishApply(journal, path, callbacks)
                              : runRealignmentJournal(journal, path, callbacks);
 }

@@ -6,9 +6,11 @@
 #include "fs/filesystemformatter.h"
 #include "fs/filesystemtools.h"
 #include "fs/filesystemuuid.h"
+#include "fs/journaledresize.h"
 #include "fs/resizesupport.h"
 #include "layer/layercreator.h"
 #include "ops/formattype.h"
+#include "ops/journaledtablecommit.h"
 #include "ops/partitionaccess.h"
 #include "ops/tableeditor.h"
 #include "table/diskreader.h"
@@ -57,8 +59,10 @@ public:
             // the kernel on the old table while the disk holds the new one.
             ExclusiveClaim claim;
             TableEditor editor(m_context.ask);
+            const RedoJournal redo = m_context.tableRedo();
             if (!claim.takeForTableWrite(m_context.target, error) || !editor.open(before, error) ||
-                !editor.apply(op, m_context.policy, error, &number) || !editor.commit(error))
+                !editor.apply(op, m_context.policy, error, &number) ||
+                !editor.commit(error, redo.path.isEmpty() ? nullptr : &redo))
                 return false;
         }
         // The ISO a new table replaced would otherwise still be read there (and refused).
@@ -71,13 +75,12 @@ public:
             return format(number, op, error);
         if (op.type == Operation::Type::NewUuid)
             return newUuid(number, error);
-        if (op.type == Operation::Type::SetLabel || op.type == Operation::Type::Check)
+        if (op.type == Operation::Type::SetLabel)
+            return relabel(number, op.label, error);
+        if (op.type == Operation::Type::Check)
             return withDeviceNode(
-                number, op.type == Operation::Type::Check && !op.repair, error,
-                [&](const QString &node, const PartitionInfo &p) {
-                    const ToolResult r = op.type == Operation::Type::Check
-                                             ? checkFilesystem(node, p.filesystem, op.repair)
-                                             : relabelFilesystem(node, p.filesystem, op.label);
+                number, !op.repair, error, [&](const QString &node, const PartitionInfo &p) {
+                    const ToolResult r = checkFilesystem(node, p.filesystem, op.repair);
                     m_context.log(QStringLiteral("  $ %1\n%2").arg(r.command, r.output.trimmed()));
                     if (!r.ok)
                         *error = r.error;
@@ -139,10 +142,52 @@ private:
         PartitionInfo p;
         if (!partition(number, &layout, &p, error))
             return false;
-        const qint64 ss = layout.device.topology.logicalSectorSize;
-        const ToolResult r = newFilesystemUuid(partitionLocation(layout, p.startSector, number),
-                                               p.lengthSectors() * ss, p.filesystem);
-        m_context.log(QStringLiteral("  $ %1\n%2").arg(r.command, r.output.trimmed()));
+        const qint64 bytes = p.lengthSectors() * layout.device.topology.logicalSectorSize;
+        ToolResult said = ToolResult::failed(QString());
+        const ToolResult r = journaled(partitionLocation(layout, p.startSector, number), bytes,
+                                       [&](const FilesystemLocation &view) {
+                                           said = newFilesystemUuid(view, bytes, p.filesystem);
+                                           return said;
+                                       });
+        return finishTool(r, said, error);
+    }
+
+    // The new label's writes go through a redo record too: a cut while the tool's writes were
+    // half on the disk could leave a FAT's boot sector and its backup, or an NTFS's $Volume,
+    // disagreeing.
+    bool relabel(int number, const QString &label, QString *error)
+    {
+        DiskLayout layout;
+        PartitionInfo p;
+        if (!partition(number, &layout, &p, error))
+            return false;
+        const qint64 bytes = p.lengthSectors() * layout.device.topology.logicalSectorSize;
+        ToolResult said = ToolResult::failed(QString());
+        const ToolResult r = journaled(partitionLocation(layout, p.startSector, number), bytes,
+                                       [&](const FilesystemLocation &view) {
+                                           const FilesystemNode node(view, bytes, false);
+                                           if (node.node().isEmpty())
+                                               return ToolResult::failed(node.error());
+                                           said =
+                                               relabelFilesystem(node.node(), p.filesystem, label);
+                                           return said;
+                                       });
+        return finishTool(r, said, error);
+    }
+
+    // `tool` on a copy-on-write view of `where` with its writes redo-logged beside Apply's
+    // journal; without a journal, on `where` itself.
+    ToolResult journaled(const FilesystemLocation &where, qint64 bytes, const JournaledTool &tool)
+    {
+        const RedoJournal redo = m_context.filesystemRedo();
+        return redo.path.isEmpty() ? tool(where) : runToolJournaled(where, bytes, redo, tool);
+    }
+
+    // Logs the tool's command (when it ran: `said`) and takes the journaled run's verdict `r`.
+    bool finishTool(const ToolResult &r, const ToolResult &said, QString *error)
+    {
+        if (!said.command.isEmpty())
+            m_context.log(QStringLiteral("  $ %1\n%2").arg(said.command, said.output.trimmed()));
         if (!r.ok)
             *error = r.error;
         return r.ok;
@@ -223,6 +268,23 @@ bool OperationContext::read(DiskLayout *layout, QString *error) const
     }
     *layout = r.layout;
     return true;
+}
+
+RedoJournal OperationContext::filesystemRedo() const
+{
+    RedoJournal r;
+    if (journalPath.isEmpty())
+        return r;
+    r.path = journalPath + QStringLiteral(".fs.redo");
+    r.tag = quint64(0x46534f50) << 32 | quint64(quint32(operationIndex)); // 'FSOP'
+    r.log = log;
+    return r;
+}
+
+RedoJournal OperationContext::tableRedo() const
+{
+    return journalPath.isEmpty() ? RedoJournal{}
+                                 : partwise::tableRedo(journalPath, operationIndex, log);
 }
 
 bool executeOperation(const OperationContext &context, const Operation &op,

@@ -18,6 +18,8 @@
 
 namespace partwise {
 
+struct RedoJournal; // fs/journaledresize.h
+
 struct OperationContext
 {
     QString target;
@@ -36,6 +38,11 @@ struct OperationContext
     std::function<void(quint64 done, quint64 total)> copied;
 
     bool read(DiskLayout *layout, QString *error) const;
+    // Where the operation's table write is journaled (ops/journaledtablecommit.h); no path
+    // without a journal.
+    RedoJournal tableRedo() const;
+    // Where a Label's or New UUID's tool writes are journaled (fs/journaledresize.h).
+    RedoJournal filesystemRedo() const;
 };
 
 // Runs `op` on the disk `before` shows. When `tableBefore` is set and the table no longer

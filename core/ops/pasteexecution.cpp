@@ -66,7 +66,9 @@ bool place(const OperationContext &context, const Operation &op, const DiskLayou
     if (!commit)
         return true;
     ExclusiveClaim claim; // the table written with the disk claimed, as every commit is
-    return claim.takeForTableWrite(context.target, error) && editor.commit(error);
+    const RedoJournal redo = context.tableRedo();
+    return claim.takeForTableWrite(context.target, error) &&
+           editor.commit(error, redo.path.isEmpty() ? nullptr : &redo);
 }
 
 // The source's type (GPT type GUID, MBR type byte) on the new entry, where the target's table

@@ -12,6 +12,7 @@
 #include "fs/usedblocks.h"
 #include "move/datamover.h"
 #include "move/movejournal.h"
+#include "ops/journaledtablecommit.h"
 #include "ops/partitionaccess.h"
 #include "ops/realigndiscard.h"
 #include "ops/tableeditor.h"
@@ -265,11 +266,12 @@ private:
         if (!claimDisk(&claim, m.number, error, true))
             return false;
         m_wrote = true;
+        const RedoJournal tableRecord = tableRedo(m_path, m_journal.nextOperation, m_callbacks.log);
         TableEditor editor;
         if (!editor.open(layout, error) ||
             (m.newStart > m.oldStart &&
              !editor.setGeometry(m.number, m.newStart, m.newEnd, error)) ||
-            !editor.commit(error)) {
+            !editor.commit(error, &tableRecord)) {
             *error = QStringLiteral("Could not prepare the extended partition's boot records for "
                                     "moving partition %1, so nothing was moved: %2")
                          .arg(m.number)
@@ -407,9 +409,11 @@ private:
         if (!claimDisk(&claim, m.number, error, true))
             return false;
         m_wrote = true;
+        const RedoJournal tableRecord = tableRedo(m_path, m_journal.nextOperation, m_callbacks.log);
         TableEditor editor;
         if (!editor.open(layout, error) ||
-            !editor.setGeometry(m.number, m.newStart, m.newEnd, error) || !editor.commit(error)) {
+            !editor.setGeometry(m.number, m.newStart, m.newEnd, error) ||
+            !editor.commit(error, &tableRecord)) {
             *error = QStringLiteral(
                          "The data of partition %1 is at its new place but the table could not be "
                          "updated: %2 Run `partwise-cli resume --journal %3 %4` to retry.")

@@ -11,6 +11,7 @@
 #include "fs/sessionabilities.h"
 #include "fs/usedblocks.h"
 #include "layer/layerreader.h"
+#include "move/redorecord.h"
 #include "ops/realignexecution.h"
 #include "ops/realignlayernotes.h"
 #include "ops/writejournal.h"
@@ -287,6 +288,8 @@ RealignResult runPlan(const QString &target, const PreparedRealign &prepared,
     journal.discard = prepared.discard.way;
     for (int i = 0; i < journal.moves.size(); ++i)
         journal.phases << WriteJournal::Phase::Pending;
+    // Records beside a journal that is gone (deleted by hand) belong to no job: never this one's.
+    move::removeRedoRecordsOf(result.journalPath);
     if (!journal.save(result.journalPath, &result.error))
         return result;
     return runRealignmentJournal(journal, result.journalPath, callbacks, &prepared.planned);

@@ -9,6 +9,7 @@
 #include "fs/filesystemtools.h"
 #include "fs/filesystemuuid.h"
 #include "ops/copyplan.h"
+#include "ops/journaledtablecommit.h"
 #include "ops/pastesource.h"
 #include "table/foreigndisk.h"
 #include "table/mbrslots.h"
@@ -517,7 +518,7 @@ DiskLayout TableEditor::layout() const
     return out;
 }
 
-bool TableEditor::commit(QString *error)
+bool TableEditor::commit(QString *error, const RedoJournal *redo)
 {
     if (!m_disk) {
         *error = tr("There is no partition table to write.");
@@ -525,7 +526,18 @@ bool TableEditor::commit(QString *error)
     }
     // Images (and a replica's scratch file) have no kernel to tell; block devices get their
     // partition nodes refreshed.
-    const bool ok = commitTable(m_disk, m_base.device.isImage || m_replica);
+    const bool isImage = m_base.device.isImage || m_replica;
+    if (redo && !m_replica) {
+        QString why;
+        const bool ok = commitTableJournaled(m_disk, isImage, *redo, &why);
+        if (!ok)
+            *error =
+                failureText(tr("Writing the partition table of %1 failed.").arg(m_base.device.path),
+                            m_session) +
+                QLatin1Char(' ') + why;
+        return ok;
+    }
+    const bool ok = commitTable(m_disk, isImage);
     if (!ok)
         *error = failureText(
             tr("Writing the partition table of %1 failed.").arg(m_base.device.path), m_session);

@@ -15,6 +15,8 @@ typedef struct _PedDisk PedDisk;
 
 namespace partwise {
 
+struct RedoJournal; // fs/journaledresize.h
+
 // Applies the table part of operations to libparted's in-memory copy of a disk. Nothing reaches
 // the disk until commit(), so the same code previews the pending queue and applies it.
 // Holds the libparted lock for its lifetime: keep it short-lived.
@@ -51,8 +53,9 @@ public:
     // The table as it now stands, with filesystems as the operations left them.
     DiskLayout layout() const;
 
-    // Writes the table (and, for block devices, tells the kernel about it).
-    bool commit(QString *error);
+    // Writes the table (and, for block devices, tells the kernel about it); with `redo`, through
+    // a redo record a power cut cannot leave half applied (ops/journaledtablecommit.h).
+    bool commit(QString *error, const RedoJournal *redo = nullptr);
 
     const PartedSession &session() const { return m_session; }
 

@@ -12,8 +12,11 @@ bool commitTable(PedDisk *disk, bool isImage)
 {
     if (!ped_disk_commit_to_dev(disk))
         return false;
-    if (isImage)
-        return true;
+    return isImage || tellKernelOfTable(disk);
+}
+
+bool tellKernelOfTable(PedDisk *disk)
+{
     bool told = false;
     DiskWriteLock::whileUdevLooks(QString::fromLocal8Bit(disk->dev->path),
                                   [&] { told = ped_disk_commit_to_os(disk) != 0; });

@@ -17,4 +17,8 @@ namespace partwise {
 // session's error text says why).
 bool commitTable(PedDisk *disk, bool isImage);
 
+// Only the second half: the kernel told of the table on the disk (which holds it already, written
+// by commitTable() or from a redo record: ops/journaledtablecommit.h), the lock let go meanwhile.
+bool tellKernelOfTable(PedDisk *disk);
+
 } // namespace partwise

@@ -8,7 +8,6 @@
 // an uncut Apply leaves it (sfdisk -J), and every file of every partition as before (each
 // filesystem's own check, SHA-256 of every file: tests/support/partitioncontents); no journal or
 // record left.
-#include "move/redorecord.h"
 #include "ops/applyrunner.h"
 #include "ops/jobresume.h"
 #include "ops/planfile.h"
@@ -17,17 +16,14 @@
 #include "fsfixture.h"
 #include "loopdevice.h"
 #include "partitioncontents.h"
+#include "redocut.h"
 #include "sfdisktable.h"
 #include "toolrun.h"
 
 #include <QDir>
 #include <QFile>
-#include <QRandomGenerator>
 #include <QTemporaryDir>
 #include <QtTest>
-
-#include <sys/wait.h>
-#include <unistd.h>
 
 using namespace partwise;
 using namespace pwtest;
@@ -35,45 +31,11 @@ using namespace pwtest;
 namespace {
 
 constexpr qint64 kMiB = 1 << 20;
-constexpr int kStoppedAtCommit = 42;
 const char kCommitLine[] = "changed blocks journaled in ";
 
 QString journalOf(const QString &image)
 {
     return image + QStringLiteral(".partwise-move.realign");
-}
-
-// Runs `job` in a child that ends, without cleaning up, right after the `record`-th redo record
-// is committed, first writing that record's path to `cutNote`.
-int runUntilCommit(int record, const QString &cutNote,
-                   const std::function<bool(const std::function<void(const QString &)> &)> &job)
-{
-    const pid_t child = ::fork();
-    if (child == 0) {
-        int seen = 0;
-        const auto log = [&](const QString &line) {
-            const qsizetype at = line.indexOf(QLatin1String(kCommitLine));
-            if (at < 0 || ++seen != record)
-                return;
-            QFile note(cutNote);
-            if (note.open(QIODevice::WriteOnly))
-                note.write(line.mid(at + qsizetype(sizeof kCommitLine) - 1).toUtf8());
-            note.close();
-            ::_exit(kStoppedAtCommit);
-        };
-        ::_exit(job(log) ? 0 : 2);
-    }
-    int status = 0;
-    ::waitpid(child, &status, 0);
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
-quint64 le64(const QByteArray &bytes, int at)
-{
-    quint64 v = 0;
-    for (int i = 7; i >= 0; --i)
-        v = (v << 8) | quint8(bytes[at + i]);
-    return v;
 }
 
 void detachLoopsOf(const QString &image)
@@ -207,41 +169,14 @@ void TestApplyPowerCut::initTestCase()
 void TestApplyPowerCut::reach(const QString &image, const QString &cutNote, int reached,
                               quint32 seed)
 {
-    QFile note(cutNote);
-    QVERIFY(note.open(QIODevice::ReadOnly));
-    const QString redo = QString::fromUtf8(note.readAll());
-    QVERIFY2(QFile::exists(redo), qPrintable(redo));
-    // The record's place from its header (redorecord.h): offset at byte 16, length 24, tag 40.
-    QFile record(redo);
-    QVERIFY(record.open(QIODevice::ReadOnly));
-    const QByteArray header = record.read(64);
-    const move::RedoRegion region{qint64(le64(header, 16)), qint64(le64(header, 24)),
-                                  le64(header, 40)};
-    const qint64 blocks = move::checkRedoRecord(redo, region).blocks;
-    QVERIFY(blocks > 0);
-    QRandomGenerator random(seed);
-    const qint64 torn = reached == 2 ? qint64(random.bounded(quint32(blocks))) : -1;
-    QFile disk(image);
-    QVERIFY(disk.open(QIODevice::ReadWrite));
-    qint64 index = 0;
+    const Reach how = reached == 0   ? Reach::None
+                      : reached == 1 ? Reach::FirstHalf
+                                     : Reach::RandomTorn;
+    qint64 blocks = 0;
     QString error;
-    QVERIFY2(move::applyRedoRecord(
-                 redo, region,
-                 [&](qint64 at, const char *data, qint64 length) {
-                     const qint64 i = index++;
-                     const bool all =
-                         reached == 1 ? i < blocks / 2 : reached == 2 && random.bounded(2) == 1;
-                     const qint64 n = i == torn ? 512 * (1 + random.bounded(7)) : length;
-                     return !(all || i == torn) ||
-                            (disk.seek(at) &&
-                             disk.write(data, std::min(n, length)) == std::min(n, length));
-                 },
-                 &error),
-             qPrintable(error));
-    qInfo("%s: %lld blocks, %s", qPrintable(QFileInfo(redo).fileName()), blocks,
-          reached == 0   ? "none reached"
-          : reached == 1 ? "the first half reached"
-                         : "a random part reached, one torn");
+    QVERIFY2(reachImage(image, cutNote, how, seed, &blocks, &error), qPrintable(error));
+    QVERIFY(blocks > 0);
+    qInfo("%s: %lld blocks, %s", qPrintable(cutNote), blocks, reachName(how));
 }
 
 void TestApplyPowerCut::expectFinished(const QString &image, const QString &state)
@@ -277,7 +212,7 @@ void TestApplyPowerCut::cutAtCommit()
     QFile::remove(image);
     QVERIFY(QFile::copy(m_pristine, image));
     const QString note = path(QStringLiteral("cut%1.note").arg(record));
-    QCOMPARE(runUntilCommit(record, note,
+    QCOMPARE(runUntilCommit(kCommitLine, record, note,
                             [&](const std::function<void(const QString &)> &log) {
                                 return apply(image, log);
                             }),
@@ -297,7 +232,7 @@ void TestApplyPowerCut::secondCutDuringResume()
     const QString image = path(QStringLiteral("twice.img"));
     QVERIFY(QFile::copy(m_pristine, image));
     const QString note = path(QStringLiteral("twice.note"));
-    QCOMPARE(runUntilCommit(1, note,
+    QCOMPARE(runUntilCommit(kCommitLine, 1, note,
                             [&](const std::function<void(const QString &)> &log) {
                                 return apply(image, log);
                             }),
@@ -305,7 +240,7 @@ void TestApplyPowerCut::secondCutDuringResume()
     detachLoopsOf(image);
     reach(image, note, 0, 1);
     // Resume applies the shrink's record again (no tool runs), so its first commit is the grow's.
-    QCOMPARE(runUntilCommit(1, note,
+    QCOMPARE(runUntilCommit(kCommitLine, 1, note,
                             [&](const std::function<void(const QString &)> &log) {
                                 return resume(image, log).isEmpty();
                             }),
