@@ -458,7 +458,8 @@ void TestServe::oneGrainRuleForCliAndHelper()
     QFETCH(QString, cli);
     QFETCH(qint64, bytes);
     QFETCH(bool, accepted);
-    const QString image = makePracticeImage(m_dir.path(), QStringLiteral("grain.img"));
+    // One image for every row: only the grain differs.
+    static const QString image = makePracticeImage(m_dir.path(), QStringLiteral("grain.img"));
     QVERIFY(!image.isEmpty());
     const CliResult r = runCli({QStringLiteral("check"), QStringLiteral("--grain"), cli, image});
     QVERIFY2(r.started && !r.crashed, qPrintable(r.describe()));
