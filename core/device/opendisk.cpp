@@ -127,6 +127,11 @@ bool OpenDisk::isNamed(const QString &name, QString *why) const
     return true;
 }
 
+void OpenDisk::dropCache() const
+{
+    ::posix_fadvise(m_fd, 0, 0, POSIX_FADV_DONTNEED);
+}
+
 bool OpenDisk::readAt(qint64 offset, qint64 length, QByteArray *out, QString *why) const
 {
     out->resize(length);

@@ -45,6 +45,9 @@ public:
     bool stillNamed(QString *why) const;
     // Whether `name` leads to the file opened (libparted opens the disk by its own name).
     bool isNamed(const QString &name, QString *why) const;
+    // Forgets what the kernel caches of the whole disk, so the next read sees what was written
+    // through a partition's node or another descriptor (each node has a cache of its own).
+    void dropCache() const;
     // `length` bytes at `offset` through the descriptor; false with the system's reason.
     bool readAt(qint64 offset, qint64 length, QByteArray *out, QString *why) const;
 

@@ -35,7 +35,13 @@ bool KeptLayout::read(DiskLayout *layout, QString *error)
 
 bool KeptLayout::settle(QString *error)
 {
-    return !m_layout || tableDigest(&m_digest, error);
+    if (!m_layout)
+        return true;
+    // A step's tool wrote through a partition's node: the disk's own cache still holds the
+    // bytes from before it (a FAT's map read stale after a shrink). Rereading the whole disk
+    // through libparted used to drop that cache as a side effect of its open.
+    m_disk.dropCache();
+    return tableDigest(&m_digest, error);
 }
 
 bool KeptLayout::adoptWrittenTable(DiskLayout written, QString *error)
