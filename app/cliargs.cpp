@@ -90,6 +90,10 @@ bool readGrain(const QCommandLineParser &parser, const SharedOptions &o, qint64 
                        .arg(parser.value(o.grain)));
         return false;
     }
+    if (const QString why = AlignmentPolicy::grainProblem(*parsed); !why.isEmpty()) {
+        usageError(QStringLiteral("--grain: ") + why);
+        return false;
+    }
     *bytes = *parsed;
     return true;
 }

@@ -17,6 +17,7 @@
 #include "cliargs.h"
 #include "device/automountinhibitor.h"
 #include "device/imagesectorsize.h"
+#include "table/partitionnumber.h"
 #include "version.h"
 
 #include <QCommandLineParser>
@@ -171,11 +172,13 @@ int runRealignCommandLine(const QStringList &args)
     o.target = parser.positionalArguments().at(0);
     for (const QString &n : parser.values(partition)) {
         bool ok = false;
-        const int number = n.toInt(&ok);
-        if (!ok || number <= 0)
+        const qint64 number = n.toLongLong(&ok);
+        if (!ok)
             return usageError(
                 QStringLiteral("--partition: '%1' is not a partition number.").arg(n));
-        o.request.partitions << number;
+        if (const QString why = partitionNumberProblem(number); !why.isEmpty())
+            return usageError(QStringLiteral("--partition: ") + why);
+        o.request.partitions << int(number);
     }
     o.request.includeSectorAligned = parser.isSet(all);
     if (parser.isSet(prefer)) {

@@ -4,6 +4,17 @@
 
 namespace partwise {
 
+QString AlignmentPolicy::grainProblem(qint64 bytes)
+{
+    if (bytes >= kMinGrain && bytes <= kMaxGrain && bytes % kMinGrain == 0)
+        return {};
+    return QStringLiteral("a grain is a multiple of %1 bytes from %1 bytes to %2 bytes (1 GiB), "
+                          "not %3 bytes.")
+        .arg(kMinGrain)
+        .arg(kMaxGrain)
+        .arg(bytes);
+}
+
 std::optional<qint64> parseByteSize(const QString &text)
 {
     static const QRegularExpression re(QStringLiteral("^\\s*(\\d*)\\s*([kmg]?)(i?b)?\\s*$"),

@@ -12,8 +12,16 @@ namespace partwise {
 struct AlignmentPolicy
 {
     static constexpr qint64 kDefaultGrain = 1 << 20;
+    // The grains Partwise takes from anyone (the command line, the helper's client, the
+    // window): whole 512-byte sectors, up to 1 GiB (RAID stripes × disks, erase blocks).
+    static constexpr qint64 kMinGrain = 512;
+    static constexpr qint64 kMaxGrain = qint64(1) << 30;
     qint64 grainBytes = kDefaultGrain;
     bool trustDrive = false;
+
+    // Why `bytes` cannot be a grain, one sentence; empty when it can.
+    static QString grainProblem(qint64 bytes);
+    QString validate() const { return grainProblem(grainBytes); }
 };
 
 // Parses "4k", "1m", "1mib", "512K", "2M", "65536": a byte count with an optional K/M/G suffix

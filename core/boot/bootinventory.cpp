@@ -88,7 +88,9 @@ BootInventory readBootInventory(const DiskLayout &layout, const BootReadOptions 
     inv.disk = layout.device.path;
     inv.sectorSize = layout.device.topology.logicalSectorSize;
     inv.tableType = layout.tableType;
-    const int fd = ::open(inv.disk.toLocal8Bit().constData(), O_RDONLY | O_CLOEXEC);
+    const bool ownFd = options.diskFd < 0;
+    const int fd =
+        ownFd ? ::open(inv.disk.toLocal8Bit().constData(), O_RDONLY | O_CLOEXEC) : options.diskFd;
     if (fd < 0) {
         inv.notes << QStringLiteral("Cannot open %1 to see what boots from it.").arg(inv.disk);
         return inv;
@@ -145,7 +147,8 @@ BootInventory readBootInventory(const DiskLayout &layout, const BootReadOptions 
         }
         inv.partitions << pb;
     }
-    ::close(fd);
+    if (ownFd)
+        ::close(fd);
 
     if (options.firmware && options.firmware->available && !layout.device.isImage) {
         inv.firmwareRead = true;

@@ -79,6 +79,9 @@ struct BootReadOptions
     // This machine's firmware entries (readFirmwareEntries()); null: not looked at. Only
     // meaningful for the machine's own disks, never for images.
     const FirmwareEntries *firmware = nullptr;
+    // The disk already open for reading (device/opendisk.h), which is then read, not its name
+    // opened again; -1 opens layout.device.path.
+    int diskFd = -1;
 };
 
 // Reads what boots from the disk `layout` was read from (layout.device.path).

@@ -2,6 +2,7 @@
 
 #include "boot/bootinventory.h"
 #include "device/diskenumerator.h"
+#include "device/opendisk.h"
 #include "layer/layerreader.h"
 #include "report/checkreport.h"
 #include "table/diskreader.h"
@@ -36,7 +37,16 @@ int runCheck(const CheckOptions &options, QTextStream &out, QTextStream &err)
     BootReadOptions bootOptions;
     bootOptions.firmware = &firmware;
     for (const QString &target : targets) {
-        DiskReadResult read = readDisk(target, readOptions);
+        // Opened once: the reader, libblkid and the boot inventory all go through it.
+        OpenDisk disk;
+        QString openError;
+        DiskReadResult read;
+        if (disk.open(target, &openError)) {
+            read = readDisk(disk, readOptions);
+        } else {
+            read.error = openError;
+            read.accessDenied = disk.accessDenied();
+        }
         if (!read.ok) {
             // Scanning every disk, one the system won't let us open (a sandbox, a locked
             // device) is reported but is not the user's bad input.
@@ -48,6 +58,7 @@ int runCheck(const CheckOptions &options, QTextStream &out, QTextStream &err)
         }
         readLayers(&read.layout);
         DiskCheck check{read.layout, analyzeAlignment(read.layout, options.policy), {}};
+        bootOptions.diskFd = disk.fd();
         check.boot = readBootInventory(read.layout, bootOptions);
         anyMisaligned = anyMisaligned || check.hasMisaligned();
         if (options.json)

@@ -3,6 +3,7 @@
 #include "device/imagesectorsize.h"
 #include "layer/luksmapping.h"
 #include "report/layoutjson.h"
+#include "table/partitionnumber.h"
 
 #include <QDir>
 #include <QJsonArray>
@@ -16,10 +17,10 @@ namespace partwise {
 
 namespace {
 
-constexpr qint64 kMaxGrain = qint64(1) << 30;
+// Beyond any size a request could mean; the grain's own limits are AlignmentPolicy's.
+constexpr qint64 kMaxWholeNumber = qint64(1) << 62;
 // More sectors than any disk has (2^47, the bound layoutjson reads sectors with).
 constexpr qint64 kMaxExpectedSector = std::numeric_limits<qint64>::max() / 65536;
-constexpr int kMaxPartitionNumber = 256;
 constexpr qsizetype kMaxFolderBytes = 4096;
 
 } // namespace
@@ -54,7 +55,11 @@ qint64 ServeParams::integer(const char *key, qint64 fallback, qint64 low, qint64
 AlignmentPolicy ServeParams::policy()
 {
     AlignmentPolicy policy;
-    policy.grainBytes = integer("grain", policy.grainBytes, 512, kMaxGrain);
+    policy.grainBytes = integer("grain", policy.grainBytes, 1, kMaxWholeNumber);
+    if (const QString why = policy.validate(); problem.isEmpty() && !why.isEmpty()) {
+        problem = QStringLiteral("\"grain\": ") + why;
+        policy.grainBytes = AlignmentPolicy::kDefaultGrain;
+    }
     policy.trustDrive = boolean("trust_drive", policy.trustDrive);
     return policy;
 }
@@ -199,8 +204,11 @@ QString readRealignParams(const QJsonObject &object, RealignOptions *options, Re
         return QStringLiteral("\"partitions\" must be a list of numbers.");
     for (const QJsonValue &n : numbers.toArray()) {
         const double d = n.toDouble(-1);
-        if (!n.isDouble() || d < 1 || d > kMaxPartitionNumber || d != std::floor(d))
-            return QStringLiteral("\"partitions\" must hold numbers from 1 to 256.");
+        // The range before the conversion: a double beyond qint64 is undefined behaviour.
+        if (!n.isDouble() || d != std::floor(d) || std::fabs(d) > 1e15)
+            return QStringLiteral("\"partitions\" must be a list of whole numbers.");
+        if (const QString why = partitionNumberProblem(qint64(d)); !why.isEmpty())
+            return QStringLiteral("\"partitions\": ") + why;
         asked->partitions << int(d);
     }
     if (const QString problem = readWays(object, &asked->ways); !problem.isEmpty())

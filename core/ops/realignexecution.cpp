@@ -13,6 +13,7 @@
 #include "move/datamover.h"
 #include "move/movejournal.h"
 #include "ops/journaledtablecommit.h"
+#include "ops/keptlayout.h"
 #include "ops/partitionaccess.h"
 #include "ops/realigndiscard.h"
 #include "ops/tableeditor.h"
@@ -35,7 +36,9 @@ class RealignExecution
 public:
     RealignExecution(WriteJournal &journal, const QString &journalPath,
                      const RealignCallbacks &callbacks, const PlannedMaps *planned)
-        : m_journal(journal), m_path(journalPath), m_callbacks(callbacks), m_planned(planned)
+        : m_journal(journal), m_path(journalPath), m_callbacks(callbacks), m_planned(planned),
+          m_kept(journal.target, journal.sectorSize,
+                 DataMover::resumeCommand(journalPath, journal.target))
     {
     }
 
@@ -51,7 +54,7 @@ public:
             m_index = i;
             QString error;
             bool resumable = true;
-            if (!step(i, &error, &resumable))
+            if (!step(i, &error, &resumable) || !settle(&error))
                 return shrinkFailed(error);
         }
         for (int i = m_journal.nextUnfinished(); i >= 0; i = m_journal.nextUnfinished()) {
@@ -59,7 +62,7 @@ public:
             m_check.clear();
             QString error;
             bool resumable = true;
-            if (!step(i, &error, &resumable)) {
+            if (!step(i, &error, &resumable) || !settle(&error)) {
                 result.error = error;
                 result.resumable = resumable;
                 return result;
@@ -136,14 +139,12 @@ private:
         return false;
     }
 
-    bool readLayout(DiskLayout *layout, QString *error)
+    // Read whole once per run, then only verified (ops/keptlayout.h).
+    bool readLayout(DiskLayout *layout, QString *error) { return m_kept.read(layout, error); }
+    bool settle(QString *error) { return m_kept.settle(error); }
+    bool adoptWrittenTable(const TableEditor &editor, QString *error)
     {
-        DiskReadOptions ro;
-        ro.forcedSectorSize = ss();
-        const DiskReadResult r = readDisk(m_journal.target, ro);
-        *error = r.error;
-        *layout = r.layout;
-        return r.ok;
+        return m_kept.adoptWrittenTable(editor.layout(), error);
     }
 
     FilesystemLocation location(qint64 startSector, const DiskLayout &layout, int number) const
@@ -278,7 +279,7 @@ private:
                          .arg(*error);
             return false;
         }
-        return true;
+        return adoptWrittenTable(editor, error);
     }
 
     // The map the plan read of the partition at its old place, cut to the `length` the move
@@ -397,7 +398,7 @@ private:
         }
         // bytesCopied counts every write, journal copies included: report time only.
         log(QStringLiteral("  moved in %1 s").arg(outcome.seconds, 0, 'f', 1));
-        return true;
+        return settle(error); // a logical partition's data may cover its old EBR's stretch
     }
 
     bool updateTable(const PartitionMove &m, QString *error)
@@ -422,7 +423,7 @@ private:
             return false;
         }
         log(QStringLiteral("  table updated"));
-        return true;
+        return adoptWrittenTable(editor, error);
     }
 
     bool finishFilesystem(const PartitionMove &m, QString *error)
@@ -539,6 +540,7 @@ private:
     const RealignCallbacks &m_callbacks;
     const PlannedMaps *m_planned = nullptr;
     bool m_wrote = false; // this run has written to the disk
+    KeptLayout m_kept;
     int m_index = 0;
     QString m_check;
 };

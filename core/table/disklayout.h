@@ -4,6 +4,7 @@
 #include "table/partitioninfo.h"
 
 #include <QList>
+#include <QPair>
 #include <QStringList>
 
 namespace partwise {
@@ -25,6 +26,9 @@ struct DiskLayout
     // One of a GPT's two copies (the primary after the MBR, the backup at the disk's end) is
     // missing or fails its checksum, and libparted read the other: its words; empty otherwise.
     QString damagedGpt;
+    // Where the table itself lies, as libparted reads it (the MBR and the sectors before the first
+    // partition, each EBR, a GPT's headers and entries): first and last sector of each stretch.
+    QList<QPair<qint64, qint64>> tableSectors;
 
     QList<PartitionInfo> partitions() const; // without free space
     const PartitionInfo *partitionByNumber(int number) const;

@@ -7,10 +7,10 @@
 #include "device/filesystemprobe.h"
 #include "device/imagesectorsize.h"
 #include "device/mountcontrol.h"
+#include "device/opendisk.h"
 #include "device/partitionnode.h"
 #include "device/tableentryprobe.h"
 #include "device/topologyprobe.h"
-#include "device/writeprotection.h"
 #include "table/parteddevice.h"
 #include "table/partedlayout.h"
 #include "table/partedsession.h"
@@ -40,39 +40,12 @@ QString withDetails(const QString &sentence, const PartedSession &session)
     return details.isEmpty() ? sentence : sentence + QStringLiteral(" libparted: ") + details;
 }
 
-// Checks the path before libparted sees it, so the common mistakes get plain words.
-QString preflightError(const QString &path, bool &isImage, qint64 &fileSize)
+bool firstMiBIsBlank(const OpenDisk &disk)
 {
-    struct stat st
-    {
-    };
-    if (::stat(path.toLocal8Bit().constData(), &st) != 0) {
-        if (errno == ENOENT)
-            return QStringLiteral("%1 does not exist.").arg(path);
-        return QStringLiteral("Cannot access %1: %2.")
-            .arg(path, QString::fromLocal8Bit(strerror(errno)));
-    }
-    if (S_ISDIR(st.st_mode))
-        return QStringLiteral("%1 is a folder, not a disk or disk image.").arg(path);
-    isImage = S_ISREG(st.st_mode);
-    if (!isImage && !S_ISBLK(st.st_mode))
-        return QStringLiteral("%1 is neither a block device nor a disk image file.").arg(path);
-    if (::access(path.toLocal8Bit().constData(), R_OK) != 0)
-        return QStringLiteral("Permission denied reading %1: run as root (or with sudo) to "
-                              "examine real disks; image files need only read permission.")
-            .arg(path);
-    fileSize = st.st_size;
-    if (isImage && fileSize == 0)
-        return QStringLiteral("%1 is empty (0 bytes): there is no disk in it to read.").arg(path);
-    return QString();
-}
-
-bool firstMiBIsBlank(const QString &path)
-{
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly))
+    QByteArray head;
+    QString why;
+    if (!disk.readAt(0, std::min<qint64>(1 << 20, disk.sizeBytes()), &head, &why))
         return false;
-    const QByteArray head = f.read(1 << 20);
     return head.count('\0') == head.size();
 }
 
@@ -146,23 +119,24 @@ void markPartitionsInUse(const QString &path, DiskLayout &layout)
 // A hybrid ISO is one ISO 9660 filesystem over the whole disk, its MBR or GPT entries windows
 // into it (boot images, the ESP's efi.img): libparted reads only the table, so libblkid is asked
 // what starts at byte 0. Moving such a window overwrites the ISO's own files.
-void markHybridIso(const QString &path, DiskLayout &layout)
+void markHybridIso(const OpenDisk &disk, DiskLayout &layout)
 {
-    const FilesystemIdentity whole = FilesystemProbe(path, layout.device.topology.logicalSectorSize)
-                                         .probe(0, layout.device.sizeBytes);
+    const FilesystemIdentity whole =
+        FilesystemProbe(disk.ioPath(), layout.device.topology.logicalSectorSize)
+            .probe(0, layout.device.sizeBytes);
     if (whole.type == QLatin1String("iso9660"))
         layout.wholeDiskFilesystem = whole.type;
 }
 
 // libparted leaves out an MBR entry of type 0, which hybrid ISOs use for the ISO itself and
 // sfdisk and gdisk show: it is named here, so that what the disk holds is all said.
-void noteUnlistedEntries(const QString &path, DiskLayout &layout)
+void noteUnlistedEntries(const OpenDisk &disk, DiskLayout &layout)
 {
     if (layout.tableType != QLatin1String("msdos"))
         return;
     const qint64 ss = layout.device.topology.logicalSectorSize;
     QString type;
-    for (const ProbedTableEntry &e : probeTableEntries(path, ss, &type))
+    for (const ProbedTableEntry &e : probeTableEntries(disk.ioPath(), ss, &type))
         if (!layout.partitionByNumber(e.number))
             layout.warnings << QStringLiteral(
                                    "MBR entry %1 (type %2, sectors %3-%4) is not listed as a "
@@ -193,17 +167,22 @@ QString damagedGptCopy(const DiskLayout &layout, const QList<PartedMessage> &mes
     return {};
 }
 
-} // namespace
-
-DiskReadResult readDisk(const QString &path, const DiskReadOptions &options)
+// libparted and libblkid were given the descriptor's name; people read the disk's.
+DiskReadResult named(DiskReadResult r, const QString &io, const QString &path)
 {
-    bool isImage = false;
-    qint64 fileSize = 0;
-    if (QString err = preflightError(path, isImage, fileSize); !err.isEmpty()) {
-        DiskReadResult r = failure(err);
-        r.accessDenied = err.startsWith(QLatin1String("Permission denied"));
-        return r;
-    }
+    r.error.replace(io, path);
+    for (QString &w : r.layout.warnings)
+        w.replace(io, path);
+    r.layout.damagedGpt.replace(io, path);
+    return r;
+}
+
+DiskReadResult readOpened(const OpenDisk &disk, const DiskReadOptions &options)
+{
+    const QString &path = disk.path();
+    const QString io = disk.ioPath();
+    const bool isImage = disk.isImage();
+    const qint64 fileSize = disk.sizeBytes();
 
     // The last line before libparted, whoever asked: a size it cannot take crashes it.
     if (options.forcedSectorSize != 0 && !isSupportedSectorSize(options.forcedSectorSize))
@@ -215,22 +194,29 @@ DiskReadResult readDisk(const QString &path, const DiskReadOptions &options)
     DiskLayout &layout = result.layout;
     layout.device.path = path;
     layout.device.isImage = isImage;
-    layout.device.readOnly = isWriteProtected(path);
+    layout.device.readOnly = disk.readOnly();
 
     PartedSession session;
-    const ImageSectorSize detected = isImage && options.forcedSectorSize == 0
-                                         ? detectImageSectorSize(path)
-                                         : ImageSectorSize{options.forcedSectorSize, QString()};
+    ImageSectorSize detected = isImage && options.forcedSectorSize == 0
+                                   ? detectImageSectorSize(io)
+                                   : ImageSectorSize{options.forcedSectorSize, QString()};
+    detected.doubt.replace(io, path);
     const qint64 imageSectorSize = isImage ? detected.bytes : 0;
-    const OpenPartedDevice device(getPartedDevice(path, isImage, imageSectorSize, fileSize));
+    // libparted gets the descriptor's name: it reopens the same file, never the name again.
+    const OpenPartedDevice device(getPartedDevice(io, isImage, imageSectorSize, fileSize));
     PedDevice *dev = device.get();
     if (!dev) {
         DiskReadResult denied =
             failure(withDetails(QStringLiteral("Cannot open %1.").arg(path), session));
+        denied.error.replace(io, path);
         denied.accessDenied = denied.error.contains(QLatin1String("not permitted")) ||
                               denied.error.contains(QLatin1String("Permission denied"));
         return denied;
     }
+    // libparted resolves the name it is given and opens the disk by its own name: that name
+    // must still be the disk opened, or libparted would read another.
+    if (QString why; !disk.isNamed(QString::fromLocal8Bit(dev->path), &why))
+        return failure(QStringLiteral("%1 changed while it was read: %2.").arg(path, why));
 
     if (isImage) {
         const qint64 ss = imageSectorSize;
@@ -250,8 +236,8 @@ DiskReadResult readDisk(const QString &path, const DiskReadOptions &options)
         layout.device.topology.physicalSectorSize = dev->phys_sector_size;
         // Without libblkid's answer libparted's own sizes stand; the report says so.
         QString why;
-        if (!probeBlockDeviceTopology(path, &layout.device.topology, &why))
-            layout.warnings << why +
+        if (!probeBlockDeviceTopology(io, &layout.device.topology, &why))
+            layout.warnings << why.replace(io, path) +
                                    QStringLiteral(" The sector sizes libparted reports are used.");
         layout.device.model = QString::fromLocal8Bit(dev->model).trimmed();
         addDriveKnowledge(path, options, layout.device);
@@ -274,10 +260,9 @@ DiskReadResult readDisk(const QString &path, const DiskReadOptions &options)
     const bool loopLabel = type && qstrcmp(type->name, "loop") == 0;
     if (!type || loopLabel) {
         const qint64 ss = layout.device.topology.logicalSectorSize;
-        const FilesystemIdentity whole =
-            FilesystemProbe(path, ss).probe(0, layout.device.sizeBytes);
+        const FilesystemIdentity whole = FilesystemProbe(io, ss).probe(0, layout.device.sizeBytes);
         layout.warnings << session.warnings();
-        const QString foreign = probeTableSignature(path, ss);
+        const QString foreign = probeTableSignature(io, ss);
         if (foreign == QLatin1String("PMBR"))
             return failure(withDetails(
                 QStringLiteral("%1 has a protective MBR but no GPT header readable with %2-byte "
@@ -303,7 +288,7 @@ DiskReadResult readDisk(const QString &path, const DiskReadOptions &options)
                                    "whole disk (or its own \"loop\" label), which libblkid does "
                                    "not recognise.")
                                    .arg(path);
-        } else if (!firstMiBIsBlank(path)) {
+        } else if (!firstMiBIsBlank(disk)) {
             return failure(withDetails(
                 QStringLiteral("%1 holds no partition table and no filesystem that Partwise "
                                "recognises: its first sectors contain unrecognised data (a corrupt "
@@ -332,13 +317,13 @@ DiskReadResult readDisk(const QString &path, const DiskReadOptions &options)
                            .arg(ss)
                            .arg(4 + 2 * entrySectors));
     QString assertion;
-    PedDisk *disk = newDiskSurvivingAssertions(dev, &assertion);
-    if (!disk && !assertion.isEmpty())
+    PedDisk *table = newDiskSurvivingAssertions(dev, &assertion);
+    if (!table && !assertion.isEmpty())
         return failure(QStringLiteral("The %1 partition table of %2 is damaged: libparted stopped "
                                       "reading it on an internal check (%3). Nothing was written; "
                                       "a tool such as testdisk can look for the partitions.")
                            .arg(QString::fromLatin1(type->name), path, assertion));
-    if (!disk) {
+    if (!table) {
         const bool shortRead = session.errorText().contains(QLatin1String("end of file"));
         return failure(withDetails(
             shortRead ? QStringLiteral("%2 looks truncated: its %1 partition table refers to "
@@ -348,10 +333,10 @@ DiskReadResult readDisk(const QString &path, const DiskReadOptions &options)
                             .arg(QString::fromLatin1(type->name), path),
             session));
     }
-    fillLayoutFromPedDisk(disk, layout, options.probeFilesystems);
-    ped_disk_destroy(disk);
-    markHybridIso(path, layout);
-    noteUnlistedEntries(path, layout);
+    fillLayoutFromPedDisk(table, layout, options.probeFilesystems, io);
+    ped_disk_destroy(table);
+    markHybridIso(disk, layout);
+    noteUnlistedEntries(disk, layout);
     if (!isImage)
         markPartitionsInUse(path, layout);
 
@@ -361,6 +346,25 @@ DiskReadResult readDisk(const QString &path, const DiskReadOptions &options)
         return failure(err);
     result.ok = true;
     return result;
+}
+
+} // namespace
+
+DiskReadResult readDisk(const QString &path, const DiskReadOptions &options)
+{
+    OpenDisk disk;
+    QString error;
+    if (!disk.open(path, &error)) {
+        DiskReadResult r = failure(error);
+        r.accessDenied = disk.accessDenied();
+        return r;
+    }
+    return readDisk(disk, options);
+}
+
+DiskReadResult readDisk(const OpenDisk &disk, const DiskReadOptions &options)
+{
+    return named(readOpened(disk, options), disk.ioPath(), disk.path());
 }
 
 } // namespace partwise

@@ -6,6 +6,8 @@
 
 namespace partwise {
 
+class OpenDisk;
+
 struct DiskReadOptions
 {
     qint64 forcedSectorSize = 0; // images only: 0 detects (GPT header at byte 4096 means 4Kn)
@@ -32,5 +34,7 @@ struct DiskReadResult
 // Reads a block device or disk image through libparted (tables) and libblkid (filesystems,
 // topology). Never writes: nothing is committed, and libparted's questions get read-only answers.
 DiskReadResult readDisk(const QString &path, const DiskReadOptions &options = {});
+// The same, for a disk its caller opened once (device/opendisk.h): nothing here opens its name.
+DiskReadResult readDisk(const OpenDisk &disk, const DiskReadOptions &options = {});
 
 } // namespace partwise

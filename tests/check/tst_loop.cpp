@@ -7,6 +7,7 @@
 #include "expectations.h"
 #include "filechecksum.h"
 #include "loopdevice.h"
+#include "toolrun.h"
 
 #include <QFileInfo>
 #include <QTemporaryDir>
@@ -23,6 +24,7 @@ private slots:
     void layouts_data();
     void layouts();
     void checkWithoutTargetListsLoopDevice();
+    void checkOpensTheDiskByNameOnce();
 
 private:
     QTemporaryDir m_dir;
@@ -105,6 +107,63 @@ void TestLoop::checkWithoutTargetListsLoopDevice()
     // At least this disk has a misaligned partition; 2 is allowed too, because another test
     // may have a broken image on a loop device of its own at the same time.
     QVERIFY2(r.exitCode == 1 || r.exitCode == 2, qPrintable(r.describe()));
+}
+
+// Every open of `disk` by its name in an strace -f -k log, each with the first frame above libc
+// that made it (the program, or a library such as libparted).
+static QStringList opensByName(const QString &log, const QString &disk)
+{
+    QStringList callers;
+    const QStringList lines = log.split(QLatin1Char('\n'));
+    const QString quoted = QLatin1Char('"') + disk + QLatin1Char('"');
+    for (int i = 0; i < lines.size(); ++i) {
+        if (!lines[i].contains(quoted) || !lines[i].contains(QLatin1String("open")) ||
+            lines[i].contains(QLatin1String("= -1")))
+            continue;
+        QString caller = QStringLiteral("?");
+        for (int j = i + 1; j < lines.size() && lines[j].startsWith(QLatin1String(" > ")); ++j)
+            if (!lines[j].contains(QLatin1String("/libc.so"))) {
+                caller = lines[j].mid(3);
+                break;
+            }
+        callers << caller;
+    }
+    return callers;
+}
+
+// `check` opens the disk by its name once: libblkid, the boot inventory and the reader's own
+// reads go through that descriptor (/proc/self/fd/N), so what is read cannot be swapped between
+// them. libparted resolves any name it is given to the disk's own and opens that itself (twice
+// for a loop device: to learn the device, then to read), which strace shows in its own frames.
+void TestLoop::checkOpensTheDiskByNameOnce()
+{
+    PW_REQUIRE_ROOT_OR_SKIP();
+    const Fixture f = m_fixtures.value(QStringLiteral("old-fdisk-cylinder"));
+    QVERIFY2(f.ok, "fixture old-fdisk-cylinder missing");
+    LoopDevice loop(f.path);
+    QVERIFY2(loop.ok(), qPrintable(loop.error()));
+    QVERIFY2(loop.addPartitions(), qPrintable(loop.error()));
+    const QString log = m_dir.filePath(QStringLiteral("check.strace"));
+    const ToolResult r =
+        runTool(QStringLiteral("strace"),
+                {QStringLiteral("-f"), QStringLiteral("-qq"), QStringLiteral("-k"),
+                 QStringLiteral("-e"), QStringLiteral("trace=open,openat"), QStringLiteral("-o"),
+                 log, cliPath(), QStringLiteral("check"), QStringLiteral("--json"), loop.path()});
+    QVERIFY2(r.started, "strace is missing: install the strace package");
+    QVERIFY2(r.exitCode == 0 || r.exitCode == 1, qPrintable(r.describe()));
+    QFile file(log);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QStringList callers = opensByName(QString::fromUtf8(file.readAll()), loop.path());
+    QStringList ours;
+    for (const QString &c : callers)
+        if (!c.contains(QLatin1String("libparted.so")))
+            ours << c;
+    QVERIFY2(ours.size() == 1, qPrintable(QStringLiteral("%1 opened by name %2 times outside "
+                                                         "libparted:\n%3")
+                                              .arg(loop.path())
+                                              .arg(ours.size())
+                                              .arg(ours.join(QLatin1Char('\n')))));
+    QVERIFY2(ours.first().contains(QLatin1String("partwise-cli")), qPrintable(ours.first()));
 }
 
 QTEST_GUILESS_MAIN(TestLoop)

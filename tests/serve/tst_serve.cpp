@@ -53,6 +53,8 @@ private slots:
     void probeReportsProgressAndCancels();
     void droppedConnectionThenResume();
     void libpartedAsksTheClient();
+    void oneGrainRuleForCliAndHelper_data();
+    void oneGrainRuleForCliAndHelper();
 
 private:
     // 384 MiB from GPT sector 34 holding 64 MiB of random bytes (no filesystem: copied whole).
@@ -434,6 +436,53 @@ void TestServe::libpartedAsksTheClient()
                                   .toObject();
     QCOMPARE(table.value(QStringLiteral("lastlba")).toInteger(), 96 * MiB / 512 - 34);
     QCOMPARE(table.value(QStringLiteral("partitions")).toArray().size(), 2);
+}
+
+void TestServe::oneGrainRuleForCliAndHelper_data()
+{
+    QTest::addColumn<QString>("cli");
+    QTest::addColumn<qint64>("bytes");
+    QTest::addColumn<bool>("accepted");
+    QTest::newRow("256 bytes") << QStringLiteral("256") << qint64(256) << false;
+    QTest::newRow("1000 bytes") << QStringLiteral("1000") << qint64(1000) << false;
+    QTest::newRow("4k+1") << QStringLiteral("4097") << qint64(4097) << false;
+    QTest::newRow("2 GiB") << QStringLiteral("2g") << qint64(2) * 1024 * MiB << false;
+    QTest::newRow("512 bytes") << QStringLiteral("512") << qint64(512) << true;
+    QTest::newRow("1 GiB") << QStringLiteral("1g") << qint64(1024) * MiB << true;
+}
+
+// The same grain is refused by `check --grain` and by the helper's read-disk, in the same
+// words, and the same grain is taken by both: one rule, not one per front end.
+void TestServe::oneGrainRuleForCliAndHelper()
+{
+    QFETCH(QString, cli);
+    QFETCH(qint64, bytes);
+    QFETCH(bool, accepted);
+    // One image for every row: only the grain differs.
+    static const QString image = makePracticeImage(m_dir.path(), QStringLiteral("grain.img"));
+    QVERIFY(!image.isEmpty());
+    const CliResult r = runCli({QStringLiteral("check"), QStringLiteral("--grain"), cli, image});
+    QVERIFY2(r.started && !r.crashed, qPrintable(r.describe()));
+    ServeClient client;
+    const QJsonObject answer =
+        client.call(QStringLiteral("read-disk"), {{"path", image}, {"grain", double(bytes)}});
+    if (accepted) {
+        QVERIFY2(r.exitCode == 0 || r.exitCode == 1, qPrintable(r.describe()));
+        QVERIFY2(!resultOf(answer).isEmpty(), qPrintable(describe(answer)));
+        return;
+    }
+    QCOMPARE(r.exitCode, 2);
+    const QString err = QString::fromUtf8(r.err);
+    const qsizetype at = err.indexOf(QLatin1String("--grain: "));
+    QVERIFY2(at >= 0, qPrintable(err));
+    const QString cliWords = err.mid(at + 9, err.indexOf(QLatin1Char('\n'), at) - at - 9);
+    QVERIFY2(cliWords.contains(QString::number(bytes)), qPrintable(cliWords));
+    QCOMPARE(errorCodeOf(answer), -32602);
+    const QString helperWords = answer.value(QStringLiteral("error"))
+                                    .toObject()
+                                    .value(QStringLiteral("message"))
+                                    .toString();
+    QCOMPARE(helperWords, QStringLiteral("\"grain\": ") + cliWords);
 }
 
 QTEST_GUILESS_MAIN(TestServe)
