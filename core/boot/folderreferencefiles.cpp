@@ -1,5 +1,7 @@
 #include "boot/folderreferencefiles.h"
 
+#include "base/uniquefd.h"
+
 #include <QFile>
 
 #include <cerrno>
@@ -12,19 +14,6 @@
 namespace partwise {
 
 namespace {
-
-struct Fd
-{
-    int fd = -1;
-    explicit Fd(int f) : fd(f) {}
-    ~Fd()
-    {
-        if (fd >= 0)
-            ::close(fd);
-    }
-    Fd(const Fd &) = delete;
-    Fd &operator=(const Fd &) = delete;
-};
 
 QString reason(int error)
 {
@@ -75,8 +64,8 @@ ReferenceFiles::Read FolderReferenceFiles::read(const QString &path, QByteArray 
                                                 QString *why)
 {
     QByteArray name;
-    const Fd dir(openParent(m_root, path, &name));
-    if (dir.fd < 0) {
+    const UniqueFd dir(openParent(m_root, path, &name));
+    if (dir.get() < 0) {
         if (errno == ENOENT)
             return Read::Missing;
         *why = errno == ELOOP || errno == ENOTDIR
@@ -84,16 +73,16 @@ ReferenceFiles::Read FolderReferenceFiles::read(const QString &path, QByteArray 
                    : reason(errno);
         return errno == ELOOP || errno == ENOTDIR ? Read::NotPlain : Read::Failed;
     }
-    const Fd fd(::openat(dir.fd, name.constData(),
-                         O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC));
-    if (fd.fd < 0) {
+    const UniqueFd fd(::openat(dir.get(), name.constData(),
+                               O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC));
+    if (fd.get() < 0) {
         if (errno == ENOENT)
             return Read::Missing;
         *why = errno == ELOOP ? QStringLiteral("a symbolic link, never followed") : reason(errno);
         return errno == ELOOP || errno == EACCES ? Read::NotPlain : Read::Failed;
     }
     struct stat st;
-    if (::fstat(fd.fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    if (::fstat(fd.get(), &st) != 0 || !S_ISREG(st.st_mode)) {
         *why = QStringLiteral("not a regular file");
         return Read::NotPlain;
     }
@@ -105,7 +94,7 @@ ReferenceFiles::Read FolderReferenceFiles::read(const QString &path, QByteArray 
     qsizetype done = 0;
     while (done < bytes->size()) {
         const ssize_t n =
-            ::pread(fd.fd, bytes->data() + done, std::size_t(bytes->size() - done), off_t(done));
+            ::pread(fd.get(), bytes->data() + done, std::size_t(bytes->size() - done), off_t(done));
         if (n < 0 && errno == EINTR)
             continue;
         if (n <= 0) {
@@ -120,11 +109,11 @@ ReferenceFiles::Read FolderReferenceFiles::read(const QString &path, QByteArray 
 QStringList FolderReferenceFiles::list(const QString &folder)
 {
     QByteArray name;
-    const Fd parent(openParent(m_root, folder, &name));
-    if (parent.fd < 0)
+    const UniqueFd parent(openParent(m_root, folder, &name));
+    if (parent.get() < 0)
         return {};
     const int fd =
-        ::openat(parent.fd, name.constData(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        ::openat(parent.get(), name.constData(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     DIR *dir = fd >= 0 ? ::fdopendir(fd) : nullptr;
     if (!dir) {
         if (fd >= 0)
@@ -148,22 +137,23 @@ bool FolderReferenceFiles::writeNew(const QString &path, const QString &like,
                                     const QByteArray &bytes, QString *why)
 {
     QByteArray name, likeName;
-    const Fd dir(openParent(m_root, path, &name));
-    const Fd likeDir(openParent(m_root, like, &likeName));
+    const UniqueFd dir(openParent(m_root, path, &name));
+    const UniqueFd likeDir(openParent(m_root, like, &likeName));
     struct stat st;
-    if (dir.fd < 0 || likeDir.fd < 0 ||
-        ::fstatat(likeDir.fd, likeName.constData(), &st, AT_SYMLINK_NOFOLLOW) != 0) {
+    if (dir.get() < 0 || likeDir.get() < 0 ||
+        ::fstatat(likeDir.get(), likeName.constData(), &st, AT_SYMLINK_NOFOLLOW) != 0) {
         *why = reason(errno);
         return false;
     }
     const QByteArray temporary = name + ".partwise-new";
-    ::unlinkat(dir.fd, temporary.constData(), 0); // a stopped run's, never followed
-    const Fd fd(::openat(dir.fd, temporary.constData(),
-                         O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600));
-    if (fd.fd < 0 || !writeAll(fd.fd, bytes) || ::fchown(fd.fd, st.st_uid, st.st_gid) != 0 ||
-        ::fchmod(fd.fd, st.st_mode & 0777) != 0 || ::fsync(fd.fd) != 0 ||
-        ::renameat(dir.fd, temporary.constData(), dir.fd, name.constData()) != 0 ||
-        ::fsync(dir.fd) != 0) {
+    ::unlinkat(dir.get(), temporary.constData(), 0); // a stopped run's, never followed
+    const UniqueFd fd(::openat(dir.get(), temporary.constData(),
+                               O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600));
+    if (fd.get() < 0 || !writeAll(fd.get(), bytes) ||
+        ::fchown(fd.get(), st.st_uid, st.st_gid) != 0 ||
+        ::fchmod(fd.get(), st.st_mode & 0777) != 0 || ::fsync(fd.get()) != 0 ||
+        ::renameat(dir.get(), temporary.constData(), dir.get(), name.constData()) != 0 ||
+        ::fsync(dir.get()) != 0) {
         *why = reason(errno);
         return false;
     }
@@ -173,12 +163,13 @@ bool FolderReferenceFiles::writeNew(const QString &path, const QString &like,
 bool FolderReferenceFiles::rewrite(const QString &path, const QByteArray &bytes, QString *why)
 {
     QByteArray name;
-    const Fd dir(openParent(m_root, path, &name));
-    const Fd fd(dir.fd < 0 ? -1
-                           : ::openat(dir.fd, name.constData(),
-                                      O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC));
+    const UniqueFd dir(openParent(m_root, path, &name));
+    const UniqueFd fd(dir.get() < 0
+                          ? -1
+                          : ::openat(dir.get(), name.constData(),
+                                     O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC));
     struct stat st;
-    if (fd.fd < 0 || ::fstat(fd.fd, &st) != 0) {
+    if (fd.get() < 0 || ::fstat(fd.get(), &st) != 0) {
         *why = reason(errno);
         return false;
     }
@@ -186,8 +177,8 @@ bool FolderReferenceFiles::rewrite(const QString &path, const QByteArray &bytes,
         *why = QStringLiteral("not a regular file");
         return false;
     }
-    if (!writeAll(fd.fd, bytes) || ::ftruncate(fd.fd, off_t(bytes.size())) != 0 ||
-        ::fsync(fd.fd) != 0) {
+    if (!writeAll(fd.get(), bytes) || ::ftruncate(fd.get(), off_t(bytes.size())) != 0 ||
+        ::fsync(fd.get()) != 0) {
         *why = reason(errno);
         return false;
     }

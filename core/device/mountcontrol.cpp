@@ -2,6 +2,7 @@
 
 #include "base/mounttable.h"
 #include "base/nofollowfile.h"
+#include "base/uniquefd.h"
 #include "device/filesystemprobe.h"
 #include "device/mountfolder.h"
 #include "device/mountholders.h"
@@ -46,19 +47,6 @@ QByteArray fdPath(int fd)
 {
     return "/proc/self/fd/" + QByteArray::number(fd);
 }
-
-struct Fd
-{
-    int fd = -1;
-    explicit Fd(int f) : fd(f) {}
-    ~Fd()
-    {
-        if (fd >= 0)
-            ::close(fd);
-    }
-    Fd(const Fd &) = delete;
-    Fd &operator=(const Fd &) = delete;
-};
 
 // Other filesystems mounted inside `place` (they keep it busy as open files do).
 QStringList mountedInside(const MountPlace &place)
@@ -223,7 +211,7 @@ UnmountOutcome unmountEverywhere(const PartitionNode &node, std::optional<uid_t>
         QString why;
         int parentFd = -1;
         const QByteArray path = mountRootPath(place, &parentFd, &why);
-        const Fd parent(parentFd);
+        const UniqueFd parent(parentFd);
         if (path.isEmpty()) {
             out.error = QStringLiteral("%1 was not unmounted from %2: %3.")
                             .arg(node.path, place.target, why);
@@ -289,10 +277,10 @@ bool swapOff(const PartitionNode &node, QString *why)
 
 FilesystemIdentity filesystemOf(const PartitionNode &node)
 {
-    const Fd fd(::open(QFile::encodeName(node.path).constData(), O_RDONLY | O_CLOEXEC));
-    if (fd.fd < 0)
+    const UniqueFd fd(::open(QFile::encodeName(node.path).constData(), O_RDONLY | O_CLOEXEC));
+    if (fd.get() < 0)
         return {};
-    const qint64 size = sizeOf(fd.fd);
+    const qint64 size = sizeOf(fd.get());
     return FilesystemProbe(node.path, 512).probe(0, size);
 }
 
@@ -345,14 +333,14 @@ bool mountBack(const PartitionNode &node, const QList<MountPlace> &places,
         if (!QFileInfo::exists(place.target) &&
             !remakeAutomounterFolder(place.target, servedUser, why))
             return false;
-        const Fd folder(openMountFolder(place.target, std::nullopt, why, &stable));
-        if (folder.fd < 0)
+        const UniqueFd folder(openMountFolder(place.target, std::nullopt, why, &stable));
+        if (folder.get() < 0)
             return false;
         unsigned long flags = flagsOf(place.vfsOptions);
         QString data = place.fsOptions;
         if (servedUser) {
             struct stat st;
-            if (!stable && (::fstat(folder.fd, &st) != 0 || st.st_uid != *servedUser)) {
+            if (!stable && (::fstat(folder.get(), &st) != 0 || st.st_uid != *servedUser)) {
                 *why = QStringLiteral("%1 is not your folder any more").arg(place.target);
                 return false;
             }
@@ -364,18 +352,18 @@ bool mountBack(const PartitionNode &node, const QList<MountPlace> &places,
         if (first.isEmpty() || place.root == firstRoot) {
             if (!first.isEmpty()) {
                 // Another view of the same folder: a bind mount of the first place.
-                const Fd source(openMountFolder(first, std::nullopt, why));
-                if (source.fd < 0)
+                const UniqueFd source(openMountFolder(first, std::nullopt, why));
+                if (source.get() < 0)
                     return false;
-                if (::mount(fdPath(source.fd).constData(), fdPath(folder.fd).constData(), nullptr,
-                            MS_BIND, nullptr) != 0) {
+                if (::mount(fdPath(source.get()).constData(), fdPath(folder.get()).constData(),
+                            nullptr, MS_BIND, nullptr) != 0) {
                     *why = QStringLiteral("%1 was not mounted back on %2: %3")
                                .arg(node.path, place.target, reason(errno));
                     return false;
                 }
                 continue;
             }
-            if (!mountAt(node.path, folder.fd, place.type, flags, data, why))
+            if (!mountAt(node.path, folder.get(), place.type, flags, data, why))
                 return false;
             first = place.target;
             firstRoot = place.root;
@@ -384,16 +372,16 @@ bool mountBack(const PartitionNode &node, const QList<MountPlace> &places,
         // A bind mount of a folder inside: from the first place when it shows the whole
         // filesystem, else the filesystem's own options say which part (btrfs's subvol=).
         if (firstRoot == QLatin1String("/")) {
-            const Fd source(openMountFolder(first + place.root, std::nullopt, why));
-            if (source.fd < 0)
+            const UniqueFd source(openMountFolder(first + place.root, std::nullopt, why));
+            if (source.get() < 0)
                 return false;
-            if (::mount(fdPath(source.fd).constData(), fdPath(folder.fd).constData(), nullptr,
+            if (::mount(fdPath(source.get()).constData(), fdPath(folder.get()).constData(), nullptr,
                         MS_BIND, nullptr) != 0) {
                 *why = QStringLiteral("%1 was not mounted back on %2: %3")
                            .arg(node.path, place.target, reason(errno));
                 return false;
             }
-        } else if (!mountAt(node.path, folder.fd, place.type, flags, data, why)) {
+        } else if (!mountAt(node.path, folder.get(), place.type, flags, data, why)) {
             return false;
         }
     }

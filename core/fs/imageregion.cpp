@@ -1,5 +1,7 @@
 #include "fs/imageregion.h"
 
+#include "base/uniquefd.h"
+
 #include <QByteArray>
 
 #include <cerrno>
@@ -32,29 +34,17 @@ bool writeAll(int fd, const char *data, qint64 length, qint64 offset)
     return true;
 }
 
-class Fd
+// `path` opened close-on-exec; invalid when the open failed (errno says why).
+UniqueFd openFile(const QString &path, int flags)
 {
-public:
-    Fd(const QString &path, int flags)
-        : m_fd(::open(path.toLocal8Bit().constData(), flags | O_CLOEXEC))
-    {
-    }
-    ~Fd()
-    {
-        if (m_fd >= 0)
-            ::close(m_fd);
-    }
-    int get() const { return m_fd; }
-
-private:
-    int m_fd;
-};
+    return UniqueFd(::open(path.toLocal8Bit().constData(), flags | O_CLOEXEC));
+}
 
 } // namespace
 
 bool zeroFileRange(const QString &path, qint64 offset, qint64 length, QString *error)
 {
-    Fd fd(path, O_RDWR);
+    const UniqueFd fd = openFile(path, O_RDWR);
     if (fd.get() < 0) {
         *error = errnoText(QStringLiteral("Cannot open %1").arg(path));
         return false;
@@ -76,8 +66,8 @@ bool zeroFileRange(const QString &path, qint64 offset, qint64 length, QString *e
 bool copySparseInto(const QString &source, const QString &target, qint64 targetOffset,
                     QString *error)
 {
-    Fd in(source, O_RDONLY);
-    Fd out(target, O_RDWR);
+    const UniqueFd in = openFile(source, O_RDONLY);
+    const UniqueFd out = openFile(target, O_RDWR);
     if (in.get() < 0 || out.get() < 0) {
         *error = errnoText(QStringLiteral("Cannot open %1 or %2").arg(source, target));
         return false;
