@@ -114,6 +114,7 @@ private slots:
 private:
     // The table record's cases, not run while TableEditor writes tables in place
     // (kJournaledTableCommit in core/ops/tableeditor.cpp says why).
+    void prepareTableDisks();
     void cutWhileTableWritten_data();
     void cutWhileTableWritten();
     void secondCutDuringResume();
@@ -145,6 +146,12 @@ void TestTableCut::initTestCase()
          {},
          {}},
     };
+    // The table disks are made and applied once by prepareTableDisks(), with the table
+    // record's cases (not run while tables are written in place).
+}
+
+void TestTableCut::prepareTableDisks()
+{
     for (Disk &disk : m_disks) {
         QString error;
         disk.pristine = path(disk.name + QStringLiteral(".img"));
