@@ -60,14 +60,15 @@ QString randomFilesystemUuid(const QString &filesystem)
 
 bool fitsFilesystemUuid(const QString &filesystem, const QString &uuid)
 {
-    static const QRegularExpression serial(QStringLiteral("^[0-9A-F]{4}-[0-9A-F]{4}$"));
-    static const QRegularExpression ntfs(QStringLiteral("^[0-9A-F]{16}$"));
+    // \A and \z, not ^ and $: "$" also matches before a final newline.
+    static const QRegularExpression serial(QStringLiteral("\\A[0-9A-F]{4}-[0-9A-F]{4}\\z"));
+    static const QRegularExpression ntfs(QStringLiteral("\\A[0-9A-F]{16}\\z"));
     static const QRegularExpression rfc(
-        QStringLiteral("^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$"));
+        QStringLiteral("\\A[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\\z"));
     const QRegularExpression &form = isSerialFilesystem(filesystem)        ? serial
                                      : filesystem == QLatin1String("ntfs") ? ntfs
                                                                            : rfc;
-    static const QRegularExpression zeros(QStringLiteral("^[0-]*$"));
+    static const QRegularExpression zeros(QStringLiteral("\\A[0-]*\\z"));
     return form.match(uuid).hasMatch() && !zeros.match(uuid).hasMatch();
 }
 

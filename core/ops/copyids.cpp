@@ -13,25 +13,27 @@ namespace {
 
 constexpr int kMaxPartitionNumber = 128;
 
+// Anchored with \A and \z: "$" would also match before a final newline, which an id written
+// into a copied /etc/fstab must never carry.
 bool isGuid(const QString &text)
 {
     static const QRegularExpression guid(QStringLiteral(
-        "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"));
+        "\\A[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\\z"));
     return guid.match(text).hasMatch();
 }
 
 bool isMbrSignature(const QString &text)
 {
-    static const QRegularExpression signature(QStringLiteral("^[0-9a-fA-F]{8}$"));
+    static const QRegularExpression signature(QStringLiteral("\\A[0-9a-fA-F]{8}\\z"));
     return signature.match(text).hasMatch();
 }
 
 // A filesystem UUID in any form libblkid shows one (the filesystem's own is judged by the plan).
 bool isFilesystemUuidForm(const QString &text)
 {
-    static const QRegularExpression form(
-        QStringLiteral("^([0-9A-F]{4}-[0-9A-F]{4}|[0-9A-F]{16}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-"
-                       "[0-9a-f]{4}-[0-9a-f]{12})$"));
+    static const QRegularExpression form(QStringLiteral(
+        "\\A([0-9A-F]{4}-[0-9A-F]{4}|[0-9A-F]{16}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-"
+        "[0-9a-f]{4}-[0-9a-f]{12})\\z"));
     return form.match(text).hasMatch();
 }
 
