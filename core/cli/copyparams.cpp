@@ -43,7 +43,7 @@ QString readCopyParams(const QJsonObject &object, CopyParams *params, CopyParams
         QStringLiteral("grain"),   QStringLiteral("table"),      QStringLiteral("grow"),
         QStringLiteral("new_ids"), QStringLiteral("verify"),     QStringLiteral("sector_size"),
         QStringLiteral("journal"), QStringLiteral("backup_dir"), QStringLiteral("trust_drive"),
-        QStringLiteral("discard")};
+        QStringLiteral("discard"), QStringLiteral("ids")};
     for (auto it = object.begin(); it != object.end(); ++it)
         if (!kKeys.contains(it.key()))
             return QStringLiteral("\"%1\" is not a parameter of a copy.").arg(it.key());
@@ -84,6 +84,13 @@ QString readCopyParams(const QJsonObject &object, CopyParams *params, CopyParams
     out.options.forcedSourceSectorSize = p.sectorSize();
     if (!p.problem.isEmpty())
         return p.problem;
+    if (object.contains(QLatin1String("ids"))) {
+        if (!out.options.newIds)
+            return QStringLiteral("\"ids\" are taken only with \"new_ids\": true.");
+        if (const QString wrong = readCopyIds(object.value(QLatin1String("ids")), &out.options.ids);
+            !wrong.isEmpty())
+            return wrong;
+    }
     if (out.options.policy.grainBytes % 512 != 0)
         return QStringLiteral("\"grain\" must be a multiple of 512 bytes.");
     *params = out;

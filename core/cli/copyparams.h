@@ -5,7 +5,8 @@
 //   {"source": PATH, "number": N (optional, 0 = whole disk), "target": PATH,
 //    "grain": BYTES, "table": "gpt"|"msdos" (optional), "grow": "keep"|"last"|"proportional",
 //    "new_ids": BOOL, "verify": BOOL, "sector_size": 512|4096 (of the source image),
-//    "journal": PATH (optional), "backup_dir": PATH (optional)}
+//    "journal": PATH (optional), "backup_dir": PATH (optional),
+//    "ids": the new ids a plan shown chose (with "new_ids" only; ops/copyids.h)}
 // Each value must have its type and range; the first wrong one is named.
 
 #include "ops/copyplan.h"

@@ -3,7 +3,8 @@
 // target both pass the ServeTargetGuard, so a root helper reads and writes only what it would
 // read-disk and apply. The helper chooses where the journal and the table backup go: a client
 // never names a path root would write to. A copy is planned again when it is asked to run, and
-// runs only when that plan places the partitions where the person saw them ("expect").
+// runs only when that plan places the partitions where the person saw them ("expect"), with the
+// new ids the person saw ("ids": the fresh plan takes them, ops/copyids.h).
 
 #include "base/progressthrottle.h"
 #include "cli/copyparams.h"

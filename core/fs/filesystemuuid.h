@@ -14,9 +14,18 @@ namespace partwise {
 // Whether Partwise can give `filesystem` (libblkid's TYPE) a new UUID.
 bool canChangeFilesystemUuid(const QString &filesystem);
 
-// Gives the unmounted filesystem at `where` (in a partition of `partitionBytes`) a new random
-// UUID. A missing tool gives an error naming its Debian package.
+// A new random UUID for `filesystem` as libblkid shows it: "XXXX-XXXX" for FAT and exFAT (a
+// 32-bit serial, never zero), 16 hex digits for NTFS (a 64-bit serial), else an RFC 4122 UUID.
+// Chosen before a job runs, so the plan can name the UUID the job writes.
+QString randomFilesystemUuid(const QString &filesystem);
+
+// Whether `uuid` has the form libblkid shows for `filesystem` (above), and is not all zeros.
+bool fitsFilesystemUuid(const QString &filesystem, const QString &uuid);
+
+// Gives the unmounted filesystem at `where` (in a partition of `partitionBytes`) the new UUID
+// `uuid` (in the form above; empty: a random one). A missing tool gives an error naming its
+// Debian package.
 ToolResult newFilesystemUuid(const FilesystemLocation &where, qint64 partitionBytes,
-                             const QString &filesystem);
+                             const QString &filesystem, const QString &uuid = QString());
 
 } // namespace partwise

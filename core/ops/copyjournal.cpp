@@ -49,6 +49,7 @@ QJsonObject partitionToJson(const CopyPartitionPlan &p)
                        {QStringLiteral("flags"), QJsonArray::fromStringList(p.flags)},
                        {QStringLiteral("type_id"), p.typeId},
                        {QStringLiteral("partition_guid"), p.partitionGuid},
+                       {QStringLiteral("new_uuid"), p.newUuid},
                        {QStringLiteral("old_start"), p.oldStart},
                        {QStringLiteral("old_end"), p.oldEnd},
                        {QStringLiteral("new_start"), p.newStart},
@@ -114,6 +115,8 @@ CopyPartitionPlan partitionFromJson(const QJsonObject &o, Reader &r)
         p.flags << f.toString();
     p.typeId = r.string(o, "type_id");
     p.partitionGuid = r.string(o, "partition_guid");
+    // Absent from a journal written before plans chose the UUIDs: the run picks one.
+    p.newUuid = o.contains(QLatin1String("new_uuid")) ? r.string(o, "new_uuid") : QString();
     p.oldStart = r.number(o, "old_start");
     p.oldEnd = r.number(o, "old_end");
     p.newStart = r.number(o, "new_start");

@@ -2,6 +2,7 @@
 
 #include "base/humansize.h"
 #include "fs/filesystemtools.h"
+#include "fs/filesystemuuid.h"
 #include "ops/copyboot.h"
 #include "ops/copyreferences.h"
 #include "ops/copysectorsize.h"
@@ -58,6 +59,17 @@ void planDiscard(const CopyTargetInfo &target, const CopyOptions &options, CopyP
 QString newGuid()
 {
     return QUuid::createUuid().toString(QUuid::WithoutBraces);
+}
+
+// Every id the source has: a copy's new ones may not repeat them.
+QStringList sourceIdsOf(const DiskLayout &source, const CopySourceFacts &facts)
+{
+    QStringList ids = facts.partitionGuids.values();
+    ids << facts.diskSignature;
+    for (const PartitionInfo &p : source.partitions())
+        ids << p.uuid;
+    ids.removeAll(QString());
+    return ids;
 }
 
 // With new identities the disk id is chosen with the plan: the PARTUUIDs of an MBR disk are made
@@ -383,6 +395,8 @@ CopyPlan planCopy(const DiskLayout &source, const CopySourceFacts &facts,
             cp.partitionGuid = facts.partitionGuids.value(p.number);
         else if (options.newIds && plan.targetTable == QLatin1String("gpt"))
             cp.partitionGuid = newGuid(); // chosen now, so references can name it
+        if (options.newIds && canChangeFilesystemUuid(p.filesystem) && cp.kind != Kind::Extended)
+            cp.newUuid = randomFilesystemUuid(p.filesystem); // likewise, and the plan shows it
         cp.oldStart = p.startSector;
         cp.oldEnd = p.endSector;
         cp.newStart = placed.startSector;
@@ -445,6 +459,8 @@ CopyPlan planCopy(const DiskLayout &source, const CopySourceFacts &facts,
         plan.bootFixes << QStringLiteral(
             "The MBR's boot code is copied, and each FAT or NTFS boot sector is told its new "
             "start.");
+    if (options.newIds)
+        plan.refused << takeCopyIds(options.ids, sourceIdsOf(source, facts), &plan);
     planDiscard(target, options, &plan);
     warnOfTwinIdentities(source, target, options, &plan);
     plan.estimatedSeconds = estimateCopySeconds(plan.bytesToCopy, options.verify);

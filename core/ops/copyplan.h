@@ -10,6 +10,7 @@
 #include "device/discardsupport.h"
 #include "device/sourcehold.h"
 #include "move/moverequest.h"
+#include "ops/copyids.h"
 #include "table/disklayout.h"
 
 #include <QList>
@@ -27,6 +28,7 @@ struct CopyOptions
     QString tableType;      // "gpt" or "msdos" for the new table; empty keeps the source's
     CopyGrowth growth = CopyGrowth::KeepSizes;
     bool newIds = false;     // new filesystem UUIDs, partition GUIDs, disk GUID, MBR signature
+    CopyIds ids;             // with newIds: the ids an earlier plan chose (ops/copyids.h)
     int sourcePartition = 0; // 0: the whole disk; N: only partition N (onto a fresh table)
     qint64 forcedSourceSectorSize = 0; // images: 0 detects
     qint64 forcedTargetSectorSize = 0; // images: 0 detects, else the source's
@@ -79,8 +81,9 @@ struct CopyPartitionPlan
     PartitionInfo::Kind kind = PartitionInfo::Kind::Primary;
     QString filesystem, label, uuid, name; // name: GPT partition name
     QStringList flags;
-    QString typeId;                  // GPT type GUID, or the MBR type byte as two hex digits
-    QString partitionGuid;           // GPT partition GUID the target keeps (empty: new, or MBR)
+    QString typeId;        // GPT type GUID, or the MBR type byte as two hex digits
+    QString partitionGuid; // GPT partition GUID the target keeps (empty: new, or MBR)
+    QString newUuid; // with new ids: the filesystem UUID the target gets (empty: the source's)
     qint64 oldStart = 0, oldEnd = 0; // source sectors, inclusive
     qint64 newStart = 0, newEnd = 0; // target sectors, inclusive
     qint64 filesystemBytes = 0;      // the filesystem's size on the source (0: unknown/none)

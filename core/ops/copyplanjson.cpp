@@ -58,6 +58,7 @@ QJsonObject partitionJson(const CopyPartitionPlan &p)
             {QStringLiteral("flags"), QJsonArray::fromStringList(p.flags)},
             {QStringLiteral("type_id"), p.typeId},
             {QStringLiteral("partition_guid"), p.partitionGuid},
+            {QStringLiteral("new_uuid"), p.newUuid},
             {QStringLiteral("old_start"), p.oldStart},
             {QStringLiteral("old_end"), p.oldEnd},
             {QStringLiteral("new_start"), p.newStart},
@@ -95,6 +96,8 @@ CopyPartitionPlan readPartition(const QJsonObject &o, qint64 targetSectors, QStr
     p.flags = r.strings("flags");
     p.typeId = r.string("type_id");
     p.partitionGuid = r.string("partition_guid");
+    // Absent from an older helper's plan, which chose the UUIDs only when it ran.
+    p.newUuid = o.contains(QLatin1String("new_uuid")) ? r.string("new_uuid") : QString();
     p.oldStart = r.integer("old_start", 0, kMaxSectors);
     p.oldEnd = r.integer("old_end", p.oldStart, kMaxSectors);
     p.newStart = r.integer("new_start", 0, std::max<qint64>(0, targetSectors - 1));

@@ -133,11 +133,18 @@ QStringList copyReferencePlanText(const CopyPlan &plan)
     if (!plan.newIds)
         return lines;
     QStringList edited, skipped;
+    if (!plan.diskId.isEmpty())
+        lines << QStringLiteral("ids: the disk gets id %1").arg(plan.diskId);
     for (const CopyPartitionPlan &p : plan.partitions) {
+        QStringList given;
         if (const QString id = plannedPartUuid(plan, p); !id.isEmpty())
-            lines << QStringLiteral("ids: partition %1 gets PARTUUID %2 and a new filesystem UUID")
+            given << QStringLiteral("PARTUUID ") + id;
+        if (!p.newUuid.isEmpty())
+            given << QStringLiteral("filesystem UUID ") + p.newUuid;
+        if (!given.isEmpty())
+            lines << QStringLiteral("ids: partition %1 gets %2")
                          .arg(p.targetNumber)
-                         .arg(id);
+                         .arg(given.join(QStringLiteral(" and ")));
         if (p.filesystem.isEmpty() || p.data == CopyData::None || p.data == CopyData::Recreate)
             continue;
         const QString why = copyReferencesSkipReason(p.filesystem);

@@ -301,7 +301,8 @@ bool growAndRenumber(const FilesystemLocation &where, qint64 newBytes, const Cop
                 if (!g.ok || !renumber)
                     return g;
             }
-            const ToolResult u = newFilesystemUuid(view, newBytes, p.filesystem);
+            // The plan's UUID (empty in a journal from before plans chose it: a random one).
+            const ToolResult u = newFilesystemUuid(view, newBytes, p.filesystem, p.newUuid);
             say(QStringLiteral("  $ %1").arg(u.command));
             if (!u.ok)
                 failed = QStringLiteral("Giving partition %1 a new UUID failed: %2")
@@ -334,7 +335,7 @@ bool finishCopiedFilesystem(const QString &target, qint64 tss, const CopyPartiti
         FormatRequest req;
         req.filesystem = QStringLiteral("swap");
         req.label = p.label;
-        req.uuid = newIds ? QString() : p.uuid;
+        req.uuid = newIds ? p.newUuid : p.uuid;
         req.targetIsImage = true;
         req.target = target;
         req.offsetBytes = where.offset;

@@ -2,7 +2,8 @@
 // effective rights only, as in gui_adminhelper), opens the user's Windows XP practice disk
 // through the user's own helper, and copies it onto a new, larger image. Independent tools then
 // check the copy: sfdisk finds every partition on the 1 MiB grain, and every file of every
-// partition has the bytes it had (each filesystem's own check included).
+// partition has the bytes it had (each filesystem's own check included). The copy is kept
+// beside its source: the new ids the plan page showed are the ones sfdisk -J and blkid read.
 #include "buildsetting.h"
 #include "copy/copycontroller.h"
 #include "copy/copypages.h"
@@ -13,7 +14,9 @@
 #include "ops/copyrunner.h"
 #include "window/mainwindow.h"
 
+#include "blkidprobe.h"
 #include "clirun.h"
+#include "fuseaccess.h"
 #include "guitestsupport.h"
 #include "loopdevice.h"
 #include "partitioncontents.h"
@@ -26,11 +29,14 @@
 #include <QDir>
 #include <QDoubleSpinBox>
 #include <QFileInfo>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QPixmap>
 #include <QPlainTextEdit>
 #include <QRadioButton>
+#include <QRegularExpression>
 #include <QScopeGuard>
 #include <QTemporaryDir>
 #include <QTest>
@@ -116,6 +122,9 @@ void TestCopyWizard::cleanupTestCase()
 void TestCopyWizard::xpDiskCopiedOntoALargerImageAsUser()
 {
     PW_REQUIRE_ROOT_OR_SKIP();
+    // As on a Debian desktop: a user's helper gives an NTFS its new id through FUSE.
+    const FuseOpenToUsers fuse;
+    QVERIFY2(fuse.ok(), qPrintable(fuse.error()));
     // As root: the practice disk in a folder of the user's, and what every partition holds.
     const QString home = m_dir.filePath(QStringLiteral("home"));
     QVERIFY(QDir().mkpath(home));
@@ -138,7 +147,7 @@ void TestCopyWizard::xpDiskCopiedOntoALargerImageAsUser()
     QVERIFY2(own.ok(), qPrintable(own.describe()));
     qputenv("XDG_DATA_HOME", QFile::encodeName(QDir(home).filePath(QStringLiteral(".data"))));
 
-    QString summary, checks;
+    QString summary, checks, shownPlan;
     QPixmap planShot, resultShot, refusedShot;
     bool wizardOk = false;
     {
@@ -197,7 +206,8 @@ void TestCopyWizard::xpDiskCopiedOntoALargerImageAsUser()
         QCOMPARE(wizard->currentId(), int(CopyWizard::OptionsPageId));
         // Sizes kept (the default): growing NTFS is the core suites' business.
         QVERIFY(child<QRadioButton>(wizard, "copyKeepSizes")->isChecked());
-        child<QRadioButton>(wizard, "copyReplaces")->click();
+        // Kept beside its source: new ids, which the plan names and the copy must then have.
+        child<QRadioButton>(wizard, "copyBeside")->click();
         QVERIFY(wizard->currentPage()->isComplete());
         wizard->next();
 
@@ -220,6 +230,7 @@ void TestCopyWizard::xpDiskCopiedOntoALargerImageAsUser()
         QCOMPARE(QFileInfo(copy).size(), 256LL << 20);
         QTest::qWait(50);
         planShot = wizard->grab(); // saved as root: the build tree is not the user's
+        shownPlan = plan->planText();
         child<QCheckBox>(wizard, "copyConfirm")->click();
         QVERIFY(plan->isComplete());
         wizard->next();
@@ -264,6 +275,35 @@ void TestCopyWizard::xpDiskCopiedOntoALargerImageAsUser()
     QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
     const QStringList differ = contentsDiffer(contents, copied);
     QVERIFY2(differ.isEmpty(), qPrintable(differ.join(QLatin1Char('\n'))));
+
+    // The ids the plan page showed are the ids sfdisk -J and blkid read on the copy.
+    const QRegularExpression diskId(QStringLiteral("ids: the disk gets id ([0-9a-f]{8})"));
+    const QRegularExpressionMatch shownDisk = diskId.match(shownPlan);
+    QVERIFY2(shownDisk.hasMatch(), qPrintable(shownPlan));
+    const QJsonObject table =
+        QJsonDocument::fromJson(runTool(QStringLiteral("sfdisk"), {QStringLiteral("-J"), copy}).out)
+            .object()
+            .value(QStringLiteral("partitiontable"))
+            .toObject();
+    QCOMPARE(table.value(QStringLiteral("id")).toString(),
+             QStringLiteral("0x") + shownDisk.captured(1));
+    int compared = 0;
+    for (int i = 0; i < after.partitions.size(); ++i) {
+        const SfdiskPartition &p = after.partitions.at(i);
+        const QString uuid = blkidProbe(copy, p.start * 512).uuid;
+        if (uuid.isEmpty())
+            continue; // the extended partition
+        // "ids: partition N gets PARTUUID <disk id>-0N and filesystem UUID <uuid>"
+        const QRegularExpression shownIds(
+            QStringLiteral("ids: partition %1 gets PARTUUID %2-%3 and filesystem UUID (\\S+)")
+                .arg(p.number)
+                .arg(shownDisk.captured(1))
+                .arg(p.number, 2, 10, QLatin1Char('0')));
+        QCOMPARE(shownIds.match(shownPlan).captured(1), uuid);
+        QVERIFY(uuid != blkidProbe(image, before.partitions.at(i).start * 512).uuid);
+        ++compared;
+    }
+    QCOMPARE(compared, contents.size());
 }
 
 // A copy cancelled part-way leaves its target with no table and a journal. Opened in the window

@@ -5,6 +5,9 @@
 // wrote with the new ids put in, every other byte the same), every other file's SHA-256, each
 // filesystem's own check, and the host's files a link points at unchanged.
 // The copy is killed inside the rewrite and finished by resume.
+// The same copy through the helper (`partwise-cli serve`, as the window asks it): the ids its
+// plan showed are the ids blkid and sfdisk -J read on the copy and the ids its fstab names; ids
+// that are not new are refused with nothing written.
 
 #include "blkidprobe.h"
 #include "buildsetting.h"
@@ -12,12 +15,14 @@
 #include "filebytes.h"
 #include "loopdevice.h"
 #include "partitioncontents.h"
+#include "serveclient.h"
 #include "sfdisktable.h"
 #include "toolrun.h"
 
 #include <QCryptographicHash>
 #include <QDir>
 #include <QFile>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTemporaryDir>
@@ -154,6 +159,20 @@ private:
     QTemporaryDir m_decoy{QDir::currentPath() + QStringLiteral("/decoy-XXXXXX")};
     QString decoy() const { return m_decoy.path(); }
 
+    // The source, made once for both cases (no copy writes to it: each checks its sha256).
+    QString m_sourceMade;
+    QString source()
+    {
+        if (m_sourceMade.isEmpty()) {
+            const QString made = makeSource();
+            if (!made.isEmpty())
+                qWarning("%s", qPrintable(made));
+            else
+                m_sourceMade = path(QStringLiteral("debian.img"));
+        }
+        return m_sourceMade;
+    }
+
     QString makeSource()
     {
         const QString image = path(QStringLiteral("debian.img"));
@@ -228,9 +247,8 @@ private slots:
     void referencesNameTheNewIds()
     {
         PW_REQUIRE_ROOT_OR_SKIP();
-        const QString made = makeSource();
-        QVERIFY2(made.isEmpty(), qPrintable(made));
-        const QString source = path(QStringLiteral("debian.img"));
+        const QString source = this->source();
+        QVERIFY(!source.isEmpty());
         const QString target = path(QStringLiteral("copy.img"));
         QVERIFY(makeSparseFile(target, 40 * kMiB));
         const QByteArray shadow = sha256Of(QStringLiteral("/etc/shadow"));
@@ -336,6 +354,106 @@ private slots:
         QCOMPARE(sha256Of(decoy() + QStringLiteral("/grub/grub.cfg")), decoyGrub);
         QCOMPARE(sha256Of(QStringLiteral("/etc/shadow")), shadow);
         QVERIFY(resumed.out.contains("/etc/fstab left alone"));
+    }
+
+    // The window's way: copy-plan, then copy with the ids that plan showed.
+    void helperWritesTheIdsItsPlanShowed()
+    {
+        PW_REQUIRE_ROOT_OR_SKIP();
+        const QString source = this->source();
+        QVERIFY(!source.isEmpty());
+        const QString target = path(QStringLiteral("helper-copy.img"));
+        QVERIFY(makeSparseFile(target, 40 * kMiB));
+        const QByteArray sourceSum = sha256Of(source), blankSum = sha256Of(target);
+        ServeClient helper;
+        QVERIFY(helper.started());
+        const QJsonObject params{{QStringLiteral("source"), source},
+                                 {QStringLiteral("target"), target},
+                                 {QStringLiteral("grain"), kMiB},
+                                 {QStringLiteral("new_ids"), true}};
+        const QJsonObject planned = resultOf(helper.call(QStringLiteral("copy-plan"), params));
+        const QJsonObject plan = planned.value(QStringLiteral("plan")).toObject();
+        const QString shown = planned.value(QStringLiteral("text"))
+                                  .toVariant()
+                                  .toStringList()
+                                  .join(QLatin1Char('\n'));
+        const QString diskId = plan.value(QStringLiteral("disk_id")).toString();
+        QMap<int, QPair<QString, QString>> ids; // source number -> partition GUID, UUID
+        QJsonArray idList, expect;
+        for (const QJsonValue &v : plan.value(QStringLiteral("partitions")).toArray()) {
+            const QJsonObject p = v.toObject();
+            const int number = p.value(QStringLiteral("source_number")).toInt();
+            ids[number] = {p.value(QStringLiteral("partition_guid")).toString(),
+                           p.value(QStringLiteral("new_uuid")).toString()};
+            idList.append(QJsonObject{{QStringLiteral("number"), number},
+                                      {QStringLiteral("partition_guid"), ids[number].first},
+                                      {QStringLiteral("uuid"), ids[number].second}});
+            expect.append(
+                QJsonObject{{QStringLiteral("number"), number},
+                            {QStringLiteral("new_start"), p.value(QStringLiteral("new_start"))},
+                            {QStringLiteral("new_end"), p.value(QStringLiteral("new_end"))}});
+        }
+        QCOMPARE(ids.keys(), (QList<int>{1, 2, 3}));
+        // The plan shows every id it will write, none of them the source's.
+        QVERIFY2(shown.contains(diskId), qPrintable(shown));
+        for (const auto &[guid, uuid] : std::as_const(ids))
+            QVERIFY2(!guid.isEmpty() && !uuid.isEmpty() && shown.contains(guid) &&
+                         shown.contains(uuid),
+                     qPrintable(shown));
+        QVERIFY(ids[2].second != m_rootUuid && ids[1].second != kEspSerial);
+
+        // Ids that are not new (the source's root UUID) are refused; nothing is written.
+        QJsonObject stale = params;
+        QJsonArray staleList = idList;
+        QJsonObject root = staleList.at(1).toObject();
+        root[QStringLiteral("uuid")] = m_rootUuid;
+        staleList[1] = root;
+        stale[QStringLiteral("ids")] = QJsonObject{{QStringLiteral("disk_id"), diskId},
+                                                   {QStringLiteral("partitions"), staleList}};
+        stale[QStringLiteral("expect")] = expect;
+        const QJsonObject refused = helper.call(QStringLiteral("copy"), stale, 300000);
+        QVERIFY2(describe(refused).contains(QStringLiteral("is not new")),
+                 qPrintable(describe(refused)));
+        QCOMPARE(sha256Of(target), blankSum);
+        // A malformed one is refused by the validator.
+        stale[QStringLiteral("ids")] =
+            QJsonObject{{QStringLiteral("disk_id"), QStringLiteral("0; reboot")},
+                        {QStringLiteral("partitions"), idList}};
+        QCOMPARE(errorCodeOf(helper.call(QStringLiteral("copy"), stale)), -32602);
+        QCOMPARE(sha256Of(target), blankSum);
+
+        QJsonObject run = params;
+        run[QStringLiteral("ids")] = QJsonObject{{QStringLiteral("disk_id"), diskId},
+                                                 {QStringLiteral("partitions"), idList}};
+        run[QStringLiteral("expect")] = expect;
+        const QJsonObject done = helper.call(QStringLiteral("copy"), run, 300000);
+        QVERIFY2(errorCodeOf(done) == 0 && resultOf(done).value(QStringLiteral("ok")).toBool(),
+                 qPrintable(describe(done)));
+        QCOMPARE(sha256Of(source), sourceSum);
+
+        // The ids as sfdisk -J and blkid read the copy are the ones shown.
+        const QJsonObject table =
+            QJsonDocument::fromJson(
+                runTool(QStringLiteral("sfdisk"), {QStringLiteral("-J"), target}).out)
+                .object()
+                .value(QStringLiteral("partitiontable"))
+                .toObject();
+        QCOMPARE(table.value(QStringLiteral("id")).toString().toLower(), diskId.toLower());
+        const QJsonArray parts = table.value(QStringLiteral("partitions")).toArray();
+        QCOMPARE(parts.size(), 3);
+        const qint64 starts[] = {kEspStart, kRootStart, kOtherStart};
+        for (int n = 1; n <= 3; ++n) {
+            QCOMPARE(parts.at(n - 1).toObject().value(QStringLiteral("uuid")).toString().toLower(),
+                     ids[n].first.toLower());
+            QCOMPARE(blkidProbe(target, starts[n - 1] * 512).uuid, ids[n].second);
+        }
+        // And the copy's fstab names them.
+        const QByteArray fstab = extFile(target, kRootStart, QStringLiteral("/etc/fstab"));
+        QVERIFY2(fstab.contains("UUID=" + ids[2].second.toUtf8() + " /  ext4"), fstab.constData());
+        QVERIFY2(fstab.contains("UUID=" + ids[1].second.toUtf8() + "  /boot/efi"),
+                 fstab.constData());
+        QVERIFY2(fstab.contains("PARTUUID=" + ids[3].first.toLower().toUtf8() + " /srv"),
+                 fstab.constData());
     }
 };
 

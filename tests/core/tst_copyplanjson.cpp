@@ -1,6 +1,7 @@
 // A disk copy's plan, progress and result as the helper sends them (ops/copyplanjson.h), read
 // back by the window: what was sent comes back, and a field of the wrong type or out of range
 // refuses the whole object with the field named.
+#include "ops/copyids.h"
 #include "ops/copyplanjson.h"
 
 #include <QJsonArray>
@@ -64,6 +65,9 @@ private slots:
     void expectMatchesOnlyTheSamePlacement();
     void progressIsClamped();
     void resultComesBackAsSent();
+    void idsComeBackAsSent();
+    void wrongIdsAreRefused_data();
+    void wrongIdsAreRefused();
 };
 
 void TestCopyPlanJson::planComesBackAsSent()
@@ -174,6 +178,56 @@ void TestCopyPlanJson::resultComesBackAsSent()
     wrong[QStringLiteral("ok")] = QStringLiteral("yes");
     QVERIFY(!copyResultFromJson(wrong, &back, &error));
     QVERIFY2(error.contains(QStringLiteral("ok")), qPrintable(error));
+}
+
+// The ids a window sends with a copy (ops/copyids.h), read as the helper reads them.
+void TestCopyPlanJson::idsComeBackAsSent()
+{
+    CopyIds ids;
+    ids.diskId = QStringLiteral("1b2c3d4e");
+    ids.uuids[1] = QStringLiteral("0123456789ABCDEF");                     // NTFS
+    ids.uuids[5] = QStringLiteral("B06D-9B03");                            // FAT
+    ids.uuids[6] = QStringLiteral("3f0c2b11-4d6e-4f7a-8a9b-0c1d2e3f4a5b"); // ext4
+    CopyIds back;
+    QCOMPARE(readCopyIds(copyIdsToJson(ids), &back), QString());
+    QCOMPARE(back.diskId, ids.diskId);
+    QCOMPARE(back.uuids, ids.uuids);
+    QVERIFY(back.partitionGuids.isEmpty());
+}
+
+void TestCopyPlanJson::wrongIdsAreRefused_data()
+{
+    QTest::addColumn<QByteArray>("json");
+    const QByteArray guid = "3f0c2b11-4d6e-4f7a-8a9b-0c1d2e3f4a5b";
+    QTest::newRow("no disk id") << QByteArray(R"({"partitions":[]})");
+    QTest::newRow("disk id a command") << QByteArray(R"({"disk_id":"0; reboot","partitions":[]})");
+    QTest::newRow("disk id too long") << QByteArray(R"({"disk_id":"1b2c3d4e5","partitions":[]})");
+    QTest::newRow("number 0") << R"({"disk_id":"1b2c3d4e","partitions":[{"number":0,"uuid":")" +
+                                     guid + R"("}]})";
+    QTest::newRow("number 129") << R"({"disk_id":"1b2c3d4e","partitions":[{"number":129,"uuid":")" +
+                                       guid + R"("}]})";
+    QTest::newRow("twice") << R"({"disk_id":"1b2c3d4e","partitions":[{"number":2,"uuid":")" + guid +
+                                  R"("},{"number":2,"partition_guid":")" + guid + R"("}]})";
+    QTest::newRow("uuid with a newline")
+        << R"({"disk_id":"1b2c3d4e","partitions":[{"number":2,"uuid":")" + guid + R"(\n"}]})";
+    QTest::newRow("uuid upper case")
+        << R"({"disk_id":"1b2c3d4e","partitions":[{"number":2,"uuid":")" + guid.toUpper() +
+               R"("}]})";
+    QTest::newRow("guid not a guid")
+        << QByteArray(R"({"disk_id":"1b2c3d4e","partitions":[{"number":2,"partition_guid":"x"}]})");
+    QTest::newRow("uuid a number")
+        << QByteArray(R"({"disk_id":"1b2c3d4e","partitions":[{"number":2,"uuid":7}]})");
+}
+
+void TestCopyPlanJson::wrongIdsAreRefused()
+{
+    QFETCH(QByteArray, json);
+    const QJsonDocument doc = QJsonDocument::fromJson(json);
+    QVERIFY2(doc.isObject(), json.constData());
+    CopyIds ids;
+    ids.diskId = QStringLiteral("untouched");
+    QVERIFY(!readCopyIds(doc.object(), &ids).isEmpty());
+    QCOMPARE(ids.diskId, QStringLiteral("untouched"));
 }
 
 QTEST_MAIN(TestCopyPlanJson)

@@ -74,8 +74,11 @@ void CopyWorker::run(const CopyRequest &request, const CopyPlan &shown, bool acc
 {
     m_cancel.store(false);
     const QJsonArray expect = copyExpectJson(shown);
+    CopyRequest asShown = request;
+    if (request.options.newIds)
+        asShown.options.ids = copyIdsOf(shown); // the new ids the plan page showed
     m_job.start(
-        [this, request, expect, acceptBootChange] {
+        [this, request = asShown, expect, acceptBootChange] {
             CopyResult result;
             const PreparedCopy prepared =
                 prepareCopy(request.source, request.target, request.options);

@@ -109,6 +109,9 @@ void HelperCopyBackend::run(const CopyRequest &request, const CopyPlan &shown,
     QJsonObject p = params(request);
     p.insert(QStringLiteral("expect"), copyExpectJson(shown));
     p.insert(QStringLiteral("accept_boot_change"), acceptBootChange);
+    // The new ids the plan page showed are the ones written.
+    if (const CopyIds ids = copyIdsOf(shown); request.options.newIds && !ids.isEmpty())
+        p.insert(QStringLiteral("ids"), copyIdsToJson(ids));
     if (!startCall(QStringLiteral("copy"), p,
                    [this](const HelperReply &reply) { onWorkEnded(reply); })) {
         CopyResult failed;
