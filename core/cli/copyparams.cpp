@@ -99,7 +99,7 @@ QString readCopyParams(const QJsonObject &object, CopyParams *params, CopyParams
 
 bool splitCopySource(const QString &text, QString *source, int *number)
 {
-    static const QRegularExpression tail(QStringLiteral("^(.+):([0-9]{1,3})$"));
+    static const QRegularExpression tail(QStringLiteral("\\A(.+):([0-9]{1,3})\\z"));
     const auto m = tail.match(text);
     if (!m.hasMatch()) {
         *source = text;
