@@ -10,11 +10,13 @@
 #include "fs/journaledresize.h"
 #include "fs/sessionabilities.h"
 #include "fs/usedblocks.h"
+#include "layer/physicalvolumeresize.h"
 #include "move/datamover.h"
 #include "move/movejournal.h"
 #include "ops/journaledtablecommit.h"
 #include "ops/keptlayout.h"
 #include "ops/partitionaccess.h"
+#include "ops/physicalvolumestep.h"
 #include "ops/realigndiscard.h"
 #include "ops/tableeditor.h"
 #include "table/diskreader.h"
@@ -241,8 +243,7 @@ private:
                 .arg(m.filesystem)
                 .arg(m.shrinkSectors));
         m_wrote = true;
-        const ToolResult r = resizeFilesystemJournaled(where, m.oldLength() * ss(), m.filesystem,
-                                                       newBytes, redo(m_index));
+        const ToolResult r = resizeContents(m, where, m.oldLength() * ss(), newBytes);
         if (!r.ok)
             *error = QStringLiteral("Shrinking partition %1 failed, so nothing was moved: %2")
                          .arg(m.number)
@@ -512,6 +513,22 @@ private:
             log(QStringLiteral("  boot loader NOT fixed: ") + boot.error);
     }
 
+    // A filesystem's tool runs on a redo-logged view; LVM commits its own metadata whole, so
+    // pvresize runs in place and resume runs it again to the same size.
+    ToolResult resizeContents(const PartitionMove &m, const FilesystemLocation &where,
+                              qint64 partitionBytes, qint64 newBytes)
+    {
+        if (!isPhysicalVolume(m.filesystem))
+            return resizeFilesystemJournaled(where, partitionBytes, m.filesystem, newBytes,
+                                             redo(m_index));
+        const bool grows = newBytes == partitionBytes;
+        log(QStringLiteral("  ") +
+            physicalVolumeResizeLine(where.isImage ? QStringLiteral("partition %1").arg(m.number)
+                                                   : where.path,
+                                     newBytes));
+        return resizePhysicalVolumeAt(where, partitionBytes, grows ? 0 : newBytes);
+    }
+
     // Growing again to the same size changes nothing, so resume may simply redo it.
     bool grow(const PartitionMove &m, const FilesystemLocation &where, QString *error)
     {
@@ -524,8 +541,7 @@ private:
                     .arg(m.filesystem, ability.why));
             return true;
         }
-        const ToolResult r = resizeFilesystemJournaled(where, m.newLength() * ss(), m.filesystem,
-                                                       m.newLength() * ss(), redo(m_index));
+        const ToolResult r = resizeContents(m, where, m.newLength() * ss(), m.newLength() * ss());
         log(QStringLiteral("  $ %1").arg(r.command));
         if (!r.ok)
             *error = QStringLiteral("Growing the %1 filesystem of partition %2 failed: %3")

@@ -1,0 +1,40 @@
+#include "ops/physicalvolumestep.h"
+
+#include "fs/resizesupport.h"
+#include "layer/partitionbytes.h"
+#include "layer/physicalvolumeresize.h"
+#include "ops/partitionaccess.h"
+
+namespace partwise {
+
+bool isPhysicalVolume(const QString &filesystem)
+{
+    return filesystem == QLatin1String("LVM2_member");
+}
+
+QString physicalVolumeShrinkRefusal(const DiskLayout &layout, const PartitionInfo &p,
+                                    qint64 newBytes)
+{
+    const qint64 ss = layout.device.topology.logicalSectorSize;
+    const FilesystemLocation where = partitionLocation(layout, p.startSector, p.number);
+    PartitionBytes bytes;
+    bytes.target = layout.device.path;
+    bytes.partitionNode = where.isImage ? QString() : where.path;
+    bytes.offsetBytes = p.startSector * ss;
+    bytes.lengthBytes = p.lengthSectors() * ss;
+    // pvs reads block devices only: inside an image, a read-only loop device over the range.
+    const PartitionPath path = PartitionPath::device(bytes);
+    if (!path.ok())
+        return QStringLiteral("pvs needs a block device: %1").arg(path.error());
+    return physicalVolumeShrinkProblem(path.path(), newBytes);
+}
+
+ToolResult resizePhysicalVolumeAt(const FilesystemLocation &where, qint64 partitionBytes,
+                                  qint64 newBytes)
+{
+    return onFilesystemNode(where, partitionBytes, false, [&](const QString &node) {
+        return resizePhysicalVolume(node, newBytes);
+    });
+}
+
+} // namespace partwise

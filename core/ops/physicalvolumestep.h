@@ -1,0 +1,25 @@
+#pragma once
+
+// The pvresize step of a Resize on a partition that holds an LVM physical volume
+// (layer/physicalvolumeresize.h), placed where a write job finds the partition: its node on a
+// disk, a loop device over its range inside an image (root).
+
+#include "base/toolrunner.h"
+#include "fs/filesystemsize.h"
+#include "table/disklayout.h"
+
+namespace partwise {
+
+// libblkid's name for an LVM physical volume.
+bool isPhysicalVolume(const QString &filesystem);
+
+// Why the physical volume in `p` of `layout` does not fit in `newBytes` (from pvs), or empty.
+QString physicalVolumeShrinkRefusal(const DiskLayout &layout, const PartitionInfo &p,
+                                    qint64 newBytes);
+
+// pvresize of the volume at `where`, `partitionBytes` long now: to `newBytes`, or with 0 to the
+// whole partition after it grew.
+ToolResult resizePhysicalVolumeAt(const FilesystemLocation &where, qint64 partitionBytes,
+                                  qint64 newBytes);
+
+} // namespace partwise
