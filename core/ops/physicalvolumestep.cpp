@@ -12,8 +12,10 @@ bool isPhysicalVolume(const QString &filesystem)
     return filesystem == QLatin1String("LVM2_member");
 }
 
-QString physicalVolumeShrinkRefusal(const DiskLayout &layout, const PartitionInfo &p,
-                                    qint64 newBytes)
+namespace {
+
+// pvs reads block devices only: inside an image, a read-only loop device over the range.
+PartitionPath physicalVolumeDevice(const DiskLayout &layout, const PartitionInfo &p)
 {
     const qint64 ss = layout.device.topology.logicalSectorSize;
     const FilesystemLocation where = partitionLocation(layout, p.startSector, p.number);
@@ -22,11 +24,29 @@ QString physicalVolumeShrinkRefusal(const DiskLayout &layout, const PartitionInf
     bytes.partitionNode = where.isImage ? QString() : where.path;
     bytes.offsetBytes = p.startSector * ss;
     bytes.lengthBytes = p.lengthSectors() * ss;
-    // pvs reads block devices only: inside an image, a read-only loop device over the range.
-    const PartitionPath path = PartitionPath::device(bytes);
+    return PartitionPath::device(bytes);
+}
+
+} // namespace
+
+QString physicalVolumeShrinkRefusal(const DiskLayout &layout, const PartitionInfo &p,
+                                    qint64 newBytes)
+{
+    const PartitionPath path = physicalVolumeDevice(layout, p);
     if (!path.ok())
         return QStringLiteral("pvs needs a block device: %1").arg(path.error());
     return physicalVolumeShrinkProblem(path.path(), newBytes);
+}
+
+std::optional<qint64> physicalVolumeMinimumBytes(const DiskLayout &layout, const PartitionInfo &p)
+{
+    const PartitionPath path = physicalVolumeDevice(layout, p);
+    const PhysicalVolumeSpace space =
+        path.ok() ? physicalVolumeSpace(path.path()) : PhysicalVolumeSpace{};
+    if (!space.ok)
+        return std::nullopt;
+    // One extent at least, so that the volume keeps room for what a group puts on it.
+    return space.firstExtentBytes + std::max<qint64>(space.allocatedEnd, 1) * space.extentBytes;
 }
 
 ToolResult resizePhysicalVolumeAt(const FilesystemLocation &where, qint64 partitionBytes,

@@ -8,6 +8,8 @@
 #include "fs/filesystemsize.h"
 #include "table/disklayout.h"
 
+#include <optional>
+
 namespace partwise {
 
 // libblkid's name for an LVM physical volume.
@@ -16,6 +18,10 @@ bool isPhysicalVolume(const QString &filesystem);
 // Why the physical volume in `p` of `layout` does not fit in `newBytes` (from pvs), or empty.
 QString physicalVolumeShrinkRefusal(const DiskLayout &layout, const PartitionInfo &p,
                                     qint64 newBytes);
+
+// The smallest partition the physical volume in `p` fits in: its first extent's offset and every
+// extent up to the last one a logical volume uses (pvs). Nothing when pvs cannot tell.
+std::optional<qint64> physicalVolumeMinimumBytes(const DiskLayout &layout, const PartitionInfo &p);
 
 // pvresize of the volume at `where`, `partitionBytes` long now: to `newBytes`, or with 0 to the
 // whole partition after it grew.
