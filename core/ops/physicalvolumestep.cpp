@@ -57,4 +57,18 @@ ToolResult resizePhysicalVolumeAt(const FilesystemLocation &where, qint64 partit
     });
 }
 
+ToolResult resizePartitionContents(const FilesystemLocation &where, int number,
+                                   const QString &filesystem, qint64 partitionBytes,
+                                   qint64 newBytes, const RedoJournal &redo)
+{
+    if (!isPhysicalVolume(filesystem))
+        return resizeFilesystemJournaled(where, partitionBytes, filesystem, newBytes, redo);
+    if (redo.log)
+        redo.log(QStringLiteral("  ") +
+                 physicalVolumeResizeLine(where.isImage ? QStringLiteral("partition %1").arg(number)
+                                                        : where.path,
+                                          newBytes));
+    return resizePhysicalVolumeAt(where, partitionBytes, newBytes == partitionBytes ? 0 : newBytes);
+}
+
 } // namespace partwise

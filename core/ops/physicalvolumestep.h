@@ -6,6 +6,7 @@
 
 #include "base/toolrunner.h"
 #include "fs/filesystemsize.h"
+#include "fs/journaledresize.h"
 #include "table/disklayout.h"
 
 #include <optional>
@@ -27,5 +28,15 @@ std::optional<qint64> physicalVolumeMinimumBytes(const DiskLayout &layout, const
 // whole partition after it grew.
 ToolResult resizePhysicalVolumeAt(const FilesystemLocation &where, qint64 partitionBytes,
                                   qint64 newBytes);
+
+// A write job's shrink or grow of what partition `number` holds, `partitionBytes` long now:
+// a physical volume through pvresize, in place (LVM writes its metadata as a new copy and then
+// commits it, so a cut leaves either size, and resume runs it again to the same size), logged as
+// its plan line; a filesystem by its tool on a redo-logged view (fs/journaledresize.h).
+// `newBytes` equal to `partitionBytes` is a grow after the partition grew: the volume takes it
+// whole.
+ToolResult resizePartitionContents(const FilesystemLocation &where, int number,
+                                   const QString &filesystem, qint64 partitionBytes,
+                                   qint64 newBytes, const RedoJournal &redo);
 
 } // namespace partwise

@@ -10,7 +10,6 @@
 #include "fs/journaledresize.h"
 #include "fs/sessionabilities.h"
 #include "fs/usedblocks.h"
-#include "layer/physicalvolumeresize.h"
 #include "move/datamover.h"
 #include "move/movejournal.h"
 #include "ops/journaledtablecommit.h"
@@ -513,20 +512,11 @@ private:
             log(QStringLiteral("  boot loader NOT fixed: ") + boot.error);
     }
 
-    // A filesystem's tool runs on a redo-logged view; LVM commits its own metadata whole, so
-    // pvresize runs in place and resume runs it again to the same size.
     ToolResult resizeContents(const PartitionMove &m, const FilesystemLocation &where,
                               qint64 partitionBytes, qint64 newBytes)
     {
-        if (!isPhysicalVolume(m.filesystem))
-            return resizeFilesystemJournaled(where, partitionBytes, m.filesystem, newBytes,
-                                             redo(m_index));
-        const bool grows = newBytes == partitionBytes;
-        log(QStringLiteral("  ") +
-            physicalVolumeResizeLine(where.isImage ? QStringLiteral("partition %1").arg(m.number)
-                                                   : where.path,
-                                     newBytes));
-        return resizePhysicalVolumeAt(where, partitionBytes, grows ? 0 : newBytes);
+        return resizePartitionContents(where, m.number, m.filesystem, partitionBytes, newBytes,
+                                       redo(m_index));
     }
 
     // Growing again to the same size changes nothing, so resume may simply redo it.
