@@ -61,8 +61,12 @@ int runApplyCommand(const ApplyCommandOptions &options, QTextStream &out, QTextS
         return ExitBadInput;
     }
     out << "Plan for " << options.target << ":\n";
-    for (int i = 0; i < operations.size(); ++i)
+    for (int i = 0; i < operations.size(); ++i) {
         out << "  " << i + 1 << ". " << operations[i].description() << "\n";
+        for (const auto &[index, line] : preview.steps)
+            if (index == i)
+                out << "     " << line << "\n";
+    }
     if (const QString destroyed =
             destroyedByNewTable(operations, options.target, read.layout.wholeDiskFilesystemName());
         !destroyed.isEmpty())

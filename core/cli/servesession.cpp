@@ -19,6 +19,7 @@
 #include "ops/operationpreview.h"
 #include "ops/partitionaccess.h"
 #include "ops/pastesource.h"
+#include "ops/physicalvolumestep.h"
 #include "ops/planfile.h"
 #include "ops/realignjson.h"
 #include "ops/realignplantext.h"
@@ -342,8 +343,12 @@ void ServeSession::filesystemMinimum(const Request &request)
             request, Failed,
             QStringLiteral("%1 has no partition %2 with a filesystem.").arg(path).arg(number));
     // resize2fs -P reads every block group: seconds on a large disk, as read-disk's probing.
-    const std::optional<qint64> limit = filesystemShrinkLimitBytes(
-        partitionLocation(read.layout, partition->startSector, number), partition->filesystem);
+    const std::optional<qint64> limit =
+        isPhysicalVolume(partition->filesystem)
+            ? physicalVolumeMinimumBytes(read.layout, *partition)
+            : filesystemShrinkLimitBytes(
+                  partitionLocation(read.layout, partition->startSector, number),
+                  partition->filesystem);
     // What this session, the one that will run the Resize, can do to it: the window's own may
     // differ (a root helper for a user's window).
     const ResizeAbilities here = resizeAbilitiesHere(

@@ -1,5 +1,6 @@
 #include "fs/sessionabilities.h"
 
+#include "base/toolrunner.h"
 #include "device/loopattachment.h"
 #include "device/partitionfile.h"
 #include "fs/filesystemkinds.h"
@@ -77,6 +78,24 @@ bool known(const QString &fs)
     return supportedFilesystemNames().contains(tableName(fs));
 }
 
+bool physicalVolume(const QString &fs)
+{
+    return fs == QLatin1String("LVM2_member");
+}
+
+// An LVM physical volume follows its partition through pvresize (layer/physicalvolumeresize.h),
+// which takes a block device: the partition's node, or inside an image a loop device (root).
+AbilityHere physicalVolumeResizeHere(FilesystemPlace place)
+{
+    if (findTool(QStringLiteral("pvresize")).isEmpty())
+        return cannot(QStringLiteral("resizing an LVM physical volume needs the package lvm2, "
+                                     "which is not installed"));
+    if (place == FilesystemPlace::Image && !loopDevicesAvailable())
+        return cannot(QStringLiteral("pvresize needs a block device, and inside an image file "
+                                     "only an administrator can make one (a loop device)"));
+    return can();
+}
+
 } // namespace
 
 QString imageLimitHere(const QString &fs, FilesystemAction action)
@@ -105,6 +124,8 @@ AbilityHere filesystemAbilityHere(const QString &name, FilesystemAction action,
     const bool sizeOrPlace = resizes(action) || action == FilesystemAction::Move;
     if (fs.isEmpty())
         return sizeOrPlace ? can() : cannot(QStringLiteral("the partition holds no filesystem"));
+    if (physicalVolume(fs) && resizes(action))
+        return physicalVolumeResizeHere(place);
     if (!known(fs)) // moved whole, never shrunk (ARCHITECTURE: disks other tools made)
         return action == FilesystemAction::Move
                    ? can()
@@ -143,6 +164,8 @@ bool filesystemGrowsHere(const QString &fs, FilesystemPlace place)
 
 QString whyCannotGrowHere(const QString &fs, FilesystemPlace place)
 {
+    if (physicalVolume(fs))
+        return physicalVolumeResizeHere(place).why;
     if (fs.isEmpty() || !known(fs) ||
         !filesystemSupport(tableName(fs), FilesystemAction::Grow).supported)
         return QString(); // nothing to grow, or it keeps its size (grown by its own tools)

@@ -2,6 +2,9 @@
 
 #include "fs/resizelimit.h"
 #include "fs/sessionabilities.h"
+#include "layer/physicalvolumeresize.h"
+#include "ops/partitionaccess.h"
+#include "ops/physicalvolumestep.h"
 #include "ops/tableeditor.h"
 
 #include <QDir>
@@ -27,11 +30,35 @@ QString resizeLimit(const Operation &op, const PartitionInfo &before, const Part
     if (why.isEmpty() && newBytes != oldBytes)
         why = resizeLimitOf({current.device.path, before.startSector * ss, true}, oldBytes,
                             before.filesystem);
+    // A physical volume shrinks only while its allocated extents stay inside it.
+    if (why.isEmpty() && newBytes < oldBytes && isPhysicalVolume(before.filesystem))
+        why = physicalVolumeShrinkRefusal(current, before, newBytes);
     if (why.isEmpty())
         return why;
     return QStringLiteral("Partition %1 cannot be %2 here: %3")
         .arg(op.number)
         .arg(newBytes < oldBytes ? QStringLiteral("shrunk") : QStringLiteral("grown"), why);
+}
+
+// The pvresize a Resize of a physical volume's partition runs, as a plan line.
+void notePhysicalVolume(int operation, const PartitionInfo &before, const PartitionInfo &after,
+                        const DiskLayout &current, PreviewResult *result)
+{
+    if (!isPhysicalVolume(before.filesystem) || after.lengthSectors() == before.lengthSectors())
+        return;
+    const qint64 ss = current.device.topology.logicalSectorSize;
+    const FilesystemLocation where =
+        current.device.readByHelper ? FilesystemLocation{}
+                                    : partitionLocation(current, before.startSector, before.number);
+    // A helper's disk is named by its helper's machine, not this one's nodes.
+    const QString node = where.isImage || current.device.readByHelper
+                             ? QStringLiteral("partition %1").arg(before.number)
+                             : where.path;
+    const bool grows = after.lengthSectors() > before.lengthSectors();
+    result->steps << qMakePair(operation,
+                               physicalVolumeResizeLine(node, after.lengthSectors() * ss) +
+                                   (grows ? QStringLiteral(", after the partition grows")
+                                          : QStringLiteral(", before the partition shrinks")));
 }
 
 void notePaste(const DiskLayout &after, int operation, int number, qint64 sourceStart,
@@ -93,6 +120,8 @@ PreviewResult previewOperations(const DiskLayout &current, const QList<Operation
                 result.layout = after;
                 return result;
             }
+            if (p)
+                notePhysicalVolume(i, *old, *p, current, &result);
             if (p && p->startSector != old->startSector)
                 result.moves << PreviewMove{i, op.number, old->startSector, p->startSector,
                                             p->lengthSectors()};

@@ -28,6 +28,9 @@ struct PreviewResult
     // Each Paste: `number` the new partition, `oldStart` its source's start in the source
     // disk's sectors (ops/pasteboot.h judges what its loaders make of the new start).
     QList<PreviewMove> pastes;
+    // What runs beside an operation's table change, as the plan says it: each Resize of a
+    // partition holding an LVM physical volume ("pvresize /dev/sdb2 to 120 MiB, ...").
+    QList<QPair<int, QString>> steps; // (operation index, line)
 };
 
 // What the disk will look like once `operations` are applied to `current`: libparted's own

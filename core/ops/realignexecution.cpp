@@ -15,6 +15,7 @@
 #include "ops/journaledtablecommit.h"
 #include "ops/keptlayout.h"
 #include "ops/partitionaccess.h"
+#include "ops/physicalvolumestep.h"
 #include "ops/realigndiscard.h"
 #include "ops/tableeditor.h"
 #include "table/diskreader.h"
@@ -241,8 +242,7 @@ private:
                 .arg(m.filesystem)
                 .arg(m.shrinkSectors));
         m_wrote = true;
-        const ToolResult r = resizeFilesystemJournaled(where, m.oldLength() * ss(), m.filesystem,
-                                                       newBytes, redo(m_index));
+        const ToolResult r = resizeContents(m, where, m.oldLength() * ss(), newBytes);
         if (!r.ok)
             *error = QStringLiteral("Shrinking partition %1 failed, so nothing was moved: %2")
                          .arg(m.number)
@@ -512,6 +512,13 @@ private:
             log(QStringLiteral("  boot loader NOT fixed: ") + boot.error);
     }
 
+    ToolResult resizeContents(const PartitionMove &m, const FilesystemLocation &where,
+                              qint64 partitionBytes, qint64 newBytes)
+    {
+        return resizePartitionContents(where, m.number, m.filesystem, partitionBytes, newBytes,
+                                       redo(m_index));
+    }
+
     // Growing again to the same size changes nothing, so resume may simply redo it.
     bool grow(const PartitionMove &m, const FilesystemLocation &where, QString *error)
     {
@@ -524,8 +531,7 @@ private:
                     .arg(m.filesystem, ability.why));
             return true;
         }
-        const ToolResult r = resizeFilesystemJournaled(where, m.newLength() * ss(), m.filesystem,
-                                                       m.newLength() * ss(), redo(m_index));
+        const ToolResult r = resizeContents(m, where, m.newLength() * ss(), m.newLength() * ss());
         log(QStringLiteral("  $ %1").arg(r.command));
         if (!r.ok)
             *error = QStringLiteral("Growing the %1 filesystem of partition %2 failed: %3")

@@ -12,6 +12,7 @@
 #include "fs/usedblocks.h"
 #include "layer/layerreader.h"
 #include "move/redorecord.h"
+#include "ops/physicalvolumestep.h"
 #include "ops/realignexecution.h"
 #include "ops/realignlayernotes.h"
 #include "ops/writejournal.h"
@@ -135,11 +136,20 @@ PreparedRealign prepareRealignment(const QString &target, const RealignOptions &
         read.layout.device.isImage ? FilesystemPlace::Image : FilesystemPlace::Disk;
     QMap<QString, QString> notShrunk; // filesystem (or partition number) → why not
     const qint64 sectorBytes = read.layout.device.topology.logicalSectorSize;
-    asked.canShrink = [place, &notShrunk, &target, sectorBytes](const PartitionInfo &p,
-                                                                qint64 newBytes) {
+    asked.canShrink = [place, &notShrunk, &target, sectorBytes, &read](const PartitionInfo &p,
+                                                                       qint64 newBytes) {
         if (const QString why = whyCannotShrinkHere(p.filesystem, newBytes, place);
             !why.isEmpty()) {
             notShrunk.insert(p.filesystem, why);
+            return false;
+        }
+        // A physical volume shrinks only while its logical volumes' extents stay inside it.
+        if (const QString pv = isPhysicalVolume(p.filesystem)
+                                   ? physicalVolumeShrinkRefusal(read.layout, p, newBytes)
+                                   : QString();
+            !pv.isEmpty()) {
+            notShrunk.insert(QString::number(p.number),
+                             QStringLiteral("partition %1: %2").arg(p.number).arg(pv));
             return false;
         }
         // What this filesystem itself allows (a FAT12), said per partition.

@@ -1560,6 +1560,10 @@ Ihr Journal (%2) erlaubt, sie abzuschließen: Laufwerk → Unterbrochene Kopie a
         <source>Nothing to undo: Undo takes back pending operations only. What Apply wrote to the table, Undo Last Apply puts back where that is honest; the log and the table backup say how to restore the table.</source>
         <translation>Nichts rückgängig zu machen: Rückgängig nimmt nur ausstehende Vorgänge zurück. Was Anwenden in die Tabelle schrieb, stellt „Letztes Anwenden rückgängig“ wieder her, wo das ehrlich geht; das Protokoll und die Tabellensicherung sagen, wie man die Tabelle wiederherstellt.</translation>
     </message>
+    <message>
+        <source>With the partitions, Partwise runs:</source>
+        <translation>Mit den Partitionen führt Partwise aus:</translation>
+    </message>
 </context>
 <context>
     <name>EncryptionActions</name>
@@ -4656,6 +4660,10 @@ Das Journal %3 hält fest, wie weit sie kam. Bis sie abgeschlossen ist, ist die 
     <message>
         <source>It starts %1 later than the free space before asks: a logical partition&apos;s EBR (the sector that links it into the extended partition) needs the grain in front of it.</source>
         <translation>Sie beginnt %1 später, als der freie Platz davor verlangt: Der EBR einer logischen Partition (der Sektor, der sie in die erweiterte Partition einbindet) braucht das Raster vor ihr.</translation>
+    </message>
+    <message>
+        <source>The LVM physical volume follows the partition through pvresize: before the partition shrinks (only while its logical volumes&apos; extents fit), after it grows.</source>
+        <translation>Das physische LVM-Volume folgt der Partition mit pvresize: bevor die Partition schrumpft (nur solange die Extents seiner logischen Volumes hineinpassen), nachdem sie wächst.</translation>
     </message>
 </context>
 <context>

@@ -5,6 +5,8 @@
 // activation off (this machine has no device-mapper); pvs reads them through a loop device, so
 // the window runs as root.
 #include "diskmapwidget.h"
+#include "editing/applyconfirmation.h"
+#include "editing/resizepartitiondialog.h"
 #include "guitestsupport.h"
 #include "infopanel.h"
 #include "logicalvolumestrip.h"
@@ -13,8 +15,10 @@
 #include "mount/partitionmounter.h"
 #include "mount/poweroffaction.h"
 #include "mount/volumegroupactions.h"
+#include "ops/operationpreview.h"
 #include "partitionmodel.h"
 #include "realign/realigncontroller.h"
+#include "table/diskreader.h"
 #include "toolrun.h"
 #include "window/mainwindow.h"
 
@@ -57,6 +61,7 @@ private slots:
     void groupAndVolumesInTheInfoPanel();
 
 private:
+    void resizeFollowsThePhysicalVolume(const QString &image, qint64 peStart);
     QTemporaryDir m_dir;
 };
 
@@ -193,6 +198,44 @@ void TestVolumeGroupsUi::groupAndVolumesInTheInfoPanel()
     QCOMPARE(groups->deactivateAction()->statusTip(),
              QStringLiteral("This physical volume belongs to no volume group."));
     guitest::saveScreenshot(&window, QStringLiteral("volumegroup-window"));
+    resizeFollowsThePhysicalVolume(image, peStart);
+}
+
+// Resize/Move of the physical volume's partition says that pvresize follows it; the Apply
+// question lists the pvresize of a shrink that fits (7 of 512 KiB extents used, 14 fit in
+// 8 MiB after the 1 MiB pe_start), and a shrink to 2 MiB is refused naming the volume "logs"
+// (the last extent lvs gives it is 6, and only 2 fit).
+void TestVolumeGroupsUi::resizeFollowsThePhysicalVolume(const QString &image, qint64 peStart)
+{
+    const DiskLayout base = readDisk(image).layout;
+    const PartitionInfo *pv = base.partitionByNumber(1);
+    QVERIFY(pv);
+    ResizePartitionDialog dialog(base, {}, base, *pv, AlignmentPolicy());
+    dialog.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+    const QString note = dialog.findChild<QLabel *>(QStringLiteral("filesystemNote"))->text();
+    QVERIFY2(note.contains(QStringLiteral("through pvresize")), qPrintable(note));
+    // The smallest size: pe_start and the 7 extents of 512 KiB "data" and "logs" use (pvs).
+    QTRY_VERIFY(dialog.isMinimumKnown());
+    QCOMPARE(dialog.minimumBytes(), peStart + 7 * 512 * 1024);
+    guitest::saveScreenshot(&dialog, QStringLiteral("volumegroup-resize-dialog"));
+    Operation shrink;
+    shrink.type = Operation::Type::Resize;
+    shrink.number = 1;
+    shrink.sizeBytes = 8 << 20;
+    const PreviewResult fits = previewOperations(base, {shrink}, AlignmentPolicy());
+    QVERIFY2(fits.ok, qPrintable(fits.error));
+    const QString steps = ApplyConfirmation::stepsText(fits);
+    QVERIFY2(steps.contains(QStringLiteral("1. pvresize partition 1 to 8 MiB, before the "
+                                           "partition shrinks")),
+             qPrintable(steps));
+    shrink.sizeBytes = 2 << 20;
+    const PreviewResult refused = previewOperations(base, {shrink}, AlignmentPolicy());
+    QVERIFY(!refused.ok);
+    QVERIFY2(refused.error.contains(QStringLiteral("logical volume logs uses the physical "
+                                                   "volume's extent 6")) &&
+                 refused.error.contains(QStringLiteral("only 2 fit")),
+             qPrintable(refused.error));
 }
 
 QTEST_MAIN(TestVolumeGroupsUi)

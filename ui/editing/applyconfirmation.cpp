@@ -58,6 +58,16 @@ QStringList destroyed(const QList<Operation> &operations, const DiskLayout &disk
 
 } // namespace
 
+QString ApplyConfirmation::stepsText(const PreviewResult &preview)
+{
+    if (preview.steps.isEmpty())
+        return QString();
+    QString text = QStringLiteral("\n\n") + tr("With the partitions, Partwise runs:");
+    for (const auto &[index, line] : preview.steps)
+        text += QStringLiteral("\n• %1. %2").arg(index + 1).arg(line);
+    return text;
+}
+
 QString ApplyConfirmation::question(const QString &path, const QString &name,
                                     const QList<Operation> &operations, const DiskLayout &disk)
 {

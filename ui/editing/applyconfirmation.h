@@ -8,6 +8,7 @@
 
 #include "ops/operation.h"
 #include "ops/operationboot.h"
+#include "ops/operationpreview.h"
 #include "table/disklayout.h"
 
 #include <QList>
@@ -26,6 +27,9 @@ public:
     static QString question(const QString &path, const QString &name,
                             const QList<partwise::Operation> &operations,
                             const partwise::DiskLayout &disk);
+    // The commands that run beside the partitions' changes (pvresize of a physical volume),
+    // as a paragraph to add; empty when none.
+    static QString stepsText(const partwise::PreviewResult &preview);
     // What the queue's moves do to booting, as a paragraph to add; empty when nothing.
     static QString bootText(const partwise::OperationsBootEffect &boot);
 };

@@ -68,7 +68,7 @@ void EditingController::apply()
         boot = bootEffectOfOperations(*inventory, *m_base, m_preview.moves);
     const QString question =
         ApplyConfirmation::question(path, shownName(), queue->operations(), *m_base) +
-        ApplyConfirmation::bootText(boot);
+        ApplyConfirmation::stepsText(m_preview) + ApplyConfirmation::bootText(boot);
     bool acceptBootChange = false;
     if (!confirmApply(question, boot.breaksBoot(), &acceptBootChange))
         return;

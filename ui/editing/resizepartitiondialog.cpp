@@ -9,6 +9,7 @@
 #include "fs/sessionabilities.h"
 #include "ops/operationpreview.h"
 #include "ops/partitionaccess.h"
+#include "ops/physicalvolumestep.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>
@@ -233,8 +234,11 @@ void ResizePartitionDialog::findMinimum(const DiskLayout &base)
     const FilesystemLocation where =
         partitionLocation(base, asRead->startSector, m_partition.number);
     m_measuring.start(
-        [this, where, fs, current]() -> std::function<void()> {
-            const FilesystemLimits limits{filesystemShrinkLimitBytes(where, fs), std::nullopt};
+        [this, where, fs, current, base, part = *asRead]() -> std::function<void()> {
+            const FilesystemLimits limits{isPhysicalVolume(fs)
+                                              ? physicalVolumeMinimumBytes(base, part)
+                                              : filesystemShrinkLimitBytes(where, fs),
+                                          std::nullopt};
             return [this, limits, current] { takeMinimum(limits, current); };
         },
         QStringLiteral("partwise-measure-fs"));
@@ -310,6 +314,10 @@ QString ResizePartitionDialog::filesystemNote() const
         return tr("Swap is created anew at the new size, with its UUID and label.");
     const bool shrinks = filesystemShrinks();
     const AbilityHere grow = filesystemAbilityHere(fs, FilesystemAction::Grow, place());
+    if (fs == QLatin1String("LVM2_member") && shrinks && grow.can)
+        return tr("The LVM physical volume follows the partition through pvresize: before the "
+                  "partition shrinks (only while its logical volumes' extents fit), after it "
+                  "grows.");
     if (shrinks && grow.can)
         return tr("The %1 filesystem shrinks before the partition does and grows after it.")
             .arg(fs);
