@@ -5,6 +5,8 @@
 #include <QStandardPaths>
 
 #include <atomic>
+#include <csignal>
+#include <sys/resource.h>
 #include <unistd.h>
 
 namespace partwise {
@@ -48,7 +50,8 @@ bool isScript(const QString &path)
 }
 
 ToolResult run(const QString &program, const QStringList &arguments, const QString &package,
-               int timeoutMs, ToolChannels channels, const QByteArray *input)
+               int timeoutMs, ToolChannels channels, const QByteArray *input,
+               qint64 maxFileBytes = -1)
 {
     ToolResult r;
     r.command = (QStringList{program} + arguments).join(QLatin1Char(' '));
@@ -75,6 +78,13 @@ ToolResult run(const QString &program, const QStringList &arguments, const QStri
     env.insert(QStringLiteral("LC_ALL"), QStringLiteral("C.UTF-8"));
     env.remove(QStringLiteral("LANGUAGE"));
     proc.setProcessEnvironment(env);
+    if (maxFileBytes >= 0)
+        proc.setChildProcessModifier([maxFileBytes] {
+            // A write past the limit fails (EFBIG) instead of killing the tool.
+            const rlimit limit{rlim_t(maxFileBytes), rlim_t(maxFileBytes)};
+            ::signal(SIGXFSZ, SIG_IGN);
+            ::setrlimit(RLIMIT_FSIZE, &limit);
+        });
     proc.start(path, arguments);
     if (input && proc.waitForStarted(timeoutMs)) {
         proc.write(*input);
@@ -112,6 +122,13 @@ ToolResult runTool(const QString &program, const QStringList &arguments, const Q
                    int timeoutMs, ToolChannels channels)
 {
     return run(program, arguments, package, timeoutMs, channels, nullptr);
+}
+
+ToolResult runToolWritingAtMost(const QString &program, const QStringList &arguments,
+                                const QString &package, qint64 maxFileBytes)
+{
+    return run(program, arguments, package, 10 * 60 * 1000, ToolChannels::Merged, nullptr,
+               maxFileBytes);
 }
 
 ToolResult runToolWithInput(const QString &program, const QStringList &arguments,

@@ -36,6 +36,12 @@ enum class ToolChannels { Merged, Separate };
 ToolResult runTool(const QString &program, const QStringList &arguments,
                    const QString &package = QString(), int timeoutMs = 10 * 60 * 1000,
                    ToolChannels channels = ToolChannels::Merged);
+// The same for a tool whose output file comes from data a user controls: it writes no file
+// past `maxFileBytes` (its writes beyond fail), so root's disk is never filled with what the
+// caller would refuse anyway.
+ToolResult runToolWritingAtMost(const QString &program, const QStringList &arguments,
+                                const QString &package, qint64 maxFileBytes);
+
 // The same, writing `input` to the program's standard input: how a secret (a LUKS
 // passphrase) reaches a tool without ever being on a command line.
 ToolResult runToolWithInput(const QString &program, const QStringList &arguments,

@@ -34,9 +34,17 @@ ReferenceFiles::Read FatReferenceFiles::read(const QString &path, QByteArray *by
     }
     const QString local = m_scratch.filePath(QStringLiteral("read"));
     QFile::remove(local);
-    const ToolResult r = runTool(
+    // The filesystem is a user's: a 4 GiB grub.cfg must not fill root's disk before it is
+    // refused. mcopy stops one byte past the largest file taken.
+    const ToolResult r = runToolWritingAtMost(
         QStringLiteral("mcopy"),
-        {QStringLiteral("-n"), QStringLiteral("-i"), m_image, dosPath(path), local}, kPackage);
+        {QStringLiteral("-n"), QStringLiteral("-i"), m_image, dosPath(path), local}, kPackage,
+        kMaxReferenceFileBytes + 1);
+    if (QFileInfo(local).size() > kMaxReferenceFileBytes) {
+        QFile::remove(local);
+        *why = QStringLiteral("larger than %1 bytes").arg(kMaxReferenceFileBytes);
+        return Read::NotPlain;
+    }
     if (!r.ok) {
         if (r.exitCode > 0 && r.output.contains(QLatin1String("not found")))
             return Read::Missing;
@@ -47,10 +55,6 @@ ReferenceFiles::Read FatReferenceFiles::read(const QString &path, QByteArray *by
     if (!info.isFile() || info.isSymLink()) {
         QFile::remove(local);
         *why = QStringLiteral("not a file");
-        return Read::NotPlain;
-    }
-    if (info.size() > kMaxReferenceFileBytes) {
-        *why = QStringLiteral("larger than %1 bytes").arg(kMaxReferenceFileBytes);
         return Read::NotPlain;
     }
     QFile f(local);
