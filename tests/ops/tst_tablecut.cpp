@@ -26,6 +26,7 @@
 
 #include <csignal>
 #include <dirent.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -360,11 +361,16 @@ void TestTableCut::killedInTheMiddleOfTheWrite()
     const bool exited =
         waitUntil(10000, [&] { return ::waitpid(client, &status, WNOHANG) == client; });
     if (!exited) { // leave no unkillable process behind: abort the view's connection by hand
+        const QByteArray connections = "/sys/fs/fuse/connections";
+        const bool mounted = ::mount("none", connections.constData(), "fusectl", 0, nullptr) == 0;
         QFile abort(
             QStringLiteral("/sys/fs/fuse/connections/%1/abort").arg(fuseConnectionOf(mountPoint)));
         if (abort.open(QIODevice::WriteOnly))
             abort.write("1");
-        ::waitpid(client, &status, 0);
+        abort.close();
+        waitUntil(10000, [&] { return ::waitpid(client, &status, WNOHANG) == client; });
+        if (mounted)
+            ::umount(connections.constData());
     }
     reaped = true;
     QVERIFY2(exited, "the killed Apply did not exit");
