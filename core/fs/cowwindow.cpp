@@ -8,17 +8,19 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <csignal>
 #include <cstring>
 #include <fcntl.h>
 #include <poll.h>
-#include <sys/eventfd.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
-#include <thread>
+#include <sys/wait.h>
 #include <unistd.h>
 
 namespace partwise {
 
-// What the FUSE callbacks serve, and the thread serving it.
+// What the FUSE callbacks serve, and the process serving it.
 struct CowWindowServer
 {
     int disk = -1;
@@ -26,16 +28,21 @@ struct CowWindowServer
     qint64 windowBytes = 0;
     qint64 writableOffset = 0;
     qint64 writableBytes = 0;
-    std::vector<bool> written; // one per block of the writable range
+    // One bit per block of the writable range, in memory shared with the server process (which
+    // sets them): the client reads them once the server has ended.
+    quint64 *written = nullptr;
+    size_t writtenBytes = 0;
     uid_t uid = 0;
     gid_t gid = 0;
     timespec made{};
     std::vector<char> buffer; // one request at a time: a single thread serves
     fuse_session *session = nullptr;
-    int stop = -1;
-    std::thread thread;
+    int stop = -1; // the client's end of a pipe: closing it (or dying) ends the server
+    pid_t server = -1;
 
     qint64 writableEnd() const { return writableOffset + writableBytes; }
+    bool isWritten(qint64 index) const { return written[index / 64] >> (index % 64) & 1; }
+    void markWritten(qint64 index) { written[index / 64] |= quint64(1) << (index % 64); }
     qint64 blockLength(qint64 index) const
     {
         return std::min(CowWindow::kBlockBytes, writableBytes - index * CowWindow::kBlockBytes);
@@ -158,8 +165,8 @@ bool readView(const CowWindowServer &s, char *data, qint64 pos, qint64 length)
         const qint64 rel = pos - s.writableOffset;
         const qint64 index = rel / B;
         const qint64 stop = std::min(end, s.writableOffset + index * B + s.blockLength(index));
-        const bool ok = s.written[size_t(index)] ? readAll(s.overlay, data, stop - pos, rel)
-                                                 : readAll(s.disk, data, stop - pos, pos);
+        const bool ok = s.isWritten(index) ? readAll(s.overlay, data, stop - pos, rel)
+                                           : readAll(s.disk, data, stop - pos, pos);
         if (!ok)
             return false;
         data += stop - pos, pos = stop;
@@ -194,7 +201,7 @@ bool keepWrite(CowWindowServer &s, const char *data, qint64 pos, qint64 length)
         const qint64 index = rel / B;
         const qint64 blockStart = index * B;
         const qint64 stop = std::min(end, s.writableOffset + blockStart + s.blockLength(index));
-        if (!s.written[size_t(index)] && stop - pos < s.blockLength(index)) {
+        if (!s.isWritten(index) && stop - pos < s.blockLength(index)) {
             std::vector<char> block(size_t(s.blockLength(index)));
             if (!readAll(s.disk, block.data(), qint64(block.size()),
                          s.writableOffset + blockStart) ||
@@ -203,7 +210,7 @@ bool keepWrite(CowWindowServer &s, const char *data, qint64 pos, qint64 length)
         }
         if (!writeAll(s.overlay, data, stop - pos, rel))
             return false;
-        s.written[size_t(index)] = true;
+        s.markWritten(index);
         data += stop - pos, pos = stop;
     }
     return true;
@@ -254,7 +261,7 @@ const fuse_lowlevel_ops kOperations = [] {
     return ops;
 }();
 
-// The session's loop, until `stop` is written to or the mount goes away.
+// The session's loop, until the client's end of `stop` closes or the mount goes away.
 void serve(fuse_session *session, int stop)
 {
     fuse_buf request{};
@@ -275,6 +282,56 @@ void serve(fuse_session *session, int stop)
         fuse_session_process_buf(session, &request);
     }
     std::free(request.mem);
+}
+
+// Closes every descriptor but 0-2 and `keep` (the server's own, inherited with everything else
+// the client holds: another view's device, a keeper's pipe, the job's lock).
+void closeAllBut(std::vector<int> keep)
+{
+    keep.push_back(2);
+    std::sort(keep.begin(), keep.end());
+    for (size_t i = 0; i + 1 < keep.size(); ++i)
+        if (keep[i + 1] > keep[i] + 1)
+            ::close_range(unsigned(keep[i] + 1), unsigned(keep[i + 1] - 1), 0);
+    ::close_range(unsigned(keep.back() + 1), ~0U, 0);
+}
+
+// The server process: forked from the client, it serves the view and nothing else, and ends
+// with its client (the pipe closing, or SIGKILL when the forking thread dies). Deaf to every
+// other signal, so a Ctrl+C ends the client, whose pending request is still answered: a client
+// killed while its own request waits in FUSE can exit, which it could not while it served
+// the view itself. The kernel then aborts the connection; the mount's keeper unmounts it.
+[[noreturn]] void runServer(CowWindowServer &s, int stop, pid_t client)
+{
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (::getppid() != client) // the client ended before the line above
+        ::_exit(1);
+    sigset_t all;
+    ::sigfillset(&all);
+    ::sigprocmask(SIG_BLOCK, &all, nullptr);
+    ::prctl(PR_SET_NAME, "partwise-cow");
+    closeAllBut({fuse_session_fd(s.session), s.disk, s.overlay, stop});
+    serve(s.session, stop);
+    ::_exit(0);
+}
+
+// Waits for the server to end; true when it ended by itself and cleanly.
+bool reapServer(pid_t pid)
+{
+    int status = 0;
+    for (int waited = 0; waited < 5000; waited += 10) {
+        const pid_t r = ::waitpid(pid, &status, WNOHANG);
+        if (r == pid)
+            return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+        if (r < 0 && errno != EINTR)
+            return false;
+        const timespec tenMs{0, 10 * 1000 * 1000};
+        ::nanosleep(&tenMs, nullptr);
+    }
+    ::kill(pid, SIGKILL);
+    while (::waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
+    }
+    return false;
 }
 
 // An unnamed file in `folder` (nobody can reach it by name), else in the temporary folder.
@@ -305,14 +362,16 @@ CowWindow::CowWindow(int diskFd, qint64 windowBytes, qint64 writableOffset, qint
     s.windowBytes = windowBytes;
     s.writableOffset = writableOffset;
     s.writableBytes = writableBytes;
-    s.written.assign(size_t((writableBytes + B - 1) / B), false);
+    s.writtenBytes = size_t((writableBytes + 64 * B - 1) / (64 * B)) * sizeof(quint64);
+    void *bits =
+        ::mmap(nullptr, s.writtenBytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    s.written = bits == MAP_FAILED ? nullptr : static_cast<quint64 *>(bits);
     s.uid = ::getuid();
     s.gid = ::getgid();
     ::clock_gettime(CLOCK_REALTIME, &s.made);
     s.disk = ::fcntl(diskFd, F_DUPFD_CLOEXEC, 3);
     s.overlay = unnamedFile(scratchFolder);
-    s.stop = ::eventfd(0, EFD_CLOEXEC);
-    if (s.disk < 0 || s.overlay < 0 || s.stop < 0) {
+    if (!s.written || s.disk < 0 || s.overlay < 0) {
         m_error = QStringLiteral("Cannot prepare a copy-on-write view of the filesystem: %1.")
                       .arg(systemError(errno));
         tearDown();
@@ -340,8 +399,39 @@ CowWindow::CowWindow(int diskFd, qint64 windowBytes, qint64 writableOffset, qint
         return;
     }
     m_mount->takeDevice();
-    s.thread = std::thread(serve, s.session, s.stop);
+    if (!startServer()) {
+        tearDown();
+        return;
+    }
     m_path = m_mount->mountPoint() + QLatin1Char('/') + QLatin1String(kFileName);
+}
+
+bool CowWindow::startServer()
+{
+    CowWindowServer &s = *m_server;
+    int pipeFds[2];
+    if (::pipe2(pipeFds, O_CLOEXEC) != 0) {
+        m_error = QStringLiteral("Cannot create a pipe: %1.").arg(systemError(errno));
+        return false;
+    }
+    const pid_t client = ::getpid();
+    const pid_t pid = ::fork();
+    if (pid == 0)
+        runServer(s, pipeFds[0], client);
+    const int code = errno;
+    ::close(pipeFds[0]);
+    if (pid < 0) {
+        ::close(pipeFds[1]);
+        m_error = QStringLiteral("Cannot start the copy-on-write view's server: %1.")
+                      .arg(systemError(code));
+        return false;
+    }
+    s.server = pid;
+    s.stop = pipeFds[1];
+    // The device is the server's alone now: when it ends, the connection goes with it.
+    fuse_session_destroy(s.session);
+    s.session = nullptr;
+    return true;
 }
 
 CowWindow::~CowWindow()
@@ -349,31 +439,35 @@ CowWindow::~CowWindow()
     tearDown();
 }
 
-void CowWindow::stopServing()
+bool CowWindow::stopServing()
 {
     if (!m_server)
-        return;
+        return false;
     CowWindowServer &s = *m_server;
-    if (s.thread.joinable()) {
-        const quint64 one = 1;
-        while (::write(s.stop, &one, sizeof one) < 0 && errno == EINTR) {
-        }
-        s.thread.join();
-    }
+    if (s.stop >= 0)
+        ::close(s.stop);
+    s.stop = -1;
+    if (s.server > 0 && !reapServer(s.server) && m_error.isEmpty())
+        m_error = QStringLiteral("The copy-on-write view's server ended before its client: what "
+                                 "was written through it is not known.");
+    s.server = -1;
     if (s.session)
         fuse_session_destroy(s.session);
     s.session = nullptr;
     m_mount.reset();
     m_path.clear();
+    return ok();
 }
 
 void CowWindow::tearDown()
 {
     stopServing();
     if (m_server) {
-        for (int fd : {m_server->disk, m_server->overlay, m_server->stop})
+        for (int fd : {m_server->disk, m_server->overlay})
             if (fd >= 0)
                 ::close(fd);
+        if (m_server->written)
+            ::munmap(m_server->written, m_server->writtenBytes);
         m_server.reset();
     }
 }
@@ -381,17 +475,18 @@ void CowWindow::tearDown()
 std::vector<CowWindow::Block> CowWindow::writtenBlocks() const
 {
     std::vector<Block> blocks;
-    if (!m_server)
+    if (!m_server || !ok())
         return blocks;
-    for (size_t i = 0; i < m_server->written.size(); ++i)
-        if (m_server->written[i])
-            blocks.push_back({qint64(i) * B, m_server->blockLength(qint64(i))});
+    const qint64 count = (m_server->writableBytes + B - 1) / B;
+    for (qint64 i = 0; i < count; ++i)
+        if (m_server->isWritten(i))
+            blocks.push_back({i * B, m_server->blockLength(i)});
     return blocks;
 }
 
 bool CowWindow::readBlock(const Block &block, char *data) const
 {
-    return m_server && readAll(m_server->overlay, data, block.length, block.offset);
+    return m_server && ok() && readAll(m_server->overlay, data, block.length, block.offset);
 }
 
 } // namespace partwise

@@ -13,8 +13,10 @@
 // (O_TMPFILE) in `scratchFolder`, a partly written block first gets the disk's bytes; a bitmap
 // says which blocks the view holds. Served through FUSE like device/partitionfile.h (a private
 // 0700 mount, direct I/O, default_permissions), so a loop device can sit on it for tools that
-// need one. Truncating to a smaller size is accepted and changes nothing (resize2fs cuts a
-// regular file to the filesystem's size).
+// need one. The view is served by a process of its own, forked here (see runServer()), so
+// this process only reads and writes through the mount and a kill of either never leaves a
+// process that cannot exit or a mount that stays. Truncating to a smaller size is accepted and
+// changes nothing (resize2fs cuts a regular file to the filesystem's size).
 
 #include <QString>
 
@@ -42,8 +44,10 @@ public:
     QString error() const { return m_error; }
     QString path() const { return m_path; } // the view, until stopServing()
 
-    // Unmounts the view; what was written stays readable below. Call once the tool has ended.
-    void stopServing();
+    // Ends the server and unmounts the view; what was written stays readable below. Call once
+    // the tool has ended. False (with error()) when the server had ended before: then nothing
+    // written through the view is to be used.
+    bool stopServing();
 
     struct Block
     {
@@ -56,6 +60,7 @@ public:
     bool readBlock(const Block &block, char *data) const;
 
 private:
+    bool startServer();
     void tearDown();
 
     std::unique_ptr<CowWindowServer> m_server;

@@ -82,9 +82,12 @@ ToolResult runInView(const FilesystemLocation &where, const RedoRegion &region,
         return tool(where);
     }
     const ToolResult r = tool(FilesystemLocation{view.path(), source.offset, true});
-    view.stopServing();
+    const bool served = view.stopServing();
     if (!r.ok)
         return r;
+    if (!served)
+        return ToolResult::failed(
+            QStringLiteral("%1 Nothing was written to the disk.").arg(view.error()));
     const std::vector<CowWindow::Block> blocks = view.writtenBlocks();
     const move::RedoBlockSource read = [&](qint64 i, qint64 *offset, qint64 *length, char *data) {
         *offset = blocks[size_t(i)].offset;

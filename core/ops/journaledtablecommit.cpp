@@ -3,6 +3,7 @@
 #include "device/backingfile.h"
 #include "fs/cowwindow.h"
 #include "move/redorecord.h"
+#include "ops/scratchtablecommit.h"
 #include "table/partedcommit.h"
 
 #include <QFile>
@@ -10,6 +11,7 @@
 
 #include <parted/parted.h>
 
+#include <cstring>
 #include <fcntl.h>
 #include <linux/fs.h>
 #include <sys/ioctl.h>
@@ -68,10 +70,33 @@ bool commitToView(PedDisk *disk, const QString &view, QString *error)
     return ok;
 }
 
-// Runs the commit on a copy-on-write view of the disk open as `fd` (closed here) and records
-// what it wrote. *inPlace when no view could be had and the table was written in place.
-bool recordCommit(PedDisk *disk, bool isImage, int fd, const RedoRegion &region,
-                  const RedoJournal &redo, bool *inPlace, QString *error)
+// Where no view can be had: libparted commits to a scratch image holding the table's sectors
+// (ops/scratchtablecommit.h), and the blocks it changed are recorded.
+bool recordScratchCommit(PedDisk *disk, int fd, const RedoRegion &region, const RedoJournal &redo,
+                         QString *error)
+{
+    std::vector<ScratchBlock> blocks;
+    if (!commitTableToScratch(disk, fd, region.bytes, QFileInfo(redo.path).absolutePath(), &blocks,
+                              error))
+        return false;
+    const move::RedoBlockSource read = [&](qint64 i, qint64 *offset, qint64 *length, char *data) {
+        const ScratchBlock &b = blocks[size_t(i)];
+        *offset = b.offset;
+        *length = b.data.size();
+        std::memcpy(data, b.data.constData(), size_t(b.data.size()));
+        return true;
+    };
+    if (!move::writeRedoRecord(redo.path, region, qint64(blocks.size()), read, error)) {
+        *error += QStringLiteral(" Nothing was written to the disk.");
+        return false;
+    }
+    return true;
+}
+
+// Runs the commit on a copy-on-write view of the disk open as `fd` (closed here), or on a
+// scratch image where no view can be had, and records what it wrote.
+bool recordCommit(PedDisk *disk, int fd, const RedoRegion &region, const RedoJournal &redo,
+                  QString *error)
 {
     struct stat st
     {
@@ -80,21 +105,25 @@ bool recordCommit(PedDisk *disk, bool isImage, int fd, const RedoRegion &region,
     if (::fstat(fd, &st) == 0 && S_ISBLK(st.st_mode))
         ::ioctl(fd, BLKFLSBUF, 0);
     CowWindow view(fd, region.bytes, 0, region.bytes, QFileInfo(redo.path).absolutePath());
-    ::close(fd);
     if (!view.ok()) {
-        say(redo, QStringLiteral("  no copy-on-write view of the disk (%1): the table is written "
-                                 "in place, unjournaled, so a power cut during it may leave it "
-                                 "half written")
+        say(redo, QStringLiteral("  no copy-on-write view of the disk (%1): libparted writes the "
+                                 "table to a scratch image of its sectors instead")
                       .arg(view.error()));
-        *inPlace = true;
-        const bool ok = commitTable(disk, isImage);
-        if (!ok)
-            *error = QStringLiteral("libparted could not write the table.");
+        const bool ok = recordScratchCommit(disk, fd, region, redo, error);
+        ::close(fd);
+        if (ok)
+            say(redo, QStringLiteral("  the changed blocks of the new table journaled in %1")
+                          .arg(redo.path));
         return ok;
     }
-    if (!commitToView(disk, view.path(), error))
+    ::close(fd);
+    const bool committed = commitToView(disk, view.path(), error);
+    if (!view.stopServing()) {
+        *error = view.error() + QStringLiteral(" Nothing was written to the disk.");
         return false;
-    view.stopServing();
+    }
+    if (!committed)
+        return false;
     const std::vector<CowWindow::Block> blocks = view.writtenBlocks();
     const move::RedoBlockSource read = [&](qint64 i, qint64 *offset, qint64 *length, char *data) {
         *offset = blocks[size_t(i)].offset;
@@ -137,11 +166,8 @@ bool commitTableJournaled(PedDisk *disk, bool isImage, const RedoJournal &redo, 
         say(redo, QStringLiteral("  discarding %1: it is of no step of this job").arg(redo.path));
         move::removeRedoRecord(redo.path);
     }
-    bool inPlace = false;
-    if (!recordCommit(disk, isImage, fd, region, redo, &inPlace, error))
+    if (!recordCommit(disk, fd, region, redo, error))
         return false;
-    if (inPlace)
-        return true;
     if (!applyJournaledRecord(target, region, redo, error)) {
         *error += QStringLiteral(" The new table is journaled in %1: resume writes it again.")
                       .arg(redo.path);

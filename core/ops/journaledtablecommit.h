@@ -25,9 +25,9 @@ RedoJournal tableRedo(const QString &jobJournal, int operation,
 // Writes `disk`'s table through the record `redo` (see above); for a block device (`isImage`
 // false) the kernel is told afterwards. A record already there is of no step of this job (resume
 // writes an interrupted one and removes it first, and a new job removes those of a journal
-// deleted by hand): it is discarded, never applied. Where no view can be had (no FUSE),
-// libparted writes in place and the log says the write is unguarded. False with *error; nothing was
-// written when the error says so.
+// deleted by hand): it is discarded, never applied. Where no view can be had (no FUSE), the
+// commit goes to a scratch image of the table's sectors (ops/scratchtablecommit.h) and the
+// same record is made from it. False with *error; nothing was written when the error says so.
 bool commitTableJournaled(PedDisk *disk, bool isImage, const RedoJournal &redo, QString *error);
 
 // Before a resumed job reads `target`: applies the committed record of the interrupted step's

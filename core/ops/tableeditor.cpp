@@ -518,10 +518,6 @@ DiskLayout TableEditor::layout() const
     return out;
 }
 
-namespace {
-constexpr bool kJournaledTableCommit = false;
-} // namespace
-
 bool TableEditor::commit(QString *error, const RedoJournal *redo)
 {
     if (!m_disk) {
@@ -531,14 +527,10 @@ bool TableEditor::commit(QString *error, const RedoJournal *redo)
     // Images (and a replica's scratch file) have no kernel to tell; block devices get their
     // partition nodes refreshed.
     const bool isImage = m_base.device.isImage || m_replica;
-    // Not yet wired (kJournaledTableCommit): libparted would write through a copy-on-write
-    // view this process serves itself, and a process killed while its own request waits in
-    // FUSE can never exit (the kernel waits out a request already read by the server, whose
-    // descriptor closes only when every thread has gone): the job's lock and the view's mount
-    // stay until the connection is aborted by hand. Seen when realign_end_to_end killed a
-    // resume during a table write. The view needs a server of its own (a child process) or a
-    // scratch copy before table records can be used.
-    if (redo && !m_replica && kJournaledTableCommit) {
+    // A job's table write goes through a redo record (ops/journaledtablecommit.h); the view
+    // libparted writes through is served by a process of its own (fs/cowwindow.h), so a kill
+    // in the middle of the write leaves neither a process that cannot exit nor a mount.
+    if (redo && !m_replica) {
         QString why;
         const bool ok = commitTableJournaled(m_disk, isImage, *redo, &why);
         if (!ok)

@@ -11,15 +11,25 @@
 #include "ops/jobresume.h"
 #include "ops/planfile.h"
 
+#include "fuseserverhold.h"
 #include "loopdevice.h"
 #include "redocut.h"
 #include "sfdisktable.h"
 #include "toolrun.h"
 
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
+#include <QScopeGuard>
 #include <QTemporaryDir>
 #include <QtTest>
+
+#include <csignal>
+#include <dirent.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 using namespace partwise;
 using namespace pwtest;
@@ -110,14 +120,13 @@ private slots:
     void initTestCase();
     void cutWhileRenamed_data();
     void cutWhileRenamed();
-
-private:
-    // The table record's cases, not run while TableEditor writes tables in place
-    // (kJournaledTableCommit in core/ops/tableeditor.cpp says why).
-    void prepareTableDisks();
     void cutWhileTableWritten_data();
     void cutWhileTableWritten();
     void secondCutDuringResume();
+    void killedInTheMiddleOfTheWrite();
+
+private:
+    void prepareTableDisks();
 };
 
 void TestTableCut::initTestCase()
@@ -146,8 +155,7 @@ void TestTableCut::initTestCase()
          {},
          {}},
     };
-    // The table disks are made and applied once by prepareTableDisks(), with the table
-    // record's cases (not run while tables are written in place).
+    prepareTableDisks();
 }
 
 void TestTableCut::prepareTableDisks()
@@ -258,6 +266,125 @@ void TestTableCut::secondCutDuringResume()
     const QString resumed = resume(image, {});
     QVERIFY2(resumed.isEmpty(), qPrintable(resumed));
     expectFinished(d, image, QStringLiteral("second cut during resume"));
+    QFile::remove(image);
+}
+
+namespace {
+
+// The FUSE view `client` has open (its file's folder is the mount point), or an empty string.
+// Read with readlink() alone: anything that looks at the file would wait for its held server.
+QString viewMountOf(pid_t client)
+{
+    const QByteArray fds = "/proc/" + QByteArray::number(client) + "/fd/";
+    DIR *folder = ::opendir(fds.constData());
+    QString found;
+    while (const dirent *entry = folder ? ::readdir(folder) : nullptr) {
+        char target[4096];
+        const ssize_t n = ::readlink((fds + entry->d_name).constData(), target, sizeof target);
+        const QString path = QFile::decodeName(QByteArray(target, n > 0 ? int(n) : 0));
+        if (path.endsWith(QLatin1String("/fuse/window")))
+            found = path.section(u'/', 0, -2);
+    }
+    if (folder)
+        ::closedir(folder);
+    return found;
+}
+
+bool isMounted(const QString &mountPoint)
+{
+    QFile table(QStringLiteral("/proc/self/mountinfo"));
+    if (!table.open(QIODevice::ReadOnly))
+        return true;
+    const QByteArray needle = ' ' + QFile::encodeName(mountPoint) + ' ';
+    return table.readAll().contains(needle);
+}
+
+// The FUSE connection of the mount on `mountPoint`: its device's minor number (mountinfo's
+// third field), without asking its server (which may be gone).
+QString fuseConnectionOf(const QString &mountPoint)
+{
+    QFile table(QStringLiteral("/proc/self/mountinfo"));
+    if (!table.open(QIODevice::ReadOnly))
+        return QString();
+    for (const QByteArray &line : table.readAll().split('\n')) {
+        const QList<QByteArray> fields = line.split(' ');
+        if (fields.size() > 4 && fields[4] == QFile::encodeName(mountPoint))
+            return QString::fromLatin1(fields[2].mid(fields[2].indexOf(':') + 1));
+    }
+    return QString();
+}
+
+template <typename Done> bool waitUntil(int timeoutMs, Done done)
+{
+    QElapsedTimer clock;
+    clock.start();
+    while (!done()) {
+        if (clock.elapsed() > timeoutMs)
+            return false;
+        QThread::msleep(10);
+    }
+    return true;
+}
+
+} // namespace
+
+// SIGKILL while libparted writes the GPT through the view, at the worst instant: the view's
+// server has read the write request and not yet answered it (held there by ptrace). The killed
+// Apply must exit once the server answers, the view's mount must go, and `resume` finish the
+// job. With the server a thread of the Apply's own process, the Apply never exited (the kernel
+// waits out a request its server has read, and the server had died with the process).
+void TestTableCut::killedInTheMiddleOfTheWrite()
+{
+    const Disk &d = m_disks[0];
+    const QString image = path(QStringLiteral("killed.img"));
+    QFile::remove(image);
+    QVERIFY(QFile::copy(d.pristine, image));
+    // The killed Apply's children (the view's server, the mount's keeper) are reaped here.
+    ::prctl(PR_SET_CHILD_SUBREAPER, 1);
+    const pid_t client = ::fork();
+    if (client == 0)
+        ::_exit(apply(d, image, {}) ? 0 : 2);
+    bool reaped = false;
+    const auto reapOnFailure = qScopeGuard([&] {
+        if (!reaped) {
+            ::kill(client, SIGKILL);
+            ::waitpid(client, nullptr, 0);
+        }
+    });
+    FuseServerHold hold(client, "partwise-cow", 30000);
+    QVERIFY2(hold.held(), qPrintable(hold.error()));
+    const QString mountPoint = viewMountOf(client);
+    QVERIFY(!mountPoint.isEmpty());
+    QCOMPARE(::kill(client, SIGKILL), 0);
+    hold.release();
+    int status = 0;
+    const bool exited =
+        waitUntil(10000, [&] { return ::waitpid(client, &status, WNOHANG) == client; });
+    if (!exited) { // leave no unkillable process behind: abort the view's connection by hand
+        const QByteArray connections = "/sys/fs/fuse/connections";
+        const bool mounted = ::mount("none", connections.constData(), "fusectl", 0, nullptr) == 0;
+        QFile abort(
+            QStringLiteral("/sys/fs/fuse/connections/%1/abort").arg(fuseConnectionOf(mountPoint)));
+        if (abort.open(QIODevice::WriteOnly))
+            abort.write("1");
+        abort.close();
+        waitUntil(10000, [&] { return ::waitpid(client, &status, WNOHANG) == client; });
+        if (mounted)
+            ::umount(connections.constData());
+    }
+    reaped = true;
+    QVERIFY2(exited, "the killed Apply did not exit");
+    QVERIFY(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+    QVERIFY2(waitUntil(10000, [&] { return !isMounted(mountPoint); }), qPrintable(mountPoint));
+    QVERIFY(waitUntil(10000, [&] {
+        while (::waitpid(-1, nullptr, WNOHANG) > 0) {
+        }
+        return !taskAlive(hold.task()) && ::waitpid(-1, nullptr, WNOHANG) < 0 && errno == ECHILD;
+    }));
+    ::prctl(PR_SET_CHILD_SUBREAPER, 0);
+    const QString resumed = resume(image, {});
+    QVERIFY2(resumed.isEmpty(), qPrintable(resumed));
+    expectFinished(d, image, QStringLiteral("killed in the middle of the write"));
     QFile::remove(image);
 }
 
