@@ -37,7 +37,7 @@ public:
     RealignExecution(WriteJournal &journal, const QString &journalPath,
                      const RealignCallbacks &callbacks, const PlannedMaps *planned)
         : m_journal(journal), m_path(journalPath), m_callbacks(callbacks), m_planned(planned),
-          m_kept(journal.target, journal.sectorSize,
+          m_kept(planned ? planned->disk : nullptr, journal.target, journal.sectorSize,
                  DataMover::resumeCommand(journalPath, journal.target))
     {
     }
@@ -129,8 +129,7 @@ private:
     bool claimDisk(ExclusiveClaim *claim, int number, QString *error, bool forTable = false)
     {
         QString why;
-        if (forTable ? claim->takeForTableWrite(m_journal.target, &why)
-                     : claim->take(m_journal.target, &why))
+        if (m_kept.claim(claim, forTable, &why))
             return true;
         *error = QStringLiteral("Partition %1: %2. Nothing more was written; once it is free "
                                 "again, run `%3` to finish.")
