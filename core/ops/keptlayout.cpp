@@ -57,6 +57,16 @@ bool KeptLayout::claim(ExclusiveClaim *claim, bool forTableWrite, QString *why)
     return forTableWrite ? claim->takeForTableWrite(*m_disk, why) : claim->take(*m_disk, why);
 }
 
+move::BlockIoOpener KeptLayout::blockIoOpener() const
+{
+    return [disk = m_disk, target = m_target](const QString &path, move::BlockIo::Access access,
+                                              int *error) {
+        if (path == target && disk && disk->isOpen())
+            return move::openFileBlockIoThrough(disk->ioPath(), path, access, error);
+        return move::openFileBlockIo(path, access, error);
+    };
+}
+
 bool KeptLayout::settle(QString *error)
 {
     if (!m_layout)

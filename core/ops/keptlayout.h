@@ -2,6 +2,7 @@
 
 #include "device/exclusiveclaim.h"
 #include "device/opendisk.h"
+#include "move/blockio.h"
 #include "table/disklayout.h"
 
 #include <QByteArray>
@@ -38,6 +39,9 @@ public:
     // Claims the disk read (device/exclusiveclaim.h) through its descriptor, so the claim is of
     // the device the layout came from; opens it first if nothing was read yet.
     bool claim(ExclusiveClaim *claim, bool forTableWrite, QString *why);
+    // How the job's mover opens files: the target through the descriptor read (once opened),
+    // anything else (its journals) by name.
+    move::BlockIoOpener blockIoOpener() const;
 
 private:
     bool ensureOpen(QString *error);

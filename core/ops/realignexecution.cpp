@@ -312,6 +312,7 @@ private:
         }
         const QString dataJournal = m_journal.dataJournalPath(m_path);
         DataMover mover;
+        mover.setBlockIoOpener(m_kept.blockIoOpener());
         mover.setKeepJournal(true); // removed only once the journal records the move as done
         mover.setCancelFlag(m_callbacks.cancel);
         mover.setNoteCallback([this](const QString &note) { log(QStringLiteral("  ") + note); });
