@@ -296,6 +296,7 @@ void ServeSession::readDiskMethod(const Request &request)
             m_firmware = readFirmwareEntries();
         bootOptions.firmware = &*m_firmware;
     }
+    bootOptions.diskFd = disk.fd(); // the disk the guard admitted, not its name again
     const BootInventory boot = readBootInventory(read.layout, bootOptions);
     // The check's object for people and scripts, and the whole layout for a window.
     QJsonObject device = deviceJson(read.layout, policy, &boot);

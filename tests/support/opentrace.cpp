@@ -39,7 +39,8 @@ QStringList OpenTrace::outsideLibparted() const
     return ours;
 }
 
-OpenTrace traceOpensByName(const QStringList &args, const QString &disk, const QString &logPath)
+OpenTrace traceOpensByName(const QStringList &args, const QString &disk, const QString &logPath,
+                           const QByteArray &input)
 {
     // LeakSanitizer cannot run under ptrace; the sanitizer stage's other options stay.
     QString asan = qEnvironmentVariable("ASAN_OPTIONS");
@@ -53,7 +54,8 @@ OpenTrace traceOpensByName(const QStringList &args, const QString &disk, const Q
                             // only calls naming the disk: unwinding every open of every
                             // tool the job runs took a minute
                             QStringLiteral("-P"), disk, QStringLiteral("-o"), logPath, cliPath()} +
-                    args);
+                    args,
+                input);
     QFile file(logPath);
     if (file.open(QIODevice::ReadOnly))
         trace.callers = opensByName(QString::fromUtf8(file.readAll()), disk);

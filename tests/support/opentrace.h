@@ -20,6 +20,7 @@ struct OpenTrace
 
 // Runs partwise-cli `args` under strace, writing the log to `logPath`, and collects the opens
 // of `disk` by that name. run.started is false when strace is missing.
-OpenTrace traceOpensByName(const QStringList &args, const QString &disk, const QString &logPath);
+OpenTrace traceOpensByName(const QStringList &args, const QString &disk, const QString &logPath,
+                           const QByteArray &input = {});
 
 } // namespace pwtest

@@ -1,7 +1,7 @@
-// How often a realignment opens the disk by its name (strace). Every open by name is a place
-// where the name may lead to another disk than the one planned from, and one more place that
-// must judge what it opened: the run reads, verifies, claims and moves data through the
-// descriptor its plan was read from (device/opendisk.h, ops/keptlayout.h).
+// How often a realignment, and the root helper's read-disk, open the disk by its name (strace).
+// Every open by name is a place where the name may lead to another disk than the one planned from,
+// and one more place that must judge what it opened: the run reads, verifies, claims and moves data
+// through the descriptor its plan was read from (device/opendisk.h, ops/keptlayout.h).
 
 #include "buildsetting.h"
 #include "clirun.h"
@@ -43,16 +43,17 @@ QByteArray digestAt(const QString &file, qint64 offset, qint64 length)
 
 } // namespace
 
-class TestRealignOpens : public QObject
+class TestDiskOpens : public QObject
 {
     Q_OBJECT
 
 private slots:
     void initTestCase() { setCliPath(buildSetting("PARTWISE_CLI")); }
     void realignmentOpensTheDiskByNameRarely();
+    void helperReadsTheDiskItsGuardOpened();
 };
 
-void TestRealignOpens::realignmentOpensTheDiskByNameRarely()
+void TestDiskOpens::realignmentOpensTheDiskByNameRarely()
 {
     PW_REQUIRE_ROOT_OR_SKIP();
     QTemporaryDir dir;
@@ -112,5 +113,49 @@ void TestRealignOpens::realignmentOpensTheDiskByNameRarely()
             QVERIFY2(!caller.contains(QLatin1String(through)), qPrintable(caller));
 }
 
-QTEST_GUILESS_MAIN(TestRealignOpens)
-#include "tst_realignopens.moc"
+// The helper's guard walks the path one component at a time (never by the whole name) and the
+// read goes through what that walk found: no open of the name at all outside libparted, so what
+// is read is what was judged.
+void TestDiskOpens::helperReadsTheDiskItsGuardOpened()
+{
+    PW_REQUIRE_ROOT_OR_SKIP();
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString image = dir.filePath(QStringLiteral("disk.img"));
+    {
+        QFile f(image);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        QVERIFY(f.resize(8 << 20));
+    }
+    const ToolResult table =
+        runTool(QStringLiteral("sfdisk"), {QStringLiteral("-q"), image},
+                QByteArrayLiteral("label: dos\nstart=63, size=4033, type=83\n"));
+    QVERIFY2(table.ok(), qPrintable(table.describe()));
+    LoopDevice loop(image);
+    QVERIFY2(loop.ok(), qPrintable(loop.error()));
+    const QByteArray request =
+        QJsonDocument(QJsonObject{{QStringLiteral("jsonrpc"), QStringLiteral("2.0")},
+                                  {QStringLiteral("id"), 1},
+                                  {QStringLiteral("method"), QStringLiteral("read-disk")},
+                                  {QStringLiteral("params"),
+                                   QJsonObject{{QStringLiteral("path"), loop.path()}}}})
+            .toJson(QJsonDocument::Compact) +
+        '\n';
+    const OpenTrace trace = traceOpensByName({QStringLiteral("serve")}, loop.path(),
+                                             dir.filePath(QStringLiteral("serve.strace")), request);
+    QVERIFY2(trace.run.started, "strace is missing: install the strace package");
+    // The answer is the disk read: its one partition where sfdisk put it.
+    const QJsonObject answer = QJsonDocument::fromJson(trace.run.out.trimmed()).object();
+    const QJsonArray parts = answer.value(QStringLiteral("result"))
+                                 .toObject()
+                                 .value(QStringLiteral("partitions"))
+                                 .toArray();
+    QVERIFY2(parts.size() == 1, trace.run.out.constData());
+    QCOMPARE(parts.first().toObject().value(QStringLiteral("start_sector")).toInteger(), 63);
+    const QStringList ours = trace.outsideLibparted();
+    QVERIFY2(ours.isEmpty(), qPrintable(QStringLiteral("%1 opened by name outside libparted:\n%2")
+                                            .arg(loop.path(), ours.join(QLatin1Char('\n')))));
+}
+
+QTEST_GUILESS_MAIN(TestDiskOpens)
+#include "tst_diskopens.moc"
