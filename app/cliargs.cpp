@@ -103,12 +103,10 @@ bool readSectorSize(const QCommandLineParser &parser, const SharedOptions &o, qi
     *bytes = 0;
     if (!parser.isSet(o.sectorSize))
         return true;
-    const qint64 n = parser.value(o.sectorSize).toLongLong();
-    if (!isSupportedSectorSize(n)) {
+    if (!parseSectorSize(parser.value(o.sectorSize), bytes)) {
         usageError(QStringLiteral("--sector-size must be %1.").arg(supportedSectorSizesText()));
         return false;
     }
-    *bytes = n;
     return true;
 }
 

@@ -2,6 +2,7 @@
 // else lives in ui/.
 #include "copy/copycontroller.h"
 #include "device/automountinhibitor.h"
+#include "device/imagesectorsize.h"
 #include "diskeventsource.h"
 #include "helper/remotemachines.h"
 #include "mount/encryptionactions.h"
@@ -50,7 +51,7 @@ struct CommandLine
     QCommandLineOption sectorSize{
         QStringLiteral("sector-size"),
         QCoreApplication::translate("main", "Read the images with this logical sector size "
-                                            "(512 or 4096)."),
+                                            "(512, 1024, 2048 or 4096)."),
         QStringLiteral("bytes")};
 
     CommandLine()
@@ -146,14 +147,13 @@ int main(int argc, char **argv)
     QCommandLineParser &parser = commandLine.parser;
     parser.process(app);
 
-    bool sizeOk = true;
-    const qint64 forcedSectorSize = parser.isSet(commandLine.sectorSize)
-                                        ? parser.value(commandLine.sectorSize).toLongLong(&sizeOk)
-                                        : 0;
-    if (!sizeOk || (forcedSectorSize != 0 && forcedSectorSize != 512 && forcedSectorSize != 4096)) {
-        std::fprintf(
-            stderr, "%s\n",
-            qPrintable(QCoreApplication::translate("main", "--sector-size takes 512 or 4096.")));
+    // The command line's rule (device/imagesectorsize.h): the same sizes, the same message.
+    qint64 forcedSectorSize = 0;
+    if (parser.isSet(commandLine.sectorSize) &&
+        !partwise::parseSectorSize(parser.value(commandLine.sectorSize), &forcedSectorSize)) {
+        std::fprintf(stderr, "%s\n",
+                     qPrintable(QCoreApplication::translate("main", "--sector-size must be %1.")
+                                    .arg(partwise::supportedSectorSizesText())));
         return 2;
     }
 

@@ -199,6 +199,24 @@ bool ServeSession::targetOf(const Request &request, QString *path)
     return true;
 }
 
+bool ServeSession::targetOf(const Request &request, OpenDisk *disk, QString *path)
+{
+    const QJsonValue value = request.params.value(QStringLiteral("path"));
+    if (!value.isString()) {
+        fail(request, InvalidParams, QStringLiteral("\"path\" must be a string."));
+        return false;
+    }
+    QString why;
+    if (!m_guard.opens(value.toString(), disk, &why)) {
+        // The guard's refusal never reaches the disk; one it admitted names it, then could not
+        // read it (empty, unreadable), as a read by name failed before.
+        fail(request, disk->path().isEmpty() ? Refused : Failed, why);
+        return false;
+    }
+    *path = disk->path();
+    return true;
+}
+
 void ServeSession::forgetReleasedOn(const QString &disk)
 {
     for (auto *map : {&m_swappedOff, &m_swappedOn})
@@ -247,8 +265,9 @@ void ServeSession::listDisks(const Request &request)
 
 void ServeSession::readDiskMethod(const Request &request)
 {
+    OpenDisk disk;
     QString path;
-    if (!targetOf(request, &path))
+    if (!targetOf(request, &disk, &path))
         return;
     ServeParams params{request.params, {}};
     DiskReadOptions options;
@@ -257,7 +276,7 @@ void ServeSession::readDiskMethod(const Request &request)
     const AlignmentPolicy policy = params.policy();
     if (!params.problem.isEmpty())
         return fail(request, InvalidParams, params.problem);
-    DiskReadResult read = readDisk(path, options);
+    DiskReadResult read = readDisk(disk, options);
     // A copy onto this disk that stopped part-way: the window offers to finish it. Until then
     // the disk has no table and usually cannot be read, so a failed read names it too.
     const QString copyJournal = interruptedCopyJournal(path);
@@ -278,6 +297,7 @@ void ServeSession::readDiskMethod(const Request &request)
             m_firmware = readFirmwareEntries();
         bootOptions.firmware = &*m_firmware;
     }
+    bootOptions.diskFd = disk.fd(); // the disk the guard admitted, not its name again
     const BootInventory boot = readBootInventory(read.layout, bootOptions);
     // The check's object for people and scripts, and the whole layout for a window.
     QJsonObject device = deviceJson(read.layout, policy, &boot);
@@ -295,8 +315,9 @@ void ServeSession::readDiskMethod(const Request &request)
 
 void ServeSession::preview(const Request &request)
 {
+    OpenDisk disk;
     QString path;
-    if (!targetOf(request, &path))
+    if (!targetOf(request, &disk, &path))
         return;
     ServeParams params{request.params, {}};
     const AlignmentPolicy policy = params.policy();
@@ -308,7 +329,7 @@ void ServeSession::preview(const Request &request)
         return;
     DiskReadOptions options;
     options.forcedSectorSize = sectorSize;
-    const DiskReadResult read = readDisk(path, options);
+    const DiskReadResult read = readDisk(disk, options);
     if (!read.ok)
         return fail(request, Failed, read.error);
     if (QString error; !resolvePasteSources(&operations, &error))
@@ -322,8 +343,9 @@ void ServeSession::preview(const Request &request)
 
 void ServeSession::filesystemMinimum(const Request &request)
 {
+    OpenDisk disk;
     QString path;
-    if (!targetOf(request, &path))
+    if (!targetOf(request, &disk, &path))
         return;
     ServeParams params{request.params, {}};
     const int number = int(params.integer("partition", 0, 1, 256));
@@ -334,7 +356,7 @@ void ServeSession::filesystemMinimum(const Request &request)
         params.problem = QStringLiteral("\"partition\" is required.");
     if (!params.problem.isEmpty())
         return fail(request, InvalidParams, params.problem);
-    const DiskReadResult read = readDisk(path, options);
+    const DiskReadResult read = readDisk(disk, options);
     if (!read.ok)
         return fail(request, Failed, read.error);
     const PartitionInfo *partition = read.layout.partitionByNumber(number);

@@ -21,6 +21,7 @@
 #include "cli/serveparams.h"
 #include "cli/servequestions.h"
 #include "cli/servetargetguard.h"
+#include "device/opendisk.h"
 #include "device/releasepartitions.h"
 #include "ops/copyrunner.h"
 #include "ops/operation.h"
@@ -69,6 +70,9 @@ private:
     void fail(const jsonrpc::Request &request, int code, const QString &message);
     void dispatch(const jsonrpc::Request &request);
     bool targetOf(const jsonrpc::Request &request, QString *path);
+    // The same, and the disk opened once from what the guard's walk found: the request's reads
+    // go through it (`path` is its name, for messages and journals).
+    bool targetOf(const jsonrpc::Request &request, OpenDisk *disk, QString *path);
     bool realignTargetOf(const jsonrpc::Request &request, QString *path, RealignOptions *options,
                          RealignRequest *asked);
     bool planOf(const jsonrpc::Request &request, QList<Operation> *operations);

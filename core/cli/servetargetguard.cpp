@@ -1,6 +1,8 @@
 #include "cli/servetargetguard.h"
 
 #include "base/nofollowfile.h"
+#include "base/uniquefd.h"
+#include "device/opendisk.h"
 
 #include <QDir>
 #include <QFile>
@@ -57,6 +59,12 @@ QString throughUdevName(const QString &path)
 
 bool ServeTargetGuard::admits(const QString &path, QString *why, QString *resolved) const
 {
+    return admitsOpening(path, why, resolved, nullptr);
+}
+
+bool ServeTargetGuard::admitsOpening(const QString &path, QString *why, QString *resolved,
+                                     OpenDisk *opened) const
+{
     if (resolved)
         *resolved = path;
     if (path.isEmpty() || path.size() > kMaxPath || path.contains(QChar(0)))
@@ -68,7 +76,7 @@ bool ServeTargetGuard::admits(const QString &path, QString *why, QString *resolv
         const QString name = throughUdevName(path);
         if (resolved)
             *resolved = name;
-        return admitsPrivileged(path, name, why);
+        return admitsPrivileged(path, name, why, opened);
     }
     // Only the user's own rights: the kernel decides what may be opened, links included.
     struct stat st;
@@ -79,22 +87,29 @@ bool ServeTargetGuard::admits(const QString &path, QString *why, QString *resolv
     return refuse(path, QStringLiteral("it is neither a block device nor a disk image file"), why);
 }
 
-bool ServeTargetGuard::admitsPrivileged(const QString &path, const QString &resolved,
-                                        QString *why) const
+bool ServeTargetGuard::opens(const QString &path, OpenDisk *disk, QString *why) const
+{
+    if (!admitsOpening(path, why, nullptr, disk))
+        return false;
+    // Without root the kernel judged the name: the open by name is the user's own.
+    return m_user.privileged || disk->open(path, why);
+}
+
+bool ServeTargetGuard::admitsPrivileged(const QString &path, const QString &resolved, QString *why,
+                                        OpenDisk *opened) const
 {
     // Root working for a user looks at nothing outside /dev: not even whether a file exists,
     // which in a folder the user cannot search would tell them what root can see.
     if (m_user.actsForUser() && !resolved.startsWith(QLatin1String("/dev/")))
         return refuse(path, kDisksOnly, why);
     bool nameStable = false;
-    const int fd = openPathNoFollow(resolved, &nameStable);
-    if (fd < 0 && errno == ELOOP)
+    const UniqueFd fd(openPathNoFollow(resolved, &nameStable));
+    if (!fd.valid() && errno == ELOOP)
         return refuse(path, QStringLiteral("it goes through a symbolic link"), why);
-    if (fd < 0)
+    if (!fd.valid())
         return refuse(path, QStringLiteral("it does not exist"), why);
     struct stat st;
-    const bool statted = ::fstat(fd, &st) == 0;
-    ::close(fd);
+    const bool statted = ::fstat(fd.get(), &st) == 0;
     if (!statted)
         return refuse(path, QStringLiteral("it cannot be examined"), why);
     if (S_ISBLK(st.st_mode)) {
@@ -103,7 +118,7 @@ bool ServeTargetGuard::admitsPrivileged(const QString &path, const QString &reso
                           QStringLiteral("a folder on its way may be changed by users other "
                                          "than root; name the disk in /dev"),
                           why);
-        return true;
+        return !opened || opened->openFrom(fd.get(), resolved, why);
     }
     if (!S_ISREG(st.st_mode))
         return refuse(path, QStringLiteral("it is neither a block device nor a disk image file"),
@@ -118,7 +133,7 @@ bool ServeTargetGuard::admitsPrivileged(const QString &path, const QString &reso
                           .arg(st.st_uid)
                           .arg(m_user.uid),
                       why);
-    return true;
+    return !opened || opened->openFrom(fd.get(), resolved, why);
 }
 
 bool ServeTargetGuard::admitsUnmountAt(const QString &target, QString *why) const

@@ -27,6 +27,8 @@
 
 namespace partwise {
 
+class OpenDisk;
+
 class ServeTargetGuard
 {
 public:
@@ -36,6 +38,10 @@ public:
     // True when `path` may be used; `why` says otherwise. `resolved` is the name the jobs are to
     // use: the disk's own for a udev name, else `path`.
     bool admits(const QString &path, QString *why, QString *resolved = nullptr) const;
+    // admits(), and `disk` opened from what the guard's own walk found (root's helper), or by
+    // the name for a helper with only the user's rights (the kernel judges those): the one open
+    // every later read of the request goes through.
+    bool opens(const QString &path, OpenDisk *disk, QString *why) const;
     const ServedUser &servedUser() const { return m_user; }
     // Whether a filesystem mounted on `target` may be unmounted for the served user. Root working
     // for a user unmounts only what was mounted for that user: in the user's own /run/media/USER
@@ -46,7 +52,11 @@ public:
     bool admitsUnmountAt(const QString &target, QString *why) const;
 
 private:
-    bool admitsPrivileged(const QString &path, const QString &resolved, QString *why) const;
+    bool admitsOpening(const QString &path, QString *why, QString *resolved,
+                       OpenDisk *opened) const;
+    // `opened`: where to open the disk from the walk's descriptor once it is admitted.
+    bool admitsPrivileged(const QString &path, const QString &resolved, QString *why,
+                          OpenDisk *opened = nullptr) const;
 
     ServedUser m_user;
 };

@@ -16,9 +16,12 @@
 // Anything other than a block device (an image file) is not claimed: an image is its owner's,
 // and what mounts it attaches it first, as another device.
 
+#include <QByteArray>
 #include <QString>
 
 namespace partwise {
+
+class OpenDisk;
 
 class ExclusiveClaim
 {
@@ -36,9 +39,15 @@ public:
     // libparted tells the kernel of its partitions by creating mappings over it, which claim it,
     // so the write runs unclaimed there (the busy check before it stands alone, as it always did).
     bool takeForTableWrite(const QString &path, QString *why);
+    // The same for a disk opened once at the job's entry: the claim is of the device that
+    // descriptor holds, taken through it, not of whatever its name leads to by now.
+    bool take(const OpenDisk &disk, QString *why);
+    bool takeForTableWrite(const OpenDisk &disk, QString *why);
     bool held() const { return m_fd >= 0; }
 
 private:
+    bool claim(const QByteArray &openName, const QString &shown, QString *why);
+
     int m_fd = -1;
 };
 

@@ -41,6 +41,20 @@ bool isSupportedSectorSize(qint64 bytes)
     return bytes == 512 || bytes == 1024 || bytes == 2048 || bytes == 4096;
 }
 
+bool parseSectorSize(const QString &text, qint64 *bytes)
+{
+    if (text.isEmpty() || text.size() > 5)
+        return false;
+    for (const QChar c : text)
+        if (c < QLatin1Char('0') || c > QLatin1Char('9'))
+            return false;
+    const qint64 n = text.toLongLong();
+    if (!isSupportedSectorSize(n))
+        return false;
+    *bytes = n;
+    return true;
+}
+
 QString supportedSectorSizesText()
 {
     return QStringLiteral("512, 1024, 2048 or 4096");

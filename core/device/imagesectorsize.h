@@ -21,6 +21,9 @@ ImageSectorSize detectImageSectorSize(const QString &imagePath);
 // ones crash it (a division by zero at 8192, stack overruns beyond), so every forced size passes
 // here first, the command line's and the helper's alike.
 bool isSupportedSectorSize(qint64 bytes);
+// A sector size as a person types it (the command line's and the window's --sector-size): digits
+// only, judged before conversion, then isSupportedSectorSize(). False leaves `bytes` alone.
+bool parseSectorSize(const QString &text, qint64 *bytes);
 // "512, 1024, 2048 or 4096", for messages.
 QString supportedSectorSizesText();
 

@@ -34,9 +34,19 @@ QString OpenDisk::ioPath() const
 
 bool OpenDisk::open(const QString &path, QString *error)
 {
+    return openNamed(QFile::encodeName(path), path, error);
+}
+
+bool OpenDisk::openFrom(int pathFd, const QString &name, QString *error)
+{
+    return openNamed(QStringLiteral("/proc/self/fd/%1").arg(pathFd).toLatin1(), name, error);
+}
+
+bool OpenDisk::openNamed(const QByteArray &openName, const QString &path, QString *error)
+{
     m_path = path;
     // Non-blocking: a FIFO given as a disk must not stall the open; cleared once judged.
-    m_fd = ::open(QFile::encodeName(path).constData(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    m_fd = ::open(openName.constData(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (m_fd < 0) {
         const int code = errno;
         m_accessDenied = code == EACCES || code == EPERM;

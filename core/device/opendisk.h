@@ -24,6 +24,9 @@ public:
     // a sentence a person can act on: missing, a folder, not a disk, empty, or not readable
     // (then accessDenied() is true).
     bool open(const QString &path, QString *error);
+    // The same for a file a path walk already found (`pathFd`, an O_PATH descriptor such as
+    // base/nofollowfile.h gives): reopened through it, so `name` is not looked up again.
+    bool openFrom(int pathFd, const QString &name, QString *error);
 
     bool isOpen() const { return m_fd >= 0; }
     int fd() const { return m_fd; }
@@ -52,6 +55,7 @@ public:
     bool readAt(qint64 offset, qint64 length, QByteArray *out, QString *why) const;
 
 private:
+    bool openNamed(const QByteArray &openName, const QString &path, QString *error);
     bool judge(QString *error);
 
     QString m_path;

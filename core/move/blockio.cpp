@@ -156,7 +156,13 @@ int readInPieces(BlockIo &io, unsigned char *buffer, std::uint64_t length, std::
 
 std::unique_ptr<BlockIo> openFileBlockIo(const QString &path, BlockIo::Access access, int *error)
 {
-    const QByteArray name = QFile::encodeName(path);
+    return openFileBlockIoThrough(path, path, access, error);
+}
+
+std::unique_ptr<BlockIo> openFileBlockIoThrough(const QString &openName, const QString &path,
+                                                BlockIo::Access access, int *error)
+{
+    const QByteArray name = QFile::encodeName(openName);
     const int flags = O_CLOEXEC | (access == BlockIo::Access::ReadWrite ? O_RDWR : O_RDONLY);
     const int fd = ::open(name.constData(), flags);
     if (fd < 0) {

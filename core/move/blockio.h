@@ -57,6 +57,10 @@ int writeOrPunch(BlockIo &io, const void *buffer, std::size_t length, std::uint6
 // where sync() still gives the durability the journal needs. A read-only target (EROFS, EACCES,
 // EPERM, or a block device flagged read-only) is refused when opened for writing.
 std::unique_ptr<BlockIo> openFileBlockIo(const QString &path, BlockIo::Access access, int *error);
+// The same, opening `openName` (a disk's /proc/self/fd entry, so the file a job opened once at its
+// entry rather than whatever its name leads to now) and calling it `shownPath` in messages.
+std::unique_ptr<BlockIo> openFileBlockIoThrough(const QString &openName, const QString &shownPath,
+                                                BlockIo::Access access, int *error);
 
 // Reads `length` bytes with reads of at most `piece` bytes. The mover reads ahead on the disk it
 // writes to: a sync issued meanwhile waits behind the reads already queued, so they are kept

@@ -11,6 +11,23 @@ KeptLayout::KeptLayout(const QString &target, qint64 sectorSize, const QString &
 {
 }
 
+KeptLayout::KeptLayout(std::shared_ptr<const OpenDisk> opened, const QString &target,
+                       qint64 sectorSize, const QString &resumeCommand)
+    : m_target(target), m_sectorSize(sectorSize), m_resume(resumeCommand), m_disk(std::move(opened))
+{
+}
+
+bool KeptLayout::ensureOpen(QString *error)
+{
+    if (m_disk && m_disk->isOpen())
+        return true;
+    auto disk = std::make_shared<OpenDisk>();
+    if (!disk->open(m_target, error))
+        return false;
+    m_disk = std::move(disk);
+    return true;
+}
+
 bool KeptLayout::read(DiskLayout *layout, QString *error)
 {
     if (m_layout) {
@@ -19,11 +36,11 @@ bool KeptLayout::read(DiskLayout *layout, QString *error)
         *layout = *m_layout;
         return true;
     }
-    if (!m_disk.isOpen() && !m_disk.open(m_target, error))
+    if (!ensureOpen(error))
         return false;
     DiskReadOptions options;
     options.forcedSectorSize = m_sectorSize;
-    const DiskReadResult r = readDisk(m_disk, options);
+    const DiskReadResult r = readDisk(*m_disk, options);
     if (!r.ok) {
         *error = r.error;
         return false;
@@ -33,6 +50,23 @@ bool KeptLayout::read(DiskLayout *layout, QString *error)
     return settle(error);
 }
 
+bool KeptLayout::claim(ExclusiveClaim *claim, bool forTableWrite, QString *why)
+{
+    if (!ensureOpen(why))
+        return false;
+    return forTableWrite ? claim->takeForTableWrite(*m_disk, why) : claim->take(*m_disk, why);
+}
+
+move::BlockIoOpener KeptLayout::blockIoOpener() const
+{
+    return [disk = m_disk, target = m_target](const QString &path, move::BlockIo::Access access,
+                                              int *error) {
+        if (path == target && disk && disk->isOpen())
+            return move::openFileBlockIoThrough(disk->ioPath(), path, access, error);
+        return move::openFileBlockIo(path, access, error);
+    };
+}
+
 bool KeptLayout::settle(QString *error)
 {
     if (!m_layout)
@@ -40,7 +74,7 @@ bool KeptLayout::settle(QString *error)
     // A step's tool wrote through a partition's node: the disk's own cache still holds the
     // bytes from before it (a FAT's map read stale after a shrink). Rereading the whole disk
     // through libparted used to drop that cache as a side effect of its open.
-    m_disk.dropCache();
+    m_disk->dropCache();
     return tableDigest(&m_digest, error);
 }
 
@@ -64,7 +98,8 @@ bool KeptLayout::tableDigest(QByteArray *digest, QString *error) const
     for (const auto &[first, last] : m_layout->tableSectors) {
         QByteArray bytes;
         QString why;
-        if (!m_disk.readAt(first * m_sectorSize, (last - first + 1) * m_sectorSize, &bytes, &why)) {
+        if (!m_disk->readAt(first * m_sectorSize, (last - first + 1) * m_sectorSize, &bytes,
+                            &why)) {
             *error =
                 QStringLiteral("Cannot read the partition table of %1: %2.").arg(m_target, why);
             return false;
@@ -78,7 +113,7 @@ bool KeptLayout::tableDigest(QByteArray *digest, QString *error) const
 bool KeptLayout::unchanged(QString *error) const
 {
     QString why;
-    if (!m_disk.stillNamed(&why)) {
+    if (!m_disk->stillNamed(&why)) {
         *error = QStringLiteral("%1. Nothing more was written; run `%2` once it names the disk "
                                 "again.")
                      .arg(why, m_resume);

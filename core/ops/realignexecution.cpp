@@ -38,7 +38,7 @@ public:
     RealignExecution(WriteJournal &journal, const QString &journalPath,
                      const RealignCallbacks &callbacks, const PlannedMaps *planned)
         : m_journal(journal), m_path(journalPath), m_callbacks(callbacks), m_planned(planned),
-          m_kept(journal.target, journal.sectorSize,
+          m_kept(planned ? planned->disk : nullptr, journal.target, journal.sectorSize,
                  DataMover::resumeCommand(journalPath, journal.target))
     {
     }
@@ -130,8 +130,7 @@ private:
     bool claimDisk(ExclusiveClaim *claim, int number, QString *error, bool forTable = false)
     {
         QString why;
-        if (forTable ? claim->takeForTableWrite(m_journal.target, &why)
-                     : claim->take(m_journal.target, &why))
+        if (m_kept.claim(claim, forTable, &why))
             return true;
         *error = QStringLiteral("Partition %1: %2. Nothing more was written; once it is free "
                                 "again, run `%3` to finish.")
@@ -313,6 +312,7 @@ private:
         }
         const QString dataJournal = m_journal.dataJournalPath(m_path);
         DataMover mover;
+        mover.setBlockIoOpener(m_kept.blockIoOpener());
         mover.setKeepJournal(true); // removed only once the journal records the move as done
         mover.setCancelFlag(m_callbacks.cancel);
         mover.setNoteCallback([this](const QString &note) { log(QStringLiteral("  ") + note); });

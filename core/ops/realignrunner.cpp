@@ -101,13 +101,17 @@ PreparedRealign prepareRealignment(const QString &target, const RealignOptions &
                                    const RealignRequest &request)
 {
     PreparedRealign prepared;
+    auto disk = std::make_shared<OpenDisk>();
+    if (!disk->open(target, &prepared.error))
+        return prepared;
     DiskReadOptions ro;
     ro.forcedSectorSize = options.forcedSectorSize;
-    const DiskReadResult read = readDisk(target, ro);
+    const DiskReadResult read = readDisk(*disk, ro);
     if (!read.ok) {
         prepared.error = read.error;
         return prepared;
     }
+    prepared.planned.disk = std::move(disk);
     prepared.layout = read.layout;
     if (read.layout.tableType.isEmpty()) {
         const QString fs = read.layout.wholeDiskFilesystemName();

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "device/drivehealth.h"
+#include "device/opendisk.h"
 #include "device/sourcehold.h"
 
 #include "align/alignmentpolicy.h"
@@ -84,6 +85,9 @@ struct PlannedMaps
     };
     std::shared_ptr<const SourceHold> hold;
     QMap<int, Map> maps;
+    // The disk the plan was read from, opened once by name: the run reads, verifies and claims
+    // it through this descriptor (ops/keptlayout.h) instead of opening the name again.
+    std::shared_ptr<const OpenDisk> disk;
 };
 
 struct PreparedRealign

@@ -5073,8 +5073,8 @@ Das Journal %3 hält fest, wie weit sie kam. Bis sie abgeschlossen ist, ist die 
         <translation>Ein Demo-Datenträgerabbild mit falsch ausgerichteten Partitionen in einem temporären Ordner erstellen und öffnen.</translation>
     </message>
     <message>
-        <source>Read the images with this logical sector size (512 or 4096).</source>
-        <translation>Die Abbilder mit dieser logischen Sektorgröße lesen (512 oder 4096).</translation>
+        <source>Read the images with this logical sector size (512, 1024, 2048 or 4096).</source>
+        <translation>Die Abbilder mit dieser logischen Sektorgröße lesen (512, 1024, 2048 oder 4096).</translation>
     </message>
     <message>
         <source>Partition editor that gets alignment right.</source>
@@ -5085,8 +5085,8 @@ Das Journal %3 hält fest, wie weit sie kam. Bis sie abgeschlossen ist, ist die 
         <translation>Zu öffnende Datenträgerabbilder.</translation>
     </message>
     <message>
-        <source>--sector-size takes 512 or 4096.</source>
-        <translation>--sector-size nimmt 512 oder 4096.</translation>
+        <source>--sector-size must be %1.</source>
+        <translation>--sector-size muss %1 sein.</translation>
     </message>
     <message>
         <source>New disks show after View → Refresh: %1</source>

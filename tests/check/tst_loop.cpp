@@ -7,6 +7,7 @@
 #include "expectations.h"
 #include "filechecksum.h"
 #include "loopdevice.h"
+#include "opentrace.h"
 #include "toolrun.h"
 
 #include <QFileInfo>
@@ -109,28 +110,6 @@ void TestLoop::checkWithoutTargetListsLoopDevice()
     QVERIFY2(r.exitCode == 1 || r.exitCode == 2, qPrintable(r.describe()));
 }
 
-// Every open of `disk` by its name in an strace -f -k log, each with the first frame above libc
-// that made it (the program, or a library such as libparted).
-static QStringList opensByName(const QString &log, const QString &disk)
-{
-    QStringList callers;
-    const QStringList lines = log.split(QLatin1Char('\n'));
-    const QString quoted = QLatin1Char('"') + disk + QLatin1Char('"');
-    for (int i = 0; i < lines.size(); ++i) {
-        if (!lines[i].contains(quoted) || !lines[i].contains(QLatin1String("open")) ||
-            lines[i].contains(QLatin1String("= -1")))
-            continue;
-        QString caller = QStringLiteral("?");
-        for (int j = i + 1; j < lines.size() && lines[j].startsWith(QLatin1String(" > ")); ++j)
-            if (!lines[j].contains(QLatin1String("/libc.so"))) {
-                caller = lines[j].mid(3);
-                break;
-            }
-        callers << caller;
-    }
-    return callers;
-}
-
 // `check` opens the disk by its name once: libblkid, the boot inventory and the reader's own
 // reads go through that descriptor (/proc/self/fd/N), so what is read cannot be swapped between
 // them. libparted resolves any name it is given to the disk's own and opens that itself (twice
@@ -143,25 +122,13 @@ void TestLoop::checkOpensTheDiskByNameOnce()
     LoopDevice loop(f.path);
     QVERIFY2(loop.ok(), qPrintable(loop.error()));
     QVERIFY2(loop.addPartitions(), qPrintable(loop.error()));
-    const QString log = m_dir.filePath(QStringLiteral("check.strace"));
-    // LeakSanitizer cannot run under ptrace; the sanitizer stage's other options stay.
-    QString asan = qEnvironmentVariable("ASAN_OPTIONS");
-    asan += (asan.isEmpty() ? QString() : QStringLiteral(":")) + QStringLiteral("detect_leaks=0");
-    const ToolResult r =
-        runTool(QStringLiteral("strace"),
-                {QStringLiteral("-f"), QStringLiteral("-qq"), QStringLiteral("-k"),
-                 QStringLiteral("-E"), QStringLiteral("ASAN_OPTIONS=") + asan, QStringLiteral("-e"),
-                 QStringLiteral("trace=open,openat"), QStringLiteral("-o"), log, cliPath(),
-                 QStringLiteral("check"), QStringLiteral("--json"), loop.path()});
+    const OpenTrace trace =
+        traceOpensByName({QStringLiteral("check"), QStringLiteral("--json"), loop.path()},
+                         loop.path(), m_dir.filePath(QStringLiteral("check.strace")));
+    const ToolResult &r = trace.run;
     QVERIFY2(r.started, "strace is missing: install the strace package");
     QVERIFY2(r.exitCode == 0 || r.exitCode == 1, qPrintable(r.describe()));
-    QFile file(log);
-    QVERIFY(file.open(QIODevice::ReadOnly));
-    const QStringList callers = opensByName(QString::fromUtf8(file.readAll()), loop.path());
-    QStringList ours;
-    for (const QString &c : callers)
-        if (!c.contains(QLatin1String("libparted.so")))
-            ours << c;
+    const QStringList ours = trace.outsideLibparted();
     QVERIFY2(ours.size() == 1, qPrintable(QStringLiteral("%1 opened by name %2 times outside "
                                                          "libparted:\n%3")
                                               .arg(loop.path())
