@@ -6,7 +6,6 @@
 #include "ops/operation.h"
 #include "ops/partitionaccess.h"
 
-#include <QCoreApplication>
 #include <QSet>
 #include <QStringList>
 
@@ -36,17 +35,12 @@ QString newUuidBackupSuffix(const QString &newUuid)
     return QStringLiteral(".partwise-") + id.left(8).toLower();
 }
 
-QString newUuidFollowText(const QString &newUuid)
+QString referenceFileList()
 {
     QStringList files;
     for (const QString &pattern : referenceFilePatterns())
         files << QLatin1Char('/') + pattern;
-    return QCoreApplication::translate(
-               "Operation",
-               "every reference to the old UUID in %1 on this disk's ext2/3/4 and FAT filesystems "
-               "that are not in use is rewritten to it; each changed file is kept beside itself "
-               "as NAME%2, and each filesystem is checked after")
-        .arg(files.join(QStringLiteral(", ")), newUuidBackupSuffix(newUuid));
+    return files.join(QStringLiteral(", "));
 }
 
 bool followNewUuid(const DiskLayout &layout, const IdentityChange &change,

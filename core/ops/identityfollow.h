@@ -29,8 +29,8 @@ void chooseNewUuids(const DiskLayout &layout, QList<Operation> *operations);
 // hex digits): the same on every run of the operation.
 QString newUuidBackupSuffix(const QString &newUuid);
 
-// The plan's words for what follows `newUuid` (for Operation::description()).
-QString newUuidFollowText(const QString &newUuid);
+// The files looked at, for the plan ("/etc/fstab, /etc/crypttab, ...").
+QString referenceFileList();
 
 // Rewrites `change` in the files of every filesystem of `layout` Partwise edits that is not in
 // use (those in use, and those of other kinds, are named in the log). False with `error` on

@@ -174,9 +174,12 @@ QString Operation::description() const
     case Type::NewUuid:
         if (uuid.isEmpty())
             return tr("Give the filesystem on partition %1 a new UUID").arg(number);
-        return tr("Give the filesystem on partition %1 the new UUID %2; %3")
+        return tr("Give the filesystem on partition %1 the new UUID %2; every reference to the "
+                  "old UUID in %3 on this disk's ext2/3/4 and FAT filesystems that are not in use "
+                  "is rewritten to it; each changed file is kept beside itself as NAME%4, and "
+                  "each filesystem is checked after")
             .arg(number)
-            .arg(uuid, newUuidFollowText(uuid));
+            .arg(uuid, referenceFileList(), newUuidBackupSuffix(uuid));
     case Type::NewPartitionGuid:
         return tr("Give partition %1 a new partition GUID").arg(number);
     case Type::Check:
