@@ -3,6 +3,7 @@
 #include "align/misalignmentreport.h"
 #include "cli/unmountforjob.h"
 #include "device/drivehealth.h"
+#include "ops/identityfollow.h"
 #include "ops/operationboot.h"
 #include "ops/operationpreview.h"
 #include "ops/pasteboot.h"
@@ -53,6 +54,7 @@ int runApplyCommand(const ApplyCommandOptions &options, QTextStream &out, QTextS
         err << "partwise-cli: " << read.error << "\n";
         return ExitBadInput;
     }
+    chooseNewUuids(read.layout, &operations); // shown below, and what Apply writes
     const PreviewResult preview = previewOperations(read.layout, operations, options.apply.policy);
     if (!preview.ok) {
         err << "partwise-cli: operation " << preview.failedIndex + 1 << " ("

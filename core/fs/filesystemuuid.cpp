@@ -72,6 +72,13 @@ bool fitsFilesystemUuid(const QString &filesystem, const QString &uuid)
     return form.match(uuid).hasMatch() && !zeros.match(uuid).hasMatch();
 }
 
+bool fitsSomeFilesystemUuid(const QString &uuid)
+{
+    return fitsFilesystemUuid(QStringLiteral("vfat"), uuid) ||
+           fitsFilesystemUuid(QStringLiteral("ntfs"), uuid) ||
+           fitsFilesystemUuid(QStringLiteral("ext4"), uuid);
+}
+
 bool canChangeFilesystemUuid(const QString &filesystem)
 {
     static const QStringList kinds{QStringLiteral("xfs"), QStringLiteral("btrfs"),

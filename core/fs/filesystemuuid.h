@@ -21,6 +21,8 @@ QString randomFilesystemUuid(const QString &filesystem);
 
 // Whether `uuid` has the form libblkid shows for `filesystem` (above), and is not all zeros.
 bool fitsFilesystemUuid(const QString &filesystem, const QString &uuid);
+// Whether `uuid` has one of those forms (a plan file's, before its filesystem is known).
+bool fitsSomeFilesystemUuid(const QString &uuid);
 
 // Gives the unmounted filesystem at `where` (in a partition of `partitionBytes`) the new UUID
 // `uuid` (in the form above; empty: a random one). A missing tool gives an error naming its

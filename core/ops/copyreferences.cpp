@@ -51,19 +51,28 @@ bool followIn(const CopyPlan &plan, const CopyPartitionPlan &p,
               const QList<IdentityChange> &changes, const std::function<void(const QString &)> &say,
               QStringList *checks, QString *error)
 {
-    const qint64 bytes = partitionBytes(plan, p);
     const FilesystemLocation where{plan.target, p.newStart * plan.targetSectorSize, true};
-    const QString suffix = copyReferenceBackupSuffix(plan);
+    const ReferencePartition part{where, partitionBytes(plan, p), p.targetNumber, p.filesystem};
+    return followIdsInPartition(part, changes, copyReferenceBackupSuffix(plan), say, checks, error);
+}
+
+} // namespace
+
+bool followIdsInPartition(const ReferencePartition &part, const QList<IdentityChange> &changes,
+                          const QString &suffix, const std::function<void(const QString &)> &say,
+                          QStringList *checks, QString *error)
+{
+    const FilesystemLocation &where = part.where;
     ReferenceOutcome outcome;
     QString why;
-    if (isFatFilesystem(p.filesystem)) {
-        FatReferenceFiles files(plan.target, where.offset);
+    if (isFatFilesystem(part.filesystem)) {
+        FatReferenceFiles files(where.path, where.offset);
         outcome = rewriteReferenceFiles(files, changes, suffix);
     } else {
-        const FilesystemNode node(where, bytes, false);
+        const FilesystemNode node(where, part.bytes, false);
         if (node.node().isEmpty()) {
             *error = QStringLiteral("Partition %1 cannot be mounted to follow its new ids: %2")
-                         .arg(p.targetNumber)
+                         .arg(part.number)
                          .arg(node.error());
             return false;
         }
@@ -74,35 +83,33 @@ bool followIn(const CopyPlan &plan, const CopyPartitionPlan &p,
                 *failed = outcome.error;
             return outcome.ok;
         };
-        if (!withPrivateMount(node.node(), p.filesystem, edit, &why) && outcome.ok)
+        if (!withPrivateMount(node.node(), part.filesystem, edit, &why) && outcome.ok)
             outcome = ReferenceOutcome{false, why, {}, 0};
     }
     for (const QString &line : outcome.lines)
-        say(QStringLiteral("  partition %1: %2").arg(p.targetNumber).arg(line));
+        say(QStringLiteral("  partition %1: %2").arg(part.number).arg(line));
     if (!outcome.ok) {
         *error = QStringLiteral("Rewriting the ids named on partition %1 failed: %2")
-                     .arg(p.targetNumber)
+                     .arg(part.number)
                      .arg(outcome.error);
         return false;
     }
-    const ToolResult r = checkPartitionReadOnly(where, bytes, p.filesystem);
+    const ToolResult r = checkPartitionReadOnly(where, part.bytes, part.filesystem);
     const QString check = QStringLiteral("partition %1 (%2) after its files' ids: %3")
-                              .arg(p.targetNumber)
-                              .arg(p.filesystem, r.ok ? QStringLiteral("clean")
-                                                      : QStringLiteral("not clean: ") + r.error);
+                              .arg(part.number)
+                              .arg(part.filesystem, r.ok ? QStringLiteral("clean")
+                                                         : QStringLiteral("not clean: ") + r.error);
     say(QStringLiteral("  check: ") + check);
     checks->append(check);
     if (!r.ok && r.exitCode != -1) {
         *error = QStringLiteral("Partition %1's check after its ids were rewritten reports "
                                 "problems: %2")
-                     .arg(p.targetNumber)
+                     .arg(part.number)
                      .arg(r.error);
         return false;
     }
     return true;
 }
-
-} // namespace
 
 QString copyReferencesSkipReason(const QString &filesystem)
 {

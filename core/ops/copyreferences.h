@@ -9,6 +9,7 @@
 // that was stopped, so the copy's resume simply repeats it.
 
 #include "boot/identityrewrite.h"
+#include "fs/filesystemsize.h"
 #include "ops/copyplan.h"
 
 #include <QList>
@@ -40,6 +41,22 @@ QString plannedPartUuid(const CopyPlan &plan, const CopyPartitionPlan &p);
 // The backup suffix of this copy's files (".partwise-" and 8 hex digits of the new disk id):
 // the same on every run of the job.
 QString copyReferenceBackupSuffix(const CopyPlan &plan);
+
+// One filesystem whose files are looked at: where it is, its partition's bytes and number.
+struct ReferencePartition
+{
+    FilesystemLocation where;
+    qint64 bytes = 0;
+    int number = 0;
+    QString filesystem;
+};
+
+// Rewrites `changes` in the reference files of one ext2/3/4 (privately mounted, root only) or
+// FAT (mtools) filesystem, backups named with `suffix`, and checks it after; `checks` receives
+// the check's verdict. Also the window's New UUID (ops/identityfollow.h).
+bool followIdsInPartition(const ReferencePartition &part, const QList<IdentityChange> &changes,
+                          const QString &suffix, const std::function<void(const QString &)> &say,
+                          QStringList *checks, QString *error);
 
 // Rewrites the references on the target (not yet given its table). `checks` receives each
 // edited filesystem's check. False with `error` on the first failure.

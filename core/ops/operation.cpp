@@ -1,6 +1,7 @@
 #include "ops/operation.h"
 
 #include "base/humansize.h"
+#include "ops/identityfollow.h"
 
 namespace partwise {
 
@@ -171,7 +172,14 @@ QString Operation::description() const
             return tr("Resize partition %1 to %2").arg(number).arg(humanSize(sizeBytes));
         return tr("Resize partition %1 to all the free space around it").arg(number);
     case Type::NewUuid:
-        return tr("Give the filesystem on partition %1 a new UUID").arg(number);
+        if (uuid.isEmpty())
+            return tr("Give the filesystem on partition %1 a new UUID").arg(number);
+        return tr("Give the filesystem on partition %1 the new UUID %2; every reference to the "
+                  "old UUID in %3 on this disk's ext2/3/4 and FAT filesystems that are not in use "
+                  "is rewritten to it; each changed file is kept beside itself as NAME%4, and "
+                  "each filesystem is checked after")
+            .arg(number)
+            .arg(uuid, referenceFileList(), newUuidBackupSuffix(uuid));
     case Type::NewPartitionGuid:
         return tr("Give partition %1 a new partition GUID").arg(number);
     case Type::Check:

@@ -101,6 +101,10 @@ public:
     // Check
     bool repair = false;
 
+    // NewUuid: the UUID it gives (fs/filesystemuuid.h's form) and the one it replaces, whose
+    // references in the disk's filesystems follow (ops/identityfollow.h); empty: not known yet.
+    QString uuid, oldUuid;
+
     QString description() const; // "Create a primary partition of 256 MiB, formatted ext4, ..."
     bool changesTable() const;   // false for Format, SetLabel, NewUuid (filesystem) and Check
     // Why its label or name cannot be given to a tool, or empty. Labels reach mkfs, e2label,

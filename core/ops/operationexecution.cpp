@@ -10,6 +10,7 @@
 #include "fs/resizesupport.h"
 #include "layer/layercreator.h"
 #include "ops/formattype.h"
+#include "ops/identityfollow.h"
 #include "ops/journaledtablecommit.h"
 #include "ops/partitionaccess.h"
 #include "ops/tableeditor.h"
@@ -73,10 +74,8 @@ public:
             return true;
         if (op.type == Operation::Type::Create || op.type == Operation::Type::Format)
             return format(number, op, error);
-        if (op.type == Operation::Type::NewUuid)
-            return newUuid(number, error);
-        if (op.type == Operation::Type::SetLabel)
-            return relabel(number, op.label, error);
+        if (op.type == Operation::Type::NewUuid || op.type == Operation::Type::SetLabel)
+            return renameFilesystem(number, op, error);
         if (op.type == Operation::Type::Check)
             return withDeviceNode(
                 number, !op.repair, error, [&](const QString &node, const PartitionInfo &p) {
@@ -136,43 +135,53 @@ private:
                         giveContentType(m_context, layout, number, op.filesystem, error));
     }
 
-    bool newUuid(int number, QString *error)
+    // A new UUID's and a new label's writes go through a redo record: a cut while the tool's
+    // writes were half on the disk could leave a FAT's boot sector and its backup, or an NTFS's
+    // $Volume, disagreeing. A new UUID's references follow it (ops/identityfollow.h).
+    bool renameFilesystem(int number, const Operation &op, QString *error)
     {
         DiskLayout layout;
         PartitionInfo p;
         if (!partition(number, &layout, &p, error))
             return false;
+        const bool newUuid = op.type == Operation::Type::NewUuid;
+        const QString uuid =
+            newUuid && op.uuid.isEmpty() ? randomFilesystemUuid(p.filesystem) : op.uuid;
+        if (newUuid && !fitsFilesystemUuid(p.filesystem, uuid)) {
+            *error = QStringLiteral("%1 is no UUID for the %2 filesystem on partition %3; nothing "
+                                    "was changed.")
+                         .arg(uuid, p.filesystem)
+                         .arg(number);
+            return false;
+        }
         const qint64 bytes = p.lengthSectors() * layout.device.topology.logicalSectorSize;
         ToolResult said = ToolResult::failed(QString());
-        const ToolResult r = journaled(partitionLocation(layout, p.startSector, number), bytes,
-                                       [&](const FilesystemLocation &view) {
-                                           said = newFilesystemUuid(view, bytes, p.filesystem);
-                                           return said;
-                                       });
-        return finishTool(r, said, error);
+        const ToolResult r =
+            journaled(partitionLocation(layout, p.startSector, number), bytes,
+                      [&](const FilesystemLocation &view) {
+                          said = newUuid ? newFilesystemUuid(view, bytes, p.filesystem, uuid)
+                                         : relabelIn(view, bytes, p, op.label);
+                          return said;
+                      });
+        if (!finishTool(r, said, error))
+            return false;
+        // The queued old UUID; else the disk's, unless a resume finds the new one given already.
+        const QString old = !op.oldUuid.isEmpty()                       ? op.oldUuid
+                            : p.uuid.compare(uuid, Qt::CaseInsensitive) ? p.uuid
+                                                                        : QString();
+        if (!newUuid || old.isEmpty())
+            return true;
+        return followNewUuid(layout, IdentityChange{IdentityChange::Kind::Uuid, old, uuid},
+                             m_context.log, error);
     }
 
-    // The new label's writes go through a redo record too: a cut while the tool's writes were
-    // half on the disk could leave a FAT's boot sector and its backup, or an NTFS's $Volume,
-    // disagreeing.
-    bool relabel(int number, const QString &label, QString *error)
+    static ToolResult relabelIn(const FilesystemLocation &view, qint64 bytes,
+                                const PartitionInfo &p, const QString &label)
     {
-        DiskLayout layout;
-        PartitionInfo p;
-        if (!partition(number, &layout, &p, error))
-            return false;
-        const qint64 bytes = p.lengthSectors() * layout.device.topology.logicalSectorSize;
-        ToolResult said = ToolResult::failed(QString());
-        const ToolResult r = journaled(partitionLocation(layout, p.startSector, number), bytes,
-                                       [&](const FilesystemLocation &view) {
-                                           const FilesystemNode node(view, bytes, false);
-                                           if (node.node().isEmpty())
-                                               return ToolResult::failed(node.error());
-                                           said =
-                                               relabelFilesystem(node.node(), p.filesystem, label);
-                                           return said;
-                                       });
-        return finishTool(r, said, error);
+        const FilesystemNode node(view, bytes, false);
+        if (node.node().isEmpty())
+            return ToolResult::failed(node.error());
+        return relabelFilesystem(node.node(), p.filesystem, label);
     }
 
     // `tool` on a copy-on-write view of `where` with its writes redo-logged beside Apply's

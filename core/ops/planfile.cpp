@@ -1,6 +1,7 @@
 #include "ops/planfile.h"
 
 #include "align/alignmentpolicy.h"
+#include "fs/filesystemuuid.h"
 #include "layer/layercreator.h"
 
 #include <QJsonArray>
@@ -115,14 +116,33 @@ bool parsePaste(const QJsonObject &o, Operation *op, QString *why)
     return true;
 }
 
+// A new UUID's "uuid" and "old_uuid" are written into files as root (the references that
+// follow it), so each must have one of the forms a filesystem's UUID has, matched whole.
+bool parseUuids(const QJsonObject &o, Operation *op, QString *why)
+{
+    op->uuid = o.value(QStringLiteral("uuid")).toString();
+    op->oldUuid = o.value(QStringLiteral("old_uuid")).toString();
+    if (op->type != Operation::Type::NewUuid && (!op->uuid.isEmpty() || !op->oldUuid.isEmpty())) {
+        *why = QStringLiteral("only new-uuid takes \"uuid\" and \"old_uuid\"");
+        return false;
+    }
+    for (const QString &id : {op->uuid, op->oldUuid})
+        if (!id.isEmpty() && !fitsSomeFilesystemUuid(id)) {
+            *why = QStringLiteral("\"uuid\" and \"old_uuid\" must be filesystem UUIDs "
+                                  "(such as 1A2B-3C4D or an RFC 4122 UUID in lower case)");
+            return false;
+        }
+    return true;
+}
+
 bool parseOne(const QJsonObject &o, Operation *op, QString *why)
 {
     const QString name = o.value(QStringLiteral("op")).toString();
     const QList<Operation::Type> types = {
-        Operation::Type::NewTable, Operation::Type::Create,          Operation::Type::Delete,
-        Operation::Type::Format,   Operation::Type::SetLabel,        Operation::Type::SetName,
-        Operation::Type::SetFlag,  Operation::Type::Check,           Operation::Type::Resize,
-        Operation::Type::Paste,    Operation::Type::NewUuid,         Operation::Type::NewPartitionGuid};
+        Operation::Type::NewTable, Operation::Type::Create,   Operation::Type::Delete,
+        Operation::Type::Format,   Operation::Type::SetLabel, Operation::Type::SetName,
+        Operation::Type::SetFlag,  Operation::Type::Check,    Operation::Type::Resize,
+        Operation::Type::Paste,    Operation::Type::NewUuid,  Operation::Type::NewPartitionGuid};
     bool known = false;
     for (Operation::Type t : types)
         if (operationTypeName(t) == name) {
@@ -144,6 +164,8 @@ bool parseOne(const QJsonObject &o, Operation *op, QString *why)
     op->repair = o.value(QStringLiteral("repair")).toBool(false);
     for (const QJsonValue &f : o.value(QStringLiteral("flags")).toArray())
         op->flags << f.toString();
+    if (!parseUuids(o, op, why))
+        return false;
     if (const QString problem = op->textProblem(); !problem.isEmpty()) {
         *why = problem;
         return false;
@@ -287,6 +309,10 @@ QByteArray serializePlan(const QList<Operation> &operations)
             o[QStringLiteral("key_file")] = op.keyFile;
         if (!op.name.isEmpty())
             o[QStringLiteral("name")] = op.name;
+        if (!op.uuid.isEmpty())
+            o[QStringLiteral("uuid")] = op.uuid;
+        if (!op.oldUuid.isEmpty())
+            o[QStringLiteral("old_uuid")] = op.oldUuid;
         list.append(o);
     }
     return QJsonDocument(QJsonObject{{QStringLiteral("operations"), list}}).toJson();

@@ -2945,6 +2945,10 @@ Ihr Journal (%2) erlaubt, sie abzuschließen: Laufwerk → Unterbrochene Kopie a
         <source>, made anew at that size</source>
         <translation>, in dieser Größe neu angelegt</translation>
     </message>
+    <message>
+        <source>Give the filesystem on partition %1 the new UUID %2; every reference to the old UUID in %3 on this disk&apos;s ext2/3/4 and FAT filesystems that are not in use is rewritten to it; each changed file is kept beside itself as NAME%4, and each filesystem is checked after</source>
+        <translation>Dem Dateisystem auf Partition %1 die neue UUID %2 geben; jeder Verweis auf die alte UUID in %3 auf den nicht benutzten ext2/3/4- und FAT-Dateisystemen dieses Datenträgers wird auf sie umgeschrieben; jede geänderte Datei bleibt als NAME%4 neben sich erhalten, und jedes Dateisystem wird danach geprüft</translation>
+    </message>
 </context>
 <context>
     <name>OperationPrompts</name>

@@ -9,11 +9,13 @@
 #include "editing/pendingoperationsdock.h"
 #include "editingharness.h"
 #include "editingtestsupport.h"
+#include "ops/applyrunner.h"
 #include "ops/operationpreview.h"
 #include "ops/planfile.h"
 #include "partitionmodel.h"
 #include "sfdisktable.h"
 #include "table/diskreader.h"
+#include "toolrun.h"
 
 #include <QAbstractButton>
 #include <QApplication>
@@ -68,6 +70,7 @@ private slots:
     void controllerShowsThePreview();
     void failedApplyStopsAndReports();
     void partedQuestionsReachAMessageBox();
+    void newUuidIsChosenWhenQueued();
     void planRoundTrips();
     void smallDialogsReturnTheirOperations();
     void windowScreenshotWithPendingQueue();
@@ -486,4 +489,65 @@ void EditingTest::windowScreenshotWithPendingQueue()
 }
 
 QTEST_MAIN(EditingTest)
+// The window's New UUID names its UUID and the files that follow it when queued (the pending
+// list shows it), and Apply writes that UUID, not another: mtools reads it on the FAT, and the
+// boot loader entry naming the old one names it now, its original kept beside it.
+void EditingTest::newUuidIsChosenWhenQueued()
+{
+    using pwtest::runTool;
+    const QString img = m_dir.filePath(QStringLiteral("newuuid.img"));
+    QString error;
+    QVERIFY2(pwtest::SfdiskTable::writeImage(img, 10 << 20, "label: gpt\nstart=2048, size=8MiB\n",
+                                             &error),
+             qPrintable(error));
+    const QString fat = img + QStringLiteral("@@1M");
+    QVERIFY(runTool(QStringLiteral("mkfs.fat"),
+                    {QStringLiteral("--offset=2048"), QStringLiteral("-i"),
+                     QStringLiteral("1a2b3c4d"), img, QStringLiteral("8192")})
+                .ok());
+    const QString local = m_dir.filePath(QStringLiteral("entry.conf"));
+    QFile e(local);
+    QVERIFY(e.open(QIODevice::WriteOnly));
+    e.write("options root=UUID=1A2B-3C4D\n");
+    e.close();
+    QVERIFY(runTool(QStringLiteral("mmd"), {QStringLiteral("-i"), fat, QStringLiteral("::/loader"),
+                                            QStringLiteral("::/loader/entries")})
+                .ok());
+    QVERIFY(runTool(QStringLiteral("mcopy"),
+                    {QStringLiteral("-i"), fat, local, QStringLiteral("::/loader/entries/a.conf")})
+                .ok());
+    EditingHarness h(img);
+    int row = 0;
+    while (row < h.model.rowCount() &&
+           !h.model.index(row, 0).data().toString().contains(QLatin1Char('1')))
+        ++row;
+    h.selectRow(row);
+    QVERIFY(h.action(EditingController::Action::NewUuid)->isEnabled());
+    h.action(EditingController::Action::NewUuid)->trigger();
+    const QList<Operation> ops = h.editing->pending()->operations();
+    QCOMPARE(ops.size(), 1);
+    const QString uuid = ops[0].uuid;
+    QVERIFY2(uuid.size() == 9 && uuid != QLatin1String("1A2B-3C4D"), qPrintable(uuid));
+    QVERIFY2(ops[0].description().contains(uuid) &&
+                 ops[0].description().contains(QStringLiteral("/loader/entries/*.conf")),
+             qPrintable(ops[0].description()));
+    h.window.resize(900, 400);
+    QVERIFY(h.window.grab().save(screenshotPath(QStringLiteral("new-uuid-queued"))));
+    const ApplyResult r = applyOperations(img, ops, ApplyOptions{});
+    QVERIFY2(r.ok, qPrintable(r.error));
+    const QByteArray info =
+        runTool(QStringLiteral("minfo"), {QStringLiteral("-i"), fat, QStringLiteral("::")}).out;
+    QVERIFY2(info.contains("serial number: " + QString(uuid).remove(QLatin1Char('-')).toUtf8()),
+             info.constData());
+    QCOMPARE(runTool(QStringLiteral("mtype"),
+                     {QStringLiteral("-i"), fat, QStringLiteral("::/loader/entries/a.conf")})
+                 .out,
+             "options root=UUID=" + uuid.toUtf8() + "\n");
+    QVERIFY(runTool(QStringLiteral("mtype"),
+                    {QStringLiteral("-i"), fat,
+                     QStringLiteral("::/loader/entries/a.conf.partwise-") +
+                         QString(uuid).remove(QLatin1Char('-')).left(8).toLower()})
+                .ok());
+}
+
 #include "tst_editing.moc"

@@ -56,8 +56,11 @@ private slots:
     void everyFilesystemAndPartitionGetsNewIds();
     void mountedFilesystemIsRefused();
     void partitionGuidOn4KnImage();
+    void referencesFollowNewUuid();
+    void malformedUuidIsRefused();
 
 private:
+    QString writePlan(const QString &name, const QJsonArray &ops);
     QString makeDisk(const QString &name, const QList<Part> &parts);
     QTemporaryDir m_dir;
     QString m_files;
@@ -208,6 +211,130 @@ void NewUuidTest::mountedFilesystemIsRefused()
     }
     const QByteArray after = fileSha256(img);
     QCOMPARE(after, before);
+}
+
+QString NewUuidTest::writePlan(const QString &name, const QJsonArray &ops)
+{
+    const QString plan = m_dir.filePath(name);
+    QFile f(plan);
+    if (f.open(QIODevice::WriteOnly | QIODevice::Truncate))
+        f.write(QJsonDocument(QJsonObject{{QStringLiteral("operations"), ops}}).toJson());
+    return plan;
+}
+
+namespace {
+
+QByteArray debugfsCat(const QString &node, const QString &path)
+{
+    return runTool(QStringLiteral("debugfs"),
+                   {QStringLiteral("-R"), QStringLiteral("cat ") + path, node})
+        .out;
+}
+
+QByteArray mtype(const QString &node, const QString &path)
+{
+    return runTool(QStringLiteral("mtype"),
+                   {QStringLiteral("-i"), node, QStringLiteral("::") + path})
+        .out;
+}
+
+} // namespace
+
+// A root filesystem's new UUID follows into the files that name it: its own /etc/fstab and the
+// ESP's boot loader entry and grub.cfg, read back with debugfs and mtools; the plan printed
+// before Apply names the UUID blkid then reads and the files; each file's original stays
+// beside it; both filesystems check clean.
+void NewUuidTest::referencesFollowNewUuid()
+{
+    PW_REQUIRE_ROOT_OR_SKIP();
+    const QString img = makeDisk(QStringLiteral("refs.img"),
+                                 {{QStringLiteral("vfat"), 8}, {QStringLiteral("ext4"), 8}});
+    LoopDevice loop(img);
+    QVERIFY2(loop.ok() && loop.addPartitions(), qPrintable(loop.error()));
+    const QString esp = loop.partitionNode(1), root = loop.partitionNode(2);
+    const QString old = QStringLiteral("3f0c6b1e-52a4-4d7e-9c11-0a8b7e5d2c41");
+    const QByteArray fstab = "UUID=" + old.toUtf8() + " / ext4 defaults 0 1\n";
+    const QByteArray entry = "title Debian\noptions root=UUID=" + old.toUtf8() + " ro\n";
+    const QByteArray grub = "search --no-floppy --fs-uuid --set=root " + old.toUtf8() + "\n";
+    const QString tree = m_dir.filePath(QStringLiteral("rootfs"));
+    QDir().mkpath(tree + QStringLiteral("/etc"));
+    QFile f(tree + QStringLiteral("/etc/fstab"));
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(fstab);
+    f.close();
+    QVERIFY(runTool(QStringLiteral("mkfs.ext4"),
+                    {QStringLiteral("-q"), QStringLiteral("-F"), QStringLiteral("-U"), old,
+                     QStringLiteral("-d"), tree, root})
+                .ok());
+    QVERIFY(runTool(QStringLiteral("mkfs.vfat"), {esp}).ok());
+    for (const QString &dir : {QStringLiteral("::/loader"), QStringLiteral("::/loader/entries"),
+                               QStringLiteral("::/EFI"), QStringLiteral("::/EFI/debian")})
+        QVERIFY(runTool(QStringLiteral("mmd"), {QStringLiteral("-i"), esp, dir}).ok());
+    const QList<QPair<QString, QByteArray>> espFiles = {
+        {QStringLiteral("/loader/entries/debian.conf"), entry},
+        {QStringLiteral("/EFI/debian/grub.cfg"), grub}};
+    for (const auto &[path, bytes] : espFiles) {
+        const QString local = m_dir.filePath(QStringLiteral("espfile"));
+        QFile e(local);
+        QVERIFY(e.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        e.write(bytes);
+        e.close();
+        QVERIFY(runTool(QStringLiteral("mcopy"),
+                        {QStringLiteral("-i"), esp, local, QStringLiteral("::") + path})
+                    .ok());
+    }
+    const QString plan = writePlan(QStringLiteral("refs.json"),
+                                   {QJsonObject{{QStringLiteral("op"), QStringLiteral("new-uuid")},
+                                                {QStringLiteral("number"), 2}}});
+    const CliResult r =
+        runCli({QStringLiteral("apply"), QStringLiteral("--yes"), QStringLiteral("--backup-dir"),
+                m_dir.filePath(QStringLiteral("b3")), plan, loop.path()});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.describe()));
+
+    const QString now = blkidProbe(root).uuid;
+    QVERIFY2(!now.isEmpty() && now != old, qPrintable(now));
+    // The plan, printed before anything ran, named this UUID and the files.
+    const QString shown = QString::fromUtf8(r.out.left(r.out.indexOf("The disk afterwards")));
+    QVERIFY2(shown.contains(QStringLiteral("the new UUID ") + now) &&
+                 shown.contains(QStringLiteral("/etc/fstab")) &&
+                 shown.contains(QStringLiteral("/loader/entries/*.conf")),
+             r.out.constData());
+    const QString suffix = QStringLiteral(".partwise-") + now.left(8);
+    QCOMPARE(debugfsCat(root, QStringLiteral("/etc/fstab")),
+             QByteArray(fstab).replace(old.toUtf8(), now.toUtf8()));
+    QCOMPARE(debugfsCat(root, QStringLiteral("/etc/fstab") + suffix), fstab);
+    for (const auto &[path, bytes] : espFiles) {
+        QCOMPARE(mtype(esp, path), QByteArray(bytes).replace(old.toUtf8(), now.toUtf8()));
+        QCOMPARE(mtype(esp, path + suffix), bytes);
+    }
+    for (const auto &[node, fs] :
+         {qMakePair(esp, QStringLiteral("vfat")), qMakePair(root, QStringLiteral("ext4"))}) {
+        const ToolResult check = checkFilesystemReadOnly(node, fs);
+        QVERIFY2(check.ok(), qPrintable(check.describe() + QString::fromUtf8(check.out)));
+    }
+}
+
+// A UUID in a plan (the CLI's, and the helper's request, which takes the same parser) is
+// written into files as root: one with a newline after it, or of no filesystem's form, is
+// refused before anything is read or written.
+void NewUuidTest::malformedUuidIsRefused()
+{
+    PW_REQUIRE_ROOT_OR_SKIP();
+    const QString img = makeDisk(QStringLiteral("bad.img"), {{QStringLiteral("vfat"), 4}});
+    const QByteArray before = fileSha256(img);
+    for (const QString &uuid : {QStringLiteral("1A2B-3C4D\n"), QStringLiteral("1A2B-3C4D x"),
+                                QStringLiteral("0000-0000")}) {
+        const QString plan =
+            writePlan(QStringLiteral("bad.json"),
+                      {QJsonObject{{QStringLiteral("op"), QStringLiteral("new-uuid")},
+                                   {QStringLiteral("number"), 1},
+                                   {QStringLiteral("uuid"), uuid}}});
+        const CliResult r = runCli({QStringLiteral("apply"), QStringLiteral("--yes"),
+                                    QStringLiteral("--backup-dir"),
+                                    m_dir.filePath(QStringLiteral("b4")), plan, img});
+        QVERIFY2(r.exitCode != 0 && r.err.contains("filesystem UUIDs"), qPrintable(r.describe()));
+    }
+    QCOMPARE(fileSha256(img), before);
 }
 
 QTEST_GUILESS_MAIN(NewUuidTest)

@@ -534,6 +534,9 @@ void EditingController::newUuid()
     Operation op;
     op.type = Operation::Type::NewUuid;
     op.number = region->number;
+    // Chosen now, so the plan names it and the references that follow it.
+    op.uuid = randomFilesystemUuid(region->filesystem);
+    op.oldUuid = region->uuid;
     queue(op);
 }
 
