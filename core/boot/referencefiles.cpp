@@ -4,8 +4,19 @@ namespace partwise {
 
 namespace {
 
-// The patterns' "*" expanded through the filesystem's folders.
-QStringList expand(ReferenceFiles &files, const QString &pattern)
+// A name a filesystem's owner chose that the job must not pass on: control characters would
+// forge lines of the job's log, and mtools expands * ? [ ] in the paths it is given (one
+// rewrite could reach other files). No boot loader or fstab names such a file.
+bool unsafeName(const QString &name)
+{
+    for (const QChar c : name)
+        if (c.unicode() < 0x20 || c.unicode() == 0x7f || QStringLiteral("*?[]\\").contains(c))
+            return true;
+    return false;
+}
+
+// The patterns' "*" expanded through the filesystem's folders; names left out are noted.
+QStringList expand(ReferenceFiles &files, const QString &pattern, QStringList *leftAlone)
 {
     const qsizetype star = pattern.indexOf(QLatin1Char('*'));
     if (star < 0)
@@ -14,6 +25,12 @@ QStringList expand(ReferenceFiles &files, const QString &pattern)
     const QString rest = pattern.mid(star + 1); // ".conf", or "/grub.cfg"
     QStringList out;
     for (const QString &name : files.list(folder)) {
+        if (unsafeName(name)) {
+            *leftAlone << QStringLiteral("/%1/… left alone: a name with control or wildcard "
+                                         "characters")
+                              .arg(folder);
+            continue;
+        }
         if (rest.startsWith(QLatin1Char('/')))
             out << folder + QLatin1Char('/') + name + rest;
         else if (name.endsWith(rest) && name.size() > rest.size())
@@ -57,7 +74,7 @@ ReferenceOutcome rewriteReferenceFiles(ReferenceFiles &files, const QList<Identi
 {
     ReferenceOutcome outcome;
     for (const QString &pattern : referenceFilePatterns()) {
-        for (const QString &path : expand(files, pattern)) {
+        for (const QString &path : expand(files, pattern, &outcome.lines)) {
             QByteArray current, original;
             QString why;
             const ReferenceFiles::Read read = files.read(path, &current, &why);
@@ -74,7 +91,15 @@ ReferenceOutcome rewriteReferenceFiles(ReferenceFiles &files, const QList<Identi
             }
             // A backup of this job's name holds the original: an earlier run was stopped.
             const QString backup = path + backupSuffix;
-            const bool backedUp = files.read(backup, &original, &why) == ReferenceFiles::Read::Ok;
+            const ReferenceFiles::Read kept = files.read(backup, &original, &why);
+            if (kept != ReferenceFiles::Read::Ok && kept != ReferenceFiles::Read::Missing) {
+                // Not a file this job wrote (a folder or link of the owner's): no backup can be
+                // made under that name, so the file is not rewritten.
+                outcome.lines
+                    << QStringLiteral("/%1 left alone: /%2 is taken (%3)").arg(path, backup, why);
+                continue;
+            }
+            const bool backedUp = kept == ReferenceFiles::Read::Ok;
             if (!backedUp)
                 original = current;
             QList<IdentityEdit> edits;

@@ -152,6 +152,33 @@ private slots:
                                                              QStringLiteral(".partwise-1a2b3c4d"));
         QCOMPARE(again.filesChanged, 0);
     }
+
+    // Names the filesystem's owner chose: one with a newline would forge a line of the job's
+    // log, one with a glob would be expanded by mtools; a backup name taken by the owner's
+    // folder or link leaves the file unrewritten rather than without its original.
+    void hostileNamesLeftAlone()
+    {
+        MemoryFiles fs;
+        const QByteArray entry = "options root=UUID=" + kOld.toUtf8() + "\n";
+        fs.files[QStringLiteral("loader/entries/x\n/etc/shadow line 1: UUID a -> b.conf")] = entry;
+        fs.files[QStringLiteral("EFI/[a-z]/grub.cfg")] = entry;
+        fs.files[QStringLiteral("EFI/debian/grub.cfg")] = entry;
+        fs.links << QStringLiteral("EFI/debian/grub.cfg.partwise-1a2b3c4d");
+        const ReferenceOutcome o = rewriteReferenceFiles(fs, {{Kind::Uuid, kOld, kNew}},
+                                                         QStringLiteral(".partwise-1a2b3c4d"));
+        QVERIFY2(o.ok, qPrintable(o.error));
+        QCOMPARE(o.filesChanged, 0);
+        for (const QString &line : o.lines)
+            QVERIFY2(!line.contains(QLatin1Char('\n')) && !line.contains(QLatin1Char('[')),
+                     qPrintable(line));
+        QVERIFY(o.lines.contains(
+            QStringLiteral("/loader/entries/… left alone: a name with control or wildcard "
+                           "characters")));
+        QVERIFY(o.lines.contains(
+            QStringLiteral("/EFI/… left alone: a name with control or wildcard characters")));
+        QCOMPARE(fs.files.value(QStringLiteral("EFI/debian/grub.cfg")), entry);
+        QVERIFY(!fs.files.contains(QStringLiteral("EFI/debian/grub.cfg.partwise-1a2b3c4d")));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestIdentityRewrite)
