@@ -23,7 +23,7 @@ using namespace pwtest;
 
 namespace {
 
-const QString kUser = QStringLiteral("pwdesk");
+const QString kUser = QStringLiteral("pwstick");
 
 QJsonObject answerOf(const ToolResult &run)
 {

@@ -1,5 +1,6 @@
 #include "testuser.h"
 
+#include <grp.h>
 #include <pwd.h>
 
 namespace pwtest {
@@ -45,8 +46,13 @@ ToolResult TestUser::add(const QString &shell, const QString &home) const
 
 void TestUser::remove()
 {
-    if (m_created)
+    if (m_created) {
         runTool(QStringLiteral("userdel"), {m_name});
+        // userdel keeps the user's group when it cannot drop it (guest_desktop saw this), and the
+        // next useradd of the name then fails: removed too, if it is still there.
+        if (::getgrnam(m_name.toLocal8Bit().constData()))
+            runTool(QStringLiteral("groupdel"), {m_name});
+    }
     m_created = false;
 }
 
