@@ -1,5 +1,6 @@
 #include "boot/folderreferencefiles.h"
 
+#include "base/positionedio.h"
 #include "base/uniquefd.h"
 
 #include <QFile>
@@ -45,17 +46,7 @@ int openParent(int root, const QString &path, QByteArray *name)
 
 bool writeAll(int fd, const QByteArray &bytes)
 {
-    qsizetype done = 0;
-    while (done < bytes.size()) {
-        const ssize_t n =
-            ::pwrite(fd, bytes.constData() + done, std::size_t(bytes.size() - done), off_t(done));
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return false;
-        done += n;
-    }
-    return true;
+    return writeFullAt(fd, bytes.constData(), bytes.size(), 0);
 }
 
 } // namespace
@@ -91,17 +82,10 @@ ReferenceFiles::Read FolderReferenceFiles::read(const QString &path, QByteArray 
         return Read::NotPlain;
     }
     bytes->resize(qsizetype(st.st_size));
-    qsizetype done = 0;
-    while (done < bytes->size()) {
-        const ssize_t n =
-            ::pread(fd.get(), bytes->data() + done, std::size_t(bytes->size() - done), off_t(done));
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0) {
-            *why = n == 0 ? QStringLiteral("it shrank while read") : reason(errno);
-            return Read::Failed;
-        }
-        done += n;
+    const qint64 n = readFullAt(fd.get(), bytes->data(), bytes->size(), 0);
+    if (n != bytes->size()) {
+        *why = n < 0 ? reason(errno) : QStringLiteral("it shrank while read");
+        return Read::Failed;
     }
     return Read::Ok;
 }

@@ -1,5 +1,7 @@
 #include "device/opendisk.h"
 
+#include "base/positionedio.h"
+
 #include <QFile>
 
 #include <cerrno>
@@ -145,19 +147,12 @@ void OpenDisk::dropCache() const
 bool OpenDisk::readAt(qint64 offset, qint64 length, QByteArray *out, QString *why) const
 {
     out->resize(length);
-    qint64 done = 0;
-    while (done < length) {
-        const ssize_t n = ::pread(m_fd, out->data() + done, size_t(length - done), offset + done);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0) {
-            *why = n < 0 ? systemReason(errno)
-                         : QStringLiteral("the disk ends before byte %1").arg(offset + length);
-            return false;
-        }
-        done += n;
-    }
-    return true;
+    const qint64 n = readFullAt(m_fd, out->data(), length, offset);
+    if (n == length)
+        return true;
+    *why = n < 0 ? systemReason(errno)
+                 : QStringLiteral("the disk ends before byte %1").arg(offset + length);
+    return false;
 }
 
 } // namespace partwise

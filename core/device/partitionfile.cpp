@@ -1,5 +1,6 @@
 #include "device/partitionfile.h"
 
+#include "base/positionedio.h"
 #include "device/fusemount.h"
 
 #include "device/fuseonefile.h"
@@ -122,21 +123,13 @@ void onRead(fuse_req_t req, fuse_ino_t, size_t size, off_t off, fuse_file_info *
     const size_t wanted =
         off >= s.length ? 0 : size_t(std::min<qint64>(qint64(size), s.length - off));
     s.buffer.resize(std::max(s.buffer.size(), wanted));
-    size_t done = 0;
-    while (done < wanted) {
-        const ssize_t n =
-            ::pread(s.image, s.buffer.data() + done, wanted - done, s.offset + off + qint64(done));
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0) {
-            fuse_reply_err(req, errno);
-            return;
-        }
-        if (n == 0)
-            break; // the image ends early (someone cut it): a short read, as at a disk's end
-        done += size_t(n);
+    // An image that ends early (someone cut it) gives a short read, as at a disk's end.
+    const qint64 done = readFullAt(s.image, s.buffer.data(), qint64(wanted), s.offset + off);
+    if (done < 0) {
+        fuse_reply_err(req, errno);
+        return;
     }
-    fuse_reply_buf(req, s.buffer.data(), done);
+    fuse_reply_buf(req, s.buffer.data(), size_t(done));
 }
 
 // A write reaching past the partition's end is cut there (the caller sees a short write, and

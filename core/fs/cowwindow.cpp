@@ -1,5 +1,6 @@
 #include "fs/cowwindow.h"
 
+#include "base/positionedio.h"
 #include "device/fusemount.h"
 
 #include "device/fuseonefile.h"
@@ -61,33 +62,13 @@ QString systemError(int code)
     return QString::fromLocal8Bit(std::strerror(code));
 }
 
+// Past a file's end (the overlay's holes at its end) reads as zeros.
 bool readAll(int fd, char *data, qint64 length, qint64 offset)
 {
-    while (length > 0) {
-        const ssize_t n = ::pread(fd, data, size_t(length), offset);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0)
-            return false;
-        if (n == 0) { // past a file's end (the overlay's holes at its end): zeros
-            std::memset(data, 0, size_t(length));
-            return true;
-        }
-        data += n, length -= n, offset += n;
-    }
-    return true;
-}
-
-bool writeAll(int fd, const char *data, qint64 length, qint64 offset)
-{
-    while (length > 0) {
-        const ssize_t n = ::pwrite(fd, data, size_t(length), offset);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return false;
-        data += n, length -= n, offset += n;
-    }
+    const qint64 n = readFullAt(fd, data, length, offset);
+    if (n < 0)
+        return false;
+    std::memset(data + n, 0, size_t(length - n));
     return true;
 }
 
@@ -205,10 +186,10 @@ bool keepWrite(CowWindowServer &s, const char *data, qint64 pos, qint64 length)
             std::vector<char> block(size_t(s.blockLength(index)));
             if (!readAll(s.disk, block.data(), qint64(block.size()),
                          s.writableOffset + blockStart) ||
-                !writeAll(s.overlay, block.data(), qint64(block.size()), blockStart))
+                !writeFullAt(s.overlay, block.data(), qint64(block.size()), blockStart))
                 return false;
         }
-        if (!writeAll(s.overlay, data, stop - pos, rel))
+        if (!writeFullAt(s.overlay, data, stop - pos, rel))
             return false;
         s.markWritten(index);
         data += stop - pos, pos = stop;

@@ -1,5 +1,6 @@
 #include "fs/imageregion.h"
 
+#include "base/positionedio.h"
 #include "base/uniquefd.h"
 
 #include <QByteArray>
@@ -17,21 +18,6 @@ namespace {
 QString errnoText(const QString &what)
 {
     return QStringLiteral("%1: %2").arg(what, QString::fromLocal8Bit(strerror(errno)));
-}
-
-bool writeAll(int fd, const char *data, qint64 length, qint64 offset)
-{
-    while (length > 0) {
-        const ssize_t n = ::pwrite(fd, data, size_t(length), offset);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return false;
-        data += n;
-        length -= n;
-        offset += n;
-    }
-    return true;
 }
 
 // `path` opened close-on-exec; invalid when the open failed (errno says why).
@@ -54,7 +40,7 @@ bool zeroFileRange(const QString &path, qint64 offset, qint64 length, QString *e
     const std::vector<char> zeros(1 << 20, 0);
     for (qint64 done = 0; done < length;) {
         const qint64 n = std::min<qint64>(qint64(zeros.size()), length - done);
-        if (!writeAll(fd.get(), zeros.data(), n, offset + done)) {
+        if (!writeFullAt(fd.get(), zeros.data(), n, offset + done)) {
             *error = errnoText(QStringLiteral("Cannot write zeros to %1").arg(path));
             return false;
         }
@@ -80,10 +66,9 @@ bool copySparseInto(const QString &source, const QString &target, qint64 targetO
             break; // ENXIO: no more data
         const off_t dataEnd = ::lseek(in.get(), dataStart, SEEK_HOLE);
         for (off_t p = dataStart; p < dataEnd;) {
-            const ssize_t n =
-                ::pread(in.get(), buffer.data(),
-                        size_t(std::min<off_t>(off_t(buffer.size()), dataEnd - p)), p);
-            if (n <= 0 || !writeAll(out.get(), buffer.data(), n, targetOffset + p)) {
+            const qint64 n = readFullAt(in.get(), buffer.data(),
+                                        std::min<qint64>(qint64(buffer.size()), dataEnd - p), p);
+            if (n <= 0 || !writeFullAt(out.get(), buffer.data(), n, targetOffset + p)) {
                 *error =
                     errnoText(QStringLiteral("Copying the new filesystem into %1").arg(target));
                 return false;

@@ -1,5 +1,7 @@
 #include "fs/journaledresize.h"
 
+#include "base/positionedio.h"
+
 #include "device/backingfile.h"
 #include "fs/cowwindow.h"
 #include "fs/filesystemresize.h"
@@ -165,15 +167,7 @@ bool applyJournaledRecord(const QString &target, const RedoRegion &region, const
     if (fd < 0)
         return false;
     const move::RedoBlockWriter write = [fd](qint64 at, const char *data, qint64 length) {
-        while (length > 0) {
-            const ssize_t n = ::pwrite(fd, data, size_t(length), at);
-            if (n < 0 && errno == EINTR)
-                continue;
-            if (n <= 0)
-                return false;
-            data += n, length -= n, at += n;
-        }
-        return true;
+        return writeFullAt(fd, data, length, at);
     };
     bool ok = move::applyRedoRecord(redo.path, region, write, error);
     // The step counts as done only once the drive says the blocks are on it.

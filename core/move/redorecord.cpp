@@ -1,6 +1,7 @@
 #include "move/redorecord.h"
 
 #include "base/atomicfile.h"
+#include "base/positionedio.h"
 #include "move/checksum.h"
 
 #include <QDir>
@@ -68,15 +69,7 @@ bool writeAll(int fd, const char *data, qint64 length)
 
 bool readAll(int fd, char *data, qint64 length, qint64 offset)
 {
-    while (length > 0) {
-        const ssize_t n = ::pread(fd, data, size_t(length), offset);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return false;
-        data += n, length -= n, offset += n;
-    }
-    return true;
+    return readFullAt(fd, data, length, offset) == length;
 }
 
 QString systemError()

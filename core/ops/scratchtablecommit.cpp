@@ -1,5 +1,7 @@
 #include "ops/scratchtablecommit.h"
 
+#include "base/positionedio.h"
+
 #include <QFile>
 
 #include <parted/parted.h>
@@ -42,17 +44,7 @@ std::set<qint64> metadataBlocks(PedDisk *disk)
 bool readBlock(int fd, qint64 offset, QByteArray *data, qint64 diskBytes)
 {
     data->resize(int(std::min(kBlock, diskBytes - offset)));
-    qint64 done = 0;
-    while (done < data->size()) {
-        const ssize_t n =
-            ::pread(fd, data->data() + done, size_t(data->size() - done), offset + done);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return false;
-        done += n;
-    }
-    return true;
+    return readFullAt(fd, data->data(), data->size(), offset) == data->size();
 }
 
 // Copies `blocks` of the disk into the scratch image.
@@ -61,7 +53,7 @@ bool copyBlocks(int diskFd, int scratch, const std::set<qint64> &blocks, qint64 
     QByteArray data;
     for (const qint64 b : blocks)
         if (!readBlock(diskFd, b * kBlock, &data, diskBytes) ||
-            ::pwrite(scratch, data.constData(), size_t(data.size()), b * kBlock) != data.size())
+            !writeFullAt(scratch, data.constData(), data.size(), b * kBlock))
             return false;
     return ::ftruncate(scratch, diskBytes) == 0;
 }

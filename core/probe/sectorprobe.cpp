@@ -1,5 +1,7 @@
 #include "probe/sectorprobe.h"
 
+#include "base/positionedio.h"
+
 #include "probe/probeplaces.h"
 
 #include <QElapsedTimer>
@@ -51,16 +53,7 @@ struct Descriptor
 
 bool readAt(int fd, char *buffer, qint64 length, qint64 offset)
 {
-    qint64 done = 0;
-    while (done < length) {
-        const ssize_t n = ::pread(fd, buffer + done, size_t(length - done), offset + done);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return false;
-        done += n;
-    }
-    return true;
+    return readFullAt(fd, buffer, length, offset) == length;
 }
 
 // One write, whole or not at all: a short O_DIRECT write to a block device is an error.
