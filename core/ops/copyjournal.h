@@ -17,7 +17,9 @@ namespace partwise {
 
 struct CopyJournal
 {
-    static constexpr int kFormat = 2;
+    // 3: the plan is written and read by ops/copyplanjson, as the helper sends it. A journal of
+    // format 2 is refused: a copy only reads its source, so it is simply started again.
+    static constexpr int kFormat = 3;
     // Steps in order; each is done when the journal says the next one.
     enum class Step {
         Planned, // nothing written yet (scratch copies of shrinking filesystems may be made)
