@@ -85,7 +85,8 @@ std::optional<FatGeometry> converted(const FatGeometry &g, qint64 newSize, QStri
     } else {
         const qint64 r = g.bytesPerSector / newSize;
         n.reserved *= r, n.fatSize *= r, n.sectorsPerCluster *= r, n.total *= r;
-        if (n.sectorsPerCluster > 128 || n.reserved > 0xFFFF || n.total > 0xFFFFFFFFLL) {
+        if (n.sectorsPerCluster > 128 || n.reserved > 0xFFFF || n.total > 0xFFFFFFFFLL ||
+            n.fatSize > 0xFFFFFFFFLL) {
             *why = QStringLiteral("FAT32 with %1-byte clusters cannot be counted in %2-byte "
                                   "sectors (at most 128 sectors a cluster)")
                        .arg(g.sectorsPerCluster * g.bytesPerSector)
@@ -142,8 +143,8 @@ SectorSizeVerdict judgeFatSectorSize(const QByteArray &bootSector, qint64 source
                       .arg(targetSectorSize)};
 }
 
-bool convertFatSectorSize(const QString &path, qint64 offset, qint64 sourceSectorSize,
-                          qint64 targetSectorSize, QString *error)
+bool convertFatSectorSize(const QString &path, qint64 offset, qint64 partitionBytes,
+                          qint64 sourceSectorSize, qint64 targetSectorSize, QString *error)
 {
     BytesAt disk(path);
     if (!disk.open(error))
@@ -160,6 +161,15 @@ bool convertFatSectorSize(const QString &path, qint64 offset, qint64 sourceSecto
         *error = QStringLiteral("The copied FAT at byte %1 cannot be converted: %2.")
                      .arg(offset)
                      .arg(verdict.what);
+        return false;
+    }
+    // The boot sector is the filesystem's to say; what it says must stay inside the partition,
+    // or the writes below would land in the next one.
+    if (n->total * targetSectorSize > partitionBytes ||
+        n->reserved * targetSectorSize > partitionBytes) {
+        *error = QStringLiteral("The copied FAT at byte %1 claims more sectors than its partition "
+                                "holds; it was not converted.")
+                     .arg(offset);
         return false;
     }
     const QByteArray fsInfo =

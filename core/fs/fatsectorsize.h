@@ -21,10 +21,11 @@ namespace partwise {
 SectorSizeVerdict judgeFatSectorSize(const QByteArray &bootSector, qint64 sourceSectorSize,
                                      qint64 targetSectorSize);
 
-// Rewrites the reserved area of the FAT32 at byte `offset` of `path`. Everything is read before
+// Rewrites the reserved area of the FAT32 at byte `offset` of `path` (a partition of
+// `partitionBytes` on the target, which the FAT must fit). Everything is read before
 // anything is written and the primary boot sector is written last, so a run cut short is done
 // again from the unchanged primary; a primary already converted is left as it is.
-bool convertFatSectorSize(const QString &path, qint64 offset, qint64 sourceSectorSize,
-                          qint64 targetSectorSize, QString *error);
+bool convertFatSectorSize(const QString &path, qint64 offset, qint64 partitionBytes,
+                          qint64 sourceSectorSize, qint64 targetSectorSize, QString *error);
 
 } // namespace partwise

@@ -100,6 +100,14 @@ bool convertNtfsSectorSize(const QString &path, qint64 offset, qint64 partitionB
                      .arg(verdict.what);
         return false;
     }
+    // The boot sector is the filesystem's to say: a size past its partition is refused before
+    // it is multiplied (or written beyond the partition).
+    if (g->totalSectors > partitionBytes / g->bytesPerSector) {
+        *error = QStringLiteral("The copied NTFS at byte %1 claims more sectors than its "
+                                "partition holds; it was not converted.")
+                     .arg(offset);
+        return false;
+    }
     // The volume keeps its clusters; its size in the new sectors rounds down to whole ones,
     // which still hold every cluster since a cluster is whole sectors of either size.
     const qint64 newTotal = g->totalSectors * g->bytesPerSector / targetSectorSize;

@@ -331,7 +331,7 @@ bool convertBootSector(const QString &target, qint64 offset, qint64 bytes,
     if (!ntfs && !isFatFilesystem(p.filesystem))
         return true;
     const bool ok = ntfs ? convertNtfsSectorSize(target, offset, bytes, sss, tss, error)
-                         : convertFatSectorSize(target, offset, sss, tss, error);
+                         : convertFatSectorSize(target, offset, bytes, sss, tss, error);
     if (ok)
         say(QStringLiteral("  partition %1 (%2): bytes per sector %3 -> %4")
                 .arg(p.targetNumber)
