@@ -93,8 +93,9 @@ void judgeSectorSizes(const QList<PartitionInfo> &chosen, const CopySourceFacts 
         if (p.isContainer())
             continue;
         const CopySourceFacts::Partition *f = facts.byNumber(p.number);
-        const SectorSizeRule rule = sectorSizeRule(p.filesystem, f ? f->unitBytes : 0,
-                                                   plan->sourceSectorSize, plan->targetSectorSize);
+        const SectorSizeRule rule =
+            sectorSizeRule(p.filesystem, f ? f->unitBytes : 0, f ? f->bootSector : QByteArray(),
+                           plan->sourceSectorSize, plan->targetSectorSize);
         if (rule.carries)
             plan->notes << QStringLiteral("partition %1 onto %2-byte sectors: %3.")
                                .arg(p.number)

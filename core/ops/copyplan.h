@@ -149,8 +149,9 @@ struct CopySourceFacts
         quint64 usedBytes = 0;          // with a map: the bytes it covers
         std::vector<move::Extent> used; // with a map: the extents, of the whole partition
         QString wholeReason;
-        QString resizeLimit;  // why it is neither shrunk nor grown (fs/resizelimit.h)
-        qint64 unitBytes = 0; // libblkid's BLOCK_SIZE (ops/copysectorsize.h); 0: unknown
+        QString resizeLimit;   // why it is neither shrunk nor grown (fs/resizelimit.h)
+        qint64 unitBytes = 0;  // libblkid's BLOCK_SIZE (ops/copysectorsize.h); 0: unknown
+        QByteArray bootSector; // FAT and NTFS: the first 512 bytes, which record the geometry
     };
     QList<Partition> partitions;
     bool grubInMbrGap = false; // GRUB's core.img between the MBR and the first partition

@@ -14,6 +14,7 @@
 #include "fs/filesystemsize.h"
 #include "fs/resizelimit.h"
 #include "fs/usedblocks.h"
+#include "ops/copysectorsize.h"
 #include "ops/copyshrink.h"
 #include "table/diskreader.h"
 
@@ -132,6 +133,17 @@ bool sameFile(const QString &a, const QString &b)
 
 // Each filesystem's used blocks, two partitions at a time: a map is a tool's read of scattered
 // metadata, and the disk answers two such reads at once about as fast as one.
+// The first 512 bytes of the filesystem at `offset` (empty when unreadable): what a FAT or NTFS
+// records of its geometry, judged before a copy across sector sizes.
+QByteArray firstBytesOf(const QString &source, qint64 offset)
+{
+    QFile f(source);
+    if (!f.open(QIODevice::ReadOnly | QIODevice::Unbuffered) || !f.seek(offset))
+        return QByteArray();
+    QByteArray bytes = f.read(512);
+    return bytes.size() == 512 ? bytes : QByteArray();
+}
+
 void readMaps(const QString &source, const DiskLayout &layout, CopySourceFacts *facts)
 {
     const qint64 sss = layout.device.topology.logicalSectorSize;
@@ -223,6 +235,8 @@ PreparedCopy prepareCopy(const QString &source, const QString &target, const Cop
             f.filesystemBytes = length;
         if (units.isOpen() && !p.filesystem.isEmpty())
             f.unitBytes = units.probe(where.offset, length).blockSize;
+        if (convertsBootSector(p.filesystem))
+            f.bootSector = firstBytesOf(source, where.offset);
         f.resizeLimit = resizeLimitOf(where, length, p.filesystem);
         f.canGrow = p.filesystem.isEmpty() || p.filesystem == QLatin1String("swap") ||
                     (canGrowUnmounted(p.filesystem) && f.resizeLimit.isEmpty());

@@ -419,8 +419,8 @@ private:
             redo.path = m_path + QStringLiteral(".p%1").arg(i + 1);
             redo.tag = quint64(i + 1);
             o.ok = finishCopiedFilesystem(
-                m_j.target, tss(), plan().partitions.at(i), plan().newIds, redo,
-                [&o](const QString &line) { o.lines << line; }, &o.check, &o.error);
+                m_j.target, plan().sourceSectorSize, tss(), plan().partitions.at(i), plan().newIds,
+                redo, [&o](const QString &line) { o.lines << line; }, &o.check, &o.error);
         });
         QString firstError;
         for (int i = 0; i < count; ++i) {

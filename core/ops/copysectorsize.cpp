@@ -1,12 +1,20 @@
 #include "ops/copysectorsize.h"
 
+#include "fs/fatsectorsize.h"
 #include "fs/filesystemkinds.h"
+#include "fs/ntfssectorsize.h"
 
 #include <algorithm>
 
 namespace partwise {
 
-SectorSizeRule sectorSizeRule(const QString &filesystem, qint64 unitBytes, qint64 sourceSectorSize,
+bool convertsBootSector(const QString &filesystem)
+{
+    return isFatFilesystem(filesystem) || filesystem == QLatin1String("ntfs");
+}
+
+SectorSizeRule sectorSizeRule(const QString &filesystem, qint64 unitBytes,
+                              const QByteArray &bootSector, qint64 sourceSectorSize,
                               qint64 targetSectorSize)
 {
     const qint64 larger = std::max(sourceSectorSize, targetSectorSize);
@@ -37,13 +45,18 @@ SectorSizeRule sectorSizeRule(const QString &filesystem, qint64 unitBytes, qint6
                            .arg(units.arg(QStringLiteral("sectors")))
                            .arg(targetSectorSize));
     }
+    if (convertsBootSector(filesystem)) {
+        const SectorSizeVerdict v =
+            filesystem == QLatin1String("ntfs")
+                ? judgeNtfsSectorSize(bootSector, sourceSectorSize, targetSectorSize)
+                : judgeFatSectorSize(bootSector, sourceSectorSize, targetSectorSize);
+        return SectorSizeRule{v.converts, v.what};
+    }
     if (filesystem.isEmpty())
         return refused(QStringLiteral("its contents are unknown, so what they record of the "
                                       "sector size is too"));
-    return refused(QStringLiteral("%1 records its bytes per sector (%2), which would have to be "
-                                  "rewritten: a conversion Partwise does not make")
-                       .arg(filesystem)
-                       .arg(unitBytes));
+    return refused(
+        QStringLiteral("%1 is not known to carry over between sector sizes").arg(filesystem));
 }
 
 } // namespace partwise

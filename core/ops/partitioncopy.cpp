@@ -1,10 +1,13 @@
 #include "ops/partitioncopy.h"
 
+#include "fs/fatsectorsize.h"
 #include "fs/filesystemformatter.h"
+#include "fs/filesystemkinds.h"
 #include "fs/filesystemposition.h"
 #include "fs/filesystemresize.h"
 #include "fs/filesystemtools.h"
 #include "fs/filesystemuuid.h"
+#include "fs/ntfssectorsize.h"
 #include "move/alignedbuffer.h"
 #include "move/backgroundverifier.h"
 #include "move/checksum.h"
@@ -318,10 +321,30 @@ bool growAndRenumber(const FilesystemLocation &where, qint64 newBytes, const Cop
     return r.ok;
 }
 
+// Between sector sizes a FAT or NTFS is told the target's (the plan judged that it converts);
+// before its hidden sectors, which are then patched where the new geometry puts the backups.
+bool convertBootSector(const QString &target, qint64 offset, qint64 bytes,
+                       const CopyPartitionPlan &p, qint64 sss, qint64 tss,
+                       const std::function<void(const QString &)> &say, QString *error)
+{
+    const bool ntfs = p.filesystem == QLatin1String("ntfs");
+    if (!ntfs && !isFatFilesystem(p.filesystem))
+        return true;
+    const bool ok = ntfs ? convertNtfsSectorSize(target, offset, bytes, sss, tss, error)
+                         : convertFatSectorSize(target, offset, bytes, sss, tss, error);
+    if (ok)
+        say(QStringLiteral("  partition %1 (%2): bytes per sector %3 -> %4")
+                .arg(p.targetNumber)
+                .arg(p.filesystem)
+                .arg(sss)
+                .arg(tss));
+    return ok;
+}
+
 } // namespace
 
-bool finishCopiedFilesystem(const QString &target, qint64 tss, const CopyPartitionPlan &p,
-                            bool newIds, const RedoJournal &redo,
+bool finishCopiedFilesystem(const QString &target, qint64 sss, qint64 tss,
+                            const CopyPartitionPlan &p, bool newIds, const RedoJournal &redo,
                             const std::function<void(const QString &)> &log, QString *check,
                             QString *error)
 {
@@ -353,6 +376,8 @@ bool finishCopiedFilesystem(const QString &target, qint64 tss, const CopyPartiti
     }
     if (p.data == CopyData::None || p.filesystem.isEmpty())
         return true;
+    if (sss != tss && !convertBootSector(target, where.offset, newBytes, p, sss, tss, say, error))
+        return false;
     if (!updateHiddenSectors(target, where.offset, newBytes, p.filesystem, p.newStart, error))
         return false;
     if (!growAndRenumber(where, newBytes, p, newIds, redo, say, error))

@@ -57,12 +57,14 @@ struct ChunkCopyResult
 ChunkCopyResult copyChunks(const ChunkCopyRequest &request);
 
 // What a copied filesystem needs at its new place, done by offset inside `target`: swap made
-// anew; otherwise its recorded start (hidden sectors) corrected, grown when the plan says, a new
+// anew; otherwise, between sector sizes, a FAT's or NTFS's boot sector given the target's
+// (fs/fatsectorsize.h, fs/ntfssectorsize.h), its recorded start (hidden sectors) corrected, grown
+// when the plan says, a new
 // UUID when `newIds`, and its own read-only check. `check` receives "partition N (fs): clean".
 // The grow and the new UUID write through one redo record (fs/journaledresize.h) at `redo`'s
 // path with ".finish.redo" added, so the step may be done again after a kill or a power cut; the
 // caller's journal removal takes it (move/redorecord.h's removeRedoRecordsOf).
-bool finishCopiedFilesystem(const QString &target, qint64 targetSectorSize,
+bool finishCopiedFilesystem(const QString &target, qint64 sourceSectorSize, qint64 targetSectorSize,
                             const CopyPartitionPlan &p, bool newIds, const RedoJournal &redo,
                             const std::function<void(const QString &)> &log, QString *check,
                             QString *error);

@@ -217,8 +217,10 @@ public:
         redo.path = m_context.journalPath + QStringLiteral(".paste");
         redo.tag = quint64(m_context.operationIndex + 1);
         redo.log = m_context.log;
-        if (!finishCopiedFilesystem(m_context.target, tss, p, true, redo, m_context.log, &check,
-                                    error))
+        // A paste judges no sector-size rule, so it converts no FAT or NTFS boot sector
+        // (the source's size is given as the target's).
+        if (!finishCopiedFilesystem(m_context.target, tss, tss, p, true, redo, m_context.log,
+                                    &check, error))
             return false;
         // Last of all the entry: only now does the copy show as a partition.
         if (!place(m_context, op, before, &placed, error, true))

@@ -72,11 +72,12 @@ bool writeFile(const QString &path, const QByteArray &data, QString *error)
     return true;
 }
 
-bool newImage(const QString &path, const QByteArray &sfdiskScript, QString *error)
+bool newImage(const QString &path, const QByteArray &sfdiskScript, QString *error,
+              qint64 bytes = kImageBytes)
 {
     QFile::remove(path);
     QFile f(path);
-    if (!f.open(QIODevice::WriteOnly) || !f.resize(kImageBytes)) {
+    if (!f.open(QIODevice::WriteOnly) || !f.resize(bytes)) {
         *error = QStringLiteral("cannot create %1").arg(path);
         return false;
     }
@@ -424,52 +425,84 @@ QString BootFixtures::extlinuxExt()
 QString BootFixtures::grubEfi()
 {
     const QString img = dir + QStringLiteral("/grub-efi.img");
-    const QString at = mtoolsImage(img, 34);
+    if (!newImage(img,
+                  "label: gpt\nfirst-lba: 34\n"
+                  "start=34, size=100000, type=C12A7328-F81F-11D2-BA4B-00A0C93EC93B\n",
+                  &error) ||
+        !grubEfiOnEsp(img, 34,
+                      {QStringLiteral("-s"), QStringLiteral("1"), img, QStringLiteral("50000")}))
+        return {};
+    return img;
+}
+
+QString BootFixtures::grubEfiFourKnReady()
+{
+    const QString img = dir + QStringLiteral("/grub-efi-4k.img");
+    // FAT32 needs 65525 clusters; of 4 KiB, that is 260 MiB (sparse; GRUB, kernel and initrd
+    // are what it holds).
+    if (!newImage(img,
+                  "label: gpt\n"
+                  "start=2048, size=532480, type=C12A7328-F81F-11D2-BA4B-00A0C93EC93B\n",
+                  &error, 264LL * 1024 * 1024) ||
+        !grubEfiOnEsp(img, 2048,
+                      {QStringLiteral("-s"), QStringLiteral("8"), QStringLiteral("-S"),
+                       QStringLiteral("512"), QStringLiteral("-R"), QStringLiteral("32"), img,
+                       QStringLiteral("266240")}))
+        return {};
+    return img;
+}
+
+bool BootFixtures::grubEfiOnEsp(const QString &img, qint64 start, const QStringList &mkfsTail)
+{
+    const QString at = mtoolsImage(img, start);
     const QString efi = dir + QStringLiteral("/BOOTX64.EFI");
     const QString cfg = dir + QStringLiteral("/grub-efi.cfg");
     // GRUB for EFI with its modules inside, on the removable path, as grub-install --removable
     // leaves it; built with grub-mkimage because grub-install needs the ESP mounted, and this
     // kernel has no FAT driver (mtools writes it).
-    if (!newImage(img,
-                  "label: gpt\nfirst-lba: 34\n"
-                  "start=34, size=100000, type=C12A7328-F81F-11D2-BA4B-00A0C93EC93B\n",
-                  &error) ||
-        !run(QStringLiteral("mkfs.fat"),
-             {QStringLiteral("-F"), QStringLiteral("32"), QStringLiteral("-s"), QStringLiteral("1"),
-              QStringLiteral("--offset"), QStringLiteral("34"), QStringLiteral("-h"),
-              QStringLiteral("34"), img, QStringLiteral("50000")},
-             &error) ||
-        !writeFile(cfg, grubCfg("/"), &error) ||
-        !run(tool(QStringLiteral("grub-mkimage")),
-             {QStringLiteral("-O"), QStringLiteral("x86_64-efi"), QStringLiteral("-p"),
-              QStringLiteral("/EFI/BOOT"), QStringLiteral("-o"), efi, QStringLiteral("part_gpt"),
-              QStringLiteral("fat"), QStringLiteral("normal"), QStringLiteral("linux"),
-              QStringLiteral("serial"), QStringLiteral("terminal"), QStringLiteral("echo")},
-             &error) ||
-        !run(QStringLiteral("mmd"),
-             {QStringLiteral("-i"), at, QStringLiteral("::/EFI"), QStringLiteral("::/EFI/BOOT")},
-             &error) ||
-        !run(QStringLiteral("mcopy"),
-             {QStringLiteral("-i"), at, efi, QStringLiteral("::/EFI/BOOT/BOOTX64.EFI")}, &error) ||
-        !run(QStringLiteral("mcopy"),
-             {QStringLiteral("-i"), at, cfg, QStringLiteral("::/EFI/BOOT/grub.cfg")}, &error) ||
-        !run(QStringLiteral("mcopy"),
-             {QStringLiteral("-i"), at, kernel, QStringLiteral("::/vmlinuz")}, &error) ||
-        !run(QStringLiteral("mcopy"),
-             {QStringLiteral("-i"), at, initrd, QStringLiteral("::/initrd")}, &error))
-        return {};
-    return img;
+    return run(QStringLiteral("mkfs.fat"),
+               QStringList{QStringLiteral("-F"), QStringLiteral("32"), QStringLiteral("--offset"),
+                           QString::number(start), QStringLiteral("-h"), QString::number(start)} +
+                   mkfsTail,
+               &error) &&
+           writeFile(cfg, grubCfg("/"), &error) &&
+           run(tool(QStringLiteral("grub-mkimage")),
+               {QStringLiteral("-O"), QStringLiteral("x86_64-efi"), QStringLiteral("-p"),
+                QStringLiteral("/EFI/BOOT"), QStringLiteral("-o"), efi, QStringLiteral("part_gpt"),
+                QStringLiteral("fat"), QStringLiteral("normal"), QStringLiteral("linux"),
+                QStringLiteral("serial"), QStringLiteral("terminal"), QStringLiteral("echo")},
+               &error) &&
+           run(QStringLiteral("mmd"),
+               {QStringLiteral("-i"), at, QStringLiteral("::/EFI"), QStringLiteral("::/EFI/BOOT")},
+               &error) &&
+           run(QStringLiteral("mcopy"),
+               {QStringLiteral("-i"), at, efi, QStringLiteral("::/EFI/BOOT/BOOTX64.EFI")},
+               &error) &&
+           run(QStringLiteral("mcopy"),
+               {QStringLiteral("-i"), at, cfg, QStringLiteral("::/EFI/BOOT/grub.cfg")}, &error) &&
+           run(QStringLiteral("mcopy"),
+               {QStringLiteral("-i"), at, kernel, QStringLiteral("::/vmlinuz")}, &error) &&
+           run(QStringLiteral("mcopy"),
+               {QStringLiteral("-i"), at, initrd, QStringLiteral("::/initrd")}, &error);
 }
 
-BootRun bootImage(const QString &image, bool uefi, int timeoutMs)
+BootRun bootImage(const QString &image, bool uefi, int timeoutMs, int nvmeSectorSize)
 {
     BootRun r;
-    QStringList args{
-        QStringLiteral("-nographic"), QStringLiteral("-no-reboot"),
-        QStringLiteral("-m"),         QStringLiteral("256"),
-        QStringLiteral("-nic"),       QStringLiteral("none"),
-        QStringLiteral("-monitor"),   QStringLiteral("none"),
-        QStringLiteral("-drive"),     QStringLiteral("file=%1,format=raw,if=virtio").arg(image)};
+    QStringList args{QStringLiteral("-nographic"), QStringLiteral("-no-reboot"),
+                     QStringLiteral("-m"),         QStringLiteral("256"),
+                     QStringLiteral("-nic"),       QStringLiteral("none"),
+                     QStringLiteral("-monitor"),   QStringLiteral("none")};
+    if (nvmeSectorSize > 0)
+        args << QStringLiteral("-drive")
+             << QStringLiteral("file=%1,format=raw,if=none,id=disk").arg(image)
+             << QStringLiteral("-device")
+             << QStringLiteral("nvme,drive=disk,serial=partwise,logical_block_size=%1,"
+                               "physical_block_size=%1")
+                    .arg(nvmeSectorSize);
+    else
+        args << QStringLiteral("-drive")
+             << QStringLiteral("file=%1,format=raw,if=virtio").arg(image);
     QString vars;
     if (uefi) {
         // OVMF's variable store is written at boot: each boot gets a fresh copy.

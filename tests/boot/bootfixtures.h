@@ -27,12 +27,16 @@ struct BootFixtures
     QString syslinuxFat();  // MBR, FAT32 at 63, syslinux and its mbr.bin
     QString extlinuxExt();  // MBR, ext4 at 63, extlinux and mbr.bin, start 63 recorded
     QString grubEfi();      // GPT, ESP (FAT32) at 34, GRUB for EFI on the removable path
+    // As grubEfi, its ESP at 2048 a FAT32 of 4 KiB clusters (260 MiB): one that goes onto 4Kn.
+    QString grubEfiFourKnReady();
     // GRUB for BIOS that loads core.img by absolute sectors (grub-install --force):
     QString grubBlocklists();          // GPT, ext4 at 34, no BIOS boot partition: in the MBR
     QString grubPartitionBootSector(); // MBR, ext4 at 63 with GRUB in its boot sector, mbr.bin
 
 private:
     bool grubInstalledOn(const QString &image, bool partitionBootSector);
+    // mkfs.fat -F 32 at `start` (then `mkfsTail`), GRUB for EFI, its config, kernel and initrd.
+    bool grubEfiOnEsp(const QString &image, qint64 start, const QStringList &mkfsTail);
 };
 
 // GRUB for BIOS as grub-install leaves it with a BIOS boot partition, written from GRUB's own
@@ -53,7 +57,8 @@ struct BootRun
 };
 
 // Boots `image` in QEMU (TCG, no network, serial on stdout, powers off after the marker); with
-// `uefi`, through OVMF. Gives up after `timeoutMs`.
-BootRun bootImage(const QString &image, bool uefi, int timeoutMs = 60000);
+// `uefi`, through OVMF. Gives up after `timeoutMs`. With `nvmeSectorSize` the disk is an NVMe
+// namespace of that logical and physical block size (4096: a 4Kn drive), else virtio.
+BootRun bootImage(const QString &image, bool uefi, int timeoutMs = 60000, int nvmeSectorSize = 0);
 
 } // namespace boottest

@@ -4,7 +4,10 @@
 // and the plan says nothing breaks (the moved BIOS boot partition takes GRUB's pointers along,
 // as a realignment's does). A syslinux MBR disk copied with `--table gpt` boots too: its MBR
 // holds syslinux-common's gptmbr.bin (cmp) and its partition the Legacy BIOS Bootable
-// attribute (sgdisk -A), and sgdisk -v finds no problem.
+// attribute (sgdisk -A), and sgdisk -v finds no problem. A GPT disk of 512-byte sectors whose
+// ESP (FAT32 of 4 KiB clusters) holds GRUB for EFI, copied onto a 4Kn image, boots with OVMF
+// from that image attached as an NVMe namespace of 4096-byte blocks; sgdisk reads the copy's
+// table in 4096-byte sectors and blkid its ESP's 4096-byte ones.
 
 #include "bootfixtures.h"
 #include "buildsetting.h"
@@ -14,6 +17,7 @@
 #include "toolrun.h"
 
 #include <QFile>
+#include <QScopeGuard>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -73,6 +77,46 @@ private slots:
         const pwtest::ToolResult verified =
             pwtest::runTool(QStringLiteral("sgdisk"), {QStringLiteral("-v"), copy});
         QVERIFY2(verified.out.contains("No problems found"), verified.out.constData());
+    }
+
+    void grubEfiOntoFourKnBootsFromNvme()
+    {
+        const QString source = m_fixtures.grubEfiFourKnReady();
+        QVERIFY2(!source.isEmpty(), qPrintable(m_fixtures.error));
+        const QString copy = m_dir.filePath(QStringLiteral("grub-efi-4kn.img"));
+        QFile f(copy);
+        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate) &&
+                f.resize(QFileInfo(source).size() + (16 << 20)));
+        f.close();
+        {
+            // The target is a 4Kn disk (an image file takes the source's sector size), and
+            // sgdisk, which takes a file's sectors as 512 bytes, reads the copy through it.
+            pwtest::LoopDevice loop(copy, 4096);
+            QVERIFY2(loop.ok(), qPrintable(loop.error()));
+            const auto forget = qScopeGuard([&] {
+                pwtest::runTool(QStringLiteral("partx"), {QStringLiteral("-d"), loop.path()});
+            });
+            const pwtest::CliResult r = pwtest::runCli(
+                {QStringLiteral("copy"), QStringLiteral("--yes"), QStringLiteral("--backup-dir"),
+                 m_dir.filePath(QStringLiteral("backups")), source, loop.path()},
+                300000);
+            QVERIFY2(r.exitCode == 0, qPrintable(r.describe() + QString::fromUtf8(r.out)));
+            qInfo("%s", r.out.constData());
+            QVERIFY2(!r.out.contains("boot breaks"), r.out.constData());
+            const pwtest::ToolResult table =
+                pwtest::runTool(QStringLiteral("sgdisk"), {QStringLiteral("-v"), loop.path()});
+            QVERIFY2(table.out.contains("No problems found"), table.out.constData());
+        }
+        const pwtest::ToolResult esp = pwtest::runTool(
+            QStringLiteral("blkid"),
+            {QStringLiteral("-p"), QStringLiteral("-O"), QString::number(256 * 4096),
+             QStringLiteral("-o"), QStringLiteral("value"), QStringLiteral("-s"),
+             QStringLiteral("BLOCK_SIZE"), copy});
+        QCOMPARE(esp.out.trimmed(), QByteArray("4096"));
+        const BootRun run = bootImage(copy, true, 90000, 4096);
+        QVERIFY2(run.booted,
+                 qPrintable(QStringLiteral("the copy did not boot; console ends: ") + run.tail));
+        qInfo("the 4Kn copy booted from NVMe in %.1f s", run.seconds);
     }
 
 private:
