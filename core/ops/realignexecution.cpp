@@ -1,9 +1,7 @@
 #include "ops/realignexecution.h"
 
-#include "boot/bootfixups.h"
 #include "device/exclusiveclaim.h"
 #include "fs/filesystemformatter.h"
-#include "fs/filesystemposition.h"
 #include "fs/filesystemresize.h"
 #include "fs/filesystemsize.h"
 #include "fs/filesystemtools.h"
@@ -12,6 +10,7 @@
 #include "fs/usedblocks.h"
 #include "move/datamover.h"
 #include "move/movejournal.h"
+#include "ops/journaledfixups.h"
 #include "ops/journaledtablecommit.h"
 #include "ops/keptlayout.h"
 #include "ops/partitionaccess.h"
@@ -460,9 +459,11 @@ private:
         {
             // Boot sector and boot loader written with the disk claimed, as its data was.
             ExclusiveClaim claim;
+            const FilesystemLocation at{where.isImage ? m_journal.target : where.path, where.offset,
+                                        where.isImage};
             if (!claimDisk(&claim, m.number, error) ||
-                !updateHiddenSectors(where.isImage ? m_journal.target : where.path, where.offset,
-                                     m.newLength() * ss(), m.filesystem, m.newStart, error))
+                !updateHiddenSectorsJournaled(at, m.newLength() * ss(), m.filesystem, m.newStart,
+                                              fixupRedo(redo(m_index)), error))
                 return false;
             fixBoot(m);
         }
@@ -503,9 +504,9 @@ private:
     {
         if (m.newStart == m.oldStart)
             return;
-        const BootFixResult boot =
-            fixBootAfterMove(m_journal.target, ss(), m.number, m.oldStart, m.newStart,
-                             std::min(m.oldLength(), m.newLength()));
+        const BootFixResult boot = fixBootAfterMoveJournaled(
+            m_journal.target, ss(), m.number, m.oldStart, m.newStart,
+            std::min(m.oldLength(), m.newLength()), fixupRedo(redo(m_index)));
         for (const QString &line : boot.done)
             log(QStringLiteral("  boot: ") + line);
         if (!boot.ok)
