@@ -1,10 +1,26 @@
 #include "ops/journaledfixups.h"
 
+#include "device/backingfile.h"
 #include "fs/filesystemposition.h"
 
-#include <algorithm>
+#include <unistd.h>
 
 namespace partwise {
+
+namespace {
+
+qint64 diskBytes(const QString &path)
+{
+    QString error;
+    const int fd = openBackingFile(path, true, &error);
+    if (fd < 0)
+        return -1;
+    const qint64 bytes = ::lseek(fd, 0, SEEK_END);
+    ::close(fd);
+    return bytes;
+}
+
+} // namespace
 
 RedoJournal fixupRedo(const RedoJournal &step)
 {
@@ -18,6 +34,8 @@ bool updateHiddenSectorsJournaled(const FilesystemLocation &where, qint64 partit
                                   const QString &filesystem, qint64 newStartSector,
                                   const RedoJournal &redo, QString *error)
 {
+    if (!recordsItsStart(where.path, where.offset, filesystem, newStartSector))
+        return true;
     QString why;
     const ToolResult r =
         runToolJournaled(where, partitionBytes, redo, [&](const FilesystemLocation &view) {
@@ -42,9 +60,15 @@ BootFixResult fixBootAfterMoveJournaled(const QString &diskPath, qint64 sectorSi
     BootFixResult fix;
     if (!bootFixNeeded(diskPath, sectorSize, number, oldStart, newStart))
         return fix;
-    // GRUB writes the MBR and core.img's first sector at the new place; it reads the table and
-    // both places. Nothing past the later of them is in the view's writable range.
-    const qint64 regionBytes = (std::max(oldStart, newStart) + movedSectors) * sectorSize;
+    // GRUB writes the MBR and core.img's first sector at the new place; it reads the table,
+    // which a GPT checks against the disk's size, so the view is the whole disk.
+    const qint64 regionBytes = diskBytes(diskPath);
+    if (regionBytes <= 0) {
+        fix.ok = false;
+        fix.error =
+            QStringLiteral("Cannot read the size of %1 to check its boot loader.").arg(diskPath);
+        return fix;
+    }
     const ToolResult r = runToolJournaled(
         FilesystemLocation{diskPath, 0, true}, regionBytes, redo,
         [&](const FilesystemLocation &view) {
@@ -60,6 +84,36 @@ BootFixResult fixBootAfterMoveJournaled(const QString &diskPath, qint64 sectorSi
         fix.done << r.output; // a committed record written again on resume
     finishJournaledResize(redo);
     return fix;
+}
+
+bool replayDiskFixupRecord(const QString &target, const RedoJournal &redo, QString *error)
+{
+    const move::RedoRegion region{0, diskBytes(target), redo.tag};
+    const move::RedoCheck found = move::checkRedoRecord(redo.path, region);
+    switch (found.state) {
+    case move::RedoState::None:
+    case move::RedoState::Other:
+        return true;
+    case move::RedoState::Torn:
+        return move::removeRedoRecord(redo.path);
+    case move::RedoState::Damaged:
+        *error = QStringLiteral("The redo record %1 of an interrupted boot fix-up is damaged (%2), "
+                                "so nothing was written. The disk's first sectors may be half "
+                                "written: the backup taken before the job restores the table.")
+                     .arg(redo.path, found.problem);
+        return false;
+    case move::RedoState::Committed:
+        break;
+    }
+    if (redo.log)
+        redo.log(QStringLiteral("  applying again the %1 journaled blocks of an interrupted step "
+                                "(%2)")
+                     .arg(found.blocks)
+                     .arg(redo.path));
+    if (!applyJournaledRecord(target, region, redo, error))
+        return false;
+    move::removeRedoRecord(redo.path);
+    return true;
 }
 
 } // namespace partwise

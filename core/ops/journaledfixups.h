@@ -29,4 +29,11 @@ BootFixResult fixBootAfterMoveJournaled(const QString &diskPath, qint64 logicalS
                                         int number, qint64 oldStart, qint64 newStart,
                                         qint64 movedSectors, const RedoJournal &redo);
 
+// Before a resumed job reads the table of `target`: a committed record of a whole-disk fix-up
+// (GRUB's, whose first block holds the MBR and a GPT's header) is written again and removed, as
+// a table write's is, since a garbled first block hides the table that resume reads first. A
+// record of a partition's fix-up is left to its step; a torn one is discarded. False with *error
+// when the record is damaged (nothing written) or could not be written.
+bool replayDiskFixupRecord(const QString &target, const RedoJournal &redo, QString *error);
+
 } // namespace partwise

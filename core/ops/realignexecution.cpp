@@ -111,18 +111,7 @@ private:
 
     qint64 ss() const { return m_journal.sectorSize; }
 
-    // Where the filesystem tool's writes for move `i` are journaled (fs/journaledresize.h): one
-    // record beside the job journal, tagged with the Apply's operation, the move and its phase,
-    // so a record left by a finished step is never applied to another.
-    RedoJournal redo(int i) const
-    {
-        RedoJournal r;
-        r.path = m_path + QStringLiteral(".redo");
-        r.tag = quint64(m_journal.nextOperation) << 32 | quint64(i + 1) << 8 |
-                quint64(m_journal.phases[i]);
-        r.log = m_callbacks.log;
-        return r;
-    }
+    RedoJournal redo(int i) const { return moveStepRedo(m_journal, m_path, i, m_callbacks.log); }
 
     // The disk claimed for this job alone around its own writes (device/exclusiveclaim.h): a
     // partition mounted since the busy check stops the job before it writes, resumably.
@@ -553,6 +542,17 @@ private:
 };
 
 } // namespace
+
+RedoJournal moveStepRedo(const WriteJournal &journal, const QString &journalPath, int move,
+                         const std::function<void(const QString &)> &log)
+{
+    RedoJournal r;
+    r.path = journalPath + QStringLiteral(".redo");
+    r.tag = quint64(journal.nextOperation) << 32 | quint64(move + 1) << 8 |
+            quint64(journal.phases[move]);
+    r.log = log;
+    return r;
+}
 
 RealignResult executeMoves(WriteJournal &journal, const QString &journalPath,
                            const RealignCallbacks &callbacks, const PlannedMaps *planned)
