@@ -1,7 +1,6 @@
 #include "ops/partitioncopy.h"
 
 #include "fs/filesystemformatter.h"
-#include "fs/filesystemposition.h"
 #include "fs/filesystemresize.h"
 #include "fs/filesystemtools.h"
 #include "fs/filesystemuuid.h"
@@ -10,6 +9,7 @@
 #include "move/checksum.h"
 #include "move/moveplan.h"
 #include "move/readaheadguard.h"
+#include "ops/journaledfixups.h"
 #include "ops/partitionaccess.h"
 
 #include <QElapsedTimer>
@@ -353,7 +353,10 @@ bool finishCopiedFilesystem(const QString &target, qint64 tss, const CopyPartiti
     }
     if (p.data == CopyData::None || p.filesystem.isEmpty())
         return true;
-    if (!updateHiddenSectors(target, where.offset, newBytes, p.filesystem, p.newStart, error))
+    // The recorded start through a record of its own, as after a move (ops/journaledfixups.h).
+    RedoJournal fixup = fixupRedo(redo);
+    fixup.log = say;
+    if (!updateHiddenSectorsJournaled(where, newBytes, p.filesystem, p.newStart, fixup, error))
         return false;
     if (!growAndRenumber(where, newBytes, p, newIds, redo, say, error))
         return false;

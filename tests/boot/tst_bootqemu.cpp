@@ -3,9 +3,10 @@
 // (realigned at the 1 MiB and at the 4 KiB grain, the sectors it left zeroed before booting),
 // syslinux on FAT32 at 63, extlinux on ext4 at 63 (its recorded start read back with od), and
 // GRUB for EFI on an ESP at 34 through OVMF; and the ext4 of the MBR-gap disk moved by `apply`
-// (a Resize with a new start), whose plan says nothing breaks. Each image boots before the
+// (a Resize with a new start), whose plan says nothing breaks; and the BIOS boot partition's
+// realignment cut while GRUB's pointers are written, then resumed. Each image boots before the
 // realignment too, which proves the fixture right. What boots is read back by `check --json` and by
-// od, never by Partwise's own readers. Root only (loop devices, mount), and about 11 boots of 10–20
+// od, never by Partwise's own readers. Root only (loop devices, mount), and about 12 boots of 10–20
 // s.
 
 #include "ops/realignrunner.h"
