@@ -8,6 +8,22 @@
 
 namespace partwise {
 
+bool bootFixNeeded(const QString &diskPath, qint64 sectorSize, int number, qint64 oldStart,
+                   qint64 newStart)
+{
+    // GRUB for BIOS counts 512-byte sectors and is not used on 4Kn disks.
+    if (oldStart == newStart || sectorSize != 512)
+        return false;
+    const int fd = ::open(diskPath.toLocal8Bit().constData(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return true; // fixBootAfterMove() says why it cannot look
+    const PartitionEntries entries = readPartitionEntries(fd, sectorSize);
+    const PartitionEntry *e = entries.byNumber(number);
+    const bool needed = e && e->isBiosBoot();
+    ::close(fd);
+    return needed;
+}
+
 BootFixResult fixBootAfterMove(const QString &diskPath, qint64 sectorSize, int number,
                                qint64 oldStart, qint64 newStart, qint64 movedSectors)
 {

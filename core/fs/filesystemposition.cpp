@@ -35,6 +35,12 @@ bool patchBootSector(QFile &f, qint64 at, quint32 value, QString *error)
     return true;
 }
 
+bool isExtlinuxBootSector(const QByteArray &sector)
+{
+    const QByteArray oem = sector.mid(3, 8);
+    return oem == "SYSLINUX" || oem == "EXTLINUX";
+}
+
 // extlinux's boot sector on ext2/3/4: patched only when it is there (most ext filesystems have
 // an empty boot block). Writing the new start again is harmless, so resume may redo it.
 bool updateExtlinuxStart(const QString &path, qint64 offset, qint64 newStartSector, QString *error)
@@ -52,8 +58,7 @@ bool updateExtlinuxStart(const QString &path, qint64 offset, qint64 newStartSect
             QStringLiteral("Cannot read the boot block at byte %1 of %2.").arg(offset).arg(path);
         return false;
     }
-    const QByteArray oem = sector.mid(3, 8);
-    if (oem != "SYSLINUX" && oem != "EXTLINUX")
+    if (!isExtlinuxBootSector(sector))
         return true;
     if (qFromLittleEndian<quint32>(sector.constData() + kHiddenSectorsOffset) ==
         quint32(newStartSector))
@@ -62,6 +67,21 @@ bool updateExtlinuxStart(const QString &path, qint64 offset, qint64 newStartSect
 }
 
 } // namespace
+
+bool recordsItsStart(const QString &path, qint64 offset, const QString &fs, qint64 newStartSector)
+{
+    if (newStartSector > 0xFFFFFFFFLL)
+        return false;
+    if (fs == QLatin1String("vfat") || fs == QLatin1String("ntfs"))
+        return true;
+    if (!isExtFilesystem(fs))
+        return false;
+    // Unreadable: updateHiddenSectors() says why.
+    QFile f(path);
+    QByteArray sector(512, '\0');
+    return !f.open(QIODevice::ReadOnly) || !f.seek(offset) || f.read(sector.data(), 512) != 512 ||
+           isExtlinuxBootSector(sector);
+}
 
 bool updateHiddenSectors(const QString &path, qint64 offset, qint64 partitionSize,
                          const QString &fs, qint64 newStartSector, QString *error)

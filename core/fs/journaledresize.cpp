@@ -99,7 +99,7 @@ ToolResult runInView(const FilesystemLocation &where, const RedoRegion &region,
     if (!move::writeRedoRecord(redo.path, region, qint64(blocks.size()), read, &error))
         return ToolResult::failed(QStringLiteral("%1 Nothing was written to the disk.").arg(error));
     say(redo,
-        QStringLiteral("  %1 changed blocks journaled in %2").arg(blocks.size()).arg(redo.path));
+        QStringLiteral("  %1 %2 journaled in %3").arg(blocks.size()).arg(redo.what, redo.path));
     return r;
 }
 

@@ -26,6 +26,7 @@ struct RedoJournal
     QString path;    // the record: beside the job journal, in the journal's folder
     quint64 tag = 0; // the step of the job (the same on resume)
     std::function<void(const QString &)> log;
+    QString what = QStringLiteral("changed blocks"); // the record's blocks, in the log
     // Tests only: receives the record's writes instead of the disk (a simulated disk).
     move::RedoBlockWriter writer;
 };

@@ -5,6 +5,7 @@
 #include "device/diskwritelock.h"
 #include "device/writeprotection.h"
 #include "ops/applyrunner.h"
+#include "ops/journaledfixups.h"
 #include "ops/journaledtablecommit.h"
 #include "ops/realignexecution.h"
 #include "ops/writejournal.h"
@@ -79,9 +80,14 @@ RealignResult resumeWriteJob(const QString &target, const QString &journalPath,
             QStringLiteral("Resuming the %1 recorded in %2")
                 .arg(journal.isApply() ? QStringLiteral("Apply") : QStringLiteral("realignment"),
                      path));
-    // A table write cut short is finished before anything reads the table.
+    // A table write or GRUB's fix-up cut short is finished before anything reads the table.
+    const int unfinished = journal.nextUnfinished();
     if (!replayTableRecord(target, tableRedo(path, journal.nextOperation, callbacks.log),
-                           &result.error)) {
+                           &result.error) ||
+        (unfinished >= 0 &&
+         !replayDiskFixupRecord(target,
+                                fixupRedo(moveStepRedo(journal, path, unfinished, callbacks.log)),
+                                &result.error))) {
         result.resumable = true;
         return result;
     }

@@ -3,7 +3,6 @@
 #include "fs/fatsectorsize.h"
 #include "fs/filesystemformatter.h"
 #include "fs/filesystemkinds.h"
-#include "fs/filesystemposition.h"
 #include "fs/filesystemresize.h"
 #include "fs/filesystemtools.h"
 #include "fs/filesystemuuid.h"
@@ -13,6 +12,7 @@
 #include "move/checksum.h"
 #include "move/moveplan.h"
 #include "move/readaheadguard.h"
+#include "ops/journaledfixups.h"
 #include "ops/partitionaccess.h"
 
 #include <QElapsedTimer>
@@ -378,7 +378,10 @@ bool finishCopiedFilesystem(const QString &target, qint64 sss, qint64 tss,
         return true;
     if (sss != tss && !convertBootSector(target, where.offset, newBytes, p, sss, tss, say, error))
         return false;
-    if (!updateHiddenSectors(target, where.offset, newBytes, p.filesystem, p.newStart, error))
+    // The recorded start through a record of its own, as after a move (ops/journaledfixups.h).
+    RedoJournal fixup = fixupRedo(redo);
+    fixup.log = say;
+    if (!updateHiddenSectorsJournaled(where, newBytes, p.filesystem, p.newStart, fixup, error))
         return false;
     if (!growAndRenumber(where, newBytes, p, newIds, redo, say, error))
         return false;

@@ -1,9 +1,7 @@
 #include "ops/realignexecution.h"
 
-#include "boot/bootfixups.h"
 #include "device/exclusiveclaim.h"
 #include "fs/filesystemformatter.h"
-#include "fs/filesystemposition.h"
 #include "fs/filesystemresize.h"
 #include "fs/filesystemsize.h"
 #include "fs/filesystemtools.h"
@@ -12,6 +10,7 @@
 #include "fs/usedblocks.h"
 #include "move/datamover.h"
 #include "move/movejournal.h"
+#include "ops/journaledfixups.h"
 #include "ops/journaledtablecommit.h"
 #include "ops/keptlayout.h"
 #include "ops/partitionaccess.h"
@@ -112,18 +111,7 @@ private:
 
     qint64 ss() const { return m_journal.sectorSize; }
 
-    // Where the filesystem tool's writes for move `i` are journaled (fs/journaledresize.h): one
-    // record beside the job journal, tagged with the Apply's operation, the move and its phase,
-    // so a record left by a finished step is never applied to another.
-    RedoJournal redo(int i) const
-    {
-        RedoJournal r;
-        r.path = m_path + QStringLiteral(".redo");
-        r.tag = quint64(m_journal.nextOperation) << 32 | quint64(i + 1) << 8 |
-                quint64(m_journal.phases[i]);
-        r.log = m_callbacks.log;
-        return r;
-    }
+    RedoJournal redo(int i) const { return moveStepRedo(m_journal, m_path, i, m_callbacks.log); }
 
     // The disk claimed for this job alone around its own writes (device/exclusiveclaim.h): a
     // partition mounted since the busy check stops the job before it writes, resumably.
@@ -460,9 +448,11 @@ private:
         {
             // Boot sector and boot loader written with the disk claimed, as its data was.
             ExclusiveClaim claim;
+            const FilesystemLocation at{where.isImage ? m_journal.target : where.path, where.offset,
+                                        where.isImage};
             if (!claimDisk(&claim, m.number, error) ||
-                !updateHiddenSectors(where.isImage ? m_journal.target : where.path, where.offset,
-                                     m.newLength() * ss(), m.filesystem, m.newStart, error))
+                !updateHiddenSectorsJournaled(at, m.newLength() * ss(), m.filesystem, m.newStart,
+                                              fixupRedo(redo(m_index)), error))
                 return false;
             fixBoot(m);
         }
@@ -503,9 +493,9 @@ private:
     {
         if (m.newStart == m.oldStart)
             return;
-        const BootFixResult boot =
-            fixBootAfterMove(m_journal.target, ss(), m.number, m.oldStart, m.newStart,
-                             std::min(m.oldLength(), m.newLength()));
+        const BootFixResult boot = fixBootAfterMoveJournaled(
+            m_journal.target, ss(), m.number, m.oldStart, m.newStart,
+            std::min(m.oldLength(), m.newLength()), fixupRedo(redo(m_index)));
         for (const QString &line : boot.done)
             log(QStringLiteral("  boot: ") + line);
         if (!boot.ok)
@@ -552,6 +542,17 @@ private:
 };
 
 } // namespace
+
+RedoJournal moveStepRedo(const WriteJournal &journal, const QString &journalPath, int move,
+                         const std::function<void(const QString &)> &log)
+{
+    RedoJournal r;
+    r.path = journalPath + QStringLiteral(".redo");
+    r.tag = quint64(journal.nextOperation) << 32 | quint64(move + 1) << 8 |
+            quint64(journal.phases[move]);
+    r.log = log;
+    return r;
+}
 
 RealignResult executeMoves(WriteJournal &journal, const QString &journalPath,
                            const RealignCallbacks &callbacks, const PlannedMaps *planned)

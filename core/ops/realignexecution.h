@@ -9,6 +9,7 @@
 // table. The journal is saved after every phase, so a run that is killed continues from where
 // it stood.
 
+#include "fs/journaledresize.h"
 #include "ops/realignrunner.h"
 #include "ops/writejournal.h"
 
@@ -21,6 +22,12 @@ namespace partwise {
 // `planned`: the maps the plan read (a realignment run in the process that planned it).
 RealignResult executeMoves(WriteJournal &journal, const QString &journalPath,
                            const RealignCallbacks &callbacks, const PlannedMaps *planned = nullptr);
+
+// Where the filesystem tool's writes of move `move` in its present phase are journaled
+// (fs/journaledresize.h): one record beside the job journal, tagged with the Apply's operation,
+// the move and its phase, so a record left by a finished step is never applied to another.
+RedoJournal moveStepRedo(const WriteJournal &journal, const QString &journalPath, int move,
+                         const std::function<void(const QString &)> &log);
 
 // A realignment's whole run: executeMoves(), then the journal goes once there is nothing left
 // to finish (every move done, or a refused shrink that changed nothing).

@@ -80,6 +80,8 @@ bool reachImage(const QString &image, const QString &cutNote, Reach reach, quint
         redo, region,
         [&](qint64 at, const char *data, qint64 length) {
             const qint64 i = index++;
+            if (reach == Reach::FirstGarbled)
+                return i > 0 || (disk.seek(at) && disk.write(QByteArray(length, '\0')) == length);
             const bool whole = reach == Reach::FirstHalf ? i < *blocks / 2
                                : reach == Reach::AllButLast
                                    ? i < *blocks - 1
@@ -104,6 +106,8 @@ const char *reachName(Reach reach)
         return "all but the last block reached";
     case Reach::RandomTorn:
         return "a random part reached, one torn";
+    case Reach::FirstGarbled:
+        return "only the first block reached, garbled";
     }
     return "";
 }

@@ -24,6 +24,9 @@ enum class Reach {
     FirstHalf,  // the first half (in offset order)
     AllButLast, // every block but the last
     RandomTorn, // a random part, one block torn at a 512-byte sector
+    // Only the first block, garbled to zeros: a 512e drive's read-modify-write of a 4 KiB
+    // physical sector cut short, which no rerun of a fix-up patching one sector can restore.
+    FirstGarbled,
 };
 
 // Writes to `image` the part `reach` says of the record named in `cutNote`; *blocks gets its
