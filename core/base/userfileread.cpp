@@ -4,9 +4,12 @@
 #include <QList>
 
 #include <cerrno>
+#include <csignal>
 #include <cstring>
+#include <ctime>
 #include <fcntl.h>
 #include <grp.h>
+#include <poll.h>
 #include <pwd.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -95,6 +98,44 @@ QString reasonOf(int code)
 
 using Child = void (*)(const char *path, qint64 maxBytes, int out);
 
+// How long the user's process may take. A key file or a node is opened and read in far less;
+// the process is the user's, so the user can hold it for ever (a FUSE mount of theirs that
+// never answers, a SIGSTOP), and root's helper must not wait on that: it is killed instead.
+constexpr qint64 kChildNanoseconds = qint64(10) * 1000 * 1000 * 1000;
+
+qint64 nowNanoseconds()
+{
+    timespec now{};
+    ::clock_gettime(CLOCK_MONOTONIC, &now);
+    return qint64(now.tv_sec) * 1000 * 1000 * 1000 + now.tv_nsec;
+}
+
+enum class Collected { Whole, TooLarge, Failed, TimedOut };
+
+// Reads the child's pipe until it closes, at most `maxBytes` and until the deadline.
+Collected collect(int pipe, qint64 maxBytes, QByteArray *data)
+{
+    const qint64 deadline = nowNanoseconds() + kChildNanoseconds;
+    char chunk[4096];
+    for (;;) {
+        const qint64 left = deadline - nowNanoseconds();
+        pollfd ready{pipe, POLLIN, 0};
+        const int polled = left > 0 ? ::poll(&ready, 1, int(left / 1000000) + 1) : 0;
+        if (polled < 0 && errno == EINTR)
+            continue;
+        if (polled <= 0)
+            return polled == 0 ? Collected::TimedOut : Collected::Failed;
+        const ssize_t n = ::read(pipe, chunk, sizeof chunk);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return n == 0 ? Collected::Whole : Collected::Failed;
+        if (data->size() + n > maxBytes)
+            return Collected::TooLarge;
+        data->append(chunk, n);
+    }
+}
+
 // Runs `child` on `path` in a process that has become `uid`, and collects at most `maxBytes` of
 // what it writes. True when the child said it succeeded; `why` says otherwise. Only the child's
 // own word counts: a wait that fails (ECHILD when SIGCHLD is ignored and the kernel reaped the
@@ -120,18 +161,19 @@ bool asUser(uid_t uid, const QString &path, qint64 maxBytes, Child child, QByteA
         child(name.constData(), maxBytes, pipeFds[1]);
     }
     ::close(pipeFds[1]);
-    char chunk[4096];
-    for (ssize_t n; pid > 0 && (n = ::read(pipeFds[0], chunk, sizeof chunk)) != 0;) {
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0 || data->size() + n > maxBytes)
-            break;
-        data->append(chunk, n);
-    }
+    const Collected collected = pid > 0 ? collect(pipeFds[0], maxBytes, data) : Collected::Failed;
     ::close(pipeFds[0]);
+    // Only a child that closed its end is ending by itself; any other may be held by the user.
+    if (pid > 0 && collected != Collected::Whole)
+        ::kill(pid, SIGKILL);
     int status = 0;
     pid_t waited = -1;
     while (pid > 0 && (waited = ::waitpid(pid, &status, 0)) < 0 && errno == EINTR) {
+    }
+    if (collected == Collected::TimedOut) {
+        *why = QStringLiteral("it could not be read within %1 seconds")
+                   .arg(kChildNanoseconds / 1000000000);
+        return false;
     }
     if (pid < 0 || waited != pid || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
         *why = pid < 0 || waited != pid ? reasonOf(errno)

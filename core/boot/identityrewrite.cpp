@@ -42,47 +42,60 @@ QByteArray inCaseOf(const QByteArray &found, const QByteArray &to)
     return to;
 }
 
-// The length of the reference of `c` at `at` in `line`, or 0.
-qsizetype matchAt(const QByteArray &line, qsizetype at, const IdentityChange &c)
+// A change with its bytes converted once: matching runs for every byte of a file of up to
+// 1 MiB against every change of a copy (two for each of up to 128 partitions), so nothing may
+// be allocated there (that once cost 9 s of root's CPU for one crafted grub.cfg).
+struct PreparedChange
 {
-    const QByteArray from = c.from.toUtf8();
-    if (c.kind != IdentityChange::Kind::Label) {
+    const IdentityChange *change = nullptr;
+    QByteArray from, to;
+};
+
+bool endsWithAt(QByteArrayView line, qsizetype end, QByteArrayView prefix)
+{
+    return end >= prefix.size() && line.sliced(end - prefix.size(), prefix.size()) == prefix;
+}
+
+// The length of the reference of `c` at `at` in `line`, or 0.
+qsizetype matchAt(QByteArrayView line, qsizetype at, const PreparedChange &c)
+{
+    const QByteArrayView from(c.from);
+    const qsizetype end = at + from.size();
+    if (end > line.size())
+        return 0;
+    const QByteArrayView here = line.sliced(at, from.size());
+    if (c.change->kind != IdentityChange::Kind::Label) {
         if (at > 0 && isIdByte(line.at(at - 1)))
             return 0;
-        const qsizetype end = at + from.size();
-        if (end > line.size() || line.mid(at, from.size()).toLower() != from.toLower())
+        if (here.compare(from, Qt::CaseInsensitive) != 0)
             return 0;
         return end < line.size() && isIdByte(line.at(end)) ? 0 : from.size();
     }
-    for (const QByteArray &prefix : {QByteArrayLiteral("LABEL="), QByteArrayLiteral("by-label/")}) {
-        const qsizetype start = at - prefix.size();
-        if (start < 0 || line.mid(start, prefix.size()) != prefix)
-            continue;
-        if (prefix.startsWith('L') && start > 0 && isIdByte(line.at(start - 1)))
-            continue; // PARTLABEL= names a GPT partition, not the filesystem
-        const qsizetype end = at + from.size();
-        if (line.mid(at, from.size()) == from && (end == line.size() || endsLabel(line.at(end))))
-            return from.size();
-    }
-    return 0;
+    if (here != from || (end != line.size() && !endsLabel(line.at(end))))
+        return 0;
+    const QByteArrayView label("LABEL=");
+    // PARTLABEL= names a GPT partition, not the filesystem.
+    if (endsWithAt(line, at, label) &&
+        (at == label.size() || !isIdByte(line.at(at - label.size() - 1))))
+        return from.size();
+    return endsWithAt(line, at, "by-label/") ? from.size() : 0;
 }
 
-QByteArray rewriteLine(const QByteArray &line, int number, const QList<IdentityChange> &changes,
+QByteArray rewriteLine(const QByteArray &line, int number, const QList<PreparedChange> &changes,
                        QList<IdentityEdit> *edits)
 {
     QByteArray out;
     qsizetype at = 0;
     while (at < line.size()) {
         bool matched = false;
-        for (const IdentityChange &c : changes) {
+        for (const PreparedChange &c : changes) {
             const qsizetype length = matchAt(line, at, c);
             if (length == 0)
                 continue;
             const QByteArray found = line.mid(at, length);
-            out += c.kind == IdentityChange::Kind::Label ? c.to.toUtf8()
-                                                         : inCaseOf(found, c.to.toUtf8());
+            out += c.change->kind == IdentityChange::Kind::Label ? c.to : inCaseOf(found, c.to);
             if (edits)
-                *edits << IdentityEdit{number, c};
+                *edits << IdentityEdit{number, *c.change};
             at += length;
             matched = true;
             break;
@@ -111,10 +124,10 @@ QString identityKindName(IdentityChange::Kind kind)
 QByteArray rewriteIdentities(const QByteArray &text, const QList<IdentityChange> &changes,
                              QList<IdentityEdit> *edits)
 {
-    QList<IdentityChange> wanted;
+    QList<PreparedChange> wanted;
     for (const IdentityChange &c : changes)
         if (!c.from.isEmpty() && !c.to.isEmpty() && c.from != c.to)
-            wanted << c;
+            wanted << PreparedChange{&c, c.from.toUtf8(), c.to.toUtf8()};
     if (wanted.isEmpty())
         return text;
     QByteArray out;

@@ -1,7 +1,8 @@
 // The helper's vg-activate and vg-deactivate (README, "The helper protocol"). The disk passes the
 // ServeTargetGuard, the partition is found through sysfs, and the group is the one pvs reads from
 // it (layer/volumegroupcontrol.h): no name in a request reaches vgchange. Root working for a user
-// deactivates only the groups this helper activated; the others are the system's.
+// deactivates only the groups this helper activated from fully inactive; the others are the
+// system's.
 #include "cli/servesession.h"
 
 #include "device/diskwritelock.h"
@@ -49,24 +50,29 @@ void ServeSession::volumeGroupMethod(const Request &request)
     if (!volumeGroupTargetOf(request, &node))
         return;
     const bool activate = request.method == QLatin1String("vg-activate");
-    if (!activate && m_guard.servedUser().actsForUser()) {
-        const VolumeGroupChange group = volumeGroupOf(node.path);
-        if (!group.ok)
-            return fail(request, Refused, group.error);
-        if (!group.activeVolumes.isEmpty() && !m_activatedGroups.contains(group.uuid))
+    // What was active before: a group any of whose volumes were (the system's, or one whose name
+    // and UUID a user's stick copies) is never recorded as this helper's, so that a no-op
+    // activation cannot make the system's group the user's to deactivate.
+    VolumeGroupChange before;
+    if (m_guard.servedUser().actsForUser()) {
+        before = volumeGroupOf(node.path);
+        if (!before.ok)
+            return fail(request, Refused, before.error);
+        if (!activate && !before.activeVolumes.isEmpty() &&
+            !m_activatedGroups.contains(before.uuid))
             return fail(request, Refused,
                         QStringLiteral("The volume group %1 was not activated by this helper: it "
                                        "is the system's to deactivate.")
-                            .arg(group.volumeGroup));
+                            .arg(before.volumeGroup));
     }
     const VolumeGroupChange change =
         activate ? activateVolumeGroup(node.path) : deactivateVolumeGroup(node.path);
     if (!change.ok)
         return fail(request, Refused, change.error);
-    if (activate)
-        m_activatedGroups.insert(change.uuid);
-    else
+    if (!activate)
         m_activatedGroups.remove(change.uuid);
+    else if (before.activeVolumes.isEmpty())
+        m_activatedGroups.insert(change.uuid);
     answer(request, QJsonObject{{QStringLiteral("device"), node.path},
                                 {QStringLiteral("volume_group"), change.volumeGroup},
                                 {QStringLiteral("active"), !change.activeVolumes.isEmpty()},

@@ -4,10 +4,13 @@
 #include "device/diskwritelock.h"
 
 #include <QDir>
+#include <QDirIterator>
 #include <QFile>
 #include <QFileInfo>
+#include <QScopeGuard>
 
 #include <cerrno>
+#include <vector>
 
 #include <fcntl.h>
 #include <linux/fs.h>
@@ -21,31 +24,57 @@ namespace partwise {
 namespace {
 
 // The kernel's name of a whole disk ("sdb"), or empty when `diskPath` is no whole disk.
-QString wholeDiskName(const QString &diskPath)
+QString wholeDiskName(const QString &diskPath, const QString &sys)
 {
     struct stat st;
     if (::stat(QFile::encodeName(diskPath).constData(), &st) != 0 || !S_ISBLK(st.st_mode))
         return {};
-    const QString sysfs =
-        QFileInfo(
-            QStringLiteral("/sys/dev/block/%1:%2").arg(major(st.st_rdev)).arg(minor(st.st_rdev)))
-            .canonicalFilePath();
+    const QString sysfs = QFileInfo(QStringLiteral("%1/dev/block/%2:%3")
+                                        .arg(sys)
+                                        .arg(major(st.st_rdev))
+                                        .arg(minor(st.st_rdev)))
+                              .canonicalFilePath();
     if (sysfs.isEmpty() || QFile::exists(sysfs + QStringLiteral("/partition")))
         return {};
     return QFileInfo(sysfs).fileName();
 }
 
 // The USB device (a folder of /sys/devices with idVendor) the disk hangs from.
-QString usbDeviceOf(const QString &diskName)
+QString usbDeviceOf(const QString &diskName, const QString &sys)
 {
     QString dir =
-        QFileInfo(QStringLiteral("/sys/block/%1/device").arg(diskName)).canonicalFilePath();
-    while (dir.startsWith(QLatin1String("/sys/devices/")) && dir.contains(QLatin1String("/usb"))) {
+        QFileInfo(QStringLiteral("%1/block/%2/device").arg(sys, diskName)).canonicalFilePath();
+    while (dir.startsWith(sys + QStringLiteral("/devices/")) &&
+           dir.contains(QLatin1String("/usb"))) {
         if (QFile::exists(dir + QStringLiteral("/idVendor")))
             return dir;
         dir = QFileInfo(dir).path();
     }
     return {};
+}
+
+// The device nodes of every whole disk under the USB device `usb`: its "remove" takes them all
+// (a card reader's other slots, a multi-bay enclosure's other disks), so each is checked and held.
+// Empty, with `error`, when a disk's node in /dev is not that disk.
+QStringList disksUnder(const QString &usb, const QString &sys, QString *error)
+{
+    QStringList nodes;
+    QDirIterator it(usb, QDir::Dirs | QDir::NoDotAndDotDot | QDir::NoSymLinks,
+                    QDirIterator::Subdirectories);
+    while (it.hasNext()) {
+        const QFileInfo disk(it.next());
+        if (disk.dir().dirName() != QLatin1String("block"))
+            continue;
+        const QString node = QStringLiteral("/dev/") + disk.fileName();
+        if (wholeDiskName(node, sys) != disk.fileName()) {
+            *error = QStringLiteral("%1 is not the disk %2 of the USB device.")
+                         .arg(node, disk.fileName());
+            return {};
+        }
+        nodes << node;
+    }
+    nodes.sort();
+    return nodes;
 }
 
 bool writeSysfs(const QString &path, QString *error)
@@ -61,34 +90,50 @@ bool writeSysfs(const QString &path, QString *error)
 }
 
 // Flushes what the kernel and the drive hold for the disk, while claiming it exclusively: a
-// claim that fails means something took the disk since the check.
-bool flushClaimed(const QString &diskPath, QString *error)
+// claim that fails means something took the disk since the check. The claim (the descriptor,
+// or -1) is kept until the drive is gone, so nothing takes the disk in between.
+int flushClaimed(const QString &diskPath, QString *error)
 {
     const int fd = ::open(QFile::encodeName(diskPath).constData(), O_RDONLY | O_CLOEXEC | O_EXCL);
     if (fd < 0) {
         *error = errno == EBUSY
                      ? QStringLiteral("%1 is in use.").arg(diskPath)
                      : QStringLiteral("Cannot open %1: %2").arg(diskPath, qt_error_string(errno));
-        return false;
+        return -1;
     }
-    const bool ok = ::fsync(fd) == 0 && ::ioctl(fd, BLKFLSBUF, 0) == 0;
-    const int saved = errno;
-    ::close(fd);
-    if (!ok)
-        *error = QStringLiteral("Cannot flush %1: %2").arg(diskPath, qt_error_string(saved));
-    return ok;
+    if (::fsync(fd) != 0 || ::ioctl(fd, BLKFLSBUF, 0) != 0) {
+        *error = QStringLiteral("Cannot flush %1: %2").arg(diskPath, qt_error_string(errno));
+        ::close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+// Why one of the USB device's disks may not go, or empty.
+QString whyBusy(const QString &disk, const QString &named, QStringList *busy)
+{
+    const QString also = disk == named
+                             ? QString()
+                             : QStringLiteral(" (it is on the same USB device as %1)").arg(named);
+    if (DiskWriteLock::heldByAJob(disk))
+        return QStringLiteral("A realignment, Apply or copy is writing %1%2.").arg(disk, also);
+    *busy = busyReasons(disk, 0);
+    if (busy->isEmpty())
+        return {};
+    return QStringLiteral("%1 is in use%2: %3.").arg(disk, also, busy->join(QStringLiteral("; ")));
 }
 
 } // namespace
 
-bool canPowerOff(const QString &diskPath, QString *why)
+bool canPowerOff(const QString &diskPath, QString *why, const QString &sysRoot)
 {
-    const QString name = wholeDiskName(diskPath);
+    const QString sys = QFileInfo(sysRoot).canonicalFilePath();
+    const QString name = wholeDiskName(diskPath, sys);
     if (name.isEmpty()) {
         *why = QStringLiteral("%1 is not a whole disk.").arg(diskPath);
         return false;
     }
-    if (usbDeviceOf(name).isEmpty()) {
+    if (usbDeviceOf(name, sys).isEmpty()) {
         *why =
             QStringLiteral("%1 is not a USB drive; only USB drives are powered off.").arg(diskPath);
         return false;
@@ -96,29 +141,37 @@ bool canPowerOff(const QString &diskPath, QString *why)
     return true;
 }
 
-PowerOffResult powerOffDrive(const QString &diskPath)
+PowerOffResult powerOffDrive(const QString &diskPath, const QString &sysRoot)
 {
     PowerOffResult result;
     result.refused = true;
-    if (!canPowerOff(diskPath, &result.error))
+    if (!canPowerOff(diskPath, &result.error, sysRoot))
         return result;
-    if (DiskWriteLock::heldByAJob(diskPath)) {
-        result.error = QStringLiteral("A realignment, Apply or copy is writing %1.").arg(diskPath);
+    const QString sys = QFileInfo(sysRoot).canonicalFilePath();
+    const QString name = wholeDiskName(diskPath, sys);
+    const QString usb = usbDeviceOf(name, sys);
+    const QString named = QStringLiteral("/dev/") + name;
+    QStringList disks = disksUnder(usb, sys, &result.error);
+    if (!result.error.isEmpty())
         return result;
+    if (!disks.contains(named))
+        disks.prepend(named);
+    for (const QString &disk : std::as_const(disks))
+        if (result.error = whyBusy(disk, named, &result.busy); !result.error.isEmpty())
+            return result;
+    std::vector<int> claims;
+    const auto release = qScopeGuard([&claims] {
+        for (const int fd : claims)
+            ::close(fd);
+    });
+    for (const QString &disk : std::as_const(disks)) {
+        claims.push_back(flushClaimed(disk, &result.error));
+        if (claims.back() < 0)
+            return result;
     }
-    result.busy = busyReasons(diskPath, 0);
-    if (!result.busy.isEmpty()) {
-        result.error = QStringLiteral("%1 is in use: %2.")
-                           .arg(diskPath, result.busy.join(QStringLiteral("; ")));
-        return result;
-    }
-    if (!flushClaimed(diskPath, &result.error))
-        return result;
     result.refused = false;
-    const QString name = wholeDiskName(diskPath);
-    const QString usb = usbDeviceOf(name);
     const QString scsiDelete =
-        QFileInfo(QStringLiteral("/sys/block/%1/device").arg(name)).canonicalFilePath() +
+        QFileInfo(QStringLiteral("%1/block/%2/device").arg(sys, name)).canonicalFilePath() +
         QStringLiteral("/delete");
     if (QFile::exists(scsiDelete) && !writeSysfs(scsiDelete, &result.error))
         return result;

@@ -21,9 +21,14 @@ struct PowerOffResult
 };
 
 // Whether `diskPath` ("/dev/sdb") is a whole disk behind a USB device, which can be powered
-// off; `why` says why not.
-bool canPowerOff(const QString &diskPath, QString *why);
+// off; `why` says why not. `sysRoot` is where sysfs is read and written: another folder only in
+// tests, which build a USB device's tree there.
+bool canPowerOff(const QString &diskPath, QString *why,
+                 const QString &sysRoot = QStringLiteral("/sys"));
 
-PowerOffResult powerOffDrive(const QString &diskPath);
+// Every whole disk behind the same USB device goes with it, so each must be free (none in use,
+// none being written); each is claimed exclusively until the device is removed.
+PowerOffResult powerOffDrive(const QString &diskPath,
+                             const QString &sysRoot = QStringLiteral("/sys"));
 
 } // namespace partwise

@@ -1,6 +1,7 @@
 #include "layer/luksmapping.h"
 
 #include "device/kernelholder.h"
+#include "layer/luksderivationcost.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -70,6 +71,10 @@ LuksUnlockResult unlockLuks(const QString &partitionNode, const SecretBytes &pas
     if (code < 0) {
         result.error = QStringLiteral("%1 holds no LUKS volume libcryptsetup can read: %2")
                            .arg(partitionNode, crypt.why(code));
+        return result;
+    }
+    if (const QString why = luksDerivationCostProblem(crypt.cd, partitionNode); !why.isEmpty()) {
+        result.error = QStringLiteral("%1 is not unlocked: %2.").arg(partitionNode, why);
         return result;
     }
     // The header's UUID names the mapping; a header is data a user may have written, so only

@@ -1,5 +1,7 @@
 #include "report/jsonreader.h"
 
+#include <cmath>
+
 namespace partwise {
 
 JsonReader::JsonReader(const QJsonObject &object, QString where, QString *problem)
@@ -32,7 +34,9 @@ qint64 JsonReader::integer(const char *key, qint64 low, qint64 high)
 {
     const QJsonValue v = value(key);
     const double d = v.toDouble(-1e300);
-    if (!v.isDouble() || d != double(qint64(d)) || d < double(low) || d > double(high)) {
+    // The range before the conversion: a double beyond qint64 (1e300, 2^63) converted is
+    // undefined behaviour, and a helper's request may hold one.
+    if (!v.isDouble() || d < double(low) || d > double(high) || d != std::floor(d)) {
         wrong(key, "a whole number in range");
         return low;
     }

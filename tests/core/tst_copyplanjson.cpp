@@ -119,6 +119,13 @@ void TestCopyPlanJson::wrongFieldsRefuseThePlan_data()
     QTest::newRow("kind free") << withPartition(good, set(part, "kind", "free")) << "kind";
     QTest::newRow("refused not strings") << set(good, "refused", QJsonArray{1}) << "refused";
     QTest::newRow("negative bytes") << set(good, "bytes_to_copy", -1) << "bytes_to_copy";
+    // Doubles past qint64 (a request is JSON): refused before any conversion, which would be
+    // undefined behaviour (the sanitizer build aborts on it).
+    QTest::newRow("start 1e300") << withPartition(good, set(part, "new_start", 1e300))
+                                 << "new_start";
+    QTest::newRow("bytes 2^63") << set(good, "bytes_to_copy", 9223372036854775808.0)
+                                << "bytes_to_copy";
+    QTest::newRow("gap -1e300") << set(good, "gap_sectors", -1e300) << "gap_sectors";
 }
 
 void TestCopyPlanJson::wrongFieldsRefuseThePlan()
@@ -149,6 +156,10 @@ void TestCopyPlanJson::expectMatchesOnlyTheSamePlacement()
     QVERIFY(!copyMatchesExpect(QJsonArray{QJsonObject{{"number", 1}, {"new_start", "2048"}}}, plan,
                                &problem));
     QVERIFY(!problem.isEmpty());
+    QVERIFY(!copyMatchesExpect(
+        QJsonArray{QJsonObject{{"number", 1e300}, {"new_start", 2048}, {"new_end", 4095}}}, plan,
+        &problem));
+    QVERIFY2(problem.contains(QStringLiteral("number")), qPrintable(problem));
 }
 
 void TestCopyPlanJson::progressIsClamped()

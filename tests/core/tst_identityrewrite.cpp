@@ -9,6 +9,8 @@
 #include <QMap>
 #include <QtTest>
 
+#include <ctime>
+
 using namespace partwise;
 
 namespace {
@@ -123,6 +125,43 @@ private slots:
             text, {{Kind::Label, QStringLiteral("root"), QStringLiteral("root2")}}, nullptr);
         QCOMPARE(out, QByteArray("LABEL=root2 / ext4\nPARTLABEL=root /x\nLABEL=rootfs /y\n"
                                  "/dev/disk/by-label/root2 /z\n# root stays\n"));
+    }
+
+    // A filesystem's owner picks its ids and its grub.cfg: 128 partitions' UUIDs and PARTUUIDs
+    // that differ only in their last characters, and 1 MiB (the most a reference file may
+    // hold) of tokens one character short of them. Root reads such a file on every copied
+    // filesystem, so its cost must stay linear: once it was seconds of root's CPU per file.
+    void aCraftedFileCostsLittle()
+    {
+        const QString shared = kOld.left(32);
+        QList<IdentityChange> changes;
+        for (int i = 0; i < 256; ++i)
+            changes << IdentityChange{i % 2 ? Kind::PartUuid : Kind::Uuid,
+                                      shared + QStringLiteral("%1").arg(i, 4, 16, QLatin1Char('0')),
+                                      kNew};
+        changes << IdentityChange{Kind::Label, QStringLiteral("root"), QStringLiteral("root2")};
+        const QByteArray nearMiss = " " + shared.toUtf8() + "fff LABEL=roo by-label/";
+        QByteArray text;
+        int placed = 0;
+        while (text.size() < kMaxReferenceFileBytes - 200) {
+            text += nearMiss;
+            if (text.size() % 4096 < nearMiss.size()) {
+                text += "\nsearch --fs-uuid " + changes.at(placed % 256).from.toUtf8() + "\n";
+                ++placed;
+            }
+        }
+        timespec before{}, after{};
+        QCOMPARE(::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &before), 0);
+        QList<IdentityEdit> edits;
+        const QByteArray out = rewriteIdentities(text, changes, &edits);
+        QCOMPARE(::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &after), 0);
+        const double seconds =
+            double(after.tv_sec - before.tv_sec) + double(after.tv_nsec - before.tv_nsec) / 1e9;
+        qInfo("1 MiB crafted file, %lld changes: %.3f s of CPU", qlonglong(changes.size()),
+              seconds);
+        QCOMPARE(edits.size(), placed);
+        QCOMPARE(out.count(kNew.toUtf8()), qsizetype(placed));
+        QVERIFY2(seconds < 5, qPrintable(QString::number(seconds)));
     }
 
     // A rewrite stopped after part of a file was written: the backup of this job's name is the

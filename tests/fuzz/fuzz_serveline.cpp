@@ -1,10 +1,11 @@
 // libFuzzer target: one line as `partwise-cli serve` reads it, through everything the helper does
 // with a request before it names a disk: the JSON-RPC envelope, then every parameter reader
-// (sector size, grain, numbers, the realignment's partitions, ways and expected moves, a plan
-// with its operations), and the answer lines built from what was read. It also feeds the bytes
-// to the served user's number parser (PKEXEC_UID). Nothing here opens a file or a disk, so the
-// fuzzer can run it millions of times; what it guards is that no line, however hostile, makes
-// the root helper crash, hang or misread a number (UBSan makes any overflow fatal).
+// (sector size, grain, numbers, the realignment's partitions, ways and expected moves, a copy's
+// expected placements and ids, a plan with its operations), and the answer lines built from what
+// was read. It also feeds the bytes to the served user's number parser (PKEXEC_UID). Nothing here
+// opens a file or a disk, so the fuzzer can run it millions of times; what it guards is that no
+// line, however hostile, makes the root helper crash, hang or misread a number (clang's UBSan
+// makes any overflow fatal, a double past qint64 converted too).
 //
 // Built two ways: with clang and -DPARTWISE_LIBFUZZER=ON as a libFuzzer binary (.ci/sanitize
 // runs it for a bounded time from the seeds in serveline-seeds/), and otherwise with
@@ -12,6 +13,8 @@
 #include "cli/jsonrpcline.h"
 #include "cli/serveduser.h"
 #include "cli/serveparams.h"
+#include "ops/copyids.h"
+#include "ops/copyplanjson.h"
 #include "ops/planfile.h"
 
 #include <QJsonArray>
@@ -38,6 +41,12 @@ void readEveryParameter(const QJsonObject &params)
     std::optional<QList<PartitionMove>> expect;
     if (readExpect(params, &expect).isEmpty() && expect)
         movesAsExpected(*expect, *expect);
+    // copy's expected placements and ids (the client's numbers, read in root before any disk).
+    QString copyProblem;
+    if (params.contains(QStringLiteral("expect")))
+        copyMatchesExpect(params.value(QStringLiteral("expect")), CopyPlan(), &copyProblem);
+    CopyIds ids;
+    readCopyIds(params.value(QStringLiteral("ids")), &ids);
     const QJsonValue plan = params.value(QStringLiteral("plan"));
     QList<Operation> operations;
     QString error;

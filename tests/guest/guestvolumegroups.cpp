@@ -155,6 +155,14 @@ void TestGuestDesktop::volumeGroupActivatedAndDeactivated()
     QCOMPARE(errorCodeOf(answer), -32001);
     QVERIFY2(describe(answer).contains(QStringLiteral("system's")), qPrintable(describe(answer)));
     QCOMPARE(lvsActive(), QStringLiteral("data active"));
+    // An activation of the already active group (a no-op; a stick copying the system group's
+    // name and UUID asks for it) does not make the system's group the user's to deactivate.
+    answer = helper.call(QStringLiteral("vg-activate"), params);
+    QVERIFY2(errorCodeOf(answer) == 0, qPrintable(describe(answer)));
+    answer = helper.call(QStringLiteral("vg-deactivate"), params);
+    QCOMPARE(errorCodeOf(answer), -32001);
+    QVERIFY2(describe(answer).contains(QStringLiteral("system's")), qPrintable(describe(answer)));
+    QCOMPARE(lvsActive(), QStringLiteral("data active"));
     QVERIFY(runTool(QStringLiteral("vgchange"), {QStringLiteral("-an"), kGroup}).ok());
     QVERIFY(helper.closeAndWait());
     user.remove();

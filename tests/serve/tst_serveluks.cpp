@@ -13,6 +13,8 @@
 #include "testuser.h"
 #include "toolrun.h"
 
+#include <QElapsedTimer>
+#include <QFile>
 #include <QJsonDocument>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -27,6 +29,7 @@ private slots:
     void initTestCase();
     void cleanupTestCase();
     void badRequestsAreRefusedWithoutEchoingThePassphrase();
+    void costlyKeyDerivationIsRefused();
 
 private:
     QTemporaryDir m_dir;
@@ -120,6 +123,95 @@ void TestServeLuks::badRequestsAreRefusedWithoutEchoingThePassphrase()
                           QStringLiteral("TYPE"), m_loop->partitionNode(1)})
                      .out.trimmed()),
              QStringLiteral("ext4"));
+}
+
+namespace {
+
+// Writes `value` big-endian at `offset` of `node`, as a user who owns the stick can.
+bool patchBe32(const QString &node, qint64 offset, quint32 value)
+{
+    QFile f(node);
+    const uchar bytes[4] = {uchar(value >> 24), uchar(value >> 16), uchar(value >> 8),
+                            uchar(value)};
+    return f.open(QIODevice::ReadWrite) && f.seek(offset) &&
+           f.write(reinterpret_cast<const char *>(bytes), 4) == 4 && f.flush();
+}
+
+// cryptsetup luksFormat --type TYPE ARGS... of `node`, its passphrase "right words".
+bool format(const QString &node, QStringList typeAndArgs)
+{
+    typeAndArgs.prepend(QStringLiteral("--type"));
+    const ToolResult made = runTool(
+        QStringLiteral("cryptsetup"),
+        QStringList{QStringLiteral("luksFormat"), QStringLiteral("--batch-mode")} + typeAndArgs +
+            QStringList{QStringLiteral("--key-file"), QStringLiteral("-"), node},
+        QByteArray("right words"));
+    if (!made.ok())
+        qWarning("%s", qPrintable(made.describe()));
+    return made.ok();
+}
+
+QString luksDumpLine(const QString &node, const QString &starts)
+{
+    const QString dump = QString::fromUtf8(
+        runTool(QStringLiteral("cryptsetup"), {QStringLiteral("luksDump"), node}).out);
+    for (const QString &line : dump.split(QLatin1Char('\n')))
+        if (line.trimmed().startsWith(starts))
+            return line.simplified();
+    return {};
+}
+
+} // namespace
+
+// A LUKS header is the stick owner's data, and its key derivation runs in root for every
+// passphrase tried: a LUKS1 header whose key slot (or volume key digest) asks for 2^32-1
+// PBKDF2 iterations held the helper for about an hour, deaf to its input; so would a LUKS2 slot
+// of many Argon2 passes. Refused before any derivation; a header as cryptsetup writes it still
+// gets as far as the passphrase.
+void TestServeLuks::costlyKeyDerivationIsRefused()
+{
+    PW_REQUIRE_ROOT_OR_SKIP();
+    const QString node = m_loop->partitionNode(2);
+    QVERIFY(format(node, {QStringLiteral("luks1"), QStringLiteral("--pbkdf-force-iterations"),
+                          QStringLiteral("1000")}));
+    ServeClient helper(m_user.pkexecEnvironment());
+    QVERIFY(helper.started());
+    const QJsonObject unlock{
+        {"path", m_loop->path()}, {"partition", 2}, {"passphrase", "wrong words"}};
+    // LUKS1: the volume key digest's iterations at byte 164, key slot 0's at 212.
+    const QList<QPair<qint64, QString>> costly{{212, QStringLiteral("Iterations:")},
+                                               {164, QStringLiteral("MK iterations:")}};
+    for (const auto &[offset, field] : costly) {
+        QVERIFY(patchBe32(node, offset, 0xffffffffU));
+        QCOMPARE(luksDumpLine(node, field), field + QStringLiteral(" 4294967295"));
+        QElapsedTimer clock;
+        clock.start();
+        const QJsonObject answer = helper.call(QStringLiteral("unlock"), unlock, 20000);
+        QVERIFY2(!answer.isEmpty(), qPrintable(field + QStringLiteral(" 2^32-1: no answer")));
+        qInfo("%s 2^32-1: answered after %lld ms", qPrintable(field), clock.elapsed());
+        QCOMPARE(errorCodeOf(answer), -32001);
+        QVERIFY2(describe(answer).contains(QStringLiteral("key derivation")),
+                 qPrintable(describe(answer)));
+        QVERIFY(patchBe32(node, offset, 1000));
+    }
+    // LUKS2 keeps its costs in JSON: an Argon2 slot of 100 passes (over 32 KiB, made at once).
+    QVERIFY(format(node,
+                   {QStringLiteral("luks2"), QStringLiteral("--pbkdf"), QStringLiteral("argon2id"),
+                    QStringLiteral("--pbkdf-memory"), QStringLiteral("32"),
+                    QStringLiteral("--pbkdf-force-iterations"), QStringLiteral("100")}));
+    QCOMPARE(luksDumpLine(node, QStringLiteral("Time cost:")), QStringLiteral("Time cost: 100"));
+    const QJsonObject argon = helper.call(QStringLiteral("unlock"), unlock, 20000);
+    QVERIFY2(describe(argon).contains(QStringLiteral("key derivation")),
+             qPrintable(describe(argon)));
+    // As cryptsetup makes it (cheap for the test): tried, not refused for its cost.
+    QVERIFY(
+        format(node, {QStringLiteral("luks2"), QStringLiteral("--pbkdf"), QStringLiteral("pbkdf2"),
+                      QStringLiteral("--pbkdf-force-iterations"), QStringLiteral("1000")}));
+    const QJsonObject wrong = helper.call(QStringLiteral("unlock"), unlock, 60000);
+    QCOMPARE(errorCodeOf(wrong), -32001);
+    QVERIFY2(!describe(wrong).contains(QStringLiteral("key derivation")),
+             qPrintable(describe(wrong)));
+    QVERIFY(helper.closeAndWait(20000));
 }
 
 QTEST_GUILESS_MAIN(TestServeLuks)

@@ -2,9 +2,12 @@
 // and a partition node from the command line (exit 2, naming why), and from the root helper
 // serving a user the test creates, which also refuses any parameter but "path" as bad params.
 // The loop device is still attached afterwards (losetup). A USB stick really powered off is
-// tested in the guest (tests/guest/guestpoweroff.cpp).
+// tested in the guest (tests/guest/guestpoweroff.cpp). A card reader's two disks behind one USB
+// device, in a sysfs tree the test builds over two loop devices: the device is not removed while
+// the disk not named is open exclusively by another process, and is when both are free.
 #include "buildsetting.h"
 #include "clirun.h"
+#include "device/drivepoweroff.h"
 #include "loopdevice.h"
 #include "serveclient.h"
 #include "testuser.h"
@@ -13,7 +16,15 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
 using namespace pwtest;
+using partwise::canPowerOff;
+using partwise::powerOffDrive;
+using partwise::PowerOffResult;
 
 class TestServePowerOff : public QObject
 {
@@ -21,6 +32,7 @@ class TestServePowerOff : public QObject
 
 private slots:
     void whatIsNoUsbDriveIsRefused();
+    void everyDiskOfTheUsbDeviceMustBeFree();
 
 private:
     QTemporaryDir m_dir;
@@ -68,6 +80,90 @@ void TestServePowerOff::whatIsNoUsbDriveIsRefused()
     QVERIFY(helper.closeAndWait());
     user.remove();
     QVERIFY(runTool(QStringLiteral("losetup"), {loop.path()}).ok()); // still attached
+}
+
+namespace {
+
+bool writeFile(const QString &path, const QByteArray &data)
+{
+    QDir().mkpath(QFileInfo(path).path());
+    QFile file(path);
+    return file.open(QIODevice::WriteOnly) && file.write(data) == data.size();
+}
+
+bool link(const QString &target, const QString &at)
+{
+    QDir().mkpath(QFileInfo(at).path());
+    return QFile::link(target, at);
+}
+
+QByteArray readFile(const QString &path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray("unreadable");
+}
+
+// The kernel's "major:minor" of a device node.
+QString devNumber(const QString &node)
+{
+    struct stat st;
+    if (::stat(QFile::encodeName(node).constData(), &st) != 0)
+        return {};
+    return QStringLiteral("%1:%2").arg(major(st.st_rdev)).arg(minor(st.st_rdev));
+}
+
+} // namespace
+
+// sysfs as the kernel lays out a card reader with two slots (LUNs 0 and 1 of one USB mass
+// storage device): /sys/block and /sys/dev/block link to the disks under the USB device.
+void TestServePowerOff::everyDiskOfTheUsbDeviceMustBeFree()
+{
+    PW_REQUIRE_ROOT_OR_SKIP();
+    QVERIFY(m_dir.isValid());
+    const QString sys = m_dir.filePath(QStringLiteral("sys"));
+    const QString usb = sys + QStringLiteral("/devices/pci0000:00/0000:00:14.0/usb2/2-1");
+    QVERIFY(writeFile(usb + QStringLiteral("/idVendor"), "14cd\n"));
+    QVERIFY(writeFile(usb + QStringLiteral("/remove"), ""));
+    std::vector<std::unique_ptr<LoopDevice>> loops;
+    QStringList deletes;
+    for (int lun = 0; lun < 2; ++lun) {
+        const QString image = m_dir.filePath(QStringLiteral("slot%1.img").arg(lun));
+        QVERIFY(
+            runTool(QStringLiteral("truncate"), {QStringLiteral("-s"), QStringLiteral("1M"), image})
+                .ok());
+        loops.push_back(std::make_unique<LoopDevice>(image));
+        QVERIFY2(loops.back()->ok(), qPrintable(loops.back()->error()));
+        const QString node = loops.back()->path();
+        const QString name = QFileInfo(node).fileName();
+        const QString scsi = usb + QStringLiteral("/2-1:1.0/host7/target7:0:0/7:0:0:%1").arg(lun);
+        const QString disk = scsi + QStringLiteral("/block/") + name;
+        QVERIFY(writeFile(disk + QStringLiteral("/dev"), devNumber(node).toUtf8() + '\n'));
+        QVERIFY(writeFile(scsi + QStringLiteral("/delete"), ""));
+        deletes << scsi + QStringLiteral("/delete");
+        QVERIFY(link(scsi, disk + QStringLiteral("/device")));
+        QVERIFY(link(disk, sys + QStringLiteral("/block/") + name));
+        QVERIFY(link(disk, sys + QStringLiteral("/dev/block/") + devNumber(node)));
+    }
+    const QString named = loops[0]->path();
+    const QString other = loops[1]->path();
+    QString why;
+    QVERIFY2(canPowerOff(named, &why, sys), qPrintable(why));
+
+    // Another process holds the other slot's disk (as a mount or a mapping would).
+    const int held = ::open(QFile::encodeName(other).constData(), O_RDONLY | O_EXCL | O_CLOEXEC);
+    QVERIFY(held >= 0);
+    PowerOffResult result = powerOffDrive(named, sys);
+    ::close(held);
+    QVERIFY2(!result.ok && result.refused &&
+                 result.error.contains(other + QStringLiteral(" is in use")),
+             qPrintable(result.error));
+    QCOMPARE(readFile(usb + QStringLiteral("/remove")), QByteArray());
+    QCOMPARE(readFile(deletes[0]), QByteArray());
+
+    result = powerOffDrive(named, sys);
+    QVERIFY2(result.ok, qPrintable(result.error));
+    QCOMPARE(readFile(deletes[0]), QByteArray("1"));
+    QCOMPARE(readFile(usb + QStringLiteral("/remove")), QByteArray("1"));
 }
 
 QTEST_GUILESS_MAIN(TestServePowerOff)
