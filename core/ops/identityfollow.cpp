@@ -15,17 +15,20 @@ namespace partwise {
 
 void chooseNewIdentities(const DiskLayout &layout, QList<Operation> *operations)
 {
-    QSet<int> changed; // by an operation before: its UUID or label is not the disk's yet
+    QSet<int> formatted;  // by an operation before: its UUID and label are not the disk's yet
+    QSet<int> relabelled; // by a label before: its label is not the disk's yet
     for (Operation &op : *operations) {
         const PartitionInfo *p =
-            changed.contains(op.number) ? nullptr : layout.partitionByNumber(op.number);
-        if (op.type == Operation::Type::Format || op.changesTable() ||
-            op.type == Operation::Type::SetLabel)
-            changed << op.number;
+            formatted.contains(op.number) ? nullptr : layout.partitionByNumber(op.number);
+        if (op.type == Operation::Type::Format || op.changesTable())
+            formatted << op.number;
         if (!p)
             continue;
-        if (op.type == Operation::Type::SetLabel && op.oldLabel.isEmpty())
+        if (op.type == Operation::Type::SetLabel && op.oldLabel.isEmpty() &&
+            !relabelled.contains(op.number))
             op.oldLabel = p->label;
+        if (op.type == Operation::Type::SetLabel)
+            relabelled << op.number;
         if (op.type == Operation::Type::NewUuid && op.uuid.isEmpty() &&
             canChangeFilesystemUuid(p->filesystem)) {
             op.uuid = randomFilesystemUuid(p->filesystem);
