@@ -54,7 +54,7 @@ int runApplyCommand(const ApplyCommandOptions &options, QTextStream &out, QTextS
         err << "partwise-cli: " << read.error << "\n";
         return ExitBadInput;
     }
-    chooseNewUuids(read.layout, &operations); // shown below, and what Apply writes
+    chooseNewIdentities(read.layout, &operations); // shown below, and what Apply writes
     const PreviewResult preview = previewOperations(read.layout, operations, options.apply.policy);
     if (!preview.ok) {
         err << "partwise-cli: operation " << preview.failedIndex + 1 << " ("

@@ -391,7 +391,8 @@ ApplyResult applyOperations(const QString &target, const QList<Operation> &opera
     journal.sectorSize = request.layout.device.topology.logicalSectorSize;
     journal.backupFolder = preflight.backup.folder;
     journal.operations = operations;
-    chooseNewUuids(request.layout, &journal.operations); // one a plan left open, kept for a resume
+    chooseNewIdentities(request.layout,
+                        &journal.operations); // one a plan left open, kept for a resume
     journal.policy = options.policy;
     // Records beside a journal that is gone (deleted by hand) belong to no job: never this one's.
     move::removeRedoRecordsOf(request.journalPath);

@@ -6,33 +6,51 @@
 #include "ops/operation.h"
 #include "ops/partitionaccess.h"
 
+#include <QCryptographicHash>
+#include <QRegularExpression>
 #include <QSet>
 #include <QStringList>
 
 namespace partwise {
 
-void chooseNewUuids(const DiskLayout &layout, QList<Operation> *operations)
+void chooseNewIdentities(const DiskLayout &layout, QList<Operation> *operations)
 {
-    QSet<int> formatted; // by an operation before: its UUID is not the disk's yet
+    QSet<int> formatted;  // by an operation before: its UUID and label are not the disk's yet
+    QSet<int> relabelled; // by a label before: its label is not the disk's yet
     for (Operation &op : *operations) {
+        const PartitionInfo *p =
+            formatted.contains(op.number) ? nullptr : layout.partitionByNumber(op.number);
         if (op.type == Operation::Type::Format || op.changesTable())
             formatted << op.number;
-        if (op.type != Operation::Type::NewUuid || !op.uuid.isEmpty() ||
-            formatted.contains(op.number))
+        if (!p)
             continue;
-        const PartitionInfo *p = layout.partitionByNumber(op.number);
-        if (!p || !canChangeFilesystemUuid(p->filesystem))
-            continue;
-        op.uuid = randomFilesystemUuid(p->filesystem);
-        op.oldUuid = p->uuid;
+        if (op.type == Operation::Type::SetLabel && op.oldLabel.isEmpty() &&
+            !relabelled.contains(op.number))
+            op.oldLabel = p->label;
+        if (op.type == Operation::Type::SetLabel)
+            relabelled << op.number;
+        if (op.type == Operation::Type::NewUuid && op.uuid.isEmpty() &&
+            canChangeFilesystemUuid(p->filesystem)) {
+            op.uuid = randomFilesystemUuid(p->filesystem);
+            op.oldUuid = p->uuid;
+        }
     }
 }
 
-QString newUuidBackupSuffix(const QString &newUuid)
+QString identityBackupSuffix(const IdentityChange &change)
 {
-    QString id = newUuid;
+    QString id = change.to;
+    if (change.kind == IdentityChange::Kind::Label)
+        id = QString::fromLatin1(
+            QCryptographicHash::hash(change.to.toUtf8(), QCryptographicHash::Sha1).toHex());
     id.remove(QLatin1Char('-'));
     return QStringLiteral(".partwise-") + id.left(8).toLower();
+}
+
+bool labelFollowable(const QString &label)
+{
+    static const QRegularExpression separator(QStringLiteral("[\\s,;\"']"));
+    return !label.isEmpty() && !label.contains(separator);
 }
 
 QString referenceFileList()
@@ -43,8 +61,8 @@ QString referenceFileList()
     return files.join(QStringLiteral(", "));
 }
 
-bool followNewUuid(const DiskLayout &layout, const IdentityChange &change,
-                   const std::function<void(const QString &)> &log, QString *error)
+bool followIdentityChange(const DiskLayout &layout, const IdentityChange &change,
+                          const std::function<void(const QString &)> &log, QString *error)
 {
     const auto say = [&](const QString &line) {
         if (log)
@@ -68,7 +86,7 @@ bool followNewUuid(const DiskLayout &layout, const IdentityChange &change,
         }
         const ReferencePartition part{partitionLocation(layout, p.startSector, p.number),
                                       p.lengthSectors() * ss, p.number, p.filesystem};
-        if (!followIdsInPartition(part, {change}, newUuidBackupSuffix(change.to), say, &checks,
+        if (!followIdsInPartition(part, {change}, identityBackupSuffix(change), say, &checks,
                                   error))
             return false;
     }

@@ -59,6 +59,8 @@ QString Operation::textProblem() const
 {
     if (const QString problem = unsafeText(label, "label"); !problem.isEmpty())
         return problem;
+    if (const QString problem = unsafeText(oldLabel, "old_label"); !problem.isEmpty())
+        return problem;
     return unsafeText(name, "name");
 }
 
@@ -151,7 +153,15 @@ QString Operation::description() const
     case Type::Format:
         return tr("Format partition %1 as %2").arg(number).arg(filesystem);
     case Type::SetLabel:
-        return tr("Set the filesystem label of partition %1 to “%2”").arg(number).arg(label);
+        if (oldLabel.isEmpty() || !labelFollowable(label) || oldLabel == label)
+            return tr("Set the filesystem label of partition %1 to “%2”").arg(number).arg(label);
+        return tr("Set the filesystem label of partition %1 to “%2”; every LABEL=%3 in %4 on "
+                  "this disk's ext2/3/4 and FAT filesystems that are not in use is rewritten to "
+                  "it; each changed file is kept beside itself as NAME%5, and each filesystem is "
+                  "checked after")
+            .arg(number)
+            .arg(label, oldLabel, referenceFileList(),
+                 identityBackupSuffix({IdentityChange::Kind::Label, oldLabel, label}));
     case Type::SetName:
         return tr("Name partition %1 “%2”").arg(number).arg(name);
     case Type::SetFlag:
@@ -179,7 +189,8 @@ QString Operation::description() const
                   "is rewritten to it; each changed file is kept beside itself as NAME%4, and "
                   "each filesystem is checked after")
             .arg(number)
-            .arg(uuid, referenceFileList(), newUuidBackupSuffix(uuid));
+            .arg(uuid, referenceFileList(),
+                 identityBackupSuffix({IdentityChange::Kind::Uuid, oldUuid, uuid}));
     case Type::NewPartitionGuid:
         return tr("Give partition %1 a new partition GUID").arg(number);
     case Type::Check:

@@ -105,6 +105,9 @@ public:
     // references in the disk's filesystems follow (ops/identityfollow.h); empty: not known yet.
     QString uuid, oldUuid;
 
+    // SetLabel: the label it replaces, whose LABEL= references follow; empty: none or not known.
+    QString oldLabel;
+
     QString description() const; // "Create a primary partition of 256 MiB, formatted ext4, ..."
     bool changesTable() const;   // false for Format, SetLabel, NewUuid (filesystem) and Check
     // Why its label or name cannot be given to a tool, or empty. Labels reach mkfs, e2label,

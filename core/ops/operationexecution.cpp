@@ -137,7 +137,8 @@ private:
 
     // A new UUID's and a new label's writes go through a redo record: a cut while the tool's
     // writes were half on the disk could leave a FAT's boot sector and its backup, or an NTFS's
-    // $Volume, disagreeing. A new UUID's references follow it (ops/identityfollow.h).
+    // $Volume, disagreeing. A new UUID's and a new label's references follow it
+    // (ops/identityfollow.h).
     bool renameFilesystem(int number, const Operation &op, QString *error)
     {
         DiskLayout layout;
@@ -165,14 +166,35 @@ private:
                       });
         if (!finishTool(r, said, error))
             return false;
-        // The queued old UUID; else the disk's, unless a resume finds the new one given already.
+        const IdentityChange change = newUuid ? uuidChange(op, p, uuid) : labelChange(op, p);
+        if (change.from.isEmpty() || change.to.isEmpty() || change.from == change.to)
+            return true;
+        if (change.kind == IdentityChange::Kind::Label && !labelFollowable(change.to)) {
+            m_context.log(QStringLiteral("  LABEL=%1 is not rewritten: fstab and boot entries "
+                                         "cannot name a label with a space, comma, semicolon or "
+                                         "quote unescaped; edit them by hand")
+                              .arg(change.from));
+            return true;
+        }
+        return followIdentityChange(layout, change, m_context.log, error);
+    }
+
+    // The queued old UUID; else the disk's, unless a resume finds the new one given already.
+    static IdentityChange uuidChange(const Operation &op, const PartitionInfo &p,
+                                     const QString &uuid)
+    {
         const QString old = !op.oldUuid.isEmpty()                       ? op.oldUuid
                             : p.uuid.compare(uuid, Qt::CaseInsensitive) ? p.uuid
                                                                         : QString();
-        if (!newUuid || old.isEmpty())
-            return true;
-        return followNewUuid(layout, IdentityChange{IdentityChange::Kind::Uuid, old, uuid},
-                             m_context.log, error);
+        return IdentityChange{IdentityChange::Kind::Uuid, old, uuid};
+    }
+
+    // The queued old label; else the one read before the write (a resume after the write
+    // reads the new one there: nothing follows then but what the queue named).
+    static IdentityChange labelChange(const Operation &op, const PartitionInfo &p)
+    {
+        const QString old = op.oldLabel.isEmpty() ? p.label : op.oldLabel;
+        return IdentityChange{IdentityChange::Kind::Label, old, op.label};
     }
 
     static ToolResult relabelIn(const FilesystemLocation &view, qint64 bytes,

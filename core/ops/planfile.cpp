@@ -157,6 +157,11 @@ bool parseOne(const QJsonObject &o, Operation *op, QString *why)
     op->tableType = o.value(QStringLiteral("type")).toString();
     op->filesystem = o.value(QStringLiteral("fs")).toString();
     op->label = o.value(QStringLiteral("label")).toString();
+    op->oldLabel = o.value(QStringLiteral("old_label")).toString();
+    if (!op->oldLabel.isEmpty() && op->type != Operation::Type::SetLabel) {
+        *why = QStringLiteral("only label takes \"old_label\"");
+        return false;
+    }
     op->keyFile = o.value(QStringLiteral("key_file")).toString();
     op->name = o.value(QStringLiteral("name")).toString();
     op->flag = o.value(QStringLiteral("flag")).toString();
@@ -313,6 +318,8 @@ QByteArray serializePlan(const QList<Operation> &operations)
             o[QStringLiteral("uuid")] = op.uuid;
         if (!op.oldUuid.isEmpty())
             o[QStringLiteral("old_uuid")] = op.oldUuid;
+        if (!op.oldLabel.isEmpty())
+            o[QStringLiteral("old_label")] = op.oldLabel;
         list.append(o);
     }
     return QJsonDocument(QJsonObject{{QStringLiteral("operations"), list}}).toJson();

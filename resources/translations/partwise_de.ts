@@ -2949,6 +2949,10 @@ Ihr Journal (%2) erlaubt, sie abzuschließen: Laufwerk → Unterbrochene Kopie a
         <source>Give the filesystem on partition %1 the new UUID %2; every reference to the old UUID in %3 on this disk&apos;s ext2/3/4 and FAT filesystems that are not in use is rewritten to it; each changed file is kept beside itself as NAME%4, and each filesystem is checked after</source>
         <translation>Dem Dateisystem auf Partition %1 die neue UUID %2 geben; jeder Verweis auf die alte UUID in %3 auf den nicht benutzten ext2/3/4- und FAT-Dateisystemen dieses Datenträgers wird auf sie umgeschrieben; jede geänderte Datei bleibt als NAME%4 neben sich erhalten, und jedes Dateisystem wird danach geprüft</translation>
     </message>
+    <message>
+        <source>Set the filesystem label of partition %1 to “%2”; every LABEL=%3 in %4 on this disk&apos;s ext2/3/4 and FAT filesystems that are not in use is rewritten to it; each changed file is kept beside itself as NAME%5, and each filesystem is checked after</source>
+        <translation>Die Dateisystembezeichnung von Partition %1 auf „%2“ setzen; jedes LABEL=%3 in %4 auf den nicht benutzten ext2/3/4- und FAT-Dateisystemen dieses Datenträgers wird auf sie umgeschrieben; jede geänderte Datei bleibt als NAME%5 neben sich erhalten, und jedes Dateisystem wird danach geprüft</translation>
+    </message>
 </context>
 <context>
     <name>OperationPrompts</name>

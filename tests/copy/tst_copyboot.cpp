@@ -8,10 +8,17 @@
 // ESP (FAT32 of 4 KiB clusters) holds GRUB for EFI, copied onto a 4Kn image, boots with OVMF
 // from that image attached as an NVMe namespace of 4096-byte blocks; sgdisk reads the copy's
 // table in 4096-byte sectors and blkid its ESP's 4096-byte ones.
+// A Debian-like root (debianboot.h) copied with --new-ids boots from the copy with the source
+// still attached: the running system's / and /srv are the copy's filesystems (the disk's serial
+// and the superblock's UUID read inside the guest, against blkid of the copy on the host), and the
+// kernel's command line, crypttab and the BLS entry it reads name the copy's ids. Without the
+// rewritten references GRUB's search, root=UUID= and fstab would all lead to the source.
 
+#include "blkidprobe.h"
 #include "bootfixtures.h"
 #include "buildsetting.h"
 #include "clirun.h"
+#include "debianboot.h"
 #include "loopdevice.h"
 #include "sfdisktable.h"
 #include "toolrun.h"
@@ -117,6 +124,62 @@ private slots:
         QVERIFY2(run.booted,
                  qPrintable(QStringLiteral("the copy did not boot; console ends: ") + run.tail));
         qInfo("the 4Kn copy booted from NVMe in %.1f s", run.seconds);
+    }
+
+    void debianRootWithNewIdsBootsOnTheCopy()
+    {
+        DebianBootDisk source;
+        QVERIFY2(source.make(m_fixtures, m_dir.path()), qPrintable(source.error));
+        const QString copy = m_dir.filePath(QStringLiteral("debian-copy.img"));
+        QFile f(copy);
+        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        QVERIFY(f.resize(QFileInfo(source.image).size() + (32 << 20)));
+        f.close();
+        const pwtest::CliResult r =
+            pwtest::runCli({QStringLiteral("copy"), QStringLiteral("--yes"),
+                            QStringLiteral("--new-ids"), QStringLiteral("--backup-dir"),
+                            m_dir.filePath(QStringLiteral("backups")), source.image, copy},
+                           300000);
+        QVERIFY2(r.exitCode == 0, qPrintable(r.describe() + QString::fromUtf8(r.out)));
+        QVERIFY2(!r.out.contains("boot breaks"), r.out.constData());
+
+        // The copy's ids as the host's tools read them.
+        const pwtest::SfdiskTable table = pwtest::SfdiskTable::read(copy);
+        QVERIFY2(table.ok && table.partitions.size() == 4, qPrintable(table.error));
+        const QString root =
+            pwtest::blkidProbe(copy, table.partitions.at(1).start * table.sectorSize).uuid;
+        const QString srv =
+            pwtest::blkidProbe(copy, table.partitions.at(2).start * table.sectorSize).uuid;
+        const QString swapPart =
+            table.partitions.at(3).entry.value(QLatin1String("uuid")).toString().toLower();
+        QVERIFY(!root.isEmpty() && root != source.rootUuid);
+        QVERIFY(!srv.isEmpty() && srv != source.srvUuid);
+        QVERIFY(!swapPart.isEmpty() && swapPart != source.swapPartUuid);
+
+        const ConsoleRun run = bootFirstOf({copy, source.image});
+        qInfo("the copy's init ran after %.1f s", run.seconds);
+        QVERIFY2(run.finished, run.console.right(1500).constData());
+        for (const QByteArray &l : run.console.split('\n'))
+            if (l.startsWith("PW-"))
+                qInfo("%s", l.trimmed().constData());
+        const auto line = [&](const QByteArray &tag) {
+            for (const QByteArray &l : run.console.split('\n'))
+                if (l.startsWith(tag + ' '))
+                    return l.trimmed();
+            return QByteArray("(no ") + tag + " line)";
+        };
+        const QByteArray rootLine = line("PW-ROOT"), srvLine = line("PW-SRV");
+        const auto onCopy = [](const QString &uuid) {
+            return "serial=pwdisk0 uuid=" + QString(uuid).remove(QLatin1Char('-')).toUtf8();
+        };
+        QVERIFY2(rootLine.endsWith(onCopy(root)), rootLine.constData());
+        QVERIFY2(srvLine.endsWith(onCopy(srv)), srvLine.constData());
+        QVERIFY2(line("PW-CMDLINE").contains("root=UUID=" + root.toUtf8() + ' '),
+                 line("PW-CMDLINE").constData());
+        QVERIFY2(line("PW-CRYPTTAB").contains("PARTUUID=" + swapPart.toUtf8() + ' '),
+                 line("PW-CRYPTTAB").constData());
+        QVERIFY2(line("PW-BLS").contains("root=UUID=" + root.toUtf8() + ' '),
+                 line("PW-BLS").constData());
     }
 
 private:

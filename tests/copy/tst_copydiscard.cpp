@@ -1,9 +1,10 @@
 // A copy gives the target's bytes it does not write back before it copies: holes in an image,
 // discards (TRIM) on a block device that takes them, none with --no-discard. Judged from outside:
 // the image's allocated blocks (st_blocks), the kernel's count of discarded sectors of the loop
-// device (/sys/block/loopN/stat, field 14), sfdisk's table, and every file of every partition
-// compared with the source (tests/support/partitioncontents). A copy killed inside the discard
-// step (a preloaded stub dies at a chosen discard) is finished by `resume`.
+// device (/sys/block/loopN/stat, field 14) against the plan's discard line, sfdisk's table, and
+// every file of every partition compared with the source (tests/support/partitioncontents). A copy
+// killed inside the discard step (a preloaded stub dies at a chosen discard) is finished by
+// `resume`.
 
 #include "buildsetting.h"
 #include "clirun.h"
@@ -13,6 +14,7 @@
 #include "sfdisktable.h"
 
 #include <QFile>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -57,6 +59,15 @@ qint64 bytesOutsidePartitions(const QString &image)
         if (p.kind != QLatin1String("extended"))
             inside += p.size * table.sectorSize;
     return table.ok ? kTargetBytes - inside : -1;
+}
+
+// The bytes the plan's "discard: about N MiB" line names (-1 when it names none).
+qint64 plannedDiscardBytes(const QByteArray &out)
+{
+    const QRegularExpressionMatch m =
+        QRegularExpression(QStringLiteral("discard: about ([0-9.]+) MiB"))
+            .match(QString::fromUtf8(out));
+    return m.hasMatch() ? qint64(m.captured(1).toDouble() * kMiB) : -1;
 }
 
 } // namespace
@@ -137,13 +148,14 @@ private slots:
         verifySameContents(kept);
     }
 
-    // A loop device over a file takes discards: the kernel counts at least the space outside
-    // the new table's partitions (less the first and last MiB the copy writes).
+    // A loop device over a file takes discards: the kernel counts what the plan's discard line
+    // said, and at least the space outside the new table's partitions (less the first and last
+    // MiB the copy writes).
     void trimOnALoopDevice()
     {
         const QString image = path(QStringLiteral("trim.img"));
         QVERIFY(makeUsedDisk(image));
-        qint64 discarded = 0, outside = 0;
+        qint64 discarded = 0, outside = 0, planned = -1;
         {
             LoopDevice loop(image);
             QVERIFY2(loop.ok(), qPrintable(loop.error()));
@@ -153,8 +165,15 @@ private slots:
             QVERIFY2(r.exitCode == 0, qPrintable(r.describe() + QString::fromUtf8(r.out)));
             QVERIFY(r.out.contains("(TRIM)"));
             discarded = (discardedSectors(loop.path()) - before) * 512;
+            planned = plannedDiscardBytes(r.out);
             outside = bytesOutsidePartitions(loop.path());
         }
+        // What the plan's discard line said, less the first and last MiB, which the copy clears
+        // by writing; within the line's rounding to a tenth of a MiB.
+        QVERIFY2(planned > 0 && qAbs(discarded - (planned - 2 * kMiB)) <= kMiB / 10,
+                 qPrintable(QStringLiteral("%1 bytes discarded, the plan said about %2")
+                                .arg(discarded)
+                                .arg(planned)));
         QVERIFY(outside > 16 * kMiB);
         QVERIFY2(discarded >= outside - 2 * kMiB,
                  qPrintable(QStringLiteral("%1 bytes discarded, %2 outside the partitions")

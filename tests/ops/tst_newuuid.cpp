@@ -11,6 +11,7 @@
 #include "sfdisktable.h"
 #include "toolrun.h"
 
+#include <QCryptographicHash>
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
@@ -57,6 +58,7 @@ private slots:
     void mountedFilesystemIsRefused();
     void partitionGuidOn4KnImage();
     void referencesFollowNewUuid();
+    void referencesFollowNewLabel();
     void malformedUuidIsRefused();
 
 private:
@@ -312,6 +314,92 @@ void NewUuidTest::referencesFollowNewUuid()
         const ToolResult check = checkFilesystemReadOnly(node, fs);
         QVERIFY2(check.ok(), qPrintable(check.describe() + QString::fromUtf8(check.out)));
     }
+}
+
+// A new label's LABEL= references follow it as a new UUID's do: fstab in the ext4 (debugfs) and
+// a boot entry on the ESP (mtype) name the new label, the originals are kept beside them, and a
+// longer label and a GPT partition's PARTLABEL= that merely start alike are left alone.
+void NewUuidTest::referencesFollowNewLabel()
+{
+    PW_REQUIRE_ROOT_OR_SKIP();
+    const QString img = makeDisk(QStringLiteral("labels.img"),
+                                 {{QStringLiteral("vfat"), 8}, {QStringLiteral("ext4"), 8}});
+    LoopDevice loop(img);
+    QVERIFY2(loop.ok() && loop.addPartitions(), qPrintable(loop.error()));
+    const QString esp = loop.partitionNode(1), root = loop.partitionNode(2);
+    const QByteArray fstab = "LABEL=oldroot / ext4 defaults 0 1\n"
+                             "LABEL=oldroot2 /srv ext4 defaults 0 2\n"
+                             "PARTLABEL=oldroot /mnt ext4 noauto 0 0\n"
+                             "/dev/disk/by-label/oldroot /again ext4 noauto 0 0\n";
+    const QByteArray entry = "title Debian\noptions root=LABEL=oldroot ro\n";
+    const QString tree = m_dir.filePath(QStringLiteral("labelled"));
+    QDir().mkpath(tree + QStringLiteral("/etc"));
+    QFile f(tree + QStringLiteral("/etc/fstab"));
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(fstab);
+    f.close();
+    QVERIFY(runTool(QStringLiteral("mkfs.ext4"),
+                    {QStringLiteral("-q"), QStringLiteral("-F"), QStringLiteral("-L"),
+                     QStringLiteral("oldroot"), QStringLiteral("-d"), tree, root})
+                .ok());
+    QVERIFY(runTool(QStringLiteral("mkfs.vfat"), {esp}).ok());
+    for (const QString &dir : {QStringLiteral("::/loader"), QStringLiteral("::/loader/entries")})
+        QVERIFY(runTool(QStringLiteral("mmd"), {QStringLiteral("-i"), esp, dir}).ok());
+    const QString local = m_dir.filePath(QStringLiteral("entryfile"));
+    QFile e(local);
+    QVERIFY(e.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    e.write(entry);
+    e.close();
+    QVERIFY(runTool(QStringLiteral("mcopy"), {QStringLiteral("-i"), esp, local,
+                                              QStringLiteral("::/loader/entries/debian.conf")})
+                .ok());
+    const QString plan =
+        writePlan(QStringLiteral("labels.json"),
+                  {QJsonObject{{QStringLiteral("op"), QStringLiteral("label")},
+                               {QStringLiteral("number"), 2},
+                               {QStringLiteral("label"), QStringLiteral("newroot")}}});
+    const CliResult r =
+        runCli({QStringLiteral("apply"), QStringLiteral("--yes"), QStringLiteral("--backup-dir"),
+                m_dir.filePath(QStringLiteral("b5")), plan, loop.path()});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.describe()));
+    QCOMPARE(blkidProbe(root).label, QStringLiteral("newroot"));
+    const QString shown = QString::fromUtf8(r.out.left(r.out.indexOf("The disk afterwards")));
+    QVERIFY2(shown.contains(QStringLiteral("every LABEL=oldroot in")), r.out.constData());
+
+    // The backups' suffix: 8 hex digits of the new label's SHA-1 (README).
+    const QString suffix =
+        QStringLiteral(".partwise-") +
+        QString::fromLatin1(QCryptographicHash::hash("newroot", QCryptographicHash::Sha1).toHex())
+            .left(8);
+    QCOMPARE(debugfsCat(root, QStringLiteral("/etc/fstab")),
+             QByteArray("LABEL=newroot / ext4 defaults 0 1\n"
+                        "LABEL=oldroot2 /srv ext4 defaults 0 2\n"
+                        "PARTLABEL=oldroot /mnt ext4 noauto 0 0\n"
+                        "/dev/disk/by-label/newroot /again ext4 noauto 0 0\n"));
+    QCOMPARE(debugfsCat(root, QStringLiteral("/etc/fstab") + suffix), fstab);
+    QCOMPARE(mtype(esp, QStringLiteral("/loader/entries/debian.conf")),
+             QByteArray(entry).replace("oldroot", "newroot"));
+    QCOMPARE(mtype(esp, QStringLiteral("/loader/entries/debian.conf") + suffix), entry);
+    for (const auto &[node, fs] :
+         {qMakePair(esp, QStringLiteral("vfat")), qMakePair(root, QStringLiteral("ext4"))}) {
+        const ToolResult check = checkFilesystemReadOnly(node, fs);
+        QVERIFY2(check.ok(), qPrintable(check.describe() + QString::fromUtf8(check.out)));
+    }
+
+    // A label fstab cannot name unquoted is given, and its references left as they were.
+    const QByteArray followed = debugfsCat(root, QStringLiteral("/etc/fstab"));
+    const QString spaced =
+        writePlan(QStringLiteral("spaced.json"),
+                  {QJsonObject{{QStringLiteral("op"), QStringLiteral("label")},
+                               {QStringLiteral("number"), 2},
+                               {QStringLiteral("label"), QStringLiteral("my root")}}});
+    const CliResult r2 =
+        runCli({QStringLiteral("apply"), QStringLiteral("--yes"), QStringLiteral("--backup-dir"),
+                m_dir.filePath(QStringLiteral("b6")), spaced, loop.path()});
+    QVERIFY2(r2.exitCode == 0, qPrintable(r2.describe()));
+    QCOMPARE(runTool(QStringLiteral("e2label"), {root}).out.trimmed(), QByteArray("my root"));
+    QVERIFY2(r2.out.contains("LABEL=newroot is not rewritten"), r2.out.constData());
+    QCOMPARE(debugfsCat(root, QStringLiteral("/etc/fstab")), followed);
 }
 
 // A UUID in a plan (the CLI's, and the helper's request, which takes the same parser) is

@@ -237,6 +237,7 @@ std::optional<Operation> askLabel(const PartitionInfo &partition, QWidget *paren
     op.type = Operation::Type::SetLabel;
     op.number = partition.number;
     op.label = label.trimmed();
+    op.oldLabel = partition.label; // its LABEL= references follow (ops/identityfollow.h)
     return op;
 }
 
