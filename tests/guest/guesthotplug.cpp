@@ -99,20 +99,25 @@ bool HotPlug::listedAndRead(const QString &node) const
 
 QString HotPlug::plug(const GuestDrive &spare)
 {
+    DiskListModel *disks = m_window->diskList();
+    QStringList before;
+    for (int row = 0; row < disks->rowCount(); ++row)
+        before << disks->entry(row).path;
     if (!ask(QStringLiteral("plug"), spare))
         return {};
     QByteArray answer;
     QString node;
     qint64 listedMs = -1;
-    // The window's list, not lsblk, decides when it appeared; lsblk then says which node
-    // carries the spare's serial.
-    QTest::qWaitFor(
+    // The window's list says when it appeared (nothing else runs meanwhile, so the event loop
+    // is free); lsblk says afterwards whether that is the spare's serial.
+    const bool read = QTest::qWaitFor(
         [&] {
             if (answer.isEmpty())
                 answer = plugAnswer(m_pending);
-            if (node.isEmpty())
-                node = nodeOfSerial(spare.serial);
-            if (!node.isEmpty() && listedMs < 0 && m_window->diskList()->rowOf(node) >= 0)
+            for (int row = 0; node.isEmpty() && row < disks->rowCount(); ++row)
+                if (!before.contains(disks->entry(row).path))
+                    node = disks->entry(row).path;
+            if (!node.isEmpty() && listedMs < 0)
                 listedMs = m_clock.elapsed();
             return !answer.isEmpty() && !node.isEmpty() && listedAndRead(node);
         },
@@ -120,8 +125,11 @@ QString HotPlug::plug(const GuestDrive &spare)
     qInfo("plugged %s (%s): QEMU answered %s; listed after %lld ms, read after %lld ms",
           qPrintable(spare.name), qPrintable(node), answer.trimmed().split('\n').last().constData(),
           listedMs, m_clock.elapsed());
-    if (!plugSucceeded(answer) || node.isEmpty() || !listedAndRead(node))
+    if (!read || !plugSucceeded(answer) || nodeOfSerial(spare.serial) != node) {
+        qWarning("lsblk has serial %s at '%s'", qPrintable(spare.serial),
+                 qPrintable(nodeOfSerial(spare.serial)));
         return {};
+    }
     return node;
 }
 
@@ -139,14 +147,14 @@ bool HotPlug::unplug(const GuestDrive &spare, const QString &node)
         kPlugMs);
     qInfo("unplugged %s (%s): left the list after %lld ms", qPrintable(spare.name),
           qPrintable(node), m_clock.elapsed());
-    QTest::qWaitFor(
+    const bool answered = QTest::qWaitFor(
         [&] {
             if (answer.isEmpty())
                 answer = plugAnswer(m_pending);
             return !answer.isEmpty();
         },
         kPlugMs);
-    return left && plugSucceeded(answer) && nodeOfSerial(spare.serial).isEmpty();
+    return left && answered && plugSucceeded(answer) && nodeOfSerial(spare.serial).isEmpty();
 }
 
 bool HotPlug::queueNewTable(const QString &node)
