@@ -13,6 +13,11 @@ QString lvmWithoutUdevConfig()
     return QStringLiteral("devices { obtain_device_list_from_udev=0 }");
 }
 
+QStringList lvmOnlyDevice(const QString &node)
+{
+    return {QStringLiteral("--devices"), node};
+}
+
 namespace {
 
 // At most this many segments of logical volumes are listed for one physical volume.
@@ -30,7 +35,7 @@ qint64 numberField(const QJsonObject &row, const char *key)
 QJsonArray lvmSegments(const QString &device, QString *error)
 {
     // Not --readonly: that mode never asks device-mapper, so no volume would be reported active.
-    const QStringList args{
+    QStringList args{
         QStringLiteral("--reportformat"),
         QStringLiteral("json"),
         QStringLiteral("--units"),
@@ -41,8 +46,8 @@ QJsonArray lvmSegments(const QString &device, QString *error)
         QStringLiteral("pv_name,pv_uuid,pe_start,vg_name,vg_extent_size,pvseg_start,pvseg_size,"
                        "lv_name,lv_active"),
         QStringLiteral("--config"),
-        lvmWithoutUdevConfig(),
-        device};
+        lvmWithoutUdevConfig()};
+    args << lvmOnlyDevice(device) << device;
     const ToolResult run = runTool(QStringLiteral("pvs"), args, QStringLiteral("lvm2"), 60 * 1000,
                                    ToolChannels::Separate);
     if (!run.ok) {

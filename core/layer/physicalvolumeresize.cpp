@@ -33,14 +33,19 @@ QString lvmSaid(const ToolResult &run)
 PhysicalVolumeSpace physicalVolumeSpace(const QString &node)
 {
     PhysicalVolumeSpace space;
-    const ToolResult run =
-        runTool(QStringLiteral("pvs"),
-                {QStringLiteral("--reportformat"), QStringLiteral("json"),
-                 QStringLiteral("--units"), QStringLiteral("b"), QStringLiteral("--nosuffix"),
-                 QStringLiteral("--segments"), QStringLiteral("-o"),
-                 QStringLiteral("pe_start,vg_extent_size,pvseg_start,pvseg_size,lv_name"),
-                 QStringLiteral("--config"), lvmWithoutUdevConfig(), node},
-                QStringLiteral("lvm2"), 60 * 1000, ToolChannels::Separate);
+    QStringList args{QStringLiteral("--reportformat"),
+                     QStringLiteral("json"),
+                     QStringLiteral("--units"),
+                     QStringLiteral("b"),
+                     QStringLiteral("--nosuffix"),
+                     QStringLiteral("--segments"),
+                     QStringLiteral("-o"),
+                     QStringLiteral("pe_start,vg_extent_size,pvseg_start,pvseg_size,lv_name"),
+                     QStringLiteral("--config"),
+                     lvmWithoutUdevConfig()};
+    args << lvmOnlyDevice(node) << node;
+    const ToolResult run = runTool(QStringLiteral("pvs"), args, QStringLiteral("lvm2"), 60 * 1000,
+                                   ToolChannels::Separate);
     const QJsonArray reports = QJsonDocument::fromJson(run.output.toUtf8())
                                    .object()
                                    .value(QStringLiteral("report"))
@@ -99,7 +104,8 @@ QString physicalVolumeShrinkProblem(const QString &node, qint64 newBytes)
 
 ToolResult resizePhysicalVolume(const QString &node, qint64 newBytes)
 {
-    QStringList args{QStringLiteral("--config"), lvmWithoutUdevConfig()};
+    QStringList args =
+        QStringList{QStringLiteral("--config"), lvmWithoutUdevConfig()} + lvmOnlyDevice(node);
     if (newBytes > 0) {
         if (const QString problem = physicalVolumeShrinkProblem(node, newBytes); !problem.isEmpty())
             return ToolResult::failed(QStringLiteral("The physical volume on %1 cannot shrink to "
