@@ -44,13 +44,12 @@ QString activeVolumeGroupReason(const QString &node)
     if (active.isEmpty() || ::geteuid() != 0)
         return {};
     // Not udev's device list: where no udevd runs, LVM would wait for it.
-    const ToolResult pvs = runTool(
-        QStringLiteral("pvs"),
-        {QStringLiteral("--noheadings"), QStringLiteral("-o"), QStringLiteral("vg_name,vg_uuid"),
-         QStringLiteral("--config"), QStringLiteral("devices { obtain_device_list_from_udev=0 }"),
-         // Whatever LVM's devices file says: a volume it leaves out may still be active.
-         QStringLiteral("--devices"), node, node},
-        QStringLiteral("lvm2"), 60 * 1000, ToolChannels::Separate);
+    const ToolResult pvs =
+        runTool(QStringLiteral("pvs"),
+                {QStringLiteral("--noheadings"), QStringLiteral("-o"),
+                 QStringLiteral("vg_name,vg_uuid"), QStringLiteral("--config"),
+                 QStringLiteral("devices { obtain_device_list_from_udev=0 }"), node},
+                QStringLiteral("lvm2"), 60 * 1000, ToolChannels::Separate);
     const QStringList fields = pvs.output.simplified().split(QLatin1Char(' '), Qt::SkipEmptyParts);
     if (!pvs.ok || fields.size() != 2) // no physical volume, or one of no group
         return {};

@@ -13,11 +13,6 @@ QString lvmWithoutUdevConfig()
     return QStringLiteral("devices { obtain_device_list_from_udev=0 }");
 }
 
-QStringList lvmOnlyDevice(const QString &node)
-{
-    return {QStringLiteral("--devices"), node};
-}
-
 namespace {
 
 // At most this many segments of logical volumes are listed for one physical volume.
@@ -35,7 +30,7 @@ qint64 numberField(const QJsonObject &row, const char *key)
 QJsonArray lvmSegments(const QString &device, QString *error)
 {
     // Not --readonly: that mode never asks device-mapper, so no volume would be reported active.
-    QStringList args{
+    const QStringList args{
         QStringLiteral("--reportformat"),
         QStringLiteral("json"),
         QStringLiteral("--units"),
@@ -46,8 +41,8 @@ QJsonArray lvmSegments(const QString &device, QString *error)
         QStringLiteral("pv_name,pv_uuid,pe_start,vg_name,vg_extent_size,pvseg_start,pvseg_size,"
                        "lv_name,lv_active"),
         QStringLiteral("--config"),
-        lvmWithoutUdevConfig()};
-    args << lvmOnlyDevice(device) << device;
+        lvmWithoutUdevConfig(),
+        device};
     const ToolResult run = runTool(QStringLiteral("pvs"), args, QStringLiteral("lvm2"), 60 * 1000,
                                    ToolChannels::Separate);
     if (!run.ok) {

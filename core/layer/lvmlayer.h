@@ -16,9 +16,4 @@ StorageLayer readLvmLayer(const PartitionBytes &bytes);
 // LVM must not wait for its database.
 QString lvmWithoutUdevConfig();
 
-// What an LVM tool acting on the volume of one partition is told: that device and no other.
-// Where LVM keeps a devices file (use_devicesfile=1) that does not name the partition, LVM
-// ignores the volume otherwise, and its partition would be moved or resized without it.
-QStringList lvmOnlyDevice(const QString &node);
-
 } // namespace partwise

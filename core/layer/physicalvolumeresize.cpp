@@ -33,19 +33,14 @@ QString lvmSaid(const ToolResult &run)
 PhysicalVolumeSpace physicalVolumeSpace(const QString &node)
 {
     PhysicalVolumeSpace space;
-    QStringList args{QStringLiteral("--reportformat"),
-                     QStringLiteral("json"),
-                     QStringLiteral("--units"),
-                     QStringLiteral("b"),
-                     QStringLiteral("--nosuffix"),
-                     QStringLiteral("--segments"),
-                     QStringLiteral("-o"),
-                     QStringLiteral("pe_start,vg_extent_size,pvseg_start,pvseg_size,lv_name"),
-                     QStringLiteral("--config"),
-                     lvmWithoutUdevConfig()};
-    args << lvmOnlyDevice(node) << node;
-    const ToolResult run = runTool(QStringLiteral("pvs"), args, QStringLiteral("lvm2"), 60 * 1000,
-                                   ToolChannels::Separate);
+    const ToolResult run =
+        runTool(QStringLiteral("pvs"),
+                {QStringLiteral("--reportformat"), QStringLiteral("json"),
+                 QStringLiteral("--units"), QStringLiteral("b"), QStringLiteral("--nosuffix"),
+                 QStringLiteral("--segments"), QStringLiteral("-o"),
+                 QStringLiteral("pe_start,vg_extent_size,pvseg_start,pvseg_size,lv_name"),
+                 QStringLiteral("--config"), lvmWithoutUdevConfig(), node},
+                QStringLiteral("lvm2"), 60 * 1000, ToolChannels::Separate);
     const QJsonArray reports = QJsonDocument::fromJson(run.output.toUtf8())
                                    .object()
                                    .value(QStringLiteral("report"))
@@ -104,8 +99,7 @@ QString physicalVolumeShrinkProblem(const QString &node, qint64 newBytes)
 
 ToolResult resizePhysicalVolume(const QString &node, qint64 newBytes)
 {
-    QStringList args =
-        QStringList{QStringLiteral("--config"), lvmWithoutUdevConfig()} + lvmOnlyDevice(node);
+    QStringList args{QStringLiteral("--config"), lvmWithoutUdevConfig()};
     if (newBytes > 0) {
         if (const QString problem = physicalVolumeShrinkProblem(node, newBytes); !problem.isEmpty())
             return ToolResult::failed(QStringLiteral("The physical volume on %1 cannot shrink to "

@@ -44,7 +44,6 @@ private slots:
     void growRunsPvresizeAfterThePartition();
     void shrinkThatFitsRunsPvresizeFirst();
     void shrinkPastAllocatedExtentsIsRefused();
-    void growUnderADevicesFileThatOmitsIt();
 
 private:
     ToolResult lvm(const QString &tool, QStringList args) const;
@@ -252,39 +251,6 @@ void TestPhysicalVolumeResize::shrinkPastAllocatedExtentsIsRefused()
     QCOMPARE(after.peCount, before.peCount);
     QCOMPARE(after.vgFreeExtents, before.vgFreeExtents);
     QCOMPARE(after.volumes, before.volumes);
-    verifyExt4InData();
-}
-
-// A system whose LVM keeps a devices file (use_devicesfile=1, as Fedora and RHEL do) that does
-// not name this partition: LVM ignores the volume unless told which device to use, so Partwise
-// names it (--devices) when it reads and resizes the volume on the partition it changes. Grown
-// to 20 MiB: 19 extents, 9 free.
-void TestPhysicalVolumeResize::growUnderADevicesFileThatOmitsIt()
-{
-    PW_REQUIRE_ROOT_OR_SKIP();
-    const QString system = m_dir.filePath(QStringLiteral("lvm-system"));
-    QVERIFY(QDir().mkpath(system + QStringLiteral("/devices")));
-    QFile conf(system + QStringLiteral("/lvm.conf"));
-    QVERIFY(conf.open(QIODevice::WriteOnly));
-    conf.write("devices {\n use_devicesfile = 1\n obtain_device_list_from_udev = 0\n}\n");
-    conf.close();
-    QFile devices(system + QStringLiteral("/devices/system.devices"));
-    QVERIFY(devices.open(QIODevice::WriteOnly));
-    devices.write("# LVM uses devices listed in this file.\nVERSION=1.1.1\n");
-    devices.close();
-    const QString volumes = state().volumes;
-    qputenv("LVM_SYSTEM_DIR", QFile::encodeName(system));
-    // LVM itself, told nothing, does not see the volume here.
-    const ToolResult plain = runTool(QStringLiteral("pvs"), {QStringLiteral("--noheadings"), m_pv});
-    const CliResult r = resizeTo(20 * MiB);
-    qunsetenv("LVM_SYSTEM_DIR");
-    QVERIFY2(!plain.ok(), qPrintable(plain.describe()));
-    QVERIFY2(r.exitCode == 0, qPrintable(r.describe() + QString::fromUtf8(r.err)));
-    const VolumeState s = state();
-    QCOMPARE(s.partitionBytes, 20 * MiB);
-    QCOMPARE(s.peCount, 19);
-    QCOMPARE(s.vgFreeExtents, 9);
-    QCOMPARE(s.volumes, volumes);
     verifyExt4InData();
 }
 
