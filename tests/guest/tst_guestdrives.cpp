@@ -9,9 +9,11 @@
 #include "clirun.h"
 #include "guestdrives.h"
 #include "guestfixture.h"
+#include "guesthotplug.h"
 #include "sfdisktable.h"
 #include "toolrun.h"
 
+#include <QDir>
 #include <QFile>
 #include <QJsonArray>
 #include <QTemporaryDir>
@@ -68,6 +70,7 @@ private slots:
     void copyBetweenDrives();
     void applyTheKernelRescans();
     void mountUnmountAndSwapThroughTheHelper();
+    void hotPlugWithTheWindowOpen();
 
 private:
     QList<GuestDrive> m_drives;
@@ -297,5 +300,14 @@ void TestGuestDrives::mountUnmountAndSwapThroughTheHelper()
     QVERIFY(!swapIsOn(d.partition(2)));
 }
 
-QTEST_GUILESS_MAIN(TestGuestDrives)
+// Drives plugged and unplugged through QEMU's monitor while the window is open, with a queue
+// pending on the one unplugged (guesthotplug.cpp). Screenshots go to the guest's results, which
+// guest-run copies to the suite's log folder.
+void TestGuestDrives::hotPlugWithTheWindowOpen()
+{
+    qputenv("XDG_CONFIG_HOME", QFile::encodeName(m_dir.filePath(QStringLiteral("config"))));
+    pwtest::hotPlugWithTheWindowOpen(QDir::current().filePath(QStringLiteral("screenshots")));
+}
+
+QTEST_MAIN(TestGuestDrives)
 #include "tst_guestdrives.moc"

@@ -48,6 +48,8 @@ private slots:
     void removalAndPlugInOneBurst();
     void tableChangedOutsideDropsTheQueue();
     void sizeChangedOutsideDropsTheQueue();
+    void unreadableThenRemovedSaysRemoved();
+    void unreadableAndStillThereSaysSo();
 
 private:
     QString makeDisk(const QString &name, const QString &script = kOnePartition);
@@ -231,6 +233,42 @@ void TestDiskEvents::sizeChangedOutsideDropsTheQueue()
     QVERIFY(sendAndWaitForRead(DiskEvent::Kind::Changed));
     QCOMPARE(queued(), 0);
     QVERIFY2(noticeText().contains(QStringLiteral("changed size")), qPrintable(noticeText()));
+}
+
+// A USB drive pulled out is first a disk that cannot be read (the kernel's "changed" as its
+// capacity drops), then removed (seen in the guest, tests/guest/guesthotplug.cpp): the notice
+// says it was removed.
+void TestDiskEvents::unreadableThenRemovedSaysRemoved()
+{
+    QVERIFY(sendAndWaitForRead(DiskEvent::Kind::Added));
+    QVERIFY(queueDelete());
+    QVERIFY(QFile::remove(m_path));
+    DiskListModel *disks = m_window->diskList();
+    emit m_source->diskEvent(makeEvent(DiskEvent::Kind::Changed, m_path));
+    QVERIFY(QTest::qWaitFor(
+        [&] {
+            const int row = disks->rowOf(m_path);
+            return row >= 0 && disks->entry(row).state == DiskEntry::State::Failed;
+        },
+        30000));
+    emit m_source->diskEvent(makeEvent(DiskEvent::Kind::Removed, m_path));
+    QVERIFY(QTest::qWaitFor([&] { return disks->rowOf(m_path) < 0; }, 10000));
+    QCOMPARE(queued(), 0);
+    QVERIFY2(noticeText().contains(QStringLiteral("removed")) &&
+                 !noticeText().contains(QStringLiteral("no longer")),
+             qPrintable(noticeText()));
+}
+
+// Unreadable and not removed: the queue is dropped all the same, saying the disk cannot be read.
+void TestDiskEvents::unreadableAndStillThereSaysSo()
+{
+    QVERIFY(sendAndWaitForRead(DiskEvent::Kind::Added));
+    QVERIFY(queueDelete());
+    QVERIFY(QFile::remove(m_path));
+    emit m_source->diskEvent(makeEvent(DiskEvent::Kind::Changed, m_path));
+    QVERIFY(QTest::qWaitFor([&] { return queued() == 0; }, 30000));
+    QVERIFY2(noticeText().contains(QStringLiteral("can no longer be read")),
+             qPrintable(noticeText()));
 }
 
 QTEST_MAIN(TestDiskEvents)

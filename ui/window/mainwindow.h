@@ -129,6 +129,8 @@ private:
                     const QString &shape);
     void takeDiskEvent(const partwise::DiskEvent &event);
     void applyDiskEvents();
+    // A disk read again differs from what its queue was planned for (DiskListModel's `why`).
+    void changedUnderneath(const QString &path, const QString &why);
     // Drops the pending operations of `path`, if any, telling the person `why`.
     void dropQueue(const QString &path, const QString &why);
     void onImageCreated(const QString &path, const QString &error);

@@ -18,6 +18,15 @@
 
 using namespace partwise;
 
+namespace {
+
+// How long a disk that could not be read again is given to be reported removed: a USB drive
+// pulled out is first a disk whose capacity dropped to nothing (the kernel says "changed"), and
+// only then removed (in the test guest, within 1.7 s of QEMU's unplug).
+constexpr int kRemovalGraceMs = 3000;
+
+} // namespace
+
 void MainWindow::followDiskEvents(DiskEventSource *source)
 {
     if (!m_diskEventTimer) {
@@ -30,7 +39,8 @@ void MainWindow::followDiskEvents(DiskEventSource *source)
                 [this](const QString &path, const QString &name) {
                     dropQueue(path, tr("%1 was removed").arg(name));
                 });
-        connect(m_disks, &DiskListModel::diskChangedUnderneath, this, &MainWindow::dropQueue);
+        connect(m_disks, &DiskListModel::diskChangedUnderneath, this,
+                &MainWindow::changedUnderneath);
         connect(m_service, &DiskService::diskUnchanged, this, &MainWindow::diskUnchanged);
     }
     connect(source, &DiskEventSource::diskEvent, this, &MainWindow::takeDiskEvent);
@@ -85,6 +95,21 @@ void MainWindow::applyDiskEvents()
         m_disks->markReading(row);
         m_service->read(path);
     }
+}
+
+void MainWindow::changedUnderneath(const QString &path, const QString &why)
+{
+    const int row = m_disks->rowOf(path);
+    if (row < 0 || m_disks->entry(row).state != DiskEntry::State::Failed) {
+        dropQueue(path, why);
+        return;
+    }
+    // Unreadable now: if it was unplugged, its removal drops the queue first, saying so; the
+    // queue cannot be applied meanwhile, since the disk cannot be read.
+    QTimer::singleShot(kRemovalGraceMs, this, [this, path, why] {
+        if (m_disks->rowOf(path) >= 0)
+            dropQueue(path, why);
+    });
 }
 
 void MainWindow::dropQueue(const QString &path, const QString &why)
