@@ -52,6 +52,16 @@ void becomeUser(const Identity &who)
         ::_exit(EPERM);
 }
 
+// A child's end once the user's file is open: the file is closed while the pipe to the parent
+// is still open. Closing a file on a user's FUSE mount can wait for ever on its daemon; at
+// _exit the kernel would close the pipe first (a lower number), the parent would take the end
+// of the pipe for the end of the child and wait for it without its time limit.
+[[noreturn]] void leave(int fd, int code)
+{
+    ::close(fd);
+    ::_exit(code);
+}
+
 // The child of readFileAsUser(): copies the regular file at `path` into `out`. Its exit status
 // is an errno.
 [[noreturn]] void readAs(const char *path, qint64 maxBytes, int out)
@@ -61,17 +71,17 @@ void becomeUser(const Identity &who)
     if (fd < 0)
         ::_exit(errno);
     if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
-        ::_exit(EINVAL);
+        leave(fd, EINVAL);
     if (st.st_size > maxBytes)
-        ::_exit(EFBIG);
+        leave(fd, EFBIG);
     char chunk[4096];
     for (ssize_t n; (n = ::read(fd, chunk, sizeof chunk)) != 0;) {
         if (n < 0 && errno == EINTR)
             continue;
         if (n < 0 || ::write(out, chunk, size_t(n)) != n)
-            ::_exit(EIO);
+            leave(fd, EIO);
     }
-    ::_exit(0);
+    leave(fd, 0);
 }
 
 // The child of openedByUser(): opens `path` read-only and writes what it opened (its fstat)
@@ -80,11 +90,13 @@ void becomeUser(const Identity &who)
 {
     const int fd = ::open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
     struct stat st;
-    if (fd < 0 || ::fstat(fd, &st) != 0)
+    if (fd < 0)
         ::_exit(errno);
+    if (::fstat(fd, &st) != 0)
+        leave(fd, errno);
     if (::write(out, &st, sizeof st) != ssize_t(sizeof st))
-        ::_exit(EIO);
-    ::_exit(0);
+        leave(fd, EIO);
+    leave(fd, 0);
 }
 
 QString reasonOf(int code)

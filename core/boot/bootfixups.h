@@ -16,14 +16,14 @@ struct BootFixResult
     QStringList done; // what was rewritten, one line each, for the log
 };
 
-// Partition `number` of the disk or image `diskPath` was moved from `oldStart` to `newStart`
-// (`movedSectors` of it copied). A BIOS boot partition takes GRUB's pointers along
-// (boot/grubcore.h); other partitions need nothing here.
 // Whether fixBootAfterMove() has anything to look at for that move: a BIOS boot partition on a
 // disk of 512-byte sectors that moved. Reads the table only.
 bool bootFixNeeded(const QString &diskPath, qint64 logicalSectorSize, int number, qint64 oldStart,
                    qint64 newStart);
 
+// Partition `number` of the disk or image `diskPath` was moved from `oldStart` to `newStart`
+// (`movedSectors` of it copied). A BIOS boot partition takes GRUB's pointers along
+// (boot/grubcore.h); other partitions need nothing here.
 BootFixResult fixBootAfterMove(const QString &diskPath, qint64 logicalSectorSize, int number,
                                qint64 oldStart, qint64 newStart, qint64 movedSectors);
 

@@ -10,13 +10,13 @@ namespace partwise {
 // leaves free) and loads ldlinux.sys from there when the MBR hands over no partition entry.
 // These 32-bit fields are all Partwise writes by hand, after reading the boot sector back and
 // checking its signature (for ext: extlinux's OEM name, boot/bootcode.h).
+bool updateHiddenSectors(const QString &path, qint64 filesystemOffsetBytes,
+                         qint64 partitionSizeBytes, const QString &filesystem,
+                         qint64 newStartSector, QString *error);
+
 // Whether updateHiddenSectors() would write anything for that filesystem: FAT and NTFS when the
 // field can hold the start, ext2/3/4 only when extlinux's boot sector is there.
 bool recordsItsStart(const QString &path, qint64 filesystemOffsetBytes, const QString &filesystem,
                      qint64 newStartSector);
-
-bool updateHiddenSectors(const QString &path, qint64 filesystemOffsetBytes,
-                         qint64 partitionSizeBytes, const QString &filesystem,
-                         qint64 newStartSector, QString *error);
 
 } // namespace partwise

@@ -36,7 +36,9 @@ qint64 JsonReader::integer(const char *key, qint64 low, qint64 high)
     const double d = v.toDouble(-1e300);
     // The range before the conversion: a double beyond qint64 (1e300, 2^63) converted is
     // undefined behaviour, and a helper's request may hold one.
-    if (!v.isDouble() || d < double(low) || d > double(high) || d != std::floor(d)) {
+    // double(INT64_MAX) rounds up to 2^63, which is past qint64 itself.
+    if (!v.isDouble() || d < double(low) || d > double(high) || d >= 9223372036854775808.0 ||
+        d != std::floor(d)) {
         wrong(key, "a whole number in range");
         return low;
     }
